@@ -1,0 +1,93 @@
+//! The debate so far: every planned call and what became of it.
+//!
+//! Protocols read this to decide what comes next; only the session writes it.
+
+use crate::{DebateSpec, FailureKind, Participant, Phase, Purpose, RequestId, Usage};
+
+/// Who a call is addressed to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Seat {
+    /// A panel seat, by index.
+    Panel(usize),
+    Judge,
+}
+
+/// Where a call sits in the debate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Slot {
+    pub seat: Seat,
+    pub purpose: Purpose,
+    pub round: u32,
+    pub phase: Phase,
+    pub challenger: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Answer {
+    Text { text: String, usage: Option<Usage> },
+    Failed { kind: FailureKind, message: String },
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Record {
+    pub id: RequestId,
+    pub slot: Slot,
+    pub answer: Option<Answer>,
+}
+
+pub(crate) struct Debate {
+    pub spec: DebateSpec,
+    pub records: Vec<Record>,
+}
+
+impl Debate {
+    pub fn seat(&self, index: usize) -> &Participant {
+        &self.spec.panel[index]
+    }
+
+    pub fn judge(&self) -> Option<&Participant> {
+        self.spec.judge.as_ref()
+    }
+
+    /// Answered panel turns, in plan order.
+    pub fn turns(&self) -> impl Iterator<Item = (Slot, &str)> {
+        self.records
+            .iter()
+            .filter_map(|r| match (&r.answer, r.slot.seat) {
+                (Some(Answer::Text { text, .. }), Seat::Panel(_))
+                    if r.slot.purpose == Purpose::Turn =>
+                {
+                    Some((r.slot, text.as_str()))
+                }
+                _ => None,
+            })
+    }
+
+    /// A seat that failed once is out for the rest of the debate: the host has
+    /// already retried, and calling a dead provider every round only adds delay.
+    pub fn is_benched(&self, seat: usize) -> bool {
+        self.records.iter().any(|r| {
+            r.slot.seat == Seat::Panel(seat) && matches!(r.answer, Some(Answer::Failed { .. }))
+        })
+    }
+
+    /// Seats still answering, in panel order.
+    pub fn active_seats(&self) -> Vec<usize> {
+        (0..self.spec.panel.len())
+            .filter(|&i| !self.is_benched(i))
+            .collect()
+    }
+
+    pub fn has_quorum(&self) -> bool {
+        self.active_seats().len() >= self.spec.quorum()
+    }
+
+    /// The judge's answer, once there is one.
+    pub fn judge_answer(&self) -> Option<&Answer> {
+        self.records
+            .iter()
+            .rev()
+            .find(|r| r.slot.seat == Seat::Judge)
+            .and_then(|r| r.answer.as_ref())
+    }
+}

@@ -1,0 +1,91 @@
+//! Events: what happened, in order, for live views and machine consumers.
+//!
+//! Each event is numbered from 0 and serializes to one canonical JSON object
+//! (`{"v":1,"seq":…,"type":…}`), so every host emits the same bytes.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ConsensusCheck, FailureKind, Outcome, Phase, RequestId};
+
+/// The version of the event envelope.
+pub const EVENT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub v: u32,
+    pub seq: u64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+impl Event {
+    /// The canonical one-line JSON form.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("events always serialize")
+    }
+}
+
+/// A seat as events and transcripts show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    pub id: String,
+    pub name: String,
+    pub model: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum EventKind {
+    DebateStarted {
+        protocol: String,
+        question: String,
+        participants: Vec<SeatInfo>,
+        judge: Option<SeatInfo>,
+        rounds: u32,
+        seed: u64,
+    },
+    RoundStarted {
+        round: u32,
+        phase: Phase,
+        /// The seat holding the adversarial role this round, if the protocol has one.
+        challenger: Option<String>,
+    },
+    TurnStarted {
+        id: RequestId,
+        round: u32,
+        phase: Phase,
+        speaker: String,
+        model: String,
+        challenger: bool,
+    },
+    TurnCompleted {
+        id: RequestId,
+        round: u32,
+        phase: Phase,
+        speaker: String,
+        challenger: bool,
+        text: String,
+    },
+    TurnFailed {
+        id: RequestId,
+        round: u32,
+        phase: Phase,
+        speaker: String,
+        kind: FailureKind,
+        message: String,
+    },
+    ConsensusChecked(ConsensusCheck),
+    RoundEnded {
+        round: u32,
+        phase: Phase,
+    },
+    JudgeStarted {
+        id: RequestId,
+        speaker: String,
+        model: String,
+    },
+    DebateEnded {
+        outcome: Outcome,
+    },
+}

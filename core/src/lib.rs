@@ -1,0 +1,50 @@
+//! # agon-core: the debate engine of agon
+//!
+//! **No I/O, no clock, no randomness except the seed in the spec.** This crate
+//! is a deterministic state machine: it decides who speaks when, with what
+//! prompt, and when a debate ends. A host performs the model calls it asks
+//! for and feeds back what came of them. The same spec and the same inputs
+//! give the same events, transcript and outcome, byte for byte, in every host.
+//!
+//! ## The host loop
+//!
+//! 1. Create a [`Session`] from a [`DebateSpec`] (or its JSON).
+//! 2. Drain [`Session::poll`] until it returns [`Output::Idle`] or [`Output::Done`]:
+//!    - [`Output::Request`]: start that model call. Every request released
+//!      before `Idle` is independent of the others: run them concurrently.
+//!    - [`Output::Event`]: show or record it.
+//! 3. When a call finishes, feed [`Input::Reply`] or [`Input::Failed`] to
+//!    [`Session::handle`] (append [`journal::entry`] of it to the journal), then go to 2.
+//! 4. On [`Output::Done`], read the [`Outcome`], the [`Session::transcript`]
+//!    or its [`Session::markdown`].
+//!
+//! Misuse (an unknown or repeated request id, a bad spec) is an [`Error`] and
+//! leaves the session unchanged. A debate that cannot finish normally is not
+//! an error: it ends with an [`Outcome`] that says so.
+
+mod consensus;
+mod debate;
+mod error;
+mod event;
+mod input;
+pub mod journal;
+mod outcome;
+mod protocol;
+mod render;
+mod request;
+pub mod script;
+mod session;
+mod spec;
+mod transcript;
+
+pub use consensus::{ConsensusCheck, Stance, check as check_consensus, stance};
+pub use error::Error;
+pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
+pub use input::{FailureKind, Input, Usage};
+pub use outcome::{FailureNote, Outcome, OutcomeKind};
+pub use protocol::CATALOG as PROTOCOLS;
+pub use render::markdown;
+pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
+pub use session::{Output, Session};
+pub use spec::{DebateSpec, Limits, MAX_ROUNDS, Participant, ProtocolSpec, SeatRef};
+pub use transcript::{Synthesis, TRANSCRIPT_VERSION, Transcript, Turn};

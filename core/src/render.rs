@@ -1,0 +1,159 @@
+//! Markdown rendering of a transcript, shared by every host.
+
+use std::fmt::Write;
+
+use crate::{OutcomeKind, Phase, Transcript};
+
+/// Render a transcript as Markdown. A run that is not a full council answer
+/// says so at the top and never uses the normal synthesis heading.
+pub fn markdown(t: &Transcript) -> String {
+    let mut out = String::new();
+    let name = |id: &str| -> String {
+        t.participants
+            .iter()
+            .chain(t.judge.iter())
+            .find(|p| p.id == id)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let _ = writeln!(out, "# {}\n", t.question.trim());
+    if let Some(context) = &t.context {
+        let _ = writeln!(out, "{}\n", quote(context));
+    }
+    let panel: Vec<String> = t
+        .participants
+        .iter()
+        .map(|p| format!("{} (`{}`)", p.name, p.model))
+        .collect();
+    let _ = write!(
+        out,
+        "**Protocol:** {} · **Seed:** {} · **Panel:** {}",
+        t.protocol,
+        t.seed,
+        panel.join(", ")
+    );
+    match &t.judge {
+        Some(j) => {
+            let _ = writeln!(out, " · **Judge:** {} (`{}`)\n", j.name, j.model);
+        }
+        None => out.push_str("\n\n"),
+    }
+    match &t.outcome {
+        Some(o) if !o.kind.is_full() => {
+            let _ = writeln!(out, "> **Warning — {}:** {}\n", label(o.kind), o.reason);
+        }
+        None => out.push_str(
+            "> **Unfinished:** this debate has not ended; what follows is every answered turn.\n\n",
+        ),
+        _ => {}
+    }
+
+    let mut current: Option<(u32, Phase)> = None;
+    for turn in &t.turns {
+        if current != Some((turn.round, turn.phase)) {
+            let heading = match turn.phase {
+                Phase::Blind => "Blind answers".to_string(),
+                _ => format!("Round {}", turn.round),
+            };
+            if let Some((round, _)) = current {
+                consensus_line(&mut out, t, round);
+            }
+            let _ = writeln!(out, "## {heading}\n");
+            current = Some((turn.round, turn.phase));
+        }
+        let mark = if turn.challenger { " (challenger)" } else { "" };
+        let _ = writeln!(
+            out,
+            "### {}{mark}\n\n{}\n",
+            name(&turn.speaker),
+            turn.text.trim()
+        );
+    }
+    if let Some((round, _)) = current {
+        consensus_line(&mut out, t, round);
+    }
+
+    let degraded = t.outcome.as_ref().is_some_and(|o| !o.kind.is_full());
+    if let Some(s) = &t.synthesis {
+        let heading = if degraded {
+            "Synthesis of an incomplete debate"
+        } else {
+            "Synthesis"
+        };
+        let _ = writeln!(
+            out,
+            "## {heading} — {}\n\n{}\n",
+            name(&s.speaker),
+            s.text.trim()
+        );
+    } else if t
+        .outcome
+        .as_ref()
+        .is_some_and(|o| o.kind == OutcomeKind::JudgeFailed)
+    {
+        out.push_str("## Final positions, side by side (no synthesis)\n\n");
+        for p in &t.participants {
+            if let Some(last) = t.turns.iter().rev().find(|turn| turn.speaker == p.id) {
+                let _ = writeln!(out, "### {}\n\n{}\n", p.name, last.text.trim());
+            }
+        }
+        out.push_str("*The judge failed: weigh these positions yourself.*\n\n");
+    }
+
+    out.push_str("## Outcome\n\n");
+    match &t.outcome {
+        Some(o) => {
+            let _ = writeln!(
+                out,
+                "**{}** — {} Rounds run: {}.",
+                label(o.kind),
+                sentence(&o.reason),
+                o.rounds_run
+            );
+        }
+        None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
+    }
+    out
+}
+
+fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
+    if let Some(c) = t.consensus.iter().find(|c| c.round == round) {
+        let verdict = if c.reached { "reached" } else { "not reached" };
+        let excluded = c
+            .excluded
+            .as_deref()
+            .map(|e| format!(", challenger {e} not counted"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "*Consensus check: {verdict} — {}{excluded}.*\n",
+            c.reason
+        );
+    }
+}
+
+fn label(kind: OutcomeKind) -> &'static str {
+    match kind {
+        OutcomeKind::Completed => "Completed",
+        OutcomeKind::Consensus => "Consensus",
+        OutcomeKind::Degraded => "Degraded run",
+        OutcomeKind::JudgeFailed => "Judge failed",
+        OutcomeKind::NoQuorum => "No quorum",
+    }
+}
+
+fn sentence(reason: &str) -> String {
+    let mut s = reason.trim().to_string();
+    if !s.ends_with('.') {
+        s.push('.');
+    }
+    s
+}
+
+fn quote(text: &str) -> String {
+    text.trim()
+        .lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

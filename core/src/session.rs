@@ -1,0 +1,436 @@
+//! The session: one debate as a state machine. Feed inputs, drain outputs.
+
+use std::collections::VecDeque;
+
+use crate::debate::{Answer, Debate, Record, Seat};
+use crate::protocol::{self, EndKind, Ending, Note, PlannedCall, Protocol, Step};
+use crate::{
+    ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureNote, Input,
+    ModelRequest, Outcome, OutcomeKind, Purpose, SeatInfo, Synthesis, TRANSCRIPT_VERSION,
+    Transcript, Turn, journal,
+};
+
+/// What the host must do next. Drain with [`Session::poll`] after every
+/// change until it returns [`Output::Idle`] or [`Output::Done`].
+#[derive(Debug, Clone, PartialEq)]
+#[must_use]
+pub enum Output {
+    /// Perform this model call and feed back its [`Input`]. Every request
+    /// released before the next `Idle` may run concurrently.
+    Request(ModelRequest),
+    /// Something happened; show it or record it.
+    Event(Event),
+    /// Nothing to do until a reply or failure arrives for an outstanding request.
+    Idle,
+    /// The debate is over; this is returned on every later poll.
+    Done(Outcome),
+}
+
+/// One debate, from spec to outcome.
+pub struct Session {
+    debate: Debate,
+    protocol: Box<dyn Protocol>,
+    queue: VecDeque<Output>,
+    events: Vec<Event>,
+    consensus: Vec<ConsensusCheck>,
+    inputs: Vec<Input>,
+    outcome: Option<Outcome>,
+}
+
+impl Session {
+    /// Start a debate. The first batch of requests is ready to poll at once.
+    pub fn new(spec: DebateSpec) -> Result<Session, Error> {
+        spec.validate()?;
+        let protocol = protocol::for_spec(&spec);
+        let mut session = Session {
+            debate: Debate {
+                spec,
+                records: Vec::new(),
+            },
+            protocol,
+            queue: VecDeque::new(),
+            events: Vec::new(),
+            consensus: Vec::new(),
+            inputs: Vec::new(),
+            outcome: None,
+        };
+        let spec = &session.debate.spec;
+        let started = EventKind::DebateStarted {
+            protocol: spec.protocol.name().to_string(),
+            question: spec.question.clone(),
+            participants: spec.panel.iter().map(seat_info).collect(),
+            judge: spec.judge.as_ref().map(seat_info),
+            rounds: spec.rounds,
+            seed: spec.seed,
+        };
+        session.emit(started);
+        session.advance();
+        Ok(session)
+    }
+
+    /// Start a debate from a JSON spec.
+    pub fn from_spec_json(json: &str) -> Result<Session, Error> {
+        Session::new(DebateSpec::from_json(json)?)
+    }
+
+    /// Rebuild a session from its journal: the spec, then every input in order.
+    ///
+    /// Earlier outputs are not replayed to the host; the queue holds only the
+    /// requests still unanswered, so a host resumes by calling just those.
+    pub fn from_journal(text: &str) -> Result<Session, Error> {
+        let (spec, inputs) = journal::parse(text)?;
+        let mut session = Session::new(spec)?;
+        for (line, input) in inputs {
+            session.handle(input).map_err(|e| Error::InvalidJournal {
+                line,
+                reason: e.to_string(),
+            })?;
+        }
+        let outstanding: Vec<u64> = session.outstanding().collect();
+        session
+            .queue
+            .retain(|o| matches!(o, Output::Request(r) if outstanding.contains(&r.id)));
+        Ok(session)
+    }
+
+    /// The next thing for the host to do.
+    pub fn poll(&mut self) -> Output {
+        if let Some(out) = self.queue.pop_front() {
+            return out;
+        }
+        match &self.outcome {
+            Some(outcome) => Output::Done(outcome.clone()),
+            None => Output::Idle,
+        }
+    }
+
+    /// Feed the reply to, or failure of, an outstanding request.
+    ///
+    /// An unknown or already-answered id is an error and changes nothing.
+    pub fn handle(&mut self, input: Input) -> Result<(), Error> {
+        let id = input.id();
+        let index = self.index_of(id)?;
+        if self.debate.records[index].answer.is_some() {
+            return Err(Error::AlreadyAnswered { id });
+        }
+        let slot = self.debate.records[index].slot;
+        let speaker = self.seat_id(slot.seat).to_string();
+        let answer = match &input {
+            Input::Reply { text, usage, .. } => {
+                self.emit(EventKind::TurnCompleted {
+                    id,
+                    round: slot.round,
+                    phase: slot.phase,
+                    speaker,
+                    challenger: slot.challenger,
+                    text: text.clone(),
+                });
+                Answer::Text {
+                    text: text.clone(),
+                    usage: *usage,
+                }
+            }
+            Input::Failed { kind, message, .. } => {
+                self.emit(EventKind::TurnFailed {
+                    id,
+                    round: slot.round,
+                    phase: slot.phase,
+                    speaker,
+                    kind: *kind,
+                    message: message.clone(),
+                });
+                Answer::Failed {
+                    kind: *kind,
+                    message: message.clone(),
+                }
+            }
+        };
+        self.debate.records[index].answer = Some(answer);
+        self.inputs.push(input);
+        if self.debate.records.iter().all(|r| r.answer.is_some()) {
+            self.advance();
+        }
+        Ok(())
+    }
+
+    /// The debate as it stands: complete once the outcome is set.
+    pub fn transcript(&self) -> Transcript {
+        let spec = &self.debate.spec;
+        let mut turns = Vec::new();
+        let mut synthesis = None;
+        for record in &self.debate.records {
+            let Some(Answer::Text { text, usage }) = &record.answer else {
+                continue;
+            };
+            match record.slot.seat {
+                Seat::Panel(i) => turns.push(Turn {
+                    round: record.slot.round,
+                    phase: record.slot.phase,
+                    speaker: spec.panel[i].id.clone(),
+                    model: spec.panel[i].model.clone(),
+                    challenger: record.slot.challenger,
+                    text: text.clone(),
+                    usage: *usage,
+                }),
+                Seat::Judge => {
+                    let judge = spec.judge.as_ref().expect("judge calls need a judge");
+                    synthesis = Some(Synthesis {
+                        speaker: judge.id.clone(),
+                        model: judge.model.clone(),
+                        text: text.clone(),
+                        usage: *usage,
+                    });
+                }
+            }
+        }
+        Transcript {
+            version: TRANSCRIPT_VERSION,
+            protocol: spec.protocol.name().to_string(),
+            question: spec.question.clone(),
+            context: spec.context.clone(),
+            seed: spec.seed,
+            participants: spec.panel.iter().map(seat_info).collect(),
+            judge: spec.judge.as_ref().map(seat_info),
+            turns,
+            consensus: self.consensus.clone(),
+            synthesis,
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    /// The transcript as Markdown.
+    pub fn markdown(&self) -> String {
+        crate::render::markdown(&self.transcript())
+    }
+
+    /// Every event so far, in order.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The journal so far: the spec, then every accepted input, one JSON per line.
+    pub fn journal(&self) -> String {
+        let mut out = journal::header(&self.debate.spec);
+        for input in &self.inputs {
+            out.push_str(&journal::entry(input));
+        }
+        out
+    }
+
+    pub fn spec(&self) -> &DebateSpec {
+        &self.debate.spec
+    }
+
+    /// The outcome, once the debate is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// Requests released but not yet answered.
+    pub fn outstanding(&self) -> impl Iterator<Item = u64> + '_ {
+        self.debate
+            .records
+            .iter()
+            .filter(|r| r.answer.is_none())
+            .map(|r| r.id)
+    }
+
+    fn index_of(&self, id: u64) -> Result<usize, Error> {
+        // Ids are 1-based positions in the record list.
+        let index = (id as usize).wrapping_sub(1);
+        if id == 0 || index >= self.debate.records.len() {
+            return Err(Error::UnknownRequest { id });
+        }
+        Ok(index)
+    }
+
+    fn seat_id(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::Panel(i) => &self.debate.spec.panel[i].id,
+            Seat::Judge => {
+                &self
+                    .debate
+                    .spec
+                    .judge
+                    .as_ref()
+                    .expect("judge calls need a judge")
+                    .id
+            }
+        }
+    }
+
+    fn emit(&mut self, kind: EventKind) {
+        let event = Event {
+            v: EVENT_VERSION,
+            seq: self.events.len() as u64,
+            kind,
+        };
+        self.events.push(event.clone());
+        self.queue.push_back(Output::Event(event));
+    }
+
+    /// Ask the protocol for the next batch (or the end) and release it.
+    fn advance(&mut self) {
+        let mut notes = Vec::new();
+        let step = self.protocol.advance(&self.debate, &mut notes);
+        for note in notes {
+            let kind = match note {
+                Note::RoundStarted {
+                    round,
+                    phase,
+                    challenger,
+                } => EventKind::RoundStarted {
+                    round,
+                    phase,
+                    challenger: challenger.map(|c| self.debate.spec.panel[c].id.clone()),
+                },
+                Note::Consensus(check) => {
+                    self.consensus.push(check.clone());
+                    EventKind::ConsensusChecked(check)
+                }
+                Note::RoundEnded { round, phase } => EventKind::RoundEnded { round, phase },
+            };
+            self.emit(kind);
+        }
+        match step {
+            Step::Run(calls) => {
+                validate_plan(&self.debate, &calls);
+                for call in calls {
+                    self.release(call);
+                }
+            }
+            Step::Finish(ending) => self.finish(ending),
+        }
+    }
+
+    fn release(&mut self, call: PlannedCall) {
+        let id = self.debate.records.len() as u64 + 1;
+        let slot = call.slot;
+        let spec = &self.debate.spec;
+        let participant = match slot.seat {
+            Seat::Panel(i) => &spec.panel[i],
+            Seat::Judge => spec.judge.as_ref().expect("validated plan"),
+        };
+        let request = ModelRequest {
+            id,
+            seat: participant.id.clone(),
+            model: participant.model.clone(),
+            purpose: slot.purpose,
+            round: slot.round,
+            phase: slot.phase,
+            messages: call.messages,
+            max_tokens: call.max_tokens,
+            temperature: spec.limits.temperature,
+            expect: None,
+        };
+        let started = match slot.purpose {
+            Purpose::Judge => EventKind::JudgeStarted {
+                id,
+                speaker: request.seat.clone(),
+                model: request.model.clone(),
+            },
+            Purpose::Turn => EventKind::TurnStarted {
+                id,
+                round: slot.round,
+                phase: slot.phase,
+                speaker: request.seat.clone(),
+                model: request.model.clone(),
+                challenger: slot.challenger,
+            },
+        };
+        self.debate.records.push(Record {
+            id,
+            slot,
+            answer: None,
+        });
+        self.emit(started);
+        self.queue.push_back(Output::Request(request));
+    }
+
+    fn finish(&mut self, ending: Ending) {
+        let failures: Vec<FailureNote> = self
+            .debate
+            .records
+            .iter()
+            .filter_map(|r| match &r.answer {
+                Some(Answer::Failed { kind, message }) => Some(FailureNote {
+                    speaker: self.seat_id(r.slot.seat).to_string(),
+                    round: r.slot.round,
+                    phase: r.slot.phase,
+                    kind: *kind,
+                    message: message.clone(),
+                }),
+                _ => None,
+            })
+            .collect();
+        let (kind, reason) = match ending.kind {
+            EndKind::NoQuorum => (OutcomeKind::NoQuorum, ending.reason),
+            EndKind::JudgeFailed => (OutcomeKind::JudgeFailed, ending.reason),
+            EndKind::Completed | EndKind::Consensus if !failures.is_empty() => {
+                let who: Vec<String> = failures
+                    .iter()
+                    .map(|f| {
+                        format!(
+                            "{} ({} in {} round {})",
+                            f.speaker,
+                            f.kind.as_str(),
+                            f.phase.as_str(),
+                            f.round
+                        )
+                    })
+                    .collect();
+                (
+                    OutcomeKind::Degraded,
+                    format!(
+                        "{}; but not every call succeeded: {}",
+                        ending.reason,
+                        who.join(", ")
+                    ),
+                )
+            }
+            EndKind::Completed => (OutcomeKind::Completed, ending.reason),
+            EndKind::Consensus => (OutcomeKind::Consensus, ending.reason),
+        };
+        let outcome = Outcome {
+            kind,
+            reason,
+            rounds_run: ending.rounds_run,
+            failures,
+        };
+        self.outcome = Some(outcome.clone());
+        self.emit(EventKind::DebateEnded { outcome });
+    }
+}
+
+/// A protocol's plan must name existing seats, each at most once per batch.
+/// A violation is a bug in the protocol, never the host's or user's doing.
+fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
+    assert!(!calls.is_empty(), "protocol bug: an empty batch");
+    let mut seen: Vec<Seat> = Vec::with_capacity(calls.len());
+    for call in calls {
+        let seat = call.slot.seat;
+        match seat {
+            Seat::Panel(i) => assert!(
+                i < debate.spec.panel.len(),
+                "protocol bug: unknown seat {i}"
+            ),
+            Seat::Judge => assert!(
+                debate.judge().is_some(),
+                "protocol bug: judge call without a judge"
+            ),
+        }
+        assert!(
+            !seen.contains(&seat),
+            "protocol bug: seat {seat:?} planned twice in one batch"
+        );
+        seen.push(seat);
+    }
+}
+
+fn seat_info(p: &crate::Participant) -> SeatInfo {
+    SeatInfo {
+        id: p.id.clone(),
+        name: p.display_name().to_string(),
+        model: p.model.clone(),
+    }
+}

@@ -1,0 +1,58 @@
+//! The transcript: the stable JSON record of a debate.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ConsensusCheck, Outcome, Phase, SeatInfo, Usage};
+
+/// The version of the transcript format.
+pub const TRANSCRIPT_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Transcript {
+    pub version: u32,
+    pub protocol: String,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    pub seed: u64,
+    pub participants: Vec<SeatInfo>,
+    pub judge: Option<SeatInfo>,
+    /// Every answered turn, in the order the protocol planned them.
+    pub turns: Vec<Turn>,
+    /// Every convergence check the protocol ran.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub consensus: Vec<ConsensusCheck>,
+    pub synthesis: Option<Synthesis>,
+    /// `null` while the debate is still running (a partial journal).
+    pub outcome: Option<Outcome>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    pub round: u32,
+    pub phase: Phase,
+    pub speaker: String,
+    pub model: String,
+    pub challenger: bool,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Synthesis {
+    pub speaker: String,
+    pub model: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+}
+
+impl Transcript {
+    /// Pretty JSON with a trailing newline: the form written to files.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("transcripts always serialize");
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,92 @@
+//! Helpers shared by the core's integration tests.
+#![allow(dead_code)]
+
+use agon_core::{DebateSpec, Event, EventKind, Input, ModelRequest, Output, Session};
+
+pub fn spec(protocol: serde_json::Value, seats: &[&str], rounds: u32, judge: bool) -> DebateSpec {
+    let panel: Vec<_> = seats
+        .iter()
+        .map(|id| serde_json::json!({"id": id, "name": format!("Name-{id}"), "model": format!("openai/{id}-model")}))
+        .collect();
+    let mut v = serde_json::json!({
+        "question": "Should the city build the tram?",
+        "panel": panel,
+        "protocol": protocol,
+        "rounds": rounds,
+        "seed": 7,
+        "limits": {"max_tokens": 64, "judge_max_tokens": 128, "temperature": 0.2},
+    });
+    if judge {
+        v["judge"] = serde_json::json!({"id": "judge", "model": "openai/judge-model"});
+    }
+    DebateSpec::from_json(&v.to_string()).unwrap()
+}
+
+/// Everything a driven session produced.
+pub struct Run {
+    pub session: Session,
+    pub requests: Vec<ModelRequest>,
+    pub events: Vec<Event>,
+    /// Requests released together, batch by batch.
+    pub batches: Vec<Vec<ModelRequest>>,
+}
+
+/// Drive a session to the end, answering each batch with `answer`, in the order
+/// `order` gives (a permutation of the batch's indices).
+pub fn drive_ordered(
+    mut session: Session,
+    mut answer: impl FnMut(&ModelRequest) -> Input,
+    mut order: impl FnMut(usize) -> Vec<usize>,
+) -> Run {
+    let (mut requests, mut events, mut batches) = (Vec::new(), Vec::new(), Vec::new());
+    loop {
+        let mut batch = Vec::new();
+        loop {
+            match session.poll() {
+                Output::Request(r) => batch.push(r),
+                Output::Event(e) => events.push(e),
+                Output::Idle => break,
+                Output::Done(_) => {
+                    assert!(batch.is_empty(), "requests released after the end");
+                    return Run {
+                        session,
+                        requests,
+                        events,
+                        batches,
+                    };
+                }
+            }
+        }
+        assert!(!batch.is_empty(), "idle with nothing outstanding");
+        for i in order(batch.len()) {
+            session.handle(answer(&batch[i])).unwrap();
+        }
+        requests.extend(batch.iter().cloned());
+        batches.push(batch);
+    }
+}
+
+pub fn drive(session: Session, answer: impl FnMut(&ModelRequest) -> Input) -> Run {
+    drive_ordered(session, answer, |n| (0..n).collect())
+}
+
+pub fn reply(r: &ModelRequest, text: impl Into<String>) -> Input {
+    Input::Reply {
+        id: r.id,
+        text: text.into(),
+        usage: None,
+    }
+}
+
+/// The challenger announced for each deliberation round, in order.
+pub fn challengers(events: &[Event]) -> Vec<Option<String>> {
+    events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::RoundStarted {
+                round, challenger, ..
+            } if *round > 0 => Some(challenger.clone()),
+            _ => None,
+        })
+        .collect()
+}

@@ -1,0 +1,346 @@
+//! Whole debates driven by a scripted host, with hand-written expectations.
+
+mod common;
+
+use agon_core::{Error, EventKind, FailureKind, Input, OutcomeKind, Phase, Purpose, Session};
+use common::*;
+use serde_json::json;
+
+fn rotating(start: Option<&str>) -> serde_json::Value {
+    match start {
+        Some(s) => json!({"name": "rotating-challenger", "challenger": s}),
+        None => json!({"name": "rotating-challenger"}),
+    }
+}
+
+#[test]
+fn round_robin_speaks_in_panel_order_one_at_a_time_then_judges() {
+    let s = spec(json!({"name": "round-robin"}), &["a", "b", "c"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        reply(r, format!("{} says hello in round {}", r.seat, r.round))
+    });
+    let order: Vec<&str> = run.requests.iter().map(|r| r.seat.as_str()).collect();
+    assert_eq!(order, ["a", "b", "c", "a", "b", "c", "judge"]);
+    assert!(
+        run.batches.iter().all(|b| b.len() == 1),
+        "round-robin turns depend on each other"
+    );
+    // Round 2's first speaker sees round 1's last turn.
+    let a2 = &run.requests[3];
+    assert!(a2.messages[1].content.contains("c says hello in round 1"));
+    assert_eq!(a2.max_tokens, 64);
+    assert_eq!(run.requests[6].purpose, Purpose::Judge);
+    assert_eq!(run.requests[6].max_tokens, 128);
+    let t = run.session.transcript();
+    let outcome = t.outcome.clone().unwrap();
+    assert_eq!(outcome.kind, OutcomeKind::Completed);
+    assert_eq!(outcome.rounds_run, 2);
+    assert_eq!(t.turns.len(), 6);
+    assert_eq!(t.synthesis.unwrap().text, "judge says hello in round 2");
+}
+
+#[test]
+fn rotating_challenger_releases_the_blind_phase_at_once() {
+    let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "I see risks."));
+    assert_eq!(run.batches[0].len(), 5);
+    assert!(run.batches[0].iter().all(|r| r.phase == Phase::Blind));
+    assert!(
+        run.batches[1..].iter().all(|b| b.len() == 1),
+        "deliberation is sequential"
+    );
+}
+
+#[test]
+fn challenger_rotates_from_the_named_seat_and_speaks_last() {
+    let s = spec(rotating(Some("c")), &["a", "b", "c", "d", "e"], 5, false);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        reply(r, "I disagree with Speaker 1.")
+    });
+    let seen: Vec<String> = challengers(&run.events)
+        .into_iter()
+        .map(Option::unwrap)
+        .collect();
+    assert_eq!(seen, ["c", "d", "e", "a", "b"]);
+    for round in 1..=5u32 {
+        let turns: Vec<_> = run
+            .session
+            .transcript()
+            .turns
+            .into_iter()
+            .filter(|t| t.round == round && t.phase == Phase::Deliberation)
+            .collect();
+        assert_eq!(turns.len(), 5);
+        let last = turns.last().unwrap();
+        assert!(last.challenger && last.speaker == seen[round as usize - 1]);
+        assert_eq!(turns.iter().filter(|t| t.challenger).count(), 1);
+    }
+    let outcome = run.session.outcome().unwrap();
+    assert_eq!(
+        (outcome.kind, outcome.rounds_run),
+        (OutcomeKind::Completed, 5)
+    );
+}
+
+#[test]
+fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
+    let s = spec(rotating(None), &["a", "b", "c"], 1, false);
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "Hmm."));
+    for r in run
+        .requests
+        .iter()
+        .filter(|r| r.phase == Phase::Deliberation)
+    {
+        let is_challenger = r.seat == "a";
+        assert_eq!(
+            r.messages[0].content.contains("CHALLENGER"),
+            is_challenger,
+            "{}",
+            r.seat
+        );
+    }
+}
+
+#[test]
+fn stops_early_on_consensus_without_counting_the_challenger() {
+    let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 3, true);
+    // Round 1: challenger a. Three of the four others converge; the challenger objects.
+    let run = drive(Session::new(s).unwrap(), |r| {
+        match (r.phase, r.seat.as_str()) {
+            (Phase::Deliberation, "a") => reply(r, "I disagree with all of you."),
+            (Phase::Deliberation, "b" | "c" | "d") => {
+                reply(r, "Good points.\nCONSENSUS: build the tram in two phases.")
+            }
+            (Phase::Deliberation, _) => reply(r, "I disagree with Speaker 2."),
+            _ => reply(r, "An answer."),
+        }
+    });
+    let outcome = run.session.outcome().unwrap();
+    assert_eq!(outcome.kind, OutcomeKind::Consensus);
+    assert_eq!(outcome.rounds_run, 1);
+    let check = run.events.iter().find_map(|e| match &e.kind {
+        EventKind::ConsensusChecked(c) => Some(c.clone()),
+        _ => None,
+    });
+    let check = check.unwrap();
+    assert!(check.reached);
+    assert_eq!(check.excluded.as_deref(), Some("a"));
+    assert!(!check.counted.contains(&"a".to_string()));
+    assert_eq!(check.counted.len(), 4);
+    assert_eq!(check.needed, 3);
+    assert_eq!(run.requests.last().unwrap().purpose, Purpose::Judge);
+}
+
+#[test]
+fn the_challengers_agreement_cannot_complete_a_consensus() {
+    let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 1, false);
+    // Challenger a and two others agree: 2 of 4 counted, 3 needed.
+    let run = drive(Session::new(s).unwrap(), |r| {
+        match (r.phase, r.seat.as_str()) {
+            (Phase::Deliberation, "a" | "b" | "c") => reply(r, "CONSENSUS: build it."),
+            _ => reply(r, "I disagree."),
+        }
+    });
+    let outcome = run.session.outcome().unwrap();
+    assert_eq!(outcome.kind, OutcomeKind::Completed);
+}
+
+#[test]
+fn prompts_are_anonymized_and_the_transcript_is_not() {
+    let s = spec(rotating(None), &["alpha", "bravo", "charlie"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        reply(r, format!("position of {}", r.seat.to_uppercase()))
+    });
+    for r in run.requests.iter().filter(|r| r.phase != Phase::Blind) {
+        let prompt: String = r.messages.iter().map(|m| m.content.as_str()).collect();
+        assert!(prompt.contains("Speaker 1"), "{prompt}");
+        for name in ["Name-alpha", "Name-bravo", "Name-charlie", "openai/"] {
+            assert!(
+                !prompt.contains(name),
+                "{name} leaked into {}'s prompt",
+                r.seat
+            );
+        }
+    }
+    let t = run.session.transcript();
+    assert_eq!(t.turns[0].speaker, "alpha");
+    assert_eq!(t.turns[0].model, "openai/alpha-model");
+}
+
+#[test]
+fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
+    let s = spec(rotating(None), &["a", "b", "c"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        if r.seat == "b" {
+            Input::Failed {
+                id: r.id,
+                kind: FailureKind::Timeout,
+                message: "no answer in 120 s".into(),
+            }
+        } else {
+            reply(r, "I disagree.")
+        }
+    });
+    assert_eq!(
+        run.requests.iter().filter(|r| r.seat == "b").count(),
+        1,
+        "b is not called again"
+    );
+    let outcome = run.session.outcome().unwrap().clone();
+    assert_eq!(outcome.kind, OutcomeKind::Degraded);
+    assert!(
+        outcome.reason.contains("b (timeout in blind round 0)"),
+        "{}",
+        outcome.reason
+    );
+    assert_eq!(outcome.failures.len(), 1);
+    let t = run.session.transcript();
+    assert_eq!(t.turns.len(), 2 + 2 * 2);
+    assert!(t.synthesis.is_some());
+    assert!(run.session.markdown().contains("Warning — Degraded run"));
+}
+
+#[test]
+fn a_failed_judge_leaves_the_positions_side_by_side() {
+    let s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.purpose {
+        Purpose::Judge => Input::Failed {
+            id: r.id,
+            kind: FailureKind::ProviderError,
+            message: "HTTP 500".into(),
+        },
+        _ => reply(r, format!("final view of {}", r.seat)),
+    });
+    let outcome = run.session.outcome().unwrap();
+    assert_eq!(outcome.kind, OutcomeKind::JudgeFailed);
+    let md = run.session.markdown();
+    assert!(md.contains("Final positions, side by side"));
+    assert!(md.contains("final view of a") && md.contains("final view of b"));
+    assert!(!md.contains("## Synthesis"));
+}
+
+#[test]
+fn too_few_answering_seats_is_no_quorum() {
+    let s = spec(rotating(None), &["a", "b"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        if r.seat == "a" {
+            Input::Failed {
+                id: r.id,
+                kind: FailureKind::RateLimited,
+                message: "429".into(),
+            }
+        } else {
+            reply(r, "answer")
+        }
+    });
+    let outcome = run.session.outcome().unwrap();
+    assert_eq!(outcome.kind, OutcomeKind::NoQuorum);
+    assert!(run.requests.iter().all(|r| r.purpose != Purpose::Judge));
+    assert_eq!(
+        run.session.transcript().turns.len(),
+        1,
+        "b's answer is kept"
+    );
+}
+
+#[test]
+fn unknown_and_repeated_ids_are_errors_that_change_nothing() {
+    let s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, false);
+    let mut session = Session::new(s).unwrap();
+    let first = first_request(&mut session);
+    let before = (session.events().len(), session.journal());
+    assert_eq!(
+        session.handle(reply(&first, "x").with_id(99)),
+        Err(Error::UnknownRequest { id: 99 })
+    );
+    assert_eq!(
+        session.handle(reply(&first, "x").with_id(0)),
+        Err(Error::UnknownRequest { id: 0 })
+    );
+    assert_eq!((session.events().len(), session.journal()), before);
+    session.handle(reply(&first, "x")).unwrap();
+    let after = (session.events().len(), session.journal());
+    assert_eq!(
+        session.handle(reply(&first, "again")),
+        Err(Error::AlreadyAnswered { id: first.id })
+    );
+    assert_eq!((session.events().len(), session.journal()), after);
+}
+
+fn first_request(session: &mut Session) -> agon_core::ModelRequest {
+    loop {
+        match session.poll() {
+            agon_core::Output::Request(r) => return r,
+            agon_core::Output::Event(_) => continue,
+            other => panic!("expected a request, got {other:?}"),
+        }
+    }
+}
+
+trait WithId {
+    fn with_id(self, id: u64) -> Input;
+}
+impl WithId for Input {
+    fn with_id(self, new: u64) -> Input {
+        match self {
+            Input::Reply { text, usage, .. } => Input::Reply {
+                id: new,
+                text,
+                usage,
+            },
+            Input::Failed { kind, message, .. } => Input::Failed {
+                id: new,
+                kind,
+                message,
+            },
+        }
+    }
+}
+
+#[test]
+fn a_journal_replays_to_the_same_transcript_and_resumes_where_it_stopped() {
+    let s = spec(rotating(None), &["a", "b", "c"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| {
+        reply(r, format!("{} r{}", r.seat, r.round))
+    });
+    let journal = run.session.journal();
+    let replayed = Session::from_journal(&journal).unwrap();
+    assert_eq!(
+        replayed.transcript().to_json(),
+        run.session.transcript().to_json()
+    );
+    assert_eq!(replayed.events(), run.session.events());
+
+    // Cut after the blind phase plus one turn: 1 header + 4 inputs.
+    let partial: String = journal.lines().take(5).map(|l| format!("{l}\n")).collect();
+    let resumed = Session::from_journal(&partial).unwrap();
+    assert!(resumed.outcome().is_none());
+    let pending: Vec<u64> = resumed.outstanding().collect();
+    assert_eq!(pending, [5], "only the unanswered turn is asked again");
+    let rest = drive(resumed, |r| reply(r, format!("{} r{}", r.seat, r.round)));
+    assert_eq!(rest.requests[0].id, 5);
+    assert_eq!(
+        rest.session.transcript().to_json(),
+        run.session.transcript().to_json()
+    );
+    assert_eq!(rest.session.journal(), journal);
+}
+
+#[test]
+fn a_torn_last_line_is_ignored_and_a_bad_line_is_reported() {
+    let s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, false);
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "fine"));
+    let journal = run.session.journal();
+    let torn = &journal[..journal.len() - 5];
+    let session = Session::from_journal(torn).unwrap();
+    assert_eq!(session.transcript().turns.len(), 1);
+    let bad = journal.replacen("\"reply\"", "\"shrug\"", 1);
+    assert!(matches!(
+        Session::from_journal(&bad),
+        Err(Error::InvalidJournal { line: 2, .. })
+    ));
+    assert!(matches!(
+        Session::from_journal(""),
+        Err(Error::InvalidJournal { line: 1, .. })
+    ));
+}
