@@ -1,1 +1,216 @@
-fn main() {}
+//! `agon`: run LLM councils from the terminal.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use agon_cli::cli::{Cli, Command, Format, ReplayArgs, RunArgs};
+use agon_cli::engine::{COMPONENT, Runtime, wit};
+use agon_cli::host::{self, Ending, JournalFile, Sinks};
+use agon_cli::provider::{CallOptions, Environment};
+use agon_cli::spec_args;
+use agon_cli::view::{View, outcome_line};
+use anyhow::{Context, Result};
+use clap::Parser;
+
+/// Exit codes, documented in the README.
+mod exit {
+    pub const OK: u8 = 0;
+    pub const FAILURE: u8 = 1;
+    pub const BAD_INPUT: u8 = 2;
+    pub const DEGRADED: u8 = 3;
+    pub const JUDGE_FAILED: u8 = 4;
+    pub const NO_QUORUM: u8 = 5;
+    pub const INTERRUPTED: u8 = 130;
+}
+
+/// An error that is the user's input, not ours: one line, exit code 2.
+#[derive(Debug)]
+struct BadInput(String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+fn bad(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run(args),
+        Command::Spec(args) => spec(args),
+        Command::Replay(args) => replay(args),
+        Command::Protocols => protocols(),
+        Command::Component { output } => std::fs::write(&output, COMPONENT)
+            .with_context(|| format!("writing {}", output.display()))
+            .map(|_| exit::OK),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            let code = if e.downcast_ref::<BadInput>().is_some() {
+                exit::BAD_INPUT
+            } else {
+                exit::FAILURE
+            };
+            eprintln!("agon: {e:#}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<String> {
+    let spec = spec_args::build(args, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    runtime
+        .validate_spec(&spec.to_string())?
+        .map_err(|e| bad(e.to_string()))
+}
+
+fn spec(args: agon_cli::cli::SpecArgs) -> Result<u8> {
+    let mut runtime = Runtime::load()?;
+    let json = spec_json(&args, &mut runtime)?;
+    let pretty: serde_json::Value = serde_json::from_str(&json)?;
+    println!("{}", serde_json::to_string_pretty(&pretty)?);
+    Ok(exit::OK)
+}
+
+fn protocols() -> Result<u8> {
+    let mut runtime = Runtime::load()?;
+    for p in runtime.protocols()? {
+        println!("{:<22}{}", p.name, p.summary);
+    }
+    Ok(exit::OK)
+}
+
+fn run(args: RunArgs) -> Result<u8> {
+    let mut runtime = Runtime::load()?;
+    let spec = spec_json(&args.spec, &mut runtime)?;
+    let env = Environment::from_env();
+    let mut models = args.spec.panel.clone();
+    models.extend(args.spec.judge.clone());
+    host::preflight(&models, &env).map_err(bad)?;
+
+    let events_to_stdout = args.events.as_deref() == Some("-");
+    let stdout_is_terminal = std::io::stdout().is_terminal() && !events_to_stdout;
+    // The live view goes to a terminal stdout, else to stderr; the result document to stdout or --output.
+    let view_out: Option<Box<dyn Write>> = match (args.quiet, stdout_is_terminal) {
+        (true, _) => None,
+        (false, true) => Some(Box::new(std::io::stdout())),
+        (false, false) => Some(Box::new(std::io::stderr())),
+    };
+    let mut view = View::new(view_out);
+    let events: Option<Box<dyn Write>> = match args.events.as_deref() {
+        None => None,
+        Some("-") => Some(Box::new(std::io::stdout())),
+        Some(path) => Some(Box::new(
+            std::fs::File::create(path).with_context(|| format!("creating {path}"))?,
+        )),
+    };
+
+    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let journal = match &args.journal {
+        Some(path) => Some(JournalFile::create(path, &council.journal()?)?),
+        None => None,
+    };
+    let mut sinks = Sinks { events, journal };
+    let options = CallOptions {
+        timeout: Duration::from_secs(args.timeout),
+        stream: !args.no_stream,
+    };
+    let ending = host::drive(
+        &mut council,
+        &env,
+        options,
+        &mut sinks,
+        &mut view,
+        host::channel_with_interrupt(),
+    )?;
+
+    let document = match args.format {
+        Format::Markdown => council.transcript_markdown()?,
+        Format::Json => council.transcript_json()?,
+    };
+    match (
+        &args.output,
+        events_to_stdout,
+        stdout_is_terminal,
+        args.format,
+    ) {
+        (Some(path), _, _, _) => std::fs::write(path, &document)
+            .with_context(|| format!("writing {}", path.display()))?,
+        (None, true, _, _) => {}
+        // The live view already showed the debate as Markdown on this terminal.
+        (None, false, true, Format::Markdown) => {}
+        (None, false, _, _) => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(document.as_bytes())?;
+            out.flush()?;
+        }
+    }
+    match ending {
+        Ending::Done(outcome) => Ok(exit_code(&outcome)),
+        Ending::Interrupted => {
+            let hint = match &args.journal {
+                Some(p) => format!(
+                    "every answered turn is in {}; see it with `agon replay {}`",
+                    p.display(),
+                    p.display()
+                ),
+                None => "run with --journal FILE to keep every answered turn".to_string(),
+            };
+            eprintln!("\nagon: interrupted; {hint}");
+            Ok(exit::INTERRUPTED)
+        }
+    }
+}
+
+fn replay(args: ReplayArgs) -> Result<u8> {
+    let text = std::fs::read_to_string(&args.journal).map_err(|e| {
+        bad(format!(
+            "cannot read the journal {}: {e}",
+            args.journal.display()
+        ))
+    })?;
+    let mut runtime = Runtime::load()?;
+    let mut council = runtime
+        .from_journal(&text)?
+        .map_err(|e| bad(format!("{}: {e}", args.journal.display())))?;
+    let document = match args.format {
+        Format::Markdown => council.transcript_markdown()?,
+        Format::Json => council.transcript_json()?,
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, &document)
+            .with_context(|| format!("writing {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(document.as_bytes())?,
+    }
+    match council.outcome()? {
+        Some(outcome) => Ok(exit_code(&outcome)),
+        None => {
+            let waiting = council.outstanding()?.len();
+            eprintln!("agon: this debate did not finish; {waiting} request(s) were never answered");
+            Ok(exit::INTERRUPTED)
+        }
+    }
+}
+
+fn exit_code(outcome: &wit::Outcome) -> u8 {
+    if !matches!(
+        outcome.kind,
+        wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus
+    ) {
+        eprintln!("{}", outcome_line(outcome));
+    }
+    match outcome.kind {
+        wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus => exit::OK,
+        wit::OutcomeKind::Degraded => exit::DEGRADED,
+        wit::OutcomeKind::JudgeFailed => exit::JUDGE_FAILED,
+        wit::OutcomeKind::NoQuorum => exit::NO_QUORUM,
+    }
+}

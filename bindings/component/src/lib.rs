@@ -1,1 +1,109 @@
+//! The `agon:debate` component: agon-core behind the WIT interface.
+//!
+//! Conversion only. Every decision is made in agon-core; this crate turns its
+//! Rust types into WIT types and back. Built for wasm32-unknown-unknown and
+//! wrapped with wit-component, it imports nothing.
 
+mod convert;
+
+use std::cell::RefCell;
+
+use agon::debate::types::{Error, Input, Outcome, Output, ProtocolInfo, RequestId};
+use exports::agon::debate::engine::{Guest, GuestSession, Session};
+
+wit_bindgen::generate!({
+    path: "../../wit",
+    world: "debate-engine",
+});
+
+struct Engine;
+
+/// One debate; the WIT resource owns the core session.
+struct SessionResource {
+    inner: RefCell<agon_core::Session>,
+}
+
+impl SessionResource {
+    fn wrap(session: agon_core::Session) -> Session {
+        Session::new(SessionResource {
+            inner: RefCell::new(session),
+        })
+    }
+}
+
+impl Guest for Engine {
+    type Session = SessionResource;
+
+    fn validate_spec(spec_json: String) -> Result<String, Error> {
+        let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
+        Ok(spec.to_json())
+    }
+
+    fn protocols() -> Vec<ProtocolInfo> {
+        agon_core::PROTOCOLS
+            .iter()
+            .map(|(name, summary)| ProtocolInfo {
+                name: name.to_string(),
+                summary: summary.to_string(),
+            })
+            .collect()
+    }
+
+    fn version() -> String {
+        env!("CARGO_PKG_VERSION").to_string()
+    }
+}
+
+impl GuestSession for SessionResource {
+    fn create(spec_json: String) -> Result<Session, Error> {
+        agon_core::Session::from_spec_json(&spec_json)
+            .map(SessionResource::wrap)
+            .map_err(convert::error)
+    }
+
+    fn from_journal(journal: String) -> Result<Session, Error> {
+        agon_core::Session::from_journal(&journal)
+            .map(SessionResource::wrap)
+            .map_err(convert::error)
+    }
+
+    fn poll(&self) -> Output {
+        convert::output(self.inner.borrow_mut().poll())
+    }
+
+    fn handle(&self, input: Input) -> Result<String, Error> {
+        let input = convert::input(input);
+        let line = agon_core::journal::entry(&input);
+        self.inner
+            .borrow_mut()
+            .handle(input)
+            .map_err(convert::error)?;
+        Ok(line)
+    }
+
+    fn journal(&self) -> String {
+        self.inner.borrow().journal()
+    }
+
+    fn outstanding(&self) -> Vec<RequestId> {
+        self.inner.borrow().outstanding().collect()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.inner.borrow().outcome().cloned().map(convert::outcome)
+    }
+
+    fn transcript_json(&self) -> String {
+        self.inner.borrow().transcript().to_json()
+    }
+
+    fn transcript_markdown(&self) -> String {
+        self.inner.borrow().markdown()
+    }
+
+    fn spec_json(&self) -> String {
+        self.inner.borrow().spec().to_json()
+    }
+}
+
+export!(Engine);

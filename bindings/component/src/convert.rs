@@ -1,0 +1,247 @@
+//! Core types to WIT types and back. Nothing else.
+
+use crate::agon::debate::types as wit;
+use agon_core as core;
+
+pub fn error(e: core::Error) -> wit::Error {
+    match e {
+        core::Error::InvalidSpec { field, reason } => {
+            wit::Error::InvalidSpec(wit::InvalidSpec { field, reason })
+        }
+        core::Error::UnknownRequest { id } => wit::Error::UnknownRequest(id),
+        core::Error::AlreadyAnswered { id } => wit::Error::AlreadyAnswered(id),
+        core::Error::InvalidJournal { line, reason } => {
+            wit::Error::InvalidJournal(wit::InvalidJournal {
+                line: line as u32,
+                reason,
+            })
+        }
+        // agon-core's error is non-exhaustive; a variant this binding does not
+        // know yet is still reported, as an invalid spec with its message.
+        other => wit::Error::InvalidSpec(wit::InvalidSpec {
+            field: String::new(),
+            reason: other.to_string(),
+        }),
+    }
+}
+
+pub fn input(i: wit::Input) -> core::Input {
+    match i {
+        wit::Input::Reply(r) => core::Input::Reply {
+            id: r.id,
+            text: r.text,
+            usage: r.usage.map(usage_in),
+        },
+        wit::Input::Failed(f) => core::Input::Failed {
+            id: f.id,
+            kind: failure_kind_in(f.kind),
+            message: f.message,
+        },
+    }
+}
+
+fn usage_in(u: wit::Usage) -> core::Usage {
+    core::Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+    }
+}
+
+fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
+    match k {
+        wit::FailureKind::Timeout => core::FailureKind::Timeout,
+        wit::FailureKind::RateLimited => core::FailureKind::RateLimited,
+        wit::FailureKind::ProviderError => core::FailureKind::ProviderError,
+        wit::FailureKind::Refused => core::FailureKind::Refused,
+        wit::FailureKind::Cancelled => core::FailureKind::Cancelled,
+    }
+}
+
+fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
+    match k {
+        core::FailureKind::Timeout => wit::FailureKind::Timeout,
+        core::FailureKind::RateLimited => wit::FailureKind::RateLimited,
+        core::FailureKind::ProviderError => wit::FailureKind::ProviderError,
+        core::FailureKind::Refused => wit::FailureKind::Refused,
+        core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
+    }
+}
+
+fn phase(p: core::Phase) -> wit::Phase {
+    match p {
+        core::Phase::Blind => wit::Phase::Blind,
+        core::Phase::Deliberation => wit::Phase::Deliberation,
+        core::Phase::Synthesis => wit::Phase::Synthesis,
+        _ => unreachable!("a phase the WIT does not have yet"),
+    }
+}
+
+pub fn output(o: core::Output) -> wit::Output {
+    match o {
+        core::Output::Request(r) => wit::Output::Request(request(r)),
+        core::Output::Event(e) => wit::Output::Event(event(e)),
+        core::Output::Idle => wit::Output::Idle,
+        core::Output::Done(outcome) => wit::Output::Done(self::outcome(outcome)),
+    }
+}
+
+fn request(r: core::ModelRequest) -> wit::ModelRequest {
+    wit::ModelRequest {
+        id: r.id,
+        seat: r.seat,
+        model: r.model,
+        purpose: match r.purpose {
+            core::Purpose::Turn => wit::Purpose::Turn,
+            core::Purpose::Judge => wit::Purpose::Judge,
+        },
+        round: r.round,
+        phase: phase(r.phase),
+        messages: r
+            .messages
+            .into_iter()
+            .map(|m| wit::Message {
+                role: match m.role {
+                    core::Role::System => wit::Role::System,
+                    core::Role::User => wit::Role::User,
+                    core::Role::Assistant => wit::Role::Assistant,
+                },
+                content: m.content,
+            })
+            .collect(),
+        max_tokens: r.max_tokens,
+        temperature: r.temperature,
+        expect: r.expect,
+    }
+}
+
+pub fn outcome(o: core::Outcome) -> wit::Outcome {
+    wit::Outcome {
+        kind: match o.kind {
+            core::OutcomeKind::Completed => wit::OutcomeKind::Completed,
+            core::OutcomeKind::Consensus => wit::OutcomeKind::Consensus,
+            core::OutcomeKind::Degraded => wit::OutcomeKind::Degraded,
+            core::OutcomeKind::JudgeFailed => wit::OutcomeKind::JudgeFailed,
+            core::OutcomeKind::NoQuorum => wit::OutcomeKind::NoQuorum,
+        },
+        reason: o.reason,
+        rounds_run: o.rounds_run,
+        failures: o
+            .failures
+            .into_iter()
+            .map(|f| wit::FailureNote {
+                speaker: f.speaker,
+                round: f.round,
+                phase: phase(f.phase),
+                kind: failure_kind(f.kind),
+                message: f.message,
+            })
+            .collect(),
+    }
+}
+
+fn seat(s: core::SeatInfo) -> wit::SeatInfo {
+    wit::SeatInfo {
+        id: s.id,
+        name: s.name,
+        model: s.model,
+    }
+}
+
+fn event(e: core::Event) -> wit::DebateEvent {
+    let json = e.to_json();
+    use core::EventKind as K;
+    let kind = match e.kind {
+        K::DebateStarted {
+            protocol,
+            question,
+            participants,
+            judge,
+            rounds,
+            seed,
+        } => wit::EventKind::DebateStarted(wit::DebateStarted {
+            protocol,
+            question,
+            participants: participants.into_iter().map(seat).collect(),
+            judge: judge.map(seat),
+            rounds,
+            seed,
+        }),
+        K::RoundStarted {
+            round,
+            phase: p,
+            challenger,
+        } => wit::EventKind::RoundStarted(wit::RoundStarted {
+            round,
+            phase: phase(p),
+            challenger,
+        }),
+        K::TurnStarted {
+            id,
+            round,
+            phase: p,
+            speaker,
+            model,
+            challenger,
+        } => wit::EventKind::TurnStarted(wit::TurnStarted {
+            id,
+            round,
+            phase: phase(p),
+            speaker,
+            model,
+            challenger,
+        }),
+        K::TurnCompleted {
+            id,
+            round,
+            phase: p,
+            speaker,
+            challenger,
+            text,
+        } => wit::EventKind::TurnCompleted(wit::TurnCompleted {
+            id,
+            round,
+            phase: phase(p),
+            speaker,
+            challenger,
+            text,
+        }),
+        K::TurnFailed {
+            id,
+            round,
+            phase: p,
+            speaker,
+            kind,
+            message,
+        } => wit::EventKind::TurnFailed(wit::TurnFailed {
+            id,
+            round,
+            phase: phase(p),
+            speaker,
+            kind: failure_kind(kind),
+            message,
+        }),
+        K::ConsensusChecked(c) => wit::EventKind::ConsensusChecked(wit::ConsensusCheck {
+            round: c.round,
+            reached: c.reached,
+            reason: c.reason,
+            counted: c.counted,
+            agreeing: c.agreeing,
+            excluded: c.excluded,
+            needed: c.needed,
+        }),
+        K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded {
+            round,
+            phase: phase(p),
+        }),
+        K::JudgeStarted { id, speaker, model } => {
+            wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model })
+        }
+        K::DebateEnded { outcome: o } => wit::EventKind::DebateEnded(outcome(o)),
+        _ => unreachable!("an event the WIT does not have yet"),
+    };
+    wit::DebateEvent {
+        seq: e.seq,
+        kind,
+        json,
+    }
+}

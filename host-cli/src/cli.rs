@@ -1,0 +1,120 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "agon",
+    version,
+    about = "Run LLM councils: several models debate, a judge synthesizes."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a debate.
+    Run(RunArgs),
+    /// Print the DebateSpec JSON that `run` would use with the same flags.
+    Spec(SpecArgs),
+    /// Render a debate from its journal, without calling any model.
+    Replay(ReplayArgs),
+    /// List every protocol, one line each.
+    Protocols,
+    /// Write the embedded agon:debate WebAssembly component to a file.
+    Component {
+        /// Where to write it.
+        #[arg(long, short)]
+        output: PathBuf,
+    },
+}
+
+/// The flags that make a spec.
+#[derive(Debug, Args, Clone)]
+pub struct SpecArgs {
+    /// The question to debate.
+    pub question: String,
+    /// Protocol: see `agon protocols`.
+    #[arg(long, short, default_value = "round-robin")]
+    pub protocol: String,
+    /// Comma-separated model references, one per seat: provider/model.
+    #[arg(long, value_delimiter = ',', required = true)]
+    pub panel: Vec<String>,
+    /// The judge's model (default: the first panel model).
+    #[arg(long)]
+    pub judge: Option<String>,
+    /// End without a synthesis.
+    #[arg(long, conflicts_with = "judge")]
+    pub no_judge: bool,
+    /// Debate rounds.
+    #[arg(long, short, default_value_t = 2)]
+    pub rounds: u32,
+    /// The seat that challenges first (id or 1-based number); rotating-challenger only.
+    #[arg(long)]
+    pub challenger: Option<String>,
+    /// Deprecated: use --challenger.
+    #[arg(long, hide = true)]
+    pub advocate: Option<u32>,
+    /// The seed for every random choice the protocol makes.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Background every speaker receives with the question.
+    #[arg(long)]
+    pub context: Option<String>,
+    /// Ceiling on each turn's reply, in tokens.
+    #[arg(long, default_value_t = 512)]
+    pub max_tokens: u32,
+    /// Ceiling on the judge's reply, in tokens (default: twice --max-tokens).
+    #[arg(long)]
+    pub judge_max_tokens: Option<u32>,
+    /// Sampling temperature.
+    #[arg(long, default_value_t = 0.7)]
+    pub temperature: f64,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    /// The form of the result.
+    #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
+    /// Write the result here instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Append every input to this journal as it arrives (replay or resume from it).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Write NDJSON events to this file, or `-` for stdout (then nothing else goes there).
+    #[arg(long)]
+    pub events: Option<String>,
+    /// Per-call timeout in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    /// Ask providers for whole replies instead of streams.
+    #[arg(long)]
+    pub no_stream: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The journal a run wrote with --journal.
+    pub journal: PathBuf,
+    #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Markdown,
+    Json,
+}

@@ -1,0 +1,263 @@
+//! The agon component, embedded and run with wasmtime.
+//!
+//! The component is compiled once per machine and cached
+//! (`Engine::precompile_component`), so later runs deserialize it in
+//! milliseconds instead of compiling it with Cranelift again.
+
+use std::fs;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use sha2::{Digest, Sha256};
+use wasmtime::component::{Component, Linker, ResourceAny};
+use wasmtime::{Config, Engine, Store};
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    world: "debate-engine",
+    additional_derives: [PartialEq],
+});
+
+pub use agon::debate::types as wit;
+
+/// The component this binary carries, built by `build.rs`.
+pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm"));
+
+/// A loaded engine: one store, one instance of the component.
+pub struct Runtime {
+    store: Store<()>,
+    bindings: DebateEngine,
+}
+
+/// A debate inside the component.
+pub struct Council<'r> {
+    runtime: &'r mut Runtime,
+    session: ResourceAny,
+}
+
+/// An error the engine reported, as one line.
+#[derive(Debug, Clone)]
+pub struct EngineError(pub wit::Error);
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            wit::Error::InvalidSpec(e) if e.field.is_empty() => {
+                write!(f, "invalid spec: {}", e.reason)
+            }
+            wit::Error::InvalidSpec(e) => write!(f, "invalid spec: {}: {}", e.field, e.reason),
+            wit::Error::UnknownRequest(id) => write!(f, "no request with id {id} was released"),
+            wit::Error::AlreadyAnswered(id) => write!(f, "request {id} was already answered"),
+            wit::Error::InvalidJournal(e) => {
+                write!(f, "invalid journal at line {}: {}", e.line, e.reason)
+            }
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl Runtime {
+    /// Load the embedded component, from the compilation cache when possible.
+    pub fn load() -> Result<Runtime> {
+        Runtime::load_with_cache(cache_dir().as_deref())
+    }
+
+    /// Load the component, caching its compiled form in `cache` (if any).
+    pub fn load_with_cache(cache: Option<&Path>) -> Result<Runtime> {
+        let engine = Engine::new(&Config::new())?;
+        let component = load_component(&engine, cache)?;
+        let linker = Linker::new(&engine);
+        let mut store = Store::new(&engine, ());
+        let bindings = DebateEngine::instantiate(&mut store, &component, &linker)
+            .map_err(anyhow::Error::from)
+            .context("instantiating the agon component")?;
+        Ok(Runtime { store, bindings })
+    }
+
+    pub fn validate_spec(&mut self, spec_json: &str) -> Result<Result<String, EngineError>> {
+        let engine = self.bindings.agon_debate_engine();
+        Ok(engine
+            .call_validate_spec(&mut self.store, spec_json)?
+            .map_err(EngineError))
+    }
+
+    pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
+        Ok(self
+            .bindings
+            .agon_debate_engine()
+            .call_protocols(&mut self.store)?)
+    }
+
+    pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {
+        let made = self
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_create(&mut self.store, spec_json)?;
+        Ok(made
+            .map(|session| Council {
+                runtime: self,
+                session,
+            })
+            .map_err(EngineError))
+    }
+
+    pub fn from_journal(&mut self, journal: &str) -> Result<Result<Council<'_>, EngineError>> {
+        let made = self
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_from_journal(&mut self.store, journal)?;
+        Ok(made
+            .map(|session| Council {
+                runtime: self,
+                session,
+            })
+            .map_err(EngineError))
+    }
+}
+
+impl Council<'_> {
+    pub fn poll(&mut self) -> Result<wit::Output> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_poll(&mut rt.store, self.session)?)
+    }
+
+    /// Feed an input; returns the journal line to append.
+    pub fn handle(&mut self, input: &wit::Input) -> Result<Result<String, EngineError>> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_handle(&mut rt.store, self.session, input)?
+            .map_err(EngineError))
+    }
+
+    pub fn journal(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_journal(&mut rt.store, self.session)?)
+    }
+
+    pub fn outstanding(&mut self) -> Result<Vec<u64>> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_outstanding(&mut rt.store, self.session)?)
+    }
+
+    pub fn outcome(&mut self) -> Result<Option<wit::Outcome>> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_outcome(&mut rt.store, self.session)?)
+    }
+
+    pub fn transcript_json(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_transcript_json(&mut rt.store, self.session)?)
+    }
+
+    pub fn transcript_markdown(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_transcript_markdown(&mut rt.store, self.session)?)
+    }
+
+    pub fn spec_json(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_spec_json(&mut rt.store, self.session)?)
+    }
+}
+
+impl Drop for Council<'_> {
+    fn drop(&mut self) {
+        let _ = self.session.resource_drop(&mut self.runtime.store);
+    }
+}
+
+/// `$XDG_CACHE_HOME/agon` or `~/.cache/agon`; `AGON_CACHE_DIR` overrides both.
+pub fn cache_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("AGON_CACHE_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))?;
+    Some(base.join("agon"))
+}
+
+/// The cache file for this component under this engine's settings.
+fn cache_file(engine: &Engine, dir: &Path) -> PathBuf {
+    let mut compat = std::collections::hash_map::DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut compat);
+    let mut digest = Sha256::new();
+    digest.update(COMPONENT);
+    digest.update(compat.finish().to_le_bytes());
+    let hex: String = digest
+        .finalize()
+        .iter()
+        .take(12)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    dir.join(format!("agon-{hex}.cwasm"))
+}
+
+fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {
+    let Some(dir) = cache else {
+        return Component::new(engine, COMPONENT)
+            .map_err(anyhow::Error::from)
+            .context("compiling the agon component");
+    };
+    let file = cache_file(engine, dir);
+    if file.exists() {
+        // SAFETY: the file is one this function wrote, named by a hash of the
+        // component and of the engine's compatibility settings; wasmtime also
+        // checks the header and refuses artifacts from another version.
+        match unsafe { Component::deserialize_file(engine, &file) } {
+            Ok(component) => return Ok(component),
+            Err(_) => {
+                let _ = fs::remove_file(&file);
+            }
+        }
+    }
+    let compiled = engine
+        .precompile_component(COMPONENT)
+        .map_err(anyhow::Error::from)
+        .context("compiling the agon component")?;
+    // Best effort: a read-only cache directory only costs the next run a compile.
+    if fs::create_dir_all(dir).is_ok() {
+        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+        if fs::write(&tmp, &compiled).is_ok() {
+            let _ = fs::rename(&tmp, &file);
+        }
+    }
+    // SAFETY: `compiled` was produced just now by this engine.
+    unsafe { Component::deserialize(engine, &compiled) }
+        .map_err(|e| anyhow!("loading the compiled component: {e}"))
+}

@@ -1,0 +1,218 @@
+//! The host loop: drive the engine, perform the calls it releases, feed back
+//! what comes of them, and keep the journal.
+//!
+//! Concurrency is plain threads and one channel. A debate has at most a
+//! handful of calls in flight (one per seat), each blocking on a socket; a
+//! thread per call is cheap, keeps the engine on one thread (the wasmtime
+//! store never moves), and spares the binary an async runtime.
+
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::io::Write;
+use std::net::{TcpStream, ToSocketAddrs};
+use std::path::Path;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+
+use crate::engine::{Council, wit};
+use crate::provider::{self, CallOptions, Environment, ModelRef};
+use crate::view::View;
+
+/// What a worker thread or the signal handler reports.
+pub enum Message {
+    Text {
+        id: u64,
+        piece: String,
+    },
+    Finished {
+        id: u64,
+        result: Result<provider::Completion, provider::CallError>,
+    },
+    Interrupted,
+}
+
+/// How a run ended, from the host's side.
+pub enum Ending {
+    Done(wit::Outcome),
+    Interrupted,
+}
+
+/// Where events and the journal go.
+pub struct Sinks {
+    pub events: Option<Box<dyn Write>>,
+    pub journal: Option<JournalFile>,
+}
+
+/// An append-only journal file, flushed after every line so a crash loses
+/// nothing that was answered.
+pub struct JournalFile {
+    file: File,
+}
+
+impl JournalFile {
+    pub fn create(path: &Path, header: &str) -> Result<JournalFile> {
+        let mut file = File::create(path)
+            .with_context(|| format!("creating the journal {}", path.display()))?;
+        file.write_all(header.as_bytes())?;
+        file.sync_data()?;
+        Ok(JournalFile { file })
+    }
+
+    pub fn append(&mut self, line: &str) -> Result<()> {
+        self.file.write_all(line.as_bytes())?;
+        self.file.sync_data()?;
+        Ok(())
+    }
+}
+
+/// Drive `council` to its end.
+pub fn drive(
+    council: &mut Council<'_>,
+    env: &Environment,
+    options: CallOptions,
+    sinks: &mut Sinks,
+    view: &mut View,
+    channel: (Sender<Message>, Receiver<Message>),
+) -> Result<Ending> {
+    let (tx, rx) = channel;
+    loop {
+        loop {
+            match council.poll()? {
+                wit::Output::Request(request) => spawn_call(request, env, options, tx.clone()),
+                wit::Output::Event(event) => {
+                    if let Some(out) = &mut sinks.events {
+                        writeln!(out, "{}", event.json)?;
+                        out.flush()?;
+                    }
+                    view.event(&event);
+                }
+                wit::Output::Idle => break,
+                wit::Output::Done(outcome) => return Ok(Ending::Done(outcome)),
+            }
+        }
+        match rx.recv().context("every call worker vanished")? {
+            Message::Text { id, piece } => view.text(id, &piece),
+            Message::Finished { id, result } => {
+                let input = match result {
+                    Ok(c) => wit::Input::Reply(wit::Reply {
+                        id,
+                        text: c.text,
+                        usage: c.usage,
+                    }),
+                    Err(e) => wit::Input::Failed(wit::Failure {
+                        id,
+                        kind: e.kind,
+                        message: e.message,
+                    }),
+                };
+                let line = council.handle(&input)?.map_err(anyhow::Error::new)?;
+                if let Some(journal) = &mut sinks.journal {
+                    journal.append(&line)?;
+                }
+            }
+            Message::Interrupted => return Ok(Ending::Interrupted),
+        }
+    }
+}
+
+fn spawn_call(
+    request: wit::ModelRequest,
+    env: &Environment,
+    options: CallOptions,
+    tx: Sender<Message>,
+) {
+    let id = request.id;
+    // References were checked before the run; a bad one here still fails only this call.
+    let target = ModelRef::parse(&request.model).map(|m| (env.endpoint(m.kind).clone(), m));
+    thread::spawn(move || {
+        let result = match target {
+            Ok((endpoint, model)) => {
+                let text_tx = tx.clone();
+                let mut on_text = |piece: &str| {
+                    let _ = text_tx.send(Message::Text {
+                        id,
+                        piece: piece.to_string(),
+                    });
+                };
+                provider::complete(&endpoint, &model, &request, options, &mut on_text)
+            }
+            Err(e) => Err(provider::CallError::provider(e)),
+        };
+        let _ = tx.send(Message::Finished { id, result });
+    });
+}
+
+/// The channel the loop listens on, with Ctrl-C wired into it.
+pub fn channel_with_interrupt() -> (Sender<Message>, Receiver<Message>) {
+    let (tx, rx) = mpsc::channel();
+    let signal_tx = tx.clone();
+    // A second Ctrl-C while the first is handled must still stop us: the handler only sends.
+    let _ = ctrlc::set_handler(move || {
+        let _ = signal_tx.send(Message::Interrupted);
+    });
+    (tx, rx)
+}
+
+/// Before spending anything: every endpoint the spec names must accept a
+/// connection, and the hosted default must have a key. Errors name the URL
+/// and the variable that sets it.
+pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
+    let mut kinds = BTreeSet::new();
+    for m in models {
+        kinds.insert(ModelRef::parse(m)?.kind as u8);
+    }
+    for kind in [
+        provider::ProviderKind::OpenAi,
+        provider::ProviderKind::Ollama,
+    ] {
+        if !kinds.contains(&(kind as u8)) {
+            continue;
+        }
+        let endpoint = env.endpoint(kind);
+        if endpoint.base_url.starts_with("https://api.openai.com") && endpoint.api_key.is_none() {
+            return Err(format!(
+                "OPENAI_API_KEY is not set, and {} needs it; set it, or set OPENAI_BASE_URL to another OpenAI-compatible endpoint",
+                endpoint.base_url
+            ));
+        }
+        reachable(&endpoint.base_url).map_err(|why| {
+            format!(
+                "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
+                endpoint.base_url, endpoint.url_var
+            )
+        })?;
+    }
+    Ok(())
+}
+
+fn reachable(base_url: &str) -> Result<(), String> {
+    let (scheme, rest) = base_url.split_once("://").ok_or("not a URL")?;
+    let authority = rest.split('/').next().unwrap_or(rest);
+    let authority = authority
+        .rsplit_once('@')
+        .map(|(_, a)| a)
+        .unwrap_or(authority);
+    let has_port = authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    let target = if has_port {
+        authority.to_string()
+    } else {
+        format!("{authority}:{}", if scheme == "https" { 443 } else { 80 })
+    };
+    let addrs: Vec<_> = target
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve: {e}"))?
+        .collect();
+    let mut last = String::from("no address");
+    for addr in addrs {
+        match TcpStream::connect_timeout(&addr, Duration::from_secs(5)) {
+            Ok(_) => return Ok(()),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(last)
+}

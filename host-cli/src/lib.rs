@@ -1,0 +1,9 @@
+//! The `agon` command-line host: runs the embedded agon component with
+//! wasmtime and performs the model calls it asks for.
+
+pub mod cli;
+pub mod engine;
+pub mod host;
+pub mod provider;
+pub mod spec_args;
+pub mod view;

@@ -1,0 +1,193 @@
+//! What a person sees while a debate runs: round headers, who is speaking,
+//! the reply streaming in, failures, consensus checks and the outcome.
+//!
+//! Replies that run concurrently are shown one after another in the order
+//! they were asked for: the earliest in flight streams live, the others are
+//! held back and shown, whole or as far as they got, when their turn comes.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+
+use crate::engine::wit;
+
+pub struct View {
+    out: Option<Box<dyn Write>>,
+    /// Requests in flight or finished but not yet shown, by id (BTreeMap: shown in id order).
+    pending: BTreeMap<u64, Pending>,
+    /// The request whose text is streaming to the screen.
+    focus: Option<u64>,
+}
+
+struct Pending {
+    header: String,
+    text: String,
+    finished: bool,
+    footer: Option<String>,
+}
+
+impl View {
+    /// A view writing to `out`; `None` shows nothing.
+    pub fn new(out: Option<Box<dyn Write>>) -> View {
+        View {
+            out,
+            pending: BTreeMap::new(),
+            focus: None,
+        }
+    }
+
+    fn say(&mut self, text: &str) {
+        if let Some(out) = &mut self.out {
+            let _ = out.write_all(text.as_bytes());
+            let _ = out.flush();
+        }
+    }
+
+    /// A line that does not belong to any one reply.
+    fn note(&mut self, line: &str) {
+        if self.focus.is_none() {
+            self.say(line);
+        }
+        // While a reply streams, notes wait behind it: attach to the last pending entry.
+        else if let Some((_, last)) = self.pending.iter_mut().next_back() {
+            last.footer.get_or_insert_with(String::new).push_str(line);
+        }
+    }
+
+    pub fn event(&mut self, event: &wit::DebateEvent) {
+        use wit::EventKind as K;
+        match &event.kind {
+            K::DebateStarted(d) => {
+                let names: Vec<String> = d
+                    .participants
+                    .iter()
+                    .map(|p| format!("{} ({})", p.id, p.model))
+                    .collect();
+                self.say(&format!(
+                    "agon · {} · {}\npanel: {}\n",
+                    d.protocol,
+                    d.question,
+                    names.join(", ")
+                ));
+            }
+            K::RoundStarted(r) => {
+                let title = match r.phase {
+                    wit::Phase::Blind => "Blind answers".to_string(),
+                    _ => format!("Round {}", r.round),
+                };
+                let challenger = r
+                    .challenger
+                    .as_ref()
+                    .map(|c| format!(" — challenger: {c}"))
+                    .unwrap_or_default();
+                self.note(&format!("\n== {title}{challenger} ==\n"));
+            }
+            K::TurnStarted(t) => {
+                let mark = if t.challenger { " (challenger)" } else { "" };
+                self.start(t.id, format!("\n### {}{mark} · {}\n", t.speaker, t.model));
+            }
+            K::JudgeStarted(j) => self.start(
+                j.id,
+                format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model),
+            ),
+            K::TurnFailed(f) => {
+                let line = format!(
+                    "\n  ✗ {} failed ({}): {}\n",
+                    f.speaker,
+                    kind_name(f.kind),
+                    f.message
+                );
+                self.finish(f.id, Some(line));
+            }
+            K::TurnCompleted(t) => self.finish(t.id, None),
+            K::ConsensusChecked(c) => {
+                let verdict = if c.reached { "reached" } else { "not reached" };
+                self.note(&format!("\n  consensus {verdict}: {}\n", c.reason));
+            }
+            K::RoundEnded(_) => {}
+            K::DebateEnded(o) => {
+                let line = format!("\n{}\n", outcome_line(o));
+                self.note(&line);
+            }
+        }
+    }
+
+    fn start(&mut self, id: u64, header: String) {
+        self.pending.insert(
+            id,
+            Pending {
+                header,
+                text: String::new(),
+                finished: false,
+                footer: None,
+            },
+        );
+        if self.focus.is_none() {
+            self.advance_focus();
+        }
+    }
+
+    /// Streamed text for request `id`.
+    pub fn text(&mut self, id: u64, piece: &str) {
+        if self.focus == Some(id) {
+            self.say(piece);
+        } else if let Some(p) = self.pending.get_mut(&id) {
+            p.text.push_str(piece);
+        }
+    }
+
+    fn finish(&mut self, id: u64, footer: Option<String>) {
+        if let Some(p) = self.pending.get_mut(&id) {
+            p.finished = true;
+            if let Some(f) = footer {
+                p.footer.get_or_insert_with(String::new).push_str(&f);
+            }
+        }
+        if self.focus == Some(id) {
+            self.advance_focus();
+        }
+    }
+
+    /// Flush finished entries in id order, then stream the next one still running.
+    fn advance_focus(&mut self) {
+        if let Some(p) = self.focus.take().and_then(|id| self.pending.remove(&id)) {
+            self.say(&format!("\n{}", p.footer.unwrap_or_default()));
+        }
+        while let Some((&id, _)) = self.pending.iter().next() {
+            let p = self.pending.get_mut(&id).expect("present");
+            let shown = format!("{}{}", p.header, p.text);
+            p.text.clear();
+            let finished = p.finished;
+            self.say(&shown);
+            if !finished {
+                self.focus = Some(id);
+                return;
+            }
+            let p = self.pending.remove(&id).expect("present");
+            self.say(&format!("\n{}", p.footer.unwrap_or_default()));
+        }
+    }
+}
+
+pub fn kind_name(kind: wit::FailureKind) -> &'static str {
+    match kind {
+        wit::FailureKind::Timeout => "timeout",
+        wit::FailureKind::RateLimited => "rate-limited",
+        wit::FailureKind::ProviderError => "provider-error",
+        wit::FailureKind::Refused => "refused",
+        wit::FailureKind::Cancelled => "cancelled",
+    }
+}
+
+/// The outcome in one line; a run that is not a full answer says so in words.
+pub fn outcome_line(o: &wit::Outcome) -> String {
+    let label = match o.kind {
+        wit::OutcomeKind::Completed => "Outcome: completed",
+        wit::OutcomeKind::Consensus => "Outcome: consensus (stopped early)",
+        wit::OutcomeKind::Degraded => "Outcome: DEGRADED — not every participant answered",
+        wit::OutcomeKind::JudgeFailed => {
+            "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself"
+        }
+        wit::OutcomeKind::NoQuorum => "Outcome: NO QUORUM — too few participants answered",
+    };
+    format!("{label}. {} (rounds run: {})", o.reason, o.rounds_run)
+}
