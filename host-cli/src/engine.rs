@@ -19,7 +19,7 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
-pub use agon::debate::types as wit;
+pub use exports::agon::debate::types as wit;
 
 /// The component this binary carries, built by `build.rs`.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm"));

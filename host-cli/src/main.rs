@@ -66,6 +66,14 @@ fn main() -> ExitCode {
 }
 
 fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<String> {
+    let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
+    if !known.contains(&args.protocol) {
+        return Err(bad(format!(
+            "unknown protocol '{}' (see `agon protocols`: {})",
+            args.protocol,
+            known.join(", ")
+        )));
+    }
     let spec = spec_args::build(args, &mut |w| eprintln!("{w}")).map_err(bad)?;
     runtime
         .validate_spec(&spec.to_string())?

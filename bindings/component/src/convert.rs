@@ -1,6 +1,6 @@
 //! Core types to WIT types and back. Nothing else.
 
-use crate::agon::debate::types as wit;
+use crate::exports::agon::debate::types as wit;
 use agon_core as core;
 
 pub fn error(e: core::Error) -> wit::Error {

@@ -8,8 +8,8 @@ mod convert;
 
 use std::cell::RefCell;
 
-use agon::debate::types::{Error, Input, Outcome, Output, ProtocolInfo, RequestId};
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
+use exports::agon::debate::types::{Error, Input, Outcome, Output, ProtocolInfo, RequestId};
 
 wit_bindgen::generate!({
     path: "../../wit",

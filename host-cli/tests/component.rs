@@ -1,0 +1,220 @@
+//! The component itself: it imports nothing, and inside wasmtime it gives
+//! exactly what the native core gives for every golden case.
+
+use std::path::{Path, PathBuf};
+
+use agon_cli::engine::{COMPONENT, Runtime, wit};
+use agon_core::script::ScriptEntry;
+
+#[test]
+fn the_component_imports_nothing() {
+    let mut imports = Vec::new();
+    let mut top_level_components = 0;
+    let mut depth = 0;
+    for payload in wasmparser::Parser::new(0).parse_all(COMPONENT) {
+        match payload.unwrap() {
+            wasmparser::Payload::Version { encoding, .. } => {
+                if depth == 0 && encoding == wasmparser::Encoding::Component {
+                    top_level_components += 1;
+                }
+                depth += 1;
+            }
+            wasmparser::Payload::ComponentImportSection(section) if depth == 1 => {
+                for import in section {
+                    imports.push(import.unwrap().name.name.to_string());
+                }
+            }
+            wasmparser::Payload::End(_) => depth -= 1,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        top_level_components, 1,
+        "expected a component, not a core module"
+    );
+    assert!(imports.is_empty(), "the component imports {imports:?}");
+    // And it exports the engine interface at the version the WIT declares.
+    let wit =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/debate.wit"))
+            .unwrap();
+    assert!(wit.contains("package agon:debate@0.1.0;"));
+    assert!(
+        COMPONENT
+            .windows(b"agon:debate/engine@0.1.0".len())
+            .any(|w| w == b"agon:debate/engine@0.1.0")
+    );
+}
+
+fn golden_cases() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("spec.json").exists())
+        .collect();
+    cases.sort();
+    cases
+}
+
+fn phase_name(p: wit::Phase) -> &'static str {
+    match p {
+        wit::Phase::Blind => "blind",
+        wit::Phase::Deliberation => "deliberation",
+        wit::Phase::Synthesis => "synthesis",
+    }
+}
+
+fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
+    match kind {
+        agon_core::FailureKind::Timeout => wit::FailureKind::Timeout,
+        agon_core::FailureKind::RateLimited => wit::FailureKind::RateLimited,
+        agon_core::FailureKind::ProviderError => wit::FailureKind::ProviderError,
+        agon_core::FailureKind::Refused => wit::FailureKind::Refused,
+        agon_core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
+    }
+}
+
+/// The golden replay rule (see agon_core::script), driven through the component.
+#[test]
+fn the_component_replays_every_golden_case_byte_for_byte() {
+    let dir = tempdir();
+    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    for case in golden_cases() {
+        let spec = std::fs::read_to_string(case.join("spec.json")).unwrap();
+        let script: Vec<ScriptEntry> =
+            serde_json::from_str(&std::fs::read_to_string(case.join("script.json")).unwrap())
+                .unwrap();
+        let mut council = runtime.create(&spec).unwrap().unwrap();
+        let mut used = vec![false; script.len()];
+        let mut outstanding: Vec<wit::ModelRequest> = Vec::new();
+        let mut events = String::new();
+        let mut journal = council.journal().unwrap();
+        'drive: loop {
+            loop {
+                match council.poll().unwrap() {
+                    wit::Output::Request(r) => outstanding.push(r),
+                    wit::Output::Event(e) => {
+                        events.push_str(&e.json);
+                        events.push('\n');
+                    }
+                    wit::Output::Idle => break,
+                    wit::Output::Done(_) => break 'drive,
+                }
+            }
+            let (i, k) = script
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !used[*i])
+                .find_map(|(i, entry)| {
+                    outstanding
+                        .iter()
+                        .position(|r| {
+                            r.seat == entry.seat
+                                && phase_name(r.phase) == entry.phase.as_str()
+                                && r.round == entry.round
+                        })
+                        .map(|k| (i, k))
+                })
+                .expect("script covers the case");
+            used[i] = true;
+            let request = outstanding.remove(k);
+            let entry = &script[i];
+            let input = match &entry.fail {
+                Some(f) => wit::Input::Failed(wit::Failure {
+                    id: request.id,
+                    kind: failure_kind(f.kind),
+                    message: f.message.clone(),
+                }),
+                None => wit::Input::Reply(wit::Reply {
+                    id: request.id,
+                    text: entry.text.clone().unwrap_or_default(),
+                    usage: entry.usage.map(|u| wit::Usage {
+                        prompt_tokens: u.prompt_tokens,
+                        completion_tokens: u.completion_tokens,
+                    }),
+                }),
+            };
+            journal.push_str(&council.handle(&input).unwrap().unwrap());
+        }
+        let read = |name: &str| std::fs::read_to_string(case.join(name)).unwrap();
+        let name = case.file_name().unwrap().to_string_lossy().to_string();
+        assert_eq!(events, read("events.ndjson"), "{name}: events");
+        assert_eq!(journal, read("journal.ndjson"), "{name}: journal");
+        assert_eq!(
+            council.journal().unwrap(),
+            read("journal.ndjson"),
+            "{name}: journal()"
+        );
+        assert_eq!(
+            council.transcript_json().unwrap(),
+            read("transcript.json"),
+            "{name}: transcript.json"
+        );
+        assert_eq!(
+            council.transcript_markdown().unwrap(),
+            read("transcript.md"),
+            "{name}: transcript.md"
+        );
+    }
+}
+
+#[test]
+fn the_compiled_component_is_cached_and_reused() {
+    let dir = tempdir();
+    drop(Runtime::load_with_cache(Some(&dir)).unwrap());
+    let cached: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    assert!(cached[0].extension().is_some_and(|e| e == "cwasm"));
+    let modified = std::fs::metadata(&cached[0]).unwrap().modified().unwrap();
+    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    assert_eq!(
+        std::fs::metadata(&cached[0]).unwrap().modified().unwrap(),
+        modified,
+        "the cache was rewritten"
+    );
+    assert_eq!(
+        runtime.protocols().unwrap().len(),
+        agon_core::PROTOCOLS.len()
+    );
+}
+
+#[test]
+fn engine_errors_cross_the_boundary_typed() {
+    let dir = tempdir();
+    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    let err = runtime
+        .validate_spec(r#"{"question": "q", "panel": [], "protocol": {"name": "round-robin"}}"#)
+        .unwrap()
+        .unwrap_err();
+    assert!(
+        matches!(&err.0, wit::Error::InvalidSpec(e) if e.field == "panel"),
+        "{err}"
+    );
+    let spec = std::fs::read_to_string(golden_cases()[0].join("spec.json")).unwrap();
+    let mut council = runtime.create(&spec).unwrap().unwrap();
+    let bogus = wit::Input::Reply(wit::Reply {
+        id: 999,
+        text: "x".into(),
+        usage: None,
+    });
+    assert!(matches!(
+        council.handle(&bogus).unwrap().unwrap_err().0,
+        wit::Error::UnknownRequest(999)
+    ));
+}
+
+fn tempdir() -> PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "agon-test-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

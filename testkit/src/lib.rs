@@ -1,0 +1,395 @@
+//! A model server for tests, bound to 127.0.0.1, that stops when dropped.
+//!
+//! It speaks OpenAI's `/v1/chat/completions` (whole or SSE) and Ollama's
+//! `/api/chat` (whole or NDJSON). Each model name has a script: the replies
+//! to serve in order, a fixed latency, and optionally a fault — HTTP 500,
+//! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON.
+//! `GET /stats` reports what was asked and how many calls were in flight at
+//! once, so tests can check concurrency without timing anything.
+
+use std::collections::BTreeMap;
+use std::io::{self, Read};
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// What the server does, per model name.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub models: BTreeMap<String, ModelScript>,
+    /// Latency added before every reply, for models without their own.
+    pub latency_ms: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ModelScript {
+    /// Replies served in order; once used up, a default reply is generated.
+    pub replies: Vec<String>,
+    pub latency_ms: Option<u64>,
+    pub fault: Option<Fault>,
+    /// Apply the fault only from this 1-based call on (default: every call).
+    pub fault_from_call: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Fault {
+    /// HTTP 500 with an error body.
+    ServerError,
+    /// HTTP 429 with `Retry-After: 1`.
+    RateLimited,
+    /// Accept the request, then say nothing for 10 s.
+    Hang,
+    /// Stream half the reply, then drop the connection.
+    CutStream,
+    /// A stream (or body) whose JSON is garbage.
+    Garbage,
+}
+
+/// One request as the server saw it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Seen {
+    pub path: String,
+    pub model: String,
+    pub stream: bool,
+    pub max_tokens: Option<u64>,
+    pub authorization: Option<String>,
+    pub messages: Value,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Stats {
+    pub requests: Vec<Seen>,
+    pub in_flight: usize,
+    pub max_in_flight: usize,
+}
+
+struct Shared {
+    config: Config,
+    stats: Mutex<Stats>,
+    calls: Mutex<BTreeMap<String, usize>>,
+}
+
+/// A running server; dropping it stops it.
+pub struct TestServer {
+    pub addr: SocketAddr,
+    server: Arc<tiny_http::Server>,
+    shared: Arc<Shared>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl TestServer {
+    /// Start on 127.0.0.1 with an ephemeral port (or `port` if non-zero).
+    pub fn start(config: Config, port: u16) -> io::Result<TestServer> {
+        let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(io::Error::other)?;
+        let addr = server.server_addr().to_ip().expect("an IP listener");
+        let server = Arc::new(server);
+        let shared = Arc::new(Shared {
+            config,
+            stats: Mutex::default(),
+            calls: Mutex::default(),
+        });
+        let (srv, sh) = (server.clone(), shared.clone());
+        let thread = thread::spawn(move || {
+            for request in srv.incoming_requests() {
+                let sh = sh.clone();
+                thread::spawn(move || handle(request, &sh));
+            }
+        });
+        Ok(TestServer {
+            addr,
+            server,
+            shared,
+            thread: Some(thread),
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn stats(&self) -> Stats {
+        self.shared.stats.lock().unwrap().clone()
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.server.unblock();
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn cors(
+    mut response: tiny_http::Response<Box<dyn Read + Send>>,
+) -> tiny_http::Response<Box<dyn Read + Send>> {
+    for (k, v) in [
+        ("Access-Control-Allow-Origin", "*"),
+        (
+            "Access-Control-Allow-Headers",
+            "authorization, content-type",
+        ),
+        ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
+    ] {
+        response.add_header(tiny_http::Header::from_bytes(k, v).unwrap());
+    }
+    response
+}
+
+fn respond(
+    request: tiny_http::Request,
+    status: u16,
+    content_type: &str,
+    body: Box<dyn Read + Send>,
+    len: Option<usize>,
+) {
+    let header = tiny_http::Header::from_bytes("Content-Type", content_type).unwrap();
+    let response = tiny_http::Response::new(status.into(), vec![header], body, len, None);
+    let _ = request.respond(cors(response));
+}
+
+fn respond_json(request: tiny_http::Request, status: u16, body: Value) {
+    let bytes = body.to_string().into_bytes();
+    let len = bytes.len();
+    respond(
+        request,
+        status,
+        "application/json",
+        Box::new(io::Cursor::new(bytes)),
+        Some(len),
+    );
+}
+
+fn handle(mut request: tiny_http::Request, shared: &Shared) {
+    let path = request.url().to_string();
+    match (request.method(), path.as_str()) {
+        (tiny_http::Method::Options, _) => {
+            respond(request, 204, "text/plain", Box::new(io::empty()), Some(0))
+        }
+        (tiny_http::Method::Get, "/health") => respond_json(request, 200, json!({"status": "ok"})),
+        (tiny_http::Method::Get, "/stats") => {
+            let stats = serde_json::to_value(&*shared.stats.lock().unwrap()).unwrap();
+            respond_json(request, 200, stats)
+        }
+        (tiny_http::Method::Post, "/v1/chat/completions" | "/api/chat") => {
+            let mut body = String::new();
+            let _ = request.as_reader().read_to_string(&mut body);
+            let authorization = request
+                .headers()
+                .iter()
+                .find(|h| h.field.equiv("Authorization"))
+                .map(|h| h.value.as_str().to_string());
+            let Ok(body) = serde_json::from_str::<Value>(&body) else {
+                return respond_json(
+                    request,
+                    400,
+                    json!({"error": {"message": "body is not JSON"}}),
+                );
+            };
+            let ollama = path == "/api/chat";
+            let seen = Seen {
+                path: path.clone(),
+                model: body["model"].as_str().unwrap_or_default().to_string(),
+                stream: body["stream"].as_bool().unwrap_or(ollama),
+                max_tokens: body["max_tokens"]
+                    .as_u64()
+                    .or(body["options"]["num_predict"].as_u64()),
+                authorization,
+                messages: body["messages"].clone(),
+            };
+            {
+                let mut stats = shared.stats.lock().unwrap();
+                stats.requests.push(seen.clone());
+                stats.in_flight += 1;
+                stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
+            }
+            serve_completion(request, shared, &seen, ollama);
+            shared.stats.lock().unwrap().in_flight -= 1;
+        }
+        _ => respond_json(
+            request,
+            404,
+            json!({"error": {"message": format!("no route {path}")}}),
+        ),
+    }
+}
+
+fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, ollama: bool) {
+    let script = shared
+        .config
+        .models
+        .get(&seen.model)
+        .cloned()
+        .unwrap_or_default();
+    let call = {
+        let mut calls = shared.calls.lock().unwrap();
+        let n = calls.entry(seen.model.clone()).or_insert(0);
+        *n += 1;
+        *n
+    };
+    let latency = script.latency_ms.unwrap_or(shared.config.latency_ms);
+    thread::sleep(Duration::from_millis(latency));
+    let text = script.replies.get(call - 1).cloned().unwrap_or_else(|| {
+        format!("{} answer {call}: I disagree with Speaker 1 about the cost, and I see a risk in the timeline.", seen.model)
+    });
+    let fault = script
+        .fault
+        .filter(|_| call >= script.fault_from_call.unwrap_or(1));
+    match fault {
+        Some(Fault::ServerError) => {
+            return respond_json(
+                request,
+                500,
+                json!({"error": {"message": "injected server error"}}),
+            );
+        }
+        Some(Fault::RateLimited) => {
+            let header = tiny_http::Header::from_bytes("Retry-After", "1").unwrap();
+            let bytes = json!({"error": {"message": "injected rate limit"}})
+                .to_string()
+                .into_bytes();
+            let len = bytes.len();
+            let response = tiny_http::Response::new(
+                429.into(),
+                vec![header],
+                Box::new(io::Cursor::new(bytes)) as Box<dyn Read + Send>,
+                Some(len),
+                None,
+            );
+            let _ = request.respond(cors(response));
+            return;
+        }
+        Some(Fault::Hang) => {
+            thread::sleep(Duration::from_secs(10));
+            return respond_json(request, 504, json!({"error": {"message": "hung"}}));
+        }
+        _ => {}
+    }
+    let words: Vec<String> = text.split_inclusive(' ').map(str::to_string).collect();
+    let usage = (count_prompt(&seen.messages), words.len() as u64);
+    if !seen.stream {
+        let body = if fault == Some(Fault::Garbage) {
+            "{\"choices\": [garbage".to_string()
+        } else if ollama {
+            json!({"model": seen.model, "message": {"role": "assistant", "content": text}, "done": true,
+                   "prompt_eval_count": usage.0, "eval_count": usage.1})
+            .to_string()
+        } else {
+            json!({"id": "test", "object": "chat.completion", "model": seen.model,
+                   "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                   "usage": {"prompt_tokens": usage.0, "completion_tokens": usage.1, "total_tokens": usage.0 + usage.1}})
+            .to_string()
+        };
+        let len = body.len();
+        return respond(
+            request,
+            200,
+            "application/json",
+            Box::new(io::Cursor::new(body.into_bytes())),
+            Some(len),
+        );
+    }
+    let mut chunks: Vec<String> = words
+        .iter()
+        .map(|w| {
+            if ollama {
+                format!("{}\n", json!({"model": seen.model, "message": {"role": "assistant", "content": w}, "done": false}))
+            } else {
+                format!("data: {}\n\n", json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": w}, "finish_reason": null}]}))
+            }
+        })
+        .collect();
+    if ollama {
+        chunks.push(format!(
+            "{}\n",
+            json!({"model": seen.model, "message": {"role": "assistant", "content": ""}, "done": true,
+                   "prompt_eval_count": usage.0, "eval_count": usage.1})
+        ));
+    } else {
+        chunks.push(format!(
+            "data: {}\n\n",
+            json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                   "usage": {"prompt_tokens": usage.0, "completion_tokens": usage.1}})
+        ));
+        chunks.push("data: [DONE]\n\n".to_string());
+    }
+    match fault {
+        Some(Fault::Garbage) => {
+            chunks.insert(chunks.len() / 2, "data: {not json at all\n\n".to_string())
+        }
+        Some(Fault::CutStream) => chunks.truncate(chunks.len() / 2),
+        _ => {}
+    }
+    let cut = fault == Some(Fault::CutStream);
+    let content_type = if ollama {
+        "application/x-ndjson"
+    } else {
+        "text/event-stream"
+    };
+    respond(
+        request,
+        200,
+        content_type,
+        Box::new(Chunks {
+            chunks,
+            next: 0,
+            offset: 0,
+            cut,
+        }),
+        None,
+    );
+}
+
+fn count_prompt(messages: &Value) -> u64 {
+    let chars: usize = messages
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .map(|x| x["content"].as_str().map_or(0, str::len))
+                .sum()
+        })
+        .unwrap_or(0);
+    (chars / 4) as u64
+}
+
+/// A body that yields one chunk per read, pausing briefly between chunks so
+/// the client sees a real stream; with `cut`, it fails after the last chunk.
+struct Chunks {
+    chunks: Vec<String>,
+    next: usize,
+    offset: usize,
+    cut: bool,
+}
+
+impl Read for Chunks {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(chunk) = self.chunks.get(self.next) else {
+            return if self.cut {
+                Err(io::Error::other("injected cut"))
+            } else {
+                Ok(0)
+            };
+        };
+        if self.offset == 0 && self.next > 0 {
+            thread::sleep(Duration::from_millis(2));
+        }
+        let bytes = &chunk.as_bytes()[self.offset..];
+        let n = bytes.len().min(buf.len());
+        buf[..n].copy_from_slice(&bytes[..n]);
+        self.offset += n;
+        if self.offset == chunk.len() {
+            self.next += 1;
+            self.offset = 0;
+        }
+        Ok(n)
+    }
+}
