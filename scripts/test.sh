@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every test agon has, from a fresh clone: set-up, formatting, lints, the
+# workspace tests (core, component parity, CLI end to end against the test
+# server), then the end-to-end runs against the real local model.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
+step() { printf '\n=== %s\n' "$*" >&2; }
+
+step "set-up"
+scripts/setup.sh
+
+step "rustfmt"
+cargo fmt --all -- --check
+
+step "clippy (warnings denied)"
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+
+step "workspace tests"
+cargo test --workspace --quiet
+
+step "end to end against the real local model"
+# shellcheck source=scripts/local-model.sh
+source scripts/local-model.sh
+start_local_model
+cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-threads 1
