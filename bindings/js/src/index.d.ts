@@ -1,0 +1,80 @@
+// Types for agon's JS SDK. The engine's types are generated from wit/debate.wit
+// by jco (gen/interfaces/); this file only adds the SDK's own surface.
+import type { Session as RawSession } from "../gen/interfaces/agon-debate-engine.js";
+import type {
+  DebateEvent,
+  Error as EngineError,
+  FailureKind,
+  ModelRequest,
+  Outcome,
+  ProtocolInfo,
+  Usage,
+} from "../gen/interfaces/agon-debate-types.js";
+
+export type * from "../gen/interfaces/agon-debate-types.js";
+
+/** The WIT `session` resource; `create`, `fromJournal` and `handle` throw `AgonError`. */
+export declare const Session: typeof RawSession;
+export type Session = RawSession;
+
+/** Misuse of the engine, with the core's message; `payload` is the WIT `error` variant. */
+export declare class AgonError extends Error {
+  readonly payload: EngineError;
+}
+
+/** A failed model call; throw one from `complete` to choose the failure kind. */
+export declare class ProviderError extends Error {
+  constructor(kind: FailureKind, message: string);
+  readonly kind: FailureKind;
+}
+
+/** A debate spec: JSON text, or an object serialized as is (see `agon spec`). */
+export type Spec = string | Record<string, unknown>;
+
+/** What a model call gave: its text, or the text with token usage. */
+export type Completion = string | { text: string; usage?: Usage };
+
+/** Performs one model request; throwing makes it a failure (kind from `error.kind`, else `provider-error`). */
+export type Complete = (request: ModelRequest) => Completion | Promise<Completion>;
+
+export interface DriveOptions {
+  /** Every event, in order; `event.json` is the canonical form every host emits. */
+  onEvent?: (event: DebateEvent) => void | Promise<void>;
+  /** Each journal line as an input is handled (append them after `session.journal()`'s header). */
+  onJournal?: (line: string) => void | Promise<void>;
+  /** How many released requests may run at once (default: all of them). */
+  concurrency?: number;
+}
+
+/** The transcript object, as `Session.transcriptJson()` describes it. */
+export type Transcript = Record<string, unknown>;
+
+/** Run a whole debate; resolves to its transcript. */
+export declare function runDebate(spec: Spec, complete: Complete, options?: DriveOptions): Promise<Transcript>;
+
+/** Drive an existing session until it is done; resolves to its outcome. */
+export declare function drive(session: RawSession, complete: Complete, options?: DriveOptions): Promise<Outcome>;
+
+/** Check a spec without starting a debate; returns it normalized, as JSON text. */
+export declare function validateSpec(spec: Spec): string;
+export declare function protocols(): ProtocolInfo[];
+export declare function version(): string;
+export declare function specText(spec: Spec): string;
+
+export interface ProviderOptions {
+  /** Stream the reply (default true); `onText` sees it piece by piece. */
+  stream?: boolean;
+  onText?: (piece: string, request: ModelRequest) => void;
+  /** Give up on a call after this long (default 120 s): a `timeout` failure. */
+  timeoutMs?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Any OpenAI-compatible `/chat/completions` endpoint (`openai/<model>` references). */
+export declare function openai(options?: ProviderOptions & { baseUrl?: string; apiKey?: string }): (request: ModelRequest) => Promise<{ text: string; usage?: Usage }>;
+
+/** Ollama's native `/api/chat` (`ollama/<model>` references). */
+export declare function ollama(options?: ProviderOptions & { host?: string }): (request: ModelRequest) => Promise<{ text: string; usage?: Usage }>;
+
+/** Route each request by its model reference's provider prefix. */
+export declare function byProvider(providers: Record<string, Complete>): Complete;

@@ -1,0 +1,133 @@
+// Every golden case in tests/golden/, replayed through the transpiled component
+// with the golden replay rule (agon_core::script), compared byte for byte.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Session, drive, AgonError, validateSpec, protocols } from "../src/index.js";
+
+const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
+const cases = readdirSync(goldenDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(join(goldenDir, d.name, "script.json")))
+  .map((d) => d.name)
+  .sort();
+const read = (name, file) => readFileSync(join(goldenDir, name, file), "utf8");
+
+// Script phases are written as the core serializes them; WIT enum cases are kebab-case.
+const sameName = (a, b) => a.replaceAll("_", "-") === b.replaceAll("_", "-");
+
+/** The golden replay rule, step by step, on the raw Session. */
+function replay(spec, script) {
+  const session = Session.create(spec);
+  const used = new Array(script.length).fill(false);
+  const outstanding = [];
+  const events = [];
+  let journal = session.journal();
+  for (;;) {
+    // 1. Drain poll until idle or done.
+    let output;
+    while ((output = session.poll()).tag === "request" || output.tag === "event") {
+      if (output.tag === "request") outstanding.push(output.val);
+      else events.push(output.val.json);
+    }
+    if (output.tag === "done") return { session, events, journal, outcome: output.val };
+    // 2. The first unused entry that matches an outstanding request answers it.
+    let pick;
+    for (let i = 0; i < script.length && !pick; i++) {
+      if (used[i]) continue;
+      const e = script[i];
+      const k = outstanding.findIndex((r) => r.seat === e.seat && sameName(r.phase, e.phase) && r.round === e.round);
+      if (k >= 0) pick = { i, k };
+    }
+    assert.ok(pick, `the script has no entry for ${outstanding.map((r) => `${r.seat} ${r.phase} ${r.round}`).join(", ")}`);
+    used[pick.i] = true;
+    const [request] = outstanding.splice(pick.k, 1);
+    const entry = script[pick.i];
+    const input = entry.fail
+      ? { tag: "failed", val: { id: request.id, kind: entry.fail.kind.replaceAll("_", "-"), message: entry.fail.message } }
+      : {
+          tag: "reply",
+          val: {
+            id: request.id,
+            text: entry.text ?? "",
+            usage: entry.usage && { promptTokens: entry.usage.prompt_tokens, completionTokens: entry.usage.completion_tokens },
+          },
+        };
+    // 3. Repeat until done.
+    journal += session.handle(input);
+  }
+}
+
+test("there are golden cases to replay", () => {
+  assert.ok(cases.length >= 6, `found ${cases.length} cases in ${goldenDir}`);
+});
+
+for (const name of cases) {
+  test(`golden case ${name} replays byte for byte`, () => {
+    const { session, events, journal } = replay(read(name, "spec.json"), JSON.parse(read(name, "script.json")));
+    assert.equal(events.map((e) => `${e}\n`).join(""), read(name, "events.ndjson"), "events");
+    assert.equal(journal, read(name, "journal.ndjson"), "journal from handle()");
+    assert.equal(session.journal(), read(name, "journal.ndjson"), "journal()");
+    assert.equal(session.transcriptJson(), read(name, "transcript.json"), "transcript.json");
+    assert.equal(session.transcriptMarkdown(), read(name, "transcript.md"), "transcript.md");
+    session[Symbol.dispose]();
+  });
+
+  test(`golden case ${name} resumes from its journal`, () => {
+    const session = Session.fromJournal(read(name, "journal.ndjson"));
+    while (session.poll().tag !== "done");
+    assert.equal(session.transcriptJson(), read(name, "transcript.json"));
+  });
+}
+
+test("drive() with a scripted complete() gives the golden transcript, whatever the reply order", async () => {
+  const name = cases.find((c) => c.startsWith("rotating-challenger")) ?? cases[0];
+  const script = JSON.parse(read(name, "script.json"));
+  const used = new Set();
+  const session = Session.create(read(name, "spec.json"));
+  const seen = [];
+  let delay = 12;
+  await drive(
+    session,
+    async (request) => {
+      const i = script.findIndex((e, i) => !used.has(i) && e.seat === request.seat && sameName(e.phase, request.phase) && e.round === request.round);
+      assert.ok(i >= 0, `no script entry for ${request.seat}`);
+      used.add(i);
+      // Later requests answer sooner, so replies arrive out of order.
+      await new Promise((r) => setTimeout(r, (delay = Math.max(0, delay - 3))));
+      const e = script[i];
+      if (e.fail) throw Object.assign(new Error(e.fail.message), { kind: e.fail.kind.replaceAll("_", "-") });
+      return { text: e.text ?? "", usage: e.usage && { promptTokens: e.usage.prompt_tokens, completionTokens: e.usage.completion_tokens } };
+    },
+    { onEvent: (e) => seen.push(e.json) },
+  );
+  assert.equal(session.transcriptJson(), read(name, "transcript.json"));
+  assert.equal(seen.length > 0, true);
+});
+
+test("a bad spec throws an AgonError with the core's message", () => {
+  assert.throws(() => Session.create('{"question": "q", "panel": []}'), (e) => {
+    assert.ok(e instanceof AgonError);
+    assert.equal(e.payload.tag, "invalid-spec");
+    assert.match(e.message, /^invalid spec: /);
+    return true;
+  });
+  assert.throws(() => validateSpec("not json"), AgonError);
+});
+
+test("an unknown request id is an AgonError and changes nothing", () => {
+  const session = Session.create(read(cases[0], "spec.json"));
+  while (session.poll().tag !== "idle");
+  const before = session.journal();
+  assert.throws(() => session.handle({ tag: "reply", val: { id: 999n, text: "x" } }), {
+    name: "AgonError",
+    message: "no request with id 999 was released",
+  });
+  assert.equal(session.journal(), before);
+});
+
+test("protocols lists what the engine offers", () => {
+  const names = protocols().map((p) => p.name);
+  assert.ok(names.includes("round-robin") && names.includes("rotating-challenger"), names.join(", "));
+});
