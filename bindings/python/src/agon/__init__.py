@@ -1,0 +1,32 @@
+"""agon for Python: the agon:debate WebAssembly component on wasmtime.
+
+The same ``agon.wasm`` the CLI runs, shipped inside this package. This
+package only converts values and drives the loop; every debate decision is
+made inside the component.
+
+    from agon import run_debate, openai
+    transcript = run_debate(spec, openai("http://127.0.0.1:8080/v1"))
+"""
+
+from ._drive import drive, drive_async, run_debate, run_debate_async
+from ._engine import AgonError, Session, protocols, spec_text, validate_spec, version
+from .providers import ProviderError, by_provider, ollama, openai
+from .types import Variant
+
+__all__ = [
+    "AgonError",
+    "ProviderError",
+    "Session",
+    "Variant",
+    "by_provider",
+    "drive",
+    "drive_async",
+    "ollama",
+    "openai",
+    "protocols",
+    "run_debate",
+    "run_debate_async",
+    "spec_text",
+    "validate_spec",
+    "version",
+]

@@ -1,0 +1,160 @@
+"""The host loop: drain ``poll()``, perform released requests, feed back what came of them.
+
+``complete(request)`` returns the reply text or ``{"text", "usage"}``, or
+raises; an exception's ``kind`` attribute (a WIT failure kind) is kept, any
+other exception is a ``provider-error``. The engine decides what a failure means.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+from collections import deque
+from collections.abc import Awaitable
+from typing import Any, Callable, Optional, Union
+
+from ._engine import Session, Spec
+from .types import FAILURE_KINDS, DebateEvent, ModelRequest, Outcome, Reply, Variant
+
+Complete = Callable[[ModelRequest], Reply]
+AsyncComplete = Callable[[ModelRequest], Union[Reply, Awaitable[Reply]]]
+OnEvent = Callable[[DebateEvent], None]
+OnJournal = Callable[[str], None]
+
+
+def _input(request: ModelRequest, answer: Any = None, error: Optional[BaseException] = None) -> Variant:
+    """What came of one call, as the engine's `input` variant."""
+    id = request["id"]
+    if error is not None:
+        kind = getattr(error, "kind", None)
+        return Variant("failed", {
+            "id": id,
+            "kind": kind if kind in FAILURE_KINDS else "provider-error",
+            "message": str(error) or type(error).__name__,
+        })
+    if isinstance(answer, str):
+        return Variant("reply", {"id": id, "text": answer, "usage": None})
+    if isinstance(answer, dict) and isinstance(answer.get("text"), str):
+        return Variant("reply", {"id": id, "text": answer["text"], "usage": answer.get("usage")})
+    return _input(request, error=TypeError("complete() must return a str or {'text': str, 'usage': ...}"))
+
+
+def _call(complete: Complete, request: ModelRequest) -> Variant:
+    try:
+        return _input(request, complete(request))
+    except Exception as e:  # noqa: BLE001 - every failed call goes to the engine
+        return _input(request, error=e)
+
+
+def drive(
+    session: Session,
+    complete: Complete,
+    on_event: Optional[OnEvent] = None,
+    on_journal: Optional[OnJournal] = None,
+) -> Outcome:
+    """Drive a session to the end, one call at a time; returns the outcome.
+
+    1. Drain ``poll()`` until ``idle`` or ``done``, passing events to ``on_event``.
+    2. Perform the oldest released request and ``handle`` what came of it
+       (the journal line goes to ``on_journal``); go to 1.
+    """
+    waiting: deque[ModelRequest] = deque()
+    while True:
+        output = session.poll()
+        if output.tag == "request":
+            waiting.append(output.value)
+        elif output.tag == "event":
+            if on_event is not None:
+                on_event(output.value)
+        elif output.tag == "done":
+            return output.value
+        else:
+            if not waiting:
+                raise RuntimeError("the engine is idle with no request outstanding")
+            line = session.handle(_call(complete, waiting.popleft()))
+            if on_journal is not None:
+                on_journal(line)
+
+
+def run_debate(
+    spec: Spec,
+    complete: Complete,
+    on_event: Optional[OnEvent] = None,
+    on_journal: Optional[OnJournal] = None,
+) -> dict[str, Any]:
+    """Run a whole debate, one call at a time; returns the transcript dict."""
+    with Session.create(spec) as session:
+        drive(session, complete, on_event, on_journal)
+        return json.loads(session.transcript_json())
+
+
+async def drive_async(
+    session: Session,
+    complete: AsyncComplete,
+    on_event: Optional[OnEvent] = None,
+    on_journal: Optional[OnJournal] = None,
+    concurrency: Optional[int] = None,
+) -> Outcome:
+    """Drive a session to the end, running released requests concurrently.
+
+    An ``async def`` complete runs on the event loop; a plain function runs in
+    a worker thread (``asyncio.to_thread``), so the blocking providers work
+    too. The session itself is only touched from the event loop's thread.
+    """
+    if concurrency is not None and concurrency < 1:
+        raise ValueError("concurrency must be at least 1")
+    is_async = inspect.iscoroutinefunction(complete) or inspect.iscoroutinefunction(
+        getattr(complete, "__call__", None)
+    )
+
+    async def call(request: ModelRequest) -> Variant:
+        try:
+            if is_async:
+                answer = await complete(request)  # type: ignore[misc]
+            else:
+                answer = await asyncio.to_thread(complete, request)
+            return _input(request, answer)
+        except Exception as e:  # noqa: BLE001 - every failed call goes to the engine
+            return _input(request, error=e)
+
+    waiting: deque[ModelRequest] = deque()
+    in_flight: set[asyncio.Task[Variant]] = set()
+    try:
+        while True:
+            while True:
+                output = session.poll()
+                if output.tag == "request":
+                    waiting.append(output.value)
+                elif output.tag == "event":
+                    if on_event is not None:
+                        on_event(output.value)
+                elif output.tag == "done":
+                    return output.value
+                else:
+                    break
+            while waiting and (concurrency is None or len(in_flight) < concurrency):
+                in_flight.add(asyncio.create_task(call(waiting.popleft())))
+            if not in_flight:
+                raise RuntimeError("the engine is idle with no request outstanding")
+            done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                line = session.handle(task.result())
+                if on_journal is not None:
+                    on_journal(line)
+    finally:
+        for task in in_flight:
+            task.cancel()
+
+
+async def run_debate_async(
+    spec: Spec,
+    complete: AsyncComplete,
+    on_event: Optional[OnEvent] = None,
+    on_journal: Optional[OnJournal] = None,
+    concurrency: Optional[int] = None,
+) -> dict[str, Any]:
+    """Run a whole debate with released requests in flight together; returns the transcript dict."""
+    with Session.create(spec) as session:
+        await drive_async(session, complete, on_event, on_journal, concurrency)
+        return json.loads(session.transcript_json())

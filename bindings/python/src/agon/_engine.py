@@ -1,0 +1,234 @@
+"""The agon:debate component on wasmtime: loading, conversion, and the Session.
+
+Conversion only: every debate decision is made inside the component. Each
+Session owns its own wasmtime Store, so different sessions may live on
+different threads; one session must be used from one thread at a time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Mapping
+from importlib import resources
+from typing import Any, Optional, Union
+
+import wasmtime
+from wasmtime import component as wc
+
+from .types import Outcome, Usage, Variant
+
+_ENGINE_INTERFACE = "agon:debate/engine@0.1.0"
+
+Spec = Union[str, Mapping[str, Any]]
+
+
+class AgonError(Exception):
+    """Misuse of the engine (bad spec, unknown request id, bad journal), with the core's message.
+
+    ``kind`` is the WIT error case (``"invalid-spec"``, ...), ``detail`` its payload.
+    """
+
+    def __init__(self, error: Variant) -> None:
+        super().__init__(_message(error))
+        self.kind = error.tag
+        self.detail = error.value
+
+
+def _message(error: Variant) -> str:
+    # The same sentences as agon-core's `Display for Error`.
+    tag, val = error.tag, error.value
+    if tag == "invalid-spec":
+        return f"invalid spec: {val['field']}: {val['reason']}" if val["field"] else f"invalid spec: {val['reason']}"
+    if tag == "unknown-request":
+        return f"no request with id {val} was released"
+    if tag == "already-answered":
+        return f"request {val} was already answered"
+    if tag == "invalid-journal":
+        return f"invalid journal at line {val['line']}: {val['reason']}"
+    return f"{tag}: {val!r}"
+
+
+def _lift(value: Any) -> Any:
+    """wasmtime's component values → plain Python (records → dicts with snake_case keys)."""
+    if isinstance(value, wc.Record):
+        return {name.replace("-", "_"): _lift(v) for name, v in vars(value).items()}
+    if isinstance(value, wc.Variant):
+        return Variant(value.tag, _lift(value.payload))
+    if isinstance(value, list):
+        return [_lift(v) for v in value]
+    return value
+
+
+def _lower(value: Any) -> Any:
+    """Plain Python → wasmtime's component values (the inverse of :func:`_lift`)."""
+    if isinstance(value, Variant):
+        return wc.Variant(value.tag, _lower(value.value))
+    if isinstance(value, Mapping):
+        record = wc.Record()
+        for name, v in value.items():
+            setattr(record, name.replace("_", "-"), _lower(v))
+        return record
+    if isinstance(value, list):
+        return [_lower(v) for v in value]
+    return value
+
+
+class _Component:
+    """The compiled component, shared by every session of the process."""
+
+    _lock = threading.Lock()
+    _loaded: Optional["_Component"] = None
+
+    def __init__(self) -> None:
+        self.engine = wasmtime.Engine()
+        path = os.environ.get("AGON_WASM")
+        if path:
+            self.component = wc.Component.from_file(self.engine, path)
+        else:
+            wasm = resources.files(__package__).joinpath("agon.wasm")
+            if not wasm.is_file():
+                raise RuntimeError(
+                    "agon.wasm is missing from the agon package: build it and copy it in "
+                    "(scripts/setup-sdk.sh does both), or set AGON_WASM to its path"
+                )
+            self.component = wc.Component(self.engine, wasm.read_bytes())
+        self.linker = wc.Linker(self.engine)
+        self.interface = self.component.get_export_index(_ENGINE_INTERFACE)
+
+    @classmethod
+    def get(cls) -> "_Component":
+        with cls._lock:
+            if cls._loaded is None:
+                cls._loaded = _Component()
+            return cls._loaded
+
+
+class _Instance:
+    """One store and one instance of the component."""
+
+    def __init__(self) -> None:
+        loaded = _Component.get()
+        self.store = wasmtime.Store(loaded.engine)
+        self._loaded = loaded
+        self._instance = loaded.linker.instantiate(self.store, loaded.component)
+        self._funcs: dict[str, wc.Func] = {}
+
+    def call(self, name: str, *args: Any) -> Any:
+        func = self._funcs.get(name)
+        if func is None:
+            index = self._loaded.component.get_export_index(name, self._loaded.interface)
+            func = self._instance.get_func(self.store, index) if index else None
+            if func is None:
+                raise RuntimeError(f"agon.wasm exports no function {name}")
+            self._funcs[name] = func
+        return func(self.store, *args)
+
+    def call_result(self, name: str, *args: Any) -> Any:
+        """Call a function returning `result<T, error>`: raise the error as AgonError."""
+        value = self.call(name, *args)
+        if isinstance(value, wc.Variant):
+            raise AgonError(_lift(value))
+        return value
+
+
+def spec_text(spec: Spec) -> str:
+    """A spec as the engine takes it: JSON text, or a mapping to serialize."""
+    return spec if isinstance(spec, str) else json.dumps(spec)
+
+
+class Session:
+    """One debate: the WIT ``session`` resource.
+
+    Drain :meth:`poll` after every change until it gives ``idle`` or ``done``;
+    perform each released request; feed back what came of it with :meth:`handle`.
+    """
+
+    def __init__(self, instance: _Instance, resource: wc.ResourceAny) -> None:
+        self._instance = instance
+        self._resource: Optional[wc.ResourceAny] = resource
+
+    @classmethod
+    def create(cls, spec: Spec) -> "Session":
+        """Start a debate from a spec (JSON text or a mapping)."""
+        instance = _Instance()
+        return cls(instance, instance.call_result("[static]session.create", spec_text(spec)))
+
+    @classmethod
+    def from_journal(cls, journal: str) -> "Session":
+        """Rebuild a debate from its journal; only unanswered requests are polled again."""
+        instance = _Instance()
+        return cls(instance, instance.call_result("[static]session.from-journal", journal))
+
+    def _method(self, name: str, *args: Any) -> Any:
+        if self._resource is None:
+            raise RuntimeError("this session is closed")
+        return self._instance.call(f"[method]session.{name}", self._resource, *args)
+
+    def poll(self) -> Variant:
+        """What to do next: ``request`` (a ModelRequest), ``event`` (a DebateEvent), ``idle``, or ``done`` (the Outcome)."""
+        return _lift(self._method("poll"))
+
+    def handle(self, input: Variant) -> str:
+        """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append."""
+        value = self._method("handle", _lower(input))
+        if isinstance(value, wc.Variant):
+            raise AgonError(_lift(value))
+        return value
+
+    def reply(self, id: int, text: str, usage: Optional[Usage] = None) -> str:
+        """Feed a model's reply to request ``id``; returns the journal line."""
+        return self.handle(Variant("reply", {"id": id, "text": text, "usage": usage}))
+
+    def fail(self, id: int, kind: str, message: str) -> str:
+        """Feed a failed call (``kind``: timeout, rate-limited, provider-error, refused, cancelled)."""
+        return self.handle(Variant("failed", {"id": id, "kind": kind, "message": message}))
+
+    def journal(self) -> str:
+        """The whole journal so far (just the header before any input)."""
+        return self._method("journal")
+
+    def outstanding(self) -> list[int]:
+        """Requests released but not yet answered."""
+        return list(self._method("outstanding"))
+
+    def outcome(self) -> Optional[Outcome]:
+        return _lift(self._method("outcome"))
+
+    def transcript_json(self) -> str:
+        """The transcript as canonical, pretty JSON: the same bytes in every host."""
+        return self._method("transcript-json")
+
+    def transcript_markdown(self) -> str:
+        return self._method("transcript-markdown")
+
+    def spec_json(self) -> str:
+        """The spec as the engine normalized it."""
+        return self._method("spec-json")
+
+    def close(self) -> None:
+        """Free the session inside the component (also done when it is garbage collected)."""
+        if self._resource is not None:
+            self._resource.drop(self._instance.store)
+            self._resource = None
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def validate_spec(spec: Spec) -> str:
+    """Check a spec without starting a debate; returns it normalized, as JSON text."""
+    return _Instance().call_result("validate-spec", spec_text(spec))
+
+
+def protocols() -> list[dict[str, str]]:
+    """Every protocol the engine offers: ``[{"name", "summary"}]``."""
+    return _lift(_Instance().call("protocols"))
+
+
+def version() -> str:
+    return _Instance().call("version")

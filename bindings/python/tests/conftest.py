@@ -1,0 +1,91 @@
+"""Shared helpers: where the golden cases are, and the golden replay rule."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agon import Session, Variant
+
+ROOT = Path(__file__).resolve().parents[3]
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def golden_cases() -> list[str]:
+    return sorted(p.name for p in GOLDEN.iterdir() if (p / "script.json").is_file())
+
+
+def read(case: str, name: str) -> str:
+    # newline="" keeps the bytes as written: no newline translation.
+    with open(GOLDEN / case / name, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def same_name(a: str, b: str) -> bool:
+    """Script phases are written as the core serializes them; WIT enum cases are kebab-case."""
+    return a.replace("_", "-") == b.replace("_", "-")
+
+
+def script_input(entry: dict[str, Any], id: int) -> Variant:
+    if entry.get("fail"):
+        fail = entry["fail"]
+        return Variant("failed", {"id": id, "kind": fail["kind"].replace("_", "-"), "message": fail["message"]})
+    return Variant("reply", {"id": id, "text": entry.get("text", ""), "usage": entry.get("usage")})
+
+
+def find_entry(script: list[dict[str, Any]], used: list[bool], request: dict[str, Any]) -> int:
+    for i, e in enumerate(script):
+        if not used[i] and e["seat"] == request["seat"] and same_name(e["phase"], request["phase"]) and e["round"] == request["round"]:
+            return i
+    return -1
+
+
+@pytest.fixture(scope="session")
+def cases() -> list[str]:
+    found = golden_cases()
+    assert len(found) >= 6, f"found {len(found)} golden cases in {GOLDEN}"
+    return found
+
+
+def replay(spec: str, script: list[dict[str, Any]]) -> tuple[Session, list[str], str]:
+    """The golden replay rule (agon_core::script), step by step, on the raw Session."""
+    session = Session.create(spec)
+    used = [False] * len(script)
+    outstanding: list[dict[str, Any]] = []
+    events: list[str] = []
+    journal = session.journal()
+    while True:
+        # 1. Drain poll until idle or done.
+        while True:
+            out = session.poll()
+            if out.tag == "request":
+                outstanding.append(out.value)
+            elif out.tag == "event":
+                events.append(out.value["json"])
+            else:
+                break
+        if out.tag == "done":
+            return session, events, journal
+        # 2. The first unused entry that matches an outstanding request answers it.
+        pick = None
+        for i, e in enumerate(script):
+            if used[i]:
+                continue
+            k = next((k for k, r in enumerate(outstanding) if e["seat"] == r["seat"]
+                      and same_name(e["phase"], r["phase"]) and e["round"] == r["round"]), None)
+            if k is not None:
+                pick = (i, k)
+                break
+        assert pick is not None, f"no script entry for {[(r['seat'], r['phase'], r['round']) for r in outstanding]}"
+        i, k = pick
+        used[i] = True
+        request = outstanding.pop(k)
+        # 3. Repeat until done.
+        journal += session.handle(script_input(script[i], request["id"]))
+
+
+def load_script(case: str) -> list[dict[str, Any]]:
+    return json.loads(read(case, "script.json"))
