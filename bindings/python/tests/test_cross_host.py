@@ -24,7 +24,7 @@ import agon
 
 AGON = Path(os.environ.get("AGON_BIN", ROOT / "target" / "debug" / "agon"))
 TEST_SERVER = Path(os.environ.get("AGON_TEST_SERVER", ROOT / "target" / "debug" / "agon-test-server"))
-JS_HOST = ROOT / "bindings" / "js" / "test" / "run-spec.mjs"
+JS_HOST = ROOT / "bindings" / "js" / "scripts" / "run-spec.mjs"
 
 # One model per seat: the server serves each model's replies in call order.
 # Distinct latencies fix the order in which concurrent replies arrive, so the

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the JS and Python SDKs from the workspace, at pinned versions,
+# skipping what is already there. Safe to run again. Used by test-sdk.sh.
+#
+# 1. target/agon.wasm, the component (cargo run -p xtask -- component);
+# 2. bindings/js: npm ci from the lockfile, then jco transpiles the component into gen/;
+# 3. bindings/python: agon.wasm copied into the package, and .venv-sdk with the
+#    pinned test tools and the package itself installed (pip install ./bindings/python).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+say() { printf '[setup-sdk] %s\n' "$*" >&2; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+say "building target/agon.wasm"
+cargo run --quiet -p xtask -- component --output target/agon.wasm >&2
+
+# JS: the lockfile pins jco-transpile and everything under it. `npm install`
+# (which keeps to an in-sync lockfile) rather than `npm ci`: jco-node-fs 0.3.2
+# lists optional platform packages that were never published at that version,
+# and `npm ci` refuses a lockfile without them.
+if [ ! -d bindings/js/node_modules/@bytecodealliance/jco-transpile ]; then
+  say "npm install in bindings/js (from its lockfile)"
+  (cd bindings/js && npm install --no-audit --no-fund --loglevel=error)
+fi
+say "transpiling the component for JS (bindings/js/gen)"
+(cd bindings/js && node scripts/build.mjs ../../target/agon.wasm >&2)
+
+# Python: the component ships inside the package.
+cp target/agon.wasm bindings/python/src/agon/agon.wasm
+if [ ! -x .venv-sdk/bin/python ]; then
+  say "creating .venv-sdk"
+  python3 -m venv .venv-sdk
+fi
+# Skipped when every pin is already installed at its version.
+if ! .venv-sdk/bin/python - bindings/python/requirements-test.txt <<'PY'
+import sys
+from importlib.metadata import PackageNotFoundError, version
+pins = [l.split("#")[0].strip() for l in open(sys.argv[1])]
+try:
+    sys.exit(any(version(n) != v for n, v in (p.split("==") for p in pins if p)))
+except PackageNotFoundError:
+    sys.exit(1)
+PY
+then
+  say "installing the pinned SDK test tools into .venv-sdk"
+  .venv-sdk/bin/python -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt
+fi
+say "pip install ./bindings/python into .venv-sdk"
+.venv-sdk/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall \
+  --no-build-isolation ./bindings/python

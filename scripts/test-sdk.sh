@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The JS and Python SDKs' tests: golden cases byte for byte (node:test, pytest),
+# the cross-host test (CLI, JS and Python against the test server write the same
+# transcript), installing each package as a user would, and each SDK end to end
+# against the real local model.
+#
+# Starts the local model itself unless AGON_LOCAL_MODEL_URL already names one
+# (scripts/test.sh passes the one it started).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+step() { printf '\n=== %s\n' "$*" >&2; }
+
+step "SDK set-up"
+scripts/setup-sdk.sh
+cargo build --quiet -p agon-cli -p agon-testkit --bins
+export AGON_BIN="$root/target/debug/agon" AGON_TEST_SERVER="$root/target/debug/agon-test-server"
+
+step "npm install ./bindings/js into a fresh project"
+js_user="$(mktemp -d -t agon-js-user.XXXXXX)"
+trap 'rm -rf "$js_user"' EXIT
+(cd "$js_user" && printf '{"name":"js-user","private":true,"type":"module"}\n' >package.json &&
+  npm install --no-audit --no-fund --offline --loglevel=error "$root/bindings/js" &&
+  node -e 'import("agon").then((m) => { m.validateSpec({ question: "q", panel: [{ id: "a", model: "openai/x" }] }); console.log("agon", m.version(), "imports from a fresh project"); })')
+
+if [ -z "${AGON_LOCAL_MODEL_URL:-}" ]; then
+  # Start the model only after building: it crawls while cargo holds the cores.
+  scripts/setup.sh
+  # shellcheck source=scripts/local-model.sh
+  source scripts/local-model.sh
+  start_local_model
+  export AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL"
+fi
+
+step "JS SDK (node:test)"
+(cd bindings/js && node --test test/*.test.mjs)
+
+step "Python SDK (pytest, against the installed package)"
+# Run from outside the source tree so `import agon` is the installed package.
+(cd "$js_user" && "$root/.venv-sdk/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests")
