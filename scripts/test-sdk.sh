@@ -21,7 +21,12 @@ js_user="$(mktemp -d -t agon-js-user.XXXXXX)"
 trap 'rm -rf "$js_user"' EXIT
 (cd "$js_user" && printf '{"name":"js-user","private":true,"type":"module"}\n' >package.json &&
   npm install --no-audit --no-fund --offline --loglevel=error "$root/bindings/js" &&
-  node -e 'import("agon").then((m) => { m.validateSpec({ question: "q", panel: [{ id: "a", model: "openai/x" }] }); console.log("agon", m.version(), "imports from a fresh project"); })')
+  node --input-type=module -e '
+    import { runDebate } from "agon";
+    const spec = { question: "Tea or coffee?", panel: [{ id: "a", model: "openai/x" }, { id: "b", model: "openai/y" }], protocol: { name: "round-robin" }, rounds: 1 };
+    const t = await runDebate(spec, async (r) => `${r.seat} prefers tea.`);
+    if (t.turns.length !== 2 || t.outcome.kind !== "completed") throw new Error(JSON.stringify(t.outcome));
+    console.log("a fresh project imports agon and runs a debate:", t.outcome.kind);')
 
 if [ -z "${AGON_LOCAL_MODEL_URL:-}" ]; then
   # Start the model only after building: it crawls while cargo holds the cores.
