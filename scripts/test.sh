@@ -24,3 +24,6 @@ step "end to end against the real local model"
 source scripts/local-model.sh
 start_local_model
 cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-threads 1
+
+step "JS and Python SDKs (golden, cross-host, local model)"
+AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
