@@ -43,3 +43,14 @@ step "JS SDK (node:test)"
 step "Python SDK (pytest, against the installed package)"
 # Run from outside the source tree so `import agon` is the installed package.
 (cd "$js_user" && "$root/.venv-sdk/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests")
+
+step "the README's SDK examples, verbatim, against the local model"
+python3 - <<'PY'
+import pathlib, sys
+readme = pathlib.Path("README.md").read_text()
+for example in ("bindings/js/examples/debate.mjs", "bindings/python/examples/debate.py"):
+    if pathlib.Path(example).read_text() not in readme:
+        sys.exit(f"README.md does not show {example} verbatim")
+PY
+(cd bindings/js && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" node examples/debate.mjs | tail -n 3)
+(cd "$js_user" && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" "$root/.venv-sdk/bin/python" "$root/bindings/python/examples/debate.py" | tail -n 3)
