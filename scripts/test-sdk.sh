@@ -17,8 +17,9 @@ cargo build --quiet -p agon-cli -p agon-testkit --bins
 export AGON_BIN="$root/target/debug/agon" AGON_TEST_SERVER="$root/target/debug/agon-test-server"
 
 step "npm install ./bindings/js into a fresh project"
-js_user="$(mktemp -d -t agon-js-user.XXXXXX)"
-trap 'rm -rf "$js_user"' EXIT
+# In the git-ignored tests/out/, so no exit trap is needed (start_local_model sets its own).
+js_user="$root/tests/out/js-user"
+rm -rf "$js_user" && mkdir -p "$js_user"
 (cd "$js_user" && printf '{"name":"js-user","private":true,"type":"module"}\n' >package.json &&
   npm install --no-audit --no-fund --offline --loglevel=error "$root/bindings/js" &&
   node --input-type=module -e '
@@ -37,13 +38,6 @@ if [ -z "${AGON_LOCAL_MODEL_URL:-}" ]; then
   export AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL"
 fi
 
-step "JS SDK (node:test)"
-(cd bindings/js && node --test test/*.test.mjs)
-
-step "Python SDK (pytest, against the installed package)"
-# Run from outside the source tree so `import agon` is the installed package.
-(cd "$js_user" && "$root/.venv-sdk/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests")
-
 step "the README's SDK examples, verbatim, against the local model"
 python3 - <<'PY'
 import pathlib, sys
@@ -54,3 +48,10 @@ for example in ("bindings/js/examples/debate.mjs", "bindings/python/examples/deb
 PY
 (cd bindings/js && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" node examples/debate.mjs | tail -n 3)
 (cd "$js_user" && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" "$root/.venv-sdk/bin/python" "$root/bindings/python/examples/debate.py" | tail -n 3)
+
+step "JS SDK (node:test)"
+(cd bindings/js && node --test test/*.test.mjs)
+
+step "Python SDK (pytest, against the installed package)"
+# Run from outside the source tree so `import agon` is the installed package.
+(cd "$js_user" && "$root/.venv-sdk/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests")
