@@ -49,6 +49,9 @@ PY
 (cd bindings/js && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" node examples/debate.mjs | tail -n 3)
 (cd "$js_user" && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" "$root/.venv-sdk/bin/python" "$root/bindings/python/examples/debate.py" | tail -n 3)
 
+step "JS SDK: TypeScript declarations (tsc over test/types)"
+(cd bindings/js && node_modules/.bin/tsc -p test/types)
+
 step "JS SDK (node:test)"
 (cd bindings/js && node --test test/*.test.mjs)
 
