@@ -21,7 +21,10 @@ cargo run --quiet -p xtask -- component --output target/agon.wasm >&2
 # (which keeps to an in-sync lockfile) rather than `npm ci`: jco-node-fs 0.3.2
 # lists optional platform packages that were never published at that version,
 # and `npm ci` refuses a lockfile without them.
-if [ ! -d bindings/js/node_modules/@bytecodealliance/jco-transpile ]; then
+if ! (cd bindings/js && node -e '
+  const deps = require("./package.json").devDependencies;
+  for (const [name, version] of Object.entries(deps))
+    if (require(`./node_modules/${name}/package.json`).version !== version) process.exit(1);' 2>/dev/null); then
   say "npm install in bindings/js (from its lockfile)"
   (cd bindings/js && npm install --no-audit --no-fund --loglevel=error)
 fi
