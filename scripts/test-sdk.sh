@@ -55,6 +55,9 @@ step "JS SDK: TypeScript declarations (tsc over test/types)"
 step "JS SDK (node:test)"
 (cd bindings/js && node --test test/*.test.mjs)
 
+step "Python SDK: type hints (mypy --strict)"
+.venv-sdk/bin/python -m mypy --strict --cache-dir tests/out/mypy-cache bindings/python/src/agon
+
 step "Python SDK (pytest, against the installed package)"
 # Run from outside the source tree so `import agon` is the installed package.
 (cd "$js_user" && "$root/.venv-sdk/bin/python" -m pytest -q -p no:cacheprovider "$root/bindings/python/tests")

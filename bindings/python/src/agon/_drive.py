@@ -12,7 +12,7 @@ import inspect
 import json
 from collections import deque
 from collections.abc import Awaitable
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union, cast
 
 from ._engine import Session, Spec
 from .types import FAILURE_KINDS, DebateEvent, ModelRequest, Outcome, Reply, Variant
@@ -68,7 +68,7 @@ def drive(
             if on_event is not None:
                 on_event(output.value)
         elif output.tag == "done":
-            return output.value
+            return cast(Outcome, output.value)
         else:
             if not waiting:
                 raise RuntimeError("the engine is idle with no request outstanding")
@@ -86,7 +86,7 @@ def run_debate(
     """Run a whole debate, one call at a time; returns the transcript dict."""
     with Session.create(spec) as session:
         drive(session, complete, on_event, on_journal)
-        return json.loads(session.transcript_json())
+        return cast("dict[str, Any]", json.loads(session.transcript_json()))
 
 
 async def drive_async(
@@ -130,7 +130,7 @@ async def drive_async(
                     if on_event is not None:
                         on_event(output.value)
                 elif output.tag == "done":
-                    return output.value
+                    return cast(Outcome, output.value)
                 else:
                     break
             while waiting and (concurrency is None or len(in_flight) < concurrency):
@@ -157,4 +157,4 @@ async def run_debate_async(
     """Run a whole debate with released requests in flight together; returns the transcript dict."""
     with Session.create(spec) as session:
         await drive_async(session, complete, on_event, on_journal, concurrency)
-        return json.loads(session.transcript_json())
+        return cast("dict[str, Any]", json.loads(session.transcript_json()))

@@ -12,7 +12,7 @@ import os
 import threading
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Optional, Union
+from typing import Any, Optional, Union, cast
 
 import wasmtime
 from wasmtime import component as wc
@@ -58,6 +58,12 @@ def _lift(value: Any) -> Any:
         return Variant(value.tag, _lift(value.payload))
     if isinstance(value, list):
         return [_lift(v) for v in value]
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"agon.wasm returned {type(value).__name__} where a string was expected")
     return value
 
 
@@ -168,14 +174,14 @@ class Session:
 
     def poll(self) -> Variant:
         """What to do next: ``request`` (a ModelRequest), ``event`` (a DebateEvent), ``idle``, or ``done`` (the Outcome)."""
-        return _lift(self._method("poll"))
+        return cast(Variant, _lift(self._method("poll")))
 
     def handle(self, input: Variant) -> str:
         """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append."""
         value = self._method("handle", _lower(input))
         if isinstance(value, wc.Variant):
             raise AgonError(_lift(value))
-        return value
+        return _text(value)
 
     def reply(self, id: int, text: str, usage: Optional[Usage] = None) -> str:
         """Feed a model's reply to request ``id``; returns the journal line."""
@@ -187,25 +193,25 @@ class Session:
 
     def journal(self) -> str:
         """The whole journal so far (just the header before any input)."""
-        return self._method("journal")
+        return _text(self._method("journal"))
 
     def outstanding(self) -> list[int]:
         """Requests released but not yet answered."""
         return list(self._method("outstanding"))
 
     def outcome(self) -> Optional[Outcome]:
-        return _lift(self._method("outcome"))
+        return cast(Optional[Outcome], _lift(self._method("outcome")))
 
     def transcript_json(self) -> str:
         """The transcript as canonical, pretty JSON: the same bytes in every host."""
-        return self._method("transcript-json")
+        return _text(self._method("transcript-json"))
 
     def transcript_markdown(self) -> str:
-        return self._method("transcript-markdown")
+        return _text(self._method("transcript-markdown"))
 
     def spec_json(self) -> str:
         """The spec as the engine normalized it."""
-        return self._method("spec-json")
+        return _text(self._method("spec-json"))
 
     def close(self) -> None:
         """Free the session inside the component (also done when it is garbage collected)."""
@@ -222,13 +228,13 @@ class Session:
 
 def validate_spec(spec: Spec) -> str:
     """Check a spec without starting a debate; returns it normalized, as JSON text."""
-    return _Instance().call_result("validate-spec", spec_text(spec))
+    return _text(_Instance().call_result("validate-spec", spec_text(spec)))
 
 
 def protocols() -> list[dict[str, str]]:
     """Every protocol the engine offers: ``[{"name", "summary"}]``."""
-    return _lift(_Instance().call("protocols"))
+    return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
 
 
 def version() -> str:
-    return _Instance().call("version")
+    return _text(_Instance().call("version"))

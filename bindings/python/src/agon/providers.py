@@ -181,7 +181,7 @@ def _timed_out(url: str, timeout: float) -> ProviderError:
 
 def _read(response: Any, url: str, timeout: float) -> str:
     try:
-        return response.read().decode("utf-8")
+        return str(response.read().decode("utf-8"))
     except (TimeoutError, socket.timeout):
         raise _timed_out(url, timeout) from None
     except OSError as e:
