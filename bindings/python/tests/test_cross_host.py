@@ -9,9 +9,13 @@ default target/debug/) and node; scripts/test-sdk.sh provides all three.
 from __future__ import annotations
 
 import asyncio
+import http.server
 import json
 import os
+import queue
+import shutil
 import subprocess
+import threading
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -148,3 +152,79 @@ def test_cli_js_and_python_write_the_same_transcript(provider: str, tmp_path: Pa
     for host in ("js", "python"):
         assert results[host][0] == cli_transcript, f"{host} transcript differs from the CLI's"
         assert results[host][1] == cli_events, f"{host} events differ from the CLI's"
+
+
+CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
+
+# The JS SDK as an ES module in a page: it runs the spec and posts the
+# engine's transcript bytes and the events back to the page server.
+BROWSER_PAGE = """<!doctype html><meta charset="utf-8"><p>agon browser check</p>
+<script type="module">
+const report = (body) => fetch("./result", { method: "POST", body: JSON.stringify(body) });
+try {
+  const { Session, drive, openai } = await import("./src/index.js");
+  const session = Session.create(await (await fetch("./spec.json")).text());
+  let events = "";
+  await drive(session, openai({ baseUrl: "BASE_URL" }), { onEvent: (e) => (events += e.json + "\\n") });
+  await report({ transcript: session.transcriptJson(), events });
+} catch (e) {
+  await report({ error: String(e) });
+}
+</script>
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
+def test_the_js_sdk_in_a_browser_writes_the_same_transcript_as_the_cli(tmp_path: Path) -> None:
+    spec = subprocess.run([str(AGON), "spec", *FLAGS, *models("openai")],
+                          check=True, capture_output=True, text=True).stdout
+    (tmp_path / "cli").mkdir()
+    with model_server(tmp_path) as url:
+        cli_transcript, cli_events = run_cli("openai", url, tmp_path / "cli")
+    js_root = ROOT / "bindings" / "js"
+    results: "queue.Queue[dict]" = queue.Queue()
+
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, directory=str(js_root), **kwargs)  # type: ignore[arg-type]
+
+        def do_GET(self) -> None:
+            extra = {"/check.html": (page, "text/html"), "/spec.json": (spec, "application/json")}
+            if self.path not in extra:
+                return super().do_GET()
+            self.reply(*extra[self.path])
+
+        def do_POST(self) -> None:
+            results.put(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.reply("{}", "application/json")
+
+        def reply(self, body: str, kind: str) -> None:
+            data = body.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with model_server(tmp_path) as url:
+        page = BROWSER_PAGE.replace("BASE_URL", f"{url}/v1")
+        pages = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=pages.serve_forever, daemon=True).start()
+        browser = subprocess.Popen(
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+             f"http://127.0.0.1:{pages.server_address[1]}/check.html"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            result = results.get(timeout=90)
+        finally:
+            browser.kill()
+            browser.wait()
+            pages.shutdown()
+
+    assert "error" not in result, result["error"]
+    assert result["transcript"] == cli_transcript
+    assert result["events"] == cli_events
