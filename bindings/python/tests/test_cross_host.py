@@ -214,7 +214,10 @@ def test_the_js_sdk_in_a_browser_writes_the_same_transcript_as_the_cli(tmp_path:
         pages = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         threading.Thread(target=pages.serve_forever, daemon=True).start()
         browser = subprocess.Popen(
-            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", f"--user-data-dir={tmp_path / 'profile'}",
+            [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+             # Nothing but the two local servers: no background calls to a closed network.
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             f"--user-data-dir={tmp_path / 'profile'}",
              f"http://127.0.0.1:{pages.server_address[1]}/check.html"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
