@@ -3,7 +3,6 @@
 // inside the component.
 import { engine } from "../gen/agon.js";
 
-
 /** Misuse of the engine (bad spec, unknown request id, bad journal), with the core's message. */
 export class AgonError extends Error {
   constructor(payload) {
@@ -27,6 +26,8 @@ function message(error) {
       return `request ${val} was already answered`;
     case "invalid-journal":
       return `invalid journal at line ${val.line}: ${val.reason}`;
+    case "invalid-role":
+      return `invalid role file at line ${val.line}: ${val.reason}`;
     default:
       return `${tag}: ${JSON.stringify(val, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`;
   }

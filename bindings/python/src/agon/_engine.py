@@ -47,6 +47,8 @@ def _message(error: Variant) -> str:
         return f"request {val} was already answered"
     if tag == "invalid-journal":
         return f"invalid journal at line {val['line']}: {val['reason']}"
+    if tag == "invalid-role":
+        return f"invalid role file at line {val['line']}: {val['reason']}"
     return f"{tag}: {val!r}"
 
 
