@@ -156,7 +156,7 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     let d = transcript("devils-advocate-seeded");
     let picked = d["choices"][0]["value"].as_str().unwrap();
     for round in [1, 2] {
-        let last = d["turns"].as_array().unwrap().iter().filter(|t| t["round"] == round).next_back().unwrap();
+        let last = d["turns"].as_array().unwrap().iter().rfind(|t| t["round"] == round).unwrap();
         assert_eq!((last["speaker"].as_str().unwrap(), last["challenger"].as_bool().unwrap()), (picked, true));
     }
 
