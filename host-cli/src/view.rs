@@ -28,11 +28,7 @@ struct Pending {
 impl View {
     /// A view writing to `out`; `None` shows nothing.
     pub fn new(out: Option<Box<dyn Write>>) -> View {
-        View {
-            out,
-            pending: BTreeMap::new(),
-            focus: None,
-        }
+        View { out, pending: BTreeMap::new(), focus: None }
     }
 
     fn say(&mut self, text: &str) {
@@ -57,45 +53,29 @@ impl View {
         use wit::EventKind as K;
         match &event.kind {
             K::DebateStarted(d) => {
-                let names: Vec<String> = d
-                    .participants
-                    .iter()
-                    .map(|p| format!("{} ({})", p.id, p.model))
-                    .collect();
-                self.say(&format!(
-                    "agon · {} · {}\npanel: {}\n",
-                    d.protocol,
-                    d.question,
-                    names.join(", ")
-                ));
+                let names: Vec<String> = d.participants.iter().map(|p| format!("{} ({})", p.id, p.model)).collect();
+                self.say(&format!("agon · {} · {}\npanel: {}\n", d.protocol, d.question, names.join(", ")));
             }
             K::RoundStarted(r) => {
                 let title = match r.phase {
                     wit::Phase::Blind => "Blind answers".to_string(),
-                    _ => format!("Round {}", r.round),
+                    wit::Phase::Deliberation => format!("Round {}", r.round),
+                    other => format!("{} (round {})", phase_title(other), r.round),
                 };
-                let challenger = r
-                    .challenger
-                    .as_ref()
-                    .map(|c| format!(" — challenger: {c}"))
-                    .unwrap_or_default();
+                let challenger = r.challenger.as_ref().map(|c| format!(" — challenger: {c}")).unwrap_or_default();
                 self.note(&format!("\n== {title}{challenger} ==\n"));
             }
             K::TurnStarted(t) => {
                 let mark = if t.challenger { " (challenger)" } else { "" };
-                self.start(t.id, format!("\n### {}{mark} · {}\n", t.speaker, t.model));
+                let phase = match t.phase {
+                    wit::Phase::Deliberation | wit::Phase::Blind => String::new(),
+                    other => format!(" — {}", phase_title(other).to_lowercase()),
+                };
+                self.start(t.id, format!("\n### {}{mark}{phase} · {}\n", t.speaker, t.model));
             }
-            K::JudgeStarted(j) => self.start(
-                j.id,
-                format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model),
-            ),
+            K::JudgeStarted(j) => self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model)),
             K::TurnFailed(f) => {
-                let line = format!(
-                    "\n  ✗ {} failed ({}): {}\n",
-                    f.speaker,
-                    kind_name(f.kind),
-                    f.message
-                );
+                let line = format!("\n  ✗ {} failed ({}): {}\n", f.speaker, kind_name(f.kind), f.message);
                 self.finish(f.id, Some(line));
             }
             K::TurnCompleted(t) => self.finish(t.id, None),
@@ -104,6 +84,12 @@ impl View {
                 self.note(&format!("\n  consensus {verdict}: {}\n", c.reason));
             }
             K::RoundEnded(_) => {}
+            K::ResultRecorded(r) => self.note(&format!("\n  result recorded: {}\n", r.name)),
+            K::ChoiceMade(c) => self.note(&format!("\n  the seed chose {}: {}\n", c.what, c.value)),
+            K::Warning(w) => {
+                let who = w.speaker.as_deref().map(|s| format!("{s}: ")).unwrap_or_default();
+                self.note(&format!("\n  ⚠ {who}{}\n", w.message));
+            }
             K::DebateEnded(o) => {
                 let line = format!("\n{}\n", outcome_line(o));
                 self.note(&line);
@@ -112,15 +98,7 @@ impl View {
     }
 
     fn start(&mut self, id: u64, header: String) {
-        self.pending.insert(
-            id,
-            Pending {
-                header,
-                text: String::new(),
-                finished: false,
-                footer: None,
-            },
-        );
+        self.pending.insert(id, Pending { header, text: String::new(), finished: false, footer: None });
         if self.focus.is_none() {
             self.advance_focus();
         }
@@ -168,6 +146,24 @@ impl View {
     }
 }
 
+pub fn phase_title(phase: wit::Phase) -> &'static str {
+    match phase {
+        wit::Phase::Blind => "Blind answers",
+        wit::Phase::Opening => "Opening",
+        wit::Phase::Deliberation => "Deliberation",
+        wit::Phase::CrossExam => "Cross-examination",
+        wit::Phase::Rebuttal => "Rebuttal",
+        wit::Phase::Critique => "Critiques",
+        wit::Phase::Response => "Defender's response",
+        wit::Phase::Vote => "Votes",
+        wit::Phase::Ranking => "Rankings",
+        wit::Phase::Assumptions => "Assumptions",
+        wit::Phase::Single => "Single-agent review",
+        wit::Phase::Synthesis => "Synthesis",
+        wit::Phase::Summary => "Summary",
+    }
+}
+
 pub fn kind_name(kind: wit::FailureKind) -> &'static str {
     match kind {
         wit::FailureKind::Timeout => "timeout",
@@ -184,9 +180,7 @@ pub fn outcome_line(o: &wit::Outcome) -> String {
         wit::OutcomeKind::Completed => "Outcome: completed",
         wit::OutcomeKind::Consensus => "Outcome: consensus (stopped early)",
         wit::OutcomeKind::Degraded => "Outcome: DEGRADED — not every participant answered",
-        wit::OutcomeKind::JudgeFailed => {
-            "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself"
-        }
+        wit::OutcomeKind::JudgeFailed => "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself",
         wit::OutcomeKind::NoQuorum => "Outcome: NO QUORUM — too few participants answered",
     };
     format!("{label}. {} (rounds run: {})", o.reason, o.rounds_run)

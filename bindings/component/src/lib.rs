@@ -9,7 +9,7 @@ mod convert;
 use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
-use exports::agon::debate::types::{Error, Input, Outcome, Output, ProtocolInfo, RequestId};
+use exports::agon::debate::types::{CouncilRole, Error, Input, Outcome, Output, ProtocolInfo, RequestId};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -25,9 +25,7 @@ struct SessionResource {
 
 impl SessionResource {
     fn wrap(session: agon_core::Session) -> Session {
-        Session::new(SessionResource {
-            inner: RefCell::new(session),
-        })
+        Session::new(SessionResource { inner: RefCell::new(session) })
     }
 }
 
@@ -42,29 +40,30 @@ impl Guest for Engine {
     fn protocols() -> Vec<ProtocolInfo> {
         agon_core::PROTOCOLS
             .iter()
-            .map(|(name, summary)| ProtocolInfo {
-                name: name.to_string(),
-                summary: summary.to_string(),
-            })
+            .map(|(name, summary)| ProtocolInfo { name: name.to_string(), summary: summary.to_string() })
             .collect()
     }
 
     fn version() -> String {
         env!("CARGO_PKG_VERSION").to_string()
     }
+
+    fn parse_role(text: String) -> Result<CouncilRole, Error> {
+        agon_core::parse_role(&text).map(convert::role).map_err(convert::error)
+    }
+
+    fn builtin_roles() -> Vec<String> {
+        agon_core::BUILTIN_ROLE_FILES.iter().map(|f| f.to_string()).collect()
+    }
 }
 
 impl GuestSession for SessionResource {
     fn create(spec_json: String) -> Result<Session, Error> {
-        agon_core::Session::from_spec_json(&spec_json)
-            .map(SessionResource::wrap)
-            .map_err(convert::error)
+        agon_core::Session::from_spec_json(&spec_json).map(SessionResource::wrap).map_err(convert::error)
     }
 
     fn from_journal(journal: String) -> Result<Session, Error> {
-        agon_core::Session::from_journal(&journal)
-            .map(SessionResource::wrap)
-            .map_err(convert::error)
+        agon_core::Session::from_journal(&journal).map(SessionResource::wrap).map_err(convert::error)
     }
 
     fn poll(&self) -> Output {
@@ -74,10 +73,7 @@ impl GuestSession for SessionResource {
     fn handle(&self, input: Input) -> Result<String, Error> {
         let input = convert::input(input);
         let line = agon_core::journal::entry(&input);
-        self.inner
-            .borrow_mut()
-            .handle(input)
-            .map_err(convert::error)?;
+        self.inner.borrow_mut().handle(input).map_err(convert::error)?;
         Ok(line)
     }
 
