@@ -57,6 +57,14 @@ export function validateSpec(spec) {
   return rethrowing(engine.validateSpec)(specText(spec));
 }
 
+/** Parse a role file (markdown with YAML frontmatter); errors name the line. */
+export function parseRole(text) {
+  return rethrowing(engine.parseRole)(text);
+}
+
+/** The built-in role files (four debaters and a judge), as text. */
+export const builtinRoles = () => engine.builtinRoles();
+
 /** Every protocol the engine offers: `[{ name, summary }]`. */
 export const protocols = () => engine.protocols();
 

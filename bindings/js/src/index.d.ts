@@ -2,6 +2,7 @@
 // by jco (gen/interfaces/); this file only adds the SDK's own surface.
 import type { Session as RawSession } from "../gen/interfaces/agon-debate-engine.js";
 import type {
+  CouncilRole,
   DebateEvent,
   Error as EngineError,
   FailureKind,
@@ -57,6 +58,10 @@ export declare function drive(session: RawSession, complete: Complete, options?:
 
 /** Check a spec without starting a debate; returns it normalized, as JSON text. */
 export declare function validateSpec(spec: Spec): string;
+/** Parse a role file (markdown with YAML frontmatter); throws `AgonError` naming the line. */
+export declare function parseRole(text: string): CouncilRole;
+/** The built-in role files (four debaters and a judge), as text. */
+export declare function builtinRoles(): string[];
 export declare function protocols(): ProtocolInfo[];
 export declare function version(): string;
 export declare function specText(spec: Spec): string;

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Session, drive, AgonError, validateSpec, protocols } from "../src/index.js";
+import { Session, drive, AgonError, validateSpec, protocols, parseRole, builtinRoles } from "../src/index.js";
 
 const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
 const cases = readdirSync(goldenDir, { withFileTypes: true })
@@ -130,4 +130,11 @@ test("an unknown request id is an AgonError and changes nothing", () => {
 test("protocols lists what the engine offers", () => {
   const names = protocols().map((p) => p.name);
   assert.ok(names.includes("round-robin") && names.includes("rotating-challenger"), names.join(", "));
+});
+
+test("the built-in role files parse; a bad one is an AgonError naming its line", () => {
+  const roles = builtinRoles().map(parseRole);
+  assert.equal(roles.length, 5);
+  assert.ok(roles.every((r) => r.roleId && r.model));
+  assert.throws(() => parseRole("no frontmatter here"), (e) => e instanceof AgonError && /^invalid role file at line \d+: /.test(e.message));
 });

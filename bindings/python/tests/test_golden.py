@@ -109,3 +109,12 @@ def test_protocols_and_version() -> None:
     names = [p["name"] for p in agon.protocols()]
     assert "round-robin" in names and "rotating-challenger" in names
     assert agon.version()
+
+
+def test_the_builtin_roles_parse_and_a_bad_one_names_its_line() -> None:
+    roles = [agon.parse_role(text) for text in agon.builtin_roles()]
+    assert len(roles) == 5
+    assert all(r["role_id"] and r["model"] for r in roles)
+    with pytest.raises(AgonError, match=r"^invalid role file at line \d+: ") as raised:
+        agon.parse_role("no frontmatter here")
+    assert raised.value.kind == "invalid-role"

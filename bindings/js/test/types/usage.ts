@@ -1,6 +1,6 @@
 // Type-checked (never run) by `npm run typecheck`: the SDK's declarations and
 // the types jco generated from wit/debate.wit fit together as a user sees them.
-import { AgonError, ProviderError, Session, drive, openai, ollama, byProvider, runDebate } from "agon";
+import { AgonError, ProviderError, Session, builtinRoles, drive, openai, ollama, byProvider, parseRole, runDebate } from "agon";
 import type { DebateEvent, ModelRequest, Outcome, Phase } from "agon";
 
 const session: Session = Session.create("{}");
@@ -15,6 +15,8 @@ if (output.tag === "request") {
 const complete = byProvider({ openai: openai({ baseUrl: "http://127.0.0.1:1/v1", onText: (piece: string) => void piece }), ollama: ollama() });
 const outcome: Promise<Outcome> = drive(session, complete, { onEvent: (e: DebateEvent) => void e.json, concurrency: 2 });
 void outcome;
+const judges: boolean[] = builtinRoles().map((text) => parseRole(text).participatesInStage3);
+void judges;
 void runDebate({ question: "q" }, async (r: ModelRequest) => ({ text: r.seat }), { onJournal: (line: string) => void line });
 try {
   Session.fromJournal("");

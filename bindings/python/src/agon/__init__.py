@@ -9,7 +9,7 @@ made inside the component.
 """
 
 from ._drive import drive, drive_async, run_debate, run_debate_async
-from ._engine import AgonError, Session, protocols, spec_text, validate_spec, version
+from ._engine import AgonError, Session, builtin_roles, parse_role, protocols, spec_text, validate_spec, version
 from .providers import ProviderError, by_provider, ollama, openai
 from .types import Variant
 
@@ -18,11 +18,13 @@ __all__ = [
     "ProviderError",
     "Session",
     "Variant",
+    "builtin_roles",
     "by_provider",
     "drive",
     "drive_async",
     "ollama",
     "openai",
+    "parse_role",
     "protocols",
     "run_debate",
     "run_debate_async",

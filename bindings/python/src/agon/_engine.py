@@ -233,6 +233,16 @@ def validate_spec(spec: Spec) -> str:
     return _text(_Instance().call_result("validate-spec", spec_text(spec)))
 
 
+def parse_role(text: str) -> dict[str, Any]:
+    """Parse a role file (markdown with YAML frontmatter); raises AgonError naming the line."""
+    return cast("dict[str, Any]", _lift(_Instance().call_result("parse-role", text)))
+
+
+def builtin_roles() -> list[str]:
+    """The built-in role files (four debaters and a judge), as text."""
+    return cast("list[str]", _Instance().call("builtin-roles"))
+
+
 def protocols() -> list[dict[str, str]]:
     """Every protocol the engine offers: ``[{"name", "summary"}]``."""
     return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
