@@ -505,7 +505,8 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
 fn canonical(value: Value) -> Value {
     match value {
         Value::Object(map) => {
-            let sorted: std::collections::BTreeMap<String, Value> = map.into_iter().map(|(k, v)| (k, canonical(v))).collect();
+            let sorted: std::collections::BTreeMap<String, Value> =
+                map.into_iter().map(|(k, v)| (k, canonical(v))).collect();
             Value::Object(sorted.into_iter().collect())
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
