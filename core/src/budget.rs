@@ -29,11 +29,26 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
         }
         _ => (None, prompt.history.clone()),
     };
-    for skip in 0..=entries.len() {
+    // Size every entry once (heading counted each time: an upper bound), then
+    // find the fewest oldest entries to drop; confirm by rendering.
+    let fixed: usize = chars(&compose(prompt, summary, &[], 1, &prompt.before));
+    let sizes: Vec<usize> = entries
+        .iter()
+        .map(|e| e.heading.chars().count() + e.label.chars().count() + e.text.chars().count() + 16)
+        .collect();
+    let mut tail: usize = sizes.iter().sum();
+    let limit = budget as usize * 4;
+    let mut skip = 0;
+    while skip < entries.len() && fixed + tail > limit {
+        tail -= sizes[skip];
+        skip += 1;
+    }
+    while skip <= entries.len() {
         let m = compose(prompt, summary, &entries[skip..], skip, &prompt.before);
         if fits(&m, budget) {
             return Rendered { messages: m, omitted: skip };
         }
+        skip += 1;
     }
     // Nothing of the history fits: shorten what remains until it does.
     let omitted = prompt.history.len();

@@ -23,14 +23,16 @@
 //! an error: it ends with an [`Outcome`] that says so.
 
 mod budget;
-mod consensus;
+pub(crate) mod consensus;
 mod debate;
 mod error;
 mod event;
+#[doc(hidden)]
+pub mod fuzzing;
 mod input;
 pub mod journal;
 mod outcome;
-mod parse;
+pub mod parse;
 mod protocol;
 mod quality;
 mod render;

@@ -324,6 +324,7 @@ impl Session {
                 }
                 Note::RoundEnded { round, phase } => EventKind::RoundEnded { round, phase },
                 Note::Result { name, value } => {
+                    let value = canonical(value);
                     self.results.insert(name.to_string(), value.clone());
                     EventKind::ResultRecorded { name: name.to_string(), value }
                 }
@@ -495,6 +496,21 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
         }
         assert!(!seen.contains(&seat), "protocol bug: seat {seat:?} planned twice in one batch");
         seen.push(seat);
+    }
+}
+
+/// The value with every object's keys inserted in sorted order, so it
+/// serializes identically whether or not some other crate in the build turned
+/// on serde_json's `preserve_order` (feature unification must not change bytes).
+fn canonical(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let sorted: std::collections::BTreeMap<String, Value> =
+                map.into_iter().map(|(k, v)| (k, canonical(v))).collect();
+            Value::Object(sorted.into_iter().collect())
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        other => other,
     }
 }
 

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Run every cargo-fuzz target for a bounded time (default 20 s each).
+#   scripts/fuzz.sh [SECONDS]
+# The stable toolchain is enough: no sanitizer (agon-core has no unsafe code;
+# the point is panics and broken invariants), RUSTC_BOOTSTRAP for the one
+# unstable flag cargo-fuzz passes. A crash leaves its input in
+# fuzz/artifacts/<target>/: copy it into fuzz/regressions/<target>/ so
+# core/tests/fuzz_regressions.rs replays it forever.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CARGO_FUZZ_VERSION=0.13.1
+seconds="${1:-20}"
+if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
+  echo "[fuzz] installing cargo-fuzz $CARGO_FUZZ_VERSION" >&2
+  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet
+fi
+export RUSTC_BOOTSTRAP=1
+cd fuzz
+for target in spec replies session; do
+  echo "[fuzz] $target for ${seconds}s" >&2
+  cargo fuzz run --sanitizer none -O "$target" -- -max_total_time="$seconds" -print_final_stats=1 2>&1 \
+    | grep -E '^(Done|stat::number_of_executed_units|==|thread|.*panicked)' || true
+  if [ -n "$(ls -A "artifacts/$target" 2>/dev/null)" ]; then
+    echo "[fuzz] $target found a crash: see fuzz/artifacts/$target/" >&2
+    exit 1
+  fi
+done
