@@ -7,11 +7,13 @@
 //! `GET /stats` reports what was asked and how many calls were in flight at
 //! once, so tests can check concurrency without timing anything.
 
+mod http;
+
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::net::SocketAddr;
 use std::sync::{Arc, Condvar, Mutex};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -84,27 +86,18 @@ struct Shared {
 /// A running server; dropping it stops it.
 pub struct TestServer {
     pub addr: SocketAddr,
-    server: Arc<tiny_http::Server>,
     shared: Arc<Shared>,
-    thread: Option<JoinHandle<()>>,
+    _listener: http::Listener,
 }
 
 impl TestServer {
     /// Start on 127.0.0.1 with an ephemeral port (or `port` if non-zero).
     pub fn start(config: Config, port: u16) -> io::Result<TestServer> {
-        let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(io::Error::other)?;
-        let addr = server.server_addr().to_ip().expect("an IP listener");
-        let server = Arc::new(server);
         let shared =
             Arc::new(Shared { config, stats: Mutex::default(), changed: Condvar::new(), calls: Mutex::default() });
-        let (srv, sh) = (server.clone(), shared.clone());
-        let thread = thread::spawn(move || {
-            for request in srv.incoming_requests() {
-                let sh = sh.clone();
-                thread::spawn(move || handle(request, &sh));
-            }
-        });
-        Ok(TestServer { addr, server, shared, thread: Some(thread) })
+        let sh = shared.clone();
+        let listener = http::Listener::bind(port, move |request| handle(request, &sh))?;
+        Ok(TestServer { addr: listener.addr, shared, _listener: listener })
     }
 
     /// `http://127.0.0.1:PORT`
@@ -117,58 +110,28 @@ impl TestServer {
     }
 }
 
-impl Drop for TestServer {
-    fn drop(&mut self) {
-        self.server.unblock();
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
+fn respond(request: http::Request, status: u16, content_type: &str, body: Box<dyn Read + Send>, len: Option<usize>) {
+    http::respond(request, status, &[], content_type, body, len)
 }
 
-fn cors(mut response: tiny_http::Response<Box<dyn Read + Send>>) -> tiny_http::Response<Box<dyn Read + Send>> {
-    for (k, v) in [
-        ("Access-Control-Allow-Origin", "*"),
-        ("Access-Control-Allow-Headers", "authorization, content-type"),
-        ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
-    ] {
-        response.add_header(tiny_http::Header::from_bytes(k, v).unwrap());
-    }
-    response
-}
-
-fn respond(
-    request: tiny_http::Request,
-    status: u16,
-    content_type: &str,
-    body: Box<dyn Read + Send>,
-    len: Option<usize>,
-) {
-    let header = tiny_http::Header::from_bytes("Content-Type", content_type).unwrap();
-    let response = tiny_http::Response::new(status.into(), vec![header], body, len, None);
-    let _ = request.respond(cors(response));
-}
-
-fn respond_json(request: tiny_http::Request, status: u16, body: Value) {
+fn respond_json(request: http::Request, status: u16, body: Value) {
     let bytes = body.to_string().into_bytes();
     let len = bytes.len();
     respond(request, status, "application/json", Box::new(io::Cursor::new(bytes)), Some(len));
 }
 
-fn handle(mut request: tiny_http::Request, shared: &Shared) {
-    let path = request.url().to_string();
-    match (request.method(), path.as_str()) {
-        (tiny_http::Method::Options, _) => respond(request, 204, "text/plain", Box::new(io::empty()), Some(0)),
-        (tiny_http::Method::Get, "/health") => respond_json(request, 200, json!({"status": "ok"})),
-        (tiny_http::Method::Get, "/stats") => {
+fn handle(request: http::Request, shared: &Shared) {
+    let path = request.path.clone();
+    match (request.method.as_str(), path.as_str()) {
+        ("OPTIONS", _) => respond(request, 204, "text/plain", Box::new(io::empty()), Some(0)),
+        ("GET", "/health") => respond_json(request, 200, json!({"status": "ok"})),
+        ("GET", "/stats") => {
             let stats = serde_json::to_value(&*shared.stats.lock().unwrap()).unwrap();
             respond_json(request, 200, stats)
         }
-        (tiny_http::Method::Post, "/v1/chat/completions" | "/api/chat") => {
-            let mut body = String::new();
-            let _ = request.as_reader().read_to_string(&mut body);
-            let authorization =
-                request.headers().iter().find(|h| h.field.equiv("Authorization")).map(|h| h.value.as_str().to_string());
+        ("POST", "/v1/chat/completions" | "/api/chat") => {
+            let body = String::from_utf8_lossy(&request.body).to_string();
+            let authorization = request.header("Authorization").map(str::to_string);
             let Ok(body) = serde_json::from_str::<Value>(&body) else {
                 return respond_json(request, 400, json!({"error": {"message": "body is not JSON"}}));
             };
@@ -202,7 +165,7 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
     }
 }
 
-fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, ollama: bool) {
+fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, ollama: bool) {
     let script = shared.config.models.get(&seen.model).cloned().unwrap_or_default();
     let call = {
         let mut calls = shared.calls.lock().unwrap();
@@ -224,17 +187,16 @@ fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, o
             return respond_json(request, 500, json!({"error": {"message": "injected server error"}}));
         }
         Some(Fault::RateLimited) => {
-            let header = tiny_http::Header::from_bytes("Retry-After", "1").unwrap();
             let bytes = json!({"error": {"message": "injected rate limit"}}).to_string().into_bytes();
             let len = bytes.len();
-            let response = tiny_http::Response::new(
-                429.into(),
-                vec![header],
-                Box::new(io::Cursor::new(bytes)) as Box<dyn Read + Send>,
+            http::respond(
+                request,
+                429,
+                &[("Retry-After", "1")],
+                "application/json",
+                Box::new(io::Cursor::new(bytes)),
                 Some(len),
-                None,
             );
-            let _ = request.respond(cors(response));
             return;
         }
         Some(Fault::Hang) => {
