@@ -19,6 +19,9 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "workspace tests"
 cargo test --workspace --quiet
 
+step "browser demo (web-demo/) in headless Chromium"
+scripts/test-web.sh
+
 step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh

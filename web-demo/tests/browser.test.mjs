@@ -156,6 +156,36 @@ test('a model answering HTTP 500: the outcome says degraded and names the seat; 
   }
 });
 
+test('Stop aborts the calls in flight; the journal of the stopped run reopens; "remember" keeps the key in localStorage', async () => {
+  const server = await startTestServer({ latency_ms: 20_000 });
+  try {
+    const { page, context } = await openDemo();
+    await page.getByLabel('remember').check();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, 'API key': 'sk-remembered', Models: 'slow-a, slow-b', Judge: '',
+      Protocol: 'round-robin', Rounds: '1', Question: 'Will this finish?',
+    });
+    await page.getByRole('button', { name: 'Run debate' }).click();
+    await page.locator('.card').first().waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await page.getByRole('status').filter({ hasText: 'Stopped' }).waitFor({ timeout: 5_000 });
+    assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /Stopped before the end/);
+    assert.equal(await page.getByRole('button', { name: 'Run debate' }).isEnabled(), true);
+    const journal = await download(page, 'Download journal');
+    assert.equal(journal.trim().split('\n').length, 1, 'only the header: nothing was answered');
+    const saved = join(await mkdtemp(join(tmpdir(), 'agon-web-')), 'stopped.ndjson');
+    await writeFile(saved, journal);
+    await page.getByLabel('Open journal').setInputFiles(saved);
+    await page.getByRole('status').filter({ hasText: 'Replayed stopped.ndjson' }).waitFor();
+    assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /ends before the debate did/);
+    assert.equal(await page.evaluate(() => localStorage.getItem('agon.apiKey')), 'sk-remembered');
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('agon.apiKey')), null);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
 test('a debate against the real local model streams into the page and ends with a synthesis (saves a screenshot)', async () => {
   const endpoint = process.env.OPENAI_BASE_URL;
   assert.ok(endpoint, 'set OPENAI_BASE_URL to the local model (scripts/test-web.sh does)');

@@ -28,7 +28,8 @@ function section(round, phase) {
   if (!found) {
     found = element('section', `round phase-${phase}`);
     found.id = `round-${key}`;
-    found.append(element('h2', '', phase === 'deliberation' ? `Round ${round}` : `Round ${round} · ${phase}`));
+    // Opening phases (round 0) are named by their phase; later ones by round.
+    found.append(element('h2', '', round === 0 ? `Opening: ${phase}` : phase === 'deliberation' ? `Round ${round}` : `Round ${round} · ${phase}`));
     found.append(element('div', 'cards'));
     $('#rounds-view').append(found);
   }
