@@ -93,26 +93,18 @@ pub fn stance(text: &str) -> Stance {
         let words = words(sentence);
         for (k, w) in words.iter().enumerate() {
             let before = &words[k.saturating_sub(4)..k];
-            let first_person = before
-                .iter()
-                .any(|b| matches!(b.as_str(), "i" | "we" | "i'm" | "we're" | "i've" | "we've"));
+            let first_person =
+                before.iter().any(|b| matches!(b.as_str(), "i" | "we" | "i'm" | "we're" | "i've" | "we've"));
             let negated = before.iter().any(|b| is_negation(b));
-            let hedged = before
-                .iter()
-                .any(|b| matches!(b.as_str(), "partially" | "partly" | "somewhat" | "only"));
-            if matches!(
-                w.as_str(),
-                "agree" | "concur" | "converged" | "persuaded" | "convinced"
-            ) {
+            let hedged = before.iter().any(|b| matches!(b.as_str(), "partially" | "partly" | "somewhat" | "only"));
+            if matches!(w.as_str(), "agree" | "concur" | "converged" | "persuaded" | "convinced") {
                 if negated || hedged {
                     disagrees |= first_person || negated;
                 } else if first_person {
                     agrees = true;
                 }
-            } else if matches!(
-                w.as_str(),
-                "disagree" | "object" | "reject" | "unconvinced" | "unpersuaded"
-            ) && first_person
+            } else if matches!(w.as_str(), "disagree" | "object" | "reject" | "unconvinced" | "unpersuaded")
+                && first_person
                 && !negated
             {
                 disagrees = true;
@@ -130,11 +122,20 @@ pub fn stance(text: &str) -> Stance {
     }
 }
 
+/// Whether a reply uses the stand-down phrase ("stress-tested") in its own
+/// words, not negated ("not stress-tested", "hasn't been stress-tested").
+pub fn stands_down(text: &str) -> bool {
+    let own = without_quotations(text).to_lowercase().replace("stress tested", "stress-tested");
+    own.split(['.', '!', '?', ';', '\n']).any(|sentence| {
+        let words = words(sentence);
+        words.iter().enumerate().any(|(k, w)| {
+            w.starts_with("stress-tested") && !words[k.saturating_sub(4)..k].iter().any(|b| is_negation(b))
+        })
+    })
+}
+
 fn is_negation(word: &str) -> bool {
-    matches!(
-        word,
-        "not" | "no" | "never" | "nor" | "cannot" | "hardly" | "longer"
-    ) || word.ends_with("n't")
+    matches!(word, "not" | "no" | "never" | "nor" | "cannot" | "hardly" | "longer") || word.ends_with("n't")
 }
 
 /// A line of the form `CONSENSUS: <the shared position>`, markdown allowed,
@@ -147,14 +148,11 @@ fn is_consensus_line(line: &str) -> bool {
     if !head.eq_ignore_ascii_case("consensus:") {
         return false;
     }
-    let payload = line[10..]
-        .trim()
-        .trim_matches(|c: char| c == '*' || c == '_')
-        .trim();
+    let payload = line[10..].trim().trim_matches(|c: char| c == '*' || c == '_').trim();
     let lower = payload.to_lowercase();
-    let denial = ["none", "no", "not", "n/a", "nope"].iter().any(|d| {
-        lower == *d || lower.starts_with(&format!("{d} ")) || lower.starts_with(&format!("{d},"))
-    });
+    let denial = ["none", "no", "not", "n/a", "nope"]
+        .iter()
+        .any(|d| lower == *d || lower.starts_with(&format!("{d} ")) || lower.starts_with(&format!("{d},")));
     let placeholder = payload.starts_with('<') || payload.starts_with('[');
     !payload.is_empty() && !denial && !placeholder
 }
@@ -184,7 +182,7 @@ fn without_quotations(text: &str) -> String {
 
 fn words(sentence: &str) -> Vec<String> {
     sentence
-        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
         .filter(|w| !w.is_empty())
         .map(|w| w.to_lowercase().replace('’', "'"))
         .collect()
@@ -196,10 +194,7 @@ mod tests {
 
     #[test]
     fn explicit_lines_count() {
-        assert_eq!(
-            stance("My view.\nCONSENSUS: ship the MVP in May."),
-            Stance::ExplicitConsensus
-        );
+        assert_eq!(stance("My view.\nCONSENSUS: ship the MVP in May."), Stance::ExplicitConsensus);
         assert_eq!(stance("**Consensus:** ship it"), Stance::ExplicitConsensus);
     }
 
@@ -207,41 +202,23 @@ mod tests {
     fn denials_and_placeholders_are_not_consensus() {
         assert_eq!(stance("CONSENSUS: none yet"), Stance::Silent);
         assert_eq!(stance("CONSENSUS: no"), Stance::Silent);
-        assert_eq!(
-            stance("CONSENSUS: <the shared position in one sentence>"),
-            Stance::Silent
-        );
+        assert_eq!(stance("CONSENSUS: <the shared position in one sentence>"), Stance::Silent);
         assert_eq!(stance("There is no consensus: we differ."), Stance::Silent);
     }
 
     #[test]
     fn first_person_agreement_counts() {
-        assert_eq!(
-            stance("I agree with Speaker 1 that caching is the bottleneck."),
-            Stance::Agrees
-        );
-        assert_eq!(
-            stance("After this round, we have converged on option B."),
-            Stance::Agrees
-        );
-        assert_eq!(
-            stance("I'm persuaded by the cost argument."),
-            Stance::Agrees
-        );
+        assert_eq!(stance("I agree with Speaker 1 that caching is the bottleneck."), Stance::Agrees);
+        assert_eq!(stance("After this round, we have converged on option B."), Stance::Agrees);
+        assert_eq!(stance("I'm persuaded by the cost argument."), Stance::Agrees);
     }
 
     #[test]
     fn negated_agreement_is_disagreement() {
         assert_eq!(stance("I don't agree with Speaker 2."), Stance::Disagrees);
-        assert_eq!(
-            stance("I can't agree with that framing."),
-            Stance::Disagrees
-        );
+        assert_eq!(stance("I can't agree with that framing."), Stance::Disagrees);
         assert_eq!(stance("I do not agree."), Stance::Disagrees);
-        assert_eq!(
-            stance("I no longer agree with my first answer."),
-            Stance::Disagrees
-        );
+        assert_eq!(stance("I no longer agree with my first answer."), Stance::Disagrees);
         assert_eq!(stance("I only partially agree."), Stance::Disagrees);
     }
 
@@ -253,28 +230,23 @@ mod tests {
 
     #[test]
     fn quotations_and_reported_speech_count_for_nothing() {
-        assert_eq!(
-            stance("Speaker 2 wrote \"I agree with everyone\", which is premature."),
-            Stance::Silent
-        );
-        assert_eq!(
-            stance("> I agree with Speaker 1\nThat quote shows the risk."),
-            Stance::Silent
-        );
+        assert_eq!(stance("Speaker 2 wrote \"I agree with everyone\", which is premature."), Stance::Silent);
+        assert_eq!(stance("> I agree with Speaker 1\nThat quote shows the risk."), Stance::Silent);
         assert_eq!(stance("Speaker 3 agrees with the plan."), Stance::Silent);
-        assert_eq!(
-            stance("“We all agree” is what groupthink sounds like."),
-            Stance::Silent
-        );
+        assert_eq!(stance("“We all agree” is what groupthink sounds like."), Stance::Silent);
+    }
+
+    #[test]
+    fn the_stand_down_phrase_counts_unless_negated() {
+        assert!(stands_down("I have stress-tested this; the position holds."));
+        assert!(stands_down("The plan is stress tested."));
+        assert!(!stands_down("The plan has not been stress-tested."));
+        assert!(!stands_down("Nobody wrote \"stress-tested\" yet."));
     }
 
     #[test]
     fn check_needs_all_but_one() {
-        let replies = [
-            ("a", "I agree."),
-            ("b", "CONSENSUS: yes, ship it"),
-            ("c", "I disagree."),
-        ];
+        let replies = [("a", "I agree."), ("b", "CONSENSUS: yes, ship it"), ("c", "I disagree.")];
         let c = check(1, &replies, Some("d"));
         assert!(c.reached, "{c:?}");
         assert_eq!(c.needed, 2);

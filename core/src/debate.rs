@@ -33,6 +33,10 @@ pub(crate) struct Record {
     pub id: RequestId,
     pub slot: Slot,
     pub answer: Option<Answer>,
+    /// Replaced by a regenerated turn (quality gate); kept for the record only.
+    pub superseded: bool,
+    /// For summaries: the last round the summary covers.
+    pub covers_round: u32,
 }
 
 pub(crate) struct Debate {
@@ -51,31 +55,59 @@ impl Debate {
 
     /// Answered panel turns, in plan order.
     pub fn turns(&self) -> impl Iterator<Item = (Slot, &str)> {
+        self.records.iter().filter_map(|r| match (&r.answer, r.slot.seat) {
+            (Some(Answer::Text { text, .. }), Seat::Panel(_)) if r.slot.purpose == Purpose::Turn && !r.superseded => {
+                Some((r.slot, text.as_str()))
+            }
+            _ => None,
+        })
+    }
+
+    /// The answer seat `seat` gave in this round and phase, if it was asked.
+    pub fn answer(&self, seat: usize, round: u32, phase: Phase) -> Option<&Answer> {
         self.records
             .iter()
-            .filter_map(|r| match (&r.answer, r.slot.seat) {
-                (Some(Answer::Text { text, .. }), Seat::Panel(_))
-                    if r.slot.purpose == Purpose::Turn =>
-                {
-                    Some((r.slot, text.as_str()))
-                }
-                _ => None,
+            .rev()
+            .find(|r| {
+                r.slot.seat == Seat::Panel(seat) && r.slot.round == round && r.slot.phase == phase && !r.superseded
             })
+            .and_then(|r| r.answer.as_ref())
+    }
+
+    /// The text seat `seat` gave in this round and phase, if it answered.
+    pub fn text(&self, seat: usize, round: u32, phase: Phase) -> Option<&str> {
+        match self.answer(seat, round, phase) {
+            Some(Answer::Text { text, .. }) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The newest answered summary: (last round covered, text).
+    pub fn latest_summary(&self) -> Option<(u32, &str)> {
+        self.records.iter().rev().find_map(|r| match (&r.answer, r.slot.purpose) {
+            (Some(Answer::Text { text, .. }), Purpose::Summary) => Some((r.covers_round, text.as_str())),
+            _ => None,
+        })
+    }
+
+    /// Whether a summary covering `round` has been asked for already (answered or not).
+    pub fn summary_attempted(&self, round: u32) -> bool {
+        self.records.iter().any(|r| r.slot.purpose == Purpose::Summary && r.covers_round >= round)
     }
 
     /// A seat that failed once is out for the rest of the debate: the host has
     /// already retried, and calling a dead provider every round only adds delay.
     pub fn is_benched(&self, seat: usize) -> bool {
         self.records.iter().any(|r| {
-            r.slot.seat == Seat::Panel(seat) && matches!(r.answer, Some(Answer::Failed { .. }))
+            r.slot.seat == Seat::Panel(seat)
+                && r.slot.purpose == Purpose::Turn
+                && matches!(r.answer, Some(Answer::Failed { .. }))
         })
     }
 
     /// Seats still answering, in panel order.
     pub fn active_seats(&self) -> Vec<usize> {
-        (0..self.spec.panel.len())
-            .filter(|&i| !self.is_benched(i))
-            .collect()
+        (0..self.spec.panel.len()).filter(|&i| !self.is_benched(i)).collect()
     }
 
     pub fn has_quorum(&self) -> bool {
@@ -84,10 +116,6 @@ impl Debate {
 
     /// The judge's answer, once there is one.
     pub fn judge_answer(&self) -> Option<&Answer> {
-        self.records
-            .iter()
-            .rev()
-            .find(|r| r.slot.seat == Seat::Judge)
-            .and_then(|r| r.answer.as_ref())
+        self.records.iter().rev().find(|r| r.slot.seat == Seat::Judge).and_then(|r| r.answer.as_ref())
     }
 }

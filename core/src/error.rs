@@ -18,14 +18,13 @@ pub enum Error {
     AlreadyAnswered { id: u64 },
     /// A journal could not be read; `line` is 1-based.
     InvalidJournal { line: usize, reason: String },
+    /// A role file could not be read; `line` is 1-based.
+    InvalidRole { line: usize, reason: String },
 }
 
 impl Error {
     pub(crate) fn spec(field: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidSpec {
-            field: field.into(),
-            reason: reason.into(),
-        }
+        Error::InvalidSpec { field: field.into(), reason: reason.into() }
     }
 }
 
@@ -41,6 +40,7 @@ impl fmt::Display for Error {
             Error::InvalidJournal { line, reason } => {
                 write!(f, "invalid journal at line {line}: {reason}")
             }
+            Error::InvalidRole { line, reason } => write!(f, "invalid role file at line {line}: {reason}"),
         }
     }
 }

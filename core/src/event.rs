@@ -85,6 +85,23 @@ pub enum EventKind {
         speaker: String,
         model: String,
     },
+    /// A protocol-specific result (a ranking, a scorecard, a compete result…).
+    ResultRecorded {
+        name: String,
+        value: serde_json::Value,
+    },
+    /// A choice the seed made.
+    ChoiceMade {
+        what: String,
+        value: String,
+    },
+    /// Something a reader should know about a turn.
+    Warning {
+        speaker: Option<String>,
+        round: u32,
+        phase: Phase,
+        message: String,
+    },
     DebateEnded {
         outcome: Outcome,
     },

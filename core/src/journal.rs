@@ -22,11 +22,7 @@ struct Header {
 /// The first line of a journal.
 pub fn header(spec: &DebateSpec) -> String {
     let spec = serde_json::to_value(spec).expect("a spec always serializes");
-    let mut line = serde_json::to_string(&Header {
-        journal: JOURNAL_VERSION,
-        spec,
-    })
-    .expect("serializes");
+    let mut line = serde_json::to_string(&Header { journal: JOURNAL_VERSION, spec }).expect("serializes");
     line.push('\n');
     line
 }
@@ -40,15 +36,9 @@ pub fn entry(input: &Input) -> String {
 
 /// Read a journal into its spec and its inputs, each with its 1-based line number.
 pub fn parse(text: &str) -> Result<(DebateSpec, Vec<(usize, Input)>), Error> {
-    let mut lines = text
-        .split_inclusive('\n')
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
+    let mut lines = text.split_inclusive('\n').enumerate().filter(|(_, l)| !l.trim().is_empty());
     let Some((_, first)) = lines.next() else {
-        return Err(Error::InvalidJournal {
-            line: 1,
-            reason: "the journal is empty".into(),
-        });
+        return Err(Error::InvalidJournal { line: 1, reason: "the journal is empty".into() });
     };
     let header: Header = serde_json::from_str(first).map_err(|e| Error::InvalidJournal {
         line: 1,
@@ -57,17 +47,11 @@ pub fn parse(text: &str) -> Result<(DebateSpec, Vec<(usize, Input)>), Error> {
     if header.journal != JOURNAL_VERSION {
         return Err(Error::InvalidJournal {
             line: 1,
-            reason: format!(
-                "journal version {} is not supported (expected {JOURNAL_VERSION})",
-                header.journal
-            ),
+            reason: format!("journal version {} is not supported (expected {JOURNAL_VERSION})", header.journal),
         });
     }
-    let spec =
-        DebateSpec::from_json(&header.spec.to_string()).map_err(|e| Error::InvalidJournal {
-            line: 1,
-            reason: e.to_string(),
-        })?;
+    let spec = DebateSpec::from_json(&header.spec.to_string())
+        .map_err(|e| Error::InvalidJournal { line: 1, reason: e.to_string() })?;
     let mut inputs = Vec::new();
     for (i, line) in lines {
         match serde_json::from_str::<Input>(line) {
@@ -75,10 +59,7 @@ pub fn parse(text: &str) -> Result<(DebateSpec, Vec<(usize, Input)>), Error> {
             // A crash mid-write leaves a last line without its newline: drop it.
             Err(_) if !line.ends_with('\n') => break,
             Err(e) => {
-                return Err(Error::InvalidJournal {
-                    line: i + 1,
-                    reason: e.to_string(),
-                });
+                return Err(Error::InvalidJournal { line: i + 1, reason: e.to_string() });
             }
         }
     }

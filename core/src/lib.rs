@@ -22,6 +22,7 @@
 //! leaves the session unchanged. A debate that cannot finish normally is not
 //! an error: it ends with an [`Outcome`] that says so.
 
+mod budget;
 mod consensus;
 mod debate;
 mod error;
@@ -29,9 +30,13 @@ mod event;
 mod input;
 pub mod journal;
 mod outcome;
+mod parse;
 mod protocol;
+mod quality;
 mod render;
 mod request;
+mod rng;
+mod roles;
 pub mod script;
 mod session;
 mod spec;
@@ -42,9 +47,14 @@ pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use input::{FailureKind, Input, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
+pub use parse::extract_json;
 pub use protocol::CATALOG as PROTOCOLS;
 pub use render::markdown;
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
+pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
-pub use spec::{DebateSpec, Limits, MAX_ROUNDS, Participant, ProtocolSpec, SeatRef};
-pub use transcript::{Synthesis, TRANSCRIPT_VERSION, Transcript, Turn};
+pub use spec::{
+    CompeteHistory, CompeteMode, DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, ProtocolSpec,
+    QualityGate, SeatRef, Trigger, estimate_tokens,
+};
+pub use transcript::{Choice, SummaryNote, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, Warning};

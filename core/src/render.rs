@@ -20,18 +20,8 @@ pub fn markdown(t: &Transcript) -> String {
     if let Some(context) = &t.context {
         let _ = writeln!(out, "{}\n", quote(context));
     }
-    let panel: Vec<String> = t
-        .participants
-        .iter()
-        .map(|p| format!("{} (`{}`)", p.name, p.model))
-        .collect();
-    let _ = write!(
-        out,
-        "**Protocol:** {} · **Seed:** {} · **Panel:** {}",
-        t.protocol,
-        t.seed,
-        panel.join(", ")
-    );
+    let panel: Vec<String> = t.participants.iter().map(|p| format!("{} (`{}`)", p.name, p.model)).collect();
+    let _ = write!(out, "**Protocol:** {} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));
     match &t.judge {
         Some(j) => {
             let _ = writeln!(out, " · **Judge:** {} (`{}`)\n", j.name, j.model);
@@ -42,9 +32,7 @@ pub fn markdown(t: &Transcript) -> String {
         Some(o) if !o.kind.is_full() => {
             let _ = writeln!(out, "> **Warning — {}:** {}\n", label(o.kind), o.reason);
         }
-        None => out.push_str(
-            "> **Unfinished:** this debate has not ended; what follows is every answered turn.\n\n",
-        ),
+        None => out.push_str("> **Unfinished:** this debate has not ended; what follows is every answered turn.\n\n"),
         _ => {}
     }
 
@@ -62,12 +50,7 @@ pub fn markdown(t: &Transcript) -> String {
             current = Some((turn.round, turn.phase));
         }
         let mark = if turn.challenger { " (challenger)" } else { "" };
-        let _ = writeln!(
-            out,
-            "### {}{mark}\n\n{}\n",
-            name(&turn.speaker),
-            turn.text.trim()
-        );
+        let _ = writeln!(out, "### {}{mark}\n\n{}\n", name(&turn.speaker), turn.text.trim());
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -75,22 +58,9 @@ pub fn markdown(t: &Transcript) -> String {
 
     let degraded = t.outcome.as_ref().is_some_and(|o| !o.kind.is_full());
     if let Some(s) = &t.synthesis {
-        let heading = if degraded {
-            "Synthesis of an incomplete debate"
-        } else {
-            "Synthesis"
-        };
-        let _ = writeln!(
-            out,
-            "## {heading} — {}\n\n{}\n",
-            name(&s.speaker),
-            s.text.trim()
-        );
-    } else if t
-        .outcome
-        .as_ref()
-        .is_some_and(|o| o.kind == OutcomeKind::JudgeFailed)
-    {
+        let heading = if degraded { "Synthesis of an incomplete debate" } else { "Synthesis" };
+        let _ = writeln!(out, "## {heading} — {}\n\n{}\n", name(&s.speaker), s.text.trim());
+    } else if t.outcome.as_ref().is_some_and(|o| o.kind == OutcomeKind::JudgeFailed) {
         out.push_str("## Final positions, side by side (no synthesis)\n\n");
         for p in &t.participants {
             if let Some(last) = t.turns.iter().rev().find(|turn| turn.speaker == p.id) {
@@ -103,13 +73,7 @@ pub fn markdown(t: &Transcript) -> String {
     out.push_str("## Outcome\n\n");
     match &t.outcome {
         Some(o) => {
-            let _ = writeln!(
-                out,
-                "**{}** — {} Rounds run: {}.",
-                label(o.kind),
-                sentence(&o.reason),
-                o.rounds_run
-            );
+            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", label(o.kind), sentence(&o.reason), o.rounds_run);
         }
         None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
     }
@@ -119,16 +83,8 @@ pub fn markdown(t: &Transcript) -> String {
 fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
     if let Some(c) = t.consensus.iter().find(|c| c.round == round) {
         let verdict = if c.reached { "reached" } else { "not reached" };
-        let excluded = c
-            .excluded
-            .as_deref()
-            .map(|e| format!(", challenger {e} not counted"))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "*Consensus check: {verdict} — {}{excluded}.*\n",
-            c.reason
-        );
+        let excluded = c.excluded.as_deref().map(|e| format!(", challenger {e} not counted")).unwrap_or_default();
+        let _ = writeln!(out, "*Consensus check: {verdict} — {}{excluded}.*\n", c.reason);
     }
 }
 
@@ -151,9 +107,5 @@ fn sentence(reason: &str) -> String {
 }
 
 fn quote(text: &str) -> String {
-    text.trim()
-        .lines()
-        .map(|l| format!("> {l}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    text.trim().lines().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n")
 }

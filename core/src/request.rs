@@ -32,6 +32,8 @@ pub enum Purpose {
     Turn,
     /// The judge's synthesis.
     Judge,
+    /// A summary of earlier rounds, asked for to keep prompts within the context budget.
+    Summary,
 }
 
 /// The stage of the protocol a turn belongs to.
@@ -41,18 +43,67 @@ pub enum Purpose {
 pub enum Phase {
     /// Independent first answers: no speaker sees another.
     Blind,
+    /// Opening statements or positions.
+    Opening,
     /// A round in which speakers answer one another.
     Deliberation,
+    /// Targeted questions to the other side.
+    CrossExam,
+    /// Answers to critiques or questions.
+    Rebuttal,
+    /// Challengers' structured verdicts on a position.
+    Critique,
+    /// The defender's accept / partially accept / reject answers.
+    Response,
+    /// Independent structured votes (priorities).
+    Vote,
+    /// Each seat ranks the others' anonymized answers.
+    Ranking,
+    /// Why a disagreement persists: the assumptions behind each side.
+    Assumptions,
+    /// One agent alone, when competition is off or has collapsed.
+    Single,
     /// The judge's synthesis.
     Synthesis,
+    /// A rolling summary of earlier rounds.
+    Summary,
 }
 
 impl Phase {
     pub fn as_str(self) -> &'static str {
         match self {
             Phase::Blind => "blind",
+            Phase::Opening => "opening",
             Phase::Deliberation => "deliberation",
+            Phase::CrossExam => "cross-exam",
+            Phase::Rebuttal => "rebuttal",
+            Phase::Critique => "critique",
+            Phase::Response => "response",
+            Phase::Vote => "vote",
+            Phase::Ranking => "ranking",
+            Phase::Assumptions => "assumptions",
+            Phase::Single => "single",
             Phase::Synthesis => "synthesis",
+            Phase::Summary => "summary",
+        }
+    }
+
+    /// A heading for this phase in a given round, for prompts and Markdown.
+    pub fn heading(self, round: u32) -> String {
+        match self {
+            Phase::Blind => "Blind answers".to_string(),
+            Phase::Deliberation => format!("Round {round}"),
+            Phase::Opening => format!("Opening (round {round})"),
+            Phase::CrossExam => format!("Cross-examination (round {round})"),
+            Phase::Rebuttal => format!("Rebuttal (round {round})"),
+            Phase::Critique => format!("Critiques (round {round})"),
+            Phase::Response => format!("Defender's response (round {round})"),
+            Phase::Vote => "Votes".to_string(),
+            Phase::Ranking => "Rankings".to_string(),
+            Phase::Assumptions => "Assumptions".to_string(),
+            Phase::Single => "Single-agent review".to_string(),
+            Phase::Synthesis => "Synthesis".to_string(),
+            Phase::Summary => format!("Summary of rounds up to {round}"),
         }
     }
 }
@@ -74,15 +125,9 @@ pub enum Role {
 
 impl Message {
     pub fn system(content: impl Into<String>) -> Self {
-        Message {
-            role: Role::System,
-            content: content.into(),
-        }
+        Message { role: Role::System, content: content.into() }
     }
     pub fn user(content: impl Into<String>) -> Self {
-        Message {
-            role: Role::User,
-            content: content.into(),
-        }
+        Message { role: Role::User, content: content.into() }
     }
 }

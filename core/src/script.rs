@@ -41,16 +41,8 @@ impl ScriptEntry {
 
     fn input_for(&self, id: u64) -> Input {
         match &self.fail {
-            Some(f) => Input::Failed {
-                id,
-                kind: f.kind,
-                message: f.message.clone(),
-            },
-            None => Input::Reply {
-                id,
-                text: self.text.clone().unwrap_or_default(),
-                usage: self.usage,
-            },
+            Some(f) => Input::Failed { id, kind: f.kind, message: f.message.clone() },
+            None => Input::Reply { id, text: self.text.clone().unwrap_or_default(), usage: self.usage },
         }
     }
 }
@@ -78,11 +70,7 @@ impl std::fmt::Display for ScriptError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             ScriptError::Exhausted { outstanding } => {
-                write!(
-                    f,
-                    "the script has no entry for any outstanding request: {}",
-                    outstanding.join(", ")
-                )
+                write!(f, "the script has no entry for any outstanding request: {}", outstanding.join(", "))
             }
             ScriptError::Engine(e) => write!(f, "{e}"),
         }
@@ -108,12 +96,7 @@ pub fn play(mut session: Session, script: &[ScriptEntry]) -> Result<Played, Scri
                 Output::Event(e) => events.push(e),
                 Output::Idle => break,
                 Output::Done(_) => {
-                    return Ok(Played {
-                        session,
-                        requests,
-                        events,
-                        max_in_flight,
-                    });
+                    return Ok(Played { session, requests, events, max_in_flight });
                 }
             }
         }
@@ -122,22 +105,15 @@ pub fn play(mut session: Session, script: &[ScriptEntry]) -> Result<Played, Scri
             if used[i] {
                 return None;
             }
-            outstanding
-                .iter()
-                .position(|r| entry.matches(r))
-                .map(|k| (i, k))
+            outstanding.iter().position(|r| entry.matches(r)).map(|k| (i, k))
         });
         let Some((i, k)) = pick else {
-            let outstanding = outstanding
-                .iter()
-                .map(|r| format!("{} {} round {}", r.seat, r.phase.as_str(), r.round))
-                .collect();
+            let outstanding =
+                outstanding.iter().map(|r| format!("{} {} round {}", r.seat, r.phase.as_str(), r.round)).collect();
             return Err(ScriptError::Exhausted { outstanding });
         };
         used[i] = true;
         let request = outstanding.remove(k);
-        session
-            .handle(script[i].input_for(request.id))
-            .map_err(ScriptError::Engine)?;
+        session.handle(script[i].input_for(request.id)).map_err(ScriptError::Engine)?;
     }
 }

@@ -1,13 +1,17 @@
 //! The session: one debate as a state machine. Feed inputs, drain outputs.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
-use crate::debate::{Answer, Debate, Record, Seat};
-use crate::protocol::{self, EndKind, Ending, Note, PlannedCall, Protocol, Step};
+use serde_json::Value;
+
+use crate::budget;
+use crate::debate::{Answer, Debate, Record, Seat, Slot};
+use crate::protocol::{self, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::quality;
+use crate::transcript::{Choice, SummaryNote, Warning};
 use crate::{
-    ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureNote, Input,
-    ModelRequest, Outcome, OutcomeKind, Purpose, SeatInfo, Synthesis, TRANSCRIPT_VERSION,
-    Transcript, Turn, journal,
+    ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureNote, Input, ModelRequest, Outcome,
+    OutcomeKind, Phase, Purpose, QualityGate, SeatInfo, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, journal,
 };
 
 /// What the host must do next. Drain with [`Session::poll`] after every
@@ -33,6 +37,11 @@ pub struct Session {
     queue: VecDeque<Output>,
     events: Vec<Event>,
     consensus: Vec<ConsensusCheck>,
+    results: BTreeMap<String, Value>,
+    choices: Vec<Choice>,
+    warnings: Vec<Warning>,
+    /// Gated adversarial calls that may still be regenerated once, by record index.
+    retry: BTreeMap<usize, PlannedCall>,
     inputs: Vec<Input>,
     outcome: Option<Outcome>,
 }
@@ -43,14 +52,15 @@ impl Session {
         spec.validate()?;
         let protocol = protocol::for_spec(&spec);
         let mut session = Session {
-            debate: Debate {
-                spec,
-                records: Vec::new(),
-            },
+            debate: Debate { spec, records: Vec::new() },
             protocol,
             queue: VecDeque::new(),
             events: Vec::new(),
             consensus: Vec::new(),
+            results: BTreeMap::new(),
+            choices: Vec::new(),
+            warnings: Vec::new(),
+            retry: BTreeMap::new(),
             inputs: Vec::new(),
             outcome: None,
         };
@@ -60,7 +70,7 @@ impl Session {
             question: spec.question.clone(),
             participants: spec.panel.iter().map(seat_info).collect(),
             judge: spec.judge.as_ref().map(seat_info),
-            rounds: spec.rounds,
+            rounds: spec.rounds(),
             seed: spec.seed,
         };
         session.emit(started);
@@ -81,15 +91,10 @@ impl Session {
         let (spec, inputs) = journal::parse(text)?;
         let mut session = Session::new(spec)?;
         for (line, input) in inputs {
-            session.handle(input).map_err(|e| Error::InvalidJournal {
-                line,
-                reason: e.to_string(),
-            })?;
+            session.handle(input).map_err(|e| Error::InvalidJournal { line, reason: e.to_string() })?;
         }
         let outstanding: Vec<u64> = session.outstanding().collect();
-        session
-            .queue
-            .retain(|o| matches!(o, Output::Request(r) if outstanding.contains(&r.id)));
+        session.queue.retain(|o| matches!(o, Output::Request(r) if outstanding.contains(&r.id)));
         Ok(session)
     }
 
@@ -125,10 +130,7 @@ impl Session {
                     challenger: slot.challenger,
                     text: text.clone(),
                 });
-                Answer::Text {
-                    text: text.clone(),
-                    usage: *usage,
-                }
+                Answer::Text { text: text.clone(), usage: *usage }
             }
             Input::Failed { kind, message, .. } => {
                 self.emit(EventKind::TurnFailed {
@@ -139,15 +141,12 @@ impl Session {
                     kind: *kind,
                     message: message.clone(),
                 });
-                Answer::Failed {
-                    kind: *kind,
-                    message: message.clone(),
-                }
+                Answer::Failed { kind: *kind, message: message.clone() }
             }
         };
         self.debate.records[index].answer = Some(answer);
         self.inputs.push(input);
-        if self.debate.records.iter().all(|r| r.answer.is_some()) {
+        if self.debate.records.iter().all(|r| r.answer.is_some()) && !self.quality_gate() {
             self.advance();
         }
         Ok(())
@@ -158,12 +157,19 @@ impl Session {
         let spec = &self.debate.spec;
         let mut turns = Vec::new();
         let mut synthesis = None;
+        let mut summaries = Vec::new();
         for record in &self.debate.records {
-            let Some(Answer::Text { text, usage }) = &record.answer else {
+            let Some(Answer::Text { text, usage }) = &record.answer else { continue };
+            if record.superseded {
                 continue;
-            };
-            match record.slot.seat {
-                Seat::Panel(i) => turns.push(Turn {
+            }
+            match (record.slot.seat, record.slot.purpose) {
+                (seat, Purpose::Summary) => summaries.push(SummaryNote {
+                    covers_round: record.covers_round,
+                    speaker: self.seat_id(seat).to_string(),
+                    text: text.clone(),
+                }),
+                (Seat::Panel(i), _) => turns.push(Turn {
                     round: record.slot.round,
                     phase: record.slot.phase,
                     speaker: spec.panel[i].id.clone(),
@@ -172,7 +178,7 @@ impl Session {
                     text: text.clone(),
                     usage: *usage,
                 }),
-                Seat::Judge => {
+                (Seat::Judge, _) => {
                     let judge = spec.judge.as_ref().expect("judge calls need a judge");
                     synthesis = Some(Synthesis {
                         speaker: judge.id.clone(),
@@ -193,6 +199,10 @@ impl Session {
             judge: spec.judge.as_ref().map(seat_info),
             turns,
             consensus: self.consensus.clone(),
+            choices: self.choices.clone(),
+            summaries,
+            warnings: self.warnings.clone(),
+            results: self.results.clone(),
             synthesis,
             outcome: self.outcome.clone(),
         }
@@ -228,11 +238,7 @@ impl Session {
 
     /// Requests released but not yet answered.
     pub fn outstanding(&self) -> impl Iterator<Item = u64> + '_ {
-        self.debate
-            .records
-            .iter()
-            .filter(|r| r.answer.is_none())
-            .map(|r| r.id)
+        self.debate.records.iter().filter(|r| r.answer.is_none()).map(|r| r.id)
     }
 
     fn index_of(&self, id: u64) -> Result<usize, Error> {
@@ -247,39 +253,67 @@ impl Session {
     fn seat_id(&self, seat: Seat) -> &str {
         match seat {
             Seat::Panel(i) => &self.debate.spec.panel[i].id,
-            Seat::Judge => {
-                &self
-                    .debate
-                    .spec
-                    .judge
-                    .as_ref()
-                    .expect("judge calls need a judge")
-                    .id
-            }
+            Seat::Judge => &self.debate.spec.judge.as_ref().expect("judge calls need a judge").id,
         }
     }
 
     fn emit(&mut self, kind: EventKind) {
-        let event = Event {
-            v: EVENT_VERSION,
-            seq: self.events.len() as u64,
-            kind,
-        };
+        let event = Event { v: EVENT_VERSION, seq: self.events.len() as u64, kind };
         self.events.push(event.clone());
         self.queue.push_back(Output::Event(event));
     }
 
+    /// Check the batch just completed against the quality gate. Returns true
+    /// when it released regenerated turns (the protocol then waits for them).
+    fn quality_gate(&mut self) -> bool {
+        let gate = self.debate.spec.limits.quality_gate;
+        let pending: Vec<usize> = self.retry.keys().copied().collect();
+        let mut regenerate = Vec::new();
+        for index in pending {
+            let call = self.retry.remove(&index).expect("present");
+            let record = &self.debate.records[index];
+            let Some(Answer::Text { text, .. }) = &record.answer else { continue };
+            let Some(reason) = quality::pulls_punches(text) else { continue };
+            let speaker = Some(self.seat_id(record.slot.seat).to_string());
+            let (round, phase) = (record.slot.round, record.slot.phase);
+            let message = match gate {
+                QualityGate::Regenerate => format!("adversarial turn asked again: {reason}"),
+                _ => format!("adversarial turn kept although it {reason}"),
+            };
+            self.warnings.push(Warning { speaker: speaker.clone(), round, phase, message: message.clone() });
+            self.emit(EventKind::Warning { speaker, round, phase, message });
+            if gate == QualityGate::Regenerate {
+                self.debate.records[index].superseded = true;
+                regenerate.push((call, reason));
+            }
+        }
+        for (mut call, reason) in regenerate {
+            call.quality_gate = false; // once only
+            call.prompt.after.push_str(&format!(
+                "\n\nYour previous answer to this was rejected because it {reason}. \
+                 Answer again as the adversary: state plainly what is wrong and why, with no softening."
+            ));
+            self.release(call);
+        }
+        self.debate.records.iter().any(|r| r.answer.is_none())
+    }
+
     /// Ask the protocol for the next batch (or the end) and release it.
     fn advance(&mut self) {
+        let snapshot = self.protocol.clone_box();
         let mut notes = Vec::new();
         let step = self.protocol.advance(&self.debate, &mut notes);
+        if let Step::Run(calls) = &step
+            && let Some(covers) = self.summary_needed(calls)
+        {
+            // Fetch a summary first, then plan the same step again with it.
+            self.protocol = snapshot;
+            self.release_summary(covers);
+            return;
+        }
         for note in notes {
             let kind = match note {
-                Note::RoundStarted {
-                    round,
-                    phase,
-                    challenger,
-                } => EventKind::RoundStarted {
+                Note::RoundStarted { round, phase, challenger } => EventKind::RoundStarted {
                     round,
                     phase,
                     challenger: challenger.map(|c| self.debate.spec.panel[c].id.clone()),
@@ -289,6 +323,18 @@ impl Session {
                     EventKind::ConsensusChecked(check)
                 }
                 Note::RoundEnded { round, phase } => EventKind::RoundEnded { round, phase },
+                Note::Result { name, value } => {
+                    self.results.insert(name.to_string(), value.clone());
+                    EventKind::ResultRecorded { name: name.to_string(), value }
+                }
+                Note::Choice { what, value } => {
+                    self.choices.push(Choice { what: what.clone(), value: value.clone() });
+                    EventKind::ChoiceMade { what, value }
+                }
+                Note::Warning { speaker, round, phase, message } => {
+                    self.warnings.push(Warning { speaker: speaker.clone(), round, phase, message: message.clone() });
+                    EventKind::Warning { speaker, round, phase, message }
+                }
             };
             self.emit(kind);
         }
@@ -303,6 +349,60 @@ impl Session {
         }
     }
 
+    /// The last round a summary should cover, when a planned prompt would
+    /// otherwise lose history to the budget and older rounds are unsummarized.
+    fn summary_needed(&self, calls: &[PlannedCall]) -> Option<u32> {
+        let budget = self.debate.spec.limits.context_budget?;
+        let summary = self.debate.latest_summary();
+        let covers = calls
+            .iter()
+            .filter(|c| budget::render(&c.prompt, Some(budget), summary).omitted > 0)
+            .filter_map(|c| {
+                let newest = c.prompt.history.iter().map(|e| e.round).max()?;
+                // Everything before the newest round: complete rounds only.
+                c.prompt.history.iter().map(|e| e.round).filter(|&r| r < newest).max()
+            })
+            .max()?;
+        let already = summary.map_or(0, |(k, _)| k);
+        (covers > already && !self.debate.summary_attempted(covers)).then_some(covers)
+    }
+
+    fn release_summary(&mut self, covers: u32) {
+        let spec = &self.debate.spec;
+        let seat = if spec.judge.is_some() {
+            Seat::Judge
+        } else {
+            Seat::Panel(self.debate.active_seats().first().copied().unwrap_or(0))
+        };
+        let history: Vec<HistoryEntry> =
+            prompt_kit::entries(&self.debate, |s| s.round <= covers, |s| prompt_kit::name(&self.debate, s));
+        let budget = spec.limits.context_budget.unwrap_or(u32::MAX);
+        let words = (budget / 4).clamp(100, 600);
+        let prompt = Prompt {
+            system: "You keep the record of a council debate. Summarize faithfully and neutrally; \
+                     invent nothing and take no side."
+                .to_string(),
+            before: prompt_kit::question(&self.debate),
+            history,
+            history_title: "THE DEBATE SO FAR",
+            after: format!(
+                "Summarize rounds 1 to {covers} for the participants who will continue the debate, in at most \
+                 {words} words: each speaker's position and strongest arguments, what they agree on, and \
+                 what is still disputed. Plain prose, no preamble."
+            ),
+        };
+        let call = PlannedCall {
+            slot: Slot { seat, purpose: Purpose::Summary, round: covers, phase: Phase::Summary, challenger: false },
+            prompt,
+            max_tokens: spec.limits.max_tokens.min(words * 2),
+            expect: None,
+            quality_gate: false,
+        };
+        self.release(call);
+        let index = self.debate.records.len() - 1;
+        self.debate.records[index].covers_round = covers;
+    }
+
     fn release(&mut self, call: PlannedCall) {
         let id = self.debate.records.len() as u64 + 1;
         let slot = call.slot;
@@ -311,6 +411,7 @@ impl Session {
             Seat::Panel(i) => &spec.panel[i],
             Seat::Judge => spec.judge.as_ref().expect("validated plan"),
         };
+        let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
         let request = ModelRequest {
             id,
             seat: participant.id.clone(),
@@ -318,18 +419,16 @@ impl Session {
             purpose: slot.purpose,
             round: slot.round,
             phase: slot.phase,
-            messages: call.messages,
+            messages: rendered.messages,
             max_tokens: call.max_tokens,
             temperature: spec.limits.temperature,
-            expect: None,
+            expect: call.expect.map(str::to_string),
         };
         let started = match slot.purpose {
-            Purpose::Judge => EventKind::JudgeStarted {
-                id,
-                speaker: request.seat.clone(),
-                model: request.model.clone(),
-            },
-            Purpose::Turn => EventKind::TurnStarted {
+            Purpose::Judge => {
+                EventKind::JudgeStarted { id, speaker: request.seat.clone(), model: request.model.clone() }
+            }
+            Purpose::Turn | Purpose::Summary => EventKind::TurnStarted {
                 id,
                 round: slot.round,
                 phase: slot.phase,
@@ -338,11 +437,11 @@ impl Session {
                 challenger: slot.challenger,
             },
         };
-        self.debate.records.push(Record {
-            id,
-            slot,
-            answer: None,
-        });
+        let index = self.debate.records.len();
+        self.debate.records.push(Record { id, slot, answer: None, superseded: false, covers_round: 0 });
+        if call.quality_gate && spec.limits.quality_gate != QualityGate::Off {
+            self.retry.insert(index, call);
+        }
         self.emit(started);
         self.queue.push_back(Output::Request(request));
     }
@@ -366,37 +465,18 @@ impl Session {
         let (kind, reason) = match ending.kind {
             EndKind::NoQuorum => (OutcomeKind::NoQuorum, ending.reason),
             EndKind::JudgeFailed => (OutcomeKind::JudgeFailed, ending.reason),
+            EndKind::Degraded => (OutcomeKind::Degraded, ending.reason),
             EndKind::Completed | EndKind::Consensus if !failures.is_empty() => {
                 let who: Vec<String> = failures
                     .iter()
-                    .map(|f| {
-                        format!(
-                            "{} ({} in {} round {})",
-                            f.speaker,
-                            f.kind.as_str(),
-                            f.phase.as_str(),
-                            f.round
-                        )
-                    })
+                    .map(|f| format!("{} ({} in {} round {})", f.speaker, f.kind.as_str(), f.phase.as_str(), f.round))
                     .collect();
-                (
-                    OutcomeKind::Degraded,
-                    format!(
-                        "{}; but not every call succeeded: {}",
-                        ending.reason,
-                        who.join(", ")
-                    ),
-                )
+                (OutcomeKind::Degraded, format!("{}; but not every call succeeded: {}", ending.reason, who.join(", ")))
             }
             EndKind::Completed => (OutcomeKind::Completed, ending.reason),
             EndKind::Consensus => (OutcomeKind::Consensus, ending.reason),
         };
-        let outcome = Outcome {
-            kind,
-            reason,
-            rounds_run: ending.rounds_run,
-            failures,
-        };
+        let outcome = Outcome { kind, reason, rounds_run: ending.rounds_run, failures };
         self.outcome = Some(outcome.clone());
         self.emit(EventKind::DebateEnded { outcome });
     }
@@ -410,27 +490,14 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
     for call in calls {
         let seat = call.slot.seat;
         match seat {
-            Seat::Panel(i) => assert!(
-                i < debate.spec.panel.len(),
-                "protocol bug: unknown seat {i}"
-            ),
-            Seat::Judge => assert!(
-                debate.judge().is_some(),
-                "protocol bug: judge call without a judge"
-            ),
+            Seat::Panel(i) => assert!(i < debate.spec.panel.len(), "protocol bug: unknown seat {i}"),
+            Seat::Judge => assert!(debate.judge().is_some(), "protocol bug: judge call without a judge"),
         }
-        assert!(
-            !seen.contains(&seat),
-            "protocol bug: seat {seat:?} planned twice in one batch"
-        );
+        assert!(!seen.contains(&seat), "protocol bug: seat {seat:?} planned twice in one batch");
         seen.push(seat);
     }
 }
 
 fn seat_info(p: &crate::Participant) -> SeatInfo {
-    SeatInfo {
-        id: p.id.clone(),
-        name: p.display_name().to_string(),
-        model: p.model.clone(),
-    }
+    SeatInfo { id: p.id.clone(), name: p.display_name().to_string(), model: p.model.clone() }
 }

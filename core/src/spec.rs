@@ -25,9 +25,9 @@ pub struct DebateSpec {
     pub judge: Option<Participant>,
     /// Who speaks when, and when to stop.
     pub protocol: ProtocolSpec,
-    /// Debate rounds after any opening phase.
-    #[serde(default = "default_rounds")]
-    pub rounds: u32,
+    /// Debate rounds; each protocol documents what a round is and its default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
     /// The only source of randomness in a debate.
     #[serde(default)]
     pub seed: u64,
@@ -54,11 +54,7 @@ pub struct Participant {
 impl Participant {
     /// The name to show: the display name, or the id when none was given.
     pub fn display_name(&self) -> &str {
-        if self.name.is_empty() {
-            &self.id
-        } else {
-            &self.name
-        }
+        if self.name.is_empty() { &self.id } else { &self.name }
     }
 }
 
@@ -83,6 +79,75 @@ pub enum ProtocolSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         challenger: Option<SeatRef>,
     },
+    /// One seat is the adversary and speaks last each round.
+    DevilsAdvocate {
+        /// The adversary; without one, the seed picks it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        adversary: Option<SeatRef>,
+    },
+    /// Round-robin that stops early once the panel has converged.
+    ConsensusCheck,
+    /// Opening, cross-examination, rebuttal, then the judge's synthesis.
+    Structured,
+    /// Seats defined by role files (seed 003); the panel carries each role's instructions.
+    RoleCouncil,
+    /// Advocate and challenger in parallel, then the judge's competitive review.
+    Adversarial {
+        #[serde(default)]
+        compete: CompeteMode,
+        /// Auto-trigger rules: competition turns on when one matches.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        triggers: Vec<Trigger>,
+        /// Earlier runs' results, newest last, to detect a competition that adds nothing.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        history: Vec<CompeteHistory>,
+    },
+    /// Steelman and devil's advocate in parallel; the judge keeps what survived.
+    Steelman,
+    /// One advocate per option, then the judge's weighted scorecard.
+    Comparative { options: Vec<String> },
+    /// Urgency and impact lenses assign P0–P3; a Borda count orders the items.
+    PriorityVote { items: Vec<String> },
+    /// The first seat defends a position; the others challenge it in structured verdicts.
+    Challenge {
+        /// Treat first-round agreement as partial unless it is engaged and confident.
+        #[serde(default = "yes")]
+        skeptical_of_early_agreement: bool,
+    },
+    /// Blind answers, anonymized peer ranking, a Borda aggregate, the chairman's synthesis.
+    Ranked,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Whether the adversarial protocol runs its competition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompeteMode {
+    /// Compete when a trigger matches; otherwise a single agent answers.
+    #[default]
+    Auto,
+    /// Always compete (`--compete`).
+    Compete,
+    /// Never compete (`--single`); overrides every trigger.
+    Single,
+}
+
+/// An auto-trigger: competition turns on when the question or context
+/// contains any of these words (case-insensitive).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    pub name: String,
+    pub any_of: Vec<String>,
+}
+
+/// One earlier adversarial run, as far as the flag for useless competition needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompeteHistory {
+    pub disagreements: u32,
 }
 
 impl ProtocolSpec {
@@ -91,8 +156,47 @@ impl ProtocolSpec {
         match self {
             ProtocolSpec::RoundRobin => "round-robin",
             ProtocolSpec::RotatingChallenger { .. } => "rotating-challenger",
+            ProtocolSpec::DevilsAdvocate { .. } => "devils-advocate",
+            ProtocolSpec::ConsensusCheck => "consensus-check",
+            ProtocolSpec::Structured => "structured",
+            ProtocolSpec::RoleCouncil => "role-council",
+            ProtocolSpec::Adversarial { .. } => "adversarial",
+            ProtocolSpec::Steelman => "steelman",
+            ProtocolSpec::Comparative { .. } => "comparative",
+            ProtocolSpec::PriorityVote { .. } => "priority-vote",
+            ProtocolSpec::Challenge { .. } => "challenge",
+            ProtocolSpec::Ranked => "ranked",
         }
     }
+
+    /// Rounds when the spec does not say.
+    pub fn default_rounds(&self) -> u32 {
+        match self {
+            ProtocolSpec::RoundRobin
+            | ProtocolSpec::RotatingChallenger { .. }
+            | ProtocolSpec::DevilsAdvocate { .. } => 2,
+            ProtocolSpec::ConsensusCheck | ProtocolSpec::RoleCouncil => 3,
+            ProtocolSpec::Challenge { .. } => 5,
+            ProtocolSpec::Comparative { .. } => 2,
+            ProtocolSpec::Adversarial { .. }
+            | ProtocolSpec::Structured
+            | ProtocolSpec::Steelman
+            | ProtocolSpec::PriorityVote { .. }
+            | ProtocolSpec::Ranked => 1,
+        }
+    }
+}
+
+/// What the quality gate does with an adversarial turn that pulls its punches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QualityGate {
+    Off,
+    /// Record a warning, keep the turn.
+    Warn,
+    /// Ask once more, with the reason; keep the second answer whatever it is.
+    #[default]
+    Regenerate,
 }
 
 /// Per-request limits.
@@ -109,7 +213,26 @@ pub struct Limits {
     /// Default: 2 (or 1 for a one-seat panel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quorum: Option<u32>,
+    /// Cap on every request's prompt, in estimated tokens (see [`estimate_tokens`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context_budget: Option<u32>,
+    #[serde(skip_serializing_if = "is_default_gate")]
+    pub quality_gate: QualityGate,
 }
+
+fn is_default_gate(g: &QualityGate) -> bool {
+    *g == QualityGate::default()
+}
+
+/// The documented token estimate used for budgets when no tokenizer is
+/// configured: one token per four characters (Unicode scalars), rounded up.
+pub fn estimate_tokens(text: &str) -> u32 {
+    text.chars().count().div_ceil(4) as u32
+}
+
+/// The smallest context budget a spec may set: room for the fixed prompt
+/// text of every protocol plus a little history.
+pub const MIN_CONTEXT_BUDGET: u32 = 1000;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -118,12 +241,10 @@ impl Default for Limits {
             judge_max_tokens: 1024,
             temperature: 0.7,
             quorum: None,
+            context_budget: None,
+            quality_gate: QualityGate::default(),
         }
     }
-}
-
-fn default_rounds() -> u32 {
-    2
 }
 
 /// The largest number of rounds a spec may ask for: a guard against typos
@@ -170,21 +291,20 @@ impl DebateSpec {
             if self.panel.iter().any(|s| s.id == judge.id) {
                 return Err(Error::spec(
                     "judge.id",
-                    format!(
-                        "'{}' is also a panel seat; the judge must not debate",
-                        judge.id
-                    ),
+                    format!("'{}' is also a panel seat; the judge must not debate", judge.id),
                 ));
             }
         }
-        if self.rounds == 0 {
+        if self.rounds == Some(0) {
             return Err(Error::spec("rounds", "must be at least 1"));
         }
-        if self.rounds > MAX_ROUNDS {
-            return Err(Error::spec(
-                "rounds",
-                format!("must be at most {MAX_ROUNDS}"),
-            ));
+        if self.rounds.is_some_and(|r| r > MAX_ROUNDS) {
+            return Err(Error::spec("rounds", format!("must be at most {MAX_ROUNDS}")));
+        }
+        if let Some(b) = self.limits.context_budget
+            && b < MIN_CONTEXT_BUDGET
+        {
+            return Err(Error::spec("limits.context_budget", format!("must be at least {MIN_CONTEXT_BUDGET} tokens")));
         }
         let limits = &self.limits;
         if limits.max_tokens == 0 {
@@ -201,35 +321,97 @@ impl DebateSpec {
         {
             return Err(Error::spec(
                 "limits.quorum",
-                format!(
-                    "must be between 1 and the panel size ({})",
-                    self.panel.len()
-                ),
+                format!("must be between 1 and the panel size ({})", self.panel.len()),
             ));
         }
+        self.validate_protocol()
+    }
+
+    fn validate_protocol(&self) -> Result<(), Error> {
+        let n = self.panel.len();
+        let need_seats = |min: usize, why: &str| {
+            if n < min {
+                Err(Error::spec(
+                    "panel",
+                    format!("{} needs at least {min} seats ({why}); it has {n}", self.protocol.name()),
+                ))
+            } else {
+                Ok(())
+            }
+        };
         match &self.protocol {
-            ProtocolSpec::RoundRobin => {}
-            ProtocolSpec::RotatingChallenger { challenger } => {
-                if let Some(seat) = challenger {
-                    self.resolve_seat(seat, "protocol.challenger")?;
+            ProtocolSpec::RoundRobin
+            | ProtocolSpec::ConsensusCheck
+            | ProtocolSpec::Structured
+            | ProtocolSpec::RoleCouncil => Ok(()),
+            ProtocolSpec::RotatingChallenger { challenger } => match challenger {
+                Some(seat) => self.resolve_seat(seat, "protocol.challenger").map(|_| ()),
+                None => Ok(()),
+            },
+            ProtocolSpec::DevilsAdvocate { adversary } => {
+                need_seats(2, "an adversary and someone to challenge")?;
+                match adversary {
+                    Some(seat) => self.resolve_seat(seat, "protocol.adversary").map(|_| ()),
+                    None => Ok(()),
                 }
             }
+            ProtocolSpec::Adversarial { triggers, .. } => {
+                need_seats(2, "the advocate is seat 1, the challenger seat 2")?;
+                for (i, t) in triggers.iter().enumerate() {
+                    if t.any_of.iter().all(|w| w.trim().is_empty()) {
+                        return Err(Error::spec(format!("protocol.triggers[{i}].any_of"), "needs at least one word"));
+                    }
+                }
+                Ok(())
+            }
+            ProtocolSpec::Steelman => need_seats(2, "the steelman is seat 1, the devil's advocate seat 2"),
+            ProtocolSpec::Comparative { options } => {
+                if options.len() < 2 {
+                    return Err(Error::spec("protocol.options", "give at least two options to compare"));
+                }
+                if let Some(i) = options.iter().position(|o| o.trim().is_empty()) {
+                    return Err(Error::spec(format!("protocol.options[{i}]"), "must not be empty"));
+                }
+                if n != options.len() {
+                    return Err(Error::spec(
+                        "panel",
+                        format!("comparative needs one seat per option: {} options, {n} seats", options.len()),
+                    ));
+                }
+                Ok(())
+            }
+            ProtocolSpec::PriorityVote { items } => {
+                if items.is_empty() {
+                    return Err(Error::spec("protocol.items", "give at least one item to prioritize"));
+                }
+                if let Some(i) = items.iter().position(|o| o.trim().is_empty()) {
+                    return Err(Error::spec(format!("protocol.items[{i}]"), "must not be empty"));
+                }
+                if n != 2 {
+                    return Err(Error::spec(
+                        "panel",
+                        format!("priority-vote needs exactly 2 seats (urgency, impact); it has {n}"),
+                    ));
+                }
+                Ok(())
+            }
+            ProtocolSpec::Challenge { .. } => need_seats(2, "a defender and at least one challenger"),
+            ProtocolSpec::Ranked => need_seats(2, "each seat ranks the others"),
         }
-        Ok(())
+    }
+
+    /// The rounds this debate runs: the spec's, or the protocol's default.
+    pub fn rounds(&self) -> u32 {
+        self.rounds.unwrap_or_else(|| self.protocol.default_rounds())
     }
 
     /// The panel index a seat reference names, or an error naming `field`.
     pub fn resolve_seat(&self, seat: &SeatRef, field: &str) -> Result<usize, Error> {
         let found = match seat {
-            SeatRef::Position(n) => (*n as usize)
-                .checked_sub(1)
-                .filter(|&i| i < self.panel.len()),
+            SeatRef::Position(n) => (*n as usize).checked_sub(1).filter(|&i| i < self.panel.len()),
             SeatRef::Id(id) => self.panel.iter().position(|s| &s.id == id).or_else(|| {
                 // "2" typed on a command line arrives as a string.
-                id.parse::<usize>()
-                    .ok()
-                    .and_then(|n| n.checked_sub(1))
-                    .filter(|&i| i < self.panel.len())
+                id.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).filter(|&i| i < self.panel.len())
             }),
         };
         found.ok_or_else(|| {
@@ -240,21 +422,14 @@ impl DebateSpec {
             };
             Error::spec(
                 field,
-                format!(
-                    "no seat {shown}: use an id ({}) or a number from 1 to {}",
-                    ids.join(", "),
-                    ids.len()
-                ),
+                format!("no seat {shown}: use an id ({}) or a number from 1 to {}", ids.join(", "), ids.len()),
             )
         })
     }
 
     /// Seats that must still be answering for the debate to continue.
     pub fn quorum(&self) -> usize {
-        self.limits
-            .quorum
-            .map(|q| q as usize)
-            .unwrap_or(self.panel.len().min(2))
+        self.limits.quorum.map(|q| q as usize).unwrap_or(self.panel.len().min(2))
     }
 }
 
@@ -263,10 +438,7 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
         return Err(Error::spec(format!("{at}.id"), "must not be empty"));
     }
     if p.id.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(Error::spec(
-            format!("{at}.id"),
-            format!("'{}' must not contain spaces", p.id),
-        ));
+        return Err(Error::spec(format!("{at}.id"), format!("'{}' must not contain spaces", p.id)));
     }
     if p.model.trim().is_empty() {
         return Err(Error::spec(format!("{at}.model"), "must not be empty"));
@@ -305,7 +477,7 @@ mod tests {
     #[test]
     fn accepts_a_minimal_spec_with_defaults() {
         let spec = DebateSpec::from_json(&base().to_string()).unwrap();
-        assert_eq!(spec.rounds, 2);
+        assert_eq!(spec.rounds(), 2);
         assert_eq!(spec.limits.max_tokens, 512);
         assert_eq!(spec.panel[0].display_name(), "a");
         assert_eq!(spec.quorum(), 2);
@@ -316,10 +488,7 @@ mod tests {
         let mut v = base();
         v["panel"][1]["model"] = serde_json::json!(7);
         let e = err(v);
-        assert!(
-            matches!(&e, Error::InvalidSpec { field, .. } if field == "panel[1].model"),
-            "{e}"
-        );
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "panel[1].model"), "{e}");
     }
 
     #[test]
@@ -327,20 +496,14 @@ mod tests {
         let mut v = base();
         v["protocol"] = serde_json::json!({"name": "shouting-match"});
         let e = err(v).to_string();
-        assert!(
-            e.contains("protocol") && e.contains("shouting-match"),
-            "{e}"
-        );
+        assert!(e.contains("protocol") && e.contains("shouting-match"), "{e}");
     }
 
     #[test]
     fn rejects_an_empty_panel() {
         let mut v = base();
         v["panel"] = serde_json::json!([]);
-        assert_eq!(
-            err(v),
-            Error::spec("panel", "must have at least one participant")
-        );
+        assert_eq!(err(v), Error::spec("panel", "must have at least one participant"));
     }
 
     #[test]
@@ -368,9 +531,7 @@ mod tests {
         assert!(matches!(err(v), Error::InvalidSpec { field, .. } if field == "rounds"));
         let mut v = base();
         v["limits"] = serde_json::json!({"temperature": 3.5});
-        assert!(
-            matches!(err(v), Error::InvalidSpec { field, .. } if field == "limits.temperature")
-        );
+        assert!(matches!(err(v), Error::InvalidSpec { field, .. } if field == "limits.temperature"));
     }
 
     #[test]
@@ -383,10 +544,7 @@ mod tests {
         assert_eq!(spec.resolve_seat(&SeatRef::Position(1), "x").unwrap(), 0);
         v["protocol"]["challenger"] = serde_json::json!(3);
         let e = err(v);
-        assert!(
-            matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.challenger"),
-            "{e}"
-        );
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.challenger"), "{e}");
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! The transcript: the stable JSON record of a debate.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::{ConsensusCheck, Outcome, Phase, SeatInfo, Usage};
 
@@ -22,6 +25,18 @@ pub struct Transcript {
     /// Every convergence check the protocol ran.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub consensus: Vec<ConsensusCheck>,
+    /// Every choice the seed made (a devil's advocate picked, a tie broken).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Choice>,
+    /// Rolling summaries asked for to keep prompts within the context budget.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summaries: Vec<SummaryNote>,
+    /// Unparseable replies, adversarial turns that pulled their punches.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+    /// Protocol-specific results under their own names (`ranking`, `scorecard`, …).
+    #[serde(flatten)]
+    pub results: BTreeMap<String, Value>,
     pub synthesis: Option<Synthesis>,
     /// `null` while the debate is still running (a partial journal).
     pub outcome: Option<Outcome>,
@@ -46,6 +61,27 @@ pub struct Synthesis {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Choice {
+    pub what: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SummaryNote {
+    pub covers_round: u32,
+    pub speaker: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Warning {
+    pub speaker: Option<String>,
+    pub round: u32,
+    pub phase: Phase,
+    pub message: String,
 }
 
 impl Transcript {

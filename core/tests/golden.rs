@@ -12,17 +12,10 @@ use agon_core::{Session, Transcript};
 
 fn cases() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("spec.json").exists())
-        .collect();
+    let mut cases: Vec<PathBuf> =
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("spec.json").exists()).collect();
     cases.sort();
-    assert!(
-        cases.len() >= 6,
-        "golden cases missing under {}",
-        root.display()
-    );
+    assert!(cases.len() >= 6, "golden cases missing under {}", root.display());
     cases
 }
 
@@ -73,12 +66,7 @@ fn every_golden_journal_replays_to_the_same_transcript() {
         let journal = std::fs::read_to_string(case.join("journal.ndjson")).unwrap();
         let expected = std::fs::read_to_string(case.join("transcript.json")).unwrap();
         let session = Session::from_journal(&journal).unwrap();
-        assert_eq!(
-            session.transcript().to_json(),
-            expected,
-            "{}",
-            case.display()
-        );
+        assert_eq!(session.transcript().to_json(), expected, "{}", case.display());
     }
 }
 
@@ -94,17 +82,10 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("rotating-challenger-no-quorum", "no-quorum", 0),
     ];
     for (case, kind, rounds) in expect {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../tests/golden")
-            .join(case);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(case);
         let t: Transcript =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("transcript.json")).unwrap())
-                .unwrap();
+            serde_json::from_str(&std::fs::read_to_string(dir.join("transcript.json")).unwrap()).unwrap();
         let outcome = t.outcome.unwrap();
-        assert_eq!(
-            (outcome.kind.as_str(), outcome.rounds_run),
-            (kind, rounds),
-            "{case}"
-        );
+        assert_eq!((outcome.kind.as_str(), outcome.rounds_run), (kind, rounds), "{case}");
     }
 }

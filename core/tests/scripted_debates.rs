@@ -16,15 +16,10 @@ fn rotating(start: Option<&str>) -> serde_json::Value {
 #[test]
 fn round_robin_speaks_in_panel_order_one_at_a_time_then_judges() {
     let s = spec(json!({"name": "round-robin"}), &["a", "b", "c"], 2, true);
-    let run = drive(Session::new(s).unwrap(), |r| {
-        reply(r, format!("{} says hello in round {}", r.seat, r.round))
-    });
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, format!("{} says hello in round {}", r.seat, r.round)));
     let order: Vec<&str> = run.requests.iter().map(|r| r.seat.as_str()).collect();
     assert_eq!(order, ["a", "b", "c", "a", "b", "c", "judge"]);
-    assert!(
-        run.batches.iter().all(|b| b.len() == 1),
-        "round-robin turns depend on each other"
-    );
+    assert!(run.batches.iter().all(|b| b.len() == 1), "round-robin turns depend on each other");
     // Round 2's first speaker sees round 1's last turn.
     let a2 = &run.requests[3];
     assert!(a2.messages[1].content.contains("c says hello in round 1"));
@@ -45,22 +40,14 @@ fn rotating_challenger_releases_the_blind_phase_at_once() {
     let run = drive(Session::new(s).unwrap(), |r| reply(r, "I see risks."));
     assert_eq!(run.batches[0].len(), 5);
     assert!(run.batches[0].iter().all(|r| r.phase == Phase::Blind));
-    assert!(
-        run.batches[1..].iter().all(|b| b.len() == 1),
-        "deliberation is sequential"
-    );
+    assert!(run.batches[1..].iter().all(|b| b.len() == 1), "deliberation is sequential");
 }
 
 #[test]
 fn challenger_rotates_from_the_named_seat_and_speaks_last() {
     let s = spec(rotating(Some("c")), &["a", "b", "c", "d", "e"], 5, false);
-    let run = drive(Session::new(s).unwrap(), |r| {
-        reply(r, "I disagree with Speaker 1.")
-    });
-    let seen: Vec<String> = challengers(&run.events)
-        .into_iter()
-        .map(Option::unwrap)
-        .collect();
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "I disagree with Speaker 1."));
+    let seen: Vec<String> = challengers(&run.events).into_iter().map(Option::unwrap).collect();
     assert_eq!(seen, ["c", "d", "e", "a", "b"]);
     for round in 1..=5u32 {
         let turns: Vec<_> = run
@@ -76,28 +63,16 @@ fn challenger_rotates_from_the_named_seat_and_speaks_last() {
         assert_eq!(turns.iter().filter(|t| t.challenger).count(), 1);
     }
     let outcome = run.session.outcome().unwrap();
-    assert_eq!(
-        (outcome.kind, outcome.rounds_run),
-        (OutcomeKind::Completed, 5)
-    );
+    assert_eq!((outcome.kind, outcome.rounds_run), (OutcomeKind::Completed, 5));
 }
 
 #[test]
 fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
     let s = spec(rotating(None), &["a", "b", "c"], 1, false);
     let run = drive(Session::new(s).unwrap(), |r| reply(r, "Hmm."));
-    for r in run
-        .requests
-        .iter()
-        .filter(|r| r.phase == Phase::Deliberation)
-    {
+    for r in run.requests.iter().filter(|r| r.phase == Phase::Deliberation) {
         let is_challenger = r.seat == "a";
-        assert_eq!(
-            r.messages[0].content.contains("CHALLENGER"),
-            is_challenger,
-            "{}",
-            r.seat
-        );
+        assert_eq!(r.messages[0].content.contains("CHALLENGER"), is_challenger, "{}", r.seat);
     }
 }
 
@@ -105,15 +80,11 @@ fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
 fn stops_early_on_consensus_without_counting_the_challenger() {
     let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 3, true);
     // Round 1: challenger a. Three of the four others converge; the challenger objects.
-    let run = drive(Session::new(s).unwrap(), |r| {
-        match (r.phase, r.seat.as_str()) {
-            (Phase::Deliberation, "a") => reply(r, "I disagree with all of you."),
-            (Phase::Deliberation, "b" | "c" | "d") => {
-                reply(r, "Good points.\nCONSENSUS: build the tram in two phases.")
-            }
-            (Phase::Deliberation, _) => reply(r, "I disagree with Speaker 2."),
-            _ => reply(r, "An answer."),
-        }
+    let run = drive(Session::new(s).unwrap(), |r| match (r.phase, r.seat.as_str()) {
+        (Phase::Deliberation, "a") => reply(r, "I disagree with all of you."),
+        (Phase::Deliberation, "b" | "c" | "d") => reply(r, "Good points.\nCONSENSUS: build the tram in two phases."),
+        (Phase::Deliberation, _) => reply(r, "I disagree with Speaker 2."),
+        _ => reply(r, "An answer."),
     });
     let outcome = run.session.outcome().unwrap();
     assert_eq!(outcome.kind, OutcomeKind::Consensus);
@@ -135,11 +106,9 @@ fn stops_early_on_consensus_without_counting_the_challenger() {
 fn the_challengers_agreement_cannot_complete_a_consensus() {
     let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 1, false);
     // Challenger a and two others agree: 2 of 4 counted, 3 needed.
-    let run = drive(Session::new(s).unwrap(), |r| {
-        match (r.phase, r.seat.as_str()) {
-            (Phase::Deliberation, "a" | "b" | "c") => reply(r, "CONSENSUS: build it."),
-            _ => reply(r, "I disagree."),
-        }
+    let run = drive(Session::new(s).unwrap(), |r| match (r.phase, r.seat.as_str()) {
+        (Phase::Deliberation, "a" | "b" | "c") => reply(r, "CONSENSUS: build it."),
+        _ => reply(r, "I disagree."),
     });
     let outcome = run.session.outcome().unwrap();
     assert_eq!(outcome.kind, OutcomeKind::Completed);
@@ -148,18 +117,12 @@ fn the_challengers_agreement_cannot_complete_a_consensus() {
 #[test]
 fn prompts_are_anonymized_and_the_transcript_is_not() {
     let s = spec(rotating(None), &["alpha", "bravo", "charlie"], 1, true);
-    let run = drive(Session::new(s).unwrap(), |r| {
-        reply(r, format!("position of {}", r.seat.to_uppercase()))
-    });
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, format!("position of {}", r.seat.to_uppercase())));
     for r in run.requests.iter().filter(|r| r.phase != Phase::Blind) {
         let prompt: String = r.messages.iter().map(|m| m.content.as_str()).collect();
         assert!(prompt.contains("Speaker 1"), "{prompt}");
         for name in ["Name-alpha", "Name-bravo", "Name-charlie", "openai/"] {
-            assert!(
-                !prompt.contains(name),
-                "{name} leaked into {}'s prompt",
-                r.seat
-            );
+            assert!(!prompt.contains(name), "{name} leaked into {}'s prompt", r.seat);
         }
     }
     let t = run.session.transcript();
@@ -172,27 +135,15 @@ fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
     let s = spec(rotating(None), &["a", "b", "c"], 2, true);
     let run = drive(Session::new(s).unwrap(), |r| {
         if r.seat == "b" {
-            Input::Failed {
-                id: r.id,
-                kind: FailureKind::Timeout,
-                message: "no answer in 120 s".into(),
-            }
+            Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "no answer in 120 s".into() }
         } else {
             reply(r, "I disagree.")
         }
     });
-    assert_eq!(
-        run.requests.iter().filter(|r| r.seat == "b").count(),
-        1,
-        "b is not called again"
-    );
+    assert_eq!(run.requests.iter().filter(|r| r.seat == "b").count(), 1, "b is not called again");
     let outcome = run.session.outcome().unwrap().clone();
     assert_eq!(outcome.kind, OutcomeKind::Degraded);
-    assert!(
-        outcome.reason.contains("b (timeout in blind round 0)"),
-        "{}",
-        outcome.reason
-    );
+    assert!(outcome.reason.contains("b (timeout in blind round 0)"), "{}", outcome.reason);
     assert_eq!(outcome.failures.len(), 1);
     let t = run.session.transcript();
     assert_eq!(t.turns.len(), 2 + 2 * 2);
@@ -204,11 +155,7 @@ fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
 fn a_failed_judge_leaves_the_positions_side_by_side() {
     let s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, true);
     let run = drive(Session::new(s).unwrap(), |r| match r.purpose {
-        Purpose::Judge => Input::Failed {
-            id: r.id,
-            kind: FailureKind::ProviderError,
-            message: "HTTP 500".into(),
-        },
+        Purpose::Judge => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "HTTP 500".into() },
         _ => reply(r, format!("final view of {}", r.seat)),
     });
     let outcome = run.session.outcome().unwrap();
@@ -224,11 +171,7 @@ fn too_few_answering_seats_is_no_quorum() {
     let s = spec(rotating(None), &["a", "b"], 2, true);
     let run = drive(Session::new(s).unwrap(), |r| {
         if r.seat == "a" {
-            Input::Failed {
-                id: r.id,
-                kind: FailureKind::RateLimited,
-                message: "429".into(),
-            }
+            Input::Failed { id: r.id, kind: FailureKind::RateLimited, message: "429".into() }
         } else {
             reply(r, "answer")
         }
@@ -236,11 +179,7 @@ fn too_few_answering_seats_is_no_quorum() {
     let outcome = run.session.outcome().unwrap();
     assert_eq!(outcome.kind, OutcomeKind::NoQuorum);
     assert!(run.requests.iter().all(|r| r.purpose != Purpose::Judge));
-    assert_eq!(
-        run.session.transcript().turns.len(),
-        1,
-        "b's answer is kept"
-    );
+    assert_eq!(run.session.transcript().turns.len(), 1, "b's answer is kept");
 }
 
 #[test]
@@ -249,21 +188,12 @@ fn unknown_and_repeated_ids_are_errors_that_change_nothing() {
     let mut session = Session::new(s).unwrap();
     let first = first_request(&mut session);
     let before = (session.events().len(), session.journal());
-    assert_eq!(
-        session.handle(reply(&first, "x").with_id(99)),
-        Err(Error::UnknownRequest { id: 99 })
-    );
-    assert_eq!(
-        session.handle(reply(&first, "x").with_id(0)),
-        Err(Error::UnknownRequest { id: 0 })
-    );
+    assert_eq!(session.handle(reply(&first, "x").with_id(99)), Err(Error::UnknownRequest { id: 99 }));
+    assert_eq!(session.handle(reply(&first, "x").with_id(0)), Err(Error::UnknownRequest { id: 0 }));
     assert_eq!((session.events().len(), session.journal()), before);
     session.handle(reply(&first, "x")).unwrap();
     let after = (session.events().len(), session.journal());
-    assert_eq!(
-        session.handle(reply(&first, "again")),
-        Err(Error::AlreadyAnswered { id: first.id })
-    );
+    assert_eq!(session.handle(reply(&first, "again")), Err(Error::AlreadyAnswered { id: first.id }));
     assert_eq!((session.events().len(), session.journal()), after);
 }
 
@@ -283,16 +213,8 @@ trait WithId {
 impl WithId for Input {
     fn with_id(self, new: u64) -> Input {
         match self {
-            Input::Reply { text, usage, .. } => Input::Reply {
-                id: new,
-                text,
-                usage,
-            },
-            Input::Failed { kind, message, .. } => Input::Failed {
-                id: new,
-                kind,
-                message,
-            },
+            Input::Reply { text, usage, .. } => Input::Reply { id: new, text, usage },
+            Input::Failed { kind, message, .. } => Input::Failed { id: new, kind, message },
         }
     }
 }
@@ -300,15 +222,10 @@ impl WithId for Input {
 #[test]
 fn a_journal_replays_to_the_same_transcript_and_resumes_where_it_stopped() {
     let s = spec(rotating(None), &["a", "b", "c"], 2, true);
-    let run = drive(Session::new(s).unwrap(), |r| {
-        reply(r, format!("{} r{}", r.seat, r.round))
-    });
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, format!("{} r{}", r.seat, r.round)));
     let journal = run.session.journal();
     let replayed = Session::from_journal(&journal).unwrap();
-    assert_eq!(
-        replayed.transcript().to_json(),
-        run.session.transcript().to_json()
-    );
+    assert_eq!(replayed.transcript().to_json(), run.session.transcript().to_json());
     assert_eq!(replayed.events(), run.session.events());
 
     // Cut after the blind phase plus one turn: 1 header + 4 inputs.
@@ -319,10 +236,7 @@ fn a_journal_replays_to_the_same_transcript_and_resumes_where_it_stopped() {
     assert_eq!(pending, [5], "only the unanswered turn is asked again");
     let rest = drive(resumed, |r| reply(r, format!("{} r{}", r.seat, r.round)));
     assert_eq!(rest.requests[0].id, 5);
-    assert_eq!(
-        rest.session.transcript().to_json(),
-        run.session.transcript().to_json()
-    );
+    assert_eq!(rest.session.transcript().to_json(), run.session.transcript().to_json());
     assert_eq!(rest.session.journal(), journal);
 }
 
@@ -335,12 +249,6 @@ fn a_torn_last_line_is_ignored_and_a_bad_line_is_reported() {
     let session = Session::from_journal(torn).unwrap();
     assert_eq!(session.transcript().turns.len(), 1);
     let bad = journal.replacen("\"reply\"", "\"shrug\"", 1);
-    assert!(matches!(
-        Session::from_journal(&bad),
-        Err(Error::InvalidJournal { line: 2, .. })
-    ));
-    assert!(matches!(
-        Session::from_journal(""),
-        Err(Error::InvalidJournal { line: 1, .. })
-    ));
+    assert!(matches!(Session::from_journal(&bad), Err(Error::InvalidJournal { line: 2, .. })));
+    assert!(matches!(Session::from_journal(""), Err(Error::InvalidJournal { line: 1, .. })));
 }

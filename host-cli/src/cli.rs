@@ -5,11 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
-#[command(
-    name = "agon",
-    version,
-    about = "Run LLM councils: several models debate, a judge synthesizes."
-)]
+#[command(name = "agon", version, about = "Run LLM councils: several models debate, a judge synthesizes.")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,

@@ -78,55 +78,28 @@ impl Runtime {
 
     pub fn validate_spec(&mut self, spec_json: &str) -> Result<Result<String, EngineError>> {
         let engine = self.bindings.agon_debate_engine();
-        Ok(engine
-            .call_validate_spec(&mut self.store, spec_json)?
-            .map_err(EngineError))
+        Ok(engine.call_validate_spec(&mut self.store, spec_json)?.map_err(EngineError))
     }
 
     pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
-        Ok(self
-            .bindings
-            .agon_debate_engine()
-            .call_protocols(&mut self.store)?)
+        Ok(self.bindings.agon_debate_engine().call_protocols(&mut self.store)?)
     }
 
     pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {
-        let made = self
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_create(&mut self.store, spec_json)?;
-        Ok(made
-            .map(|session| Council {
-                runtime: self,
-                session,
-            })
-            .map_err(EngineError))
+        let made = self.bindings.agon_debate_engine().session().call_create(&mut self.store, spec_json)?;
+        Ok(made.map(|session| Council { runtime: self, session }).map_err(EngineError))
     }
 
     pub fn from_journal(&mut self, journal: &str) -> Result<Result<Council<'_>, EngineError>> {
-        let made = self
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_from_journal(&mut self.store, journal)?;
-        Ok(made
-            .map(|session| Council {
-                runtime: self,
-                session,
-            })
-            .map_err(EngineError))
+        let made = self.bindings.agon_debate_engine().session().call_from_journal(&mut self.store, journal)?;
+        Ok(made.map(|session| Council { runtime: self, session }).map_err(EngineError))
     }
 }
 
 impl Council<'_> {
     pub fn poll(&mut self) -> Result<wit::Output> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_poll(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_poll(&mut rt.store, self.session)?)
     }
 
     /// Feed an input; returns the journal line to append.
@@ -142,56 +115,32 @@ impl Council<'_> {
 
     pub fn journal(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_journal(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_journal(&mut rt.store, self.session)?)
     }
 
     pub fn outstanding(&mut self) -> Result<Vec<u64>> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_outstanding(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_outstanding(&mut rt.store, self.session)?)
     }
 
     pub fn outcome(&mut self) -> Result<Option<wit::Outcome>> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_outcome(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_outcome(&mut rt.store, self.session)?)
     }
 
     pub fn transcript_json(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_transcript_json(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_transcript_json(&mut rt.store, self.session)?)
     }
 
     pub fn transcript_markdown(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_transcript_markdown(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_transcript_markdown(&mut rt.store, self.session)?)
     }
 
     pub fn spec_json(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
-        Ok(rt
-            .bindings
-            .agon_debate_engine()
-            .session()
-            .call_spec_json(&mut rt.store, self.session)?)
+        Ok(rt.bindings.agon_debate_engine().session().call_spec_json(&mut rt.store, self.session)?)
     }
 }
 
@@ -219,20 +168,13 @@ fn cache_file(engine: &Engine, dir: &Path) -> PathBuf {
     let mut digest = Sha256::new();
     digest.update(COMPONENT);
     digest.update(compat.finish().to_le_bytes());
-    let hex: String = digest
-        .finalize()
-        .iter()
-        .take(12)
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex: String = digest.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
     dir.join(format!("agon-{hex}.cwasm"))
 }
 
 fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {
     let Some(dir) = cache else {
-        return Component::new(engine, COMPONENT)
-            .map_err(anyhow::Error::from)
-            .context("compiling the agon component");
+        return Component::new(engine, COMPONENT).map_err(anyhow::Error::from).context("compiling the agon component");
     };
     let file = cache_file(engine, dir);
     if file.exists() {
@@ -246,10 +188,8 @@ fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {
             }
         }
     }
-    let compiled = engine
-        .precompile_component(COMPONENT)
-        .map_err(anyhow::Error::from)
-        .context("compiling the agon component")?;
+    let compiled =
+        engine.precompile_component(COMPONENT).map_err(anyhow::Error::from).context("compiling the agon component")?;
     // Best effort: a read-only cache directory only costs the next run a compile.
     if fs::create_dir_all(dir).is_ok() {
         let tmp = file.with_extension(format!("tmp{}", std::process::id()));
@@ -258,6 +198,5 @@ fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {
         }
     }
     // SAFETY: `compiled` was produced just now by this engine.
-    unsafe { Component::deserialize(engine, &compiled) }
-        .map_err(|e| anyhow!("loading the compiled component: {e}"))
+    unsafe { Component::deserialize(engine, &compiled) }.map_err(|e| anyhow!("loading the compiled component: {e}"))
 }

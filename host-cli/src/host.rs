@@ -23,14 +23,8 @@ use crate::view::View;
 
 /// What a worker thread or the signal handler reports.
 pub enum Message {
-    Text {
-        id: u64,
-        piece: String,
-    },
-    Finished {
-        id: u64,
-        result: Result<provider::Completion, provider::CallError>,
-    },
+    Text { id: u64, piece: String },
+    Finished { id: u64, result: Result<provider::Completion, provider::CallError> },
     Interrupted,
 }
 
@@ -54,8 +48,7 @@ pub struct JournalFile {
 
 impl JournalFile {
     pub fn create(path: &Path, header: &str) -> Result<JournalFile> {
-        let mut file = File::create(path)
-            .with_context(|| format!("creating the journal {}", path.display()))?;
+        let mut file = File::create(path).with_context(|| format!("creating the journal {}", path.display()))?;
         file.write_all(header.as_bytes())?;
         file.sync_data()?;
         Ok(JournalFile { file })
@@ -97,16 +90,8 @@ pub fn drive(
             Message::Text { id, piece } => view.text(id, &piece),
             Message::Finished { id, result } => {
                 let input = match result {
-                    Ok(c) => wit::Input::Reply(wit::Reply {
-                        id,
-                        text: c.text,
-                        usage: c.usage,
-                    }),
-                    Err(e) => wit::Input::Failed(wit::Failure {
-                        id,
-                        kind: e.kind,
-                        message: e.message,
-                    }),
+                    Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage }),
+                    Err(e) => wit::Input::Failed(wit::Failure { id, kind: e.kind, message: e.message }),
                 };
                 let line = council.handle(&input)?.map_err(anyhow::Error::new)?;
                 if let Some(journal) = &mut sinks.journal {
@@ -118,12 +103,7 @@ pub fn drive(
     }
 }
 
-fn spawn_call(
-    request: wit::ModelRequest,
-    env: &Environment,
-    options: CallOptions,
-    tx: Sender<Message>,
-) {
+fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOptions, tx: Sender<Message>) {
     let id = request.id;
     // References were checked before the run; a bad one here still fails only this call.
     let target = ModelRef::parse(&request.model).map(|m| (env.endpoint(m.kind).clone(), m));
@@ -132,10 +112,7 @@ fn spawn_call(
             Ok((endpoint, model)) => {
                 let text_tx = tx.clone();
                 let mut on_text = |piece: &str| {
-                    let _ = text_tx.send(Message::Text {
-                        id,
-                        piece: piece.to_string(),
-                    });
+                    let _ = text_tx.send(Message::Text { id, piece: piece.to_string() });
                 };
                 provider::complete(&endpoint, &model, &request, options, &mut on_text)
             }
@@ -164,10 +141,7 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
     for m in models {
         kinds.insert(ModelRef::parse(m)?.kind as u8);
     }
-    for kind in [
-        provider::ProviderKind::OpenAi,
-        provider::ProviderKind::Ollama,
-    ] {
+    for kind in [provider::ProviderKind::OpenAi, provider::ProviderKind::Ollama] {
         if !kinds.contains(&(kind as u8)) {
             continue;
         }
@@ -191,22 +165,14 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
 fn reachable(base_url: &str) -> Result<(), String> {
     let (scheme, rest) = base_url.split_once("://").ok_or("not a URL")?;
     let authority = rest.split('/').next().unwrap_or(rest);
-    let authority = authority
-        .rsplit_once('@')
-        .map(|(_, a)| a)
-        .unwrap_or(authority);
-    let has_port = authority
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
+    let authority = authority.rsplit_once('@').map(|(_, a)| a).unwrap_or(authority);
+    let has_port = authority.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
     let target = if has_port {
         authority.to_string()
     } else {
         format!("{authority}:{}", if scheme == "https" { 443 } else { 80 })
     };
-    let addrs: Vec<_> = target
-        .to_socket_addrs()
-        .map_err(|e| format!("cannot resolve: {e}"))?
-        .collect();
+    let addrs: Vec<_> = target.to_socket_addrs().map_err(|e| format!("cannot resolve: {e}"))?.collect();
     let mut last = String::from("no address");
     for addr in addrs {
         match TcpStream::connect_timeout(&addr, Duration::from_secs(5)) {

@@ -54,11 +54,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
-            let code = if e.downcast_ref::<BadInput>().is_some() {
-                exit::BAD_INPUT
-            } else {
-                exit::FAILURE
-            };
+            let code = if e.downcast_ref::<BadInput>().is_some() { exit::BAD_INPUT } else { exit::FAILURE };
             eprintln!("agon: {e:#}");
             ExitCode::from(code)
         }
@@ -68,16 +64,10 @@ fn main() -> ExitCode {
 fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<String> {
     let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
     if !known.contains(&args.protocol) {
-        return Err(bad(format!(
-            "unknown protocol '{}' (see `agon protocols`: {})",
-            args.protocol,
-            known.join(", ")
-        )));
+        return Err(bad(format!("unknown protocol '{}' (see `agon protocols`: {})", args.protocol, known.join(", "))));
     }
     let spec = spec_args::build(args, &mut |w| eprintln!("{w}")).map_err(bad)?;
-    runtime
-        .validate_spec(&spec.to_string())?
-        .map_err(|e| bad(e.to_string()))
+    runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
 }
 
 fn spec(args: agon_cli::cli::SpecArgs) -> Result<u8> {
@@ -116,9 +106,7 @@ fn run(args: RunArgs) -> Result<u8> {
     let events: Option<Box<dyn Write>> = match args.events.as_deref() {
         None => None,
         Some("-") => Some(Box::new(std::io::stdout())),
-        Some(path) => Some(Box::new(
-            std::fs::File::create(path).with_context(|| format!("creating {path}"))?,
-        )),
+        Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
 
     let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
@@ -127,31 +115,17 @@ fn run(args: RunArgs) -> Result<u8> {
         None => None,
     };
     let mut sinks = Sinks { events, journal };
-    let options = CallOptions {
-        timeout: Duration::from_secs(args.timeout),
-        stream: !args.no_stream,
-    };
-    let ending = host::drive(
-        &mut council,
-        &env,
-        options,
-        &mut sinks,
-        &mut view,
-        host::channel_with_interrupt(),
-    )?;
+    let options = CallOptions { timeout: Duration::from_secs(args.timeout), stream: !args.no_stream };
+    let ending = host::drive(&mut council, &env, options, &mut sinks, &mut view, host::channel_with_interrupt())?;
 
     let document = match args.format {
         Format::Markdown => council.transcript_markdown()?,
         Format::Json => council.transcript_json()?,
     };
-    match (
-        &args.output,
-        events_to_stdout,
-        stdout_is_terminal,
-        args.format,
-    ) {
-        (Some(path), _, _, _) => std::fs::write(path, &document)
-            .with_context(|| format!("writing {}", path.display()))?,
+    match (&args.output, events_to_stdout, stdout_is_terminal, args.format) {
+        (Some(path), _, _, _) => {
+            std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?
+        }
         (None, true, _, _) => {}
         // The live view already showed the debate as Markdown on this terminal.
         (None, false, true, Format::Markdown) => {}
@@ -165,11 +139,9 @@ fn run(args: RunArgs) -> Result<u8> {
         Ending::Done(outcome) => Ok(exit_code(&outcome)),
         Ending::Interrupted => {
             let hint = match &args.journal {
-                Some(p) => format!(
-                    "every answered turn is in {}; see it with `agon replay {}`",
-                    p.display(),
-                    p.display()
-                ),
+                Some(p) => {
+                    format!("every answered turn is in {}; see it with `agon replay {}`", p.display(), p.display())
+                }
                 None => "run with --journal FILE to keep every answered turn".to_string(),
             };
             eprintln!("\nagon: interrupted; {hint}");
@@ -179,23 +151,16 @@ fn run(args: RunArgs) -> Result<u8> {
 }
 
 fn replay(args: ReplayArgs) -> Result<u8> {
-    let text = std::fs::read_to_string(&args.journal).map_err(|e| {
-        bad(format!(
-            "cannot read the journal {}: {e}",
-            args.journal.display()
-        ))
-    })?;
+    let text = std::fs::read_to_string(&args.journal)
+        .map_err(|e| bad(format!("cannot read the journal {}: {e}", args.journal.display())))?;
     let mut runtime = Runtime::load()?;
-    let mut council = runtime
-        .from_journal(&text)?
-        .map_err(|e| bad(format!("{}: {e}", args.journal.display())))?;
+    let mut council = runtime.from_journal(&text)?.map_err(|e| bad(format!("{}: {e}", args.journal.display())))?;
     let document = match args.format {
         Format::Markdown => council.transcript_markdown()?,
         Format::Json => council.transcript_json()?,
     };
     match &args.output {
-        Some(path) => std::fs::write(path, &document)
-            .with_context(|| format!("writing {}", path.display()))?,
+        Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,
         None => std::io::stdout().lock().write_all(document.as_bytes())?,
     }
     match council.outcome()? {
@@ -209,10 +174,7 @@ fn replay(args: ReplayArgs) -> Result<u8> {
 }
 
 fn exit_code(outcome: &wit::Outcome) -> u8 {
-    if !matches!(
-        outcome.kind,
-        wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus
-    ) {
+    if !matches!(outcome.kind, wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus) {
         eprintln!("{}", outcome_line(outcome));
     }
     match outcome.kind {

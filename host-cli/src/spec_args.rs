@@ -16,11 +16,7 @@ pub fn build(args: &SpecArgs, warn: &mut dyn FnMut(&str)) -> Result<Value, Strin
         ModelRef::parse(m)?;
     }
     let ids = seat_ids(&models);
-    let panel: Vec<Value> = ids
-        .iter()
-        .zip(&models)
-        .map(|(id, model)| json!({"id": id, "model": model}))
-        .collect();
+    let panel: Vec<Value> = ids.iter().zip(&models).map(|(id, model)| json!({"id": id, "model": model})).collect();
 
     let judge_model = match (&args.judge, args.no_judge) {
         (_, true) => None,
@@ -35,14 +31,8 @@ pub fn build(args: &SpecArgs, warn: &mut dyn FnMut(&str)) -> Result<Value, Strin
     if let Some(n) = args.advocate {
         warn("warning: --advocate is deprecated; use --challenger instead");
         if challenger.is_none() {
-            let mapped = n
-                .checked_sub(1)
-                .and_then(|i| ids.get(i as usize))
-                .cloned()
-                .unwrap_or_else(|| n.to_string());
-            warn(&format!(
-                "  mapping --advocate {n} to --challenger {mapped}"
-            ));
+            let mapped = n.checked_sub(1).and_then(|i| ids.get(i as usize)).cloned().unwrap_or_else(|| n.to_string());
+            warn(&format!("  mapping --advocate {n} to --challenger {mapped}"));
             challenger = Some(mapped);
         }
     }
@@ -53,9 +43,7 @@ pub fn build(args: &SpecArgs, warn: &mut dyn FnMut(&str)) -> Result<Value, Strin
         },
         other => {
             if challenger.is_some() {
-                return Err(format!(
-                    "--challenger only applies to rotating-challenger, not {other}"
-                ));
+                return Err(format!("--challenger only applies to rotating-challenger, not {other}"));
             }
             json!({"name": other})
         }
@@ -87,19 +75,13 @@ pub fn seat_ids(models: &[String]) -> Vec<String> {
         .iter()
         .map(|m| {
             let name = m.split_once('/').map(|(_, n)| n).unwrap_or(m);
-            name.chars()
-                .map(|c| if c.is_whitespace() { '-' } else { c })
-                .collect()
+            name.chars().map(|c| if c.is_whitespace() { '-' } else { c }).collect()
         })
         .collect();
     let mut ids: Vec<String> = Vec::with_capacity(base.len());
     for (i, b) in base.iter().enumerate() {
         let earlier = base[..i].iter().filter(|x| *x == b).count();
-        let mut id = if earlier == 0 {
-            b.clone()
-        } else {
-            format!("{b}-{}", earlier + 1)
-        };
+        let mut id = if earlier == 0 { b.clone() } else { format!("{b}-{}", earlier + 1) };
         // "x-2" might itself be a model name further up; keep counting until free.
         let mut k = earlier + 2;
         while ids.contains(&id) {
@@ -117,19 +99,11 @@ mod tests {
 
     #[test]
     fn ids_come_from_model_names_and_repeat_with_suffixes() {
-        let models: Vec<String> = [
-            "openai/gpt-4o",
-            "ollama/llama3",
-            "openai/gpt-4o",
-            "openai/gpt-4o",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        assert_eq!(
-            seat_ids(&models),
-            ["gpt-4o", "llama3", "gpt-4o-2", "gpt-4o-3"]
-        );
+        let models: Vec<String> = ["openai/gpt-4o", "ollama/llama3", "openai/gpt-4o", "openai/gpt-4o"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(seat_ids(&models), ["gpt-4o", "llama3", "gpt-4o-2", "gpt-4o-3"]);
     }
 
     #[test]
@@ -146,9 +120,7 @@ mod tests {
             "--advocate",
             "2",
         ]);
-        let crate::cli::Command::Spec(args) = cli.command else {
-            panic!()
-        };
+        let crate::cli::Command::Spec(args) = cli.command else { panic!() };
         let mut warnings = Vec::new();
         let spec = build(&args, &mut |w| warnings.push(w.to_string())).unwrap();
         assert_eq!(spec["protocol"]["challenger"], "b");

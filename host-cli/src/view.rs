@@ -28,11 +28,7 @@ struct Pending {
 impl View {
     /// A view writing to `out`; `None` shows nothing.
     pub fn new(out: Option<Box<dyn Write>>) -> View {
-        View {
-            out,
-            pending: BTreeMap::new(),
-            focus: None,
-        }
+        View { out, pending: BTreeMap::new(), focus: None }
     }
 
     fn say(&mut self, text: &str) {
@@ -57,45 +53,24 @@ impl View {
         use wit::EventKind as K;
         match &event.kind {
             K::DebateStarted(d) => {
-                let names: Vec<String> = d
-                    .participants
-                    .iter()
-                    .map(|p| format!("{} ({})", p.id, p.model))
-                    .collect();
-                self.say(&format!(
-                    "agon · {} · {}\npanel: {}\n",
-                    d.protocol,
-                    d.question,
-                    names.join(", ")
-                ));
+                let names: Vec<String> = d.participants.iter().map(|p| format!("{} ({})", p.id, p.model)).collect();
+                self.say(&format!("agon · {} · {}\npanel: {}\n", d.protocol, d.question, names.join(", ")));
             }
             K::RoundStarted(r) => {
                 let title = match r.phase {
                     wit::Phase::Blind => "Blind answers".to_string(),
                     _ => format!("Round {}", r.round),
                 };
-                let challenger = r
-                    .challenger
-                    .as_ref()
-                    .map(|c| format!(" — challenger: {c}"))
-                    .unwrap_or_default();
+                let challenger = r.challenger.as_ref().map(|c| format!(" — challenger: {c}")).unwrap_or_default();
                 self.note(&format!("\n== {title}{challenger} ==\n"));
             }
             K::TurnStarted(t) => {
                 let mark = if t.challenger { " (challenger)" } else { "" };
                 self.start(t.id, format!("\n### {}{mark} · {}\n", t.speaker, t.model));
             }
-            K::JudgeStarted(j) => self.start(
-                j.id,
-                format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model),
-            ),
+            K::JudgeStarted(j) => self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model)),
             K::TurnFailed(f) => {
-                let line = format!(
-                    "\n  ✗ {} failed ({}): {}\n",
-                    f.speaker,
-                    kind_name(f.kind),
-                    f.message
-                );
+                let line = format!("\n  ✗ {} failed ({}): {}\n", f.speaker, kind_name(f.kind), f.message);
                 self.finish(f.id, Some(line));
             }
             K::TurnCompleted(t) => self.finish(t.id, None),
@@ -112,15 +87,7 @@ impl View {
     }
 
     fn start(&mut self, id: u64, header: String) {
-        self.pending.insert(
-            id,
-            Pending {
-                header,
-                text: String::new(),
-                finished: false,
-                footer: None,
-            },
-        );
+        self.pending.insert(id, Pending { header, text: String::new(), finished: false, footer: None });
         if self.focus.is_none() {
             self.advance_focus();
         }
@@ -184,9 +151,7 @@ pub fn outcome_line(o: &wit::Outcome) -> String {
         wit::OutcomeKind::Completed => "Outcome: completed",
         wit::OutcomeKind::Consensus => "Outcome: consensus (stopped early)",
         wit::OutcomeKind::Degraded => "Outcome: DEGRADED — not every participant answered",
-        wit::OutcomeKind::JudgeFailed => {
-            "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself"
-        }
+        wit::OutcomeKind::JudgeFailed => "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself",
         wit::OutcomeKind::NoQuorum => "Outcome: NO QUORUM — too few participants answered",
     };
     format!("{label}. {} (rounds run: {})", o.reason, o.rounds_run)

@@ -28,30 +28,18 @@ fn the_component_imports_nothing() {
             _ => {}
         }
     }
-    assert_eq!(
-        top_level_components, 1,
-        "expected a component, not a core module"
-    );
+    assert_eq!(top_level_components, 1, "expected a component, not a core module");
     assert!(imports.is_empty(), "the component imports {imports:?}");
     // And it exports the engine interface at the version the WIT declares.
-    let wit =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/debate.wit"))
-            .unwrap();
+    let wit = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/debate.wit")).unwrap();
     assert!(wit.contains("package agon:debate@0.1.0;"));
-    assert!(
-        COMPONENT
-            .windows(b"agon:debate/engine@0.1.0".len())
-            .any(|w| w == b"agon:debate/engine@0.1.0")
-    );
+    assert!(COMPONENT.windows(b"agon:debate/engine@0.1.0".len()).any(|w| w == b"agon:debate/engine@0.1.0"));
 }
 
 fn golden_cases() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.join("spec.json").exists())
-        .collect();
+    let mut cases: Vec<PathBuf> =
+        std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("spec.json").exists()).collect();
     cases.sort();
     cases
 }
@@ -82,8 +70,7 @@ fn the_component_replays_every_golden_case_byte_for_byte() {
     for case in golden_cases() {
         let spec = std::fs::read_to_string(case.join("spec.json")).unwrap();
         let script: Vec<ScriptEntry> =
-            serde_json::from_str(&std::fs::read_to_string(case.join("script.json")).unwrap())
-                .unwrap();
+            serde_json::from_str(&std::fs::read_to_string(case.join("script.json")).unwrap()).unwrap();
         let mut council = runtime.create(&spec).unwrap().unwrap();
         let mut used = vec![false; script.len()];
         let mut outstanding: Vec<wit::ModelRequest> = Vec::new();
@@ -128,10 +115,9 @@ fn the_component_replays_every_golden_case_byte_for_byte() {
                 None => wit::Input::Reply(wit::Reply {
                     id: request.id,
                     text: entry.text.clone().unwrap_or_default(),
-                    usage: entry.usage.map(|u| wit::Usage {
-                        prompt_tokens: u.prompt_tokens,
-                        completion_tokens: u.completion_tokens,
-                    }),
+                    usage: entry
+                        .usage
+                        .map(|u| wit::Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }),
                 }),
             };
             journal.push_str(&council.handle(&input).unwrap().unwrap());
@@ -140,21 +126,9 @@ fn the_component_replays_every_golden_case_byte_for_byte() {
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         assert_eq!(events, read("events.ndjson"), "{name}: events");
         assert_eq!(journal, read("journal.ndjson"), "{name}: journal");
-        assert_eq!(
-            council.journal().unwrap(),
-            read("journal.ndjson"),
-            "{name}: journal()"
-        );
-        assert_eq!(
-            council.transcript_json().unwrap(),
-            read("transcript.json"),
-            "{name}: transcript.json"
-        );
-        assert_eq!(
-            council.transcript_markdown().unwrap(),
-            read("transcript.md"),
-            "{name}: transcript.md"
-        );
+        assert_eq!(council.journal().unwrap(), read("journal.ndjson"), "{name}: journal()");
+        assert_eq!(council.transcript_json().unwrap(), read("transcript.json"), "{name}: transcript.json");
+        assert_eq!(council.transcript_markdown().unwrap(), read("transcript.md"), "{name}: transcript.md");
     }
 }
 
@@ -162,23 +136,13 @@ fn the_component_replays_every_golden_case_byte_for_byte() {
 fn the_compiled_component_is_cached_and_reused() {
     let dir = tempdir();
     drop(Runtime::load_with_cache(Some(&dir)).unwrap());
-    let cached: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let cached: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(cached.len(), 1, "{cached:?}");
     assert!(cached[0].extension().is_some_and(|e| e == "cwasm"));
     let modified = std::fs::metadata(&cached[0]).unwrap().modified().unwrap();
     let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
-    assert_eq!(
-        std::fs::metadata(&cached[0]).unwrap().modified().unwrap(),
-        modified,
-        "the cache was rewritten"
-    );
-    assert_eq!(
-        runtime.protocols().unwrap().len(),
-        agon_core::PROTOCOLS.len()
-    );
+    assert_eq!(std::fs::metadata(&cached[0]).unwrap().modified().unwrap(), modified, "the cache was rewritten");
+    assert_eq!(runtime.protocols().unwrap().len(), agon_core::PROTOCOLS.len());
 }
 
 #[test]
@@ -189,31 +153,18 @@ fn engine_errors_cross_the_boundary_typed() {
         .validate_spec(r#"{"question": "q", "panel": [], "protocol": {"name": "round-robin"}}"#)
         .unwrap()
         .unwrap_err();
-    assert!(
-        matches!(&err.0, wit::Error::InvalidSpec(e) if e.field == "panel"),
-        "{err}"
-    );
+    assert!(matches!(&err.0, wit::Error::InvalidSpec(e) if e.field == "panel"), "{err}");
     let spec = std::fs::read_to_string(golden_cases()[0].join("spec.json")).unwrap();
     let mut council = runtime.create(&spec).unwrap().unwrap();
-    let bogus = wit::Input::Reply(wit::Reply {
-        id: 999,
-        text: "x".into(),
-        usage: None,
-    });
-    assert!(matches!(
-        council.handle(&bogus).unwrap().unwrap_err().0,
-        wit::Error::UnknownRequest(999)
-    ));
+    let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None });
+    assert!(matches!(council.handle(&bogus).unwrap().unwrap_err().0, wit::Error::UnknownRequest(999)));
 }
 
 fn tempdir() -> PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "agon-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
+    let dir =
+        std::env::temp_dir().join(format!("agon-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

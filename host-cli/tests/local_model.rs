@@ -7,19 +7,15 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn base_url() -> String {
-    std::env::var("OPENAI_BASE_URL").expect(
-        "OPENAI_BASE_URL must point at the local model: run scripts/test.sh, which starts it",
-    )
+    std::env::var("OPENAI_BASE_URL")
+        .expect("OPENAI_BASE_URL must point at the local model: run scripts/test.sh, which starts it")
 }
 
 fn agon(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_agon"))
         .args(args)
         .env("OPENAI_BASE_URL", base_url())
-        .env(
-            "AGON_CACHE_DIR",
-            std::env::temp_dir().join("agon-e2e-cache"),
-        )
+        .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
         .output()
         .unwrap()
 }
@@ -58,45 +54,22 @@ fn streams_a_rotating_challenger_debate_from_the_local_model() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let t: Value = serde_json::from_str(&std::fs::read_to_string(&output).unwrap()).unwrap();
-    assert!(
-        matches!(
-            t["outcome"]["kind"].as_str(),
-            Some("completed" | "consensus")
-        ),
-        "{}",
-        t["outcome"]
-    );
+    assert!(matches!(t["outcome"]["kind"].as_str(), Some("completed" | "consensus")), "{}", t["outcome"]);
     let turns = t["turns"].as_array().unwrap();
     assert_eq!(turns.iter().filter(|x| x["phase"] == "blind").count(), 3);
     assert!(turns.iter().any(|x| x["challenger"] == true));
-    let text: usize = turns
-        .iter()
-        .map(|x| x["text"].as_str().unwrap().len())
-        .sum();
+    let text: usize = turns.iter().map(|x| x["text"].as_str().unwrap().len()).sum();
     assert!(text > 0, "the model said nothing at all");
     assert!(
-        turns
-            .iter()
-            .all(|x| x["usage"]["completion_tokens"].as_u64().is_some()),
+        turns.iter().all(|x| x["usage"]["completion_tokens"].as_u64().is_some()),
         "usage from the last stream chunk"
     );
     assert!(t["synthesis"]["text"].is_string());
     // The progress view on stderr streamed the same words.
-    let first = turns[0]["text"]
-        .as_str()
-        .unwrap()
-        .split_whitespace()
-        .next()
-        .unwrap_or("");
-    assert!(
-        stderr.contains(first),
-        "streamed text missing from the live view"
-    );
+    let first = turns[0]["text"].as_str().unwrap().split_whitespace().next().unwrap_or("");
+    assert!(stderr.contains(first), "streamed text missing from the live view");
     let replayed = agon(&["replay", journal.to_str().unwrap(), "--format", "json"]);
-    assert_eq!(
-        String::from_utf8(replayed.stdout).unwrap(),
-        std::fs::read_to_string(&output).unwrap()
-    );
+    assert_eq!(String::from_utf8(replayed.stdout).unwrap(), std::fs::read_to_string(&output).unwrap());
 }
 
 #[test]
@@ -115,17 +88,8 @@ fn runs_a_round_robin_debate_without_streaming() {
         "--format",
         "markdown",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let md = String::from_utf8(out.stdout).unwrap();
     assert!(md.starts_with("# Name one benefit of unit tests."));
-    assert!(
-        md.contains("## Round 1")
-            && md.contains("## Synthesis — judge")
-            && md.contains("**Completed**"),
-        "{md}"
-    );
+    assert!(md.contains("## Round 1") && md.contains("## Synthesis — judge") && md.contains("**Completed**"), "{md}");
 }

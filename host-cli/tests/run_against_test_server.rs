@@ -20,33 +20,22 @@ fn work_dir(name: &str) -> PathBuf {
 fn agon(server: Option<&TestServer>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
     cmd.args(args)
-        .env(
-            "AGON_CACHE_DIR",
-            std::env::temp_dir().join("agon-e2e-cache"),
-        )
+        .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
         .env("OPENAI_API_KEY", KEY)
         .env_remove("OLLAMA_HOST");
     match server {
-        Some(s) => cmd
-            .env("OPENAI_BASE_URL", format!("{}/v1", s.url()))
-            .env("OLLAMA_HOST", s.url()),
+        Some(s) => cmd.env("OPENAI_BASE_URL", format!("{}/v1", s.url())).env("OLLAMA_HOST", s.url()),
         None => cmd.env("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"),
     };
     cmd.output().unwrap()
 }
 
 fn script(replies: &[&str]) -> ModelScript {
-    ModelScript {
-        replies: replies.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    }
+    ModelScript { replies: replies.iter().map(|s| s.to_string()).collect(), ..Default::default() }
 }
 
 fn faulty(fault: Fault) -> ModelScript {
-    ModelScript {
-        fault: Some(fault),
-        ..Default::default()
-    }
+    ModelScript { fault: Some(fault), ..Default::default() }
 }
 
 fn read_json(path: &Path) -> Value {
@@ -61,11 +50,7 @@ fn assert_no_key_in(dir: &Path) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            !text.contains(KEY),
-            "the API key leaked into {}",
-            path.display()
-        );
+        assert!(!text.contains(KEY), "the API key leaked into {}", path.display());
     }
 }
 
@@ -74,38 +59,16 @@ fn assert_no_key_in(dir: &Path) {
 /// count the challenger, and a journal that replays to the same JSON offline.
 #[test]
 fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
-    let mut config = Config {
-        latency_ms: 100,
-        ..Default::default()
-    };
+    let mut config = Config { latency_ms: 100, ..Default::default() };
     let agree = "CONSENSUS: ship the tram in two phases.";
-    config.models.insert(
-        "s1".into(),
-        script(&[
-            "Phase it.",
-            "I disagree with Speaker 3: the budget is fiction.",
-        ]),
-    );
-    config
-        .models
-        .insert("s2".into(), script(&["Build it.", agree]));
-    config
-        .models
-        .insert("s3".into(), script(&["Build it.", agree]));
-    config
-        .models
-        .insert("s4".into(), script(&["Maybe.", agree]));
-    config.models.insert(
-        "s5".into(),
-        script(&["Buses first.", "I disagree with Speaker 2."]),
-    );
+    config.models.insert("s1".into(), script(&["Phase it.", "I disagree with Speaker 3: the budget is fiction."]));
+    config.models.insert("s2".into(), script(&["Build it.", agree]));
+    config.models.insert("s3".into(), script(&["Build it.", agree]));
+    config.models.insert("s4".into(), script(&["Maybe.", agree]));
+    config.models.insert("s5".into(), script(&["Buses first.", "I disagree with Speaker 2."]));
     let server = TestServer::start(config, 0).unwrap();
     let dir = work_dir("five");
-    let (journal, output, events) = (
-        dir.join("journal.ndjson"),
-        dir.join("out.json"),
-        dir.join("events.ndjson"),
-    );
+    let (journal, output, events) = (dir.join("journal.ndjson"), dir.join("out.json"), dir.join("events.ndjson"));
     let out = agon(
         Some(&server),
         &[
@@ -132,75 +95,36 @@ fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
     assert!(out.status.success(), "{}", stderr(&out));
 
     let stats = server.stats();
-    assert_eq!(
-        stats.max_in_flight, 5,
-        "the five blind calls were not in flight together"
-    );
+    assert_eq!(stats.max_in_flight, 5, "the five blind calls were not in flight together");
     assert_eq!(stats.requests.len(), 5 + 5 + 1, "blind, one round, judge");
-    assert!(
-        stats
-            .requests
-            .iter()
-            .all(|r| r.stream && r.max_tokens.is_some())
-    );
-    assert!(
-        stats
-            .requests
-            .iter()
-            .all(|r| r.authorization.as_deref() == Some(&format!("Bearer {KEY}")[..]))
-    );
+    assert!(stats.requests.iter().all(|r| r.stream && r.max_tokens.is_some()));
+    assert!(stats.requests.iter().all(|r| r.authorization.as_deref() == Some(&format!("Bearer {KEY}")[..])));
 
     let t = read_json(&output);
     assert_eq!(t["protocol"], "rotating-challenger");
     assert_eq!(t["outcome"]["kind"], "consensus");
     assert_eq!(t["outcome"]["rounds_run"], 1);
-    assert_eq!(
-        t["participants"][0],
-        serde_json::json!({"id": "s1", "name": "s1", "model": "openai/s1"})
-    );
+    assert_eq!(t["participants"][0], serde_json::json!({"id": "s1", "name": "s1", "model": "openai/s1"}));
     let turns = t["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 10);
     let round1: Vec<&Value> = turns.iter().filter(|x| x["round"] == 1).collect();
     assert_eq!(round1.last().unwrap()["speaker"], "s1");
     assert_eq!(round1.last().unwrap()["challenger"], true);
-    assert!(
-        turns
-            .iter()
-            .all(|x| x["model"].as_str().unwrap().starts_with("openai/s"))
-    );
+    assert!(turns.iter().all(|x| x["model"].as_str().unwrap().starts_with("openai/s")));
     let check = &t["consensus"][0];
     assert_eq!(check["excluded"], "s1");
-    assert!(
-        !check["counted"]
-            .as_array()
-            .unwrap()
-            .contains(&Value::from("s1"))
-    );
+    assert!(!check["counted"].as_array().unwrap().contains(&Value::from("s1")));
     assert_eq!(t["synthesis"]["speaker"], "judge");
 
-    let lines: Vec<Value> = std::fs::read_to_string(&events)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert!(
-        lines
-            .iter()
-            .enumerate()
-            .all(|(i, e)| e["seq"] == i as u64 && e["v"] == 1)
-    );
+    let lines: Vec<Value> =
+        std::fs::read_to_string(&events).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(lines.iter().enumerate().all(|(i, e)| e["seq"] == i as u64 && e["v"] == 1));
     assert_eq!(lines.last().unwrap()["type"], "debate_ended");
 
     drop(server); // the network is gone: replay must not need it
-    let replayed = agon(
-        None,
-        &["replay", journal.to_str().unwrap(), "--format", "json"],
-    );
+    let replayed = agon(None, &["replay", journal.to_str().unwrap(), "--format", "json"]);
     assert!(replayed.status.success(), "{}", stderr(&replayed));
-    assert_eq!(
-        String::from_utf8(replayed.stdout).unwrap(),
-        std::fs::read_to_string(&output).unwrap()
-    );
+    assert_eq!(String::from_utf8(replayed.stdout).unwrap(), std::fs::read_to_string(&output).unwrap());
     assert_no_key_in(&dir);
 }
 
@@ -236,33 +160,17 @@ fn run_with_faulty_seat(fault: Fault, extra: &[&str]) -> (Output, Value, String)
 }
 
 fn assert_degraded_keeping_answers(out: &Output, t: &Value, journal: &str, message: &str) {
-    assert_eq!(
-        out.status.code(),
-        Some(3),
-        "degraded exit code; stderr: {}",
-        stderr(out)
-    );
+    assert_eq!(out.status.code(), Some(3), "degraded exit code; stderr: {}", stderr(out));
     assert!(stderr(out).contains("DEGRADED"), "{}", stderr(out));
     assert_eq!(t["outcome"]["kind"], "degraded");
     let failure = &t["outcome"]["failures"][0];
     assert_eq!(failure["speaker"], "bad");
-    assert!(
-        failure["message"].as_str().unwrap().contains(message),
-        "{failure}"
-    );
-    let speakers: Vec<&str> = t["turns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["speaker"].as_str().unwrap())
-        .collect();
+    assert!(failure["message"].as_str().unwrap().contains(message), "{failure}");
+    let speakers: Vec<&str> = t["turns"].as_array().unwrap().iter().map(|x| x["speaker"].as_str().unwrap()).collect();
     assert_eq!(speakers, ["ok1", "ok2"], "every answered turn is kept");
     assert!(t["synthesis"]["text"].is_string());
     assert_eq!(
-        journal
-            .lines()
-            .filter(|l| l.contains("\"type\":\"reply\""))
-            .count(),
+        journal.lines().filter(|l| l.contains("\"type\":\"reply\"")).count(),
         3,
         "two turns and the judge journaled"
     );
@@ -292,10 +200,7 @@ fn malformed_sse_is_a_provider_error() {
 fn a_stream_cut_midway_is_a_provider_error_not_a_short_reply() {
     let (out, t, journal) = run_with_faulty_seat(Fault::CutStream, &[]);
     assert_degraded_keeping_answers(&out, &t, &journal, "");
-    assert!(
-        !journal.contains("bad answer"),
-        "a partial reply must not be recorded as an answer"
-    );
+    assert!(!journal.contains("bad answer"), "a partial reply must not be recorded as an answer");
 }
 
 #[test]
@@ -326,47 +231,17 @@ fn ollama_streams_ndjson_and_whole_replies_work_too() {
         assert!(out.status.success(), "{}", stderr(&out));
         let t: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(t["outcome"]["kind"], "completed");
-        assert!(
-            t["turns"][0]["text"]
-                .as_str()
-                .unwrap()
-                .starts_with("llama3 answer")
-        );
-        assert!(
-            t["turns"][0]["usage"]["completion_tokens"]
-                .as_u64()
-                .unwrap()
-                > 0
-        );
+        assert!(t["turns"][0]["text"].as_str().unwrap().starts_with("llama3 answer"));
+        assert!(t["turns"][0]["usage"]["completion_tokens"].as_u64().unwrap() > 0);
     }
-    let paths: Vec<String> = server
-        .stats()
-        .requests
-        .iter()
-        .map(|r| r.path.clone())
-        .collect();
-    assert!(
-        paths.contains(&"/api/chat".to_string())
-            && paths.contains(&"/v1/chat/completions".to_string())
-    );
+    let paths: Vec<String> = server.stats().requests.iter().map(|r| r.path.clone()).collect();
+    assert!(paths.contains(&"/api/chat".to_string()) && paths.contains(&"/v1/chat/completions".to_string()));
 }
 
 #[test]
 fn events_dash_writes_only_ndjson_to_stdout() {
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = agon(
-        Some(&server),
-        &[
-            "run",
-            "Q?",
-            "--panel",
-            "openai/a,openai/b",
-            "--rounds",
-            "1",
-            "--events",
-            "-",
-        ],
-    );
+    let out = agon(Some(&server), &["run", "Q?", "--panel", "openai/a,openai/b", "--rounds", "1", "--events", "-"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(!stdout.is_empty());
@@ -399,38 +274,17 @@ fn advocate_is_deprecated_and_maps_to_challenger() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).contains("--advocate is deprecated"));
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let challenger = t["turns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["challenger"] == true)
-        .unwrap();
+    let challenger = t["turns"].as_array().unwrap().iter().find(|x| x["challenger"] == true).unwrap();
     assert_eq!(challenger["speaker"], "b");
 }
 
 #[test]
 fn bad_input_gets_one_clear_line_and_exit_code_2() {
     let cases: [(&[&str], &str); 4] = [
-        (
-            &[
-                "run",
-                "Q?",
-                "--panel",
-                "openai/a",
-                "--protocol",
-                "shouting-match",
-            ],
-            "unknown protocol 'shouting-match'",
-        ),
+        (&["run", "Q?", "--panel", "openai/a", "--protocol", "shouting-match"], "unknown protocol 'shouting-match'"),
         (&["run", "Q?", "--panel", ""], "the panel is empty"),
-        (
-            &["run", "Q?", "--panel", "openai/a"],
-            "cannot reach http://127.0.0.1:9/v1",
-        ),
-        (
-            &["run", "Q?", "--panel", "acme/a"],
-            "unknown provider 'acme'",
-        ),
+        (&["run", "Q?", "--panel", "openai/a"], "cannot reach http://127.0.0.1:9/v1"),
+        (&["run", "Q?", "--panel", "acme/a"], "unknown provider 'acme'"),
     ];
     for (args, expected) in cases {
         let out = agon(None, args);
@@ -446,9 +300,5 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
     std::fs::write(&bad, "not a journal\n").unwrap();
     let out = agon(None, &["replay", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("invalid journal at line 1"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("invalid journal at line 1"), "{}", stderr(&out));
 }

@@ -90,11 +90,7 @@ impl TestServer {
         let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(io::Error::other)?;
         let addr = server.server_addr().to_ip().expect("an IP listener");
         let server = Arc::new(server);
-        let shared = Arc::new(Shared {
-            config,
-            stats: Mutex::default(),
-            calls: Mutex::default(),
-        });
+        let shared = Arc::new(Shared { config, stats: Mutex::default(), calls: Mutex::default() });
         let (srv, sh) = (server.clone(), shared.clone());
         let thread = thread::spawn(move || {
             for request in srv.incoming_requests() {
@@ -102,12 +98,7 @@ impl TestServer {
                 thread::spawn(move || handle(request, &sh));
             }
         });
-        Ok(TestServer {
-            addr,
-            server,
-            shared,
-            thread: Some(thread),
-        })
+        Ok(TestServer { addr, server, shared, thread: Some(thread) })
     }
 
     /// `http://127.0.0.1:PORT`
@@ -129,15 +120,10 @@ impl Drop for TestServer {
     }
 }
 
-fn cors(
-    mut response: tiny_http::Response<Box<dyn Read + Send>>,
-) -> tiny_http::Response<Box<dyn Read + Send>> {
+fn cors(mut response: tiny_http::Response<Box<dyn Read + Send>>) -> tiny_http::Response<Box<dyn Read + Send>> {
     for (k, v) in [
         ("Access-Control-Allow-Origin", "*"),
-        (
-            "Access-Control-Allow-Headers",
-            "authorization, content-type",
-        ),
+        ("Access-Control-Allow-Headers", "authorization, content-type"),
         ("Access-Control-Allow-Methods", "GET, POST, OPTIONS"),
     ] {
         response.add_header(tiny_http::Header::from_bytes(k, v).unwrap());
@@ -160,21 +146,13 @@ fn respond(
 fn respond_json(request: tiny_http::Request, status: u16, body: Value) {
     let bytes = body.to_string().into_bytes();
     let len = bytes.len();
-    respond(
-        request,
-        status,
-        "application/json",
-        Box::new(io::Cursor::new(bytes)),
-        Some(len),
-    );
+    respond(request, status, "application/json", Box::new(io::Cursor::new(bytes)), Some(len));
 }
 
 fn handle(mut request: tiny_http::Request, shared: &Shared) {
     let path = request.url().to_string();
     match (request.method(), path.as_str()) {
-        (tiny_http::Method::Options, _) => {
-            respond(request, 204, "text/plain", Box::new(io::empty()), Some(0))
-        }
+        (tiny_http::Method::Options, _) => respond(request, 204, "text/plain", Box::new(io::empty()), Some(0)),
         (tiny_http::Method::Get, "/health") => respond_json(request, 200, json!({"status": "ok"})),
         (tiny_http::Method::Get, "/stats") => {
             let stats = serde_json::to_value(&*shared.stats.lock().unwrap()).unwrap();
@@ -183,26 +161,17 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
         (tiny_http::Method::Post, "/v1/chat/completions" | "/api/chat") => {
             let mut body = String::new();
             let _ = request.as_reader().read_to_string(&mut body);
-            let authorization = request
-                .headers()
-                .iter()
-                .find(|h| h.field.equiv("Authorization"))
-                .map(|h| h.value.as_str().to_string());
+            let authorization =
+                request.headers().iter().find(|h| h.field.equiv("Authorization")).map(|h| h.value.as_str().to_string());
             let Ok(body) = serde_json::from_str::<Value>(&body) else {
-                return respond_json(
-                    request,
-                    400,
-                    json!({"error": {"message": "body is not JSON"}}),
-                );
+                return respond_json(request, 400, json!({"error": {"message": "body is not JSON"}}));
             };
             let ollama = path == "/api/chat";
             let seen = Seen {
                 path: path.clone(),
                 model: body["model"].as_str().unwrap_or_default().to_string(),
                 stream: body["stream"].as_bool().unwrap_or(ollama),
-                max_tokens: body["max_tokens"]
-                    .as_u64()
-                    .or(body["options"]["num_predict"].as_u64()),
+                max_tokens: body["max_tokens"].as_u64().or(body["options"]["num_predict"].as_u64()),
                 authorization,
                 messages: body["messages"].clone(),
             };
@@ -215,21 +184,12 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
             serve_completion(request, shared, &seen, ollama);
             shared.stats.lock().unwrap().in_flight -= 1;
         }
-        _ => respond_json(
-            request,
-            404,
-            json!({"error": {"message": format!("no route {path}")}}),
-        ),
+        _ => respond_json(request, 404, json!({"error": {"message": format!("no route {path}")}})),
     }
 }
 
 fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, ollama: bool) {
-    let script = shared
-        .config
-        .models
-        .get(&seen.model)
-        .cloned()
-        .unwrap_or_default();
+    let script = shared.config.models.get(&seen.model).cloned().unwrap_or_default();
     let call = {
         let mut calls = shared.calls.lock().unwrap();
         let n = calls.entry(seen.model.clone()).or_insert(0);
@@ -239,24 +199,19 @@ fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, o
     let latency = script.latency_ms.unwrap_or(shared.config.latency_ms);
     thread::sleep(Duration::from_millis(latency));
     let text = script.replies.get(call - 1).cloned().unwrap_or_else(|| {
-        format!("{} answer {call}: I disagree with Speaker 1 about the cost, and I see a risk in the timeline.", seen.model)
+        format!(
+            "{} answer {call}: I disagree with Speaker 1 about the cost, and I see a risk in the timeline.",
+            seen.model
+        )
     });
-    let fault = script
-        .fault
-        .filter(|_| call >= script.fault_from_call.unwrap_or(1));
+    let fault = script.fault.filter(|_| call >= script.fault_from_call.unwrap_or(1));
     match fault {
         Some(Fault::ServerError) => {
-            return respond_json(
-                request,
-                500,
-                json!({"error": {"message": "injected server error"}}),
-            );
+            return respond_json(request, 500, json!({"error": {"message": "injected server error"}}));
         }
         Some(Fault::RateLimited) => {
             let header = tiny_http::Header::from_bytes("Retry-After", "1").unwrap();
-            let bytes = json!({"error": {"message": "injected rate limit"}})
-                .to_string()
-                .into_bytes();
+            let bytes = json!({"error": {"message": "injected rate limit"}}).to_string().into_bytes();
             let len = bytes.len();
             let response = tiny_http::Response::new(
                 429.into(),
@@ -290,13 +245,7 @@ fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, o
             .to_string()
         };
         let len = body.len();
-        return respond(
-            request,
-            200,
-            "application/json",
-            Box::new(io::Cursor::new(body.into_bytes())),
-            Some(len),
-        );
+        return respond(request, 200, "application/json", Box::new(io::Cursor::new(body.into_bytes())), Some(len));
     }
     let mut chunks: Vec<String> = words
         .iter()
@@ -323,41 +272,18 @@ fn serve_completion(request: tiny_http::Request, shared: &Shared, seen: &Seen, o
         chunks.push("data: [DONE]\n\n".to_string());
     }
     match fault {
-        Some(Fault::Garbage) => {
-            chunks.insert(chunks.len() / 2, "data: {not json at all\n\n".to_string())
-        }
+        Some(Fault::Garbage) => chunks.insert(chunks.len() / 2, "data: {not json at all\n\n".to_string()),
         Some(Fault::CutStream) => chunks.truncate(chunks.len() / 2),
         _ => {}
     }
     let cut = fault == Some(Fault::CutStream);
-    let content_type = if ollama {
-        "application/x-ndjson"
-    } else {
-        "text/event-stream"
-    };
-    respond(
-        request,
-        200,
-        content_type,
-        Box::new(Chunks {
-            chunks,
-            next: 0,
-            offset: 0,
-            cut,
-        }),
-        None,
-    );
+    let content_type = if ollama { "application/x-ndjson" } else { "text/event-stream" };
+    respond(request, 200, content_type, Box::new(Chunks { chunks, next: 0, offset: 0, cut }), None);
 }
 
 fn count_prompt(messages: &Value) -> u64 {
-    let chars: usize = messages
-        .as_array()
-        .map(|m| {
-            m.iter()
-                .map(|x| x["content"].as_str().map_or(0, str::len))
-                .sum()
-        })
-        .unwrap_or(0);
+    let chars: usize =
+        messages.as_array().map(|m| m.iter().map(|x| x["content"].as_str().map_or(0, str::len)).sum()).unwrap_or(0);
     (chars / 4) as u64
 }
 
@@ -373,11 +299,7 @@ struct Chunks {
 impl Read for Chunks {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let Some(chunk) = self.chunks.get(self.next) else {
-            return if self.cut {
-                Err(io::Error::other("injected cut"))
-            } else {
-                Ok(0)
-            };
+            return if self.cut { Err(io::Error::other("injected cut")) } else { Ok(0) };
         };
         if self.offset == 0 && self.next > 0 {
             thread::sleep(Duration::from_millis(2));

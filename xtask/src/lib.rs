@@ -12,7 +12,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 
 /// Paths whose change means the component must be rebuilt.
 pub const SOURCES: &[&str] = &["core/src", "core/Cargo.toml", "bindings/component", "wit", "Cargo.lock"];
@@ -27,7 +27,9 @@ pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) 
         .args(["--profile", "wasm", "--target-dir"])
         .arg(target_dir);
     // Flags meant for an outer (native) build must not leak into the wasm one.
-    for var in ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_BUILD_TARGET"] {
+    for var in
+        ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_BUILD_TARGET"]
+    {
         build.env_remove(var);
     }
     let status = build.status().context("running cargo for the component")?;

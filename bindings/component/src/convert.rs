@@ -5,46 +5,27 @@ use agon_core as core;
 
 pub fn error(e: core::Error) -> wit::Error {
     match e {
-        core::Error::InvalidSpec { field, reason } => {
-            wit::Error::InvalidSpec(wit::InvalidSpec { field, reason })
-        }
+        core::Error::InvalidSpec { field, reason } => wit::Error::InvalidSpec(wit::InvalidSpec { field, reason }),
         core::Error::UnknownRequest { id } => wit::Error::UnknownRequest(id),
         core::Error::AlreadyAnswered { id } => wit::Error::AlreadyAnswered(id),
         core::Error::InvalidJournal { line, reason } => {
-            wit::Error::InvalidJournal(wit::InvalidJournal {
-                line: line as u32,
-                reason,
-            })
+            wit::Error::InvalidJournal(wit::InvalidJournal { line: line as u32, reason })
         }
         // agon-core's error is non-exhaustive; a variant this binding does not
         // know yet is still reported, as an invalid spec with its message.
-        other => wit::Error::InvalidSpec(wit::InvalidSpec {
-            field: String::new(),
-            reason: other.to_string(),
-        }),
+        other => wit::Error::InvalidSpec(wit::InvalidSpec { field: String::new(), reason: other.to_string() }),
     }
 }
 
 pub fn input(i: wit::Input) -> core::Input {
     match i {
-        wit::Input::Reply(r) => core::Input::Reply {
-            id: r.id,
-            text: r.text,
-            usage: r.usage.map(usage_in),
-        },
-        wit::Input::Failed(f) => core::Input::Failed {
-            id: f.id,
-            kind: failure_kind_in(f.kind),
-            message: f.message,
-        },
+        wit::Input::Reply(r) => core::Input::Reply { id: r.id, text: r.text, usage: r.usage.map(usage_in) },
+        wit::Input::Failed(f) => core::Input::Failed { id: f.id, kind: failure_kind_in(f.kind), message: f.message },
     }
 }
 
 fn usage_in(u: wit::Usage) -> core::Usage {
-    core::Usage {
-        prompt_tokens: u.prompt_tokens,
-        completion_tokens: u.completion_tokens,
-    }
+    core::Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }
 }
 
 fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
@@ -140,79 +121,33 @@ pub fn outcome(o: core::Outcome) -> wit::Outcome {
 }
 
 fn seat(s: core::SeatInfo) -> wit::SeatInfo {
-    wit::SeatInfo {
-        id: s.id,
-        name: s.name,
-        model: s.model,
-    }
+    wit::SeatInfo { id: s.id, name: s.name, model: s.model }
 }
 
 fn event(e: core::Event) -> wit::DebateEvent {
     let json = e.to_json();
     use core::EventKind as K;
     let kind = match e.kind {
-        K::DebateStarted {
-            protocol,
-            question,
-            participants,
-            judge,
-            rounds,
-            seed,
-        } => wit::EventKind::DebateStarted(wit::DebateStarted {
-            protocol,
-            question,
-            participants: participants.into_iter().map(seat).collect(),
-            judge: judge.map(seat),
-            rounds,
-            seed,
-        }),
-        K::RoundStarted {
-            round,
-            phase: p,
-            challenger,
-        } => wit::EventKind::RoundStarted(wit::RoundStarted {
-            round,
-            phase: phase(p),
-            challenger,
-        }),
-        K::TurnStarted {
-            id,
-            round,
-            phase: p,
-            speaker,
-            model,
-            challenger,
-        } => wit::EventKind::TurnStarted(wit::TurnStarted {
-            id,
-            round,
-            phase: phase(p),
-            speaker,
-            model,
-            challenger,
-        }),
-        K::TurnCompleted {
-            id,
-            round,
-            phase: p,
-            speaker,
-            challenger,
-            text,
-        } => wit::EventKind::TurnCompleted(wit::TurnCompleted {
-            id,
-            round,
-            phase: phase(p),
-            speaker,
-            challenger,
-            text,
-        }),
-        K::TurnFailed {
-            id,
-            round,
-            phase: p,
-            speaker,
-            kind,
-            message,
-        } => wit::EventKind::TurnFailed(wit::TurnFailed {
+        K::DebateStarted { protocol, question, participants, judge, rounds, seed } => {
+            wit::EventKind::DebateStarted(wit::DebateStarted {
+                protocol,
+                question,
+                participants: participants.into_iter().map(seat).collect(),
+                judge: judge.map(seat),
+                rounds,
+                seed,
+            })
+        }
+        K::RoundStarted { round, phase: p, challenger } => {
+            wit::EventKind::RoundStarted(wit::RoundStarted { round, phase: phase(p), challenger })
+        }
+        K::TurnStarted { id, round, phase: p, speaker, model, challenger } => {
+            wit::EventKind::TurnStarted(wit::TurnStarted { id, round, phase: phase(p), speaker, model, challenger })
+        }
+        K::TurnCompleted { id, round, phase: p, speaker, challenger, text } => {
+            wit::EventKind::TurnCompleted(wit::TurnCompleted { id, round, phase: phase(p), speaker, challenger, text })
+        }
+        K::TurnFailed { id, round, phase: p, speaker, kind, message } => wit::EventKind::TurnFailed(wit::TurnFailed {
             id,
             round,
             phase: phase(p),
@@ -229,19 +164,12 @@ fn event(e: core::Event) -> wit::DebateEvent {
             excluded: c.excluded,
             needed: c.needed,
         }),
-        K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded {
-            round,
-            phase: phase(p),
-        }),
+        K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded { round, phase: phase(p) }),
         K::JudgeStarted { id, speaker, model } => {
             wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model })
         }
         K::DebateEnded { outcome: o } => wit::EventKind::DebateEnded(outcome(o)),
         _ => unreachable!("an event the WIT does not have yet"),
     };
-    wit::DebateEvent {
-        seq: e.seq,
-        kind,
-        json,
-    }
+    wit::DebateEvent { seq: e.seq, kind, json }
 }

@@ -25,9 +25,7 @@ struct SessionResource {
 
 impl SessionResource {
     fn wrap(session: agon_core::Session) -> Session {
-        Session::new(SessionResource {
-            inner: RefCell::new(session),
-        })
+        Session::new(SessionResource { inner: RefCell::new(session) })
     }
 }
 
@@ -42,10 +40,7 @@ impl Guest for Engine {
     fn protocols() -> Vec<ProtocolInfo> {
         agon_core::PROTOCOLS
             .iter()
-            .map(|(name, summary)| ProtocolInfo {
-                name: name.to_string(),
-                summary: summary.to_string(),
-            })
+            .map(|(name, summary)| ProtocolInfo { name: name.to_string(), summary: summary.to_string() })
             .collect()
     }
 
@@ -56,15 +51,11 @@ impl Guest for Engine {
 
 impl GuestSession for SessionResource {
     fn create(spec_json: String) -> Result<Session, Error> {
-        agon_core::Session::from_spec_json(&spec_json)
-            .map(SessionResource::wrap)
-            .map_err(convert::error)
+        agon_core::Session::from_spec_json(&spec_json).map(SessionResource::wrap).map_err(convert::error)
     }
 
     fn from_journal(journal: String) -> Result<Session, Error> {
-        agon_core::Session::from_journal(&journal)
-            .map(SessionResource::wrap)
-            .map_err(convert::error)
+        agon_core::Session::from_journal(&journal).map(SessionResource::wrap).map_err(convert::error)
     }
 
     fn poll(&self) -> Output {
@@ -74,10 +65,7 @@ impl GuestSession for SessionResource {
     fn handle(&self, input: Input) -> Result<String, Error> {
         let input = convert::input(input);
         let line = agon_core::journal::entry(&input);
-        self.inner
-            .borrow_mut()
-            .handle(input)
-            .map_err(convert::error)?;
+        self.inner.borrow_mut().handle(input).map_err(convert::error)?;
         Ok(line)
     }
 

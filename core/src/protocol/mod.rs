@@ -6,13 +6,30 @@
 //! batch of calls — all of which may run at once — or with the end of the
 //! debate. It never performs I/O and never sees the clock; its only
 //! randomness is the spec's seed.
+//!
+//! Prompts are built by pure functions beside each protocol. The history part
+//! of a prompt is handed to the session as entries, not text, so the session
+//! can fit every request into the context budget in one place.
 
-mod prompt_kit;
+mod adversarial;
+mod challenge;
+mod comparative;
+mod consensus_check;
+mod devils_advocate;
+mod priority_vote;
+pub(crate) mod prompt_kit;
+mod ranked;
+mod role_council;
 mod rotating_challenger;
 mod round_robin;
+mod sequential;
+mod steelman;
+mod structured;
+
+use serde_json::Value;
 
 use crate::debate::{Answer, Debate, Seat, Slot};
-use crate::{ConsensusCheck, DebateSpec, Message, Phase, ProtocolSpec, Purpose};
+use crate::{ConsensusCheck, DebateSpec, Phase, ProtocolSpec, Purpose};
 
 /// One line per protocol, for `agon protocols` and every host's picker.
 pub const CATALOG: &[(&str, &str)] = &[
@@ -24,28 +41,79 @@ pub const CATALOG: &[(&str, &str)] = &[
         "rotating-challenger",
         "Blind answers, then anonymized rounds with a rotating challenger; stops early on consensus (challenger excluded).",
     ),
+    (
+        "devils-advocate",
+        "One seat (named with :SEAT, or picked by the seed) attacks the others' claims, speaking last each round.",
+    ),
+    (
+        "consensus-check",
+        "Round-robin that really stops early once the panel has converged (stand-down phrase, consensus lines).",
+    ),
+    ("structured", "Opening statements, cross-examination, rebuttals, then the judge's synthesis."),
+    (
+        "role-council",
+        "Seats defined by role files (markdown + YAML frontmatter); sequential rounds; the judge role synthesizes.",
+    ),
+    (
+        "adversarial",
+        "Advocate and hardened challenger in parallel, then a judge's competitive review; cost-gated, degrades gracefully.",
+    ),
+    ("steelman", "The strongest form of a position and five ranked challenges to it; the judge keeps what survived."),
+    (
+        "comparative",
+        "One advocate per option with different lenses, optional rebuttal, the judge's weighted scorecard.",
+    ),
+    (
+        "priority-vote",
+        "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
+    ),
+    (
+        "challenge",
+        "The first seat defends, the others challenge in JSON verdicts; accept/reject, rebuttals, up to N rounds.",
+    ),
+    ("ranked", "Blind answers, anonymized peer rankings, a Borda aggregate, then the chairman's synthesis."),
 ];
 
-pub(crate) trait Protocol {
+pub(crate) trait Protocol: ProtocolClone {
     /// Plan what comes next, given everything answered so far. Called once at
     /// the start and again whenever the last batch has fully resolved.
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step;
 }
 
+/// Protocols are plain data, so the session can snapshot one and ask it again
+/// (after fetching a summary that makes the next prompts fit their budget).
+pub(crate) trait ProtocolClone {
+    fn clone_box(&self) -> Box<dyn Protocol>;
+}
+
+impl<T: Protocol + Clone + 'static> ProtocolClone for T {
+    fn clone_box(&self) -> Box<dyn Protocol> {
+        Box::new(self.clone())
+    }
+}
+
 /// Build the protocol a spec names.
 pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
+    let seat = |s: &Option<crate::SeatRef>, field: &str| {
+        s.as_ref().map(|s| spec.resolve_seat(s, field).expect("validated spec"))
+    };
     match &spec.protocol {
-        ProtocolSpec::RoundRobin => Box::new(round_robin::RoundRobin::new()),
+        ProtocolSpec::RoundRobin => Box::new(round_robin::RoundRobin::create()),
         ProtocolSpec::RotatingChallenger { challenger } => {
-            let start = challenger
-                .as_ref()
-                .map(|seat| {
-                    spec.resolve_seat(seat, "protocol.challenger")
-                        .expect("validated spec")
-                })
-                .unwrap_or(0);
-            Box::new(rotating_challenger::RotatingChallenger::new(start))
+            Box::new(rotating_challenger::RotatingChallenger::new(seat(challenger, "protocol.challenger").unwrap_or(0)))
         }
+        ProtocolSpec::DevilsAdvocate { adversary } => {
+            Box::new(devils_advocate::create(seat(adversary, "protocol.adversary")))
+        }
+        ProtocolSpec::ConsensusCheck => Box::new(consensus_check::create()),
+        ProtocolSpec::Structured => Box::new(structured::Structured::default()),
+        ProtocolSpec::RoleCouncil => Box::new(role_council::create()),
+        ProtocolSpec::Adversarial { .. } => Box::new(adversarial::Adversarial::default()),
+        ProtocolSpec::Steelman => Box::new(steelman::Steelman::default()),
+        ProtocolSpec::Comparative { .. } => Box::new(comparative::Comparative::default()),
+        ProtocolSpec::PriorityVote { .. } => Box::new(priority_vote::PriorityVote::default()),
+        ProtocolSpec::Challenge { .. } => Box::new(challenge::Challenge::default()),
+        ProtocolSpec::Ranked => Box::new(ranked::Ranked::default()),
     }
 }
 
@@ -57,37 +125,53 @@ pub(crate) enum Step {
     Finish(Ending),
 }
 
+/// A prompt in parts: the session renders `history` within the context budget.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Prompt {
+    pub system: String,
+    /// User text before the history (the question, usually).
+    pub before: String,
+    /// Earlier turns this speaker may see, oldest first.
+    pub history: Vec<HistoryEntry>,
+    /// The heading introducing the history block.
+    pub history_title: &'static str,
+    /// User text after the history (the instruction for this turn).
+    pub after: String,
+}
+
+/// One earlier turn as a prompt shows it.
+#[derive(Debug, Clone)]
+pub(crate) struct HistoryEntry {
+    pub round: u32,
+    pub heading: String,
+    pub label: String,
+    pub text: String,
+}
+
 /// A call as the protocol plans it; the session assigns its id.
 #[derive(Debug, Clone)]
 pub(crate) struct PlannedCall {
     pub slot: Slot,
-    pub messages: Vec<Message>,
+    pub prompt: Prompt,
     pub max_tokens: u32,
+    /// The reply shape the protocol will parse, stated in the prompt too.
+    pub expect: Option<&'static str>,
+    /// Check this adversarial turn for softeners and missing disagreement.
+    pub quality_gate: bool,
 }
 
 impl PlannedCall {
-    pub fn turn(
-        seat: usize,
-        round: u32,
-        phase: Phase,
-        challenger: bool,
-        messages: Vec<Message>,
-        spec: &DebateSpec,
-    ) -> Self {
+    pub fn turn(seat: usize, round: u32, phase: Phase, challenger: bool, prompt: Prompt, spec: &DebateSpec) -> Self {
         PlannedCall {
-            slot: Slot {
-                seat: Seat::Panel(seat),
-                purpose: Purpose::Turn,
-                round,
-                phase,
-                challenger,
-            },
-            messages,
+            slot: Slot { seat: Seat::Panel(seat), purpose: Purpose::Turn, round, phase, challenger },
+            prompt,
             max_tokens: spec.limits.max_tokens,
+            expect: None,
+            quality_gate: false,
         }
     }
 
-    pub fn judge(round: u32, messages: Vec<Message>, spec: &DebateSpec) -> Self {
+    pub fn judge(round: u32, prompt: Prompt, spec: &DebateSpec) -> Self {
         PlannedCall {
             slot: Slot {
                 seat: Seat::Judge,
@@ -96,9 +180,23 @@ impl PlannedCall {
                 phase: Phase::Synthesis,
                 challenger: false,
             },
-            messages,
+            prompt,
             max_tokens: spec.limits.judge_max_tokens,
+            expect: None,
+            quality_gate: false,
         }
+    }
+
+    /// The turn holds the adversarial seat: marked in the transcript, checked by the quality gate.
+    pub fn adversarial(mut self) -> Self {
+        self.slot.challenger = true;
+        self.quality_gate = true;
+        self
+    }
+
+    pub fn expecting(mut self, shape: &'static str) -> Self {
+        self.expect = Some(shape);
+        self
     }
 }
 
@@ -115,6 +213,23 @@ pub(crate) enum Note {
         round: u32,
         phase: Phase,
     },
+    /// A protocol-specific result, stored under `name` in the transcript.
+    Result {
+        name: &'static str,
+        value: Value,
+    },
+    /// A choice the seed made, recorded so the run can be explained.
+    Choice {
+        what: String,
+        value: String,
+    },
+    /// Something a reader should know: an unparseable reply, a weak challenger turn.
+    Warning {
+        speaker: Option<String>,
+        round: u32,
+        phase: Phase,
+        message: String,
+    },
 }
 
 /// How the protocol ended the debate; the session turns it into an outcome.
@@ -129,11 +244,17 @@ pub(crate) struct Ending {
 pub(crate) enum EndKind {
     Completed,
     Consensus,
+    /// Finished, but not as a full council (a fallback, a lost side): degraded.
+    Degraded,
     NoQuorum,
     JudgeFailed,
 }
 
 impl Ending {
+    pub fn completed(reason: impl Into<String>, rounds_run: u32) -> Ending {
+        Ending { kind: EndKind::Completed, reason: reason.into(), rounds_run }
+    }
+
     pub fn no_quorum(debate: &Debate, rounds_run: u32) -> Ending {
         Ending {
             kind: EndKind::NoQuorum,
@@ -157,13 +278,7 @@ pub(crate) enum Conclusion {
 
 impl Conclusion {
     /// Ask the judge (once), then end with `ending` — or with judge-failed.
-    pub fn step(
-        &mut self,
-        debate: &Debate,
-        ending: Ending,
-        round: u32,
-        prompt: impl FnOnce() -> Vec<Message>,
-    ) -> Step {
+    pub fn step(&mut self, debate: &Debate, ending: Ending, round: u32, prompt: impl FnOnce() -> Prompt) -> Step {
         match self {
             Conclusion::NotAsked if debate.judge().is_some() => {
                 *self = Conclusion::Asked(ending);
@@ -173,14 +288,19 @@ impl Conclusion {
             Conclusion::Asked(ending) => match debate.judge_answer() {
                 Some(Answer::Failed { kind, message }) => Step::Finish(Ending {
                     kind: EndKind::JudgeFailed,
-                    reason: format!(
-                        "the judge failed ({}: {message}); no synthesis",
-                        kind.as_str()
-                    ),
+                    reason: format!("the judge failed ({}: {message}); no synthesis", kind.as_str()),
                     rounds_run: ending.rounds_run,
                 }),
                 _ => Step::Finish(ending.clone()),
             },
+        }
+    }
+
+    /// The judge's reply text, once it has answered.
+    pub fn verdict<'d>(&self, debate: &'d Debate) -> Option<&'d str> {
+        match (self, debate.judge_answer()) {
+            (Conclusion::Asked(_), Some(Answer::Text { text, .. })) => Some(text),
+            _ => None,
         }
     }
 }

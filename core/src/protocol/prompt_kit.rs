@@ -1,17 +1,14 @@
 //! Pieces every protocol's prompts share: the question, personas, history.
 
+use super::HistoryEntry;
 use crate::Participant;
-use crate::debate::{Debate, Slot};
+use crate::debate::{Debate, Seat, Slot};
 
 /// The question, with the context when there is one.
 pub(crate) fn question(debate: &Debate) -> String {
     let spec = &debate.spec;
     match &spec.context {
-        Some(context) => format!(
-            "QUESTION:\n{}\n\nCONTEXT:\n{}\n",
-            spec.question.trim(),
-            context.trim()
-        ),
+        Some(context) => format!("QUESTION:\n{}\n\nCONTEXT:\n{}\n", spec.question.trim(), context.trim()),
         None => format!("QUESTION:\n{}\n", spec.question.trim()),
     }
 }
@@ -24,21 +21,60 @@ pub(crate) fn persona(seat: &Participant) -> String {
     }
 }
 
-/// Earlier turns grouped under a heading per round, each labelled by `label`.
-pub(crate) fn history<'a>(
-    turns: impl Iterator<Item = (Slot, &'a str)>,
-    round_heading: impl Fn(&Slot) -> String,
+/// Every answered turn that `keep` accepts, labelled by `label`, under the phase's heading.
+pub(crate) fn entries(
+    debate: &Debate,
+    keep: impl Fn(&Slot) -> bool,
     label: impl Fn(&Slot) -> String,
-) -> String {
+) -> Vec<HistoryEntry> {
+    debate
+        .turns()
+        .filter(|(slot, _)| keep(slot))
+        .map(|(slot, text)| HistoryEntry {
+            round: slot.round,
+            heading: slot.phase.heading(slot.round),
+            label: label(&slot),
+            text: text.trim().to_string(),
+        })
+        .collect()
+}
+
+/// A seat's display name, or "Judge".
+pub(crate) fn name(debate: &Debate, slot: &Slot) -> String {
+    match slot.seat {
+        Seat::Panel(i) => debate.seat(i).display_name().to_string(),
+        Seat::Judge => "Judge".to_string(),
+    }
+}
+
+/// "Speaker N": the anonymous label for panel seat N−1.
+pub(crate) fn speaker(seat: usize) -> String {
+    format!("Speaker {}", seat + 1)
+}
+
+/// Render entries as text, a heading whenever it changes.
+pub(crate) fn render(entries: &[HistoryEntry]) -> String {
     let mut out = String::new();
-    let mut current: Option<String> = None;
-    for (slot, text) in turns {
-        let heading = round_heading(&slot);
-        if current.as_ref() != Some(&heading) {
-            out.push_str(&format!("=== {heading} ===\n\n"));
-            current = Some(heading);
+    let mut current: Option<&str> = None;
+    for e in entries {
+        if current != Some(e.heading.as_str()) {
+            out.push_str(&format!("=== {} ===\n\n", e.heading));
+            current = Some(&e.heading);
         }
-        out.push_str(&format!("[{}]\n{}\n\n", label(&slot), text.trim()));
+        out.push_str(&format!("[{}]\n{}\n\n", e.label, e.text));
     }
     out
+}
+
+/// "A", "B", … "Z", "AA", … for anonymized answers.
+pub(crate) fn letter(i: usize) -> String {
+    let mut n = i;
+    let mut s = String::new();
+    loop {
+        s.insert(0, (b'A' + (n % 26) as u8) as char);
+        if n < 26 {
+            return s;
+        }
+        n = n / 26 - 1;
+    }
 }

@@ -11,16 +11,18 @@
 //! - the judge is not a debater and is asked for unresolved tensions and the
 //!   challenger points that survived.
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step, prompt_kit};
+use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::{Debate, Seat, Slot};
-use crate::{Message, Phase, consensus};
+use crate::{Phase, consensus};
 
+#[derive(Clone)]
 pub(crate) struct RotatingChallenger {
     /// The seat that challenges in round 1.
     start: usize,
     stage: Stage,
 }
 
+#[derive(Clone)]
 enum Stage {
     Blind,
     AwaitBlind,
@@ -48,10 +50,7 @@ pub(crate) fn challenger_for_round(start: usize, round: u32, n: usize) -> usize 
 
 impl RotatingChallenger {
     pub fn new(start: usize) -> Self {
-        RotatingChallenger {
-            start,
-            stage: Stage::Blind,
-        }
+        RotatingChallenger { start, stage: Stage::Blind }
     }
 
     /// The round's challenger: the rotation's seat, or — if that seat has
@@ -59,9 +58,7 @@ impl RotatingChallenger {
     fn challenger(&self, debate: &Debate, round: u32) -> Option<usize> {
         let n = debate.spec.panel.len();
         let planned = challenger_for_round(self.start, round, n);
-        (0..n)
-            .map(|k| (planned + k) % n)
-            .find(|&s| !debate.is_benched(s))
+        (0..n).map(|k| (planned + k) % n).find(|&s| !debate.is_benched(s))
     }
 
     /// Speaking order: the seat after the challenger opens, the challenger closes.
@@ -76,36 +73,22 @@ impl RotatingChallenger {
 
 impl Protocol for RotatingChallenger {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
-        let rounds = debate.spec.rounds;
+        let rounds = debate.spec.rounds();
         loop {
             match &mut self.stage {
                 // Stage 1 — blind answers: every seat at once, none sees another.
                 Stage::Blind => {
-                    notes.push(Note::RoundStarted {
-                        round: 0,
-                        phase: Phase::Blind,
-                        challenger: None,
-                    });
+                    notes.push(Note::RoundStarted { round: 0, phase: Phase::Blind, challenger: None });
                     self.stage = Stage::AwaitBlind;
                     let calls = (0..debate.spec.panel.len())
                         .map(|seat| {
-                            PlannedCall::turn(
-                                seat,
-                                0,
-                                Phase::Blind,
-                                false,
-                                blind_prompt(debate, seat),
-                                &debate.spec,
-                            )
+                            PlannedCall::turn(seat, 0, Phase::Blind, false, blind_prompt(debate, seat), &debate.spec)
                         })
                         .collect();
                     return Step::Run(calls);
                 }
                 Stage::AwaitBlind => {
-                    notes.push(Note::RoundEnded {
-                        round: 0,
-                        phase: Phase::Blind,
-                    });
+                    notes.push(Note::RoundEnded { round: 0, phase: Phase::Blind });
                     if !debate.has_quorum() {
                         return Step::Finish(Ending::no_quorum(debate, 0));
                     }
@@ -117,26 +100,12 @@ impl Protocol for RotatingChallenger {
                         return Step::Finish(Ending::no_quorum(debate, r - 1));
                     }
                     let challenger = self.challenger(debate, r);
-                    notes.push(Note::RoundStarted {
-                        round: r,
-                        phase: Phase::Deliberation,
-                        challenger,
-                    });
+                    notes.push(Note::RoundStarted { round: r, phase: Phase::Deliberation, challenger });
                     let order = self.order(debate, r);
-                    self.stage = Stage::Round {
-                        round: r,
-                        challenger,
-                        order,
-                        done: 0,
-                    };
+                    self.stage = Stage::Round { round: r, challenger, order, done: 0 };
                 }
                 // Stage 2 — deliberation: one speaker at a time, the challenger last.
-                Stage::Round {
-                    round,
-                    challenger,
-                    order,
-                    done,
-                } => {
+                Stage::Round { round, challenger, order, done } => {
                     let (r, challenger) = (*round, *challenger);
                     if !debate.has_quorum() {
                         return Step::Finish(Ending::no_quorum(debate, r - 1));
@@ -145,25 +114,16 @@ impl Protocol for RotatingChallenger {
                         let seat = order[k];
                         *done = k + 1;
                         let is_challenger = Some(seat) == challenger;
-                        let messages = deliberation_prompt(debate, seat, r, is_challenger);
-                        return Step::Run(vec![PlannedCall::turn(
-                            seat,
-                            r,
-                            Phase::Deliberation,
-                            is_challenger,
-                            messages,
-                            &debate.spec,
-                        )]);
+                        let prompt = deliberation_prompt(debate, seat, r, is_challenger);
+                        let call = PlannedCall::turn(seat, r, Phase::Deliberation, false, prompt, &debate.spec);
+                        return Step::Run(vec![if is_challenger { call.adversarial() } else { call }]);
                     }
                     // Stage 3 — consensus check, without the challenger.
                     let check = check_round(debate, r, challenger);
                     let reached = check.reached;
                     let reason = check.reason.clone();
                     notes.push(Note::Consensus(check));
-                    notes.push(Note::RoundEnded {
-                        round: r,
-                        phase: Phase::Deliberation,
-                    });
+                    notes.push(Note::RoundEnded { round: r, phase: Phase::Deliberation });
                     if !debate.has_quorum() {
                         return Step::Finish(Ending::no_quorum(debate, r));
                     }
@@ -173,10 +133,7 @@ impl Protocol for RotatingChallenger {
                             reason: format!("consensus in round {r} of {rounds}: {reason}"),
                             rounds_run: r,
                         };
-                        self.stage = Stage::Conclude {
-                            conclusion: Conclusion::NotAsked,
-                            ending,
-                        };
+                        self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
                     } else if r < rounds {
                         self.stage = Stage::RoundStart { round: r + 1 };
                     } else {
@@ -185,10 +142,7 @@ impl Protocol for RotatingChallenger {
                             reason: format!("all {rounds} rounds ran without consensus"),
                             rounds_run: rounds,
                         };
-                        self.stage = Stage::Conclude {
-                            conclusion: Conclusion::NotAsked,
-                            ending,
-                        };
+                        self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
                     }
                 }
                 // Stage 4 — the judge synthesizes.
@@ -203,16 +157,10 @@ impl Protocol for RotatingChallenger {
 }
 
 /// Read this round's replies from every seat but the challenger.
-fn check_round(
-    debate: &Debate,
-    round: u32,
-    challenger: Option<usize>,
-) -> consensus::ConsensusCheck {
+fn check_round(debate: &Debate, round: u32, challenger: Option<usize>) -> consensus::ConsensusCheck {
     let replies: Vec<(&str, &str)> = debate
         .turns()
-        .filter(|(slot, _)| {
-            slot.round == round && slot.phase == Phase::Deliberation && !slot.challenger
-        })
+        .filter(|(slot, _)| slot.round == round && slot.phase == Phase::Deliberation && !slot.challenger)
         .filter_map(|(slot, text)| match slot.seat {
             Seat::Panel(i) => Some((debate.seat(i).id.as_str(), text)),
             Seat::Judge => None,
@@ -222,28 +170,16 @@ fn check_round(
     consensus::check(round, &replies, excluded)
 }
 
-/// "Speaker N": the anonymous label every prompt uses for panel seat N−1.
-fn speaker_label(seat: usize) -> String {
-    format!("Speaker {}", seat + 1)
-}
-
 fn anonymous_label(slot: &Slot) -> String {
     match slot.seat {
-        Seat::Panel(i) if slot.challenger => format!("{} (challenger)", speaker_label(i)),
-        Seat::Panel(i) => speaker_label(i),
+        Seat::Panel(i) if slot.challenger => format!("{} (challenger)", prompt_kit::speaker(i)),
+        Seat::Panel(i) => prompt_kit::speaker(i),
         Seat::Judge => "Judge".to_string(),
     }
 }
 
-fn round_heading(slot: &Slot) -> String {
-    match slot.phase {
-        Phase::Blind => "Blind answers".to_string(),
-        _ => format!("Round {}", slot.round),
-    }
-}
-
 /// A blind first answer. Output: position, reasoning, confidence, in prose.
-fn blind_prompt(debate: &Debate, seat: usize) -> Vec<Message> {
+fn blind_prompt(debate: &Debate, seat: usize) -> Prompt {
     let system = format!(
         "You are one of {n} experts answering the same question independently. \
 You cannot see the other answers, and they cannot see yours.\n\n\
@@ -253,16 +189,13 @@ Two or three short paragraphs.{persona}",
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(debate.seat(seat)),
     );
-    vec![
-        Message::system(system),
-        Message::user(prompt_kit::question(debate)),
-    ]
+    Prompt { system, before: prompt_kit::question(debate), ..Prompt::default() }
 }
 
 /// A deliberation turn. Output: prose; a closing `CONSENSUS:` line only when
 /// the speaker believes the panel has converged (never for the challenger).
-fn deliberation_prompt(debate: &Debate, seat: usize, round: u32, challenger: bool) -> Vec<Message> {
-    let rounds = debate.spec.rounds;
+fn deliberation_prompt(debate: &Debate, seat: usize, round: u32, challenger: bool) -> Prompt {
+    let rounds = debate.spec.rounds();
     let mut system = format!(
         "You are {me} in a council of {n} experts. This is deliberation round {round} of {rounds}. \
 The other experts are shown only as numbered speakers.\n\n\
@@ -272,26 +205,24 @@ How to take your turn:\n\
 - Add what the discussion is missing. Two or three short paragraphs.\n\
 - Only if you are convinced the whole panel now holds one position, finish with a last line \
 that starts with CONSENSUS: and states that position in one sentence. Otherwise leave that line out.{persona}",
-        me = speaker_label(seat),
+        me = prompt_kit::speaker(seat),
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(debate.seat(seat)),
     );
     if challenger {
         system.push_str(CHALLENGER_ROLE);
     }
-    let history = prompt_kit::history(debate.turns(), round_heading, anonymous_label);
-    let user = format!(
-        "{}\nTHE DISCUSSION SO FAR:\n\n{}Your turn, {} (round {round} of {rounds}){}.",
-        prompt_kit::question(debate),
-        history,
-        speaker_label(seat),
-        if challenger {
-            ", as this round's challenger"
-        } else {
-            ""
-        },
-    );
-    vec![Message::system(system), Message::user(user)]
+    Prompt {
+        system,
+        before: prompt_kit::question(debate),
+        history: prompt_kit::entries(debate, |_| true, anonymous_label),
+        history_title: "THE DISCUSSION SO FAR",
+        after: format!(
+            "Your turn, {} (round {round} of {rounds}){}.",
+            prompt_kit::speaker(seat),
+            if challenger { ", as this round's challenger" } else { "" },
+        ),
+    }
 }
 
 /// The strengthened challenger role (seed 000, step 1), in our own words.
@@ -307,7 +238,7 @@ If you find no real disagreement, explain why the agreement may be groupthink. \
 Do not write a CONSENSUS line this round.";
 
 /// The judge's synthesis. Output: Markdown under four fixed headings.
-fn judge_prompt(debate: &Debate) -> Vec<Message> {
+fn judge_prompt(debate: &Debate) -> Prompt {
     let system = "You are the judge of a council debate. You did not take part in it. \
 The speakers are anonymous; in every deliberation round one of them held the challenger role, \
 marked \"(challenger)\", and was required to argue against the emerging agreement.\n\n\
@@ -317,13 +248,13 @@ Answer in Markdown with exactly these headings:\n\
 ## Challenger points that survived\n(objections from challengers that no one answered convincingly)\n\
 ## Confidence\n(high, medium or low, and what would change it)"
         .to_string();
-    let history = prompt_kit::history(debate.turns(), round_heading, anonymous_label);
-    let user = format!(
-        "{}\nCOMPLETE DEBATE TRANSCRIPT:\n\n{}Write the synthesis now.",
-        prompt_kit::question(debate),
-        history
-    );
-    vec![Message::system(system), Message::user(user)]
+    Prompt {
+        system,
+        before: prompt_kit::question(debate),
+        history: prompt_kit::entries(debate, |_| true, anonymous_label),
+        history_title: "COMPLETE DEBATE TRANSCRIPT",
+        after: "Write the synthesis now.".to_string(),
+    }
 }
 
 #[cfg(test)]

@@ -48,12 +48,7 @@ pub fn drive_ordered(
                 Output::Idle => break,
                 Output::Done(_) => {
                     assert!(batch.is_empty(), "requests released after the end");
-                    return Run {
-                        session,
-                        requests,
-                        events,
-                        batches,
-                    };
+                    return Run { session, requests, events, batches };
                 }
             }
         }
@@ -71,11 +66,7 @@ pub fn drive(session: Session, answer: impl FnMut(&ModelRequest) -> Input) -> Ru
 }
 
 pub fn reply(r: &ModelRequest, text: impl Into<String>) -> Input {
-    Input::Reply {
-        id: r.id,
-        text: text.into(),
-        usage: None,
-    }
+    Input::Reply { id: r.id, text: text.into(), usage: None }
 }
 
 /// The challenger announced for each deliberation round, in order.
@@ -83,9 +74,7 @@ pub fn challengers(events: &[Event]) -> Vec<Option<String>> {
     events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::RoundStarted {
-                round, challenger, ..
-            } if *round > 0 => Some(challenger.clone()),
+            EventKind::RoundStarted { round, challenger, .. } if *round > 0 => Some(challenger.clone()),
             _ => None,
         })
         .collect()

@@ -28,10 +28,7 @@ pub struct Endpoint {
 impl std::fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Deliberately leaves the key out.
-        f.debug_struct("Endpoint")
-            .field("kind", &self.kind)
-            .field("base_url", &self.base_url)
-            .finish_non_exhaustive()
+        f.debug_struct("Endpoint").field("kind", &self.kind).field("base_url", &self.base_url).finish_non_exhaustive()
     }
 }
 
@@ -56,28 +53,19 @@ pub const PROVIDERS: &str = "openai, ollama";
 impl ModelRef {
     pub fn parse(reference: &str) -> Result<ModelRef, String> {
         let Some((provider, model)) = reference.split_once('/') else {
-            return Err(format!(
-                "model '{reference}' needs a provider: write provider/model, e.g. openai/{reference}"
-            ));
+            return Err(format!("model '{reference}' needs a provider: write provider/model, e.g. openai/{reference}"));
         };
         if model.is_empty() {
-            return Err(format!(
-                "model '{reference}' has no model name after '{provider}/'"
-            ));
+            return Err(format!("model '{reference}' has no model name after '{provider}/'"));
         }
         let kind = match provider {
             "openai" => ProviderKind::OpenAi,
             "ollama" => ProviderKind::Ollama,
             other => {
-                return Err(format!(
-                    "unknown provider '{other}' in '{reference}' (known: {PROVIDERS})"
-                ));
+                return Err(format!("unknown provider '{other}' in '{reference}' (known: {PROVIDERS})"));
             }
         };
-        Ok(ModelRef {
-            kind,
-            model: model.to_string(),
-        })
+        Ok(ModelRef { kind, model: model.to_string() })
     }
 }
 
@@ -91,8 +79,7 @@ pub struct Environment {
 impl Environment {
     pub fn from_env() -> Environment {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let openai_base =
-            var("OPENAI_BASE_URL").unwrap_or_else(|| "https://api.openai.com/v1".into());
+        let openai_base = var("OPENAI_BASE_URL").unwrap_or_else(|| "https://api.openai.com/v1".into());
         let mut ollama_host = var("OLLAMA_HOST").unwrap_or_else(|| "http://127.0.0.1:11434".into());
         if !ollama_host.contains("://") {
             ollama_host = format!("http://{ollama_host}");
@@ -124,11 +111,7 @@ impl Environment {
 
     /// Every secret a message could leak, for redaction.
     pub fn secrets(&self) -> Vec<String> {
-        [&self.openai, &self.ollama]
-            .iter()
-            .filter_map(|e| e.api_key.clone())
-            .filter(|k| k.len() >= 4)
-            .collect()
+        [&self.openai, &self.ollama].iter().filter_map(|e| e.api_key.clone()).filter(|k| k.len() >= 4).collect()
     }
 }
 
@@ -141,10 +124,7 @@ pub struct CallError {
 
 impl CallError {
     pub fn provider(message: impl Into<String>) -> Self {
-        CallError {
-            kind: wit::FailureKind::ProviderError,
-            message: message.into(),
-        }
+        CallError { kind: wit::FailureKind::ProviderError, message: message.into() }
     }
 }
 
@@ -170,23 +150,13 @@ pub fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(options.timeout))
-        .http_status_as_error(false)
-        .build()
-        .into();
+    let agent: ureq::Agent =
+        ureq::Agent::config_builder().timeout_global(Some(options.timeout)).http_status_as_error(false).build().into();
     let result = match endpoint.kind {
-        ProviderKind::OpenAi => {
-            openai::complete(&agent, endpoint, model, request, options, on_text)
-        }
-        ProviderKind::Ollama => {
-            ollama::complete(&agent, endpoint, model, request, options, on_text)
-        }
+        ProviderKind::OpenAi => openai::complete(&agent, endpoint, model, request, options, on_text),
+        ProviderKind::Ollama => ollama::complete(&agent, endpoint, model, request, options, on_text),
     };
-    result.map_err(|e| CallError {
-        kind: e.kind,
-        message: redact(&e.message, endpoint),
-    })
+    result.map_err(|e| CallError { kind: e.kind, message: redact(&e.message, endpoint) })
 }
 
 /// Map a transport error to a failure that names the URL and what to set.
@@ -194,28 +164,20 @@ fn transport_error(e: ureq::Error, url: &str, endpoint: &Endpoint, timeout: Dura
     match e {
         ureq::Error::Timeout(_) => CallError {
             kind: wit::FailureKind::Timeout,
-            message: format!(
-                "no complete answer from {url} within {} s",
-                timeout.as_secs()
-            ),
+            message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
         },
         ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => CallError {
             kind: wit::FailureKind::Timeout,
-            message: format!(
-                "no complete answer from {url} within {} s",
-                timeout.as_secs()
-            ),
+            message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
         },
         ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => CallError::provider(format!(
             "cannot reach {url}: is the endpoint running? Set {} to one that is",
             endpoint.url_var
         )),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
-            CallError::provider(format!(
-                "cannot reach {url} (connection refused): is the endpoint running? Set {} to one that is",
-                endpoint.url_var
-            ))
-        }
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => CallError::provider(format!(
+            "cannot reach {url} (connection refused): is the endpoint running? Set {} to one that is",
+            endpoint.url_var
+        )),
         other => CallError::provider(format!("request to {url} failed: {other}")),
     }
 }
@@ -231,16 +193,10 @@ fn status_error(status: u16, body: &mut dyn Read, url: &str, endpoint: &Endpoint
     };
     let hint = match (status, endpoint.key_var) {
         (401 | 403, Some(var)) => format!(" (check {var})"),
-        (404, _) => format!(
-            " (is {} right, and does it serve this model?)",
-            endpoint.url_var
-        ),
+        (404, _) => format!(" (is {} right, and does it serve this model?)", endpoint.url_var),
         _ => String::new(),
     };
-    CallError {
-        kind,
-        message: format!("HTTP {status} from {url}{hint}: {detail}"),
-    }
+    CallError { kind, message: format!("HTTP {status} from {url}{hint}: {detail}") }
 }
 
 fn one_line(text: &str, max: usize) -> String {
@@ -267,25 +223,11 @@ mod tests {
     fn parses_references() {
         assert_eq!(
             ModelRef::parse("openai/gpt-4o").unwrap(),
-            ModelRef {
-                kind: ProviderKind::OpenAi,
-                model: "gpt-4o".into()
-            }
+            ModelRef { kind: ProviderKind::OpenAi, model: "gpt-4o".into() }
         );
-        assert_eq!(
-            ModelRef::parse("ollama/llama3.2:3b").unwrap().model,
-            "llama3.2:3b"
-        );
-        assert!(
-            ModelRef::parse("gpt-4o")
-                .unwrap_err()
-                .contains("provider/model")
-        );
-        assert!(
-            ModelRef::parse("acme/x")
-                .unwrap_err()
-                .contains("unknown provider 'acme'")
-        );
+        assert_eq!(ModelRef::parse("ollama/llama3.2:3b").unwrap().model, "llama3.2:3b");
+        assert!(ModelRef::parse("gpt-4o").unwrap_err().contains("provider/model"));
+        assert!(ModelRef::parse("acme/x").unwrap_err().contains("unknown provider 'acme'"));
         assert!(ModelRef::parse("openai/").is_err());
     }
 
@@ -298,10 +240,7 @@ mod tests {
             api_key: Some("sk-secret-123".into()),
             key_var: Some("OPENAI_API_KEY"),
         };
-        assert_eq!(
-            redact("bad key sk-secret-123 given", &e),
-            "bad key [redacted] given"
-        );
+        assert_eq!(redact("bad key sk-secret-123 given", &e), "bad key [redacted] given");
         assert!(!format!("{e:?}").contains("sk-secret"));
     }
 }

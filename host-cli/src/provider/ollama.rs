@@ -4,9 +4,7 @@ use std::io::{BufRead, BufReader};
 
 use serde_json::{Value, json};
 
-use super::{
-    CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error,
-};
+use super::{CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error};
 use crate::engine::wit;
 
 pub(super) fn complete(
@@ -18,21 +16,16 @@ pub(super) fn complete(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let url = format!("{}/api/chat", endpoint.base_url);
-    let messages: Vec<Value> = request
-        .messages
-        .iter()
-        .map(|m| json!({"role": super::openai::role(m.role), "content": m.content}))
-        .collect();
+    let messages: Vec<Value> =
+        request.messages.iter().map(|m| json!({"role": super::openai::role(m.role), "content": m.content})).collect();
     let body = json!({
         "model": model.model,
         "messages": messages,
         "stream": options.stream,
         "options": {"num_predict": request.max_tokens, "temperature": request.temperature},
     });
-    let response = agent
-        .post(&url)
-        .send_json(&body)
-        .map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
+    let response =
+        agent.post(&url).send_json(&body).map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
     let status = response.status().as_u16();
     let mut body = response.into_body();
     let mut reader = BufReader::new(body.as_reader());
@@ -55,15 +48,10 @@ pub(super) fn complete(
             continue;
         }
         let chunk: Value = serde_json::from_str(&line).map_err(|e| {
-            CallError::provider(format!(
-                "malformed NDJSON from {url}: {e}: {}",
-                super::one_line(&line, 120)
-            ))
+            CallError::provider(format!("malformed NDJSON from {url}: {e}: {}", super::one_line(&line, 120)))
         })?;
         if let Some(error) = chunk.get("error") {
-            return Err(CallError::provider(format!(
-                "{url} answered with an error: {error}"
-            )));
+            return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
         if let Some(piece) = chunk["message"]["content"].as_str() {
             text.push_str(piece);
@@ -71,22 +59,14 @@ pub(super) fn complete(
         }
         if chunk["done"].as_bool() == Some(true) {
             done = true;
-            if let (Some(p), Some(c)) = (
-                chunk["prompt_eval_count"].as_u64(),
-                chunk["eval_count"].as_u64(),
-            ) {
-                usage = Some(wit::Usage {
-                    prompt_tokens: p as u32,
-                    completion_tokens: c as u32,
-                });
+            if let (Some(p), Some(c)) = (chunk["prompt_eval_count"].as_u64(), chunk["eval_count"].as_u64()) {
+                usage = Some(wit::Usage { prompt_tokens: p as u32, completion_tokens: c as u32 });
             }
             break;
         }
     }
     if !done {
-        return Err(CallError::provider(format!(
-            "the stream from {url} ended before the reply was complete"
-        )));
+        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
     }
     Ok(Completion { text, usage })
 }

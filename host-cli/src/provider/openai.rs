@@ -5,9 +5,7 @@ use std::io::{BufRead, BufReader, Read};
 use serde_json::{Value, json};
 
 use super::sse::SseReader;
-use super::{
-    CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error,
-};
+use super::{CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error};
 use crate::engine::wit;
 
 pub(super) fn complete(
@@ -19,11 +17,8 @@ pub(super) fn complete(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let url = format!("{}/chat/completions", endpoint.base_url);
-    let messages: Vec<Value> = request
-        .messages
-        .iter()
-        .map(|m| json!({"role": role(m.role), "content": m.content}))
-        .collect();
+    let messages: Vec<Value> =
+        request.messages.iter().map(|m| json!({"role": role(m.role), "content": m.content})).collect();
     let mut body = json!({
         "model": model.model,
         "messages": messages,
@@ -39,9 +34,7 @@ pub(super) fn complete(
     if let Some(key) = &endpoint.api_key {
         call = call.header("Authorization", format!("Bearer {key}"));
     }
-    let response = call
-        .send_json(&body)
-        .map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
+    let response = call.send_json(&body).map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
     let status = response.status().as_u16();
     let mut body = response.into_body();
     let mut reader = body.as_reader();
@@ -52,30 +45,21 @@ pub(super) fn complete(
         read_stream(BufReader::new(reader), &url, endpoint, options, on_text)
     } else {
         let mut text = String::new();
-        reader
-            .read_to_string(&mut text)
-            .map_err(|e| read_error(e, &url, endpoint, options))?;
-        let reply: Value = serde_json::from_str(&text)
-            .map_err(|e| CallError::provider(format!("malformed JSON from {url}: {e}")))?;
+        reader.read_to_string(&mut text).map_err(|e| read_error(e, &url, endpoint, options))?;
+        let reply: Value =
+            serde_json::from_str(&text).map_err(|e| CallError::provider(format!("malformed JSON from {url}: {e}")))?;
         if let Some(error) = reply.get("error") {
-            return Err(CallError::provider(format!(
-                "{url} answered with an error: {error}"
-            )));
+            return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
         let choice = &reply["choices"][0];
         if choice["finish_reason"] == "content_filter" {
             return Err(refused(&url));
         }
         let Some(content) = choice["message"]["content"].as_str() else {
-            return Err(CallError::provider(format!(
-                "{url} sent no choices[0].message.content"
-            )));
+            return Err(CallError::provider(format!("{url} sent no choices[0].message.content")));
         };
         on_text(content);
-        Ok(Completion {
-            text: content.to_string(),
-            usage: usage(&reply["usage"]),
-        })
+        Ok(Completion { text: content.to_string(), usage: usage(&reply["usage"]) })
     }
 }
 
@@ -102,9 +86,7 @@ fn read_stream(
             ))
         })?;
         if let Some(error) = chunk.get("error") {
-            return Err(CallError::provider(format!(
-                "{url} reported an error mid-stream: {error}"
-            )));
+            return Err(CallError::provider(format!("{url} reported an error mid-stream: {error}")));
         }
         if let Some(u) = usage(&chunk["usage"]) {
             usage_seen = Some(u);
@@ -121,22 +103,12 @@ fn read_stream(
         }
     }
     if !finished {
-        return Err(CallError::provider(format!(
-            "the stream from {url} ended before the reply was complete"
-        )));
+        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
     }
-    Ok(Completion {
-        text,
-        usage: usage_seen,
-    })
+    Ok(Completion { text, usage: usage_seen })
 }
 
-fn read_error(
-    e: std::io::Error,
-    url: &str,
-    endpoint: &Endpoint,
-    options: CallOptions,
-) -> CallError {
+fn read_error(e: std::io::Error, url: &str, endpoint: &Endpoint, options: CallOptions) -> CallError {
     // ureq reports its own errors through io::Error while a body is read.
     match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
         Some(Ok(ureq_error)) => transport_error(*ureq_error, url, endpoint, options.timeout),
@@ -146,10 +118,7 @@ fn read_error(
 }
 
 fn refused(url: &str) -> CallError {
-    CallError {
-        kind: wit::FailureKind::Refused,
-        message: format!("{url} refused to answer (content filter)"),
-    }
+    CallError { kind: wit::FailureKind::Refused, message: format!("{url} refused to answer (content filter)") }
 }
 
 fn usage(v: &Value) -> Option<wit::Usage> {

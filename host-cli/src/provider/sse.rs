@@ -19,10 +19,7 @@ pub struct SseReader<R> {
 
 impl<R: BufRead> SseReader<R> {
     pub fn new(reader: R) -> Self {
-        SseReader {
-            reader,
-            line: String::new(),
-        }
+        SseReader { reader, line: String::new() }
     }
 }
 
@@ -43,10 +40,7 @@ impl<R: BufRead> Iterator for SseReader<R> {
             let line = self.line.trim_end_matches(['\n', '\r']);
             if line.is_empty() {
                 if let Some(data) = data.take() {
-                    return Some(Ok(SseEvent {
-                        event: event.take(),
-                        data,
-                    }));
+                    return Some(Ok(SseEvent { event: event.take(), data }));
                 }
                 continue;
             }
@@ -77,9 +71,7 @@ mod tests {
     use super::*;
 
     fn events(text: &str) -> Vec<SseEvent> {
-        SseReader::new(text.as_bytes())
-            .map(Result::unwrap)
-            .collect()
+        SseReader::new(text.as_bytes()).map(Result::unwrap).collect()
     }
 
     #[test]
@@ -88,26 +80,14 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                SseEvent {
-                    event: None,
-                    data: "{\"a\":1}".into()
-                },
-                SseEvent {
-                    event: Some("done".into()),
-                    data: "x\ny".into()
-                },
+                SseEvent { event: None, data: "{\"a\":1}".into() },
+                SseEvent { event: Some("done".into()), data: "x\ny".into() },
             ]
         );
     }
 
     #[test]
     fn drops_an_unterminated_last_event() {
-        assert_eq!(
-            events("data: a\n\ndata: b"),
-            vec![SseEvent {
-                event: None,
-                data: "a".into()
-            }]
-        );
+        assert_eq!(events("data: a\n\ndata: b"), vec![SseEvent { event: None, data: "a".into() }]);
     }
 }

@@ -13,25 +13,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut port, mut config, mut max_seconds) = (0u16, Config::default(), 600u64);
     while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .unwrap_or_else(|| fail(&format!("{flag} needs a value")));
+        let value = args.next().unwrap_or_else(|| fail(&format!("{flag} needs a value")));
         match flag.as_str() {
-            "--port" => {
-                port = value
-                    .parse()
-                    .unwrap_or_else(|_| fail("--port takes a number"))
-            }
-            "--max-seconds" => {
-                max_seconds = value
-                    .parse()
-                    .unwrap_or_else(|_| fail("--max-seconds takes a number"))
-            }
+            "--port" => port = value.parse().unwrap_or_else(|_| fail("--port takes a number")),
+            "--max-seconds" => max_seconds = value.parse().unwrap_or_else(|_| fail("--max-seconds takes a number")),
             "--config" => {
-                let text = std::fs::read_to_string(&value)
-                    .unwrap_or_else(|e| fail(&format!("{value}: {e}")));
-                config =
-                    serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("{value}: {e}")));
+                let text = std::fs::read_to_string(&value).unwrap_or_else(|e| fail(&format!("{value}: {e}")));
+                config = serde_json::from_str(&text).unwrap_or_else(|e| fail(&format!("{value}: {e}")));
             }
             other => fail(&format!("unknown flag {other}")),
         }

@@ -1,0 +1,107 @@
+//! Fitting every request into the context budget, in one place.
+//!
+//! Rule, in order: the full history if it fits; else the newest summary plus
+//! the turns after it; else drop the oldest turns (saying how many); as a last
+//! resort, shorten the summary and then the text before the history. Sizes
+//! are estimated with [`estimate_tokens`](crate::spec::estimate_tokens).
+
+use crate::Message;
+use crate::protocol::{HistoryEntry, Prompt, prompt_kit};
+use crate::spec::estimate_tokens;
+
+/// A prompt rendered into messages, and how much of its history it kept.
+pub(crate) struct Rendered {
+    pub messages: Vec<Message>,
+    /// Earlier turns left out to fit the budget.
+    pub omitted: usize,
+}
+
+pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32, &str)>) -> Rendered {
+    let full = compose(prompt, None, &prompt.history, 0, &prompt.before);
+    let Some(budget) = budget else { return Rendered { messages: full, omitted: 0 } };
+    if fits(&full, budget) {
+        return Rendered { messages: full, omitted: 0 };
+    }
+    // Summary of rounds ≤ k, then only the turns after k.
+    let (summary, entries): (Option<(u32, &str)>, Vec<HistoryEntry>) = match summary {
+        Some((k, text)) if prompt.history.iter().any(|e| e.round <= k) => {
+            (Some((k, text)), prompt.history.iter().filter(|e| e.round > k).cloned().collect())
+        }
+        _ => (None, prompt.history.clone()),
+    };
+    for skip in 0..=entries.len() {
+        let m = compose(prompt, summary, &entries[skip..], skip, &prompt.before);
+        if fits(&m, budget) {
+            return Rendered { messages: m, omitted: skip };
+        }
+    }
+    // Nothing of the history fits: shorten what remains until it does.
+    let omitted = prompt.history.len();
+    let fixed = compose(prompt, None, &[], 0, "");
+    let room = (budget as usize * 4).saturating_sub(chars(&fixed));
+    let summary_text = summary.map(|(k, t)| (k, cut(t, room / 2)));
+    let before =
+        cut(&prompt.before, room.saturating_sub(summary_text.as_ref().map_or(0, |(_, t)| t.chars().count() + 64)));
+    let mut m = compose(prompt, summary_text.as_ref().map(|(k, t)| (*k, t.as_str())), &[], omitted, &before);
+    // Guarantee: shave the user message's head until the whole prompt fits.
+    while !fits(&m, budget) {
+        let user = &mut m.last_mut().expect("a user message").content;
+        let keep = user.chars().count().saturating_sub(64);
+        *user = cut_front(user, keep);
+        if keep == 0 {
+            break;
+        }
+    }
+    Rendered { messages: m, omitted }
+}
+
+fn compose(
+    prompt: &Prompt,
+    summary: Option<(u32, &str)>,
+    entries: &[HistoryEntry],
+    skipped: usize,
+    before: &str,
+) -> Vec<Message> {
+    let mut user = String::new();
+    user.push_str(before);
+    if summary.is_some() || !entries.is_empty() || skipped > 0 {
+        if !user.is_empty() && !user.ends_with('\n') {
+            user.push('\n');
+        }
+        user.push('\n');
+        user.push_str(prompt.history_title);
+        user.push_str(":\n\n");
+        if let Some((k, text)) = summary {
+            user.push_str(&format!("=== Summary of rounds 1 to {k} ===\n\n{}\n\n", text.trim()));
+        } else if skipped > 0 {
+            user.push_str(&format!("[{skipped} earlier turns omitted to fit the context budget]\n\n"));
+        }
+        user.push_str(&prompt_kit::render(entries));
+    } else if !user.is_empty() && !prompt.after.is_empty() {
+        user.push('\n');
+    }
+    user.push_str(&prompt.after);
+    vec![Message::system(prompt.system.clone()), Message::user(user)]
+}
+
+fn chars(messages: &[Message]) -> usize {
+    messages.iter().map(|m| m.content.chars().count()).sum()
+}
+
+/// Whether messages fit: the estimate of their concatenated text.
+pub(crate) fn fits(messages: &[Message], budget: u32) -> bool {
+    messages.iter().map(|m| estimate_tokens(&m.content)).sum::<u32>() <= budget
+}
+
+fn cut(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max_chars.saturating_sub(16)).collect();
+    format!("{kept} […shortened]")
+}
+
+fn cut_front(text: &str, keep_chars: usize) -> String {
+    let n = text.chars().count();
+    text.chars().skip(n.saturating_sub(keep_chars)).collect()
+}

@@ -1,0 +1,393 @@
+//! `adversarial` (seed 001): an advocate and a sycophancy-hardened
+//! challenger get identical context and run in parallel; the judge scores
+//! every concern and writes the competitive review. Rounds: 1 = opening only,
+//! 2 = a rebuttal round, 3 or more = team mode (opening, cross-examination,
+//! rebuttal). Cost-gated: `compete` forces it, `single` falls back to one
+//! agent, `auto` competes when a trigger in the spec matches.
+//!
+//! Degradation, exactly as the seed lists it: one side fails → the
+//! survivor's review stands alone; both fail → a single-agent run (the judge's
+//! model); the judge fails → both positions side by side, for the user to
+//! adjudicate. The outcome says which.
+
+use serde_json::json;
+
+use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::debate::{Answer, Debate, Seat};
+use crate::{CompeteMode, Phase, ProtocolSpec, parse};
+
+const ADVOCATE: usize = 0;
+const CHALLENGER: usize = 1;
+
+#[derive(Clone, Default)]
+pub(crate) struct Adversarial {
+    stage: Stage,
+}
+
+#[derive(Clone, Default)]
+enum Stage {
+    #[default]
+    Gate,
+    Single,
+    Opening,
+    CrossExam,
+    Rebuttal,
+    Fallback,
+    Conclude(Conclusion),
+}
+
+fn options(debate: &Debate) -> (CompeteMode, &[crate::Trigger], &[crate::CompeteHistory]) {
+    match &debate.spec.protocol {
+        ProtocolSpec::Adversarial { compete, triggers, history } => (*compete, triggers, history),
+        _ => unreachable!("adversarial protocol with another spec"),
+    }
+}
+
+/// Whether to compete, and why (the cost gate).
+fn gate(debate: &Debate) -> (bool, String) {
+    let (mode, triggers, _) = options(debate);
+    match mode {
+        CompeteMode::Compete => (true, "forced by --compete".into()),
+        CompeteMode::Single => (false, "--single overrides every trigger".into()),
+        CompeteMode::Auto => {
+            let text =
+                format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or("")).to_lowercase();
+            let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
+            for t in triggers {
+                if let Some(w) = t.any_of.iter().find(|w| words.contains(&w.trim().to_lowercase().as_str())) {
+                    return (true, format!("trigger '{}' matched '{}'", t.name, w.trim()));
+                }
+            }
+            (false, "no auto-trigger matched; a single agent answers (use --compete to force)".into())
+        }
+    }
+}
+
+impl Protocol for Adversarial {
+    fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let rounds = debate.spec.rounds();
+        loop {
+            match &mut self.stage {
+                // Stage 1 — the cost gate.
+                Stage::Gate => {
+                    let (compete, reason) = gate(debate);
+                    notes.push(Note::Result { name: "gate", value: json!({"compete": compete, "reason": reason}) });
+                    if !compete {
+                        self.stage = Stage::Single;
+                        let prompt = single_prompt(debate);
+                        return Step::Run(vec![PlannedCall::turn(
+                            ADVOCATE,
+                            1,
+                            Phase::Single,
+                            false,
+                            prompt,
+                            &debate.spec,
+                        )]);
+                    }
+                    self.stage = Stage::Opening;
+                    notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: Some(CHALLENGER) });
+                    return Step::Run(vec![
+                        PlannedCall::turn(ADVOCATE, 1, Phase::Opening, false, advocate_prompt(debate), &debate.spec),
+                        PlannedCall::turn(
+                            CHALLENGER,
+                            1,
+                            Phase::Opening,
+                            false,
+                            challenger_prompt(debate),
+                            &debate.spec,
+                        )
+                        .adversarial()
+                        .expecting("markdown: exactly 5 numbered concerns, most severe first"),
+                    ]);
+                }
+                Stage::Single => {
+                    return Step::Finish(match debate.answer(ADVOCATE, 1, Phase::Single) {
+                        Some(Answer::Text { .. }) => {
+                            Ending::completed(format!("single-agent review: {}", gate(debate).1), 0)
+                        }
+                        _ => {
+                            Ending { kind: EndKind::NoQuorum, reason: "the single agent failed".into(), rounds_run: 0 }
+                        }
+                    });
+                }
+                // Stage 2 — after the openings: degrade, or go on.
+                Stage::Opening => {
+                    notes.push(Note::RoundEnded { round: 1, phase: Phase::Opening });
+                    let advocate = debate.text(ADVOCATE, 1, Phase::Opening);
+                    let challenger = debate.text(CHALLENGER, 1, Phase::Opening);
+                    if let Some(text) = challenger {
+                        let n = count_numbered(text);
+                        if n != 5 {
+                            notes.push(Note::Warning {
+                                speaker: Some(debate.seat(CHALLENGER).id.clone()),
+                                round: 1,
+                                phase: Phase::Opening,
+                                message: format!("the challenger gave {n} numbered concerns, not exactly five"),
+                            });
+                        }
+                    }
+                    match (advocate, challenger) {
+                        (None, None) => self.stage = Stage::Fallback,
+                        (Some(_), None) | (None, Some(_)) => {
+                            let (survivor, lost) = if advocate.is_some() {
+                                ("advocate", "challenger")
+                            } else {
+                                ("challenger", "advocate")
+                            };
+                            return Step::Finish(Ending {
+                                kind: EndKind::Degraded,
+                                reason: format!(
+                                    "single-agent review from the {survivor}: the {lost} failed, so there was no competition"
+                                ),
+                                rounds_run: 1,
+                            });
+                        }
+                        (Some(_), Some(_)) if rounds >= 3 => {
+                            notes.push(Note::RoundStarted {
+                                round: 2,
+                                phase: Phase::CrossExam,
+                                challenger: Some(CHALLENGER),
+                            });
+                            self.stage = Stage::CrossExam;
+                            return Step::Run(both(debate, 2, Phase::CrossExam));
+                        }
+                        (Some(_), Some(_)) if rounds == 2 => {
+                            notes.push(Note::RoundStarted {
+                                round: 2,
+                                phase: Phase::Rebuttal,
+                                challenger: Some(CHALLENGER),
+                            });
+                            self.stage = Stage::Rebuttal;
+                            return Step::Run(both(debate, 2, Phase::Rebuttal));
+                        }
+                        _ => self.stage = Stage::Conclude(Conclusion::NotAsked),
+                    }
+                }
+                // Stage 3 (team mode) — targeted questions, then answers.
+                Stage::CrossExam => {
+                    notes.push(Note::RoundEnded { round: 2, phase: Phase::CrossExam });
+                    if debate.active_seats().len() < 2 {
+                        self.stage = Stage::Conclude(Conclusion::NotAsked);
+                        continue;
+                    }
+                    notes.push(Note::RoundStarted { round: 3, phase: Phase::Rebuttal, challenger: Some(CHALLENGER) });
+                    self.stage = Stage::Rebuttal;
+                    return Step::Run(both(debate, 3, Phase::Rebuttal));
+                }
+                Stage::Rebuttal => {
+                    let round = if rounds >= 3 { 3 } else { 2 };
+                    notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
+                    self.stage = Stage::Conclude(Conclusion::NotAsked);
+                }
+                // Both sides failed: a single-agent run on the judge's model.
+                Stage::Fallback => {
+                    if debate.judge_answer().is_some() {
+                        return Step::Finish(match debate.judge_answer() {
+                            Some(Answer::Text { .. }) => Ending {
+                                kind: EndKind::Degraded,
+                                reason: "both advocate and challenger failed: single-agent run on the judge's model"
+                                    .into(),
+                                rounds_run: 1,
+                            },
+                            _ => Ending {
+                                kind: EndKind::NoQuorum,
+                                reason: "advocate, challenger and the single-agent fallback all failed".into(),
+                                rounds_run: 1,
+                            },
+                        });
+                    }
+                    if debate.judge().is_none() {
+                        return Step::Finish(Ending {
+                            kind: EndKind::NoQuorum,
+                            reason: "advocate and challenger both failed, and there is no judge to fall back on".into(),
+                            rounds_run: 1,
+                        });
+                    }
+                    let mut call = PlannedCall::judge(1, single_prompt(debate), &debate.spec);
+                    call.slot.phase = Phase::Single;
+                    return Step::Run(vec![call]);
+                }
+                // Stage 4 — the judge's competitive review.
+                Stage::Conclude(conclusion) => {
+                    if let Some(text) = conclusion.verdict(debate) {
+                        record_review(debate, text, notes);
+                    }
+                    let rounds_run = rounds.min(3);
+                    let ending = Ending::completed("competitive review by the judge", rounds_run);
+                    return conclusion.step(debate, ending, rounds_run, || judge_prompt(debate));
+                }
+            }
+        }
+    }
+}
+
+/// Both sides in parallel for a later phase.
+fn both(debate: &Debate, round: u32, phase: Phase) -> Vec<PlannedCall> {
+    vec![
+        PlannedCall::turn(ADVOCATE, round, phase, false, later_prompt(debate, ADVOCATE, phase), &debate.spec),
+        PlannedCall::turn(CHALLENGER, round, phase, false, later_prompt(debate, CHALLENGER, phase), &debate.spec)
+            .adversarial(),
+    ]
+}
+
+/// Numbered items at the start of lines ("1.", "2)", "**3."): how many distinct.
+fn count_numbered(text: &str) -> usize {
+    let mut seen = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '*' || c == '#');
+        let digits: String = t.chars().take_while(char::is_ascii_digit).collect();
+        if !digits.is_empty() && t[digits.len()..].starts_with(['.', ')', ':']) {
+            seen.insert(digits);
+        }
+    }
+    seen.len()
+}
+
+/// Parse the judge's closing JSON into the review and the compete result.
+fn record_review(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
+    let review = match parse::review(text) {
+        Ok(r) => r,
+        Err(why) => {
+            notes.push(Note::Warning {
+                speaker: debate.judge().map(|j| j.id.clone()),
+                round: debate.spec.rounds().min(3),
+                phase: Phase::Synthesis,
+                message: format!("the competitive review could not be parsed ({why}); no compete result recorded"),
+            });
+            return;
+        }
+    };
+    // A concern scored 3 or more is a genuine issue the advocate did not answer.
+    let genuine = review.concerns.iter().filter(|c| c.score >= 3).count() as u32;
+    let others = review.concerns.len() as u32 - genuine;
+    let resolution = review.key_narratives.first().cloned().unwrap_or_default();
+    notes.push(Note::Result { name: "review", value: serde_json::to_value(&review).expect("serializes") });
+    notes.push(Note::Result {
+        name: "compete_result",
+        value: json!({
+            "disagreements": genuine,
+            "sided_with": {"challenger": genuine, "advocate": others},
+            "resolution": resolution,
+        }),
+    });
+    let (_, _, history) = options(debate);
+    let mut recent: Vec<u32> = history.iter().map(|h| h.disagreements).collect();
+    recent.push(genuine);
+    if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {
+        notes.push(Note::Result {
+            name: "compete_flag",
+            value: json!("five consecutive competitive runs found zero disagreement: the competition is not adding value here; review it"),
+        });
+    }
+}
+
+fn artifact(debate: &Debate) -> String {
+    prompt_kit::question(debate)
+}
+
+/// The advocate. Output: prose, citing the proposal.
+fn advocate_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: format!(
+            "You review the proposal below with a bias toward approval. Make the strongest case that it is sound \
+and ready to proceed: what works, which trade-offs are acceptable, why the concerns are manageable. You must still \
+flag any genuinely blocking issue, framed as something that can be fixed. Be specific: cite the proposal.{}",
+            prompt_kit::persona(debate.seat(ADVOCATE))
+        ),
+        before: artifact(debate),
+        after: "Write your review.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// The challenger, hardened against sycophancy. Output: exactly five numbered
+/// concerns, most severe first, each with a citation, the risk and a fix.
+fn challenger_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: format!(
+            "You are a senior reviewer who has watched more than fifty proposals like this one fail in production. \
+Your reputation rests on finding the real problems.\n\n\
+Make the strongest case that the proposal below has significant issues: weak architecture, missing edge cases, \
+operational risks, anti-patterns.\n\n\
+STRUCTURE: exactly five concerns, numbered 1 to 5, most severe first. For each:\n\
+- quote or cite the part of the proposal it concerns;\n\
+- the concrete risk if it ships as is;\n\
+- a specific fix.\n\n\
+No softeners: never write \"minor nitpick\", \"probably fine but\" or \"just a thought\". A problem is stated as a \
+problem; a proposal with no real issues does not exist. Acknowledge what works, then argue why the issues outweigh it.{}",
+            prompt_kit::persona(debate.seat(CHALLENGER))
+        ),
+        before: artifact(debate),
+        after: "Write your five concerns.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// Later phases: cross-examination (questions) or rebuttal (answers). Output: prose.
+fn later_prompt(debate: &Debate, seat: usize, phase: Phase) -> Prompt {
+    let (me, other) = if seat == ADVOCATE { ("ADVOCATE", "challenger") } else { ("CHALLENGER", "advocate") };
+    let task = match phase {
+        Phase::CrossExam => format!(
+            "Ask the {other} the three questions that most test their review: the claim with the least evidence, \
+the assumption they did not state, the consequence they skipped. Questions only, numbered."
+        ),
+        _ => format!(
+            "Answer what the {other} said against your review — and in team mode, every question they asked you — \
+directly and specifically. Concede what is right; hold what is not, and say why."
+        ),
+    };
+    Prompt {
+        system: format!("You are the {me} in a competitive review of the proposal below.\n\n{task}"),
+        before: artifact(debate),
+        history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
+        history_title: "THE REVIEW SO FAR",
+        after: format!("Your {}, {}.", phase.as_str(), me.to_lowercase()),
+    }
+}
+
+fn side(seat: Seat) -> String {
+    match seat {
+        Seat::Panel(ADVOCATE) => "ADVOCATE POSITION".into(),
+        Seat::Panel(_) => "CHALLENGER POSITION".into(),
+        Seat::Judge => "JUDGE".into(),
+    }
+}
+
+/// A single agent, when competition is off or has collapsed. Output: prose.
+fn single_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: "Review the proposal below carefully and even-handedly: what works, the most important risks, \
+and what you recommend. Be specific: cite the proposal."
+            .into(),
+        before: artifact(debate),
+        after: "Write your review.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// The judge's competitive review. Output: Markdown, then a closing JSON block
+/// `{"concerns": [{"concern": 1, "score": 1-5}, …], "pulled_punches": bool,
+/// "key_narratives": [..], "agreement_zones": [..], "contested_zones": [..]}`.
+fn judge_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: "You judge a competitive review: an advocate and a challenger reviewed the same proposal.\n\n\
+Produce the final assessment:\n\
+1. Which advocate arguments survived the challenger's critique?\n\
+2. Which challenger concerns did the advocate fail to address?\n\
+3. For each challenger concern: a genuine issue or a stretch? Score it from 1 (a stretch) to 5 (genuine and unaddressed).\n\
+4. Did the challenger pull punches? Were the concerns genuine or performative?\n\
+5. Your recommendation.\n\
+6. Agreement zones (high confidence) and contested zones (flag for attention).\n\
+7. Two or three key narratives: arguments that survived the debate and should be emphasised.\n\n\
+Format: Markdown under '## Competitive Review' with '### Judge Synthesis', then '**Key narratives:**', \
+'**Agreement zones**' and '**Contested zones**'. End with a fenced JSON block exactly like:\n\
+```json\n{\"concerns\": [{\"concern\": 1, \"score\": 4}], \"pulled_punches\": false, \"key_narratives\": [\"...\"], \
+\"agreement_zones\": [\"...\"], \"contested_zones\": [\"...\"]}\n```\n\
+with one entry in \"concerns\" per challenger concern."
+            .into(),
+        before: artifact(debate),
+        history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
+        history_title: "THE TWO REVIEWS",
+        after: "Write the competitive review now.".into(),
+    }
+}

@@ -1,0 +1,493 @@
+//! `challenge` (seed 004's multi-model /debate): the first seat defends, the
+//! others challenge.
+//!
+//! 1. opening — the defender's position, reasoning, confidence, weaknesses, assumptions (v1);
+//! 2. critique — every challenger at once, each a JSON verdict;
+//! 3. consensus rules — all agree with high confidence: fast exit; all partial
+//!    or agreeing with minor objections: one response, then exit; otherwise
+//!    confrontation. With skepticism on, a first-round "agree" that is not
+//!    confident and argued is treated as partial;
+//! 4. response — the defender accepts, partially accepts or rejects each
+//!    critique and states the updated position (v2, v3, …);
+//! 5. rebuttal — challengers who disagreed and were rejected answer ACCEPT,
+//!    MAINTAIN or ESCALATE;
+//! 6. repeat 4–5 for open objections up to the round limit (default 5);
+//! 7. without consensus, every party names its assumptions and the judge
+//!    writes the tradeoff document.
+//!
+//! The transcript keeps every position version in `positions` and every
+//! verdict in `verdicts`. A failed challenger is skipped; with none left the
+//! debate ends with no quorum.
+
+use serde_json::{Value, json};
+
+use super::{Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::debate::Debate;
+use crate::parse::{self, Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
+use crate::{Phase, ProtocolSpec};
+
+const DEFENDER: usize = 0;
+const VERDICT_SHAPE: &str = "json: {\"verdict\": \"agree|partial|disagree\", \"critique\", \"evidence\", \"alternative\", \
+\"confidence\": \"high|medium|low\", \"objection_strength\": \"strong|moderate|minor\", \"assumptions_challenged\": [..]}";
+const RESPONSE_SHAPE: &str = "json: {\"responses\": [{\"challenger\", \"decision\": \"accept|partially accept|reject\", \
+\"reason\"}], \"updated_position\"}";
+
+#[derive(Clone, Default)]
+pub(crate) struct Challenge {
+    stage: Stage,
+    /// Challengers whose objection the defender must answer next, with the text to answer.
+    open: Vec<(usize, String)>,
+    /// After the next response: end with consensus (the "address briefly, then exit" rule).
+    exit_after_response: bool,
+    positions: Vec<Value>,
+    verdicts: Vec<Value>,
+    responses: Vec<Value>,
+    rebuttals: Vec<Value>,
+}
+
+#[derive(Clone, Default)]
+enum Stage {
+    #[default]
+    Opening,
+    Critique,
+    Response {
+        round: u32,
+    },
+    Rebuttal {
+        round: u32,
+        asked: Vec<usize>,
+    },
+    Assumptions {
+        round: u32,
+    },
+    Conclude {
+        conclusion: Conclusion,
+        ending: Ending,
+    },
+}
+
+impl Protocol for Challenge {
+    fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let max = debate.spec.rounds();
+        loop {
+            match self.stage.clone() {
+                // Stage 1 — the defender's opening position (v1).
+                Stage::Opening if debate.records.is_empty() => {
+                    notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: None });
+                    return Step::Run(vec![PlannedCall::turn(
+                        DEFENDER,
+                        1,
+                        Phase::Opening,
+                        false,
+                        opening_prompt(debate),
+                        &debate.spec,
+                    )]);
+                }
+                Stage::Opening => {
+                    let Some(v1) = debate.text(DEFENDER, 1, Phase::Opening) else {
+                        return Step::Finish(defender_failed(0));
+                    };
+                    self.push_position(1, v1.to_string(), notes);
+                    self.stage = Stage::Critique;
+                    let seats = challengers(debate);
+                    if seats.is_empty() {
+                        return Step::Finish(no_challengers(0));
+                    }
+                    let calls = seats
+                        .into_iter()
+                        .map(|s| {
+                            PlannedCall::turn(s, 1, Phase::Critique, false, critique_prompt(debate, v1), &debate.spec)
+                                .adversarial()
+                                .expecting(VERDICT_SHAPE)
+                        })
+                        .collect();
+                    return Step::Run(calls);
+                }
+                // Stage 2 — read the verdicts and apply the consensus rules.
+                Stage::Critique => {
+                    let verdicts = self.read_verdicts(debate, notes);
+                    if challengers(debate).is_empty() {
+                        return Step::Finish(no_challengers(1));
+                    }
+                    if verdicts.is_empty() {
+                        return Step::Finish(Ending {
+                            kind: EndKind::Degraded,
+                            reason: "no challenger verdict could be parsed; nothing to confront".into(),
+                            rounds_run: 1,
+                        });
+                    }
+                    let all_agree =
+                        verdicts.iter().all(|(_, v)| v.verdict == VerdictKind::Agree && v.confidence == Level::High);
+                    let all_minor = verdicts.iter().all(|(_, v)| {
+                        v.verdict != VerdictKind::Disagree
+                            && (v.verdict == VerdictKind::Agree || v.objection_strength == Strength::Minor)
+                    });
+                    if all_agree {
+                        return Step::Finish(Ending {
+                            kind: EndKind::Consensus,
+                            reason: "fast exit: every challenger agreed with high confidence".into(),
+                            rounds_run: 1,
+                        });
+                    }
+                    self.exit_after_response = all_minor;
+                    self.open = verdicts
+                        .iter()
+                        .filter(|(_, v)| v.verdict != VerdictKind::Agree)
+                        .map(|(s, v)| {
+                            (
+                                *s,
+                                format!(
+                                    "Verdict: {:?}. {} Evidence: {} Alternative: {}",
+                                    v.verdict, v.critique, v.evidence, v.alternative
+                                ),
+                            )
+                        })
+                        .collect();
+                    self.stage = Stage::Response { round: 1 };
+                    return Step::Run(vec![self.response_call(debate, 1)]);
+                }
+                // Stage 3 — the defender's answers and updated position.
+                Stage::Response { round } => {
+                    let Some(text) = debate.text(DEFENDER, round, Phase::Response) else {
+                        return Step::Finish(defender_failed(round));
+                    };
+                    let ids: Vec<String> = self.open.iter().map(|(s, _)| debate.seat(*s).id.clone()).collect();
+                    let rejected: Vec<usize> = match parse::defender_response(text, &ids) {
+                        Ok(r) => {
+                            for (id, (decision, reason)) in &r.decisions {
+                                self.responses.push(
+                                    json!({"round": round, "challenger": id, "decision": decision, "reason": reason}),
+                                );
+                            }
+                            self.push_position(round + 1, r.updated_position.clone(), notes);
+                            self.open
+                                .iter()
+                                .filter(|(s, _)| {
+                                    r.decisions.get(&debate.seat(*s).id).is_none_or(|(d, _)| *d == Decision::Reject)
+                                })
+                                .map(|(s, _)| *s)
+                                .collect()
+                        }
+                        Err(why) => {
+                            notes.push(warning(debate, DEFENDER, round, Phase::Response, format!("the defender's response could not be parsed ({why}); every open critique counts as rejected")));
+                            self.open.iter().map(|(s, _)| *s).collect()
+                        }
+                    };
+                    notes.push(Note::Result { name: "responses", value: json!(self.responses) });
+                    if self.exit_after_response {
+                        return Step::Finish(Ending {
+                            kind: EndKind::Consensus,
+                            reason: "every objection was minor: addressed once, then a fast exit".into(),
+                            rounds_run: round,
+                        });
+                    }
+                    // Only challengers who disagreed (or escalated) and were rejected answer back.
+                    let asked: Vec<usize> = rejected
+                        .into_iter()
+                        .filter(|s| !debate.is_benched(*s))
+                        .filter(|s| self.disagreed(debate, *s))
+                        .collect();
+                    if asked.is_empty() {
+                        return Step::Finish(Ending {
+                            kind: EndKind::Consensus,
+                            reason: format!("every objection was resolved by round {round}"),
+                            rounds_run: round,
+                        });
+                    }
+                    self.stage = Stage::Rebuttal { round, asked: asked.clone() };
+                    let position = self.current_position().to_string();
+                    let calls = asked
+                        .iter()
+                        .map(|&s| {
+                            let critique =
+                                self.open.iter().find(|(o, _)| *o == s).map(|(_, c)| c.clone()).unwrap_or_default();
+                            PlannedCall::turn(
+                                s,
+                                round,
+                                Phase::Rebuttal,
+                                false,
+                                rebuttal_prompt(debate, &critique, text, &position),
+                                &debate.spec,
+                            )
+                            .adversarial()
+                            .expecting("text: starts with ACCEPT, MAINTAIN or ESCALATE")
+                        })
+                        .collect();
+                    return Step::Run(calls);
+                }
+                // Stage 4 — ACCEPT / MAINTAIN / ESCALATE, then iterate or stop.
+                Stage::Rebuttal { round, asked } => {
+                    let mut still_open = Vec::new();
+                    for s in asked {
+                        let Some(text) = debate.text(s, round, Phase::Rebuttal) else { continue };
+                        let choice = parse::rebuttal(text);
+                        self.rebuttals.push(json!({"round": round, "challenger": debate.seat(s).id, "choice": choice}));
+                        match choice {
+                            Some(Rebuttal::Accept) => {}
+                            Some(_) => still_open.push((s, text.to_string())),
+                            None => {
+                                notes.push(warning(
+                                    debate,
+                                    s,
+                                    round,
+                                    Phase::Rebuttal,
+                                    "no ACCEPT, MAINTAIN or ESCALATE in the rebuttal; the objection stays open".into(),
+                                ));
+                                still_open.push((s, text.to_string()));
+                            }
+                        }
+                    }
+                    notes.push(Note::Result { name: "rebuttals", value: json!(self.rebuttals) });
+                    notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
+                    if still_open.is_empty() {
+                        return Step::Finish(Ending {
+                            kind: EndKind::Consensus,
+                            reason: format!("every objection was resolved by round {round}"),
+                            rounds_run: round,
+                        });
+                    }
+                    self.open = still_open;
+                    if round < max {
+                        notes.push(Note::RoundStarted { round: round + 1, phase: Phase::Response, challenger: None });
+                        self.stage = Stage::Response { round: round + 1 };
+                        return Step::Run(vec![self.response_call(debate, round + 1)]);
+                    }
+                    // Stage 5 — no consensus: every party names its assumptions.
+                    self.stage = Stage::Assumptions { round };
+                    let mut seats = vec![DEFENDER];
+                    seats.extend(self.open.iter().map(|(s, _)| *s));
+                    let position = self.current_position().to_string();
+                    let calls = seats
+                        .into_iter()
+                        .map(|s| {
+                            PlannedCall::turn(
+                                s,
+                                round,
+                                Phase::Assumptions,
+                                false,
+                                assumptions_prompt(debate, s, &position),
+                                &debate.spec,
+                            )
+                        })
+                        .collect();
+                    return Step::Run(calls);
+                }
+                Stage::Assumptions { round } => {
+                    let ending = Ending::completed(
+                        format!("no consensus after {round} rounds: the disagreement is a tradeoff"),
+                        round,
+                    );
+                    self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
+                }
+                // Stage 6 — the judge's tradeoff document.
+                Stage::Conclude { mut conclusion, ending } => {
+                    let round = ending.rounds_run;
+                    let step = conclusion.step(debate, ending.clone(), round, || tradeoff_prompt(debate));
+                    self.stage = Stage::Conclude { conclusion, ending };
+                    return step;
+                }
+            }
+        }
+    }
+}
+
+fn challengers(debate: &Debate) -> Vec<usize> {
+    debate.active_seats().into_iter().filter(|&s| s != DEFENDER).collect()
+}
+
+fn defender_failed(rounds_run: u32) -> Ending {
+    Ending { kind: EndKind::NoQuorum, reason: "the defender failed; there is no position to debate".into(), rounds_run }
+}
+
+fn no_challengers(rounds_run: u32) -> Ending {
+    Ending {
+        kind: EndKind::NoQuorum,
+        reason: "every challenger failed; a debate needs the defender and at least one challenger".into(),
+        rounds_run,
+    }
+}
+
+fn warning(debate: &Debate, seat: usize, round: u32, phase: Phase, message: String) -> Note {
+    Note::Warning { speaker: Some(debate.seat(seat).id.clone()), round, phase, message }
+}
+
+impl Challenge {
+    fn push_position(&mut self, version: u32, text: String, notes: &mut Vec<Note>) {
+        if self.positions.last().and_then(|p| p["text"].as_str()) == Some(text.as_str()) {
+            return; // unchanged
+        }
+        self.positions.push(json!({"version": version, "text": text}));
+        notes.push(Note::Result { name: "positions", value: json!(self.positions) });
+    }
+
+    fn current_position(&self) -> &str {
+        self.positions.last().and_then(|p| p["text"].as_str()).unwrap_or("")
+    }
+
+    /// Whether this challenger's last verdict was a disagreement (or it escalated/maintained since).
+    fn disagreed(&self, debate: &Debate, seat: usize) -> bool {
+        let id = &debate.seat(seat).id;
+        let last_verdict = self.verdicts.iter().rev().find(|v| v["challenger"] == *id);
+        let kept_objecting = self.rebuttals.iter().any(|r| r["challenger"] == *id && r["choice"] != "ACCEPT");
+        kept_objecting || last_verdict.is_some_and(|v| v["treated_as"] == "disagree")
+    }
+
+    /// Parse round 1's verdicts, apply the skepticism check, record them.
+    fn read_verdicts(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Vec<(usize, Verdict)> {
+        let skeptical = matches!(debate.spec.protocol, ProtocolSpec::Challenge { skeptical_of_early_agreement: true });
+        let mut out = Vec::new();
+        for s in 1..debate.spec.panel.len() {
+            let Some(text) = debate.text(s, 1, Phase::Critique) else { continue };
+            match parse::verdict(text) {
+                Ok(mut v) => {
+                    let given = v.verdict;
+                    let engaged = v.confidence == Level::High && !v.evidence.trim().is_empty();
+                    if skeptical && v.verdict == VerdictKind::Agree && !engaged {
+                        v.verdict = VerdictKind::Partial;
+                        notes.push(warning(
+                            debate,
+                            s,
+                            1,
+                            Phase::Critique,
+                            "first-round agreement without high confidence and evidence: treated as partial".into(),
+                        ));
+                    }
+                    let mut record = serde_json::to_value(&v).expect("serializes");
+                    record["verdict"] = json!(given);
+                    record["treated_as"] = json!(v.verdict);
+                    record["round"] = json!(1);
+                    record["challenger"] = json!(debate.seat(s).id);
+                    self.verdicts.push(record);
+                    out.push((s, v));
+                }
+                Err(why) => notes.push(warning(
+                    debate,
+                    s,
+                    1,
+                    Phase::Critique,
+                    format!("the verdict could not be parsed ({why}); this challenger is left out of round 1"),
+                )),
+            }
+        }
+        notes.push(Note::Result { name: "verdicts", value: json!(self.verdicts) });
+        out
+    }
+
+    fn response_call(&self, debate: &Debate, round: u32) -> PlannedCall {
+        let critiques: Vec<HistoryEntry> = self
+            .open
+            .iter()
+            .map(|(s, text)| HistoryEntry {
+                round,
+                heading: format!("Objections to answer (round {round})"),
+                label: debate.seat(*s).id.clone(),
+                text: text.trim().to_string(),
+            })
+            .collect();
+        let prompt = Prompt {
+            system: "You are the defender of the position below. Answer each objection: ACCEPT it (and change your \
+position), PARTIALLY ACCEPT it (say what you accept and what not), or REJECT it (say specifically why it is wrong). \
+Then state your updated position, or the same one if nothing changed.\n\n\
+Answer with JSON and nothing else:\n\
+{\"responses\": [{\"challenger\": \"<id as shown>\", \"decision\": \"accept|partially accept|reject\", \"reason\": \"...\"}], \
+\"updated_position\": \"...\"}"
+                .into(),
+            before: format!("{}\nYOUR CURRENT POSITION:\n{}\n", prompt_kit::question(debate), self.current_position().trim()),
+            history: critiques,
+            history_title: "THE OBJECTIONS",
+            after: "Your responses, as JSON.".into(),
+        };
+        PlannedCall::turn(DEFENDER, round, Phase::Response, false, prompt, &debate.spec).expecting(RESPONSE_SHAPE)
+    }
+}
+
+/// The defender's opening. Output: Markdown with the five parts of seed 004.
+fn opening_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: format!(
+            "You will defend a position against several challengers. Analyse the topic and take a clear stance.\n\n\
+Write, in Markdown:\n**My position:** one clear statement\n**Reasoning:** numbered steps\n\
+**Confidence:** HIGH, MEDIUM or LOW\n**Potential weaknesses I see:** a list\n**My assumptions:** a list{}",
+            prompt_kit::persona(debate.seat(DEFENDER))
+        ),
+        before: prompt_kit::question(debate),
+        after: "Your opening position.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// A challenger's critique. Output: one JSON verdict (`VERDICT_SHAPE`).
+fn critique_prompt(debate: &Debate, position: &str) -> Prompt {
+    Prompt {
+        system: "You are challenging another model's position. Your job is to find its flaws, not to agree.\n\n\
+1. What is wrong with the position? Be concrete.\n2. Which edge cases, failure modes or risks does it miss?\n\
+3. Which assumptions are unstated or questionable?\n4. What would you recommend instead?\n5. How strong is your objection?\n\n\
+Answer with JSON and nothing else:\n\
+{\"verdict\": \"agree|partial|disagree\", \"critique\": \"...\", \"evidence\": \"a concrete example or scenario\", \
+\"alternative\": \"...\", \"confidence\": \"high|medium|low\", \"objection_strength\": \"strong|moderate|minor\", \
+\"assumptions_challenged\": [\"...\"]}\n\n\
+Agreeing too easily does not help. If after honest analysis you do agree, use \"evidence\" to explain why the position is solid."
+            .into(),
+        before: format!("{}\nTHE POSITION TO CHALLENGE:\n{}\n", prompt_kit::question(debate), position.trim()),
+        after: "Your verdict, as JSON.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// A rebuttal. Output: starts with ACCEPT, MAINTAIN or ESCALATE, then the reasoning.
+fn rebuttal_prompt(debate: &Debate, critique: &str, response: &str, position: &str) -> Prompt {
+    Prompt {
+        system: "The defender has answered your critique and rejected it. Your options:\n\
+ACCEPT — the answer addresses your concern;\nMAINTAIN — you still disagree; say why;\n\
+ESCALATE — the defender missed the point; restate your objection more clearly.\n\n\
+Start your reply with ACCEPT, MAINTAIN or ESCALATE in capitals, then your reasoning."
+            .into(),
+        before: format!(
+            "{}\nYOUR CRITIQUE:\n{}\n\nTHE DEFENDER'S RESPONSE:\n{}\n\nTHE DEFENDER'S POSITION NOW:\n{}\n",
+            prompt_kit::question(debate),
+            critique.trim(),
+            response.trim(),
+            position.trim()
+        ),
+        after: "Your choice and reasoning.".into(),
+        ..Prompt::default()
+    }
+}
+
+/// Assumption extraction. Output: prose answering the three questions.
+fn assumptions_prompt(debate: &Debate, seat: usize, position: &str) -> Prompt {
+    let question = if seat == DEFENDER {
+        "1. Why do the challengers still disagree with you? What is the core issue?\n\
+2. What would have to be true for their objections to be right?\n3. Which assumption are you making that they are not?"
+    } else {
+        "1. Why do you still disagree? What is the core issue?\n\
+2. What would have to be true for the defender's position to be correct?\n3. Which assumption are you making that the defender is not?"
+    };
+    Prompt {
+        system: format!("The debate reached its last round without consensus. Answer plainly:\n{question}"),
+        before: format!("{}\nTHE DEFENDER'S FINAL POSITION:\n{}\n", prompt_kit::question(debate), position.trim()),
+        history: prompt_kit::entries(
+            debate,
+            |s| s.phase == Phase::Rebuttal || s.phase == Phase::Critique,
+            |s| prompt_kit::name(debate, s),
+        ),
+        history_title: "THE OBJECTIONS THAT REMAIN",
+        after: "Your answers.".into(),
+    }
+}
+
+/// The judge's tradeoff document. Output: Markdown with an assumptions table.
+fn tradeoff_prompt(debate: &Debate) -> Prompt {
+    Prompt {
+        system: "A debate ended without consensus. Write the tradeoff document: the disagreement is a signal, not a failure.\n\n\
+Markdown, with:\n## Debate outcome: tradeoff identified\n\
+A table | Party | Core assumption | If true → | with one row per party;\n\
+**The real question is:** the assumption the reader must check against their own situation;\n\
+## Options\nthe positions as options, each with when to choose it."
+            .into(),
+        before: prompt_kit::question(debate),
+        history: prompt_kit::entries(debate, |_| true, |s| prompt_kit::name(debate, s)),
+        history_title: "THE DEBATE",
+        after: "Write the tradeoff document.".into(),
+    }
+}

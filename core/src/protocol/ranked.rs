@@ -1,0 +1,219 @@
+//! `ranked` (karpathy's llm-council, the origin of seed 003):
+//!
+//! 1. blind answers, every seat at once;
+//! 2. each seat ranks the others' answers, anonymized as "Response A, B, …"
+//!    (its own left out), ending with a `FINAL RANKING:` list;
+//! 3. a Borda count over the parsed rankings gives the `aggregate`;
+//! 4. the chairman (the judge) synthesizes.
+//!
+//! Better than the original: Borda points instead of average rank, each
+//! ranking parsed once, the label-to-seat mapping shuffled by the seed and
+//! recorded, and a failed model is reported, never silently dropped.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use super::{Conclusion, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::debate::Debate;
+use crate::rng::Rng;
+use crate::{Phase, parse};
+
+#[derive(Clone, Default)]
+pub(crate) struct Ranked {
+    stage: Stage,
+    /// Seat → its answer's label ("Response C").
+    labels: BTreeMap<usize, String>,
+}
+
+#[derive(Clone, Default)]
+enum Stage {
+    #[default]
+    Blind,
+    Rank,
+    Conclude(Conclusion),
+}
+
+impl Protocol for Ranked {
+    fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        match &mut self.stage {
+            // Stage 1 — blind answers.
+            Stage::Blind => {
+                notes.push(Note::RoundStarted { round: 1, phase: Phase::Blind, challenger: None });
+                self.stage = Stage::Rank;
+                let calls = (0..debate.spec.panel.len())
+                    .map(|s| PlannedCall::turn(s, 1, Phase::Blind, false, answer_prompt(debate, s), &debate.spec))
+                    .collect();
+                Step::Run(calls)
+            }
+            // Stage 2 — anonymized peer ranking, own answer excluded.
+            Stage::Rank => {
+                notes.push(Note::RoundEnded { round: 1, phase: Phase::Blind });
+                let answered: Vec<usize> = debate.active_seats();
+                if answered.len() < 2 || !debate.has_quorum() {
+                    return Step::Finish(Ending::no_quorum(debate, 1));
+                }
+                let mut order = answered.clone();
+                let mut rng = Rng::new(debate.spec.seed, "ranked-labels");
+                for i in (1..order.len()).rev() {
+                    order.swap(i, rng.below(i + 1));
+                }
+                self.labels = order
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &s)| (s, format!("Response {}", prompt_kit::letter(k))))
+                    .collect();
+                let mapping: Vec<String> =
+                    order.iter().map(|s| format!("{} = {}", self.labels[s], debate.seat(*s).id)).collect();
+                notes.push(Note::Choice { what: "response labels".into(), value: mapping.join(", ") });
+                notes.push(Note::RoundStarted { round: 1, phase: Phase::Ranking, challenger: None });
+                let calls = answered
+                    .iter()
+                    .map(|&s| {
+                        PlannedCall::turn(
+                            s,
+                            1,
+                            Phase::Ranking,
+                            false,
+                            ranking_prompt(debate, s, &self.labels),
+                            &debate.spec,
+                        )
+                        .expecting("text: evaluation, then 'FINAL RANKING:' and a numbered list of Response labels")
+                    })
+                    .collect();
+                self.stage = Stage::Conclude(Conclusion::NotAsked);
+                Step::Run(calls)
+            }
+            // Stage 3 — aggregate, then the chairman.
+            Stage::Conclude(conclusion) => {
+                if matches!(conclusion, Conclusion::NotAsked) {
+                    notes.push(Note::RoundEnded { round: 1, phase: Phase::Ranking });
+                    let aggregate = aggregate(debate, &self.labels, notes);
+                    notes.push(Note::Result { name: "aggregate", value: aggregate });
+                }
+                let labels = &self.labels;
+                let ending = Ending::completed("answers ranked by the panel and synthesized by the chairman", 1);
+                conclusion.step(debate, ending, 1, || chairman_prompt(debate, labels))
+            }
+        }
+    }
+}
+
+/// Borda over every parsed ranking: in a ranking of k answers, first place
+/// earns k−1 points, last earns 0. Sorted by points, then by average
+/// position, then by label.
+fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<Note>) -> serde_json::Value {
+    let mut points: BTreeMap<usize, (u32, u32, u32)> = labels.keys().map(|&s| (s, (0, 0, 0))).collect(); // points, count, position sum
+    let mut rankings = Vec::new();
+    for (&ranker, _) in labels.iter() {
+        let Some(text) = debate.text(ranker, 1, Phase::Ranking) else { continue };
+        let offered: Vec<String> = labels.iter().filter(|(s, _)| **s != ranker).map(|(_, l)| l.clone()).collect();
+        let order = parse::final_ranking(text, &offered);
+        if order.is_empty() {
+            notes.push(Note::Warning {
+                speaker: Some(debate.seat(ranker).id.clone()),
+                round: 1,
+                phase: Phase::Ranking,
+                message: "no ranking could be read from this reply; it is left out of the aggregate".into(),
+            });
+            continue;
+        }
+        let k = order.len() as u32;
+        for (pos, label) in order.iter().enumerate() {
+            let seat = *labels.iter().find(|(_, l)| *l == label).expect("offered label").0;
+            let e = points.get_mut(&seat).expect("known seat");
+            e.0 += k - 1 - pos as u32;
+            e.1 += 1;
+            e.2 += pos as u32 + 1;
+        }
+        rankings.push(json!({"ranker": debate.seat(ranker).id, "order": order}));
+    }
+    notes.push(Note::Result { name: "rankings", value: json!(rankings) });
+    let mut rows: Vec<(usize, (u32, u32, u32))> = points.into_iter().collect();
+    // Average position compared as a fraction without floats: a/b < c/d ⇔ a·d < c·b.
+    rows.sort_by(|(sa, a), (sb, b)| {
+        b.0.cmp(&a.0)
+            .then((a.2 as u64 * b.1.max(1) as u64).cmp(&(b.2 as u64 * a.1.max(1) as u64)))
+            .then(labels[sa].cmp(&labels[sb]))
+    });
+    json!(rows
+        .iter()
+        .map(|(s, (p, n, sum))| json!({
+            "seat": debate.seat(*s).id,
+            "label": labels[s],
+            "points": p,
+            "rankings": n,
+            "average_position": if *n == 0 { serde_json::Value::Null } else { json!(format!("{:.2}", *sum as f64 / *n as f64)) },
+        }))
+        .collect::<Vec<_>>())
+}
+
+fn answers(debate: &Debate, labels: &BTreeMap<usize, String>, except: Option<usize>) -> Vec<HistoryEntry> {
+    let mut by_label: Vec<(&String, usize)> =
+        labels.iter().filter(|(s, _)| Some(**s) != except).map(|(s, l)| (l, *s)).collect();
+    by_label.sort();
+    by_label
+        .into_iter()
+        .filter_map(|(label, s)| {
+            debate.text(s, 1, Phase::Blind).map(|t| HistoryEntry {
+                round: 1,
+                heading: "Answers".into(),
+                label: label.clone(),
+                text: t.trim().into(),
+            })
+        })
+        .collect()
+}
+
+/// A blind answer. Output: prose.
+fn answer_prompt(debate: &Debate, seat: usize) -> Prompt {
+    Prompt {
+        system: format!(
+            "Answer the question as well as you can. Be accurate, complete and clear.{}",
+            prompt_kit::persona(debate.seat(seat))
+        ),
+        before: prompt_kit::question(debate),
+        ..Prompt::default()
+    }
+}
+
+/// A peer ranking. Output: a short evaluation of each response, then
+/// `FINAL RANKING:` and a numbered list, best first, e.g. `1. Response C`.
+fn ranking_prompt(debate: &Debate, seat: usize, labels: &BTreeMap<usize, String>) -> Prompt {
+    Prompt {
+        system: "You are evaluating anonymous answers to a question. For each response, say in a sentence or two what \
+it does well and what it gets wrong. Then end your reply with the line FINAL RANKING: followed by a numbered list \
+of every response, best first, one per line, for example:\nFINAL RANKING:\n1. Response C\n2. Response A\n\
+Write nothing after the list."
+            .into(),
+        before: prompt_kit::question(debate),
+        history: answers(debate, labels, Some(seat)),
+        history_title: "THE RESPONSES",
+        after: "Your evaluation and final ranking.".into(),
+    }
+}
+
+/// The chairman. Output: the council's final answer, in prose or Markdown.
+fn chairman_prompt(debate: &Debate, labels: &BTreeMap<usize, String>) -> Prompt {
+    let mut history = answers(debate, labels, None);
+    for (&s, _) in labels.iter() {
+        if let Some(t) = debate.text(s, 1, Phase::Ranking) {
+            history.push(HistoryEntry {
+                round: 1,
+                heading: "Peer rankings".into(),
+                label: format!("Ranking by {}", labels[&s]),
+                text: t.trim().into(),
+            });
+        }
+    }
+    Prompt {
+        system: "You are the chairman of a council of models. Each answered the question independently, then ranked \
+the others' answers anonymously. Write the council's final answer: take what the best answers got right, correct \
+what they got wrong, and say where the council disagreed."
+            .into(),
+        before: prompt_kit::question(debate),
+        history,
+        history_title: "ANSWERS AND RANKINGS",
+        after: "The council's final answer.".into(),
+    }
+}

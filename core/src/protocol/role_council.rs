@@ -1,0 +1,68 @@
+//! `role-council` (seed 003): seats are roles from role files — each with its
+//! own instructions, carried as the seat's persona — speaking in turn for
+//! "Round X of Y", every turn seeing the whole debate so far; the judge role
+//! synthesizes over the transcript grouped by round. The original documented
+//! three rounds and ran one; here the spec's rounds run (default 3).
+
+use super::sequential::{RoundPolicy, Sequential};
+use super::{Prompt, prompt_kit};
+use crate::debate::{Debate, Seat};
+
+pub(crate) fn create() -> Sequential<Policy> {
+    Sequential::new(Policy)
+}
+
+#[derive(Clone)]
+pub(crate) struct Policy;
+
+fn label(debate: &Debate, seat: Seat) -> String {
+    match seat {
+        Seat::Panel(i) => format!("{} ({})", debate.seat(i).display_name(), debate.seat(i).id),
+        Seat::Judge => "Judge".into(),
+    }
+}
+
+impl RoundPolicy for Policy {
+    /// A role's turn. Output: two or three focused paragraphs from the role's perspective.
+    fn turn_prompt(&self, debate: &Debate, seat: usize, round: u32, _adversary: bool) -> Prompt {
+        let me = debate.seat(seat);
+        let rounds = debate.spec.rounds();
+        let instructions = me.persona.clone().unwrap_or_default();
+        let system = format!(
+            "You are {name}.\n\n{instructions}\n\n\
+DEBATE CONTEXT: this is round {round} of {rounds} of a council debate between roles with different perspectives.\n\
+- Build on the earlier arguments, yours and the others'.\n\
+- Answer the counter-arguments made against your role's view.\n\
+- Bring in points your role sees that nobody has raised yet.\n\
+- Do not repeat yourself: refer to earlier points in a phrase instead of restating them.\n\
+- Two or three focused paragraphs.",
+            name = me.display_name(),
+            instructions = instructions.trim(),
+        );
+        let history = prompt_kit::entries(debate, |_| true, |slot| label(debate, slot.seat));
+        Prompt {
+            system,
+            before: prompt_kit::question(debate),
+            history,
+            history_title: "THE DEBATE SO FAR",
+            after: format!("Round {round} of {rounds}: your turn, {}.", me.display_name()),
+        }
+    }
+
+    /// The judge role's synthesis over the transcript grouped by round. Output: a clear, actionable answer in Markdown.
+    fn judge_prompt(&self, debate: &Debate) -> Prompt {
+        let instructions = debate.judge().and_then(|j| j.persona.clone()).unwrap_or_default();
+        Prompt {
+            system: format!(
+                "You are the judge of a council of roles. You did not take part in the debate.\n\n{}\n\n\
+Write a clear, actionable answer to the question: where the roles agree, where they disagree and why, \
+and what you recommend.",
+                instructions.trim()
+            ),
+            before: prompt_kit::question(debate),
+            history: prompt_kit::entries(debate, |_| true, |slot| label(debate, slot.seat)),
+            history_title: "COMPLETE DEBATE TRANSCRIPT",
+            after: "Synthesize this debate into a clear, actionable answer to the question.".into(),
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! The shape four protocols share: rounds of sequential turns, each speaker
+//! seeing everything said before, an optional adversary, an optional early
+//! stop after a round, then the judge. Each protocol is a [`RoundPolicy`].
+
+use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step};
+use crate::Phase;
+use crate::debate::Debate;
+
+pub(crate) trait RoundPolicy: Clone + 'static {
+    /// Called once before round 1 (a seeded pick, say).
+    fn start(&mut self, _debate: &Debate, _notes: &mut Vec<Note>) {}
+    /// Who speaks in `round`, in order.
+    fn order(&self, debate: &Debate, round: u32) -> Vec<usize> {
+        let _ = round;
+        (0..debate.spec.panel.len()).collect()
+    }
+    /// The seat holding the adversarial role in `round`, if any.
+    fn adversary(&self, _debate: &Debate, _round: u32) -> Option<usize> {
+        None
+    }
+    fn turn_prompt(&self, debate: &Debate, seat: usize, round: u32, adversary: bool) -> Prompt;
+    fn judge_prompt(&self, debate: &Debate) -> Prompt;
+    /// After each round: `Some` ends the debate early (it still goes to the judge).
+    fn after_round(&self, _debate: &Debate, _round: u32, _notes: &mut Vec<Note>) -> Option<Ending> {
+        None
+    }
+}
+
+#[derive(Clone)]
+pub(crate) struct Sequential<P: RoundPolicy> {
+    policy: P,
+    stage: Stage,
+}
+
+#[derive(Clone)]
+enum Stage {
+    Start,
+    Round { round: u32, order: Vec<usize>, adversary: Option<usize>, done: usize },
+    Conclude { conclusion: Conclusion, ending: Ending },
+}
+
+impl<P: RoundPolicy> Sequential<P> {
+    pub fn new(policy: P) -> Self {
+        Sequential { policy, stage: Stage::Start }
+    }
+
+    fn begin_round(&self, debate: &Debate, round: u32, notes: &mut Vec<Note>) -> Stage {
+        let adversary = self.policy.adversary(debate, round);
+        notes.push(Note::RoundStarted { round, phase: Phase::Deliberation, challenger: adversary });
+        Stage::Round { round, order: self.policy.order(debate, round), adversary, done: 0 }
+    }
+}
+
+impl<P: RoundPolicy> Protocol for Sequential<P> {
+    fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let rounds = debate.spec.rounds();
+        loop {
+            match &mut self.stage {
+                Stage::Start => {
+                    self.policy.start(debate, notes);
+                    self.stage = self.begin_round(debate, 1, notes);
+                }
+                Stage::Round { round, order, adversary, done } => {
+                    let (r, adversary) = (*round, *adversary);
+                    if !debate.has_quorum() {
+                        return Step::Finish(Ending::no_quorum(debate, r - 1));
+                    }
+                    // Stage 1 — turns: the next speaker still answering.
+                    if let Some(k) = (*done..order.len()).find(|&k| !debate.is_benched(order[k])) {
+                        let seat = order[k];
+                        *done = k + 1;
+                        let is_adversary = adversary == Some(seat);
+                        let prompt = self.policy.turn_prompt(debate, seat, r, is_adversary);
+                        let call = PlannedCall::turn(seat, r, Phase::Deliberation, false, prompt, &debate.spec);
+                        return Step::Run(vec![if is_adversary { call.adversarial() } else { call }]);
+                    }
+                    // Stage 2 — the round's end: an early stop, the next round, or the judge.
+                    let early = self.policy.after_round(debate, r, notes);
+                    notes.push(Note::RoundEnded { round: r, phase: Phase::Deliberation });
+                    if !debate.has_quorum() {
+                        return Step::Finish(Ending::no_quorum(debate, r));
+                    }
+                    self.stage = match early {
+                        Some(ending) => Stage::Conclude { conclusion: Conclusion::NotAsked, ending },
+                        None if r < rounds => self.begin_round(debate, r + 1, notes),
+                        None => Stage::Conclude {
+                            conclusion: Conclusion::NotAsked,
+                            ending: Ending {
+                                kind: EndKind::Completed,
+                                reason: format!("all {rounds} rounds ran"),
+                                rounds_run: rounds,
+                            },
+                        },
+                    };
+                }
+                // Stage 3 — the judge reads the whole debate.
+                Stage::Conclude { conclusion, ending } => {
+                    let ending = ending.clone();
+                    let round = ending.rounds_run;
+                    let policy = &self.policy;
+                    return conclusion.step(debate, ending, round, || policy.judge_prompt(debate));
+                }
+            }
+        }
+    }
+}
