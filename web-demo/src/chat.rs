@@ -13,10 +13,7 @@ pub struct CallError {
 
 impl CallError {
     pub fn provider(message: impl Into<String>) -> Self {
-        CallError {
-            kind: FailureKind::ProviderError,
-            message: message.into(),
-        }
+        CallError { kind: FailureKind::ProviderError, message: message.into() }
     }
 }
 
@@ -51,17 +48,10 @@ pub fn body(request: &ModelRequest) -> Value {
 
 /// A non-2xx answer, with the start of its body for the person to read.
 pub fn status_error(status: u16, url: &str, body: &str) -> CallError {
-    let kind = if status == 429 {
-        FailureKind::RateLimited
-    } else {
-        FailureKind::ProviderError
-    };
+    let kind = if status == 429 { FailureKind::RateLimited } else { FailureKind::ProviderError };
     let body: String = body.split_whitespace().collect::<Vec<_>>().join(" ");
     let body: String = body.chars().take(200).collect();
-    CallError {
-        kind,
-        message: format!("HTTP {status} from {url}: {body}"),
-    }
+    CallError { kind, message: format!("HTTP {status} from {url}: {body}") }
 }
 
 /// What one streamed chunk says.
@@ -75,19 +65,14 @@ pub struct Chunk {
 /// Read one `data:` payload of the stream; `[DONE]` finishes it.
 pub fn chunk(data: &str, url: &str) -> Result<Chunk, CallError> {
     if data.trim() == "[DONE]" {
-        return Ok(Chunk {
-            finished: true,
-            ..Chunk::default()
-        });
+        return Ok(Chunk { finished: true, ..Chunk::default() });
     }
     let value: Value = serde_json::from_str(data).map_err(|e| {
         let start: String = data.chars().take(80).collect();
         CallError::provider(format!("malformed stream event from {url}: {e}: {start}"))
     })?;
     if let Some(error) = value.get("error") {
-        return Err(CallError::provider(format!(
-            "{url} reported an error mid-stream: {error}"
-        )));
+        return Err(CallError::provider(format!("{url} reported an error mid-stream: {error}")));
     }
     let choice = &value["choices"][0];
     if choice["finish_reason"] == "content_filter" {
@@ -102,10 +87,7 @@ pub fn chunk(data: &str, url: &str) -> Result<Chunk, CallError> {
         usage: usage["prompt_tokens"]
             .as_u64()
             .zip(usage["completion_tokens"].as_u64())
-            .map(|(p, c)| Usage {
-                prompt_tokens: p as u32,
-                completion_tokens: c as u32,
-            }),
+            .map(|(p, c)| Usage { prompt_tokens: p as u32, completion_tokens: c as u32 }),
         finished: choice["finish_reason"].is_string(),
     })
 }
@@ -120,11 +102,7 @@ mod tests {
         let piece = chunk(r#"{"choices":[{"delta":{"content":"Hi"}}]}"#, u).unwrap();
         assert_eq!(piece.text.as_deref(), Some("Hi"));
         assert!(!piece.finished);
-        let last = chunk(
-            r#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4}}"#,
-            u,
-        )
-        .unwrap();
+        let last = chunk(r#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4}}"#, u).unwrap();
         assert_eq!(last.usage.unwrap().completion_tokens, 4);
         assert!(chunk("[DONE]", u).unwrap().finished);
         assert!(chunk("{not json", u).is_err());

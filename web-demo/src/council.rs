@@ -25,10 +25,7 @@ pub fn protocols() -> Result<JsValue, JsError> {
         name: &'static str,
         summary: &'static str,
     }
-    let list: Vec<Entry> = agon_core::PROTOCOLS
-        .iter()
-        .map(|&(name, summary)| Entry { name, summary })
-        .collect();
+    let list: Vec<Entry> = agon_core::PROTOCOLS.iter().map(|&(name, summary)| Entry { name, summary }).collect();
     Ok(to_js(&list)?)
 }
 
@@ -82,10 +79,7 @@ impl Council {
             state.session = Some(session);
             state.abort = Some(abort.clone());
         }
-        let endpoint = Endpoint {
-            base_url: endpoint,
-            api_key: Some(api_key).filter(|k| !k.trim().is_empty()),
-        };
+        let endpoint = Endpoint { base_url: endpoint, api_key: Some(api_key).filter(|k| !k.trim().is_empty()) };
         let state = self.state.clone();
         Ok(future_to_promise(async move {
             let status = drive(&state, &endpoint, &abort, &on_event, &on_text).await?;

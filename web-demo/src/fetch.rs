@@ -18,12 +18,7 @@ pub struct Endpoint {
 
 /// Perform `request`, passing each piece of text to `on_text` as it streams
 /// in, and turn whatever happens into the input the session expects.
-pub async fn call(
-    endpoint: &Endpoint,
-    request: &ModelRequest,
-    signal: &AbortSignal,
-    on_text: &dyn Fn(&str),
-) -> Input {
+pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {
     let id = request.id;
     match complete(endpoint, request, signal, on_text).await {
         Ok((text, usage)) => Input::Reply { id, text, usage },
@@ -62,15 +57,10 @@ async fn complete(
     let mut usage = None;
     let mut finished = false;
     loop {
-        let result = JsFuture::from(reader.read())
-            .await
-            .map_err(|e| transport_error(&describe(&e), &url, signal))?;
+        let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), &url, signal))?;
         let done = field(&result, "done").as_bool().unwrap_or(true);
-        let events = if done {
-            decoder.finish()
-        } else {
-            decoder.feed(&Uint8Array::new(&field(&result, "value")).to_vec())
-        };
+        let events =
+            if done { decoder.finish() } else { decoder.feed(&Uint8Array::new(&field(&result, "value")).to_vec()) };
         for data in events {
             let chunk = chat::chunk(&data, &url)?;
             if let Some(piece) = chunk.text {
@@ -85,9 +75,7 @@ async fn complete(
         }
     }
     if !finished {
-        return Err(CallError::provider(format!(
-            "the stream from {url} ended before the reply was complete"
-        )));
+        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
     }
     Ok((text, usage))
 }
@@ -95,10 +83,7 @@ async fn complete(
 /// The request never got an answer: stopped by the person, or unreachable.
 fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> CallError {
     if signal.aborted() {
-        return CallError {
-            kind: FailureKind::Cancelled,
-            message: "stopped by the person".into(),
-        };
+        return CallError { kind: FailureKind::Cancelled, message: "stopped by the person".into() };
     }
     CallError::provider(format!(
         "could not reach {url}: {detail} (is it running, and does it allow this page's origin?)"
@@ -110,8 +95,5 @@ fn field(object: &JsValue, name: &str) -> JsValue {
 }
 
 fn describe(error: &JsValue) -> String {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .map(|e| String::from(e.message()))
-        .unwrap_or_else(|| format!("{error:?}"))
+    error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{error:?}"))
 }

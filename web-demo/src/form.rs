@@ -15,7 +15,12 @@ pub struct Form {
     #[serde(default)]
     pub judge: String,
     pub protocol: String,
-    pub rounds: u32,
+    /// Empty: the protocol's own default.
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    /// One per line: the options `comparative` weighs, the items `priority-vote` ranks.
+    #[serde(default)]
+    pub options: String,
     pub question: String,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
@@ -23,27 +28,27 @@ pub struct Form {
 
 /// Build and validate the spec this form describes. Errors are for people.
 pub fn spec(form: &Form) -> Result<DebateSpec, String> {
-    let models: Vec<String> = form
-        .models
-        .split(',')
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .map(String::from)
-        .collect();
+    let models: Vec<String> =
+        form.models.split(',').map(str::trim).filter(|m| !m.is_empty()).map(String::from).collect();
     if models.is_empty() {
         return Err("Models: give at least one model name".into());
     }
-    let panel: Vec<Value> = seat_ids(&models)
-        .into_iter()
-        .zip(&models)
-        .map(|(id, model)| json!({"id": id, "model": model}))
-        .collect();
+    let panel: Vec<Value> =
+        seat_ids(&models).into_iter().zip(&models).map(|(id, model)| json!({"id": id, "model": model})).collect();
     let judge = form.judge.trim();
+    let options: Vec<&str> = form.options.lines().map(str::trim).filter(|o| !o.is_empty()).collect();
+    let mut protocol = json!({"name": form.protocol});
+    match (form.protocol.as_str(), options.is_empty()) {
+        ("comparative", _) => protocol["options"] = json!(options),
+        ("priority-vote", _) => protocol["items"] = json!(options),
+        (_, true) => {}
+        (other, false) => return Err(format!("Options: {other} takes none (only comparative and priority-vote do)")),
+    }
     let spec = json!({
         "question": form.question.trim(),
         "panel": panel,
         "judge": (!judge.is_empty()).then(|| json!({"id": "judge", "model": judge})),
-        "protocol": {"name": form.protocol},
+        "protocol": protocol,
         "rounds": form.rounds,
         "limits": {
             "max_tokens": form.max_tokens,
@@ -85,7 +90,8 @@ mod tests {
             models: models.into(),
             judge: judge.into(),
             protocol: "rotating-challenger".into(),
-            rounds: 1,
+            rounds: Some(1),
+            options: String::new(),
             question: " Tabs or spaces? ".into(),
             max_tokens: 100,
         }
@@ -113,5 +119,20 @@ mod tests {
         let mut bad = form("a,b", "j");
         bad.protocol = "shouting-match".into();
         assert!(spec(&bad).unwrap_err().contains("protocol"));
+        let mut stray = form("a,b", "j");
+        stray.options = "x".into();
+        assert!(spec(&stray).unwrap_err().starts_with("Options"));
+    }
+
+    #[test]
+    fn options_go_where_the_protocol_wants_them() {
+        let mut f = form("a,b", "j");
+        f.protocol = "priority-vote".into();
+        f.options = "fix login\n\n ship dark mode \n".into();
+        f.rounds = None;
+        let spec = spec(&f).unwrap();
+        assert_eq!(spec.rounds, None);
+        let json = serde_json::to_value(&spec.protocol).unwrap();
+        assert_eq!(json["items"], json!(["fix login", "ship dark mode"]));
     }
 }

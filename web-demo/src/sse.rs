@@ -48,8 +48,7 @@ impl SseDecoder {
                 self.data.clear();
             }
         } else if let Some(value) = line.strip_prefix("data:") {
-            self.data
-                .push(value.strip_prefix(' ').unwrap_or(value).to_string());
+            self.data.push(value.strip_prefix(' ').unwrap_or(value).to_string());
         }
         // Comments (`:`), `event:`, `id:` and `retry:` carry nothing we use.
     }

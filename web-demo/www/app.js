@@ -56,6 +56,7 @@ function reset() {
   cards = new Map();
   $('#rounds-view').replaceChildren();
   $('#synthesis .body').replaceChildren();
+  for (const old of document.querySelectorAll('#synthesis .result')) old.remove();
   $('#outcome .body').textContent = '';
   $('#outcome').dataset.kind = '';
   $('#event-log ol').replaceChildren();
@@ -96,6 +97,20 @@ function onEvent(event) {
       section(event.round, 'deliberation').append(element('p', 'consensus',
         `${event.reached ? 'Consensus' : 'No consensus'}: ${event.reason}`));
       break;
+    case 'warning':
+      section(event.round, event.phase).append(element('p', 'warning',
+        `Warning${event.speaker ? ` (${event.speaker})` : ''}: ${event.message}`));
+      break;
+    case 'choice_made':
+      $('#rounds-view').append(element('p', 'note', `The seed chose ${event.what}: ${event.value}`));
+      break;
+    case 'result_recorded': { // A protocol's own result: a ranking, a scorecard…
+      const result = element('details', 'result');
+      result.open = true;
+      result.append(element('summary', '', event.name), element('pre', '', JSON.stringify(event.value, null, 2)));
+      $('#synthesis').append(result);
+      break;
+    }
     case 'debate_ended': {
       const { kind, reason, failures = [] } = event.outcome;
       const lines = [`${OUTCOME_WORDS[kind] ?? kind}. ${reason}`];
@@ -133,7 +148,7 @@ async function run(submit) {
   try {
     spec = specFromForm({
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
-      rounds: Number($('#rounds').value), question: $('#question').value, max_tokens: Number($('#max-tokens').value),
+      rounds: $('#rounds').value ? Number($('#rounds').value) : null, options: $('#options').value, question: $('#question').value, max_tokens: Number($('#max-tokens').value),
     });
   } catch (error) {
     $('#status').textContent = `Cannot start: ${error.message}`;
