@@ -69,8 +69,8 @@ async function fillForm(page, fields) {
 /** Click Run debate and wait until the Outcome region has something to say. */
 async function runDebate(page, timeout) {
   await page.getByRole('button', { name: 'Run debate' }).click();
-  await page.waitForFunction(
-    () => document.querySelector('#outcome .body').textContent !== '', null, { timeout });
+  await page.waitForFunction(() => document.querySelector('#outcome .body').textContent !== ''
+    || document.querySelector('#status').textContent.startsWith('Cannot'), null, { timeout });
   return (await page.getByRole('region', { name: 'Outcome' }).textContent()).trim();
 }
 
@@ -149,6 +149,33 @@ test('a model answering HTTP 500: the outcome says degraded and names the seat; 
     assert.deepEqual(foreign, []);
     assert.equal(await page.evaluate(() => sessionStorage.getItem('agon.apiKey')), 'sk-web-test');
     assert.equal(await page.evaluate(() => localStorage.getItem('agon.apiKey')), null);
+    await assertNoCspViolation(page);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
+test('every protocol in the select runs in the page to an outcome (test server, protocol defaults)', async () => {
+  const server = await startTestServer({});
+  try {
+    const { page, context } = await openDemo();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const names = await page.getByLabel('Protocol').locator('option').evaluateAll((options) => options.map((o) => o.value));
+    for (const name of names) {
+      const takesOptions = name === 'comparative' || name === 'priority-vote';
+      await fillForm(page, {
+        // Some protocols fix the panel's size (priority-vote: urgency and impact).
+        Endpoint: `${server.url}/v1`, Models: name === 'priority-vote' ? 'm1, m2' : 'm1, m2, m3', Judge: 'j', Protocol: name, Rounds: '',
+        Options: takesOptions ? 'keep the monolith\nsplit out billing\nrewrite it all' : '', Question: 'What should we do next quarter?',
+      });
+      const outcome = await runDebate(page, 60_000);
+      const status = await page.getByRole('status').textContent();
+      assert.ok(outcome.length > 'Outcome'.length, `${name}: ${outcome} (${status})`);
+      assert.doesNotMatch(await page.getByRole('status').textContent(), /Error|Cannot/, name);
+    }
+    assert.deepEqual(errors, []);
     await assertNoCspViolation(page);
     await context.close();
   } finally {

@@ -144,6 +144,7 @@ function setRunning(running) {
 async function run(submit) {
   submit.preventDefault();
   rememberKey();
+  reset();
   let spec;
   try {
     spec = specFromForm({
@@ -154,7 +155,6 @@ async function run(submit) {
     $('#status').textContent = `Cannot start: ${error.message}`;
     return;
   }
-  reset();
   try {
     const running = council.run(spec, $('#endpoint').value, $('#api-key').value, onEvent, onText);
     setRunning(true);
