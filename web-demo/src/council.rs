@@ -58,14 +58,16 @@ impl Council {
         Council::default()
     }
 
-    /// Run the debate `spec_json` describes against `endpoint`. `on_event`
-    /// gets each core event (as an object), `on_text(request_id, piece)` each
-    /// piece of streamed text. Resolves to `"done"` or `"stopped"`.
+    /// Run the debate `spec_json` describes against `endpoint`, each call
+    /// limited to `timeout_seconds`. `on_event` gets each core event (as an
+    /// object), `on_text(request_id, piece)` each piece of streamed text.
+    /// Resolves to `"done"` or `"stopped"`.
     pub fn run(
         &self,
         spec_json: &str,
         endpoint: String,
         api_key: String,
+        timeout_seconds: u32,
         on_event: Function,
         on_text: Function,
     ) -> Result<Promise, JsError> {
@@ -79,7 +81,8 @@ impl Council {
             state.session = Some(session);
             state.abort = Some(abort.clone());
         }
-        let endpoint = Endpoint { base_url: endpoint, api_key: Some(api_key).filter(|k| !k.trim().is_empty()) };
+        let api_key = Some(api_key).filter(|k| !k.trim().is_empty());
+        let endpoint = Endpoint { base_url: endpoint, api_key, timeout_seconds };
         let state = self.state.clone();
         Ok(future_to_promise(async move {
             let status = drive(&state, &endpoint, &abort, &on_event, &on_text).await?;

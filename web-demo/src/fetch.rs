@@ -1,8 +1,10 @@
 //! One model call over the page's own `fetch`, streamed chunk by chunk.
 
 use agon_core::{FailureKind, Input, ModelRequest};
+use futures::future::{self, Either};
 use gloo_net::http::Request;
-use js_sys::{Reflect, Uint8Array};
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
@@ -14,16 +16,46 @@ use crate::sse::SseDecoder;
 pub struct Endpoint {
     pub base_url: String,
     pub api_key: Option<String>,
+    /// A call with no complete answer by then fails as a timeout.
+    pub timeout_seconds: u32,
 }
 
 /// Perform `request`, passing each piece of text to `on_text` as it streams
 /// in, and turn whatever happens into the input the session expects.
 pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {
     let id = request.id;
-    match complete(endpoint, request, signal, on_text).await {
+    let attempt = std::pin::pin!(complete(endpoint, request, signal, on_text));
+    let deadline = std::pin::pin!(sleep(endpoint.timeout_seconds.saturating_mul(1000)));
+    // Losing the race drops the attempt, which stops reading its stream.
+    let result = match future::select(attempt, deadline).await {
+        Either::Left((result, _)) => result,
+        Either::Right(_) => Err(CallError {
+            kind: FailureKind::Timeout,
+            message: format!(
+                "no complete answer from {} within {} s",
+                chat::url(&endpoint.base_url),
+                endpoint.timeout_seconds
+            ),
+        }),
+    };
+    match result {
         Ok((text, usage)) => Input::Reply { id, text, usage },
         Err(CallError { kind, message }) => Input::Failed { id, kind, message },
     }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`: there in windows, workers and extensions alike.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Function, milliseconds: u32) -> JsValue;
+}
+
+async fn sleep(milliseconds: u32) {
+    let _ = JsFuture::from(Promise::new(&mut |resolve, _| {
+        set_timeout(&resolve, milliseconds);
+    }))
+    .await;
 }
 
 async fn complete(

@@ -156,6 +156,25 @@ test('a model answering HTTP 500: the outcome says degraded and names the seat; 
   }
 });
 
+test('a model that never answers times out after the Timeout field\'s seconds; the outcome says so', async () => {
+  const server = await startTestServer({ models: { mute: { fault: 'hang' } } });
+  try {
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'fine, mute, good', Judge: 'fine', Protocol: 'round-robin',
+      Rounds: '1', 'Timeout (s)': '2', Question: 'Anyone there?',
+    });
+    const started = Date.now();
+    const outcome = await runDebate(page, 30_000);
+    assert.match(outcome, /Degraded/);
+    assert.match(outcome, /Seat mute failed in deliberation round 1 \(timeout\): no complete answer from .* within 2 s/);
+    assert.ok(Date.now() - started < 9_000, 'the timeout, not the hang, ended the call');
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
 test('every protocol in the select runs in the page to an outcome (test server, protocol defaults)', async () => {
   const server = await startTestServer({});
   try {

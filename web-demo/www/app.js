@@ -156,7 +156,8 @@ async function run(submit) {
     return;
   }
   try {
-    const running = council.run(spec, $('#endpoint').value, $('#api-key').value, onEvent, onText);
+    const running = council.run(spec, $('#endpoint').value, $('#api-key').value,
+      Number($('#timeout').value) || 120, onEvent, onText);
     setRunning(true);
     const how = await running;
     $('#status').textContent = how === 'stopped' ? 'Stopped. The journal keeps every answered call.' : 'Finished.';
