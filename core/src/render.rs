@@ -39,10 +39,7 @@ pub fn markdown(t: &Transcript) -> String {
     let mut current: Option<(u32, Phase)> = None;
     for turn in &t.turns {
         if current != Some((turn.round, turn.phase)) {
-            let heading = match turn.phase {
-                Phase::Blind => "Blind answers".to_string(),
-                _ => format!("Round {}", turn.round),
-            };
+            let heading = turn.phase.heading(turn.round);
             if let Some((round, _)) = current {
                 consensus_line(&mut out, t, round);
             }
@@ -54,6 +51,37 @@ pub fn markdown(t: &Transcript) -> String {
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
+    }
+
+    if !t.summaries.is_empty() {
+        out.push_str("## Summaries (context budget)\n\n");
+        for s in &t.summaries {
+            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), s.text.trim());
+        }
+    }
+    if !t.choices.is_empty() || !t.warnings.is_empty() {
+        out.push_str("## Notes\n\n");
+        for c in &t.choices {
+            let _ = writeln!(out, "- The seed chose the {}: {}.", c.what, c.value);
+        }
+        for w in &t.warnings {
+            let who = w.speaker.as_deref().map(|s| format!("{} ", name(s))).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "- Warning ({who}{} round {}): {}.",
+                w.phase.as_str(),
+                w.round,
+                w.message.trim_end_matches('.')
+            );
+        }
+        out.push('\n');
+    }
+    if !t.results.is_empty() {
+        out.push_str("## Results\n\n");
+        for (key, value) in &t.results {
+            let pretty = serde_json::to_string_pretty(value).expect("serializes");
+            let _ = writeln!(out, "### {key}\n\n```json\n{pretty}\n```\n");
+        }
     }
 
     let degraded = t.outcome.as_ref().is_some_and(|o| !o.kind.is_full());

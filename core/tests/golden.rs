@@ -80,6 +80,21 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("rotating-challenger-degraded", "degraded", 2),
         ("rotating-challenger-no-false-consensus", "completed", 2),
         ("rotating-challenger-no-quorum", "no-quorum", 0),
+        ("devils-advocate-seeded", "completed", 2),
+        ("devils-advocate-quality-gate", "completed", 1),
+        ("consensus-check-early-stop", "consensus", 2),
+        ("structured-two-seats", "completed", 1),
+        ("role-council-builtin", "completed", 2),
+        ("adversarial-compete", "completed", 1),
+        ("adversarial-one-side-fails", "degraded", 1),
+        ("adversarial-gate-single", "completed", 0),
+        ("steelman-remote-first", "completed", 1),
+        ("comparative-postgres-vs-dynamo", "completed", 2),
+        ("priority-vote-four-items", "completed", 1),
+        ("challenge-tradeoff", "completed", 2),
+        ("challenge-fast-exit", "consensus", 1),
+        ("ranked-three-seats", "completed", 1),
+        ("round-robin-context-budget", "completed", 3),
     ];
     for (case, kind, rounds) in expect {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(case);
@@ -88,4 +103,73 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         let outcome = t.outcome.unwrap();
         assert_eq!((outcome.kind.as_str(), outcome.rounds_run), (kind, rounds), "{case}");
     }
+}
+
+fn transcript(case: &str) -> serde_json::Value {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(case);
+    serde_json::from_str(&std::fs::read_to_string(dir.join("transcript.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn golden_results_match_what_was_worked_out_by_hand() {
+    // Borda P0=4..P3=1: item 2 = 3+4, item 1 = 4+2, item 3 = 1+3, item 4 = 2+2; 3 before 4 (best single score 3 > 2).
+    let r = transcript("priority-vote-four-items");
+    let order: Vec<u64> = r["ranking"].as_array().unwrap().iter().map(|x| x["item"].as_u64().unwrap()).collect();
+    assert_eq!(order, [2, 1, 3, 4]);
+    let flagged: Vec<u64> = r["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|x| !x["disagreement"].is_null())
+        .map(|x| x["item"].as_u64().unwrap())
+        .collect();
+    assert_eq!(flagged, [1, 3], "P0 vs P2 and P3 vs P1 differ by two levels");
+
+    // Weighted totals: A = 50·5 + 30·3 + 20·5 = 440, B = 50·3 + 30·5 + 20·2 = 340.
+    let c = transcript("comparative-postgres-vs-dynamo");
+    assert_eq!(
+        (c["scorecard"]["totals"]["A"].as_u64(), c["scorecard"]["totals"]["B"].as_u64()),
+        (Some(440), Some(340))
+    );
+
+    // Rankings (labels from the recorded choice): ana's answer is first twice.
+    let k = transcript("ranked-three-seats");
+    let seats: Vec<&str> = k["aggregate"].as_array().unwrap().iter().map(|x| x["seat"].as_str().unwrap()).collect();
+    assert_eq!(seats, ["ana", "cho", "ben"]);
+
+    // Every concern scored below 3, after four earlier zero-disagreement runs: flagged.
+    let a = transcript("adversarial-compete");
+    assert_eq!(a["compete_result"]["disagreements"], 0);
+    assert_eq!(a["compete_result"]["sided_with"]["advocate"], 5);
+    assert!(a["compete_flag"].as_str().unwrap().starts_with("five consecutive"));
+
+    // Three versions of the position, two MAINTAINs, y's casual agreement treated as partial.
+    let ch = transcript("challenge-tradeoff");
+    assert_eq!(ch["positions"].as_array().unwrap().len(), 3);
+    assert_eq!(ch["rebuttals"].as_array().unwrap().iter().filter(|r| r["choice"] == "MAINTAIN").count(), 2);
+    assert_eq!(ch["verdicts"][1]["treated_as"], "partial");
+
+    let s = transcript("steelman-remote-first");
+    assert!(s["revised_position"].as_str().unwrap().starts_with("Go remote-first"));
+
+    // The seed picks the devil's advocate, who then speaks last in every round.
+    let d = transcript("devils-advocate-seeded");
+    let picked = d["choices"][0]["value"].as_str().unwrap();
+    for round in [1, 2] {
+        let last = d["turns"].as_array().unwrap().iter().rfind(|t| t["round"] == round).unwrap();
+        assert_eq!((last["speaker"].as_str().unwrap(), last["challenger"].as_bool().unwrap()), (picked, true));
+    }
+
+    // The softened adversarial turn was asked again; only the second one is in the transcript.
+    let g = transcript("devils-advocate-quality-gate");
+    let ana: Vec<&str> = g["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["speaker"] == "ana")
+        .map(|t| t["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(ana.len(), 1);
+    assert!(ana[0].starts_with("Ben's case fails"));
+    assert!(g["warnings"][0]["message"].as_str().unwrap().contains("asked again"));
 }

@@ -101,6 +101,32 @@ proptest! {
         prop_assert_eq!(forward.events, again.events);
     }
 
+    /// With a context budget, no request's prompt ever exceeds it, whatever the
+    /// protocol, the reply lengths, or whether summaries succeed.
+    #[test]
+    fn no_request_ever_exceeds_the_context_budget(
+        protocol in prop_oneof![Just("round-robin"), Just("rotating-challenger"), Just("consensus-check"), Just("structured"), Just("ranked")],
+        budget in 1000u32..3000,
+        lengths in proptest::collection::vec(0usize..6000, 1..40),
+        summaries_fail in any::<bool>(),
+    ) {
+        let mut s = spec(json!({"name": protocol}), &IDS[..3], 3, true);
+        s.limits.context_budget = Some(budget);
+        s.question = "Q? ".repeat(50);
+        let mut k = 0;
+        let run = drive(Session::new(s).unwrap(), |r| {
+            k += 1;
+            if r.purpose == agon_core::Purpose::Summary && summaries_fail {
+                return Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into() };
+            }
+            reply(r, "word ".repeat(lengths[k % lengths.len()] / 5))
+        });
+        for r in &run.requests {
+            let used: u32 = r.messages.iter().map(|m| agon_core::estimate_tokens(&m.content)).sum();
+            prop_assert!(used <= budget, "request {} ({:?}) uses {used} of {budget}", r.id, r.phase);
+        }
+    }
+
     /// Arbitrary inputs — unknown ids, repeats, failures — never panic, and an
     /// input the session rejects leaves it exactly as it was.
     #[test]

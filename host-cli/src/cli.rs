@@ -34,11 +34,12 @@ pub enum Command {
 pub struct SpecArgs {
     /// The question to debate.
     pub question: String,
-    /// Protocol: see `agon protocols`.
+    /// Protocol: see `agon protocols`; `devils-advocate:SEAT` names the adversary.
     #[arg(long, short, default_value = "round-robin")]
     pub protocol: String,
-    /// Comma-separated model references, one per seat: provider/model.
-    #[arg(long, value_delimiter = ',', required = true)]
+    /// Comma-separated model references, one per seat: provider/model. (role-council: optional,
+    /// models assigned to the roles in turn.)
+    #[arg(long, value_delimiter = ',')]
     pub panel: Vec<String>,
     /// The judge's model (default: the first panel model).
     #[arg(long)]
@@ -46,9 +47,9 @@ pub struct SpecArgs {
     /// End without a synthesis.
     #[arg(long, conflicts_with = "judge")]
     pub no_judge: bool,
-    /// Debate rounds.
-    #[arg(long, short, default_value_t = 2)]
-    pub rounds: u32,
+    /// Debate rounds (default: the protocol's own, see README).
+    #[arg(long, short)]
+    pub rounds: Option<u32>,
     /// The seat that challenges first (id or 1-based number); rotating-challenger only.
     #[arg(long)]
     pub challenger: Option<String>,
@@ -70,6 +71,40 @@ pub struct SpecArgs {
     /// Sampling temperature.
     #[arg(long, default_value_t = 0.7)]
     pub temperature: f64,
+    /// Cap every prompt at N tokens (estimated as characters / 4); older rounds get summarized.
+    #[arg(long, value_name = "N")]
+    pub context_budget: Option<u32>,
+    /// What to do with an adversarial turn that pulls its punches.
+    #[arg(long, value_enum, default_value_t = QualityGateArg::Regenerate)]
+    pub quality_gate: QualityGateArg,
+    /// comparative: an option to compare (give two or more).
+    #[arg(long = "option", value_name = "TEXT")]
+    pub options: Vec<String>,
+    /// priority-vote: a file with one item per line.
+    #[arg(long, value_name = "FILE")]
+    pub items: Option<PathBuf>,
+    /// role-council: a folder of role files (markdown with YAML frontmatter) instead of the built-in roles.
+    #[arg(long, value_name = "DIR")]
+    pub roles: Option<PathBuf>,
+    /// role-council: override a role's model, e.g. --model cfo=openai/gpt-4o.
+    #[arg(long = "model", value_name = "ROLE=MODEL")]
+    pub role_models: Vec<String>,
+    /// adversarial: always compete.
+    #[arg(long, conflicts_with = "single")]
+    pub compete: bool,
+    /// adversarial: never compete; one agent answers.
+    #[arg(long)]
+    pub single: bool,
+    /// adversarial: an auto-trigger, NAME=word,word: compete when the question mentions a word.
+    #[arg(long = "trigger", value_name = "NAME=WORDS")]
+    pub triggers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum QualityGateArg {
+    Off,
+    Warn,
+    Regenerate,
 }
 
 #[derive(Debug, Args)]

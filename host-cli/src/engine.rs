@@ -52,6 +52,7 @@ impl std::fmt::Display for EngineError {
             wit::Error::InvalidJournal(e) => {
                 write!(f, "invalid journal at line {}: {}", e.line, e.reason)
             }
+            wit::Error::InvalidRole(e) => write!(f, "invalid role file at line {}: {}", e.line, e.reason),
         }
     }
 }
@@ -83,6 +84,14 @@ impl Runtime {
 
     pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
         Ok(self.bindings.agon_debate_engine().call_protocols(&mut self.store)?)
+    }
+
+    pub fn parse_role(&mut self, text: &str) -> Result<Result<wit::CouncilRole, EngineError>> {
+        Ok(self.bindings.agon_debate_engine().call_parse_role(&mut self.store, text)?.map_err(EngineError))
+    }
+
+    pub fn builtin_roles(&mut self) -> Result<Vec<String>> {
+        Ok(self.bindings.agon_debate_engine().call_builtin_roles(&mut self.store)?)
     }
 
     pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {

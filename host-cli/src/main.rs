@@ -63,11 +63,44 @@ fn main() -> ExitCode {
 
 fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<String> {
     let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
-    if !known.contains(&args.protocol) {
-        return Err(bad(format!("unknown protocol '{}' (see `agon protocols`: {})", args.protocol, known.join(", "))));
+    let name = args.protocol.split(':').next().unwrap_or_default();
+    if !known.iter().any(|k| k == name) {
+        return Err(bad(format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))));
     }
-    let spec = spec_args::build(args, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    let mut inputs = spec_args::Inputs::default();
+    if name == "role-council" {
+        inputs.roles = load_roles(args.roles.as_deref(), runtime)?;
+    }
+    if let Some(path) = &args.items {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read --items {}: {e}", path.display())))?;
+        inputs.items = spec_args::read_items(&text);
+    }
+    let spec = spec_args::build(args, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
     runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
+}
+
+/// The role files of a folder (`*.md`, by file name), or the built-in roles; parsed by the engine.
+fn load_roles(dir: Option<&std::path::Path>, runtime: &mut Runtime) -> Result<Vec<wit::CouncilRole>> {
+    let files: Vec<(String, String)> = match dir {
+        None => runtime.builtin_roles()?.into_iter().map(|t| ("built-in".to_string(), t)).collect(),
+        Some(dir) => {
+            let mut paths: Vec<_> = std::fs::read_dir(dir)
+                .map_err(|e| bad(format!("cannot read --roles {}: {e}", dir.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .collect();
+            paths.sort();
+            if paths.is_empty() {
+                return Err(bad(format!("--roles {}: no .md role files there", dir.display())));
+            }
+            paths
+                .into_iter()
+                .map(|p| std::fs::read_to_string(&p).map(|t| (p.display().to_string(), t)))
+                .collect::<std::io::Result<_>>()?
+        }
+    };
+    files.into_iter().map(|(name, text)| runtime.parse_role(&text)?.map_err(|e| bad(format!("{name}: {e}")))).collect()
 }
 
 fn spec(args: agon_cli::cli::SpecArgs) -> Result<u8> {
@@ -90,8 +123,14 @@ fn run(args: RunArgs) -> Result<u8> {
     let mut runtime = Runtime::load()?;
     let spec = spec_json(&args.spec, &mut runtime)?;
     let env = Environment::from_env();
-    let mut models = args.spec.panel.clone();
-    models.extend(args.spec.judge.clone());
+    let parsed: serde_json::Value = serde_json::from_str(&spec)?;
+    let models: Vec<String> = parsed["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(parsed["judge"].as_object().map(|_| &parsed["judge"]))
+        .filter_map(|p| p["model"].as_str().map(str::to_string))
+        .collect();
     host::preflight(&models, &env).map_err(bad)?;
 
     let events_to_stdout = args.events.as_deref() == Some("-");

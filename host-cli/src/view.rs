@@ -59,14 +59,19 @@ impl View {
             K::RoundStarted(r) => {
                 let title = match r.phase {
                     wit::Phase::Blind => "Blind answers".to_string(),
-                    _ => format!("Round {}", r.round),
+                    wit::Phase::Deliberation => format!("Round {}", r.round),
+                    other => format!("{} (round {})", phase_title(other), r.round),
                 };
                 let challenger = r.challenger.as_ref().map(|c| format!(" — challenger: {c}")).unwrap_or_default();
                 self.note(&format!("\n== {title}{challenger} ==\n"));
             }
             K::TurnStarted(t) => {
                 let mark = if t.challenger { " (challenger)" } else { "" };
-                self.start(t.id, format!("\n### {}{mark} · {}\n", t.speaker, t.model));
+                let phase = match t.phase {
+                    wit::Phase::Deliberation | wit::Phase::Blind => String::new(),
+                    other => format!(" — {}", phase_title(other).to_lowercase()),
+                };
+                self.start(t.id, format!("\n### {}{mark}{phase} · {}\n", t.speaker, t.model));
             }
             K::JudgeStarted(j) => self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model)),
             K::TurnFailed(f) => {
@@ -79,6 +84,12 @@ impl View {
                 self.note(&format!("\n  consensus {verdict}: {}\n", c.reason));
             }
             K::RoundEnded(_) => {}
+            K::ResultRecorded(r) => self.note(&format!("\n  result recorded: {}\n", r.name)),
+            K::ChoiceMade(c) => self.note(&format!("\n  the seed chose {}: {}\n", c.what, c.value)),
+            K::Warning(w) => {
+                let who = w.speaker.as_deref().map(|s| format!("{s}: ")).unwrap_or_default();
+                self.note(&format!("\n  ⚠ {who}{}\n", w.message));
+            }
             K::DebateEnded(o) => {
                 let line = format!("\n{}\n", outcome_line(o));
                 self.note(&line);
@@ -132,6 +143,24 @@ impl View {
             let p = self.pending.remove(&id).expect("present");
             self.say(&format!("\n{}", p.footer.unwrap_or_default()));
         }
+    }
+}
+
+pub fn phase_title(phase: wit::Phase) -> &'static str {
+    match phase {
+        wit::Phase::Blind => "Blind answers",
+        wit::Phase::Opening => "Opening",
+        wit::Phase::Deliberation => "Deliberation",
+        wit::Phase::CrossExam => "Cross-examination",
+        wit::Phase::Rebuttal => "Rebuttal",
+        wit::Phase::Critique => "Critiques",
+        wit::Phase::Response => "Defender's response",
+        wit::Phase::Vote => "Votes",
+        wit::Phase::Ranking => "Rankings",
+        wit::Phase::Assumptions => "Assumptions",
+        wit::Phase::Single => "Single-agent review",
+        wit::Phase::Synthesis => "Synthesis",
+        wit::Phase::Summary => "Summary",
     }
 }
 

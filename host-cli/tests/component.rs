@@ -47,8 +47,18 @@ fn golden_cases() -> Vec<PathBuf> {
 fn phase_name(p: wit::Phase) -> &'static str {
     match p {
         wit::Phase::Blind => "blind",
+        wit::Phase::Opening => "opening",
         wit::Phase::Deliberation => "deliberation",
+        wit::Phase::CrossExam => "cross-exam",
+        wit::Phase::Rebuttal => "rebuttal",
+        wit::Phase::Critique => "critique",
+        wit::Phase::Response => "response",
+        wit::Phase::Vote => "vote",
+        wit::Phase::Ranking => "ranking",
+        wit::Phase::Assumptions => "assumptions",
+        wit::Phase::Single => "single",
         wit::Phase::Synthesis => "synthesis",
+        wit::Phase::Summary => "summary",
     }
 }
 
@@ -67,7 +77,9 @@ fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
 fn the_component_replays_every_golden_case_byte_for_byte() {
     let dir = tempdir();
     let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
-    for case in golden_cases() {
+    let cases = golden_cases();
+    assert!(cases.len() >= 20, "every protocol has a golden case");
+    for case in cases {
         let spec = std::fs::read_to_string(case.join("spec.json")).unwrap();
         let script: Vec<ScriptEntry> =
             serde_json::from_str(&std::fs::read_to_string(case.join("script.json")).unwrap()).unwrap();
@@ -142,7 +154,7 @@ fn the_compiled_component_is_cached_and_reused() {
     let modified = std::fs::metadata(&cached[0]).unwrap().modified().unwrap();
     let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
     assert_eq!(std::fs::metadata(&cached[0]).unwrap().modified().unwrap(), modified, "the cache was rewritten");
-    assert_eq!(runtime.protocols().unwrap().len(), agon_core::PROTOCOLS.len());
+    assert_eq!(runtime.protocols().unwrap().len(), 12);
 }
 
 #[test]
@@ -158,6 +170,19 @@ fn engine_errors_cross_the_boundary_typed() {
     let mut council = runtime.create(&spec).unwrap().unwrap();
     let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None });
     assert!(matches!(council.handle(&bogus).unwrap().unwrap_err().0, wit::Error::UnknownRequest(999)));
+}
+
+#[test]
+fn role_files_parse_in_the_component_with_line_numbers() {
+    let dir = tempdir();
+    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    let builtin = runtime.builtin_roles().unwrap();
+    assert_eq!(builtin.len(), 5);
+    let judge = runtime.parse_role(&builtin[4]).unwrap().unwrap();
+    assert!(judge.participates_in_stage3 && !judge.participates_in_stage1);
+    let err =
+        runtime.parse_role("---\nrole_id: x\nmodel: m\nparticipates_in_stage1: perhaps\n---\n").unwrap().unwrap_err();
+    assert!(matches!(&err.0, wit::Error::InvalidRole(e) if e.line == 4), "{err}");
 }
 
 fn tempdir() -> PathBuf {

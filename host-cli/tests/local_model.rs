@@ -93,3 +93,40 @@ fn runs_a_round_robin_debate_without_streaming() {
     assert!(md.starts_with("# Name one benefit of unit tests."));
     assert!(md.contains("## Round 1") && md.contains("## Synthesis — judge") && md.contains("**Completed**"), "{md}");
 }
+
+#[test]
+#[ignore = "needs the local model; scripts/test.sh runs it"]
+fn every_protocol_ends_honestly_against_the_local_model() {
+    let d = dir("every");
+    let items = d.join("items.txt");
+    std::fs::write(&items, "reply to the auditor\nfix the build\n").unwrap();
+    let items = items.to_str().unwrap().to_string();
+    let one = "openai/smollm2";
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        ("round-robin", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        ("rotating-challenger", vec!["--panel", "openai/smollm2,openai/smollm2,openai/smollm2"]),
+        ("devils-advocate", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        ("consensus-check", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        ("structured", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        ("role-council", vec!["--panel", one]),
+        ("adversarial", vec!["--panel", one, "--compete"]),
+        ("steelman", vec!["--panel", one]),
+        ("comparative", vec!["--panel", one, "--option", "trains", "--option", "buses"]),
+        ("priority-vote", vec!["--panel", one, "--items", &items]),
+        ("challenge", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        ("ranked", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+    ];
+    for (protocol, extra) in cases {
+        let mut args = vec!["run", "Is public transport worth funding?", "--protocol", protocol, "--rounds", "1"];
+        args.extend(["--max-tokens", "40", "--judge-max-tokens", "60", "--format", "json", "--quiet"]);
+        args.extend(extra);
+        let out = agon(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // A tiny model may well produce JSON nobody can parse: the run must still end with an honest outcome.
+        assert!(matches!(out.status.code(), Some(0 | 3 | 4 | 5)), "{protocol}: {:?}\n{stderr}", out.status);
+        let t: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{protocol}: {e}\n{stderr}"));
+        assert_eq!(t["protocol"], protocol);
+        assert!(t["outcome"]["kind"].is_string(), "{protocol}: {}", t["outcome"]);
+        assert!(!t["turns"].as_array().unwrap().is_empty(), "{protocol}: no turn at all");
+    }
+}

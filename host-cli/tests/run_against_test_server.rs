@@ -59,7 +59,8 @@ fn assert_no_key_in(dir: &Path) {
 /// count the challenger, and a journal that replays to the same JSON offline.
 #[test]
 fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
-    let mut config = Config { latency_ms: 100, ..Default::default() };
+    // Replies are held until five calls are in flight: a sequential host would show 1.
+    let mut config = Config { hold_until_in_flight: Some(5), ..Default::default() };
     let agree = "CONSENSUS: ship the tram in two phases.";
     config.models.insert("s1".into(), script(&["Phase it.", "I disagree with Speaker 3: the budget is fiction."]));
     config.models.insert("s2".into(), script(&["Build it.", agree]));

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
@@ -24,6 +24,9 @@ pub struct Config {
     pub models: BTreeMap<String, ModelScript>,
     /// Latency added before every reply, for models without their own.
     pub latency_ms: u64,
+    /// Hold every reply until this many calls are in flight at once (or 10 s
+    /// pass): proves a host's concurrency without timing anything.
+    pub hold_until_in_flight: Option<usize>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -73,6 +76,8 @@ pub struct Stats {
 struct Shared {
     config: Config,
     stats: Mutex<Stats>,
+    /// Signalled whenever `stats.in_flight` changes.
+    changed: Condvar,
     calls: Mutex<BTreeMap<String, usize>>,
 }
 
@@ -90,7 +95,8 @@ impl TestServer {
         let server = tiny_http::Server::http(("127.0.0.1", port)).map_err(io::Error::other)?;
         let addr = server.server_addr().to_ip().expect("an IP listener");
         let server = Arc::new(server);
-        let shared = Arc::new(Shared { config, stats: Mutex::default(), calls: Mutex::default() });
+        let shared =
+            Arc::new(Shared { config, stats: Mutex::default(), changed: Condvar::new(), calls: Mutex::default() });
         let (srv, sh) = (server.clone(), shared.clone());
         let thread = thread::spawn(move || {
             for request in srv.incoming_requests() {
@@ -180,9 +186,17 @@ fn handle(mut request: tiny_http::Request, shared: &Shared) {
                 stats.requests.push(seen.clone());
                 stats.in_flight += 1;
                 stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
+                shared.changed.notify_all();
+                if let Some(n) = shared.config.hold_until_in_flight {
+                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                    while stats.max_in_flight < n && std::time::Instant::now() < deadline {
+                        stats = shared.changed.wait_timeout(stats, Duration::from_millis(100)).unwrap().0;
+                    }
+                }
             }
             serve_completion(request, shared, &seen, ollama);
             shared.stats.lock().unwrap().in_flight -= 1;
+            shared.changed.notify_all();
         }
         _ => respond_json(request, 404, json!({"error": {"message": format!("no route {path}")}})),
     }

@@ -11,6 +11,9 @@ pub fn error(e: core::Error) -> wit::Error {
         core::Error::InvalidJournal { line, reason } => {
             wit::Error::InvalidJournal(wit::InvalidJournal { line: line as u32, reason })
         }
+        core::Error::InvalidRole { line, reason } => {
+            wit::Error::InvalidRole(wit::InvalidRole { line: line as u32, reason })
+        }
         // agon-core's error is non-exhaustive; a variant this binding does not
         // know yet is still reported, as an invalid spec with its message.
         other => wit::Error::InvalidSpec(wit::InvalidSpec { field: String::new(), reason: other.to_string() }),
@@ -51,9 +54,33 @@ fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
 fn phase(p: core::Phase) -> wit::Phase {
     match p {
         core::Phase::Blind => wit::Phase::Blind,
+        core::Phase::Opening => wit::Phase::Opening,
         core::Phase::Deliberation => wit::Phase::Deliberation,
+        core::Phase::CrossExam => wit::Phase::CrossExam,
+        core::Phase::Rebuttal => wit::Phase::Rebuttal,
+        core::Phase::Critique => wit::Phase::Critique,
+        core::Phase::Response => wit::Phase::Response,
+        core::Phase::Vote => wit::Phase::Vote,
+        core::Phase::Ranking => wit::Phase::Ranking,
+        core::Phase::Assumptions => wit::Phase::Assumptions,
+        core::Phase::Single => wit::Phase::Single,
         core::Phase::Synthesis => wit::Phase::Synthesis,
-        _ => unreachable!("a phase the WIT does not have yet"),
+        core::Phase::Summary => wit::Phase::Summary,
+        _ => unreachable!("every core phase has a WIT case"),
+    }
+}
+
+pub fn role(r: core::CouncilRole) -> wit::CouncilRole {
+    wit::CouncilRole {
+        role_id: r.role_id,
+        role_name: r.role_name,
+        model: r.model,
+        participates_in_stage1: r.participates_in_stage1,
+        participates_in_stage2: r.participates_in_stage2,
+        participates_in_stage3: r.participates_in_stage3,
+        stage1_instructions: r.stage1_instructions,
+        stage2_instructions: r.stage2_instructions,
+        stage3_instructions: r.stage3_instructions,
     }
 }
 
@@ -74,6 +101,7 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
         purpose: match r.purpose {
             core::Purpose::Turn => wit::Purpose::Turn,
             core::Purpose::Judge => wit::Purpose::Judge,
+            core::Purpose::Summary => wit::Purpose::Summary,
         },
         round: r.round,
         phase: phase(r.phase),
@@ -167,6 +195,13 @@ fn event(e: core::Event) -> wit::DebateEvent {
         K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded { round, phase: phase(p) }),
         K::JudgeStarted { id, speaker, model } => {
             wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model })
+        }
+        K::ResultRecorded { name, value } => {
+            wit::EventKind::ResultRecorded(wit::NamedResult { name, json: value.to_string() })
+        }
+        K::ChoiceMade { what, value } => wit::EventKind::ChoiceMade(wit::Choice { what, value }),
+        K::Warning { speaker, round, phase: p, message } => {
+            wit::EventKind::Warning(wit::WarningNote { speaker, round, phase: phase(p), message })
         }
         K::DebateEnded { outcome: o } => wit::EventKind::DebateEnded(outcome(o)),
         _ => unreachable!("an event the WIT does not have yet"),

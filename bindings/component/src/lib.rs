@@ -9,7 +9,7 @@ mod convert;
 use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
-use exports::agon::debate::types::{Error, Input, Outcome, Output, ProtocolInfo, RequestId};
+use exports::agon::debate::types::{CouncilRole, Error, Input, Outcome, Output, ProtocolInfo, RequestId};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -46,6 +46,14 @@ impl Guest for Engine {
 
     fn version() -> String {
         env!("CARGO_PKG_VERSION").to_string()
+    }
+
+    fn parse_role(text: String) -> Result<CouncilRole, Error> {
+        agon_core::parse_role(&text).map(convert::role).map_err(convert::error)
+    }
+
+    fn builtin_roles() -> Vec<String> {
+        agon_core::BUILTIN_ROLE_FILES.iter().map(|f| f.to_string()).collect()
     }
 }
 

@@ -97,7 +97,7 @@ impl Protocol for Challenge {
                         .into_iter()
                         .map(|s| {
                             PlannedCall::turn(s, 1, Phase::Critique, false, critique_prompt(debate, v1), &debate.spec)
-                                .adversarial()
+                                .challenger_seat()
                                 .expecting(VERDICT_SHAPE)
                         })
                         .collect();
@@ -209,7 +209,7 @@ impl Protocol for Challenge {
                                 rebuttal_prompt(debate, &critique, text, &position),
                                 &debate.spec,
                             )
-                            .adversarial()
+                            .challenger_seat()
                             .expecting("text: starts with ACCEPT, MAINTAIN or ESCALATE")
                         })
                         .collect();

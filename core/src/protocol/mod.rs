@@ -194,6 +194,13 @@ impl PlannedCall {
         self
     }
 
+    /// The turn holds an adversarial seat but may legitimately agree (a verdict, a
+    /// rebuttal): marked in the transcript, not checked by the quality gate.
+    pub fn challenger_seat(mut self) -> Self {
+        self.slot.challenger = true;
+        self
+    }
+
     pub fn expecting(mut self, shape: &'static str) -> Self {
         self.expect = Some(shape);
         self

@@ -139,7 +139,7 @@ impl Protocol for RotatingChallenger {
                     } else {
                         let ending = Ending {
                             kind: EndKind::Completed,
-                            reason: format!("all {rounds} rounds ran without consensus"),
+                            reason: format!("{} without consensus", super::sequential::rounds_ran(rounds)),
                             rounds_run: rounds,
                         };
                         self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };

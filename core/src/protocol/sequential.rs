@@ -85,11 +85,7 @@ impl<P: RoundPolicy> Protocol for Sequential<P> {
                         None if r < rounds => self.begin_round(debate, r + 1, notes),
                         None => Stage::Conclude {
                             conclusion: Conclusion::NotAsked,
-                            ending: Ending {
-                                kind: EndKind::Completed,
-                                reason: format!("all {rounds} rounds ran"),
-                                rounds_run: rounds,
-                            },
+                            ending: Ending { kind: EndKind::Completed, reason: rounds_ran(rounds), rounds_run: rounds },
                         },
                     };
                 }
@@ -103,4 +99,9 @@ impl<P: RoundPolicy> Protocol for Sequential<P> {
             }
         }
     }
+}
+
+/// "all 3 rounds ran", or "the one round ran".
+pub(crate) fn rounds_ran(rounds: u32) -> String {
+    if rounds == 1 { "the one round ran".into() } else { format!("all {rounds} rounds ran") }
 }
