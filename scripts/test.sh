@@ -22,6 +22,9 @@ cargo test --workspace --quiet
 step "fuzzing, bounded"
 scripts/fuzz.sh 20
 
+step "browser demo (web-demo/) in headless Chromium"
+scripts/test-web.sh
+
 step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds the browser demo into target/web-demo/: agon-core and the Rust host
+# loop for wasm32, bound with wasm-bindgen, shrunk with wasm-opt, next to the
+# static page. Prints the wasm's size raw and gzipped.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=target/web-demo
+
+cargo build --quiet -p agon-web-demo --target wasm32-unknown-unknown --profile web
+rm -rf "$out" && mkdir -p "$out"
+wasm-bindgen --target web --no-typescript --out-dir "$out" \
+  target/wasm32-unknown-unknown/web/agon_web_demo.wasm
+wasm=$out/agon_web_demo_bg.wasm
+# Features are read from the target_features section wasm-bindgen keeps.
+web-demo/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$wasm" -o "$wasm.opt"
+mv "$wasm.opt" "$wasm"
+cp web-demo/www/* "$out/"
+printf '[build-web] %s: %s bytes, %s gzipped\n' "$wasm" "$(wc -c <"$wasm")" "$(gzip -9 -c "$wasm" | wc -c)" >&2

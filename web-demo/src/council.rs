@@ -1,0 +1,197 @@
+//! What the page calls: run a debate, stop it, replay a journal, and hand out
+//! the transcript and journal. The host loop lives here; the page only shows
+//! the events it is given.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use agon_core::{Error, Event, Output, Session};
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use js_sys::{Function, Promise};
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::future_to_promise;
+use web_sys::AbortController;
+
+use crate::fetch::{self, Endpoint};
+use crate::form::{self, Form};
+
+/// Every protocol the core offers, as `[{name, summary}]`.
+#[wasm_bindgen]
+pub fn protocols() -> Result<JsValue, JsError> {
+    #[derive(Serialize)]
+    struct Entry {
+        name: &'static str,
+        summary: &'static str,
+    }
+    let list: Vec<Entry> = agon_core::PROTOCOLS.iter().map(|&(name, summary)| Entry { name, summary }).collect();
+    Ok(to_js(&list)?)
+}
+
+/// The spec JSON (pretty) the form describes, or an error a person can read.
+#[wasm_bindgen(js_name = specFromForm)]
+pub fn spec_from_form(form: JsValue) -> Result<String, JsError> {
+    let form: Form = serde_wasm_bindgen::from_value(form)?;
+    let spec = form::spec(&form).map_err(|e| JsError::new(&e))?;
+    Ok(serde_json::to_string_pretty(&spec)?)
+}
+
+/// One debate in the page: live, or replayed from a journal.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Council {
+    state: Rc<RefCell<State>>,
+}
+
+#[derive(Default)]
+struct State {
+    session: Option<Session>,
+    /// Aborts the calls in flight; present while a run is going.
+    abort: Option<AbortController>,
+}
+
+#[wasm_bindgen]
+impl Council {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Council {
+        Council::default()
+    }
+
+    /// Run the debate `spec_json` describes against `endpoint`, each call
+    /// limited to `timeout_seconds`. `on_event` gets each core event (as an
+    /// object), `on_text(request_id, piece)` each piece of streamed text.
+    /// Resolves to `"done"` or `"stopped"`.
+    pub fn run(
+        &self,
+        spec_json: &str,
+        endpoint: String,
+        api_key: String,
+        timeout_seconds: u32,
+        on_event: Function,
+        on_text: Function,
+    ) -> Result<Promise, JsError> {
+        let session = Session::from_spec_json(spec_json).map_err(to_error)?;
+        let abort = AbortController::new().map_err(|_| JsError::new("no AbortController"))?;
+        {
+            let mut state = self.state.borrow_mut();
+            if let Some(old) = state.abort.take() {
+                old.abort();
+            }
+            state.session = Some(session);
+            state.abort = Some(abort.clone());
+        }
+        let api_key = Some(api_key).filter(|k| !k.trim().is_empty());
+        let endpoint = Endpoint { base_url: endpoint, api_key, timeout_seconds };
+        let state = self.state.clone();
+        Ok(future_to_promise(async move {
+            let status = drive(&state, &endpoint, &abort, &on_event, &on_text).await?;
+            Ok(JsValue::from_str(status))
+        }))
+    }
+
+    /// Stop the debate: calls in flight are aborted, nothing new starts. The
+    /// journal keeps every answered call, so the run can be reopened.
+    pub fn stop(&self) {
+        if let Some(abort) = self.state.borrow_mut().abort.take() {
+            abort.abort();
+        }
+    }
+
+    /// Rebuild a saved debate from its journal without calling any model,
+    /// passing every event it produced to `on_event`.
+    pub fn replay(&self, journal: &str, on_event: &Function) -> Result<(), JsValue> {
+        self.stop();
+        let session = Session::from_journal(journal).map_err(to_error)?;
+        let events = session.events().to_vec();
+        self.state.borrow_mut().session = Some(session);
+        for event in &events {
+            emit(on_event, event)?;
+        }
+        Ok(())
+    }
+
+    /// The transcript as the core writes it to files (pretty JSON).
+    #[wasm_bindgen(js_name = transcriptJson)]
+    pub fn transcript_json(&self) -> Option<String> {
+        self.with_session(|s| s.transcript().to_json())
+    }
+
+    #[wasm_bindgen(js_name = transcriptMarkdown)]
+    pub fn transcript_markdown(&self) -> Option<String> {
+        self.with_session(Session::markdown)
+    }
+
+    /// The journal: the spec, then every reply or failure so far.
+    pub fn journal(&self) -> Option<String> {
+        self.with_session(Session::journal)
+    }
+
+    fn with_session<T>(&self, f: impl FnOnce(&Session) -> T) -> Option<T> {
+        self.state.borrow().session.as_ref().map(f)
+    }
+}
+
+/// The host loop: drain the session, start every released request at once,
+/// feed back each result as it lands, until the debate is done or stopped.
+async fn drive(
+    state: &RefCell<State>,
+    endpoint: &Endpoint,
+    abort: &AbortController,
+    on_event: &Function,
+    on_text: &Function,
+) -> Result<&'static str, JsValue> {
+    let signal = abort.signal();
+    let mut calls = FuturesUnordered::new();
+    loop {
+        // 1. Drain: show events, start requests (independent until Idle).
+        loop {
+            // The borrow ends before the page's callback runs: it may ask
+            // for the transcript meanwhile.
+            let output = state.borrow_mut().session.as_mut().map(Session::poll);
+            match output {
+                Some(Output::Request(request)) => {
+                    let signal = signal.clone();
+                    calls.push(async move {
+                        let id = JsValue::from_f64(request.id as f64);
+                        let on_piece = |piece: &str| {
+                            // A failing view must not fail the call.
+                            let _ = on_text.call2(&JsValue::NULL, &id, &JsValue::from_str(piece));
+                        };
+                        fetch::call(endpoint, &request, &signal, &on_piece).await
+                    });
+                }
+                Some(Output::Event(event)) => emit(on_event, &event)?,
+                Some(Output::Idle) => break,
+                Some(Output::Done(_)) => return Ok("done"),
+                None => return Ok("stopped"),
+            }
+        }
+        // 2. Wait for the next call to land, whichever it is.
+        let Some(input) = calls.next().await else {
+            return Err(JsError::new("the engine is idle with no call in flight").into());
+        };
+        if signal.aborted() {
+            return Ok("stopped");
+        }
+        // 3. Feed it back, then drain again.
+        let mut state = state.borrow_mut();
+        let Some(session) = state.session.as_mut() else {
+            return Ok("stopped");
+        };
+        session.handle(input).map_err(to_error)?;
+    }
+}
+
+fn emit(on_event: &Function, event: &Event) -> Result<(), JsValue> {
+    on_event.call1(&JsValue::NULL, &to_js(event)?)?;
+    Ok(())
+}
+
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+}
+
+fn to_error(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}

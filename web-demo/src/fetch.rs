@@ -1,0 +1,131 @@
+//! One model call over the page's own `fetch`, streamed chunk by chunk.
+
+use agon_core::{FailureKind, Input, ModelRequest};
+use futures::future::{self, Either};
+use gloo_net::http::Request;
+use js_sys::{Function, Promise, Reflect, Uint8Array};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{AbortSignal, ReadableStreamDefaultReader};
+
+use crate::chat::{self, CallError};
+use crate::sse::SseDecoder;
+
+/// Where calls go. The key is sent to this endpoint and nowhere else.
+pub struct Endpoint {
+    pub base_url: String,
+    pub api_key: Option<String>,
+    /// A call with no complete answer by then fails as a timeout.
+    pub timeout_seconds: u32,
+}
+
+/// Perform `request`, passing each piece of text to `on_text` as it streams
+/// in, and turn whatever happens into the input the session expects.
+pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {
+    let id = request.id;
+    let attempt = std::pin::pin!(complete(endpoint, request, signal, on_text));
+    let deadline = std::pin::pin!(sleep(endpoint.timeout_seconds.saturating_mul(1000)));
+    // Losing the race drops the attempt, which stops reading its stream.
+    let result = match future::select(attempt, deadline).await {
+        Either::Left((result, _)) => result,
+        Either::Right(_) => Err(CallError {
+            kind: FailureKind::Timeout,
+            message: format!(
+                "no complete answer from {} within {} s",
+                chat::url(&endpoint.base_url),
+                endpoint.timeout_seconds
+            ),
+        }),
+    };
+    match result {
+        Ok((text, usage)) => Input::Reply { id, text, usage },
+        Err(CallError { kind, message }) => Input::Failed { id, kind, message },
+    }
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`: there in windows, workers and extensions alike.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(callback: &Function, milliseconds: u32) -> JsValue;
+}
+
+async fn sleep(milliseconds: u32) {
+    let _ = JsFuture::from(Promise::new(&mut |resolve, _| {
+        set_timeout(&resolve, milliseconds);
+    }))
+    .await;
+}
+
+async fn complete(
+    endpoint: &Endpoint,
+    request: &ModelRequest,
+    signal: &AbortSignal,
+    on_text: &dyn Fn(&str),
+) -> Result<(String, Option<agon_core::Usage>), CallError> {
+    let url = chat::url(&endpoint.base_url);
+    let mut builder = Request::post(&url).abort_signal(Some(signal));
+    if let Some(key) = &endpoint.api_key {
+        builder = builder.header("Authorization", &format!("Bearer {key}"));
+    }
+    let sent = builder
+        .json(&chat::body(request))
+        .map_err(|e| CallError::provider(format!("could not build the request: {e}")))?
+        .send()
+        .await;
+    let response = sent.map_err(|e| transport_error(&e.to_string(), &url, signal))?;
+    let status = response.status();
+    if !(200..300).contains(&status) {
+        let body = response.text().await.unwrap_or_default();
+        return Err(chat::status_error(status, &url, &body));
+    }
+    let Some(stream) = response.body() else {
+        return Err(CallError::provider(format!("{url} sent no body")));
+    };
+    let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
+    let mut decoder = SseDecoder::default();
+    let mut text = String::new();
+    let mut usage = None;
+    let mut finished = false;
+    loop {
+        let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), &url, signal))?;
+        let done = field(&result, "done").as_bool().unwrap_or(true);
+        let events =
+            if done { decoder.finish() } else { decoder.feed(&Uint8Array::new(&field(&result, "value")).to_vec()) };
+        for data in events {
+            let chunk = chat::chunk(&data, &url)?;
+            if let Some(piece) = chunk.text {
+                text.push_str(&piece);
+                on_text(&piece);
+            }
+            usage = chunk.usage.or(usage);
+            finished |= chunk.finished;
+        }
+        if done {
+            break;
+        }
+    }
+    if !finished {
+        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
+    }
+    Ok((text, usage))
+}
+
+/// The request never got an answer: stopped by the person, or unreachable.
+fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> CallError {
+    if signal.aborted() {
+        return CallError { kind: FailureKind::Cancelled, message: "stopped by the person".into() };
+    }
+    CallError::provider(format!(
+        "could not reach {url}: {detail} (is it running, and does it allow this page's origin?)"
+    ))
+}
+
+fn field(object: &JsValue, name: &str) -> JsValue {
+    Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn describe(error: &JsValue) -> String {
+    error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{error:?}"))
+}

@@ -1,0 +1,24 @@
+//! # agon-web-demo: a council that runs entirely in a browser page
+//!
+//! agon-core compiled to `wasm32-unknown-unknown` with wasm-bindgen, and the
+//! host loop around it in Rust: the page's own `fetch` calls an
+//! OpenAI-compatible endpoint, streams each reply, and runs every request the
+//! core releases together at the same time. No server of ours in between.
+//!
+//! The page (`www/`) only fills a form, shows the events it is handed and
+//! offers downloads; all debate logic stays in the core.
+//!
+//! On the host target only the pure parts are built (form → spec, the SSE
+//! decoder, chat-completion chunks), so they are tested natively.
+
+pub mod chat;
+pub mod form;
+pub mod sse;
+
+#[cfg(target_arch = "wasm32")]
+mod council;
+#[cfg(target_arch = "wasm32")]
+mod fetch;
+
+#[cfg(target_arch = "wasm32")]
+pub use council::{Council, protocols, spec_from_form};
