@@ -102,4 +102,7 @@ impl GuestSession for SessionResource {
     }
 }
 
+// Exported only where it is a component: a native cdylib cannot carry
+// export names like `agon:debate/engine@0.1.0#…` (`cargo build --workspace`).
+#[cfg(target_arch = "wasm32")]
 export!(Engine);
