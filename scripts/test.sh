@@ -19,6 +19,9 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "workspace tests"
 cargo test --workspace --quiet
 
+step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
+scripts/bench.sh --quick
+
 step "fuzzing, bounded"
 scripts/fuzz.sh 20
 

@@ -7,6 +7,7 @@
 //! `GET /stats` reports what was asked and how many calls were in flight at
 //! once, so tests can check concurrency without timing anything.
 
+pub mod cases;
 mod http;
 
 use std::collections::BTreeMap;
@@ -29,6 +30,9 @@ pub struct Config {
     /// Hold every reply until this many calls are in flight at once (or 10 s
     /// pass): proves a host's concurrency without timing anything.
     pub hold_until_in_flight: Option<usize>,
+    /// Pause between streamed chunks, so clients see a real stream (default 2 ms;
+    /// 0 for benchmarks, where only `latency_ms` should count).
+    pub chunk_delay_ms: Option<u64>,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -254,7 +258,8 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, ollama
     }
     let cut = fault == Some(Fault::CutStream);
     let content_type = if ollama { "application/x-ndjson" } else { "text/event-stream" };
-    respond(request, 200, content_type, Box::new(Chunks { chunks, next: 0, offset: 0, cut }), None);
+    let delay = Duration::from_millis(shared.config.chunk_delay_ms.unwrap_or(2));
+    respond(request, 200, content_type, Box::new(Chunks { chunks, next: 0, offset: 0, cut, delay }), None);
 }
 
 fn count_prompt(messages: &Value) -> u64 {
@@ -270,6 +275,7 @@ struct Chunks {
     next: usize,
     offset: usize,
     cut: bool,
+    delay: Duration,
 }
 
 impl Read for Chunks {
@@ -277,8 +283,8 @@ impl Read for Chunks {
         let Some(chunk) = self.chunks.get(self.next) else {
             return if self.cut { Err(io::Error::other("injected cut")) } else { Ok(0) };
         };
-        if self.offset == 0 && self.next > 0 {
-            thread::sleep(Duration::from_millis(2));
+        if self.offset == 0 && self.next > 0 && !self.delay.is_zero() {
+            thread::sleep(self.delay);
         }
         let bytes = &chunk.as_bytes()[self.offset..];
         let n = bytes.len().min(buf.len());

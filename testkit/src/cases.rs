@@ -1,0 +1,121 @@
+//! Every protocol's end-to-end case: flags and scripted replies that make
+//! its structured parts really parse. Shared by the CLI's tests and the
+//! scheduling benchmark. `ITEMS` in `extra` stands for a priority-vote items file.
+
+/// One protocol's end-to-end run against the test server.
+pub struct Case {
+    pub protocol: &'static str,
+    pub panel: &'static str,
+    pub extra: &'static [&'static str],
+    pub scripts: &'static [(&'static str, &'static [&'static str])],
+    pub outcome: &'static str,
+    /// A protocol-specific field the transcript must carry.
+    pub field: Option<&'static str>,
+}
+
+const VERDICT_AGREE: &str = r#"{"verdict": "agree", "critique": "none", "evidence": "it handles rollback", "alternative": "", "confidence": "high", "objection_strength": "minor", "assumptions_challenged": []}"#;
+const REVIEW: &str = "## Competitive Review\n```json\n{\"concerns\": [{\"concern\": 1, \"score\": 4}, {\"concern\": 2, \"score\": 2}], \"pulled_punches\": false, \"key_narratives\": [\"rollback\"], \"agreement_zones\": [], \"contested_zones\": [\"rollback\"]}\n```";
+const SCORECARD: &str = "```json\n{\"criteria\": [{\"name\": \"cost\", \"weight\": 60, \"scores\": {\"A\": 4, \"B\": 2}}], \"recommendation\": \"A\"}\n```";
+const URGENCY: &str =
+    r#"[{"item": 1, "priority": "P0", "why": "due today"}, {"item": 2, "priority": "P3", "why": "later"}]"#;
+const IMPACT: &str =
+    r#"[{"item": 1, "priority": "P1", "why": "matters"}, {"item": 2, "priority": "P0", "why": "unblocks all"}]"#;
+
+pub const CASES: &[Case] = &[
+    Case {
+        protocol: "round-robin",
+        panel: "openai/a,openai/b",
+        extra: &[],
+        scripts: &[],
+        outcome: "completed",
+        field: None,
+    },
+    Case {
+        protocol: "rotating-challenger",
+        panel: "openai/a,openai/b,openai/c",
+        extra: &[],
+        scripts: &[],
+        outcome: "completed",
+        field: Some("consensus"),
+    },
+    Case {
+        protocol: "devils-advocate",
+        panel: "openai/a,openai/b",
+        extra: &[],
+        scripts: &[],
+        outcome: "completed",
+        field: Some("choices"),
+    },
+    Case {
+        protocol: "consensus-check",
+        panel: "openai/a,openai/b",
+        extra: &["--rounds", "3"],
+        scripts: &[("a", &["Stress-tested: ship it in May."]), ("b", &["CONSENSUS: ship it in May."])],
+        outcome: "consensus",
+        field: Some("consensus"),
+    },
+    Case {
+        protocol: "structured",
+        panel: "openai/a,openai/b",
+        extra: &[],
+        scripts: &[],
+        outcome: "completed",
+        field: None,
+    },
+    Case {
+        protocol: "role-council",
+        panel: "openai/r",
+        extra: &["--rounds", "1"],
+        scripts: &[],
+        outcome: "completed",
+        field: None,
+    },
+    Case {
+        protocol: "adversarial",
+        panel: "openai/adv,openai/chal",
+        extra: &["--compete"],
+        scripts: &[("judge", &[REVIEW])],
+        outcome: "completed",
+        field: Some("compete_result"),
+    },
+    Case {
+        protocol: "steelman",
+        panel: "openai/s,openai/d",
+        extra: &[],
+        scripts: &[("judge", &["## Revised position\nDo it slowly."])],
+        outcome: "completed",
+        field: Some("revised_position"),
+    },
+    Case {
+        protocol: "comparative",
+        panel: "openai/a,openai/b",
+        extra: &["--option", "Postgres", "--option", "SQLite"],
+        scripts: &[("judge", &[SCORECARD])],
+        outcome: "completed",
+        field: Some("scorecard"),
+    },
+    Case {
+        protocol: "priority-vote",
+        panel: "openai/u,openai/i",
+        extra: &["--items", "ITEMS"],
+        scripts: &[("u", &[URGENCY]), ("i", &[IMPACT])],
+        outcome: "completed",
+        field: Some("ranking"),
+    },
+    Case {
+        protocol: "challenge",
+        panel: "openai/d,openai/x,openai/y",
+        extra: &[],
+        scripts: &[("x", &[VERDICT_AGREE]), ("y", &[VERDICT_AGREE])],
+        outcome: "consensus",
+        field: Some("verdicts"),
+    },
+    Case {
+        protocol: "ranked",
+        panel: "openai/a,openai/b,openai/c",
+        extra: &[],
+        scripts: &[],
+        outcome: "completed",
+        field: Some("aggregate"),
+    },
+];
