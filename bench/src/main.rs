@@ -17,7 +17,7 @@ use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_core::Session;
 use agon_core::script::{ScriptEntry, play};
 use agon_testkit::cases::CASES;
-use agon_testkit::{Config, ModelScript, TestServer};
+use agon_testkit::{Config, TestServer};
 
 fn main() {
     let quick = std::env::args().any(|a| a == "--quick");
@@ -186,27 +186,10 @@ fn scheduling(quick: bool, agon: &Path, root: &Path) -> String {
     // Warm the component cache so every run starts the same way.
     let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", &cache).output();
     for case in CASES {
-        let mut config = Config { latency_ms: latency, chunk_delay_ms: Some(0), ..Default::default() };
-        for (model, replies) in case.scripts {
-            config.models.insert(
-                model.to_string(),
-                ModelScript { replies: replies.iter().map(|r| r.to_string()).collect(), ..Default::default() },
-            );
-        }
+        let config = case.config(Config { latency_ms: latency, chunk_delay_ms: Some(0), ..Default::default() });
         let server = TestServer::start(config, 0).unwrap();
         let events = dir.join(format!("{}.ndjson", case.protocol));
-        let items_path = items.to_str().unwrap();
-        let mut args = vec![
-            "run",
-            "Should we ship?",
-            "--protocol",
-            case.protocol,
-            "--panel",
-            case.panel,
-            "--judge",
-            "openai/judge",
-        ];
-        args.extend(case.extra.iter().map(|a| if *a == "ITEMS" { items_path } else { a }));
+        let mut args = case.run_args(items.to_str().unwrap());
         args.extend(["--quiet", "--format", "json", "--events", events.to_str().unwrap()]);
         let t = Instant::now();
         let status = Command::new(agon)

@@ -4,7 +4,7 @@
 use std::process::Command;
 
 use agon_testkit::cases::CASES;
-use agon_testkit::{Config, ModelScript, TestServer};
+use agon_testkit::{Config, TestServer};
 use serde_json::Value;
 
 #[test]
@@ -18,28 +18,9 @@ fn every_protocol_runs_end_to_end_through_the_cli() {
     assert_eq!(listed.lines().count(), CASES.len(), "a case per protocol");
     for case in CASES {
         assert!(listed.lines().any(|l| l.starts_with(&format!("{} ", case.protocol))), "{} is listed", case.protocol);
-        let mut config = Config::default();
-        for (model, replies) in case.scripts {
-            config.models.insert(
-                model.to_string(),
-                ModelScript { replies: replies.iter().map(|r| r.to_string()).collect(), ..Default::default() },
-            );
-        }
-        let server = TestServer::start(config, 0).unwrap();
-        let mut args = vec![
-            "run",
-            "Should we ship?",
-            "--protocol",
-            case.protocol,
-            "--panel",
-            case.panel,
-            "--judge",
-            "openai/judge",
-            "--format",
-            "json",
-        ];
-        let items_path = items.to_str().unwrap();
-        args.extend(case.extra.iter().map(|a| if *a == "ITEMS" { items_path } else { a }));
+        let server = TestServer::start(case.config(Config::default()), 0).unwrap();
+        let mut args = case.run_args(items.to_str().unwrap());
+        args.extend(["--format", "json"]);
         let out = Command::new(env!("CARGO_BIN_EXE_agon"))
             .args(&args)
             .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))

@@ -119,3 +119,32 @@ pub const CASES: &[Case] = &[
         field: Some("aggregate"),
     },
 ];
+
+impl Case {
+    /// `base` with this case's scripted replies added.
+    pub fn config(&self, mut base: crate::Config) -> crate::Config {
+        for (model, replies) in self.scripts {
+            base.models.insert(
+                model.to_string(),
+                crate::ModelScript { replies: replies.iter().map(|r| r.to_string()).collect(), ..Default::default() },
+            );
+        }
+        base
+    }
+
+    /// The `agon run` arguments for this case; `items` stands in for `ITEMS`.
+    pub fn run_args<'a>(&'a self, items: &'a str) -> Vec<&'a str> {
+        let mut args = vec![
+            "run",
+            "Should we ship?",
+            "--protocol",
+            self.protocol,
+            "--panel",
+            self.panel,
+            "--judge",
+            "openai/judge",
+        ];
+        args.extend(self.extra.iter().map(|a| if *a == "ITEMS" { items } else { a }));
+        args
+    }
+}

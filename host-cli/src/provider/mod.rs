@@ -159,6 +159,11 @@ pub fn complete(
     result.map_err(|e| CallError { kind: e.kind, message: redact(&e.message, endpoint) })
 }
 
+/// The request's messages in the `{"role", "content"}` shape both wire formats share.
+fn chat_messages(request: &wit::ModelRequest) -> Vec<serde_json::Value> {
+    request.messages.iter().map(|m| serde_json::json!({"role": openai::role(m.role), "content": m.content})).collect()
+}
+
 /// Map a transport error to a failure that names the URL and what to set.
 fn transport_error(e: ureq::Error, url: &str, endpoint: &Endpoint, timeout: Duration) -> CallError {
     match e {

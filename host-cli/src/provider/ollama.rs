@@ -16,8 +16,7 @@ pub(super) fn complete(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let url = format!("{}/api/chat", endpoint.base_url);
-    let messages: Vec<Value> =
-        request.messages.iter().map(|m| json!({"role": super::openai::role(m.role), "content": m.content})).collect();
+    let messages = super::chat_messages(request);
     let body = json!({
         "model": model.model,
         "messages": messages,

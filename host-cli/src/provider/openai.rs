@@ -17,8 +17,7 @@ pub(super) fn complete(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let url = format!("{}/chat/completions", endpoint.base_url);
-    let messages: Vec<Value> =
-        request.messages.iter().map(|m| json!({"role": role(m.role), "content": m.content})).collect();
+    let messages = super::chat_messages(request);
     let mut body = json!({
         "model": model.model,
         "messages": messages,
