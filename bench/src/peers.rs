@@ -35,6 +35,9 @@ pub fn measure(latency_ms: u64, command: impl Fn(&str) -> Command) -> Run {
             None => timed.env_remove(k),
         };
     }
+    if let Some(dir) = inner.get_current_dir() {
+        timed.current_dir(dir);
+    }
     let started = now_us();
     let t = Instant::now();
     let status = timed.stdout(Stdio::null()).stderr(Stdio::null()).status().expect("the command starts");
@@ -85,7 +88,8 @@ pub fn frontier_council(python: &Path, home: &Path) -> impl Fn(&str) -> Command 
             "--no-save",
         ])
         .env("OPENROUTER_API_KEY", "bench")
-        .env("HOME", &home);
+        .env("HOME", &home)
+        .current_dir(&home);
         c
     }
 }
@@ -110,7 +114,9 @@ gateways:\n  default: openrouter\n  providers:\n    openrouter:\n      base_url:
             .arg("Should the city replace its bus fleet with electric buses by 2030?")
             .env("LLM_COUNCIL_CONFIG", &config)
             .env("OPENROUTER_API_KEY", "bench")
-            .env("HOME", &dir);
+            .env("HOME", &dir)
+            // It keeps a decision log under the working directory.
+            .current_dir(&dir);
         c
     }
 }
