@@ -51,6 +51,7 @@ tables="$(target/release/agon-bench "${peers[@]}")"
 } > BENCHMARKS.md.new
 # Keep the hand-written analysis at the end of the file.
 if [ -f BENCHMARKS.md ] && grep -q '^## Analysis' BENCHMARKS.md; then
+  echo >> BENCHMARKS.md.new
   sed -n '/^## Analysis/,$p' BENCHMARKS.md >> BENCHMARKS.md.new
 fi
 mv BENCHMARKS.md.new BENCHMARKS.md
