@@ -322,18 +322,20 @@ fn beside_peers(quick: bool, agon: &Path, root: &Path, peer_python: Option<&Path
         let (lo, hi) = ratios.iter().fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
         let rss_kb = median(runs.iter().map(|r| r.peak_rss_kb.unwrap_or(0)).collect());
         format!(
-            "| {name} | {} | {layers} | {} | {lo:.3}–{hi:.3} | {} | {:.0} MB |\n",
+            "| {name} | {} | {layers} | {} | {lo:.3}–{hi:.3} | {} | {} | {:.0} MB |\n",
             runs[0].calls,
             ms(median(runs.iter().map(|r| r.wall).collect())),
             ms(median(runs.iter().map(|r| r.first_request).collect())),
+            ms(median(runs.iter().map(|r| r.between_layers.unwrap_or_default()).collect())),
             rss_kb as f64 / 1024.0,
         )
     };
     let mut out = format!(
         "## Beside the peers\n\nThe same test server, {latency} ms per call, {runs} runs each (medians; the ratio's range). \
 Layers are counted from outside, by when calls arrive (calls within half a latency of each other were released \
-together). Each runs four models and a judge: agon and frontier-council as blind answers, one round of deliberation and a synthesis; llm-council-core as answers, anonymous peer reviews and a chairman.\n\n\
-| tool | calls | layers | wall | wall / critical path | launch to first request | peak memory |\n|---|---|---|---|---|---|---|\n"
+together); \"lost between layers\" is the mean time from a layer's replies to the next layer's first request. Each runs four models and a judge: agon and frontier-council as blind answers, one round of deliberation and a synthesis; llm-council-core as answers, anonymous peer reviews and a chairman.\n\n\
+| tool | calls | layers | wall | wall / critical path | launch to first request | lost between layers | peak memory |\n\
+|---|---|---|---|---|---|---|---|\n"
     );
     out.push_str(&row(
         "agon (rotating-challenger)",
@@ -352,8 +354,8 @@ together). Each runs four models and a judge: agon and frontier-council as blind
             ));
         }
         None => {
-            out.push_str("| frontier-council 0.2.1 | not run (`scripts/bench.sh --peers`) | | | | | |\n");
-            out.push_str("| llm-council-core 0.53.0 | not run (`scripts/bench.sh --peers`) | | | | | |\n");
+            out.push_str("| frontier-council 0.2.1 | not run (`scripts/bench.sh --peers`) | | | | | | |\n");
+            out.push_str("| llm-council-core 0.53.0 | not run (`scripts/bench.sh --peers`) | | | | | | |\n");
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -18,6 +18,8 @@ pub struct Run {
     pub layers: usize,
     pub wall: Duration,
     pub first_request: Duration,
+    /// Mean time from one layer's replies to the next layer's first request.
+    pub between_layers: Option<Duration>,
     pub peak_rss_kb: Option<u64>,
 }
 
@@ -50,6 +52,7 @@ pub fn measure(latency_ms: u64, command: impl Fn(&str) -> Command) -> Run {
     Run {
         calls: requests.len(),
         layers: arrival_layers(&requests, latency_ms),
+        between_layers: between_layers(&requests, latency_ms),
         wall,
         first_request: Duration::from_micros(first.saturating_sub(started)),
         peak_rss_kb,
@@ -59,10 +62,25 @@ pub fn measure(latency_ms: u64, command: impl Fn(&str) -> Command) -> Run {
 /// Dependent layers seen from outside: calls that arrive within half a
 /// latency of the previous one were released together.
 pub fn arrival_layers(requests: &[Seen], latency_ms: u64) -> usize {
+    layer_starts(requests, latency_ms).len()
+}
+
+/// The first arrival of each layer, in order.
+fn layer_starts(requests: &[Seen], latency_ms: u64) -> Vec<u64> {
     let mut arrivals: Vec<u64> = requests.iter().map(|r| r.arrived_us).collect();
     arrivals.sort_unstable();
     let gap = latency_ms * 1000 / 2;
-    arrivals.windows(2).filter(|w| w[1] - w[0] > gap).count() + usize::from(!arrivals.is_empty())
+    let mut starts: Vec<u64> = arrivals.first().copied().into_iter().collect();
+    starts.extend(arrivals.windows(2).filter(|w| w[1] - w[0] > gap).map(|w| w[1]));
+    starts
+}
+
+/// How long, on average, a client takes from a layer's replies (one latency
+/// after the layer started) to its next request.
+fn between_layers(requests: &[Seen], latency_ms: u64) -> Option<Duration> {
+    let starts = layer_starts(requests, latency_ms);
+    let gaps: Vec<u64> = starts.windows(2).map(|w| (w[1] - w[0]).saturating_sub(latency_ms * 1000)).collect();
+    (!gaps.is_empty()).then(|| Duration::from_micros(gaps.iter().sum::<u64>() / gaps.len() as u64))
 }
 
 fn now_us() -> u64 {
