@@ -6,7 +6,13 @@
 //! 2. scheduling: wall time of `agon run` per protocol over its critical path
 //!    (dependent call layers × a fixed per-call latency from the test server);
 //! 3. prompt growth over rounds, with and without a context budget;
-//! 4. sizes.
+//! 4. sizes;
+//!
+//! and agon beside a peer council tool on the same endpoint (`--peers PYTHON`).
+//! `--instructions native|component N CACHE` is the child that callgrind counts.
+
+mod hosts;
+mod peers;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,17 +22,26 @@ use agon_bench::{script, spec};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_core::Session;
 use agon_core::script::{ScriptEntry, play};
-use agon_testkit::cases::CASES;
+use agon_testkit::cases::{CASES, Case};
 use agon_testkit::{Config, TestServer};
 
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let [flag, host, n, cache] = args.as_slice()
+        && flag == "--instructions"
+    {
+        hosts::run_debates(host, n.parse().expect("a count"), Path::new(cache));
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    let peer_python = args.iter().position(|a| a == "--peers").and_then(|i| args.get(i + 1)).map(PathBuf::from);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
     let agon = agon_binary(&root);
-    println!("{}", engine_overhead(quick, &agon));
-    println!("{}", scheduling(quick, &agon, &root));
+    println!("{}", engine_overhead(quick, &agon, &root));
+    println!("{}", scheduling(quick, &agon));
     println!("{}", prompt_growth());
     println!("{}", sizes(&root, &agon));
+    println!("{}", beside_peers(quick, &agon, &root, peer_python.as_deref()));
 }
 
 fn agon_binary(root: &Path) -> PathBuf {
@@ -38,14 +53,14 @@ fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
+fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
     v.sort();
     v[v.len() / 2]
 }
 
 // ------------------------------------------------------------------ 1. overhead
 
-fn engine_overhead(quick: bool, agon: &Path) -> String {
+fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
     let runs = if quick { 3 } else { 30 };
     let cache = std::env::temp_dir().join(format!("agon-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
@@ -84,12 +99,26 @@ fn engine_overhead(quick: bool, agon: &Path) -> String {
             .collect(),
     );
     let first_request = launch_to_first_request(agon, &cache, runs);
+    // Instruction counts: stable under load, but valgrind takes a while, so
+    // the quick mode only checks that the counted child still runs.
+    let (native_ir, component_ir) = if quick {
+        hosts::run_debates("native", 1, &cache);
+        hosts::run_debates("component", 1, &cache);
+        ("skipped (quick)".to_string(), "skipped (quick)".to_string())
+    } else {
+        (hosts::instructions("native", &cache), hosts::instructions("component", &cache))
+    };
+    let [(js_name, js), (py_name, py)] = hosts::sdk_rows(root, if quick { 2 } else { 30 });
     let _ = std::fs::remove_dir_all(&cache);
     format!(
         "## 1. Engine overhead\n\n\
 | measure | median | target |\n|---|---|---|\n\
 | whole 5-seat, 5-round rotating-challenger debate, native core (scripted replies) | {} | — |\n\
 | the same debate through the component in wasmtime | {} | < 5 ms |\n\
+| the same debate, native core, counted by callgrind | {native_ir} | — |\n\
+| the same debate through the component in wasmtime, counted by callgrind | {component_ir} | — |\n\
+| the same debate in the {js_name} | {js} | — |\n\
+| the same debate in the {py_name} | {py} | — |\n\
 | compiling the component (Cranelift, first run) | {} | — |\n\
 | loading the cached, precompiled component | {} | — |\n\
 | `agon run` launch to the first request the server sees (cached component) | {} | < 50 ms |\n",
@@ -145,26 +174,17 @@ fn phase(p: wit::Phase) -> &'static str {
 }
 
 fn launch_to_first_request(agon: &Path, cache: &Path, runs: usize) -> Duration {
-    let config = Config { hold_until_in_flight: None, ..Default::default() };
     median(
         (0..runs)
             .map(|_| {
-                let server = TestServer::start(config.clone(), 0).unwrap();
-                let t = Instant::now();
-                let mut child = Command::new(agon)
-                    .args(["run", "Q?", "--panel", "openai/a", "--rounds", "1", "--quiet", "--no-judge"])
-                    .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-                    .env("AGON_CACHE_DIR", cache)
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::null())
-                    .spawn()
-                    .unwrap();
-                while server.stats().requests.is_empty() {
-                    std::thread::sleep(Duration::from_micros(200));
-                }
-                let elapsed = t.elapsed();
-                let _ = child.wait();
-                elapsed
+                let run = peers::measure(0, |url| {
+                    let mut c = Command::new(agon);
+                    c.args(["run", "Q?", "--panel", "openai/a", "--rounds", "1", "--quiet", "--no-judge"])
+                        .env("OPENAI_BASE_URL", format!("{url}/v1"))
+                        .env("AGON_CACHE_DIR", cache);
+                    c
+                });
+                run.first_request
             })
             .collect(),
     )
@@ -172,67 +192,81 @@ fn launch_to_first_request(agon: &Path, cache: &Path, runs: usize) -> Duration {
 
 // ------------------------------------------------------------------ 2. scheduling
 
-fn scheduling(quick: bool, agon: &Path, root: &Path) -> String {
-    let latency = if quick { 20 } else { 200 };
+fn scheduling(quick: bool, agon: &Path) -> String {
+    let (latency, runs) = if quick { (20, 1) } else { (200, 3) };
     let dir = std::env::temp_dir().join(format!("agon-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let items = dir.join("items.txt");
-    std::fs::write(&items, "answer the auditor\nfix the build\n").unwrap();
-    let cache = dir.join("cache");
+    std::fs::write(dir.join("items.txt"), "answer the auditor\nfix the build\n").unwrap();
     let mut out = format!(
-        "## 2. Scheduling\n\n{latency} ms per call from the test server; critical path = dependent call layers × {latency} ms. Target ≤ 1.05.\n\n\
-| protocol | calls | layers | critical path | wall | wall / critical path |\n|---|---|---|---|---|---|\n"
+        "## 2. Scheduling\n\n{latency} ms per call from the test server; critical path = dependent call layers × {latency} ms \
+(a request's layer is one more than that of the reply whose arrival released it). Wall is the whole `agon run` process, \
+the median of {runs}; \"fixed\" is the same run with no latency at all: start-up, HTTP, engine, output and exit. \
+Target ≤ 1.05.\n\n\
+| protocol | calls | layers | critical path | wall | over the path | fixed (0 ms per call) | wall / critical path |\n\
+|---|---|---|---|---|---|---|---|\n"
     );
     // Warm the component cache so every run starts the same way.
-    let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", &cache).output();
+    let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", dir.join("cache")).output();
     for case in CASES {
-        let config = case.config(Config { latency_ms: latency, chunk_delay_ms: Some(0), ..Default::default() });
-        let server = TestServer::start(config, 0).unwrap();
-        let events = dir.join(format!("{}.ndjson", case.protocol));
-        let mut args = case.run_args(items.to_str().unwrap());
-        args.extend(["--quiet", "--format", "json", "--events", events.to_str().unwrap()]);
-        let t = Instant::now();
-        let status = Command::new(agon)
-            .args(&args)
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .env("AGON_CACHE_DIR", &cache)
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        let wall = t.elapsed();
-        assert!(status.success(), "{} failed", case.protocol);
-        let layers = layers(&std::fs::read_to_string(&events).unwrap());
+        let measured: Vec<_> = (0..runs).map(|_| run_case(agon, case, latency, &dir)).collect();
+        let (_, layers, calls) = measured[0];
+        let wall = median(measured.iter().map(|m| m.0).collect());
+        let fixed = median((0..runs).map(|_| run_case(agon, case, 0, &dir).0).collect());
         let critical = Duration::from_millis(latency * layers as u64);
         out.push_str(&format!(
-            "| {} | {} | {layers} | {} | {} | {:.3} |\n",
+            "| {} | {calls} | {layers} | {} | {} | {} | {} | {:.3} |\n",
             case.protocol,
-            server.stats().requests.len(),
             ms(critical),
             ms(wall),
+            ms(wall.saturating_sub(critical)),
+            ms(fixed),
             wall.as_secs_f64() / critical.as_secs_f64()
         ));
     }
-    let _ = root;
     let _ = std::fs::remove_dir_all(&dir);
     out
 }
 
-/// Dependent layers: a run of starts after a completion begins a new layer.
+/// One `agon run` of `case` at `latency_ms` per call: (wall, layers, calls).
+fn run_case(agon: &Path, case: &Case, latency_ms: u64, dir: &Path) -> (Duration, usize, usize) {
+    let config = case.config(Config { latency_ms, chunk_delay_ms: Some(0), ..Default::default() });
+    let server = TestServer::start(config, 0).unwrap();
+    let events = dir.join(format!("{}.ndjson", case.protocol));
+    let items = dir.join("items.txt");
+    let mut args = case.run_args(items.to_str().unwrap());
+    args.extend(["--quiet", "--format", "json", "--events", events.to_str().unwrap()]);
+    let t = Instant::now();
+    let status = Command::new(agon)
+        .args(&args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("AGON_CACHE_DIR", dir.join("cache"))
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    let wall = t.elapsed();
+    assert!(status.success(), "{} failed", case.protocol);
+    (wall, layers(&std::fs::read_to_string(&events).unwrap()), server.stats().requests.len())
+}
+
+/// Dependent layers from the event stream: a request released right after
+/// a reply sits one layer deeper than that reply's request; the answer is the
+/// deepest layer.
 fn layers(events: &str) -> usize {
-    let mut layers = 0;
-    let mut in_starts = false;
+    let mut depth = std::collections::BTreeMap::new();
+    let (mut released_by, mut deepest) = (0, 0);
     for line in events.lines() {
         let e: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = e["id"].as_u64().unwrap_or_default();
         match e["type"].as_str().unwrap_or_default() {
-            "turn_started" | "judge_started" if !in_starts => {
-                layers += 1;
-                in_starts = true;
+            "turn_started" | "judge_started" => {
+                depth.insert(id, released_by + 1);
+                deepest = deepest.max(released_by + 1);
             }
-            "turn_completed" | "turn_failed" => in_starts = false,
+            "turn_completed" | "turn_failed" => released_by = depth.get(&id).copied().unwrap_or_default(),
             _ => {}
         }
     }
-    layers
+    deepest
 }
 
 // ------------------------------------------------------------------ 3. prompt growth
@@ -263,6 +297,62 @@ fn prompt_growth() -> String {
     out
 }
 
+// ------------------------------------------------------------------ peers
+
+fn beside_peers(quick: bool, agon: &Path, root: &Path, peer_python: Option<&Path>) -> String {
+    // 300 ms per call: how the issue's quoted peer figures were taken.
+    let (latency, runs) = if quick { (20, 1) } else { (300, 3) };
+    let dir = std::env::temp_dir().join(format!("agon-bench-peers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cache = dir.join("cache");
+    let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", &cache).output();
+    let row = |name: &str, runs: Vec<peers::Run>| {
+        let layers = runs[0].layers;
+        let critical = Duration::from_millis(latency * layers as u64);
+        let ratios: Vec<f64> = runs.iter().map(|r| r.wall.as_secs_f64() / critical.as_secs_f64()).collect();
+        let (lo, hi) = ratios.iter().fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
+        let rss_kb = median(runs.iter().map(|r| r.peak_rss_kb.unwrap_or(0)).collect());
+        format!(
+            "| {name} | {} | {layers} | {} | {lo:.3}–{hi:.3} | {} | {} | {:.0} MB |\n",
+            runs[0].calls,
+            ms(median(runs.iter().map(|r| r.wall).collect())),
+            ms(median(runs.iter().map(|r| r.first_request).collect())),
+            ms(median(runs.iter().map(|r| r.between_layers.unwrap_or_default()).collect())),
+            rss_kb as f64 / 1024.0,
+        )
+    };
+    let mut out = format!(
+        "## Beside the peers\n\nThe same test server, {latency} ms per call, {runs} runs each (medians; the ratio's range). \
+Layers are counted from outside, by when calls arrive (calls within half a latency of each other were released \
+together); \"lost between layers\" is the mean time from a layer's replies to the next layer's first request. Each runs four models and a judge: agon and frontier-council as blind answers, one round of deliberation and a synthesis; llm-council-core as answers, anonymous peer reviews and a chairman.\n\n\
+| tool | calls | layers | wall | wall / critical path | launch to first request | lost between layers | peak memory |\n\
+|---|---|---|---|---|---|---|---|\n"
+    );
+    out.push_str(&row(
+        "agon (rotating-challenger)",
+        (0..runs).map(|_| peers::measure(latency, peers::agon(agon, &cache))).collect(),
+    ));
+    match peer_python {
+        Some(python) => {
+            out.push_str(&row(
+                "frontier-council 0.2.1",
+                (0..runs).map(|_| peers::measure(latency, peers::frontier_council(python, &dir))).collect(),
+            ));
+            let driver = root.join("bench/peers/llm_council_core.py");
+            out.push_str(&row(
+                "llm-council-core 0.53.0",
+                (0..runs).map(|_| peers::measure(latency, peers::llm_council_core(python, &driver, &dir))).collect(),
+            ));
+        }
+        None => {
+            out.push_str("| frontier-council 0.2.1 | not run (`scripts/bench.sh --peers`) | | | | | | |\n");
+            out.push_str("| llm-council-core 0.53.0 | not run (`scripts/bench.sh --peers`) | | | | | | |\n");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
+
 // ------------------------------------------------------------------ 4. sizes
 
 fn sizes(root: &Path, agon: &Path) -> String {
@@ -271,24 +361,44 @@ fn sizes(root: &Path, agon: &Path) -> String {
     let web = std::fs::read_dir(root.join("target/web-demo"))
         .ok()
         .and_then(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.extension().is_some_and(|x| x == "wasm")));
-    let web_raw = web.clone().map(file).unwrap_or_else(|| "not built (scripts/build-web.sh)".into());
-    let js =
-        dir_size(&root.join("bindings/js/gen")).map(kb).unwrap_or_else(|| "not built (scripts/setup-sdk.sh)".into());
+    let gzipped = |p: &Path| -> Option<u64> {
+        let out = Command::new("gzip").arg("-9").arg("-c").arg(p).output().ok()?;
+        out.status.success().then_some(out.stdout.len() as u64)
+    };
+    let (web_raw, web_gz) = match &web {
+        Some(p) => (file(p.clone()), gzipped(p).map(kb).unwrap_or_else(|| "gzip missing".into())),
+        None => ("not built (scripts/build-web.sh)".into(), "not built".into()),
+    };
+    let js_pack = if root.join("bindings/js/gen").exists() { npm_pack(&root.join("bindings/js")) } else { None };
+    let (js_tarball, js_unpacked) = match js_pack {
+        Some((packed, unpacked)) => (kb(packed), kb(unpacked)),
+        None => ("not built (scripts/setup-sdk.sh)".into(), "not built".into()),
+    };
     format!(
         "## 4. Sizes\n\n| artifact | size | target |\n|---|---|---|\n\
-| `agon.wasm` (the component) | {} | < 400 KB |\n| web demo wasm (raw) | {web_raw} | — |\n\
-| JS package's generated code (`bindings/js/gen`) | {js} | — |\n| `agon` CLI binary ({}) | {} | — |\n",
+| `agon.wasm` (the component) | {} | < 400 KB |\n\
+| `agon.wasm`, gzip -9 | {} | — |\n\
+| web demo wasm (after `wasm-opt -Oz`) | {web_raw} | — |\n\
+| web demo wasm, gzip -9 | {web_gz} | — |\n\
+| JS package (`npm pack` tarball) | {js_tarball} | — |\n\
+| JS package, unpacked | {js_unpacked} | — |\n\
+| `agon` CLI binary ({}) | {} | — |\n",
         kb(COMPONENT.len() as u64),
+        {
+            let tmp = std::env::temp_dir().join(format!("agon-bench-{}.wasm", std::process::id()));
+            std::fs::write(&tmp, COMPONENT).unwrap();
+            let gz = gzipped(&tmp).map(kb).unwrap_or_else(|| "gzip missing".into());
+            let _ = std::fs::remove_file(&tmp);
+            gz
+        },
         agon.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().to_string()).unwrap_or_default(),
         file(agon.to_path_buf())
     )
 }
 
-fn dir_size(dir: &Path) -> Option<u64> {
-    let mut total = 0;
-    for entry in std::fs::read_dir(dir).ok()? {
-        let path = entry.ok()?.path();
-        total += if path.is_dir() { dir_size(&path)? } else { std::fs::metadata(&path).ok()?.len() };
-    }
-    Some(total)
+/// The JS package as npm would publish it: (tarball bytes, unpacked bytes).
+fn npm_pack(dir: &Path) -> Option<(u64, u64)> {
+    let out = Command::new("npm").args(["pack", "--dry-run", "--json", "--silent"]).current_dir(dir).output().ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    Some((v[0]["size"].as_u64()?, v[0]["unpackedSize"].as_u64()?))
 }

@@ -70,6 +70,10 @@ pub struct Seen {
     pub max_tokens: Option<u64>,
     pub authorization: Option<String>,
     pub messages: Value,
+    /// When the request arrived, in microseconds since the Unix epoch, so a
+    /// benchmark can tell which calls overlapped and when the first one came.
+    #[serde(default)]
+    pub arrived_us: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -147,6 +151,9 @@ fn handle(request: http::Request, shared: &Shared) {
                 max_tokens: body["max_tokens"].as_u64().or(body["options"]["num_predict"].as_u64()),
                 authorization,
                 messages: body["messages"].clone(),
+                arrived_us: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_micros() as u64),
             };
             {
                 let mut stats = shared.stats.lock().unwrap();
