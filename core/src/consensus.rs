@@ -125,7 +125,7 @@ pub fn stance(text: &str) -> Stance {
 /// Whether a reply uses the stand-down phrase ("stress-tested") in its own
 /// words, not negated ("not stress-tested", "hasn't been stress-tested").
 pub fn stands_down(text: &str) -> bool {
-    let own = without_quotations(text).to_lowercase().replace("stress tested", "stress-tested");
+    let own = without_quotations(text).to_ascii_lowercase().replace("stress tested", "stress-tested");
     own.split(['.', '!', '?', ';', '\n']).any(|sentence| {
         let words = words(sentence);
         words.iter().enumerate().any(|(k, w)| {
@@ -149,7 +149,7 @@ fn is_consensus_line(line: &str) -> bool {
         return false;
     }
     let payload = line[10..].trim().trim_matches(|c: char| c == '*' || c == '_').trim();
-    let lower = payload.to_lowercase();
+    let lower = payload.to_ascii_lowercase();
     let denial = ["none", "no", "not", "n/a", "nope"]
         .iter()
         .any(|d| lower == *d || lower.starts_with(&format!("{d} ")) || lower.starts_with(&format!("{d},")));
@@ -184,7 +184,7 @@ fn words(sentence: &str) -> Vec<String> {
     sentence
         .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’' || c == '-'))
         .filter(|w| !w.is_empty())
-        .map(|w| w.to_lowercase().replace('’', "'"))
+        .map(|w| w.to_ascii_lowercase().replace('’', "'"))
         .collect()
 }
 

@@ -124,7 +124,7 @@ pub fn priorities(text: &str, n: usize) -> Result<Vec<PriorityVote>, String> {
         if item == 0 || item > n {
             return Err(format!("item {item} does not exist (items are 1 to {n})"));
         }
-        let p = field_str(entry, "priority").to_uppercase();
+        let p = field_str(entry, "priority").to_ascii_uppercase();
         let level = match p.trim_start_matches('P') {
             "0" => 0,
             "1" => 1,
@@ -182,7 +182,7 @@ pub enum Strength {
 }
 
 fn one_of<T: Copy>(raw: &str, options: &[(&str, T)], what: &str) -> Result<T, String> {
-    let lower = raw.trim().to_lowercase();
+    let lower = raw.trim().to_ascii_lowercase();
     options
         .iter()
         .find(|(name, _)| lower == *name || lower.starts_with(&format!("{name} ")))
@@ -284,7 +284,7 @@ pub enum Rebuttal {
 pub fn rebuttal(text: &str) -> Option<Rebuttal> {
     let find = |upper: bool| {
         text.split(|c: char| !c.is_alphabetic()).find_map(|w| {
-            let w2 = if upper { w.to_string() } else { w.to_uppercase() };
+            let w2 = if upper { w.to_string() } else { w.to_ascii_uppercase() };
             match w2.as_str() {
                 "ACCEPT" if !upper || w == "ACCEPT" => Some(Rebuttal::Accept),
                 "MAINTAIN" if !upper || w == "MAINTAIN" => Some(Rebuttal::Maintain),
@@ -316,7 +316,7 @@ pub fn final_ranking(text: &str, labels: &[String]) -> Vec<String> {
 fn push_labels(s: &str, labels: &[String], order: &mut Vec<String>) {
     let mut found: Vec<(usize, &String)> =
         labels.iter().filter_map(|l| s.find(l.as_str()).map(|pos| (pos, l))).collect();
-    found.sort();
+    found.sort_unstable();
     for (_, l) in found {
         if !order.contains(l) {
             order.push(l.clone());

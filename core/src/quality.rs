@@ -38,7 +38,7 @@ const DISAGREEMENT: &[&str] = &[
 
 /// Why an adversarial turn pulls its punches, or `None` if it does not.
 pub(crate) fn pulls_punches(text: &str) -> Option<String> {
-    let lower = text.to_lowercase();
+    let lower = text.to_ascii_lowercase();
     if let Some(s) = SOFTENERS.iter().find(|s| lower.contains(*s)) {
         return Some(format!("softens its objections (\"{s}\")"));
     }

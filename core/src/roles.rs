@@ -113,7 +113,7 @@ pub fn parse_role(text: &str) -> Result<CouncilRole, Error> {
 
 /// `# Stage N Instructions` → N−1.
 fn stage_heading(line: &str) -> Option<usize> {
-    let t = line.trim().strip_prefix('#')?.trim().to_lowercase();
+    let t = line.trim().strip_prefix('#')?.trim().to_ascii_lowercase();
     let rest = t.strip_prefix("stage")?.trim();
     let (n, tail) = rest.split_once(' ').unwrap_or((rest, ""));
     if !tail.trim().starts_with("instructions") {

@@ -505,9 +505,17 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
 fn canonical(value: Value) -> Value {
     match value {
         Value::Object(map) => {
-            let sorted: std::collections::BTreeMap<String, Value> =
-                map.into_iter().map(|(k, v)| (k, canonical(v))).collect();
-            Value::Object(sorted.into_iter().collect())
+            // Inserted one by one: collecting would sort, and each sort is
+            // another monomorphized merge sort in the component.
+            let mut sorted = std::collections::BTreeMap::new();
+            for (k, v) in map {
+                sorted.insert(k, canonical(v));
+            }
+            let mut object = serde_json::Map::new();
+            for (k, v) in sorted {
+                object.insert(k, v);
+            }
+            Value::Object(object)
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
         other => other,

@@ -136,7 +136,8 @@ pub enum CompeteMode {
 }
 
 /// An auto-trigger: competition turns on when the question or context
-/// contains any of these words (case-insensitive).
+/// contains any of these words (ASCII letters match in either case; other
+/// letters as written, the same in every host).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trigger {

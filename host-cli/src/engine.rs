@@ -9,7 +9,6 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
-use sha2::{Digest, Sha256};
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Config, Engine, Store};
 
@@ -23,6 +22,9 @@ pub use exports::agon::debate::types as wit;
 
 /// The component this binary carries, built by `build.rs`.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm"));
+
+/// SHA-256 of [`COMPONENT`], hex, computed by `build.rs`.
+pub const COMPONENT_SHA256: &str = env!("AGON_COMPONENT_SHA256");
 
 /// A loaded engine: one store, one instance of the component.
 pub struct Runtime {
@@ -174,11 +176,8 @@ pub fn cache_dir() -> Option<PathBuf> {
 fn cache_file(engine: &Engine, dir: &Path) -> PathBuf {
     let mut compat = std::collections::hash_map::DefaultHasher::new();
     engine.precompile_compatibility_hash().hash(&mut compat);
-    let mut digest = Sha256::new();
-    digest.update(COMPONENT);
-    digest.update(compat.finish().to_le_bytes());
-    let hex: String = digest.finalize().iter().take(12).map(|b| format!("{b:02x}")).collect();
-    dir.join(format!("agon-{hex}.cwasm"))
+    let component = &COMPONENT_SHA256[..24];
+    dir.join(format!("agon-{component}-{:016x}.cwasm", compat.finish()))
 }
 
 fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {

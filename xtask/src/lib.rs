@@ -32,6 +32,13 @@ pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) 
     {
         build.env_remove(var);
     }
+    // Panic locations name source files; without remapping, the component
+    // would carry this machine's paths and differ from one checkout to another.
+    let mut rustflags = vec![format!("--remap-path-prefix={}=/agon", root.display())];
+    if let Some(cargo_home) = cargo_home() {
+        rustflags.push(format!("--remap-path-prefix={}=/cargo", cargo_home.display()));
+    }
+    build.env("CARGO_ENCODED_RUSTFLAGS", rustflags.join("\u{1f}"));
     let status = build.status().context("running cargo for the component")?;
     if !status.success() {
         bail!(
@@ -47,6 +54,13 @@ pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) 
         .validate(true)
         .encode()
         .context("wrapping the core module as a component")
+}
+
+/// Where cargo keeps the registry sources: `$CARGO_HOME`, else `~/.cargo`.
+fn cargo_home() -> Option<PathBuf> {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
 }
 
 /// The workspace root, from this crate's manifest directory.

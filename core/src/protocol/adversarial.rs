@@ -50,11 +50,11 @@ fn gate(debate: &Debate) -> (bool, String) {
         CompeteMode::Compete => (true, "forced by --compete".into()),
         CompeteMode::Single => (false, "--single overrides every trigger".into()),
         CompeteMode::Auto => {
-            let text =
-                format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or("")).to_lowercase();
+            let text = format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or(""))
+                .to_ascii_lowercase();
             let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
             for t in triggers {
-                if let Some(w) = t.any_of.iter().find(|w| words.contains(&w.trim().to_lowercase().as_str())) {
+                if let Some(w) = t.any_of.iter().find(|w| words.contains(&w.trim().to_ascii_lowercase().as_str())) {
                     return (true, format!("trigger '{}' matched '{}'", t.name, w.trim()));
                 }
             }
@@ -341,7 +341,7 @@ directly and specifically. Concede what is right; hold what is not, and say why.
         before: artifact(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
         history_title: "THE REVIEW SO FAR",
-        after: format!("Your {}, {}.", phase.as_str(), me.to_lowercase()),
+        after: format!("Your {}, {}.", phase.as_str(), me.to_ascii_lowercase()),
     }
 }
 

@@ -117,10 +117,12 @@ fn record_scorecard(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
                     ),
                 });
             }
-            let options: serde_json::Map<String, serde_json::Value> =
-                labels.iter().zip(options(debate)).map(|(l, o)| (l.clone(), json!(o))).collect();
+            let mut by_label = serde_json::Map::new();
+            for (l, o) in labels.iter().zip(options(debate)) {
+                by_label.insert(l.clone(), json!(o)); // not collect(): that sorts, and each sort costs the component
+            }
             let mut value = serde_json::to_value(&card).expect("serializes");
-            value["options"] = serde_json::Value::Object(options);
+            value["options"] = serde_json::Value::Object(by_label);
             value["highest_total"] = json!(best);
             notes.push(Note::Result { name: "scorecard", value });
         }

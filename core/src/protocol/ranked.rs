@@ -58,11 +58,11 @@ impl Protocol for Ranked {
                 for i in (1..order.len()).rev() {
                     order.swap(i, rng.below(i + 1));
                 }
-                self.labels = order
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &s)| (s, format!("Response {}", prompt_kit::letter(k))))
-                    .collect();
+                // Inserted, not collected: collecting into a map sorts first, and
+                // each sort is another monomorphized merge sort in the component.
+                for (k, &s) in order.iter().enumerate() {
+                    self.labels.insert(s, format!("Response {}", prompt_kit::letter(k)));
+                }
                 let mapping: Vec<String> =
                     order.iter().map(|s| format!("{} = {}", self.labels[s], debate.seat(*s).id)).collect();
                 notes.push(Note::Choice { what: "response labels".into(), value: mapping.join(", ") });
@@ -103,7 +103,10 @@ impl Protocol for Ranked {
 /// earns k−1 points, last earns 0. Sorted by points, then by average
 /// position, then by label.
 fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<Note>) -> serde_json::Value {
-    let mut points: BTreeMap<usize, (u32, u32, u32)> = labels.keys().map(|&s| (s, (0, 0, 0))).collect(); // points, count, position sum
+    let mut points: BTreeMap<usize, (u32, u32, u32)> = BTreeMap::new(); // points, count, position sum
+    for &s in labels.keys() {
+        points.insert(s, (0, 0, 0));
+    }
     let mut rankings = Vec::new();
     for (&ranker, _) in labels.iter() {
         let Some(text) = debate.text(ranker, 1, Phase::Ranking) else { continue };
@@ -131,27 +134,41 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
     notes.push(Note::Result { name: "rankings", value: json!(rankings) });
     let mut rows: Vec<(usize, (u32, u32, u32))> = points.into_iter().collect();
     // Average position compared as a fraction without floats: a/b < c/d ⇔ a·d < c·b.
-    rows.sort_by(|(sa, a), (sb, b)| {
+    // Labels are unique, so the order is total and an unstable sort is exact.
+    rows.sort_unstable_by(|(sa, a), (sb, b)| {
         b.0.cmp(&a.0)
             .then((a.2 as u64 * b.1.max(1) as u64).cmp(&(b.2 as u64 * a.1.max(1) as u64)))
             .then(labels[sa].cmp(&labels[sb]))
     });
-    json!(rows
-        .iter()
-        .map(|(s, (p, n, sum))| json!({
-            "seat": debate.seat(*s).id,
-            "label": labels[s],
-            "points": p,
-            "rankings": n,
-            "average_position": if *n == 0 { serde_json::Value::Null } else { json!(format!("{:.2}", *sum as f64 / *n as f64)) },
-        }))
-        .collect::<Vec<_>>())
+    json!(
+        rows.iter()
+            .map(|(s, (p, n, sum))| json!({
+                "seat": debate.seat(*s).id,
+                "label": labels[s],
+                "points": p,
+                "rankings": n,
+                "average_position": if *n == 0 { serde_json::Value::Null } else { json!(two_decimals(*sum, *n)) },
+            }))
+            .collect::<Vec<_>>()
+    )
+}
+
+/// `numerator / denominator` with two decimals, rounded half to even on the
+/// exact fraction. Integer arithmetic: the same digits on every host, and no
+/// float formatting code in the component.
+fn two_decimals(numerator: u32, denominator: u32) -> String {
+    let (scaled, d) = (numerator as u64 * 100, denominator.max(1) as u64);
+    let (mut hundredths, rest) = (scaled / d, scaled % d);
+    if 2 * rest > d || (2 * rest == d && hundredths % 2 == 1) {
+        hundredths += 1;
+    }
+    format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
 fn answers(debate: &Debate, labels: &BTreeMap<usize, String>, except: Option<usize>) -> Vec<HistoryEntry> {
     let mut by_label: Vec<(&String, usize)> =
         labels.iter().filter(|(s, _)| Some(**s) != except).map(|(s, l)| (l, *s)).collect();
-    by_label.sort();
+    by_label.sort_unstable();
     by_label
         .into_iter()
         .filter_map(|(label, s)| {
@@ -215,5 +232,18 @@ what they got wrong, and say where the council disagreed."
         history,
         history_title: "ANSWERS AND RANKINGS",
         after: "The council's final answer.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn two_decimals_rounds_the_exact_fraction_half_to_even() {
+        assert_eq!(super::two_decimals(3, 2), "1.50");
+        assert_eq!(super::two_decimals(2, 3), "0.67");
+        assert_eq!(super::two_decimals(1, 3), "0.33");
+        assert_eq!(super::two_decimals(1, 8), "0.12"); // 0.125: the tie goes to the even digit
+        assert_eq!(super::two_decimals(3, 8), "0.38"); // 0.375
+        assert_eq!(super::two_decimals(7, 1), "7.00");
     }
 }

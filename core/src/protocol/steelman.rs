@@ -73,7 +73,7 @@ pub(crate) fn section(text: &str, title: &str) -> Option<String> {
             if out.is_some() {
                 break;
             }
-            if t.trim_start_matches('#').trim().to_lowercase().starts_with(title) {
+            if t.trim_start_matches('#').trim().to_ascii_lowercase().starts_with(title) {
                 out = Some(String::new());
             }
             continue;

@@ -88,6 +88,10 @@ specifically. Then restate your position, saying what, if anything, you now conc
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| phase != Phase::Opening, |slot| prompt_kit::name(debate, slot)),
         history_title: "THE DEBATE SO FAR",
-        after: format!("Your {}, {}.", phase.heading(1).to_lowercase().replace(" (round 1)", ""), me.display_name()),
+        after: format!(
+            "Your {}, {}.",
+            phase.heading(1).to_ascii_lowercase().replace(" (round 1)", ""),
+            me.display_name()
+        ),
     }
 }
