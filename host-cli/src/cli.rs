@@ -7,6 +7,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[derive(Debug, Parser)]
 #[command(name = "agon", version, about = "Run LLM councils: several models debate, a judge synthesizes.")]
 pub struct Cli {
+    /// The configuration file (default: ./agon.toml, then ~/.config/agon/agon.toml).
+    #[arg(long, global = true, env = "AGON_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Command,
 }

@@ -2,6 +2,7 @@
 //! wasmtime and performs the model calls it asks for.
 
 pub mod cli;
+pub mod config;
 pub mod engine;
 pub mod host;
 pub mod provider;

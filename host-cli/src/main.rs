@@ -5,13 +5,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use agon_cli::cli::{Cli, Command, Format, ReplayArgs, RunArgs};
+use agon_cli::config::{Config, given_in};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
 use agon_cli::provider::{CallOptions, Environment};
 use agon_cli::spec_args;
 use agon_cli::view::{View, outcome_line};
 use anyhow::{Context, Result};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 /// Exit codes, documented in the README.
 mod exit {
@@ -41,10 +42,17 @@ fn bad(message: impl Into<String>) -> anyhow::Error {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
+    let config = || Config::load(cli.config.as_deref()).map_err(bad);
     let result = match cli.command {
-        Command::Run(args) => run(args),
-        Command::Spec(args) => spec(args),
+        Command::Run(mut args) => {
+            config().and_then(|c| configure_run(&mut args, &c, &given).map(|_| c)).and_then(|c| run(args, &c))
+        }
+        Command::Spec(mut args) => {
+            config().and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad)).and_then(|_| spec(args))
+        }
         Command::Replay(args) => replay(args),
         Command::Protocols => protocols(),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
@@ -119,7 +127,18 @@ fn protocols() -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn run(args: RunArgs) -> Result<u8> {
+/// Flags first, then agon.toml, then the built-in defaults.
+fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<()> {
+    config.apply_to_spec(&mut args.spec, given).map_err(bad)?;
+    if !given("timeout")
+        && let Some(t) = config.defaults.timeout
+    {
+        args.timeout = t;
+    }
+    Ok(())
+}
+
+fn run(args: RunArgs, _config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
     let spec = spec_json(&args.spec, &mut runtime)?;
     let env = Environment::from_env();

@@ -1,0 +1,436 @@
+//! `agon.toml`: named panels, default protocol and options, role folders,
+//! provider endpoints, command models and prices.
+//!
+//! One file is read, the first found of: `--config FILE` (or `$AGON_CONFIG`),
+//! `./agon.toml`, `$XDG_CONFIG_HOME/agon/agon.toml` (or
+//! `~/.config/agon/agon.toml`). Flags override the file; the file overrides
+//! the built-in defaults. Keys never live here: a provider names the
+//! environment variable that holds its key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use clap::ArgMatches;
+use clap::parser::ValueSource;
+use serde::Deserialize;
+
+use crate::cli::{QualityGateArg, SpecArgs};
+
+/// The whole file. Unknown keys are errors, so a typo is not silently ignored.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    #[serde(default)]
+    pub defaults: Defaults,
+    #[serde(default)]
+    pub panels: BTreeMap<String, Panel>,
+    /// Endpoint overrides by provider name (`openai`, `anthropic`, a preset such as `groq`, …).
+    #[serde(default)]
+    pub providers: BTreeMap<String, ProviderSettings>,
+    /// Command-line models, used as `cmd/NAME`.
+    #[serde(default)]
+    pub commands: BTreeMap<String, CommandSettings>,
+    /// USD per million tokens, by model reference (`openai/gpt-4o`).
+    #[serde(default)]
+    pub prices: BTreeMap<String, PriceSettings>,
+    /// Where this configuration was read from (not part of the file).
+    #[serde(skip)]
+    pub path: Option<PathBuf>,
+}
+
+/// Defaults for `run`, `spec` and `batch`; each is overridden by its flag.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Defaults {
+    pub protocol: Option<String>,
+    /// A panel name from `[panels]`, or model references.
+    pub panel: Option<PanelChoice>,
+    pub judge: Option<String>,
+    pub rounds: Option<u32>,
+    pub max_tokens: Option<u32>,
+    pub judge_max_tokens: Option<u32>,
+    pub temperature: Option<f64>,
+    pub context_budget: Option<u32>,
+    pub quality_gate: Option<QualityGate>,
+    /// A folder of role files for role-council (relative to the config file).
+    pub roles: Option<PathBuf>,
+    /// Per-call timeout in seconds.
+    pub timeout: Option<u64>,
+    /// Refuse runs whose worst-case cost is above this (USD).
+    pub max_cost: Option<f64>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum PanelChoice {
+    Named(String),
+    Models(Vec<String>),
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum QualityGate {
+    Off,
+    Warn,
+    Regenerate,
+}
+
+impl From<QualityGate> for QualityGateArg {
+    fn from(g: QualityGate) -> Self {
+        match g {
+            QualityGate::Off => QualityGateArg::Off,
+            QualityGate::Warn => QualityGateArg::Warn,
+            QualityGate::Regenerate => QualityGateArg::Regenerate,
+        }
+    }
+}
+
+/// A named panel: its models, one per seat, and optionally its judge.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Panel {
+    pub models: Vec<String>,
+    pub judge: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProviderSettings {
+    pub base_url: Option<String>,
+    /// The environment variable holding the key (never the key itself).
+    pub key_env: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSettings {
+    pub program: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// How the prompt reaches the program.
+    #[serde(default)]
+    pub prompt: PromptVia,
+    /// Seconds before the program is killed.
+    pub timeout: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptVia {
+    #[default]
+    Stdin,
+    Argument,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct PriceSettings {
+    /// USD per million input (prompt) tokens.
+    pub input: f64,
+    /// USD per million output (completion) tokens.
+    pub output: f64,
+}
+
+impl Config {
+    /// Parse a file's text; errors name the file, the line and the key.
+    pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
+        let mut config: Config =
+            toml::from_str(text).map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))?;
+        config.path = Some(path.to_path_buf());
+        config.check()?;
+        if let Some(roles) = &config.defaults.roles
+            && roles.is_relative()
+        {
+            config.defaults.roles = Some(path.parent().unwrap_or(Path::new(".")).join(roles));
+        }
+        Ok(config)
+    }
+
+    /// Find and read the configuration; no file at all is the empty configuration.
+    /// `explicit` is `--config` (or `$AGON_CONFIG`, which clap reads into it).
+    pub fn load(explicit: Option<&Path>) -> Result<Config, String> {
+        if let Some(path) = explicit {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read the configuration {}: {e}", path.display()))?;
+            return Config::parse(&text, path);
+        }
+        for path in search_path() {
+            match std::fs::read_to_string(&path) {
+                Ok(text) => return Config::parse(&text, &path),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(format!("cannot read the configuration {}: {e}", path.display())),
+            }
+        }
+        Ok(Config::default())
+    }
+
+    /// What serde cannot say: references that point nowhere, numbers out of range.
+    fn check(&self) -> Result<(), String> {
+        let at = |key: &str| match &self.path {
+            Some(p) => format!("{}: {key}", p.display()),
+            None => key.to_string(),
+        };
+        if let Some(PanelChoice::Named(name)) = &self.defaults.panel
+            && !name.contains('/')
+            && !self.panels.contains_key(name)
+        {
+            let known: Vec<&str> = self.panels.keys().map(String::as_str).collect();
+            return Err(format!(
+                "{}: no panel named '{name}' in [panels] (known: {})",
+                at("defaults.panel"),
+                if known.is_empty() { "none".to_string() } else { known.join(", ") }
+            ));
+        }
+        for (name, panel) in &self.panels {
+            if panel.models.is_empty() {
+                return Err(format!("{}: a panel needs at least one model", at(&format!("panels.{name}.models"))));
+            }
+        }
+        for (model, price) in &self.prices {
+            if !model.contains('/') {
+                return Err(format!("{}: write the model as provider/model", at(&format!("prices.\"{model}\""))));
+            }
+            if !(price.input >= 0.0 && price.output >= 0.0 && price.input.is_finite() && price.output.is_finite()) {
+                return Err(format!(
+                    "{}: prices are USD per million tokens, zero or more",
+                    at(&format!("prices.\"{model}\""))
+                ));
+            }
+        }
+        for (name, command) in &self.commands {
+            if command.program.trim().is_empty() {
+                return Err(format!("{}: the program is empty", at(&format!("commands.{name}.program"))));
+            }
+        }
+        if let Some(t) = self.defaults.temperature
+            && !(0.0..=2.0).contains(&t)
+        {
+            return Err(format!("{}: must be between 0 and 2", at("defaults.temperature")));
+        }
+        if let Some(c) = self.defaults.max_cost
+            && !(c >= 0.0 && c.is_finite())
+        {
+            return Err(format!("{}: USD, zero or more", at("defaults.max_cost")));
+        }
+        Ok(())
+    }
+
+    /// Fill every spec flag the user did not give from the file. `given`
+    /// tells whether a flag came from the command line (or its variable).
+    pub fn apply_to_spec(&self, args: &mut SpecArgs, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+        let d = &self.defaults;
+        if !given("protocol")
+            && let Some(p) = &d.protocol
+        {
+            args.protocol = p.clone();
+        }
+        if !given("rounds") && d.rounds.is_some() {
+            args.rounds = d.rounds;
+        }
+        if !given("max_tokens")
+            && let Some(n) = d.max_tokens
+        {
+            args.max_tokens = n;
+        }
+        if !given("judge_max_tokens") && d.judge_max_tokens.is_some() {
+            args.judge_max_tokens = d.judge_max_tokens;
+        }
+        if !given("temperature")
+            && let Some(t) = d.temperature
+        {
+            args.temperature = t;
+        }
+        if !given("context_budget") && d.context_budget.is_some() {
+            args.context_budget = d.context_budget;
+        }
+        if !given("quality_gate")
+            && let Some(g) = d.quality_gate
+        {
+            args.quality_gate = g.into();
+        }
+        if !given("roles") && d.roles.is_some() {
+            args.roles = d.roles.clone();
+        }
+        // The panel: a name from [panels] (on the command line or in the file), or models.
+        let choice = if given("panel") {
+            match args.panel.as_slice() {
+                [one] if !one.contains('/') => Some(PanelChoice::Named(one.trim().to_string())),
+                _ => None,
+            }
+        } else {
+            d.panel.clone()
+        };
+        let mut panel_judge = None;
+        match choice {
+            Some(PanelChoice::Named(name)) => {
+                let Some(panel) = self.panels.get(&name) else {
+                    let known: Vec<&str> = self.panels.keys().map(String::as_str).collect();
+                    return Err(format!(
+                        "--panel {name}: no such panel in {} (known: {}); or give models as provider/model,…",
+                        self.path
+                            .as_ref()
+                            .map_or("the configuration (no agon.toml found)".into(), |p| p.display().to_string()),
+                        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+                    ));
+                };
+                args.panel = panel.models.clone();
+                panel_judge = panel.judge.clone();
+            }
+            Some(PanelChoice::Models(models)) => args.panel = models,
+            None => {}
+        }
+        if !given("judge")
+            && !args.no_judge
+            && let Some(j) = panel_judge.or_else(|| d.judge.clone())
+        {
+            args.judge = Some(j);
+        }
+        Ok(())
+    }
+}
+
+/// Where a configuration is looked for, in order.
+pub fn search_path() -> Vec<PathBuf> {
+    let mut paths = vec![PathBuf::from("agon.toml")];
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
+    if let Some(base) = base {
+        paths.push(base.join("agon").join("agon.toml"));
+    }
+    paths
+}
+
+/// Whether the argument `id` was given on the command line (or by its
+/// environment variable) rather than left at its default.
+pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
+    move |id: &str| {
+        matches!(matches.try_get_raw(id), Ok(Some(_)))
+            && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, FromArgMatches};
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    const EXAMPLE: &str = r#"
+[defaults]
+protocol = "rotating-challenger"
+panel = "trio"
+rounds = 4
+max_tokens = 300
+quality_gate = "warn"
+roles = "roles"
+timeout = 60
+
+[panels.trio]
+models = ["openai/a", "anthropic/b", "gemini/c"]
+judge = "openai/judge"
+
+[panels.local]
+models = ["ollama/llama3.2"]
+
+[providers.groq]
+key_env = "MY_GROQ_KEY"
+
+[commands.mine]
+program = "my-model"
+args = ["--quiet"]
+prompt = "argument"
+timeout = 30
+
+[prices."openai/a"]
+input = 2.5
+output = 10
+"#;
+
+    fn run_args(argv: &[&str]) -> (SpecArgs, ArgMatches) {
+        let matches = Cli::command().try_get_matches_from(argv).unwrap();
+        let cli = Cli::from_arg_matches(&matches).unwrap();
+        let Command::Run(run) = cli.command else { panic!("not run") };
+        (run.spec, matches.subcommand_matches("run").unwrap().clone())
+    }
+
+    fn example() -> Config {
+        Config::parse(EXAMPLE, Path::new("/etc/agon/agon.toml")).unwrap()
+    }
+
+    #[test]
+    fn reads_every_section() {
+        let c = example();
+        assert_eq!(c.defaults.rounds, Some(4));
+        assert_eq!(c.panels["trio"].models.len(), 3);
+        assert_eq!(c.providers["groq"].key_env.as_deref(), Some("MY_GROQ_KEY"));
+        assert_eq!(c.commands["mine"].prompt, PromptVia::Argument);
+        assert_eq!(c.prices["openai/a"], PriceSettings { input: 2.5, output: 10.0 });
+        // A relative role folder is relative to the file, not to where agon runs.
+        assert_eq!(c.defaults.roles.as_deref(), Some(Path::new("/etc/agon/roles")));
+    }
+
+    #[test]
+    fn the_file_fills_what_flags_leave_at_their_defaults() {
+        let (mut args, m) = run_args(&["agon", "run", "Q?"]);
+        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!(args.protocol, "rotating-challenger");
+        assert_eq!(args.panel, ["openai/a", "anthropic/b", "gemini/c"]);
+        assert_eq!(args.judge.as_deref(), Some("openai/judge"));
+        assert_eq!(args.rounds, Some(4));
+        assert_eq!(args.max_tokens, 300);
+        assert_eq!(args.quality_gate, QualityGateArg::Warn);
+    }
+
+    #[test]
+    fn flags_override_the_file() {
+        let (mut args, m) =
+            run_args(&["agon", "run", "Q?", "--protocol", "round-robin", "--max-tokens", "512", "--panel", "local"]);
+        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!(args.protocol, "round-robin");
+        // Given explicitly, even though it equals the built-in default.
+        assert_eq!(args.max_tokens, 512);
+        assert_eq!(args.panel, ["ollama/llama3.2"]);
+        assert_eq!(args.judge, None, "the local panel names no judge and neither does [defaults]");
+        assert_eq!(args.rounds, Some(4));
+
+        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "openai/x,openai/y", "--judge", "openai/z"]);
+        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!(args.panel, ["openai/x", "openai/y"]);
+        assert_eq!(args.judge.as_deref(), Some("openai/z"));
+    }
+
+    #[test]
+    fn an_unknown_panel_name_is_named() {
+        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "quartet"]);
+        let err = example().apply_to_spec(&mut args, &given_in(&m)).unwrap_err();
+        assert!(err.contains("--panel quartet") && err.contains("known: local, trio"), "{err}");
+    }
+
+    #[test]
+    fn mistakes_name_the_file_and_the_key() {
+        let path = Path::new("agon.toml");
+        let err = Config::parse("[defaults]\nrouns = 3\n", path).unwrap_err();
+        assert!(err.contains("agon.toml") && err.contains("rouns"), "{err}");
+        let err = Config::parse("[defaults]\nrounds = \"three\"\n", path).unwrap_err();
+        assert!(err.contains("rounds"), "{err}");
+        let err = Config::parse("[defaults]\npanel = \"nope\"\n", path).unwrap_err();
+        assert!(err.contains("defaults.panel") && err.contains("nope"), "{err}");
+        let err = Config::parse("[prices.\"gpt-4o\"]\ninput = 1\noutput = 2\n", path).unwrap_err();
+        assert!(err.contains("provider/model"), "{err}");
+        let err = Config::parse("[prices.\"openai/x\"]\ninput = -1\noutput = 2\n", path).unwrap_err();
+        assert!(err.contains("zero or more"), "{err}");
+        let err = Config::parse("[panels.empty]\nmodels = []\n", path).unwrap_err();
+        assert!(err.contains("panels.empty.models"), "{err}");
+    }
+
+    #[test]
+    fn no_file_is_the_empty_configuration() {
+        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "openai/a"]);
+        let before = format!("{args:?}");
+        Config::default().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!(format!("{args:?}"), before);
+    }
+}
