@@ -22,6 +22,14 @@ pub enum Command {
     Spec(SpecArgs),
     /// Render a debate from its journal, without calling any model.
     Replay(ReplayArgs),
+    /// Check every configured model with a tiny live call; `run` leaves out seats found dead for a day.
+    Doctor {
+        /// More models to check (provider/model), beside those agon.toml names.
+        models: Vec<String>,
+        /// Seconds each probe may take.
+        #[arg(long, default_value_t = 20)]
+        timeout: u64,
+    },
     /// List every protocol, one line each.
     Protocols,
     /// Write the embedded agon:debate WebAssembly component to a file.

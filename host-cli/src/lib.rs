@@ -3,6 +3,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod doctor;
 pub mod engine;
 pub mod host;
 pub mod provider;

@@ -54,6 +54,7 @@ fn main() -> ExitCode {
             config().and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad)).and_then(|_| spec(args))
         }
         Command::Replay(args) => replay(args),
+        Command::Doctor { models, timeout } => config().and_then(|c| doctor(&c, &models, timeout)),
         Command::Protocols => protocols(),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
             .with_context(|| format!("writing {}", output.display()))
@@ -135,6 +136,17 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
     {
         args.timeout = t;
     }
+    // Seats `agon doctor` found dead in the last day stay out (role-council's seats are its roles).
+    let protocol = args.spec.protocol.split(':').next().unwrap_or_default();
+    if protocol != "role-council"
+        && let Some(dir) = agon_cli::engine::cache_dir()
+    {
+        let keep = args.spec.options.len().max(2);
+        let health = agon_cli::doctor::HealthCache::load(&dir);
+        for warning in health.prune(&mut args.spec.panel, keep, agon_cli::doctor::now()) {
+            eprintln!("{warning}");
+        }
+    }
     Ok(())
 }
 
@@ -206,6 +218,42 @@ fn run(args: RunArgs, _config: &Config) -> Result<u8> {
             Ok(exit::INTERRUPTED)
         }
     }
+}
+
+fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {
+    let models = agon_cli::doctor::targets(config, extra);
+    let source = config.path.as_ref().map_or("no agon.toml found".to_string(), |p| format!("config {}", p.display()));
+    if models.is_empty() {
+        println!(
+            "agon doctor · {source} · nothing to check: name models in agon.toml's [panels], or give them: agon doctor openai/gpt-4o-mini"
+        );
+        return Ok(exit::BAD_INPUT);
+    }
+    println!("agon doctor · {source}");
+    let env = Environment::from_env();
+    let mut probe = |m: &str| agon_cli::doctor::live_probe(m, &env, Duration::from_secs(timeout));
+    let mut checks = Vec::new();
+    for model in models {
+        // One at a time, so each line shows as soon as its probe ends.
+        let check = agon_cli::doctor::check_all(&[model], &mut probe, agon_cli::doctor::now()).remove(0);
+        println!("  {}  {}: {}", if check.healthy { "ok  " } else { "dead" }, check.model, check.detail);
+        checks.push(check);
+    }
+    let dead = checks.iter().filter(|c| !c.healthy).count();
+    if let Some(dir) = agon_cli::engine::cache_dir() {
+        let mut cache = agon_cli::doctor::HealthCache::load(&dir);
+        cache.record(&checks);
+        match cache.save(&dir) {
+            Ok(()) => println!(
+                "{} of {} answered; kept for a day in {}: `agon run` leaves out dead seats until then",
+                checks.len() - dead,
+                checks.len(),
+                agon_cli::doctor::HealthCache::path(&dir).display()
+            ),
+            Err(e) => eprintln!("agon: could not keep the results: {e}"),
+        }
+    }
+    Ok(if dead == 0 { exit::OK } else { exit::FAILURE })
 }
 
 fn replay(args: ReplayArgs) -> Result<u8> {

@@ -1,0 +1,263 @@
+//! `agon doctor`: a tiny live call to every configured model, what works,
+//! what does not and how to fix it. The results are kept for a day, and
+//! `agon run` leaves out the seats found dead, with a warning, instead of
+//! paying for a debate that loses them halfway.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::{Config, PanelChoice};
+use crate::engine::wit;
+use crate::host;
+use crate::provider::{self, CallOptions, Environment, ModelRef};
+
+/// How long a probe's verdict is trusted.
+pub const FRESH_FOR: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// What one probe found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Check {
+    pub model: String,
+    pub healthy: bool,
+    /// On success the latency, on failure what went wrong and how to fix it.
+    pub detail: String,
+    /// Seconds since the Unix epoch.
+    pub checked_at: u64,
+}
+
+/// The models worth probing: every one the configuration names (panels,
+/// judges, defaults, command models), then those given on the command line.
+pub fn targets(config: &Config, extra: &[String]) -> Vec<String> {
+    let mut models: Vec<String> = Vec::new();
+    let mut add = |m: &str| {
+        for alternative in m.split('|').map(str::trim).filter(|a| !a.is_empty()) {
+            if !models.iter().any(|x| x == alternative) {
+                models.push(alternative.to_string());
+            }
+        }
+    };
+    if let Some(PanelChoice::Models(list)) = &config.defaults.panel {
+        list.iter().for_each(|m| add(m));
+    }
+    if let Some(j) = &config.defaults.judge {
+        add(j);
+    }
+    for panel in config.panels.values() {
+        panel.models.iter().chain(&panel.judge).for_each(|m| add(m));
+    }
+    for name in config.commands.keys() {
+        add(&format!("cmd/{name}"));
+    }
+    extra.iter().for_each(|m| add(m));
+    models
+}
+
+/// Probe each model with `probe` (which returns the failure's explanation).
+pub fn check_all(models: &[String], probe: &mut dyn FnMut(&str) -> Result<(), String>, now: u64) -> Vec<Check> {
+    models
+        .iter()
+        .map(|model| {
+            let started = Instant::now();
+            let (healthy, detail) = match probe(model) {
+                Ok(()) => (true, format!("answered in {} ms", started.elapsed().as_millis())),
+                Err(why) => (false, why),
+            };
+            Check { model: model.clone(), healthy, detail, checked_at: now }
+        })
+        .collect()
+}
+
+/// The last verdict for each model, kept in the cache directory.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct HealthCache {
+    pub checks: BTreeMap<String, Check>,
+}
+
+impl HealthCache {
+    pub fn path(cache_dir: &Path) -> PathBuf {
+        cache_dir.join("doctor.json")
+    }
+
+    /// A missing or unreadable cache is an empty one: it only ever saves calls.
+    pub fn load(cache_dir: &Path) -> HealthCache {
+        std::fs::read_to_string(HealthCache::path(cache_dir))
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    pub fn record(&mut self, checks: &[Check]) {
+        for c in checks {
+            self.checks.insert(c.model.clone(), c.clone());
+        }
+    }
+
+    pub fn save(&self, cache_dir: &Path) -> std::io::Result<()> {
+        std::fs::create_dir_all(cache_dir)?;
+        let path = HealthCache::path(cache_dir);
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        std::fs::write(&tmp, serde_json::to_vec_pretty(self)?)?;
+        std::fs::rename(tmp, path)
+    }
+
+    /// The recent failure of `model`, if the last probe (within a day) found it dead.
+    pub fn dead(&self, model: &str, now: u64) -> Option<&Check> {
+        self.checks.get(model).filter(|c| !c.healthy && now.saturating_sub(c.checked_at) < FRESH_FOR.as_secs())
+    }
+
+    /// Leave out of `panel` the models found dead in the last day: a fallback
+    /// chain loses its dead alternatives, a seat whose every alternative is dead
+    /// goes. At least `keep` seats always stay (the protocol needs them; they
+    /// may have recovered). Returns a warning per change.
+    pub fn prune(&self, panel: &mut Vec<String>, keep: usize, now: u64) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let mut pruned: Vec<(String, Option<String>)> = Vec::new();
+        for seat in panel.iter() {
+            let alternatives: Vec<&str> = seat.split('|').map(str::trim).collect();
+            let alive: Vec<&str> = alternatives.iter().copied().filter(|m| self.dead(m, now).is_none()).collect();
+            let why = |m: &str| self.dead(m, now).map(|c| c.detail.clone()).unwrap_or_default();
+            if alive.is_empty() {
+                pruned.push((seat.clone(), Some(why(alternatives[0]))));
+            } else {
+                if alive.len() < alternatives.len() {
+                    for m in alternatives.iter().filter(|m| !alive.contains(m)) {
+                        warnings
+                            .push(format!("agon: skipping {m} in '{seat}': `agon doctor` found it dead ({})", why(m)));
+                    }
+                }
+                pruned.push((alive.join("|"), None));
+            }
+        }
+        let alive_seats = pruned.iter().filter(|(_, dead)| dead.is_none()).count();
+        if alive_seats < keep {
+            let dead: Vec<&str> = pruned.iter().filter(|(_, d)| d.is_some()).map(|(s, _)| s.as_str()).collect();
+            warnings.push(format!(
+                "agon: `agon doctor` found {} dead, but the protocol needs {keep} seats: keeping them; run `agon doctor` again to recheck",
+                dead.join(", ")
+            ));
+            return warnings;
+        }
+        for (seat, dead) in &pruned {
+            if let Some(why) = dead {
+                warnings.push(format!(
+                    "agon: leaving out the seat {seat}: `agon doctor` found it dead ({why}); run `agon doctor` to recheck"
+                ));
+            }
+        }
+        *panel = pruned.into_iter().filter(|(_, dead)| dead.is_none()).map(|(s, _)| s).collect();
+        warnings
+    }
+}
+
+/// One tiny live call: eight tokens at most, no streaming, a short timeout.
+/// The error says what failed and what to set.
+pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<(), String> {
+    let reference = ModelRef::parse(model)?;
+    host::preflight(&[model.to_string()], env)?;
+    let request = wit::ModelRequest {
+        id: 0,
+        seat: "doctor".into(),
+        model: model.into(),
+        purpose: wit::Purpose::Turn,
+        round: 0,
+        phase: wit::Phase::Opening,
+        messages: vec![wit::Message { role: wit::Role::User, content: "Reply with the word OK.".into() }],
+        max_tokens: 8,
+        temperature: 0.0,
+        expect: None,
+    };
+    let options = CallOptions { timeout, stream: false };
+    provider::complete(env.endpoint(reference.kind), &reference, &request, options, &mut |_| {})
+        .map(|_| ())
+        .map_err(|e| e.message)
+}
+
+pub fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(model: &str, healthy: bool, at: u64) -> Check {
+        Check { model: model.into(), healthy, detail: format!("{model} detail"), checked_at: at }
+    }
+
+    fn cache(checks: &[Check]) -> HealthCache {
+        let mut c = HealthCache::default();
+        c.record(checks);
+        c
+    }
+
+    const DAY: u64 = 24 * 60 * 60;
+
+    #[test]
+    fn targets_come_from_the_configuration_and_the_command_line() {
+        let config = Config::parse(
+            "[defaults]\njudge = \"openai/j\"\n[panels.p]\nmodels = [\"openai/a\", \"gemini/b|openrouter/c\"]\njudge = \"openai/a\"\n[commands.mine]\nprogram = \"mine\"\n",
+            Path::new("agon.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            targets(&config, &["ollama/x".into(), "openai/a".into()]),
+            ["openai/j", "openai/a", "gemini/b", "openrouter/c", "cmd/mine", "ollama/x"]
+        );
+    }
+
+    #[test]
+    fn probes_report_each_model() {
+        let mut probe =
+            |m: &str| if m == "openai/dead" { Err("HTTP 401 (check OPENAI_API_KEY)".into()) } else { Ok(()) };
+        let checks = check_all(&["openai/ok".into(), "openai/dead".into()], &mut probe, 100);
+        assert!(checks[0].healthy && checks[0].detail.starts_with("answered in"));
+        assert_eq!((checks[1].healthy, checks[1].detail.as_str()), (false, "HTTP 401 (check OPENAI_API_KEY)"));
+    }
+
+    #[test]
+    fn dead_seats_are_left_out_for_a_day() {
+        let c = cache(&[check("openai/a", true, 0), check("openai/b", false, 0), check("openai/c", false, 0)]);
+        let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
+        let warnings = c.prune(&mut panel, 2, 10);
+        assert_eq!(panel, ["openai/a", "openai/d"]);
+        assert_eq!(warnings.len(), 1);
+        assert!(warnings[0].contains("openai/b") && warnings[0].contains("openai/b detail"), "{warnings:?}");
+
+        // A day later the verdict is stale: nobody is left out.
+        let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
+        assert!(c.prune(&mut panel, 2, DAY + 1).is_empty());
+        assert_eq!(panel.len(), 3);
+    }
+
+    #[test]
+    fn fallback_chains_lose_only_their_dead_alternatives() {
+        let c = cache(&[check("gemini/x", false, 0)]);
+        let mut panel = vec!["gemini/x|openrouter/y".to_string(), "openai/a".into()];
+        let warnings = c.prune(&mut panel, 2, 1);
+        assert_eq!(panel, ["openrouter/y", "openai/a"]);
+        assert!(warnings[0].contains("skipping gemini/x"), "{warnings:?}");
+    }
+
+    #[test]
+    fn never_below_what_the_protocol_needs() {
+        let c = cache(&[check("openai/b", false, 0)]);
+        let mut panel = vec!["openai/a".to_string(), "openai/b".into()];
+        let warnings = c.prune(&mut panel, 2, 1);
+        assert_eq!(panel, ["openai/a", "openai/b"], "kept: two seats are needed");
+        assert!(warnings[0].contains("keeping them"), "{warnings:?}");
+    }
+
+    #[test]
+    fn the_cache_round_trips_and_a_broken_one_is_empty() {
+        let dir = std::env::temp_dir().join(format!("agon-doctor-{}", std::process::id()));
+        let c = cache(&[check("openai/b", false, 7)]);
+        c.save(&dir).unwrap();
+        assert_eq!(HealthCache::load(&dir).checks["openai/b"], check("openai/b", false, 7));
+        std::fs::write(HealthCache::path(&dir), "{not json").unwrap();
+        assert!(HealthCache::load(&dir).checks.is_empty());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
