@@ -207,7 +207,9 @@ pub fn seat_ids(models: &[String]) -> Vec<String> {
     let base: Vec<String> = models
         .iter()
         .map(|m| {
-            let name = m.split_once('/').map(|(_, n)| n).unwrap_or(m);
+            // A fallback chain `a/x|b/y` is named after its first model.
+            let first = m.split('|').next().unwrap_or(m).trim();
+            let name = first.split_once('/').map(|(_, n)| n).unwrap_or(first);
             name.chars().map(|c| if c.is_whitespace() { '-' } else { c }).collect()
         })
         .collect();
@@ -262,6 +264,12 @@ mod tests {
             .map(|s| s.to_string())
             .collect();
         assert_eq!(seat_ids(&models), ["gpt-4o", "llama3", "gpt-4o-2", "gpt-4o-3"]);
+    }
+
+    #[test]
+    fn a_fallback_chain_is_named_after_its_first_model() {
+        let models = vec!["gemini/gemini-2.5-pro|openrouter/google/gemini-2.5-pro".to_string()];
+        assert_eq!(seat_ids(&models), ["gemini-2.5-pro"]);
     }
 
     #[test]
