@@ -181,7 +181,8 @@ fn launch_to_first_request(agon: &Path, cache: &Path, runs: usize) -> Duration {
                     let mut c = Command::new(agon);
                     c.args(["run", "Q?", "--panel", "openai/a", "--rounds", "1", "--quiet", "--no-judge"])
                         .env("OPENAI_BASE_URL", format!("{url}/v1"))
-                        .env("AGON_CACHE_DIR", cache);
+                        .env("AGON_CACHE_DIR", cache)
+                        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"));
                     c
                 });
                 run.first_request
@@ -240,6 +241,7 @@ fn run_case(agon: &Path, case: &Case, latency_ms: u64, dir: &Path) -> (Duration,
         .args(&args)
         .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
         .env("AGON_CACHE_DIR", dir.join("cache"))
+        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();

@@ -162,7 +162,8 @@ pub fn agon(agon: &Path, cache: &Path) -> impl Fn(&str) -> Command {
             "json",
         ])
         .env("OPENAI_BASE_URL", format!("{url}/v1"))
-        .env("AGON_CACHE_DIR", &cache);
+        .env("AGON_CACHE_DIR", &cache)
+        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"));
         c
     }
 }

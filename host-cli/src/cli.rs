@@ -20,6 +20,36 @@ pub enum Command {
     Run(RunArgs),
     /// Print the DebateSpec JSON that `run` would use with the same flags.
     Spec(SpecArgs),
+    /// Continue an interrupted session: only what was never answered is called.
+    Resume {
+        /// The session id (or a prefix of it, or `last`).
+        id: String,
+        #[command(flatten)]
+        drive: DriveArgs,
+    },
+    /// List the sessions kept so far, newest first.
+    Sessions {
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a session's transcript.
+    Show {
+        /// The session id (or a prefix of it, or `last`).
+        id: String,
+        #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+    },
+    /// Export a session as Markdown, JSON, or a self-contained HTML page.
+    Export {
+        /// The session id (or a prefix of it, or `last`).
+        id: String,
+        #[arg(long, short, value_enum, default_value_t = ExportFormat::Html)]
+        format: ExportFormat,
+        /// Write here instead of stdout.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
     /// Render a debate from its journal, without calling any model.
     Replay(ReplayArgs),
     /// Check every configured model with a tiny live call; `run` leaves out seats found dead for a day.
@@ -122,15 +152,25 @@ pub enum QualityGateArg {
 pub struct RunArgs {
     #[command(flatten)]
     pub spec: SpecArgs,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    /// Also append every input to this journal as it arrives (replay it with `agon replay`).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Do not keep this run in the sessions folder.
+    #[arg(long)]
+    pub no_save: bool,
+}
+
+/// How a debate is driven and shown: shared by `run` and `resume`.
+#[derive(Debug, Args)]
+pub struct DriveArgs {
     /// The form of the result.
     #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// Write the result here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// Append every input to this journal as it arrives (replay or resume from it).
-    #[arg(long)]
-    pub journal: Option<PathBuf>,
     /// Write NDJSON events to this file, or `-` for stdout (then nothing else goes there).
     #[arg(long)]
     pub events: Option<String>,
@@ -153,6 +193,13 @@ pub struct ReplayArgs {
     pub format: Format,
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormat {
+    Md,
+    Json,
+    Html,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

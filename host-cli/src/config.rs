@@ -254,7 +254,9 @@ impl Config {
         // The panel: a name from [panels] (on the command line or in the file), or models.
         let choice = if given("panel") {
             match args.panel.as_slice() {
-                [one] if !one.contains('/') => Some(PanelChoice::Named(one.trim().to_string())),
+                [one] if !one.trim().is_empty() && !one.contains('/') => {
+                    Some(PanelChoice::Named(one.trim().to_string()))
+                }
                 _ => None,
             }
         } else {

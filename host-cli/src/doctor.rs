@@ -132,8 +132,12 @@ impl HealthCache {
             }
         }
         let alive_seats = pruned.iter().filter(|(_, dead)| dead.is_none()).count();
+        let dead: Vec<&str> = pruned.iter().filter(|(_, d)| d.is_some()).map(|(s, _)| s.as_str()).collect();
+        if dead.is_empty() {
+            *panel = pruned.into_iter().map(|(s, _)| s).collect();
+            return warnings;
+        }
         if alive_seats < keep {
-            let dead: Vec<&str> = pruned.iter().filter(|(_, d)| d.is_some()).map(|(s, _)| s.as_str()).collect();
             warnings.push(format!(
                 "agon: `agon doctor` found {} dead, but the protocol needs {keep} seats: keeping them; run `agon doctor` again to recheck",
                 dead.join(", ")
@@ -248,6 +252,11 @@ mod tests {
         let warnings = c.prune(&mut panel, 2, 1);
         assert_eq!(panel, ["openai/a", "openai/b"], "kept: two seats are needed");
         assert!(warnings[0].contains("keeping them"), "{warnings:?}");
+
+        // A panel already smaller than that, with nobody dead: nothing to say.
+        let mut panel = vec!["openai/a".to_string()];
+        assert!(c.prune(&mut panel, 2, 1).is_empty());
+        assert_eq!(panel, ["openai/a"]);
     }
 
     #[test]

@@ -37,7 +37,8 @@ pub enum Ending {
 /// Where events and the journal go.
 pub struct Sinks {
     pub events: Option<Box<dyn Write>>,
-    pub journal: Option<JournalFile>,
+    /// The session's journal and any `--journal` copy; every input goes to each.
+    pub journals: Vec<JournalFile>,
 }
 
 /// An append-only journal file, flushed after every line so a crash loses
@@ -51,6 +52,15 @@ impl JournalFile {
         let mut file = File::create(path).with_context(|| format!("creating the journal {}", path.display()))?;
         file.write_all(header.as_bytes())?;
         file.sync_data()?;
+        Ok(JournalFile { file })
+    }
+
+    /// Continue a journal a previous run wrote (its torn tail already cut).
+    pub fn append_to(path: &Path) -> Result<JournalFile> {
+        let file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("opening the journal {}", path.display()))?;
         Ok(JournalFile { file })
     }
 
@@ -94,7 +104,7 @@ pub fn drive(
                     Err(e) => wit::Input::Failed(wit::Failure { id, kind: e.kind, message: e.message }),
                 };
                 let line = council.handle(&input)?.map_err(anyhow::Error::new)?;
-                if let Some(journal) = &mut sinks.journal {
+                for journal in &mut sinks.journals {
                     journal.append(&line)?;
                 }
             }

@@ -4,11 +4,12 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agon_cli::cli::{Cli, Command, Format, ReplayArgs, RunArgs};
+use agon_cli::cli::{Cli, Command, DriveArgs, ExportFormat, Format, ReplayArgs, RunArgs};
 use agon_cli::config::{Config, given_in};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
 use agon_cli::provider::{CallOptions, Environment};
+use agon_cli::sessions::{self, Session};
 use agon_cli::spec_args;
 use agon_cli::view::{View, outcome_line};
 use anyhow::{Context, Result};
@@ -54,6 +55,10 @@ fn main() -> ExitCode {
             config().and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad)).and_then(|_| spec(args))
         }
         Command::Replay(args) => replay(args),
+        Command::Resume { id, drive } => resume(&id, drive),
+        Command::Sessions { json } => list_sessions(json),
+        Command::Show { id, format } => show(&id, format),
+        Command::Export { id, format, output } => export(&id, format, output.as_deref()),
         Command::Doctor { models, timeout } => config().and_then(|c| doctor(&c, &models, timeout)),
         Command::Protocols => protocols(),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
@@ -134,7 +139,7 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
     if !given("timeout")
         && let Some(t) = config.defaults.timeout
     {
-        args.timeout = t;
+        args.drive.timeout = t;
     }
     // Seats `agon doctor` found dead in the last day stay out (role-council's seats are its roles).
     let protocol = args.spec.protocol.split(':').next().unwrap_or_default();
@@ -164,35 +169,115 @@ fn run(args: RunArgs, _config: &Config) -> Result<u8> {
         .collect();
     host::preflight(&models, &env).map_err(bad)?;
 
-    let events_to_stdout = args.events.as_deref() == Some("-");
+    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let header = council.journal()?;
+    let session = if args.no_save {
+        None
+    } else {
+        let root = sessions::root()
+            .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
+        Some(Session::create(&root).with_context(|| format!("creating a session in {}", root.display()))?)
+    };
+    let mut journals = Vec::new();
+    if let Some(s) = &session {
+        journals.push(JournalFile::create(&s.journal(), &header)?);
+    }
+    if let Some(path) = &args.journal {
+        journals.push(JournalFile::create(path, &header)?);
+    }
+    drive_to_end(&mut council, &env, &args.drive, journals, session.as_ref(), args.journal.as_deref())
+}
+
+/// Continue an interrupted session from its journal.
+fn resume(id: &str, drive: DriveArgs) -> Result<u8> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = Session::find(&root, id).map_err(bad)?;
+    let journal = session.repaired_journal().with_context(|| format!("reading {}", session.journal().display()))?;
+    let mut runtime = Runtime::load()?;
+    let mut council =
+        runtime.from_journal(&journal)?.map_err(|e| bad(format!("{}: {e}", session.journal().display())))?;
+    if council.outcome()?.is_some() {
+        eprintln!("agon: session {} already finished; nothing to call. Its transcript:", session.id);
+        let code = write_result(&mut council, &drive, false)?;
+        write_transcripts(&mut council, &session)?;
+        return Ok(code);
+    }
+    let spec: serde_json::Value = serde_json::from_str(&council.spec_json()?)?;
+    let models: Vec<String> = spec["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
+        .filter_map(|p| p["model"].as_str().map(str::to_string))
+        .collect();
+    let env = Environment::from_env();
+    host::preflight(&models, &env).map_err(bad)?;
+    let waiting = council.outstanding()?.len();
+    eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
+    let journals = vec![JournalFile::append_to(&session.journal())?];
+    drive_to_end(&mut council, &env, &drive, journals, Some(&session), None)
+}
+
+/// Drive the council to its end (or an interruption), then write the result,
+/// the session's transcripts and the exit code.
+fn drive_to_end(
+    council: &mut agon_cli::engine::Council<'_>,
+    env: &Environment,
+    drive: &DriveArgs,
+    journals: Vec<JournalFile>,
+    session: Option<&Session>,
+    journal_copy: Option<&std::path::Path>,
+) -> Result<u8> {
+    let events_to_stdout = drive.events.as_deref() == Some("-");
     let stdout_is_terminal = std::io::stdout().is_terminal() && !events_to_stdout;
     // The live view goes to a terminal stdout, else to stderr; the result document to stdout or --output.
-    let view_out: Option<Box<dyn Write>> = match (args.quiet, stdout_is_terminal) {
+    let view_out: Option<Box<dyn Write>> = match (drive.quiet, stdout_is_terminal) {
         (true, _) => None,
         (false, true) => Some(Box::new(std::io::stdout())),
         (false, false) => Some(Box::new(std::io::stderr())),
     };
     let mut view = View::new(view_out);
-    let events: Option<Box<dyn Write>> = match args.events.as_deref() {
+    let events: Option<Box<dyn Write>> = match drive.events.as_deref() {
         None => None,
         Some("-") => Some(Box::new(std::io::stdout())),
         Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
+    let mut sinks = Sinks { events, journals };
+    let options = CallOptions { timeout: Duration::from_secs(drive.timeout), stream: !drive.no_stream };
+    let ending = host::drive(council, env, options, &mut sinks, &mut view, host::channel_with_interrupt())?;
+    match ending {
+        Ending::Done(_) => {
+            let code = write_result(council, drive, stdout_is_terminal)?;
+            if let Some(s) = session {
+                write_transcripts(council, s)?;
+                if !drive.quiet {
+                    eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
+                }
+            }
+            Ok(code)
+        }
+        Ending::Interrupted => {
+            let hint = match (session, journal_copy) {
+                (Some(s), _) => format!("every answered turn is kept; resume with: agon resume {}", s.id),
+                (None, Some(p)) => {
+                    format!("every answered turn is in {}; see it with `agon replay {}`", p.display(), p.display())
+                }
+                (None, None) => "--no-save was given, so the answered turns are gone".to_string(),
+            };
+            eprintln!("\nagon: interrupted; {hint}");
+            Ok(exit::INTERRUPTED)
+        }
+    }
+}
 
-    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
-    let journal = match &args.journal {
-        Some(path) => Some(JournalFile::create(path, &council.journal()?)?),
-        None => None,
-    };
-    let mut sinks = Sinks { events, journal };
-    let options = CallOptions { timeout: Duration::from_secs(args.timeout), stream: !args.no_stream };
-    let ending = host::drive(&mut council, &env, options, &mut sinks, &mut view, host::channel_with_interrupt())?;
-
-    let document = match args.format {
+/// The result document, to --output or stdout, and the exit code of the outcome.
+fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveArgs, shown_live: bool) -> Result<u8> {
+    let document = match drive.format {
         Format::Markdown => council.transcript_markdown()?,
         Format::Json => council.transcript_json()?,
     };
-    match (&args.output, events_to_stdout, stdout_is_terminal, args.format) {
+    let events_to_stdout = drive.events.as_deref() == Some("-");
+    match (&drive.output, events_to_stdout, shown_live, drive.format) {
         (Some(path), _, _, _) => {
             std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?
         }
@@ -205,19 +290,82 @@ fn run(args: RunArgs, _config: &Config) -> Result<u8> {
             out.flush()?;
         }
     }
-    match ending {
-        Ending::Done(outcome) => Ok(exit_code(&outcome)),
-        Ending::Interrupted => {
-            let hint = match &args.journal {
-                Some(p) => {
-                    format!("every answered turn is in {}; see it with `agon replay {}`", p.display(), p.display())
-                }
-                None => "run with --journal FILE to keep every answered turn".to_string(),
-            };
-            eprintln!("\nagon: interrupted; {hint}");
-            Ok(exit::INTERRUPTED)
+    let outcome = council.outcome()?.context("the debate ended without an outcome")?;
+    Ok(exit_code(&outcome))
+}
+
+fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &Session) -> Result<()> {
+    session.write(sessions::TRANSCRIPT_JSON, &council.transcript_json()?)?;
+    session.write(sessions::TRANSCRIPT_MD, &council.transcript_markdown()?)?;
+    Ok(())
+}
+
+fn list_sessions(json: bool) -> Result<u8> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let all = sessions::list(&root);
+    let mut out = std::io::stdout().lock();
+    if json {
+        for s in &all {
+            writeln!(out, "{}", serde_json::to_string(&s.summary())?)?;
+        }
+    } else if all.is_empty() {
+        writeln!(out, "no sessions in {} yet", root.display())?;
+    } else {
+        writeln!(
+            out,
+            "{:<21} {:<16} {:<19} {:<12} {:>9}  question",
+            "id", "created (UTC)", "protocol", "outcome", "cost"
+        )?;
+        for s in &all {
+            writeln!(out, "{}", s.summary().line())?;
         }
     }
+    Ok(exit::OK)
+}
+
+/// A session's transcript in `format`: the stored render, or rendered from
+/// the journal when the run never ended.
+fn session_document(id: &str, format: Format) -> Result<String> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = Session::find(&root, id).map_err(bad)?;
+    let name = match format {
+        Format::Markdown => sessions::TRANSCRIPT_MD,
+        Format::Json => sessions::TRANSCRIPT_JSON,
+    };
+    if let Ok(text) = std::fs::read_to_string(session.dir.join(name)) {
+        return Ok(text);
+    }
+    let journal = std::fs::read_to_string(session.journal())
+        .with_context(|| format!("reading {}", session.journal().display()))?;
+    let mut runtime = Runtime::load()?;
+    let mut council =
+        runtime.from_journal(&journal)?.map_err(|e| bad(format!("{}: {e}", session.journal().display())))?;
+    Ok(match format {
+        Format::Markdown => council.transcript_markdown()?,
+        Format::Json => council.transcript_json()?,
+    })
+}
+
+fn show(id: &str, format: Format) -> Result<u8> {
+    let document = session_document(id, format)?;
+    std::io::stdout().lock().write_all(document.as_bytes())?;
+    Ok(exit::OK)
+}
+
+fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) -> Result<u8> {
+    let document = match format {
+        ExportFormat::Md => session_document(id, Format::Markdown)?,
+        ExportFormat::Json => session_document(id, Format::Json)?,
+        ExportFormat::Html => {
+            let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
+            agon_cli::export::html(&json)
+        }
+    };
+    match output {
+        Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(document.as_bytes())?,
+    }
+    Ok(exit::OK)
 }
 
 fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {

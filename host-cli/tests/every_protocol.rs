@@ -25,6 +25,7 @@ fn every_protocol_runs_end_to_end_through_the_cli() {
             .args(&args)
             .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
             .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
+            .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -16,6 +16,7 @@ fn agon(args: &[&str]) -> Output {
         .args(args)
         .env("OPENAI_BASE_URL", base_url())
         .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
+        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
         .output()
         .unwrap()
 }

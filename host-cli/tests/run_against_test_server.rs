@@ -21,6 +21,7 @@ fn agon(server: Option<&TestServer>, args: &[&str]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
     cmd.args(args)
         .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
+        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
         .env("OPENAI_API_KEY", KEY)
         .env_remove("OLLAMA_HOST");
     match server {

@@ -33,6 +33,9 @@ pub struct Config {
     /// Pause between streamed chunks, so clients see a real stream (default 2 ms;
     /// 0 for benchmarks, where only `latency_ms` should count).
     pub chunk_delay_ms: Option<u64>,
+    /// Unscripted replies depend on the request, not on how many calls came
+    /// before: a request asked again (after a crash) gets the same answer.
+    pub replies_from_prompt: bool,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -187,8 +190,19 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, ollama
     let latency = script.latency_ms.unwrap_or(shared.config.latency_ms);
     thread::sleep(Duration::from_millis(latency));
     let text = script.replies.get(call - 1).cloned().unwrap_or_else(|| {
+        let label = if shared.config.replies_from_prompt {
+            // FNV-1a of the messages: stable across runs and processes.
+            let digest = seen
+                .messages
+                .to_string()
+                .bytes()
+                .fold(0xcbf29ce484222325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100000001b3));
+            format!("{digest:016x}")
+        } else {
+            call.to_string()
+        };
         format!(
-            "{} answer {call}: I disagree with Speaker 1 about the cost, and I see a risk in the timeline.",
+            "{} answer {label}: I disagree with Speaker 1 about the cost, and I see a risk in the timeline.",
             seen.model
         )
     });

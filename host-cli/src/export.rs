@@ -1,0 +1,279 @@
+//! A session as one self-contained HTML page, for sharing: inline CSS, no
+//! scripts, no external assets. Every model-written string is escaped (the
+//! text is untrusted), and shown as preformatted text, so a reply can neither
+//! inject markup nor lose its own formatting.
+//!
+//! Built from the transcript JSON (its documented shape), so it renders any
+//! protocol's transcript: turns by round and phase, each seat in its own
+//! colour with the challenger marked, failures and the outcome said plainly,
+//! the synthesis, consensus checks, and the protocol's named results.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+/// Seat colours: distinct hues that keep dark text readable.
+const PALETTE: [&str; 8] = ["#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff", "#ccfbf1", "#fee2e2", "#ede9fe"];
+
+/// Fields of the transcript shown in their own sections (everything else is a named result).
+const KNOWN: &[&str] = &[
+    "version",
+    "protocol",
+    "question",
+    "context",
+    "seed",
+    "participants",
+    "judge",
+    "turns",
+    "consensus",
+    "synthesis",
+    "outcome",
+    "summaries",
+    "warnings",
+    "choices",
+    "usage",
+];
+
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or_default()
+}
+
+/// The page for a transcript.
+pub fn html(t: &Value) -> String {
+    let mut seats: Vec<&str> = t["participants"].as_array().into_iter().flatten().map(|p| str_of(p, "id")).collect();
+    if let Some(j) = t["judge"].as_object() {
+        seats.push(j.get("id").and_then(Value::as_str).unwrap_or("judge"));
+    }
+    let colour =
+        |speaker: &str| seats.iter().position(|s| *s == speaker).map_or("#f3f4f6", |i| PALETTE[i % PALETTE.len()]);
+    let outcome = &t["outcome"];
+    let kind = str_of(outcome, "kind");
+    let healthy = matches!(kind, "completed" | "consensus");
+
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+<title>agon · {}</title><style>{CSS}</style></head><body>\n",
+        escape(str_of(t, "question"))
+    );
+    let _ = write!(
+        h,
+        "<header><p class=\"meta\">agon · {} · seed {}</p><h1>{}</h1>",
+        escape(str_of(t, "protocol")),
+        t["seed"],
+        escape(str_of(t, "question"))
+    );
+    if let Some(context) = t["context"].as_str() {
+        let _ = write!(h, "<pre class=\"context\">{}</pre>", escape(context));
+    }
+    h.push_str("<ul class=\"panel\">");
+    for p in t["participants"].as_array().into_iter().flatten() {
+        let id = str_of(p, "id");
+        let _ = write!(
+            h,
+            "<li style=\"background:{}\"><b>{}</b> {}</li>",
+            colour(id),
+            escape(id),
+            escape(str_of(p, "model"))
+        );
+    }
+    if let Some(j) = t["judge"].as_object() {
+        let id = j.get("id").and_then(Value::as_str).unwrap_or("judge");
+        let model = j.get("model").and_then(Value::as_str).unwrap_or_default();
+        let _ = write!(h, "<li style=\"background:{}\"><b>judge</b> {}</li>", colour(id), escape(model));
+    }
+    h.push_str("</ul></header>\n");
+
+    // The outcome first when something went wrong: nobody should read a partial run as a full one.
+    let outcome_box = format!(
+        "<section class=\"outcome {}\"><h2>Outcome: {}</h2><p>{}</p>{}</section>\n",
+        if healthy { "ok" } else { "bad" },
+        escape(kind),
+        escape(str_of(outcome, "reason")),
+        failures(outcome)
+    );
+    if !healthy {
+        h.push_str(&outcome_box);
+    }
+
+    let mut last_heading = String::new();
+    for turn in t["turns"].as_array().into_iter().flatten() {
+        let heading = format!("Round {} · {}", turn["round"], str_of(turn, "phase"));
+        if heading != last_heading {
+            let _ = writeln!(h, "<h2 class=\"round\">{}</h2>", escape(&heading));
+            last_heading = heading;
+        }
+        let speaker = str_of(turn, "speaker");
+        let challenger = turn["challenger"].as_bool() == Some(true);
+        let _ = writeln!(
+            h,
+            "<article class=\"turn{}\" style=\"background:{}\"><p class=\"who\"><b>{}</b> {}{}</p><pre>{}</pre></article>",
+            if challenger { " challenger" } else { "" },
+            colour(speaker),
+            escape(speaker),
+            escape(str_of(turn, "model")),
+            if challenger { " <span class=\"tag\">challenger</span>" } else { "" },
+            escape(str_of(turn, "text"))
+        );
+    }
+
+    if let Some(checks) = t["consensus"].as_array().filter(|c| !c.is_empty()) {
+        h.push_str("<h2>Consensus checks</h2><ul class=\"checks\">");
+        for c in checks {
+            let _ = write!(
+                h,
+                "<li>round {}: {} — {}</li>",
+                c["round"],
+                if c["reached"].as_bool() == Some(true) { "reached" } else { "not reached" },
+                escape(str_of(c, "reason"))
+            );
+        }
+        h.push_str("</ul>\n");
+    }
+
+    for (key, title) in [("warnings", "Warnings"), ("choices", "Seeded choices"), ("summaries", "Summaries")] {
+        if let Some(items) = t[key].as_array().filter(|i| !i.is_empty()) {
+            let _ = writeln!(
+                h,
+                "<h2>{title}</h2><pre class=\"data\">{}</pre>",
+                escape(&pretty(&Value::Array(items.clone())))
+            );
+        }
+    }
+
+    match t["synthesis"].as_object() {
+        Some(s) if healthy || kind == "degraded" => {
+            let title = if healthy { "Synthesis" } else { "Synthesis of a degraded run" };
+            let _ = writeln!(
+                h,
+                "<section class=\"synthesis\"><h2>{title}</h2><p class=\"who\">{}</p><pre>{}</pre></section>",
+                escape(s.get("model").and_then(Value::as_str).unwrap_or_default()),
+                escape(s.get("text").and_then(Value::as_str).unwrap_or_default())
+            );
+        }
+        _ => {}
+    }
+
+    if let Some(map) = t.as_object() {
+        let results: Vec<(&String, &Value)> = map.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())).collect();
+        if !results.is_empty() {
+            h.push_str("<h2>Results</h2>");
+            for (k, v) in results {
+                let _ = writeln!(h, "<h3>{}</h3><pre class=\"data\">{}</pre>", escape(k), escape(&pretty(v)));
+            }
+        }
+        if let Some(usage) = map.get("usage") {
+            let _ = writeln!(h, "<h2>Usage and cost</h2><pre class=\"data\">{}</pre>", escape(&pretty(usage)));
+        }
+    }
+
+    if healthy {
+        h.push_str(&outcome_box);
+    }
+    h.push_str("<footer>Exported by agon. Model text is shown as written, escaped.</footer></body></html>\n");
+    h
+}
+
+fn failures(outcome: &Value) -> String {
+    let list: Vec<String> = outcome["failures"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| {
+            format!(
+                "<li><b>{}</b> ({}, round {}): {} — {}</li>",
+                escape(str_of(f, "speaker")),
+                escape(str_of(f, "phase")),
+                f["round"],
+                escape(str_of(f, "kind")),
+                escape(str_of(f, "message"))
+            )
+        })
+        .collect();
+    if list.is_empty() { String::new() } else { format!("<ul class=\"failures\">{}</ul>", list.concat()) }
+}
+
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
+const CSS: &str = "body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#111}\
+h1{font-size:1.5rem;margin:.2rem 0}.meta{color:#555;margin:0}.panel{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}\
+.panel li{padding:.2rem .6rem;border-radius:.4rem}h2.round{border-bottom:1px solid #ddd;font-size:1.1rem;margin-top:2rem}\
+.turn{border-radius:.5rem;padding:.5rem .9rem;margin:.8rem 0}.turn.challenger{border-left:6px solid #b91c1c}\
+.tag{background:#b91c1c;color:#fff;border-radius:.3rem;padding:0 .4rem;font-size:.8rem}.who{margin:.2rem 0;color:#333}\
+pre{white-space:pre-wrap;word-wrap:break-word;font:inherit;margin:.3rem 0}pre.data,pre.context{font:13px/1.4 ui-monospace,monospace;background:#f9fafb;padding:.5rem}\
+.synthesis{border:2px solid #111;border-radius:.5rem;padding:.5rem .9rem;margin-top:2rem}\
+.outcome{border-radius:.5rem;padding:.5rem .9rem;margin:1rem 0}.outcome.ok{background:#ecfdf5}.outcome.bad{background:#fef2f2;border:2px solid #b91c1c}\
+footer{color:#777;font-size:.8rem;margin-top:3rem}";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn transcript(kind: &str, reply: &str) -> Value {
+        json!({
+            "version": 1, "protocol": "rotating-challenger", "question": "Ship <it>?", "seed": 0,
+            "participants": [{"id": "a", "name": "A", "model": "openai/a"}, {"id": "b", "name": "B", "model": "openai/b"}],
+            "judge": {"id": "judge", "name": "Judge", "model": "openai/j"},
+            "turns": [
+                {"round": 1, "phase": "blind", "speaker": "a", "model": "openai/a", "challenger": false, "text": reply},
+                {"round": 2, "phase": "deliberation", "speaker": "b", "model": "openai/b", "challenger": true, "text": "I object."}
+            ],
+            "synthesis": {"speaker": "judge", "model": "openai/j", "text": "Ship it."},
+            "outcome": {"kind": kind, "reason": "the reason", "rounds_run": 2,
+                "failures": if kind == "degraded" { json!([{"speaker": "c", "round": 1, "phase": "blind", "kind": "timeout", "message": "no answer"}]) } else { json!([]) }},
+            "ranking": [{"seat": "a"}]
+        })
+    }
+
+    #[test]
+    fn model_text_cannot_inject_markup() {
+        let page = html(&transcript("completed", "<script>alert('x')</script> & \"quoted\""));
+        assert!(!page.contains("<script>"), "a reply's script tag must come out inert");
+        assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"));
+        assert!(page.contains("<title>agon · Ship &lt;it&gt;?</title>"));
+        // Self-contained: no external assets, no scripts of our own.
+        assert!(!page.contains("src=") && !page.contains("href=") && !page.contains("<script"));
+    }
+
+    #[test]
+    fn rounds_seats_and_the_challenger_are_marked() {
+        let page = html(&transcript("completed", "Yes."));
+        assert!(page.contains("<h2 class=\"round\">Round 1 · blind</h2>"));
+        assert!(page.contains("<h2 class=\"round\">Round 2 · deliberation</h2>"));
+        assert!(page.contains("class=\"turn challenger\" style=\"background:#dcfce7\""), "b's colour, marked");
+        assert!(page.contains("class=\"turn\" style=\"background:#dbeafe\""), "a's colour");
+        assert!(page.contains("<h2>Synthesis</h2>"));
+        assert!(page.contains("<h3>ranking</h3>"), "named results are shown");
+    }
+
+    #[test]
+    fn a_degraded_run_says_so_first_and_never_under_the_normal_heading() {
+        let page = html(&transcript("degraded", "Yes."));
+        let outcome = page.find("Outcome: degraded").unwrap();
+        assert!(outcome < page.find("Round 1").unwrap(), "the outcome comes before the turns");
+        assert!(page.contains("<b>c</b> (blind, round 1): timeout — no answer"));
+        assert!(page.contains("Synthesis of a degraded run") && !page.contains("<h2>Synthesis</h2>"));
+        let page = html(&transcript("no-quorum", "Yes."));
+        assert!(!page.contains("Synthesis"), "no quorum: no synthesis section at all");
+    }
+}

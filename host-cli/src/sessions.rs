@@ -1,0 +1,249 @@
+//! The sessions folder: every run keeps its journal (the source of truth,
+//! appended and flushed input by input) and, once it ends, its rendered
+//! transcripts. `agon sessions`, `show`, `export` and `resume` read it.
+//!
+//! Folder: `$AGON_DATA_DIR`, else `$XDG_DATA_HOME/agon/sessions`, else
+//! `~/.local/share/agon/sessions`. One sub-folder per session, named by its
+//! id: `YYYYMMDD-HHMMSS-xxxx`, so names sort by time.
+
+use std::fs::{self, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+
+pub const JOURNAL: &str = "journal.ndjson";
+pub const TRANSCRIPT_JSON: &str = "transcript.json";
+pub const TRANSCRIPT_MD: &str = "transcript.md";
+
+/// The folder holding every session.
+pub fn root() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("AGON_DATA_DIR")
+        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("agon").join("sessions")))
+        .or_else(|| var("HOME").map(|h| h.join(".local/share/agon/sessions")))
+}
+
+/// One session's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    pub id: String,
+    pub dir: PathBuf,
+}
+
+impl Session {
+    /// A new, empty session folder under `root`.
+    pub fn create(root: &Path) -> std::io::Result<Session> {
+        fs::create_dir_all(root)?;
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+        let stamp = utc_stamp(now.as_secs());
+        // The sub-second part and the process id keep two runs in one second apart.
+        let mut salt = (now.subsec_nanos() as u64) ^ ((std::process::id() as u64) << 20);
+        loop {
+            let id = format!("{stamp}-{:04x}", salt & 0xffff);
+            let dir = root.join(&id);
+            match fs::create_dir(&dir) {
+                Ok(()) => return Ok(Session { id, dir }),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    salt = salt.wrapping_mul(6364136223846793005) + 1
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// The session whose id is `query`, starts with it, or the newest for `last`.
+    pub fn find(root: &Path, query: &str) -> Result<Session, String> {
+        let all = list(root);
+        if all.is_empty() {
+            return Err(format!("no sessions in {} yet", root.display()));
+        }
+        if query == "last" {
+            return Ok(all[0].clone());
+        }
+        let matching: Vec<&Session> = all.iter().filter(|s| s.id.starts_with(query)).collect();
+        match matching.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(format!("no session '{query}' in {} (see `agon sessions`)", root.display())),
+            many => Err(format!(
+                "'{query}' matches {} sessions ({}…); give more of the id",
+                many.len(),
+                many.iter().take(3).map(|s| s.id.as_str()).collect::<Vec<_>>().join(", ")
+            )),
+        }
+    }
+
+    pub fn journal(&self) -> PathBuf {
+        self.dir.join(JOURNAL)
+    }
+
+    /// The journal's text, with a torn last line (a crash mid-write) cut off
+    /// the file itself, so that appending continues on a clean line.
+    pub fn repaired_journal(&self) -> std::io::Result<String> {
+        let path = self.journal();
+        let text = fs::read_to_string(&path)?;
+        if text.is_empty() || text.ends_with('\n') {
+            return Ok(text);
+        }
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        OpenOptions::new().write(true).open(&path)?.set_len(keep as u64)?;
+        Ok(text[..keep].to_string())
+    }
+
+    /// Write a derived file atomically: a reader never sees half of it.
+    pub fn write(&self, name: &str, contents: &str) -> std::io::Result<()> {
+        let tmp = self.dir.join(format!(".{name}.tmp{}", std::process::id()));
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(contents.as_bytes())?;
+        file.sync_all()?;
+        fs::rename(tmp, self.dir.join(name))
+    }
+
+    /// What `agon sessions` shows of this session.
+    pub fn summary(&self) -> Summary {
+        let header: Value = fs::read_to_string(self.journal())
+            .ok()
+            .and_then(|t| t.lines().next().and_then(|l| serde_json::from_str(l).ok()))
+            .unwrap_or(Value::Null);
+        let spec = &header["spec"];
+        let transcript: Option<Value> =
+            fs::read_to_string(self.dir.join(TRANSCRIPT_JSON)).ok().and_then(|t| serde_json::from_str(&t).ok());
+        let outcome = match &transcript {
+            Some(t) => t["outcome"]["kind"].as_str().unwrap_or("?").to_string(),
+            None => "interrupted".to_string(),
+        };
+        let cost = transcript.as_ref().and_then(|t| t["usage"]["total"]["cost_usd"].as_f64());
+        Summary {
+            id: self.id.clone(),
+            created: id_time(&self.id),
+            protocol: spec["protocol"]["name"].as_str().unwrap_or("?").to_string(),
+            question: spec["question"].as_str().unwrap_or("?").to_string(),
+            outcome,
+            cost_usd: cost,
+        }
+    }
+}
+
+/// Every session under `root`, newest first.
+pub fn list(root: &Path) -> Vec<Session> {
+    let mut all: Vec<Session> = fs::read_dir(root)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join(JOURNAL).is_file())
+        .filter_map(|e| e.file_name().to_str().map(|id| Session { id: id.to_string(), dir: e.path() }))
+        .collect();
+    all.sort_by(|a, b| b.id.cmp(&a.id));
+    all
+}
+
+/// One line of `agon sessions`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Summary {
+    pub id: String,
+    /// `YYYY-MM-DD HH:MM` UTC, from the id.
+    pub created: String,
+    pub protocol: String,
+    pub question: String,
+    /// The outcome kind, or `interrupted` when the run never ended.
+    pub outcome: String,
+    pub cost_usd: Option<f64>,
+}
+
+impl Summary {
+    pub fn line(&self) -> String {
+        let question: String = if self.question.chars().count() > 48 {
+            format!("{}…", self.question.chars().take(47).collect::<String>())
+        } else {
+            self.question.clone()
+        };
+        let cost = self.cost_usd.map_or("-".to_string(), |c| format!("${c:.4}"));
+        format!(
+            "{:<21} {:<16} {:<19} {:<12} {:>9}  {question}",
+            self.id, self.created, self.protocol, self.outcome, cost
+        )
+    }
+}
+
+/// `YYYYMMDD-HHMMSS` for a Unix time, in UTC (civil-from-days, Howard Hinnant's method).
+fn utc_stamp(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}-{:02}{:02}{:02}", rem / 3600, rem % 3600 / 60, rem % 60)
+}
+
+/// `YYYY-MM-DD HH:MM` from an id's stamp.
+fn id_time(id: &str) -> String {
+    let d = id.as_bytes();
+    if d.len() < 15 || !id[..8].bytes().all(|b| b.is_ascii_digit()) {
+        return "?".into();
+    }
+    format!("{}-{}-{} {}:{}", &id[0..4], &id[4..6], &id[6..8], &id[9..11], &id[11..13])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("agon-sessions-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        d
+    }
+
+    #[test]
+    fn stamps_are_utc_calendar_times() {
+        assert_eq!(utc_stamp(0), "19700101-000000");
+        // 2026-11-22 12:03:01 UTC: 20_779 days after the epoch (as `date -u -d 2026-11-22 +%s` says).
+        assert_eq!(utc_stamp(20_779 * 86_400 + 12 * 3600 + 3 * 60 + 1), "20261122-120301");
+        assert_eq!(utc_stamp(951_782_400), "20000229-000000", "a leap day");
+        assert_eq!(id_time("20261122-120301-3fa9"), "2026-11-22 12:03");
+    }
+
+    #[test]
+    fn finds_by_prefix_and_newest_first() {
+        let root = temp("find");
+        for id in ["20261121-090000-aaaa", "20261122-100000-bbbb", "20261122-110000-cccc"] {
+            fs::create_dir_all(root.join(id)).unwrap();
+            fs::write(root.join(id).join(JOURNAL), "{}\n").unwrap();
+        }
+        fs::create_dir_all(root.join("not-a-session")).unwrap();
+        let ids: Vec<String> = list(&root).into_iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["20261122-110000-cccc", "20261122-100000-bbbb", "20261121-090000-aaaa"]);
+        assert_eq!(Session::find(&root, "last").unwrap().id, "20261122-110000-cccc");
+        assert_eq!(Session::find(&root, "20261121").unwrap().id, "20261121-090000-aaaa");
+        assert!(Session::find(&root, "20261122").unwrap_err().contains("matches 2 sessions"));
+        assert!(Session::find(&root, "1999").unwrap_err().contains("no session '1999'"));
+        let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn two_sessions_in_one_second_get_two_folders() {
+        let root = temp("create");
+        let a = Session::create(&root).unwrap();
+        let b = Session::create(&root).unwrap();
+        assert_ne!(a.id, b.id);
+        assert!(a.dir.is_dir() && b.dir.is_dir());
+        let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn a_torn_last_line_is_cut_from_the_file() {
+        let root = temp("torn");
+        let s = Session::create(&root).unwrap();
+        fs::write(s.journal(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n{\"type\":\"rep").unwrap();
+        assert_eq!(s.repaired_journal().unwrap(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n");
+        assert_eq!(fs::read_to_string(s.journal()).unwrap(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n");
+        let _ = fs::remove_dir_all(root);
+    }
+}
