@@ -177,6 +177,9 @@ pub struct DriveArgs {
     /// Per-call timeout in seconds.
     #[arg(long, default_value_t = 120)]
     pub timeout: u64,
+    /// Tries again after a failed call (429, 5xx, dropped connection), with backoff and Retry-After.
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
     /// Ask providers for whole replies instead of streams.
     #[arg(long)]
     pub no_stream: bool,

@@ -161,6 +161,10 @@ impl HealthCache {
 pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<(), String> {
     let reference = ModelRef::parse(model)?;
     host::preflight(&[model.to_string()], env)?;
+    // Commands answer slowly by nature; they are checked for being installed only.
+    if reference.provider == "cmd" {
+        return Ok(());
+    }
     let request = wit::ModelRequest {
         id: 0,
         seat: "doctor".into(),
@@ -174,9 +178,7 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<(
         expect: None,
     };
     let options = CallOptions { timeout, stream: false };
-    provider::complete(env.endpoint(reference.kind), &reference, &request, options, &mut |_| {})
-        .map(|_| ())
-        .map_err(|e| e.message)
+    provider::complete(env, &reference, &request, options, &mut |_| {}).map(|_| ()).map_err(|e| e.message)
 }
 
 pub fn now() -> u64 {

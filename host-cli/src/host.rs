@@ -18,13 +18,24 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::engine::{Council, wit};
-use crate::provider::{self, CallOptions, Environment, ModelRef};
+use crate::provider::{self, CallOptions, Environment, ModelRef, Wire, retry};
 use crate::view::View;
 
 /// What a worker thread or the signal handler reports.
 pub enum Message {
-    Text { id: u64, piece: String },
-    Finished { id: u64, result: Result<provider::Completion, provider::CallError> },
+    Text {
+        id: u64,
+        piece: String,
+    },
+    /// A retry or a fallback, worth a line in the view.
+    Note {
+        id: u64,
+        text: String,
+    },
+    Finished {
+        id: u64,
+        result: Result<provider::Completion, provider::CallError>,
+    },
     Interrupted,
 }
 
@@ -98,6 +109,7 @@ pub fn drive(
         }
         match rx.recv().context("every call worker vanished")? {
             Message::Text { id, piece } => view.text(id, &piece),
+            Message::Note { id: _, text } => view.notice(&text),
             Message::Finished { id, result } => {
                 let input = match result {
                     Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage }),
@@ -115,21 +127,70 @@ pub fn drive(
 
 fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOptions, tx: Sender<Message>) {
     let id = request.id;
-    // References were checked before the run; a bad one here still fails only this call.
-    let target = ModelRef::parse(&request.model).map(|m| (env.endpoint(m.kind).clone(), m));
+    let env = env.clone();
     thread::spawn(move || {
-        let result = match target {
-            Ok((endpoint, model)) => {
-                let text_tx = tx.clone();
-                let mut on_text = |piece: &str| {
-                    let _ = text_tx.send(Message::Text { id, piece: piece.to_string() });
-                };
-                provider::complete(&endpoint, &model, &request, options, &mut on_text)
-            }
-            Err(e) => Err(provider::CallError::provider(e)),
+        let text_tx = tx.clone();
+        let mut on_text = |piece: &str| {
+            let _ = text_tx.send(Message::Text { id, piece: piece.to_string() });
         };
+        let mut on_note = |note: String| {
+            let _ = tx.send(Message::Note { id, text: note });
+        };
+        let result = call_seat(&env, &request, options, &mut on_text, &mut on_note, &mut thread::sleep);
         let _ = tx.send(Message::Finished { id, result });
     });
+}
+
+/// One seat's call: each model of its fallback chain in turn, each with its
+/// retries, until one answers. `note` hears about retries and fallbacks.
+pub fn call_seat(
+    env: &Environment,
+    request: &wit::ModelRequest,
+    options: CallOptions,
+    on_text: &mut dyn FnMut(&str),
+    note: &mut dyn FnMut(String),
+    sleep: &mut dyn FnMut(Duration),
+) -> Result<provider::Completion, provider::CallError> {
+    // References were checked before the run; a bad one here still fails only this call.
+    let chain = ModelRef::parse_chain(&request.model).map_err(provider::CallError::provider)?;
+    let mut failures: Vec<String> = Vec::new();
+    let mut last = None;
+    for (i, model) in chain.iter().enumerate() {
+        let mut attempt = |n: u32| {
+            if n > 1 {
+                note(format!("{}: attempt {n}", model.reference()));
+            }
+            let mut streamed = false;
+            let result = provider::complete(env, model, request, options, &mut |piece: &str| {
+                streamed = true;
+                on_text(piece)
+            });
+            (result, streamed)
+        };
+        match retry::with_retries(env.retry, sleep, &mut attempt) {
+            Ok(done) => {
+                if i > 0 {
+                    note(format!("answered by {} after {}", model.reference(), failures.join("; ")));
+                }
+                return Ok(done);
+            }
+            Err(e) => {
+                if i + 1 < chain.len() {
+                    note(format!("{} failed ({}); trying {}", model.reference(), e.message, chain[i + 1].reference()));
+                }
+                failures.push(format!("{} failed", model.reference()));
+                last = Some(e);
+            }
+        }
+    }
+    let e = last.expect("a chain has at least one model");
+    if chain.len() == 1 {
+        return Err(e);
+    }
+    Err(provider::CallError {
+        message: format!("every model of '{}' failed; the last: {}", request.model, e.message),
+        ..e
+    })
 }
 
 /// The channel the loop listens on, with Ctrl-C wired into it.
@@ -143,33 +204,71 @@ pub fn channel_with_interrupt() -> (Sender<Message>, Receiver<Message>) {
     (tx, rx)
 }
 
-/// Before spending anything: every endpoint the spec names must accept a
-/// connection, and the hosted default must have a key. Errors name the URL
-/// and the variable that sets it.
+/// Before spending anything: every provider the spec names must have its
+/// key (hosted ones) and accept a connection, and every command model must be
+/// installed. Errors name the URL, the program, and the variable to set.
 pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
-    let mut kinds = BTreeSet::new();
-    for m in models {
-        kinds.insert(ModelRef::parse(m)?.kind as u8);
-    }
-    for kind in [provider::ProviderKind::OpenAi, provider::ProviderKind::Ollama] {
-        if !kinds.contains(&(kind as u8)) {
-            continue;
+    let mut checked = BTreeSet::new();
+    for chain in models {
+        for model in ModelRef::parse_chain(chain)? {
+            let key = if model.provider == "cmd" { model.reference() } else { model.provider.clone() };
+            if !checked.insert(key) {
+                continue;
+            }
+            if model.provider == "cmd" {
+                let Some(cmd) = env.commands.get(&model.model) else {
+                    return Err(format!(
+                        "no command model '{}': define [commands.{}] in agon.toml (built in: {})",
+                        model.model,
+                        model.model,
+                        env.commands.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ));
+                };
+                if !on_path(&cmd.program) {
+                    return Err(format!(
+                        "cmd/{}: the program '{}' is not on PATH: install it{}, or set [commands.{}] program in agon.toml",
+                        model.model,
+                        cmd.program,
+                        cmd.install.map(|i| format!(" ({i})")).unwrap_or_default(),
+                        model.model
+                    ));
+                }
+                continue;
+            }
+            let endpoint =
+                env.endpoint(&model.provider).ok_or_else(|| format!("unknown provider '{}'", model.provider))?;
+            debug_assert!(endpoint.wire != Wire::Command);
+            if endpoint.key_required && endpoint.api_key.is_none() {
+                let var = endpoint.key_var.as_deref().unwrap_or("its key variable");
+                return Err(if endpoint.provider == "openai" {
+                    format!(
+                        "OPENAI_API_KEY is not set, and {} needs it; set it, or set OPENAI_BASE_URL to another OpenAI-compatible endpoint",
+                        endpoint.base_url
+                    )
+                } else {
+                    format!("{var} is not set, and {} ({}/…) needs it; set it", endpoint.base_url, endpoint.provider)
+                });
+            }
+            reachable(&endpoint.base_url).map_err(|why| {
+                format!(
+                    "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
+                    endpoint.base_url, endpoint.url_var
+                )
+            })?;
         }
-        let endpoint = env.endpoint(kind);
-        if endpoint.base_url.starts_with("https://api.openai.com") && endpoint.api_key.is_none() {
-            return Err(format!(
-                "OPENAI_API_KEY is not set, and {} needs it; set it, or set OPENAI_BASE_URL to another OpenAI-compatible endpoint",
-                endpoint.base_url
-            ));
-        }
-        reachable(&endpoint.base_url).map_err(|why| {
-            format!(
-                "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
-                endpoint.base_url, endpoint.url_var
-            )
-        })?;
     }
     Ok(())
+}
+
+/// Whether `program` can be started: a path that exists, or a name found on PATH.
+fn on_path(program: &str) -> bool {
+    let path = Path::new(program);
+    if path.components().count() > 1 {
+        return path.is_file();
+    }
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
+        .unwrap_or(false)
 }
 
 fn reachable(base_url: &str) -> Result<(), String> {

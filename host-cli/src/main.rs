@@ -55,7 +55,7 @@ fn main() -> ExitCode {
             config().and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad)).and_then(|_| spec(args))
         }
         Command::Replay(args) => replay(args),
-        Command::Resume { id, drive } => resume(&id, drive),
+        Command::Resume { id, drive } => config().and_then(|c| resume(&id, drive, &c)),
         Command::Sessions { json } => list_sessions(json),
         Command::Show { id, format } => show(&id, format),
         Command::Export { id, format, output } => export(&id, format, output.as_deref()),
@@ -155,10 +155,10 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
     Ok(())
 }
 
-fn run(args: RunArgs, _config: &Config) -> Result<u8> {
+fn run(args: RunArgs, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
     let spec = spec_json(&args.spec, &mut runtime)?;
-    let env = Environment::from_env();
+    let env = environment(config, &args.drive);
     let parsed: serde_json::Value = serde_json::from_str(&spec)?;
     let models: Vec<String> = parsed["panel"]
         .as_array()
@@ -188,8 +188,15 @@ fn run(args: RunArgs, _config: &Config) -> Result<u8> {
     drive_to_end(&mut council, &env, &args.drive, journals, session.as_ref(), args.journal.as_deref())
 }
 
+/// The providers this run can call: the environment, agon.toml, the flags.
+fn environment(config: &Config, drive: &DriveArgs) -> Environment {
+    let mut env = Environment::new(config);
+    env.retry.attempts = drive.retries + 1;
+    env
+}
+
 /// Continue an interrupted session from its journal.
-fn resume(id: &str, drive: DriveArgs) -> Result<u8> {
+fn resume(id: &str, drive: DriveArgs, config: &Config) -> Result<u8> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
     let session = Session::find(&root, id).map_err(bad)?;
     let journal = session.repaired_journal().with_context(|| format!("reading {}", session.journal().display()))?;
@@ -210,7 +217,7 @@ fn resume(id: &str, drive: DriveArgs) -> Result<u8> {
         .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
         .filter_map(|p| p["model"].as_str().map(str::to_string))
         .collect();
-    let env = Environment::from_env();
+    let env = environment(config, &drive);
     host::preflight(&models, &env).map_err(bad)?;
     let waiting = council.outstanding()?.len();
     eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
@@ -378,7 +385,7 @@ fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {
         return Ok(exit::BAD_INPUT);
     }
     println!("agon doctor · {source}");
-    let env = Environment::from_env();
+    let env = Environment::new(config);
     let mut probe = |m: &str| agon_cli::doctor::live_probe(m, &env, Duration::from_secs(timeout));
     let mut checks = Vec::new();
     for model in models {

@@ -42,7 +42,7 @@ pub fn build(args: &SpecArgs, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Re
             models = vec![models[0].clone(); sides];
         }
         for m in &models {
-            ModelRef::parse(m)?;
+            ModelRef::parse_chain(m)?;
         }
         let ids = seat_ids(&models);
         (ids.iter().zip(&models).map(|(id, model)| json!({"id": id, "model": model})).collect::<Vec<_>>(), None)
@@ -55,7 +55,7 @@ pub fn build(args: &SpecArgs, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Re
         (None, false, None) => panel.first().and_then(|p| p["model"].as_str()).map(str::to_string),
     };
     if let Some(j) = &judge_model {
-        ModelRef::parse(j)?;
+        ModelRef::parse_chain(j)?;
     }
     let judge = judge_model.map(|m| match &role_judge {
         Some(role) => {

@@ -105,6 +105,11 @@ impl View {
     }
 
     /// Streamed text for request `id`.
+    /// A line from the host itself (a retry, a fallback), shown like the engine's notes.
+    pub fn notice(&mut self, text: &str) {
+        self.note(&format!("  · {text}\n"));
+    }
+
     pub fn text(&mut self, id: u64, piece: &str) {
         if self.focus == Some(id) {
             self.say(piece);

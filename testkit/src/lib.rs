@@ -1,7 +1,9 @@
 //! A model server for tests, bound to 127.0.0.1, that stops when dropped.
 //!
-//! It speaks OpenAI's `/v1/chat/completions` (whole or SSE) and Ollama's
-//! `/api/chat` (whole or NDJSON). Each model name has a script: the replies
+//! It speaks OpenAI's `/v1/chat/completions` (whole or SSE), Ollama's
+//! `/api/chat` (whole or NDJSON), Anthropic's `/v1/messages` (whole or SSE)
+//! and Gemini's `/v1beta/models/M:generateContent` (or
+//! `:streamGenerateContent?alt=sse`), all with usage. Each model name has a script: the replies
 //! to serve in order, a fixed latency, and optionally a fault — HTTP 500,
 //! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON.
 //! `GET /stats` reports what was asked and how many calls were in flight at
@@ -71,7 +73,11 @@ pub struct Seen {
     pub model: String,
     pub stream: bool,
     pub max_tokens: Option<u64>,
+    /// The credential's value, from whichever header carried it (see `auth_header`).
     pub authorization: Option<String>,
+    /// `Authorization`, `x-api-key` or `x-goog-api-key`.
+    #[serde(default)]
+    pub auth_header: Option<String>,
     pub messages: Value,
     /// When the request arrived, in microseconds since the Unix epoch, so a
     /// benchmark can tell which calls overlapped and when the first one came.
@@ -131,8 +137,42 @@ fn respond_json(request: http::Request, status: u16, body: Value) {
     respond(request, status, "application/json", Box::new(io::Cursor::new(bytes)), Some(len));
 }
 
+/// The wire format a request came in, and its reply goes out, in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Wire {
+    OpenAi,
+    Ollama,
+    Anthropic,
+    Gemini,
+}
+
+/// Which wire a POST path speaks, and for Gemini the model and whether it streams.
+fn route(path: &str) -> Option<(Wire, Option<(String, bool)>)> {
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
+    match path {
+        "/v1/chat/completions" => Some((Wire::OpenAi, None)),
+        "/api/chat" => Some((Wire::Ollama, None)),
+        "/v1/messages" => Some((Wire::Anthropic, None)),
+        _ => {
+            let rest = path.strip_prefix("/v1beta/models/")?;
+            let (model, method) = rest.rsplit_once(':')?;
+            let stream = match method {
+                "generateContent" => false,
+                "streamGenerateContent" => query.split('&').any(|q| q == "alt=sse"),
+                _ => return None,
+            };
+            Some((Wire::Gemini, Some((model.to_string(), stream))))
+        }
+    }
+}
+
 fn handle(request: http::Request, shared: &Shared) {
     let path = request.path.clone();
+    if request.method == "POST"
+        && let Some((wire, gemini)) = route(&path)
+    {
+        return handle_completion(request, shared, wire, gemini);
+    }
     match (request.method.as_str(), path.as_str()) {
         ("OPTIONS", _) => respond(request, 204, "text/plain", Box::new(io::empty()), Some(0)),
         ("GET", "/health") => respond_json(request, 200, json!({"status": "ok"})),
@@ -140,46 +180,100 @@ fn handle(request: http::Request, shared: &Shared) {
             let stats = serde_json::to_value(&*shared.stats.lock().unwrap()).unwrap();
             respond_json(request, 200, stats)
         }
-        ("POST", "/v1/chat/completions" | "/api/chat") => {
-            let body = String::from_utf8_lossy(&request.body).to_string();
-            let authorization = request.header("Authorization").map(str::to_string);
-            let Ok(body) = serde_json::from_str::<Value>(&body) else {
-                return respond_json(request, 400, json!({"error": {"message": "body is not JSON"}}));
-            };
-            let ollama = path == "/api/chat";
-            let seen = Seen {
-                path: path.clone(),
-                model: body["model"].as_str().unwrap_or_default().to_string(),
-                stream: body["stream"].as_bool().unwrap_or(ollama),
-                max_tokens: body["max_tokens"].as_u64().or(body["options"]["num_predict"].as_u64()),
-                authorization,
-                messages: body["messages"].clone(),
-                arrived_us: std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_micros() as u64),
-            };
-            {
-                let mut stats = shared.stats.lock().unwrap();
-                stats.requests.push(seen.clone());
-                stats.in_flight += 1;
-                stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
-                shared.changed.notify_all();
-                if let Some(n) = shared.config.hold_until_in_flight {
-                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-                    while stats.max_in_flight < n && std::time::Instant::now() < deadline {
-                        stats = shared.changed.wait_timeout(stats, Duration::from_millis(100)).unwrap().0;
-                    }
-                }
-            }
-            serve_completion(request, shared, &seen, ollama);
-            shared.stats.lock().unwrap().in_flight -= 1;
-            shared.changed.notify_all();
-        }
         _ => respond_json(request, 404, json!({"error": {"message": format!("no route {path}")}})),
     }
 }
 
-fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, ollama: bool) {
+/// The request's messages as `[{"role", "content"}]`, whatever the wire
+/// (Anthropic's `system` and Gemini's `systemInstruction` become a system message).
+fn messages_of(wire: Wire, body: &Value) -> Value {
+    let text_of = |parts: &Value| -> String {
+        parts.as_array().into_iter().flatten().filter_map(|p| p["text"].as_str()).collect::<Vec<_>>().join("")
+    };
+    match wire {
+        Wire::OpenAi | Wire::Ollama => body["messages"].clone(),
+        Wire::Anthropic => {
+            let mut out = Vec::new();
+            if let Some(system) = body["system"].as_str() {
+                out.push(json!({"role": "system", "content": system}));
+            }
+            out.extend(body["messages"].as_array().cloned().unwrap_or_default());
+            Value::Array(out)
+        }
+        Wire::Gemini => {
+            let mut out = Vec::new();
+            if body["systemInstruction"].is_object() {
+                out.push(json!({"role": "system", "content": text_of(&body["systemInstruction"]["parts"])}));
+            }
+            for c in body["contents"].as_array().into_iter().flatten() {
+                let role = if c["role"] == "model" { "assistant" } else { "user" };
+                out.push(json!({"role": role, "content": text_of(&c["parts"])}));
+            }
+            Value::Array(out)
+        }
+    }
+}
+
+fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini: Option<(String, bool)>) {
+    let body = String::from_utf8_lossy(&request.body).to_string();
+    // OpenAI-style bearer, Anthropic's x-api-key, Gemini's x-goog-api-key: which one, and its value.
+    let (auth_header, authorization) = ["Authorization", "x-api-key", "x-goog-api-key"]
+        .iter()
+        .find_map(|h| request.header(h).map(|v| (Some(h.to_string()), Some(v.to_string()))))
+        .unwrap_or_default();
+    let Ok(body) = serde_json::from_str::<Value>(&body) else {
+        return respond_json(request, 400, json!({"error": {"message": "body is not JSON"}}));
+    };
+    if wire == Wire::Anthropic && request.header("anthropic-version").is_none() {
+        return respond_json(
+            request,
+            400,
+            json!({"type": "error", "error": {"type": "invalid_request_error", "message": "anthropic-version header is required"}}),
+        );
+    }
+    let (model, stream) = match &gemini {
+        Some((model, stream)) => (model.clone(), *stream),
+        None => (
+            body["model"].as_str().unwrap_or_default().to_string(),
+            body["stream"].as_bool().unwrap_or(wire == Wire::Ollama),
+        ),
+    };
+    let max_tokens = match wire {
+        Wire::Ollama => body["options"]["num_predict"].as_u64(),
+        Wire::Gemini => body["generationConfig"]["maxOutputTokens"].as_u64(),
+        Wire::OpenAi | Wire::Anthropic => body["max_tokens"].as_u64(),
+    };
+    let seen = Seen {
+        path: request.path.clone(),
+        model,
+        stream,
+        max_tokens,
+        authorization,
+        auth_header,
+        messages: messages_of(wire, &body),
+        arrived_us: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_micros() as u64),
+    };
+    {
+        let mut stats = shared.stats.lock().unwrap();
+        stats.requests.push(seen.clone());
+        stats.in_flight += 1;
+        stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
+        shared.changed.notify_all();
+        if let Some(n) = shared.config.hold_until_in_flight {
+            let deadline = std::time::Instant::now() + Duration::from_secs(10);
+            while stats.max_in_flight < n && std::time::Instant::now() < deadline {
+                stats = shared.changed.wait_timeout(stats, Duration::from_millis(100)).unwrap().0;
+            }
+        }
+    }
+    serve_completion(request, shared, &seen, wire);
+    shared.stats.lock().unwrap().in_flight -= 1;
+    shared.changed.notify_all();
+}
+
+fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: Wire) {
     let script = shared.config.models.get(&seen.model).cloned().unwrap_or_default();
     let call = {
         let mut calls = shared.calls.lock().unwrap();
@@ -235,52 +329,103 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, ollama
     if !seen.stream {
         let body = if fault == Some(Fault::Garbage) {
             "{\"choices\": [garbage".to_string()
-        } else if ollama {
-            json!({"model": seen.model, "message": {"role": "assistant", "content": text}, "done": true,
-                   "prompt_eval_count": usage.0, "eval_count": usage.1})
-            .to_string()
         } else {
-            json!({"id": "test", "object": "chat.completion", "model": seen.model,
-                   "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                   "usage": {"prompt_tokens": usage.0, "completion_tokens": usage.1, "total_tokens": usage.0 + usage.1}})
-            .to_string()
+            whole(wire, seen, &text, usage).to_string()
         };
         let len = body.len();
         return respond(request, 200, "application/json", Box::new(io::Cursor::new(body.into_bytes())), Some(len));
     }
-    let mut chunks: Vec<String> = words
-        .iter()
-        .map(|w| {
-            if ollama {
-                format!("{}\n", json!({"model": seen.model, "message": {"role": "assistant", "content": w}, "done": false}))
-            } else {
-                format!("data: {}\n\n", json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": w}, "finish_reason": null}]}))
-            }
-        })
-        .collect();
-    if ollama {
-        chunks.push(format!(
-            "{}\n",
-            json!({"model": seen.model, "message": {"role": "assistant", "content": ""}, "done": true,
-                   "prompt_eval_count": usage.0, "eval_count": usage.1})
-        ));
-    } else {
-        chunks.push(format!(
-            "data: {}\n\n",
-            json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
-                   "usage": {"prompt_tokens": usage.0, "completion_tokens": usage.1}})
-        ));
-        chunks.push("data: [DONE]\n\n".to_string());
-    }
+    let mut chunks = stream(wire, seen, &words, usage);
     match fault {
         Some(Fault::Garbage) => chunks.insert(chunks.len() / 2, "data: {not json at all\n\n".to_string()),
         Some(Fault::CutStream) => chunks.truncate(chunks.len() / 2),
         _ => {}
     }
     let cut = fault == Some(Fault::CutStream);
-    let content_type = if ollama { "application/x-ndjson" } else { "text/event-stream" };
+    let content_type = if wire == Wire::Ollama { "application/x-ndjson" } else { "text/event-stream" };
     let delay = Duration::from_millis(shared.config.chunk_delay_ms.unwrap_or(2));
     respond(request, 200, content_type, Box::new(Chunks { chunks, next: 0, offset: 0, cut, delay }), None);
+}
+
+/// A whole (non-streamed) reply in the wire's own shape, with usage.
+fn whole(wire: Wire, seen: &Seen, text: &str, (prompt, completion): (u64, u64)) -> Value {
+    match wire {
+        Wire::OpenAi => json!({"id": "test", "object": "chat.completion", "model": seen.model,
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}}),
+        Wire::Ollama => json!({"model": seen.model, "message": {"role": "assistant", "content": text}, "done": true,
+            "prompt_eval_count": prompt, "eval_count": completion}),
+        Wire::Anthropic => json!({"id": "msg_test", "type": "message", "role": "assistant", "model": seen.model,
+            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+            "usage": {"input_tokens": prompt, "output_tokens": completion}}),
+        Wire::Gemini => {
+            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
+            "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": completion, "totalTokenCount": prompt + completion}})
+        }
+    }
+}
+
+/// A streamed reply, one chunk per word, ending the way the wire ends, with usage.
+fn stream(wire: Wire, seen: &Seen, words: &[String], (prompt, completion): (u64, u64)) -> Vec<String> {
+    let sse = |event: Option<&str>, data: Value| match event {
+        Some(e) => format!("event: {e}\ndata: {data}\n\n"),
+        None => format!("data: {data}\n\n"),
+    };
+    let mut chunks = Vec::new();
+    match wire {
+        Wire::OpenAi => {
+            for w in words {
+                chunks.push(sse(None, json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": w}, "finish_reason": null}]})));
+            }
+            chunks.push(sse(None, json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": prompt, "completion_tokens": completion}})));
+            chunks.push("data: [DONE]\n\n".to_string());
+        }
+        Wire::Ollama => {
+            for w in words {
+                chunks.push(format!(
+                    "{}\n",
+                    json!({"model": seen.model, "message": {"role": "assistant", "content": w}, "done": false})
+                ));
+            }
+            chunks.push(format!(
+                "{}\n",
+                json!({"model": seen.model, "message": {"role": "assistant", "content": ""}, "done": true,
+                "prompt_eval_count": prompt, "eval_count": completion})
+            ));
+        }
+        Wire::Anthropic => {
+            chunks.push(sse(Some("message_start"), json!({"type": "message_start", "message": {"id": "msg_test", "type": "message",
+                "role": "assistant", "model": seen.model, "content": [], "usage": {"input_tokens": prompt, "output_tokens": 1}}})));
+            chunks.push(sse(
+                Some("content_block_start"),
+                json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            ));
+            chunks.push(sse(Some("ping"), json!({"type": "ping"})));
+            for w in words {
+                chunks.push(sse(
+                    Some("content_block_delta"),
+                    json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": w}}),
+                ));
+            }
+            chunks.push(sse(Some("content_block_stop"), json!({"type": "content_block_stop", "index": 0})));
+            chunks.push(sse(Some("message_delta"), json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": completion}})));
+            chunks.push(sse(Some("message_stop"), json!({"type": "message_stop"})));
+        }
+        Wire::Gemini => {
+            let last = words.len().saturating_sub(1);
+            for (i, w) in words.iter().enumerate() {
+                let mut chunk = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": w}]}, "index": 0}],
+                    "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": i as u64 + 1}});
+                if i == last {
+                    chunk["candidates"][0]["finishReason"] = json!("STOP");
+                    chunk["usageMetadata"]["candidatesTokenCount"] = json!(completion);
+                }
+                chunks.push(sse(None, chunk));
+            }
+        }
+    }
+    chunks
 }
 
 fn count_prompt(messages: &Value) -> u64 {

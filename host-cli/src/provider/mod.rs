@@ -1,130 +1,251 @@
-//! Model providers: turning a `ModelRequest` into an HTTP call and back.
+//! Model providers: turning a `ModelRequest` into a call and back.
 //!
-//! A model reference is `provider/model`. Every failure becomes a
-//! [`CallError`] with the kind the engine understands; keys never appear in
-//! any message this module produces.
+//! A model reference is `provider/model`. A provider is a wire format
+//! (OpenAI-compatible, Anthropic, Gemini, Ollama, or a command-line program)
+//! plus where it lives and which variables configure it; the named presets
+//! (`groq/`, `openrouter/`, …) are OpenAI-compatible endpoints and differ only
+//! in that. Every failure becomes a [`CallError`] with the kind the engine
+//! understands; keys never appear in any message this module produces.
 
+mod anthropic;
+pub mod command;
+mod gemini;
 mod ollama;
 mod openai;
+pub mod retry;
 pub mod sse;
 
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::time::Duration;
 
+use crate::config::Config;
 use crate::engine::wit;
 
-/// Where and how to reach one provider.
+/// How a provider's requests and replies are shaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// Any OpenAI-compatible `/chat/completions` endpoint.
+    OpenAi,
+    /// Anthropic's Messages API.
+    Anthropic,
+    /// Google's Gemini `generateContent` / `streamGenerateContent`.
+    Gemini,
+    /// Ollama's native `/api/chat`.
+    Ollama,
+    /// A program run once per call (`cmd/NAME`).
+    Command,
+}
+
+/// A provider as agon knows it out of the box.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    pub name: &'static str,
+    pub wire: Wire,
+    pub default_url: &'static str,
+    pub url_var: &'static str,
+    pub key_var: Option<&'static str>,
+    /// Hosted services refuse calls without a key; local servers need none.
+    pub key_required: bool,
+}
+
+const fn preset(name: &'static str, wire: Wire, url: &'static str, url_var: &'static str, key: &'static str) -> Preset {
+    Preset { name, wire, default_url: url, url_var, key_var: Some(key), key_required: true }
+}
+
+const fn local(name: &'static str, url: &'static str, url_var: &'static str, key: &'static str) -> Preset {
+    Preset { name, wire: Wire::OpenAi, default_url: url, url_var, key_var: Some(key), key_required: false }
+}
+
+/// Every HTTP provider. The presets only set a base URL and a key variable.
+pub const PRESETS: &[Preset] = &[
+    preset("openai", Wire::OpenAi, "https://api.openai.com/v1", "OPENAI_BASE_URL", "OPENAI_API_KEY"),
+    preset("anthropic", Wire::Anthropic, "https://api.anthropic.com", "ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
+    preset(
+        "gemini",
+        Wire::Gemini,
+        "https://generativelanguage.googleapis.com/v1beta",
+        "GEMINI_BASE_URL",
+        "GEMINI_API_KEY",
+    ),
+    Preset {
+        name: "ollama",
+        wire: Wire::Ollama,
+        default_url: "http://127.0.0.1:11434",
+        url_var: "OLLAMA_HOST",
+        key_var: None,
+        key_required: false,
+    },
+    preset("openrouter", Wire::OpenAi, "https://openrouter.ai/api/v1", "OPENROUTER_BASE_URL", "OPENROUTER_API_KEY"),
+    preset("groq", Wire::OpenAi, "https://api.groq.com/openai/v1", "GROQ_BASE_URL", "GROQ_API_KEY"),
+    preset("together", Wire::OpenAi, "https://api.together.xyz/v1", "TOGETHER_BASE_URL", "TOGETHER_API_KEY"),
+    preset("deepseek", Wire::OpenAi, "https://api.deepseek.com/v1", "DEEPSEEK_BASE_URL", "DEEPSEEK_API_KEY"),
+    preset("moonshot", Wire::OpenAi, "https://api.moonshot.ai/v1", "MOONSHOT_BASE_URL", "MOONSHOT_API_KEY"),
+    preset("xai", Wire::OpenAi, "https://api.x.ai/v1", "XAI_BASE_URL", "XAI_API_KEY"),
+    local("lmstudio", "http://127.0.0.1:1234/v1", "LMSTUDIO_BASE_URL", "LMSTUDIO_API_KEY"),
+    local("vllm", "http://127.0.0.1:8000/v1", "VLLM_BASE_URL", "VLLM_API_KEY"),
+    local("llamacpp", "http://127.0.0.1:8080/v1", "LLAMACPP_BASE_URL", "LLAMACPP_API_KEY"),
+];
+
+/// The provider names a reference may start with.
+pub fn provider_names() -> String {
+    let mut names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
+    names.push("cmd");
+    names.join(", ")
+}
+
+/// Where and how to reach one HTTP provider.
 #[derive(Clone)]
 pub struct Endpoint {
-    pub kind: ProviderKind,
+    pub provider: String,
+    pub wire: Wire,
     /// Base URL, without a trailing slash.
     pub base_url: String,
-    /// The environment variable that sets `base_url`.
-    pub url_var: &'static str,
+    /// What sets `base_url`: an environment variable, or agon.toml.
+    pub url_var: String,
     pub api_key: Option<String>,
-    pub key_var: Option<&'static str>,
+    pub key_var: Option<String>,
+    pub key_required: bool,
+    /// Shared by every call to this endpoint: connections are reused.
+    agent: ureq::Agent,
 }
 
 impl std::fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Deliberately leaves the key out.
-        f.debug_struct("Endpoint").field("kind", &self.kind).field("base_url", &self.base_url).finish_non_exhaustive()
+        f.debug_struct("Endpoint")
+            .field("provider", &self.provider)
+            .field("wire", &self.wire)
+            .field("base_url", &self.base_url)
+            .finish_non_exhaustive()
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProviderKind {
-    /// Any OpenAI-compatible `/chat/completions` endpoint.
-    OpenAi,
-    /// Ollama's native `/api/chat`.
-    Ollama,
 }
 
 /// A parsed `provider/model` reference.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelRef {
-    pub kind: ProviderKind,
-    /// The model name as the provider knows it.
+    /// The provider's name: a preset's, or `cmd`.
+    pub provider: String,
+    /// The model name as the provider knows it (for `cmd/`, the command's name).
     pub model: String,
 }
 
-pub const PROVIDERS: &str = "openai, ollama";
-
 impl ModelRef {
     pub fn parse(reference: &str) -> Result<ModelRef, String> {
+        let reference = reference.trim();
         let Some((provider, model)) = reference.split_once('/') else {
             return Err(format!("model '{reference}' needs a provider: write provider/model, e.g. openai/{reference}"));
         };
         if model.is_empty() {
             return Err(format!("model '{reference}' has no model name after '{provider}/'"));
         }
-        let kind = match provider {
-            "openai" => ProviderKind::OpenAi,
-            "ollama" => ProviderKind::Ollama,
-            other => {
-                return Err(format!("unknown provider '{other}' in '{reference}' (known: {PROVIDERS})"));
-            }
-        };
-        Ok(ModelRef { kind, model: model.to_string() })
+        if provider != "cmd" && !PRESETS.iter().any(|p| p.name == provider) {
+            return Err(format!("unknown provider '{provider}' in '{reference}' (known: {})", provider_names()));
+        }
+        Ok(ModelRef { provider: provider.to_string(), model: model.to_string() })
+    }
+
+    /// A seat's model: one reference, or a fallback chain `a/x|b/y` tried in order.
+    pub fn parse_chain(chain: &str) -> Result<Vec<ModelRef>, String> {
+        chain.split('|').map(ModelRef::parse).collect()
+    }
+
+    pub fn reference(&self) -> String {
+        format!("{}/{}", self.provider, self.model)
     }
 }
 
-/// The endpoints the environment configures.
+/// Every endpoint and command model this run can call.
 #[derive(Debug, Clone)]
 pub struct Environment {
-    pub openai: Endpoint,
-    pub ollama: Endpoint,
+    pub endpoints: BTreeMap<String, Endpoint>,
+    pub commands: BTreeMap<String, command::CommandModel>,
+    pub retry: retry::RetryPolicy,
 }
 
 impl Environment {
+    /// From the environment variables only.
     pub fn from_env() -> Environment {
-        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let openai_base = var("OPENAI_BASE_URL").unwrap_or_else(|| "https://api.openai.com/v1".into());
-        let mut ollama_host = var("OLLAMA_HOST").unwrap_or_else(|| "http://127.0.0.1:11434".into());
-        if !ollama_host.contains("://") {
-            ollama_host = format!("http://{ollama_host}");
-        }
-        Environment {
-            openai: Endpoint {
-                kind: ProviderKind::OpenAi,
-                base_url: openai_base.trim_end_matches('/').to_string(),
-                url_var: "OPENAI_BASE_URL",
-                api_key: var("OPENAI_API_KEY"),
-                key_var: Some("OPENAI_API_KEY"),
-            },
-            ollama: Endpoint {
-                kind: ProviderKind::Ollama,
-                base_url: ollama_host.trim_end_matches('/').to_string(),
-                url_var: "OLLAMA_HOST",
-                api_key: None,
-                key_var: None,
-            },
-        }
+        Environment::new(&Config::default())
     }
 
-    pub fn endpoint(&self, kind: ProviderKind) -> &Endpoint {
-        match kind {
-            ProviderKind::OpenAi => &self.openai,
-            ProviderKind::Ollama => &self.ollama,
+    /// From the environment variables, with agon.toml's `[providers]` and `[commands]`.
+    pub fn new(config: &Config) -> Environment {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let mut endpoints = BTreeMap::new();
+        for p in PRESETS {
+            let settings = config.providers.get(p.name);
+            let (mut base_url, url_var) = match settings.and_then(|s| s.base_url.clone()) {
+                Some(url) => (url, format!("[providers.{}] base_url in agon.toml", p.name)),
+                None => (var(p.url_var).unwrap_or_else(|| p.default_url.to_string()), p.url_var.to_string()),
+            };
+            if p.wire == Wire::Ollama && !base_url.contains("://") {
+                base_url = format!("http://{base_url}"); // OLLAMA_HOST is often host:port
+            }
+            let key_var = settings.and_then(|s| s.key_env.clone()).or(p.key_var.map(str::to_string));
+            let api_key = key_var.as_deref().and_then(var);
+            // A key is required by the hosted service at its own address; an
+            // OpenAI-compatible URL elsewhere (a local server) may need none.
+            let key_required =
+                p.key_required && (base_url.trim_end_matches('/') == p.default_url || p.name != "openai");
+            endpoints.insert(
+                p.name.to_string(),
+                Endpoint {
+                    provider: p.name.to_string(),
+                    wire: p.wire,
+                    base_url: base_url.trim_end_matches('/').to_string(),
+                    url_var,
+                    api_key,
+                    key_var,
+                    key_required,
+                    agent: agent.clone(),
+                },
+            );
         }
+        let mut commands = command::builtin();
+        for (name, c) in &config.commands {
+            commands.insert(name.clone(), command::CommandModel::from_settings(name, c));
+        }
+        Environment { endpoints, commands, retry: retry::RetryPolicy::default() }
+    }
+
+    pub fn endpoint(&self, provider: &str) -> Option<&Endpoint> {
+        self.endpoints.get(provider)
     }
 
     /// Every secret a message could leak, for redaction.
     pub fn secrets(&self) -> Vec<String> {
-        [&self.openai, &self.ollama].iter().filter_map(|e| e.api_key.clone()).filter(|k| k.len() >= 4).collect()
+        self.endpoints.values().filter_map(|e| e.api_key.clone()).filter(|k| k.len() >= 4).collect()
     }
 }
 
-/// Why a call failed, in the engine's terms.
+/// Why a call failed, in the engine's terms, and whether trying again may help.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallError {
     pub kind: wit::FailureKind,
     pub message: String,
+    pub retry: Retry,
+}
+
+/// Whether a failed call is worth another attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retry {
+    No,
+    /// Yes; after the server's Retry-After, if it sent one.
+    Yes {
+        after: Option<Duration>,
+    },
 }
 
 impl CallError {
     pub fn provider(message: impl Into<String>) -> Self {
-        CallError { kind: wit::FailureKind::ProviderError, message: message.into() }
+        CallError { kind: wit::FailureKind::ProviderError, message: message.into(), retry: Retry::No }
+    }
+
+    fn retryable(mut self, after: Option<Duration>) -> Self {
+        self.retry = Retry::Yes { after };
+        self
     }
 }
 
@@ -142,53 +263,121 @@ pub struct CallOptions {
     pub stream: bool,
 }
 
-/// Perform one request against its endpoint; `on_text` sees streamed text as it arrives.
+/// Perform one request with one model, once; `on_text` sees streamed text as it arrives.
 pub fn complete(
-    endpoint: &Endpoint,
+    env: &Environment,
     model: &ModelRef,
     request: &wit::ModelRequest,
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let agent: ureq::Agent =
-        ureq::Agent::config_builder().timeout_global(Some(options.timeout)).http_status_as_error(false).build().into();
-    let result = match endpoint.kind {
-        ProviderKind::OpenAi => openai::complete(&agent, endpoint, model, request, options, on_text),
-        ProviderKind::Ollama => ollama::complete(&agent, endpoint, model, request, options, on_text),
+    if model.provider == "cmd" {
+        let Some(cmd) = env.commands.get(&model.model) else {
+            return Err(CallError::provider(format!(
+                "no command model '{}': define [commands.{}] in agon.toml (built in: {})",
+                model.model,
+                model.model,
+                env.commands.keys().cloned().collect::<Vec<_>>().join(", ")
+            )));
+        };
+        return command::complete(cmd, request, options.timeout, on_text);
+    }
+    let Some(endpoint) = env.endpoint(&model.provider) else {
+        return Err(CallError::provider(format!("unknown provider '{}'", model.provider)));
     };
-    result.map_err(|e| CallError { kind: e.kind, message: redact(&e.message, endpoint) })
+    let result = match endpoint.wire {
+        Wire::OpenAi => openai::complete(endpoint, model, request, options, on_text),
+        Wire::Anthropic => anthropic::complete(endpoint, model, request, options, on_text),
+        Wire::Gemini => gemini::complete(endpoint, model, request, options, on_text),
+        Wire::Ollama => ollama::complete(endpoint, model, request, options, on_text),
+        Wire::Command => unreachable!("command models have no endpoint"),
+    };
+    result.map_err(|e| CallError { message: redact(&e.message, &env.secrets()), ..e })
 }
 
-/// The request's messages in the `{"role", "content"}` shape both wire formats share.
+/// A POST with the call's timeout, JSON body and headers; the response or a
+/// failure that names the URL.
+fn post(
+    endpoint: &Endpoint,
+    url: &str,
+    headers: &[(&str, String)],
+    body: &serde_json::Value,
+    options: CallOptions,
+) -> Result<ureq::http::Response<ureq::Body>, CallError> {
+    let mut call = endpoint.agent.post(url).config().timeout_global(Some(options.timeout)).build();
+    call = call.header("Content-Type", "application/json");
+    for (name, value) in headers {
+        call = call.header(*name, value);
+    }
+    let response = call.send_json(body).map_err(|e| transport_error(e, url, endpoint, options.timeout))?;
+    let status = response.status().as_u16();
+    if (200..300).contains(&status) {
+        return Ok(response);
+    }
+    let retry_after =
+        response.headers().get("retry-after").and_then(|v| v.to_str().ok()).and_then(retry::parse_retry_after);
+    let mut body = response.into_body();
+    Err(status_error(status, &mut body.as_reader(), url, endpoint, retry_after))
+}
+
+/// The request's messages in the `{"role", "content"}` shape OpenAI and Ollama share.
 fn chat_messages(request: &wit::ModelRequest) -> Vec<serde_json::Value> {
-    request.messages.iter().map(|m| serde_json::json!({"role": openai::role(m.role), "content": m.content})).collect()
+    request.messages.iter().map(|m| serde_json::json!({"role": role(m.role), "content": m.content})).collect()
+}
+
+fn role(role: wit::Role) -> &'static str {
+    match role {
+        wit::Role::System => "system",
+        wit::Role::User => "user",
+        wit::Role::Assistant => "assistant",
+    }
 }
 
 /// Map a transport error to a failure that names the URL and what to set.
 fn transport_error(e: ureq::Error, url: &str, endpoint: &Endpoint, timeout: Duration) -> CallError {
+    let unreachable = |why: &str| {
+        CallError::provider(format!(
+            "cannot reach {url}{why}: is the endpoint running? Set {} to one that is",
+            endpoint.url_var
+        ))
+    };
     match e {
-        ureq::Error::Timeout(_) => CallError {
-            kind: wit::FailureKind::Timeout,
-            message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
-        },
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => CallError {
-            kind: wit::FailureKind::Timeout,
-            message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
-        },
-        ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => CallError::provider(format!(
-            "cannot reach {url}: is the endpoint running? Set {} to one that is",
-            endpoint.url_var
-        )),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => CallError::provider(format!(
-            "cannot reach {url} (connection refused): is the endpoint running? Set {} to one that is",
-            endpoint.url_var
-        )),
+        ureq::Error::Timeout(_) => timed_out(url, timeout),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => timed_out(url, timeout),
+        ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => unreachable(""),
+        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            unreachable(" (connection refused)")
+        }
+        ureq::Error::Io(io)
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::BrokenPipe
+            ) =>
+        {
+            CallError::provider(format!("the connection to {url} was reset: {io}")).retryable(None)
+        }
         other => CallError::provider(format!("request to {url} failed: {other}")),
     }
 }
 
-/// Map a non-success HTTP status to a failure.
-fn status_error(status: u16, body: &mut dyn Read, url: &str, endpoint: &Endpoint) -> CallError {
+fn timed_out(url: &str, timeout: Duration) -> CallError {
+    CallError {
+        kind: wit::FailureKind::Timeout,
+        message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
+        retry: Retry::No,
+    }
+}
+
+/// Map a non-success HTTP status to a failure; 408, 429 and 5xx may be tried again.
+fn status_error(
+    status: u16,
+    body: &mut dyn Read,
+    url: &str,
+    endpoint: &Endpoint,
+    retry_after: Option<Duration>,
+) -> CallError {
     let mut text = String::new();
     let _ = body.take(2048).read_to_string(&mut text);
     let detail = one_line(&text, 300);
@@ -196,12 +385,37 @@ fn status_error(status: u16, body: &mut dyn Read, url: &str, endpoint: &Endpoint
         429 => wit::FailureKind::RateLimited,
         _ => wit::FailureKind::ProviderError,
     };
-    let hint = match (status, endpoint.key_var) {
+    let hint = match (status, &endpoint.key_var) {
         (401 | 403, Some(var)) => format!(" (check {var})"),
         (404, _) => format!(" (is {} right, and does it serve this model?)", endpoint.url_var),
         _ => String::new(),
     };
-    CallError { kind, message: format!("HTTP {status} from {url}{hint}: {detail}") }
+    let error = CallError { kind, message: format!("HTTP {status} from {url}{hint}: {detail}"), retry: Retry::No };
+    match status {
+        408 | 429 | 500..=599 => error.retryable(retry_after),
+        _ => error,
+    }
+}
+
+/// A body that broke off while being read (the connection dropped, or ureq gave up).
+fn read_error(e: std::io::Error, url: &str, endpoint: &Endpoint, options: CallOptions) -> CallError {
+    match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
+        Some(Ok(ureq_error)) => transport_error(*ureq_error, url, endpoint, options.timeout),
+        Some(Err(other)) => CallError::provider(format!("the reply from {url} broke off: {other}")).retryable(None),
+        None => CallError::provider(format!("the reply from {url} broke off")).retryable(None),
+    }
+}
+
+fn malformed(url: &str, what: &str, e: impl std::fmt::Display, raw: &str) -> CallError {
+    CallError::provider(format!("malformed {what} from {url}: {e}: {}", one_line(raw, 120)))
+}
+
+fn incomplete(url: &str) -> CallError {
+    CallError::provider(format!("the stream from {url} ended before the reply was complete")).retryable(None)
+}
+
+fn refused(url: &str, why: &str) -> CallError {
+    CallError { kind: wit::FailureKind::Refused, message: format!("{url} refused to answer ({why})"), retry: Retry::No }
 }
 
 fn one_line(text: &str, max: usize) -> String {
@@ -212,12 +426,9 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
-/// Remove a key from any text that might echo it.
-fn redact(message: &str, endpoint: &Endpoint) -> String {
-    match &endpoint.api_key {
-        Some(key) if key.len() >= 4 => message.replace(key.as_str(), "[redacted]"),
-        _ => message.to_string(),
-    }
+/// Remove every key from any text that might echo one.
+pub fn redact(message: &str, secrets: &[String]) -> String {
+    secrets.iter().fold(message.to_string(), |m, key| m.replace(key.as_str(), "[redacted]"))
 }
 
 #[cfg(test)]
@@ -225,27 +436,67 @@ mod tests {
     use super::*;
 
     #[test]
-    fn parses_references() {
+    fn parses_references_and_chains() {
         assert_eq!(
             ModelRef::parse("openai/gpt-4o").unwrap(),
-            ModelRef { kind: ProviderKind::OpenAi, model: "gpt-4o".into() }
+            ModelRef { provider: "openai".into(), model: "gpt-4o".into() }
         );
         assert_eq!(ModelRef::parse("ollama/llama3.2:3b").unwrap().model, "llama3.2:3b");
+        assert_eq!(ModelRef::parse("openrouter/google/gemini-2.5-pro").unwrap().model, "google/gemini-2.5-pro");
+        assert_eq!(ModelRef::parse("cmd/codex").unwrap().provider, "cmd");
         assert!(ModelRef::parse("gpt-4o").unwrap_err().contains("provider/model"));
-        assert!(ModelRef::parse("acme/x").unwrap_err().contains("unknown provider 'acme'"));
+        let err = ModelRef::parse("acme/x").unwrap_err();
+        assert!(err.contains("unknown provider 'acme'") && err.contains("groq"), "{err}");
         assert!(ModelRef::parse("openai/").is_err());
+        let chain = ModelRef::parse_chain("gemini/x | openrouter/y").unwrap();
+        assert_eq!(chain.iter().map(ModelRef::reference).collect::<Vec<_>>(), ["gemini/x", "openrouter/y"]);
+        assert!(ModelRef::parse_chain("gemini/x|nope").is_err());
     }
 
     #[test]
-    fn redacts_keys() {
-        let e = Endpoint {
-            kind: ProviderKind::OpenAi,
-            base_url: "http://x".into(),
-            url_var: "OPENAI_BASE_URL",
-            api_key: Some("sk-secret-123".into()),
-            key_var: Some("OPENAI_API_KEY"),
-        };
-        assert_eq!(redact("bad key sk-secret-123 given", &e), "bad key [redacted] given");
-        assert!(!format!("{e:?}").contains("sk-secret"));
+    fn every_preset_has_its_own_variables() {
+        let mut url_vars: Vec<&str> = PRESETS.iter().map(|p| p.url_var).collect();
+        url_vars.sort_unstable();
+        url_vars.dedup();
+        assert_eq!(url_vars.len(), PRESETS.len());
+        for p in PRESETS {
+            assert!(p.default_url.starts_with("http"), "{}", p.name);
+            assert!(!p.default_url.ends_with('/'), "{}", p.name);
+        }
+    }
+
+    #[test]
+    fn agon_toml_overrides_url_and_key_variable() {
+        let config = Config::parse(
+            "[providers.groq]\nbase_url = \"http://127.0.0.1:9/v1/\"\nkey_env = \"AGON_TEST_UNSET_KEY_VAR\"\n",
+            std::path::Path::new("agon.toml"),
+        )
+        .unwrap();
+        let env = Environment::new(&config);
+        let groq = env.endpoint("groq").unwrap();
+        assert_eq!(groq.base_url, "http://127.0.0.1:9/v1");
+        assert_eq!(groq.key_var.as_deref(), Some("AGON_TEST_UNSET_KEY_VAR"));
+        assert!(groq.url_var.contains("agon.toml"));
+        assert_eq!(groq.api_key, None);
+    }
+
+    #[test]
+    fn redacts_every_key() {
+        let secrets = vec!["sk-secret-123".to_string(), "gm-key-456".to_string()];
+        assert_eq!(redact("bad key sk-secret-123 and gm-key-456", &secrets), "bad key [redacted] and [redacted]");
+    }
+
+    #[test]
+    fn statuses_that_may_pass_are_retried() {
+        let env = Environment::from_env();
+        let e = env.endpoint("openai").unwrap();
+        let err = |status| status_error(status, &mut "{}".as_bytes(), "http://x", e, Some(Duration::from_secs(2)));
+        assert_eq!(err(429).retry, Retry::Yes { after: Some(Duration::from_secs(2)) });
+        assert_eq!(err(429).kind, wit::FailureKind::RateLimited);
+        assert!(matches!(err(503).retry, Retry::Yes { .. }));
+        assert!(matches!(err(408).retry, Retry::Yes { .. }));
+        assert_eq!(err(400).retry, Retry::No);
+        assert_eq!(err(401).retry, Retry::No);
+        assert!(err(401).message.contains("check OPENAI_API_KEY"));
     }
 }

@@ -4,11 +4,10 @@ use std::io::{BufRead, BufReader};
 
 use serde_json::{Value, json};
 
-use super::{CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error};
+use super::{CallError, CallOptions, Completion, Endpoint, ModelRef};
 use crate::engine::wit;
 
 pub(super) fn complete(
-    agent: &ureq::Agent,
     endpoint: &Endpoint,
     model: &ModelRef,
     request: &wit::ModelRequest,
@@ -23,32 +22,23 @@ pub(super) fn complete(
         "stream": options.stream,
         "options": {"num_predict": request.max_tokens, "temperature": request.temperature},
     });
-    let response =
-        agent.post(&url).send_json(&body).map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
-    let status = response.status().as_u16();
+    let response = super::post(endpoint, &url, &[], &body, options)?;
     let mut body = response.into_body();
     let mut reader = BufReader::new(body.as_reader());
-    if !(200..300).contains(&status) {
-        return Err(status_error(status, &mut reader, &url, endpoint));
-    }
     let mut text = String::new();
     let mut usage = None;
     let mut done = false;
     let mut line = String::new();
     loop {
         line.clear();
-        let n = reader
-            .read_line(&mut line)
-            .map_err(|e| CallError::provider(format!("the reply from {url} broke off: {e}")))?;
+        let n = reader.read_line(&mut line).map_err(|e| super::read_error(e, &url, endpoint, options))?;
         if n == 0 {
             break;
         }
         if line.trim().is_empty() {
             continue;
         }
-        let chunk: Value = serde_json::from_str(&line).map_err(|e| {
-            CallError::provider(format!("malformed NDJSON from {url}: {e}: {}", super::one_line(&line, 120)))
-        })?;
+        let chunk: Value = serde_json::from_str(&line).map_err(|e| super::malformed(&url, "NDJSON", e, &line))?;
         if let Some(error) = chunk.get("error") {
             return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
@@ -65,7 +55,7 @@ pub(super) fn complete(
         }
     }
     if !done {
-        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
+        return Err(super::incomplete(&url));
     }
     Ok(Completion { text, usage })
 }

@@ -5,11 +5,10 @@ use std::io::{BufRead, BufReader, Read};
 use serde_json::{Value, json};
 
 use super::sse::SseReader;
-use super::{CallError, CallOptions, Completion, Endpoint, ModelRef, status_error, transport_error};
+use super::{CallError, CallOptions, Completion, Endpoint, ModelRef};
 use crate::engine::wit;
 
 pub(super) fn complete(
-    agent: &ureq::Agent,
     endpoint: &Endpoint,
     model: &ModelRef,
     request: &wit::ModelRequest,
@@ -27,32 +26,26 @@ pub(super) fn complete(
         "stream": options.stream,
     });
     if options.stream {
+        // The last chunk then carries the usage.
         body["stream_options"] = json!({"include_usage": true});
     }
-    let mut call = agent.post(&url).header("Content-Type", "application/json");
-    if let Some(key) = &endpoint.api_key {
-        call = call.header("Authorization", format!("Bearer {key}"));
-    }
-    let response = call.send_json(&body).map_err(|e| transport_error(e, &url, endpoint, options.timeout))?;
-    let status = response.status().as_u16();
+    let headers: Vec<(&str, String)> =
+        endpoint.api_key.iter().map(|key| ("Authorization", format!("Bearer {key}"))).collect();
+    let response = super::post(endpoint, &url, &headers, &body, options)?;
     let mut body = response.into_body();
     let mut reader = body.as_reader();
-    if !(200..300).contains(&status) {
-        return Err(status_error(status, &mut reader, &url, endpoint));
-    }
     if options.stream {
         read_stream(BufReader::new(reader), &url, endpoint, options, on_text)
     } else {
         let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(|e| read_error(e, &url, endpoint, options))?;
-        let reply: Value =
-            serde_json::from_str(&text).map_err(|e| CallError::provider(format!("malformed JSON from {url}: {e}")))?;
+        reader.read_to_string(&mut text).map_err(|e| super::read_error(e, &url, endpoint, options))?;
+        let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(&url, "JSON", e, &text))?;
         if let Some(error) = reply.get("error") {
             return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
         let choice = &reply["choices"][0];
         if choice["finish_reason"] == "content_filter" {
-            return Err(refused(&url));
+            return Err(super::refused(&url, "content filter"));
         }
         let Some(content) = choice["message"]["content"].as_str() else {
             return Err(CallError::provider(format!("{url} sent no choices[0].message.content")));
@@ -73,17 +66,13 @@ fn read_stream(
     let mut usage_seen = None;
     let mut finished = false;
     for event in SseReader::new(reader) {
-        let event = event.map_err(|e| read_error(e, url, endpoint, options))?;
+        let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
         if event.data.trim() == "[DONE]" {
             finished = true;
             break;
         }
-        let chunk: Value = serde_json::from_str(&event.data).map_err(|e| {
-            CallError::provider(format!(
-                "malformed stream event from {url}: {e}: {}",
-                super::one_line(&event.data, 120)
-            ))
-        })?;
+        let chunk: Value =
+            serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
         if let Some(error) = chunk.get("error") {
             return Err(CallError::provider(format!("{url} reported an error mid-stream: {error}")));
         }
@@ -96,28 +85,15 @@ fn read_stream(
             on_text(piece);
         }
         match choice["finish_reason"].as_str() {
-            Some("content_filter") => return Err(refused(url)),
+            Some("content_filter") => return Err(super::refused(url, "content filter")),
             Some(_) => finished = true,
             None => {}
         }
     }
     if !finished {
-        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
+        return Err(super::incomplete(url));
     }
     Ok(Completion { text, usage: usage_seen })
-}
-
-fn read_error(e: std::io::Error, url: &str, endpoint: &Endpoint, options: CallOptions) -> CallError {
-    // ureq reports its own errors through io::Error while a body is read.
-    match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
-        Some(Ok(ureq_error)) => transport_error(*ureq_error, url, endpoint, options.timeout),
-        Some(Err(other)) => CallError::provider(format!("the reply from {url} broke off: {other}")),
-        None => CallError::provider(format!("the reply from {url} broke off")),
-    }
-}
-
-fn refused(url: &str) -> CallError {
-    CallError { kind: wit::FailureKind::Refused, message: format!("{url} refused to answer (content filter)") }
 }
 
 fn usage(v: &Value) -> Option<wit::Usage> {
@@ -125,12 +101,4 @@ fn usage(v: &Value) -> Option<wit::Usage> {
         prompt_tokens: v.get("prompt_tokens")?.as_u64()? as u32,
         completion_tokens: v.get("completion_tokens")?.as_u64()? as u32,
     })
-}
-
-pub(super) fn role(role: wit::Role) -> &'static str {
-    match role {
-        wit::Role::System => "system",
-        wit::Role::User => "user",
-        wit::Role::Assistant => "assistant",
-    }
 }

@@ -1,0 +1,238 @@
+//! Command-line models (`cmd/NAME`): a program run once per call, the prompt
+//! on its stdin or as its last argument, its stdout the reply.
+//!
+//! Each call ends in one of four ways, each a clear result: the reply; a
+//! timeout (the program is killed); the program is not installed (say which
+//! and how to set it up); an error exit (with its code and the tail of stderr).
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread;
+use std::time::Duration;
+
+use super::{CallError, Completion, Retry};
+use crate::config::{CommandSettings, PromptVia};
+use crate::engine::wit;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandModel {
+    pub name: String,
+    pub program: String,
+    pub args: Vec<String>,
+    pub prompt: PromptVia,
+    /// Overrides the run's per-call timeout.
+    pub timeout: Option<Duration>,
+    /// How to get the program, for the not-installed message.
+    pub install: Option<&'static str>,
+}
+
+impl CommandModel {
+    pub fn from_settings(name: &str, s: &CommandSettings) -> CommandModel {
+        CommandModel {
+            name: name.to_string(),
+            program: s.program.clone(),
+            args: s.args.clone(),
+            prompt: s.prompt,
+            timeout: s.timeout.map(Duration::from_secs),
+            install: None,
+        }
+    }
+}
+
+/// The coding agents' own CLIs, in their non-interactive modes.
+pub fn builtin() -> BTreeMap<String, CommandModel> {
+    let cli = |name: &str, args: &[&str], prompt, install| {
+        (
+            name.to_string(),
+            CommandModel {
+                name: name.to_string(),
+                program: name.to_string(),
+                args: args.iter().map(|a| a.to_string()).collect(),
+                prompt,
+                timeout: None,
+                install: Some(install),
+            },
+        )
+    };
+    BTreeMap::from([
+        cli("claude", &["-p"], PromptVia::Stdin, "npm install -g @anthropic-ai/claude-code"),
+        cli("codex", &["exec"], PromptVia::Argument, "npm install -g @openai/codex"),
+        cli("gemini", &["-p"], PromptVia::Argument, "npm install -g @google/gemini-cli"),
+        cli("qwen", &["-p"], PromptVia::Argument, "npm install -g @qwen-code/qwen-code"),
+    ])
+}
+
+/// The messages as one prompt: the system text first, then the conversation.
+pub fn flatten(request: &wit::ModelRequest) -> String {
+    let parts: Vec<String> = request
+        .messages
+        .iter()
+        .map(|m| match m.role {
+            wit::Role::System | wit::Role::User => m.content.clone(),
+            wit::Role::Assistant => format!("(Your earlier reply:)\n{}", m.content),
+        })
+        .collect();
+    parts.join("\n\n")
+}
+
+pub fn complete(
+    cmd: &CommandModel,
+    request: &wit::ModelRequest,
+    timeout: Duration,
+    on_text: &mut dyn FnMut(&str),
+) -> Result<Completion, CallError> {
+    let timeout = cmd.timeout.unwrap_or(timeout);
+    let prompt = flatten(request);
+    let mut command = Command::new(&cmd.program);
+    command.args(&cmd.args);
+    if cmd.prompt == PromptVia::Argument {
+        command.arg(&prompt);
+    }
+    command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let how = match cmd.install {
+                Some(install) => format!("install it ({install}) or"),
+                None => "install it, or".to_string(),
+            };
+            return Err(CallError::provider(format!(
+                "cmd/{}: the program '{}' is not on PATH: {how} set [commands.{}] program in agon.toml",
+                cmd.name, cmd.program, cmd.name
+            )));
+        }
+        Err(e) => return Err(CallError::provider(format!("cmd/{}: cannot start '{}': {e}", cmd.name, cmd.program))),
+    };
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let feed = cmd.prompt == PromptVia::Stdin;
+    let writer = thread::spawn(move || {
+        if feed {
+            let _ = stdin.write_all(prompt.as_bytes());
+        }
+        // Dropping stdin closes it: the program sees the end of its input.
+    });
+    let errors = thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let watchdog = Watchdog::start(child, timeout);
+
+    // The reply streams as the program writes it.
+    let mut reply = Vec::new();
+    let mut buf = [0u8; 4096];
+    let mut shown = 0;
+    loop {
+        match stdout.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                reply.extend_from_slice(&buf[..n]);
+                // Show only whole UTF-8 characters.
+                let valid = match std::str::from_utf8(&reply[shown..]) {
+                    Ok(s) => s.len(),
+                    Err(e) => e.valid_up_to(),
+                };
+                if valid > 0 {
+                    on_text(std::str::from_utf8(&reply[shown..shown + valid]).expect("checked"));
+                    shown += valid;
+                }
+            }
+        }
+    }
+    let (status, timed_out) = watchdog.finish();
+    let _ = writer.join();
+    let stderr = errors.join().unwrap_or_default();
+    if timed_out {
+        return Err(CallError {
+            kind: wit::FailureKind::Timeout,
+            message: format!("cmd/{}: no answer within {} s; the program was stopped", cmd.name, timeout.as_secs()),
+            retry: Retry::No,
+        });
+    }
+    let text = String::from_utf8_lossy(&reply).trim().to_string();
+    match status {
+        Some(0) if !text.is_empty() => Ok(Completion { text, usage: None }),
+        Some(0) => Err(CallError::provider(format!("cmd/{}: the program printed nothing{}", cmd.name, tail(&stderr)))),
+        Some(code) => Err(CallError::provider(format!("cmd/{}: exit code {code}{}", cmd.name, tail(&stderr)))),
+        None => Err(CallError::provider(format!("cmd/{}: killed by a signal{}", cmd.name, tail(&stderr)))),
+    }
+}
+
+/// The last lines of stderr, where programs say what went wrong.
+fn tail(stderr: &str) -> String {
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return String::new();
+    }
+    let last = lines[lines.len().saturating_sub(5)..].join(" | ");
+    let chars: Vec<char> = last.chars().collect();
+    let cut: String = chars[chars.len().saturating_sub(500)..].iter().collect();
+    format!(": {cut}")
+}
+
+/// The child, whether the call is done with it, and whether the watchdog killed it.
+type Watched = (Child, bool, bool);
+
+/// Kills the child (and whatever it started) when the timeout passes before it exits.
+struct Watchdog {
+    state: Arc<(Mutex<Watched>, Condvar)>,
+    thread: thread::JoinHandle<()>,
+}
+
+impl Watchdog {
+    fn start(child: Child, timeout: Duration) -> Watchdog {
+        let state = Arc::new((Mutex::new((child, false, false)), Condvar::new()));
+        let shared = state.clone();
+        let thread = thread::spawn(move || {
+            let (lock, cv) = &*shared;
+            let guard = lock.lock().unwrap();
+            let (mut guard, result) = cv.wait_timeout_while(guard, timeout, |s| !s.1).unwrap();
+            if result.timed_out() {
+                kill_group(&mut guard.0);
+                guard.2 = true;
+            }
+        });
+        Watchdog { state, thread }
+    }
+
+    /// Wait for the child to exit (or be killed); (exit code, timed out).
+    fn finish(self) -> (Option<i32>, bool) {
+        let (lock, cv) = &*self.state;
+        let status = loop {
+            {
+                let mut s = lock.lock().unwrap();
+                match s.0.try_wait() {
+                    Ok(Some(status)) => break status.code(),
+                    Ok(None) => {}
+                    Err(_) => break None,
+                }
+            }
+            thread::sleep(Duration::from_millis(5));
+        };
+        lock.lock().unwrap().1 = true;
+        cv.notify_all();
+        let _ = self.thread.join();
+        let timed_out = lock.lock().unwrap().2;
+        (status, timed_out)
+    }
+}
+
+/// The child runs in its own process group, so a shell script's own children
+/// go with it (they would otherwise keep its stdout open).
+fn kill_group(child: &mut Child) {
+    #[cfg(unix)]
+    {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let _ = child.kill();
+}
