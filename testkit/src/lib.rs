@@ -49,6 +49,8 @@ pub struct ModelScript {
     pub fault: Option<Fault>,
     /// Apply the fault only from this 1-based call on (default: every call).
     pub fault_from_call: Option<usize>,
+    /// Apply the fault to this many calls only (default: every call from `fault_from_call` on).
+    pub fault_calls: Option<usize>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -300,7 +302,8 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
             seen.model
         )
     });
-    let fault = script.fault.filter(|_| call >= script.fault_from_call.unwrap_or(1));
+    let first = script.fault_from_call.unwrap_or(1);
+    let fault = script.fault.filter(|_| call >= first && script.fault_calls.is_none_or(|n| call < first + n));
     match fault {
         Some(Fault::ServerError) => {
             return respond_json(request, 500, json!({"error": {"message": "injected server error"}}));
