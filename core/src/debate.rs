@@ -37,6 +37,8 @@ pub(crate) struct Record {
     pub superseded: bool,
     /// For summaries: the last round the summary covers.
     pub covers_round: u32,
+    /// The prompt's estimated tokens, for usage when the provider reports none.
+    pub prompt_tokens: u32,
 }
 
 pub(crate) struct Debate {

@@ -24,6 +24,7 @@
 
 mod budget;
 pub(crate) mod consensus;
+mod cost;
 mod debate;
 mod error;
 mod event;
@@ -45,6 +46,7 @@ mod spec;
 mod transcript;
 
 pub use consensus::{ConsensusCheck, Stance, check as check_consensus, stance};
+pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use input::{FailureKind, Input, Usage};
@@ -56,7 +58,7 @@ pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{
-    CompeteHistory, CompeteMode, DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, ProtocolSpec,
+    CompeteHistory, CompeteMode, DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
     QualityGate, SeatRef, Trigger, estimate_tokens,
 };
 pub use transcript::{Choice, SummaryNote, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, Warning};

@@ -30,6 +30,8 @@ pub enum OutcomeKind {
     JudgeFailed,
     /// Too few participants answered for the debate to mean anything.
     NoQuorum,
+    /// Stopped before a batch whose worst case would have passed the spending limit.
+    CostLimit,
 }
 
 impl OutcomeKind {
@@ -40,6 +42,7 @@ impl OutcomeKind {
             OutcomeKind::Degraded => "degraded",
             OutcomeKind::JudgeFailed => "judge-failed",
             OutcomeKind::NoQuorum => "no-quorum",
+            OutcomeKind::CostLimit => "cost-limit",
         }
     }
 

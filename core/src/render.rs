@@ -88,15 +88,22 @@ pub fn markdown(t: &Transcript) -> String {
     if let Some(s) = &t.synthesis {
         let heading = if degraded { "Synthesis of an incomplete debate" } else { "Synthesis" };
         let _ = writeln!(out, "## {heading} — {}\n\n{}\n", name(&s.speaker), s.text.trim());
-    } else if t.outcome.as_ref().is_some_and(|o| o.kind == OutcomeKind::JudgeFailed) {
+    } else if let Some(kind) =
+        t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
+    {
         out.push_str("## Final positions, side by side (no synthesis)\n\n");
         for p in &t.participants {
             if let Some(last) = t.turns.iter().rev().find(|turn| turn.speaker == p.id) {
                 let _ = writeln!(out, "### {}\n\n{}\n", p.name, last.text.trim());
             }
         }
-        out.push_str("*The judge failed: weigh these positions yourself.*\n\n");
+        if kind == OutcomeKind::JudgeFailed {
+            out.push_str("*The judge failed: weigh these positions yourself.*\n\n");
+        } else {
+            out.push_str("*The cost limit stopped the debate before a synthesis: weigh these positions yourself.*\n\n");
+        }
     }
+    usage_table(&mut out, &t.usage);
 
     out.push_str("## Outcome\n\n");
     match &t.outcome {
@@ -106,6 +113,45 @@ pub fn markdown(t: &Transcript) -> String {
         None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
     }
     out
+}
+
+/// Tokens and cost per seat; `≈` marks numbers estimated for calls without reported usage.
+fn usage_table(out: &mut String, u: &crate::UsageReport) {
+    if u.seats.is_empty() {
+        return;
+    }
+    // Without any price, a cost column would only say "unpriced" on every row.
+    let priced = u.seats.iter().any(|s| s.cost_usd.is_some());
+    out.push_str("## Usage\n\n| seat | model | calls | prompt tokens | completion tokens |");
+    out.push_str(if priced { " cost |\n|---|---|---:|---:|---:|---:|\n" } else { "\n|---|---|---:|---:|---:|\n" });
+    let approx = |estimated: u32| if estimated > 0 { "≈" } else { "" };
+    let money = |c: Option<crate::Usd>| c.map_or("unpriced".to_string(), |c| c.display());
+    for s in &u.seats {
+        let a = approx(s.estimated_calls);
+        let cost = if priced { format!(" {} |", money(s.cost_usd)) } else { String::new() };
+        let _ = writeln!(
+            out,
+            "| {} | `{}` | {} | {a}{} | {a}{} |{cost}",
+            s.seat, s.model, s.calls, s.prompt_tokens, s.completion_tokens
+        );
+    }
+    let t = &u.total;
+    let a = approx(t.estimated_calls);
+    let cost = match (&t.cost_usd, t.unpriced.is_empty()) {
+        _ if !priced => String::new(),
+        (Some(c), true) => format!(" {} |", c.display()),
+        (Some(c), false) => format!(" {} + unpriced |", c.display()),
+        (None, _) => " unpriced |".to_string(),
+    };
+    let _ =
+        writeln!(out, "| **total** | | {} | {a}{} | {a}{} |{cost}\n", t.calls, t.prompt_tokens, t.completion_tokens);
+    if t.estimated_calls > 0 {
+        let _ = writeln!(
+            out,
+            "≈ {} call(s) came without reported usage; their tokens are estimated as characters / 4.\n",
+            t.estimated_calls
+        );
+    }
 }
 
 fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
@@ -123,6 +169,7 @@ fn label(kind: OutcomeKind) -> &'static str {
         OutcomeKind::Degraded => "Degraded run",
         OutcomeKind::JudgeFailed => "Judge failed",
         OutcomeKind::NoQuorum => "No quorum",
+        OutcomeKind::CostLimit => "Stopped at the cost limit",
     }
 }
 

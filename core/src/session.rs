@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, VecDeque};
 use serde_json::Value;
 
 use crate::budget;
+use crate::cost;
 use crate::debate::{Answer, Debate, Record, Seat, Slot};
 use crate::protocol::{self, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::quality;
@@ -205,6 +206,7 @@ impl Session {
             results: self.results.clone(),
             synthesis,
             outcome: self.outcome.clone(),
+            usage: self.usage(),
         }
     }
 
@@ -288,6 +290,18 @@ impl Session {
             }
         }
         for (mut call, reason) in regenerate {
+            if self.affordable(std::slice::from_ref(&call)).is_err() {
+                let (round, phase) = (call.slot.round, call.slot.phase);
+                let speaker = Some(self.seat_id(call.slot.seat).to_string());
+                let message = "not asked again: a second answer could pass the cost limit".to_string();
+                self.warnings.push(Warning { speaker: speaker.clone(), round, phase, message: message.clone() });
+                self.emit(EventKind::Warning { speaker, round, phase, message });
+                // Keep the first answer after all.
+                if let Some(r) = self.debate.records.iter_mut().rev().find(|r| r.slot == call.slot && r.superseded) {
+                    r.superseded = false;
+                }
+                continue;
+            }
             call.quality_gate = false; // once only
             call.prompt.after.push_str(&format!(
                 "\n\nYour previous answer to this was rejected because it {reason}. \
@@ -342,6 +356,9 @@ impl Session {
         match step {
             Step::Run(calls) => {
                 validate_plan(&self.debate, &calls);
+                if let Err(ending) = self.affordable(&calls) {
+                    return self.finish(ending);
+                }
                 for call in calls {
                     self.release(call);
                 }
@@ -366,6 +383,75 @@ impl Session {
             .max()?;
         let already = summary.map_or(0, |(k, _)| k);
         (covers > already && !self.debate.summary_attempted(covers)).then_some(covers)
+    }
+
+    /// Whether `calls` fit under the spending limit at their worst: what was
+    /// spent so far, plus each call's rendered prompt and full `max_tokens` at
+    /// its model's price. If not, the ending that says so.
+    fn affordable(&self, calls: &[PlannedCall]) -> Result<(), Ending> {
+        let spec = &self.debate.spec;
+        let Some(limit) = spec.max_cost.map(cost::Usd::from_dollars) else { return Ok(()) };
+        let spent = self.usage().spent();
+        let mut worst = cost::Usd(0);
+        for call in calls {
+            let model = match call.slot.seat {
+                Seat::Panel(i) => &spec.panel[i].model,
+                Seat::Judge => &spec.judge.as_ref().expect("validated plan").model,
+            };
+            let Some(price) = cost::price_of(spec, model) else { continue };
+            let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
+            let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
+            worst.0 += cost::cost(price, prompt, call.max_tokens as u64).0;
+        }
+        if spent.0 + worst.0 <= limit.0 {
+            return Ok(());
+        }
+        let what = match calls.first().map(|c| c.slot) {
+            Some(s) if s.purpose == Purpose::Judge => "the judge's synthesis".to_string(),
+            Some(s) if s.purpose == Purpose::Summary => "a summary of the earlier rounds".to_string(),
+            Some(s) => format!("{} call(s) of {} round {}", calls.len(), s.phase.as_str(), s.round),
+            None => "nothing".to_string(),
+        };
+        let rounds_run = self.debate.records.iter().filter(|r| r.answer.is_some()).map(|r| r.slot.round).max();
+        Err(Ending {
+            kind: EndKind::CostLimit,
+            reason: format!(
+                "stopped at the cost limit of {}: {} spent, and {what} could cost up to {} more; every answer so far is kept",
+                limit.display(),
+                spent.display(),
+                worst.display()
+            ),
+            rounds_run: rounds_run.unwrap_or(0),
+        })
+    }
+
+    /// Tokens and cost per seat so far: reported usage, or estimates where a provider gave none.
+    pub fn usage(&self) -> cost::UsageReport {
+        let spec = &self.debate.spec;
+        let mut report = cost::UsageReport::default();
+        for r in &self.debate.records {
+            let tokens = match &r.answer {
+                None => continue,
+                Some(Answer::Text { usage: Some(u), .. }) => cost::CallTokens {
+                    prompt: u.prompt_tokens as u64,
+                    completion: u.completion_tokens as u64,
+                    estimated: false,
+                },
+                Some(Answer::Text { text, usage: None }) => cost::CallTokens {
+                    prompt: r.prompt_tokens as u64,
+                    completion: crate::estimate_tokens(text) as u64,
+                    estimated: true,
+                },
+                // A failed call is counted, with no tokens: nothing came back to count.
+                Some(Answer::Failed { .. }) => cost::CallTokens { prompt: 0, completion: 0, estimated: false },
+            };
+            let model = match r.slot.seat {
+                Seat::Panel(i) => &spec.panel[i].model,
+                Seat::Judge => &spec.judge.as_ref().expect("a judge record has a judge").model,
+            };
+            report.add(spec, self.seat_id(r.slot.seat), model, tokens);
+        }
+        report.finish()
     }
 
     fn release_summary(&mut self, covers: u32) {
@@ -399,6 +485,9 @@ impl Session {
             expect: None,
             quality_gate: false,
         };
+        if let Err(ending) = self.affordable(std::slice::from_ref(&call)) {
+            return self.finish(ending);
+        }
         self.release(call);
         let index = self.debate.records.len() - 1;
         self.debate.records[index].covers_round = covers;
@@ -439,7 +528,8 @@ impl Session {
             },
         };
         let index = self.debate.records.len();
-        self.debate.records.push(Record { id, slot, answer: None, superseded: false, covers_round: 0 });
+        let prompt_tokens = request.messages.iter().map(|m| crate::estimate_tokens(&m.content)).sum();
+        self.debate.records.push(Record { id, slot, answer: None, superseded: false, covers_round: 0, prompt_tokens });
         if call.quality_gate && spec.limits.quality_gate != QualityGate::Off {
             self.retry.insert(index, call);
         }
@@ -466,6 +556,7 @@ impl Session {
         let (kind, reason) = match ending.kind {
             EndKind::NoQuorum => (OutcomeKind::NoQuorum, ending.reason),
             EndKind::JudgeFailed => (OutcomeKind::JudgeFailed, ending.reason),
+            EndKind::CostLimit => (OutcomeKind::CostLimit, ending.reason),
             EndKind::Degraded => (OutcomeKind::Degraded, ending.reason),
             EndKind::Completed | EndKind::Consensus if !failures.is_empty() => {
                 let who: Vec<String> = failures

@@ -5,6 +5,8 @@
 //! non-empty panel with unique ids, a judge whose id differs from every seat,
 //! rounds ≥ 1, sane limits, and seat references that resolve.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
@@ -33,6 +35,24 @@ pub struct DebateSpec {
     pub seed: u64,
     #[serde(default)]
     pub limits: Limits,
+    /// What each model costs, by model reference as the panel writes it (a
+    /// fallback chain is priced as one string): USD per million tokens.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub prices: BTreeMap<String, Price>,
+    /// The most this debate may spend, in USD: a batch whose worst case would
+    /// take the spending above it is not released, and the debate ends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost: Option<f64>,
+}
+
+/// A model's price, USD per million tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    /// Per million prompt (input) tokens.
+    pub input: f64,
+    /// Per million completion (output) tokens.
+    pub output: f64,
 }
 
 /// One seat at the table (or the judge's chair).
@@ -316,6 +336,18 @@ impl DebateSpec {
         }
         if !(0.0..=2.0).contains(&limits.temperature) {
             return Err(Error::spec("limits.temperature", "must be between 0 and 2"));
+        }
+        for (model, price) in &self.prices {
+            for (name, value) in [("input", price.input), ("output", price.output)] {
+                if !(value.is_finite() && value >= 0.0) {
+                    return Err(Error::spec(format!("prices.{model}.{name}"), "USD per million tokens, zero or more"));
+                }
+            }
+        }
+        if let Some(c) = self.max_cost
+            && !(c.is_finite() && c >= 0.0)
+        {
+            return Err(Error::spec("max_cost", "USD, zero or more"));
         }
         if let Some(q) = limits.quorum
             && (q == 0 || q as usize > self.panel.len())

@@ -40,6 +40,9 @@ pub struct Transcript {
     pub synthesis: Option<Synthesis>,
     /// `null` while the debate is still running (a partial journal).
     pub outcome: Option<Outcome>,
+    /// Tokens and cost per seat and in total; estimated where a provider reported no usage.
+    #[serde(default)]
+    pub usage: crate::UsageReport,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

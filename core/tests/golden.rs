@@ -95,6 +95,8 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("challenge-fast-exit", "consensus", 1),
         ("ranked-three-seats", "completed", 1),
         ("round-robin-context-budget", "completed", 3),
+        ("round-robin-priced", "completed", 2),
+        ("round-robin-cost-limit", "cost-limit", 2),
     ];
     for (case, kind, rounds) in expect {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(case);
@@ -172,4 +174,34 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     assert_eq!(ana.len(), 1);
     assert!(ana[0].starts_with("Ben's case fails"));
     assert!(g["warnings"][0]["message"].as_str().unwrap().contains("asked again"));
+}
+
+/// The priced cases' money, worked out by hand from the usage in their
+/// scripts and the prices in their specs (USD per million tokens).
+#[test]
+fn golden_costs_are_the_hand_computed_ones() {
+    // cto (gpt-4o, $2.50 in / $10 out): 120·2.5 + 28·10 = 580, 300·2.5 + 26·10 = 1010 micro-dollars.
+    // cfo (claude-sonnet, $3 / $15): 140·3 + 24·15 = 780, 320·3 + 22·15 = 1290. pm (local): 0.
+    // judge (gpt-4o): 600·2.5 + 90·10 = 2400.
+    let t = transcript("round-robin-priced");
+    let cost = |seat: &str| {
+        t["usage"]["seats"].as_array().unwrap().iter().find(|s| s["seat"] == seat).unwrap()["cost_usd"]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(cost("cto"), 0.00159);
+    assert_eq!(cost("cfo"), 0.00207);
+    assert_eq!(cost("pm"), 0.0);
+    assert_eq!(cost("judge"), 0.0024);
+    assert_eq!(t["usage"]["total"]["cost_usd"].as_f64(), Some(0.00606));
+    assert_eq!(t["usage"]["total"]["prompt_tokens"], 120 + 140 + 160 + 300 + 320 + 340 + 600);
+
+    // With a $0.006 limit: cto, cfo, pm and cto again answer ($0.00237); the next
+    // call, cfo's second turn, could cost more than the $0.00363 left.
+    let t = transcript("round-robin-cost-limit");
+    assert_eq!(t["usage"]["total"]["cost_usd"].as_f64(), Some(0.00237));
+    assert_eq!(t["turns"].as_array().unwrap().len(), 4);
+    assert!(t["synthesis"].is_null(), "no judge call was affordable");
+    let reason = t["outcome"]["reason"].as_str().unwrap();
+    assert!(reason.contains("$0.006") && reason.contains("$0.00237 spent"), "{reason}");
 }

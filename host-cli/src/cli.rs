@@ -118,6 +118,9 @@ pub struct SpecArgs {
     /// What to do with an adversarial turn that pulls its punches.
     #[arg(long, value_enum, default_value_t = QualityGateArg::Regenerate)]
     pub quality_gate: QualityGateArg,
+    /// Refuse a run whose worst-case cost is above this many US dollars, and stop one whose spending would pass it.
+    #[arg(long, value_name = "USD")]
+    pub max_cost: Option<f64>,
     /// comparative: an option to compare (give two or more).
     #[arg(long = "option", value_name = "TEXT")]
     pub options: Vec<String>,

@@ -251,6 +251,9 @@ impl Config {
         if !given("roles") && d.roles.is_some() {
             args.roles = d.roles.clone();
         }
+        if !given("max_cost") && d.max_cost.is_some() {
+            args.max_cost = d.max_cost;
+        }
         // The panel: a name from [panels] (on the command line or in the file), or models.
         let choice = if given("panel") {
             match args.panel.as_slice() {

@@ -84,6 +84,12 @@ impl Runtime {
         Ok(engine.call_validate_spec(&mut self.store, spec_json)?.map_err(EngineError))
     }
 
+    /// The worst case of a spec: calls, tokens and cost at most.
+    pub fn estimate(&mut self, spec_json: &str) -> Result<Result<wit::CostEstimate, EngineError>> {
+        let engine = self.bindings.agon_debate_engine();
+        Ok(engine.call_estimate(&mut self.store, spec_json)?.map_err(EngineError))
+    }
+
     pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
         Ok(self.bindings.agon_debate_engine().call_protocols(&mut self.store)?)
     }

@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod engine;
 pub mod export;
 pub mod host;
+pub mod prices;
 pub mod provider;
 pub mod sessions;
 pub mod spec_args;

@@ -8,6 +8,7 @@ use agon_cli::cli::{Cli, Command, DriveArgs, ExportFormat, Format, ReplayArgs, R
 use agon_cli::config::{Config, given_in};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
+use agon_cli::prices::PriceTable;
 use agon_cli::provider::{CallOptions, Environment};
 use agon_cli::sessions::{self, Session};
 use agon_cli::spec_args;
@@ -23,6 +24,7 @@ mod exit {
     pub const DEGRADED: u8 = 3;
     pub const JUDGE_FAILED: u8 = 4;
     pub const NO_QUORUM: u8 = 5;
+    pub const COST_LIMIT: u8 = 6;
     pub const INTERRUPTED: u8 = 130;
 }
 
@@ -51,9 +53,9 @@ fn main() -> ExitCode {
         Command::Run(mut args) => {
             config().and_then(|c| configure_run(&mut args, &c, &given).map(|_| c)).and_then(|c| run(args, &c))
         }
-        Command::Spec(mut args) => {
-            config().and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad)).and_then(|_| spec(args))
-        }
+        Command::Spec(mut args) => config()
+            .and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad).map(|_| c))
+            .and_then(|c| spec(args, &c)),
         Command::Replay(args) => replay(args),
         Command::Resume { id, drive } => config().and_then(|c| resume(&id, drive, &c)),
         Command::Sessions { json } => list_sessions(json),
@@ -75,7 +77,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<String> {
+fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime, config: &Config) -> Result<String> {
     let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
     let name = args.protocol.split(':').next().unwrap_or_default();
     if !known.iter().any(|k| k == name) {
@@ -90,7 +92,12 @@ fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime) -> Result<St
             std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read --items {}: {e}", path.display())))?;
         inputs.items = spec_args::read_items(&text);
     }
-    let spec = spec_args::build(args, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    let mut spec = spec_args::build(args, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
+    let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
+    if !prices.is_empty() {
+        spec["prices"] = serde_json::Value::Object(prices);
+    }
     runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
 }
 
@@ -117,9 +124,20 @@ fn load_roles(dir: Option<&std::path::Path>, runtime: &mut Runtime) -> Result<Ve
     files.into_iter().map(|(name, text)| runtime.parse_role(&text)?.map_err(|e| bad(format!("{name}: {e}")))).collect()
 }
 
-fn spec(args: agon_cli::cli::SpecArgs) -> Result<u8> {
+/// Every model a spec names: the panel's, then the judge's.
+fn models_of(spec: &serde_json::Value) -> Vec<String> {
+    spec["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
+        .filter_map(|p| p["model"].as_str().map(str::to_string))
+        .collect()
+}
+
+fn spec(args: agon_cli::cli::SpecArgs, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
-    let json = spec_json(&args, &mut runtime)?;
+    let json = spec_json(&args, &mut runtime, config)?;
     let pretty: serde_json::Value = serde_json::from_str(&json)?;
     println!("{}", serde_json::to_string_pretty(&pretty)?);
     Ok(exit::OK)
@@ -157,17 +175,28 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
 
 fn run(args: RunArgs, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
-    let spec = spec_json(&args.spec, &mut runtime)?;
+    let spec = spec_json(&args.spec, &mut runtime, config)?;
     let env = environment(config, &args.drive);
-    let parsed: serde_json::Value = serde_json::from_str(&spec)?;
-    let models: Vec<String> = parsed["panel"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(parsed["judge"].as_object().map(|_| &parsed["judge"]))
-        .filter_map(|p| p["model"].as_str().map(str::to_string))
-        .collect();
+    let models = models_of(&serde_json::from_str(&spec)?);
     host::preflight(&models, &env).map_err(bad)?;
+    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
+    if !args.drive.quiet {
+        eprintln!("{}", worst_case_line(&bound));
+    }
+    if let (Some(max), Some(micro)) = (args.spec.max_cost, bound.cost_micro_usd)
+        && micro > micro_usd(max)
+    {
+        return Err(bad(format!(
+            "the worst case, {}, is above --max-cost ${max}: lower --rounds, --max-tokens or --judge-max-tokens, set --context-budget, or raise --max-cost",
+            usd(micro)
+        )));
+    }
+    if args.spec.max_cost.is_some() && !bound.unpriced.is_empty() {
+        eprintln!(
+            "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
+            bound.unpriced.join(", ")
+        );
+    }
 
     let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;
@@ -186,6 +215,45 @@ fn run(args: RunArgs, config: &Config) -> Result<u8> {
         journals.push(JournalFile::create(path, &header)?);
     }
     drive_to_end(&mut council, &env, &args.drive, journals, session.as_ref(), args.journal.as_deref())
+}
+
+/// "worst case: 16 calls, ≤ 24,000 prompt + 8,192 completion tokens, ≤ $0.14".
+fn worst_case_line(e: &wit::CostEstimate) -> String {
+    let cost = match e.cost_micro_usd {
+        Some(micro) => format!(", ≤ {}", usd(micro)),
+        None => format!("; cost unknown: no price for {}", e.unpriced.join(", ")),
+    };
+    format!(
+        "agon: worst case {} calls, ≤ {} prompt + {} completion tokens{cost}",
+        e.calls,
+        thousands(e.prompt_tokens),
+        thousands(e.completion_tokens)
+    )
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Micro-dollars as `$0.0123` (at least two decimals, cents and below when they matter).
+fn usd(micro: u64) -> String {
+    let mut frac = format!("{:06}", micro % 1_000_000);
+    while frac.len() > 2 && frac.ends_with('0') {
+        frac.pop();
+    }
+    format!("${}.{frac}", micro / 1_000_000)
+}
+
+fn micro_usd(dollars: f64) -> u64 {
+    (dollars * 1e6).round().max(0.0) as u64
 }
 
 /// The providers this run can call: the environment, agon.toml, the flags.
@@ -209,14 +277,7 @@ fn resume(id: &str, drive: DriveArgs, config: &Config) -> Result<u8> {
         write_transcripts(&mut council, &session)?;
         return Ok(code);
     }
-    let spec: serde_json::Value = serde_json::from_str(&council.spec_json()?)?;
-    let models: Vec<String> = spec["panel"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
-        .filter_map(|p| p["model"].as_str().map(str::to_string))
-        .collect();
+    let models = models_of(&serde_json::from_str(&council.spec_json()?)?);
     let env = environment(config, &drive);
     host::preflight(&models, &env).map_err(bad)?;
     let waiting = council.outstanding()?.len();
@@ -443,5 +504,6 @@ fn exit_code(outcome: &wit::Outcome) -> u8 {
         wit::OutcomeKind::Degraded => exit::DEGRADED,
         wit::OutcomeKind::JudgeFailed => exit::JUDGE_FAILED,
         wit::OutcomeKind::NoQuorum => exit::NO_QUORUM,
+        wit::OutcomeKind::CostLimit => exit::COST_LIMIT,
     }
 }

@@ -155,6 +155,12 @@ pub fn build(args: &SpecArgs, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Re
     if let Some(c) = &args.context {
         spec["context"] = json!(c);
     }
+    if let Some(max) = args.max_cost {
+        if !(max.is_finite() && max >= 0.0) {
+            return Err(format!("--max-cost {max}: give US dollars, zero or more"));
+        }
+        spec["max_cost"] = json!(max);
+    }
     Ok(spec)
 }
 

@@ -187,6 +187,7 @@ pub fn outcome_line(o: &wit::Outcome) -> String {
         wit::OutcomeKind::Degraded => "Outcome: DEGRADED — not every participant answered",
         wit::OutcomeKind::JudgeFailed => "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself",
         wit::OutcomeKind::NoQuorum => "Outcome: NO QUORUM — too few participants answered",
+        wit::OutcomeKind::CostLimit => "Outcome: STOPPED AT THE COST LIMIT — no synthesis; every answer so far is kept",
     };
     format!("{label}. {} (rounds run: {})", o.reason, o.rounds_run)
 }

@@ -131,6 +131,7 @@ pub fn outcome(o: core::Outcome) -> wit::Outcome {
             core::OutcomeKind::Degraded => wit::OutcomeKind::Degraded,
             core::OutcomeKind::JudgeFailed => wit::OutcomeKind::JudgeFailed,
             core::OutcomeKind::NoQuorum => wit::OutcomeKind::NoQuorum,
+            core::OutcomeKind::CostLimit => wit::OutcomeKind::CostLimit,
         },
         reason: o.reason,
         rounds_run: o.rounds_run,

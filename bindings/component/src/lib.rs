@@ -9,7 +9,7 @@ mod convert;
 use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
-use exports::agon::debate::types::{CouncilRole, Error, Input, Outcome, Output, ProtocolInfo, RequestId};
+use exports::agon::debate::types::{CostEstimate, CouncilRole, Error, Input, Outcome, Output, ProtocolInfo, RequestId};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -35,6 +35,18 @@ impl Guest for Engine {
     fn validate_spec(spec_json: String) -> Result<String, Error> {
         let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
         Ok(spec.to_json())
+    }
+
+    fn estimate(spec_json: String) -> Result<CostEstimate, Error> {
+        let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
+        let e = agon_core::worst_case(&spec);
+        Ok(CostEstimate {
+            calls: e.calls,
+            prompt_tokens: e.prompt_tokens,
+            completion_tokens: e.completion_tokens,
+            cost_micro_usd: e.cost_usd.map(|c| c.0),
+            unpriced: e.unpriced,
+        })
     }
 
     fn protocols() -> Vec<ProtocolInfo> {

@@ -57,6 +57,14 @@ export function validateSpec(spec) {
   return rethrowing(engine.validateSpec)(specText(spec));
 }
 
+/**
+ * The worst case of a spec, before it runs: `{calls, promptTokens, completionTokens,
+ * costMicroUsd (undefined unless every model is priced), unpriced}`.
+ */
+export function estimate(spec) {
+  return rethrowing(engine.estimate)(specText(spec));
+}
+
 /** Parse a role file (markdown with YAML frontmatter); errors name the line. */
 export function parseRole(text) {
   return rethrowing(engine.parseRole)(text);

@@ -2,6 +2,7 @@
 // by jco (gen/interfaces/); this file only adds the SDK's own surface.
 import type { Session as RawSession } from "../gen/interfaces/agon-debate-engine.js";
 import type {
+  CostEstimate,
   CouncilRole,
   DebateEvent,
   Error as EngineError,
@@ -58,6 +59,8 @@ export declare function drive(session: RawSession, complete: Complete, options?:
 
 /** Check a spec without starting a debate; returns it normalized, as JSON text. */
 export declare function validateSpec(spec: Spec): string;
+/** The worst case of a spec before it runs: calls, tokens and (when every model is priced) cost. */
+export declare function estimate(spec: Spec): CostEstimate;
 /** Parse a role file (markdown with YAML frontmatter); throws `AgonError` naming the line. */
 export declare function parseRole(text: string): CouncilRole;
 /** The built-in role files (four debaters and a judge), as text. */

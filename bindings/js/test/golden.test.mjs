@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Session, drive, AgonError, validateSpec, protocols, parseRole, builtinRoles } from "../src/index.js";
+import { Session, drive, AgonError, validateSpec, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
 
 const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
 const cases = readdirSync(goldenDir, { withFileTypes: true })
@@ -125,6 +125,16 @@ test("an unknown request id is an AgonError and changes nothing", () => {
     message: "no request with id 999 was released",
   });
   assert.equal(session.journal(), before);
+});
+
+test("estimate bounds a priced spec before it runs", () => {
+  // round-robin-priced: 3 seats × 2 rounds + the judge; every model priced.
+  const e = estimate(read("round-robin-priced", "spec.json"));
+  assert.equal(e.calls, 7);
+  assert.equal(e.completionTokens, 6n * 200n + 400n);
+  assert.ok(e.costMicroUsd > 0n, String(e.costMicroUsd));
+  assert.deepEqual(e.unpriced, []);
+  assert.throws(() => estimate("{}"), AgonError);
 });
 
 test("protocols lists what the engine offers", () => {

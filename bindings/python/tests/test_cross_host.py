@@ -94,7 +94,7 @@ def stats(url: str) -> dict:
 def run_cli(provider: str, url: str, out: Path) -> tuple[str, str]:
     env = {**os.environ, "OPENAI_BASE_URL": f"{url}/v1", "OPENAI_API_KEY": "test-key", "OLLAMA_HOST": url}
     subprocess.run(
-        [str(AGON), "run", *FLAGS, *models(provider), "--format", "json", "--quiet",
+        [str(AGON), "run", *FLAGS, *models(provider), "--format", "json", "--quiet", "--no-save",
          "--output", str(out / "transcript.json"), "--events", str(out / "events.ndjson")],
         env=env, check=True, capture_output=True, timeout=120,
     )

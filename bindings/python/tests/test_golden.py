@@ -105,6 +105,17 @@ def test_an_unknown_request_raises_and_changes_nothing(cases: list[str]) -> None
         assert session.journal() == before
 
 
+def test_estimate_bounds_a_priced_spec_before_it_runs() -> None:
+    # round-robin-priced: 3 seats × 2 rounds + the judge; every model priced.
+    e = agon.estimate(read("round-robin-priced", "spec.json"))
+    assert e["calls"] == 7
+    assert e["completion_tokens"] == 6 * 200 + 400
+    assert e["cost_micro_usd"] > 0
+    assert e["unpriced"] == []
+    with pytest.raises(agon.AgonError):
+        agon.estimate("{}")
+
+
 def test_protocols_and_version() -> None:
     names = [p["name"] for p in agon.protocols()]
     assert "round-robin" in names and "rotating-challenger" in names

@@ -92,6 +92,59 @@ impl<T: Protocol + Clone + 'static> ProtocolClone for T {
     }
 }
 
+/// The most a protocol can ask for with a spec, whatever the replies say:
+/// early stops, failures and benched seats only ever ask for less.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bounds {
+    /// Panel turns.
+    pub turns: u32,
+    /// Of those, the turns the quality gate may ask again (once each).
+    pub gated: u32,
+    /// Judge calls (the synthesis, or adversarial's single-agent fallback).
+    pub judge: u32,
+    /// The highest round number a turn can carry (summaries cover rounds before it).
+    pub rounds: u32,
+}
+
+/// Each protocol's bound, read off its plan (see each module's stages).
+pub(crate) fn bounds(spec: &DebateSpec) -> Bounds {
+    let n = spec.panel.len() as u32;
+    let r = spec.rounds();
+    let judge = spec.judge.is_some() as u32;
+    let (turns, gated, rounds) = match &spec.protocol {
+        // One turn per seat per round, in sequence.
+        ProtocolSpec::RoundRobin | ProtocolSpec::ConsensusCheck | ProtocolSpec::RoleCouncil => (n * r, 0, r),
+        // The same, with one gated adversary turn a round.
+        ProtocolSpec::DevilsAdvocate { .. } => (n * r, r, r),
+        // Blind answers, then one turn per seat per round; the challenger's is gated.
+        ProtocolSpec::RotatingChallenger { .. } => (n + n * r, r, r),
+        // Opening, cross-examination, rebuttal: every seat in each.
+        ProtocolSpec::Structured => (3 * n, 0, 3),
+        // Advocate and challenger: openings, then a cross-examination (3+ rounds) and a
+        // rebuttal (2+ rounds); the challenger's turns are gated. The single-agent path asks less.
+        ProtocolSpec::Adversarial { .. } => {
+            let phases = 1 + (r >= 2) as u32 + (r >= 3) as u32;
+            (2 * phases, phases, 3)
+        }
+        // Steelman and devil's advocate, once; the devil is gated.
+        ProtocolSpec::Steelman => (2, 1, 1),
+        // One advocate per option, and a rebuttal each with 2+ rounds.
+        ProtocolSpec::Comparative { .. } => (n * (1 + (r >= 2) as u32), 0, 2),
+        // Two lenses vote once; the count is the result, no judge.
+        ProtocolSpec::PriorityVote { .. } => (2, 0, 1),
+        // The defender's opening, the others' critiques, then per round the defender's
+        // response and the rejected challengers' rebuttals, then everyone's assumptions.
+        ProtocolSpec::Challenge { .. } => {
+            let others = n.saturating_sub(1);
+            (1 + others + r * (1 + others) + n, 0, r)
+        }
+        // Blind answers, then every seat ranks the others.
+        ProtocolSpec::Ranked => (2 * n, 0, 1),
+    };
+    let judge = if matches!(spec.protocol, ProtocolSpec::PriorityVote { .. }) { 0 } else { judge };
+    Bounds { turns, gated, judge, rounds }
+}
+
 /// Build the protocol a spec names.
 pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
     let seat = |s: &Option<crate::SeatRef>, field: &str| {
@@ -255,6 +308,8 @@ pub(crate) enum EndKind {
     Degraded,
     NoQuorum,
     JudgeFailed,
+    /// Set by the session, never a protocol: the spending limit was reached.
+    CostLimit,
 }
 
 impl Ending {

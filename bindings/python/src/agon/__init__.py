@@ -9,7 +9,17 @@ made inside the component.
 """
 
 from ._drive import drive, drive_async, run_debate, run_debate_async
-from ._engine import AgonError, Session, builtin_roles, parse_role, protocols, spec_text, validate_spec, version
+from ._engine import (
+    AgonError,
+    Session,
+    builtin_roles,
+    estimate,
+    parse_role,
+    protocols,
+    spec_text,
+    validate_spec,
+    version,
+)
 from .providers import ProviderError, by_provider, ollama, openai
 from .types import Variant
 
@@ -26,6 +36,7 @@ __all__ = [
     "openai",
     "parse_role",
     "protocols",
+    "estimate",
     "run_debate",
     "run_debate_async",
     "spec_text",

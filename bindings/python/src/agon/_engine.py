@@ -233,6 +233,12 @@ def validate_spec(spec: Spec) -> str:
     return _text(_Instance().call_result("validate-spec", spec_text(spec)))
 
 
+def estimate(spec: Spec) -> dict[str, Any]:
+    """The worst case of a spec, before it runs: ``{"calls", "prompt_tokens",
+    "completion_tokens", "cost_micro_usd" (None unless every model is priced), "unpriced"}``."""
+    return cast("dict[str, Any]", _lift(_Instance().call_result("estimate", spec_text(spec))))
+
+
 def parse_role(text: str) -> dict[str, Any]:
     """Parse a role file (markdown with YAML frontmatter); raises AgonError naming the line."""
     return cast("dict[str, Any]", _lift(_Instance().call_result("parse-role", text)))

@@ -1,0 +1,257 @@
+//! What a debate costs: the worst case before it runs, the spending while it
+//! runs (to stop before a limit), and the usage per seat after.
+//!
+//! Money is counted in micro-dollars (u64): a price is USD per million
+//! tokens, so tokens × price is micro-dollars, and sums are exact and the
+//! same in every host.
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::protocol;
+use crate::{DebateSpec, Price, estimate_tokens};
+
+/// An amount of money in micro-dollars; in JSON, a number of US dollars.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Usd(pub u64);
+
+impl Usd {
+    pub fn from_dollars(dollars: f64) -> Usd {
+        Usd((dollars * 1e6).round().max(0.0) as u64)
+    }
+
+    /// `$0.0123`: at least two decimals, no float formatting (integer digits only).
+    pub fn display(self) -> String {
+        let (dollars, micros) = (self.0 / 1_000_000, self.0 % 1_000_000);
+        let mut frac = format!("{micros:06}");
+        while frac.len() > 2 && frac.ends_with('0') {
+            frac.pop();
+        }
+        format!("${dollars}.{frac}")
+    }
+}
+
+impl Serialize for Usd {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.0 as f64 / 1e6)
+    }
+}
+
+impl<'de> Deserialize<'de> for Usd {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Usd, D::Error> {
+        f64::deserialize(d).map(Usd::from_dollars)
+    }
+}
+
+/// What `prompt` and `completion` tokens cost at `price`.
+pub fn cost(price: Price, prompt: u64, completion: u64) -> Usd {
+    Usd((prompt as f64 * price.input + completion as f64 * price.output).round() as u64)
+}
+
+/// The price of a model as the panel writes it: its own entry, else — for a
+/// fallback chain — the dearest of its alternatives (each must be priced).
+pub fn price_of(spec: &DebateSpec, model: &str) -> Option<Price> {
+    if let Some(p) = spec.prices.get(model) {
+        return Some(*p);
+    }
+    if !model.contains('|') {
+        return None;
+    }
+    model
+        .split('|')
+        .map(|m| spec.prices.get(m.trim()).copied())
+        .try_fold(Price { input: 0.0, output: 0.0 }, |acc, p| {
+            p.map(|p| Price { input: acc.input.max(p.input), output: acc.output.max(p.output) })
+        })
+}
+
+/// The most a debate can make and spend, before it runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostEstimate {
+    /// Calls the protocol can make at most (turns, regenerations, summaries, the judge).
+    pub calls: u32,
+    /// Prompt tokens at most (estimated as characters / 4), over all calls.
+    pub prompt_tokens: u64,
+    /// Completion tokens at most: every call at its `max_tokens`.
+    pub completion_tokens: u64,
+    /// The cost at most, when every model is priced.
+    pub cost_usd: Option<Usd>,
+    /// Models without a price (then `cost_usd` is absent).
+    pub unpriced: Vec<String>,
+}
+
+/// Text every prompt may carry besides the question, the context, the
+/// protocol's options and the history: system prompts, instructions, headings.
+/// The longest template is under 1,000 tokens; the rest is margin.
+pub const TEMPLATE_TOKENS: u64 = 1_500;
+
+/// The worst case of `spec`, assuming providers keep replies within `max_tokens`.
+///
+/// Calls: the protocol's own upper bound. Each prompt: the context budget when
+/// one is set (the engine never exceeds it), else the fixed text plus every
+/// earlier reply at its ceiling. Cost: all of that at the dearest price in the
+/// spec — an upper bound, not a forecast.
+pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
+    let b = protocol::bounds(spec);
+    let limits = &spec.limits;
+    let summaries = if limits.context_budget.is_some() { b.rounds } else { 0 };
+    let regenerations = if limits.quality_gate == crate::QualityGate::Regenerate { b.gated } else { 0 };
+    let turns = b.turns + regenerations + summaries;
+    let calls = turns + b.judge;
+    let completion_tokens = turns as u64 * limits.max_tokens as u64 + b.judge as u64 * limits.judge_max_tokens as u64;
+
+    let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
+    fixed += spec.context.as_deref().map_or(0, |c| estimate_tokens(c) as u64);
+    fixed += spec
+        .panel
+        .iter()
+        .chain(&spec.judge)
+        .filter_map(|p| p.persona.as_deref())
+        .map(|p| estimate_tokens(p) as u64)
+        .max()
+        .unwrap_or(0);
+    fixed += match &spec.protocol {
+        crate::ProtocolSpec::Comparative { options } => options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
+        crate::ProtocolSpec::PriorityVote { items } => items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
+        _ => 0,
+    };
+    let ceiling = limits.max_tokens.max(limits.judge_max_tokens) as u64;
+    let prompt_tokens = (0..calls as u64)
+        .map(|i| {
+            let unbounded = fixed + i * ceiling;
+            limits.context_budget.map_or(unbounded, |budget| unbounded.min(budget as u64))
+        })
+        .sum();
+
+    let mut models: Vec<&str> = spec.panel.iter().chain(&spec.judge).map(|p| p.model.as_str()).collect();
+    models.sort_unstable();
+    models.dedup();
+    let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
+    let cost_usd = unpriced.is_empty().then(|| {
+        let dearest =
+            models.iter().filter_map(|m| price_of(spec, m)).fold(Price { input: 0.0, output: 0.0 }, |a, p| Price {
+                input: a.input.max(p.input),
+                output: a.output.max(p.output),
+            });
+        cost(dearest, prompt_tokens, completion_tokens)
+    });
+    CostEstimate { calls, prompt_tokens, completion_tokens, cost_usd, unpriced }
+}
+
+/// Tokens and money per seat, as the transcript reports them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct UsageReport {
+    pub seats: Vec<SeatUsage>,
+    pub total: UsageTotal,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatUsage {
+    pub seat: String,
+    pub model: String,
+    /// Calls answered or failed, regenerations and summaries included.
+    pub calls: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    /// Calls whose provider reported no usage: their tokens are estimated (characters / 4).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub estimated_calls: u32,
+    /// Absent when the model has no price.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<Usd>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct UsageTotal {
+    pub calls: u32,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub estimated_calls: u32,
+    /// The cost of the priced seats; `unpriced` names the others.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<Usd>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unpriced: Vec<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// One call's tokens, reported or estimated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CallTokens {
+    pub prompt: u64,
+    pub completion: u64,
+    pub estimated: bool,
+}
+
+impl UsageReport {
+    /// Add one call of `seat` (on `model`) to the report.
+    pub fn add(&mut self, spec: &DebateSpec, seat: &str, model: &str, tokens: CallTokens) {
+        let row = match self.seats.iter().position(|s| s.seat == seat) {
+            Some(i) => &mut self.seats[i],
+            None => {
+                self.seats.push(SeatUsage {
+                    seat: seat.to_string(),
+                    model: model.to_string(),
+                    calls: 0,
+                    prompt_tokens: 0,
+                    completion_tokens: 0,
+                    estimated_calls: 0,
+                    cost_usd: price_of(spec, model).map(|_| Usd(0)),
+                });
+                self.seats.last_mut().expect("just pushed")
+            }
+        };
+        row.calls += 1;
+        row.prompt_tokens += tokens.prompt;
+        row.completion_tokens += tokens.completion;
+        row.estimated_calls += tokens.estimated as u32;
+        if let (Some(total), Some(price)) = (row.cost_usd.as_mut(), price_of(spec, model)) {
+            total.0 += cost(price, tokens.prompt, tokens.completion).0;
+        }
+    }
+
+    /// Fill in the total from the seats.
+    pub fn finish(mut self) -> UsageReport {
+        let mut total = UsageTotal::default();
+        let mut cost = Usd(0);
+        for s in &self.seats {
+            total.calls += s.calls;
+            total.prompt_tokens += s.prompt_tokens;
+            total.completion_tokens += s.completion_tokens;
+            total.estimated_calls += s.estimated_calls;
+            match s.cost_usd {
+                Some(c) => cost.0 += c.0,
+                None if !total.unpriced.contains(&s.model) => total.unpriced.push(s.model.clone()),
+                None => {}
+            }
+        }
+        total.cost_usd = Some(cost).filter(|_| self.seats.iter().any(|s| s.cost_usd.is_some()));
+        self.total = total;
+        self
+    }
+
+    /// Spending so far, priced seats only.
+    pub fn spent(&self) -> Usd {
+        Usd(self.seats.iter().filter_map(|s| s.cost_usd).map(|c| c.0).sum())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_is_exact_and_printed_without_floats() {
+        assert_eq!(Usd(1_234).display(), "$0.001234");
+        assert_eq!(Usd(1_500_000).display(), "$1.50");
+        assert_eq!(Usd(0).display(), "$0.00");
+        assert_eq!(Usd(120_000).display(), "$0.12");
+        assert_eq!(Usd::from_dollars(0.25), Usd(250_000));
+        // 1,000 prompt tokens at $2.50/M and 500 completion tokens at $10/M: $0.0025 + $0.005.
+        assert_eq!(cost(Price { input: 2.5, output: 10.0 }, 1_000, 500), Usd(7_500));
+        assert_eq!(serde_json::to_string(&Usd(7_500)).unwrap(), "0.0075");
+    }
+}

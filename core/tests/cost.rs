@@ -1,0 +1,173 @@
+//! The cost bound and the spending limit: hand-computed bounds for a few
+//! protocols, and properties over random panels, scripts and failures — no
+//! run makes more calls or sends more prompt tokens than the bound, and no
+//! run spends more than its limit.
+
+mod common;
+
+use agon_core::{FailureKind, Input, ModelRequest, Price, Session, Usage, Usd, estimate_tokens, worst_case};
+use common::*;
+use proptest::prelude::*;
+use serde_json::json;
+
+const IDS: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
+
+#[test]
+fn hand_computed_bounds() {
+    // common::spec: max_tokens 64, judge_max_tokens 128; question "Should the city build the tram?"
+    // (31 characters: 8 tokens), so each prompt's fixed part is 1,500 + 8 = 1,508 tokens.
+    let s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
+    let e = worst_case(&s);
+    // 3 seats × 2 rounds + the judge.
+    assert_eq!(e.calls, 7);
+    // Six turns at 64 and the judge at 128.
+    assert_eq!(e.completion_tokens, 6 * 64 + 128);
+    // Call i sees the fixed part and at most i earlier replies of 128: 7·1508 + 128·(0+1+…+6).
+    assert_eq!(e.prompt_tokens, 7 * 1508 + 128 * 21);
+    assert_eq!(e.cost_usd, None);
+    assert_eq!(e.unpriced, ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"]);
+
+    // 4 blind answers, 4 × 3 deliberation turns, 3 gated challenger turns asked again, the judge.
+    let s = spec(json!({"name": "rotating-challenger"}), &IDS[..4], 3, true);
+    assert_eq!(worst_case(&s).calls, 4 + 12 + 3 + 1);
+    // Defender's opening, 2 critiques, per round (2) a response and 2 rebuttals, 3 assumption turns, judge.
+    let s = spec(json!({"name": "challenge"}), &IDS[..3], 2, true);
+    assert_eq!(worst_case(&s).calls, 1 + 2 + 2 * 3 + 3 + 1);
+    // Two lenses, no judge ever.
+    let s = spec(json!({"name": "priority-vote", "items": ["x", "y"]}), &IDS[..2], 1, true);
+    assert_eq!(worst_case(&s).calls, 2);
+
+    // Priced: everything at the dearest price ($2 in, $8 out per million tokens).
+    let mut s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
+    for m in ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"] {
+        s.prices.insert(m.into(), Price { input: 1.0, output: 4.0 });
+    }
+    s.prices.insert("openai/b-model".into(), Price { input: 2.0, output: 8.0 });
+    let e = worst_case(&s);
+    let micro = (7 * 1508 + 128 * 21) * 2 + (6 * 64 + 128) * 8;
+    assert_eq!(e.cost_usd, Some(Usd(micro)));
+
+    // With a budget, no prompt counts above it: 7 calls of at most 1,000... but the fixed part
+    // alone is 1,508, so every prompt is capped at the budget; 2 summaries may be added.
+    let mut s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
+    s.limits.context_budget = Some(1000);
+    let e = worst_case(&s);
+    assert_eq!(e.calls, 7 + 2);
+    assert_eq!(e.prompt_tokens, 9 * 1000);
+}
+
+/// Replies that move every protocol along different paths: agreement,
+/// disagreement, structured verdicts, rebuttal choices, soft adversarial
+/// turns the quality gate asks again, and nothing parseable at all.
+const REPLIES: [&str; 9] = [
+    "I agree with Speaker 1. CONSENSUS: build it.",
+    "I disagree with everyone; the costs are wrong.",
+    r#"{"verdict": "disagree", "critique": "c", "evidence": "e", "alternative": "a", "confidence": "low", "objection_strength": "strong"}"#,
+    r#"{"verdict": "agree", "critique": "", "evidence": "e", "alternative": "", "confidence": "high", "objection_strength": "minor"}"#,
+    "MAINTAIN: the objection stands.",
+    "ESCALATE: worse than stated.",
+    "This is probably fine, just a minor nitpick.",
+    r#"{"responses": [], "updated_position": "the same"}"#,
+    "FINAL RANKING:\n1. Response A\n2. Response B\n3. Response C",
+];
+
+fn protocol(name: &str, seats: usize) -> serde_json::Value {
+    match name {
+        "comparative" => json!({"name": name, "options": &["A", "B", "C", "D", "E", "F"][..seats]}),
+        "priority-vote" => json!({"name": name, "items": ["one", "two", "three"]}),
+        "adversarial" => json!({"name": name, "compete": "compete"}),
+        _ => json!({"name": name}),
+    }
+}
+
+const PROTOCOLS: [&str; 11] = [
+    "round-robin",
+    "rotating-challenger",
+    "devils-advocate",
+    "consensus-check",
+    "structured",
+    "adversarial",
+    "steelman",
+    "comparative",
+    "priority-vote",
+    "challenge",
+    "ranked",
+];
+
+/// An answer no longer than the request allows, with usage as the estimator counts it.
+fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
+    if fail {
+        return Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "boom".into() };
+    }
+    let mut text = REPLIES[pick % REPLIES.len()].repeat(1 + pick % 3);
+    text.truncate(r.max_tokens as usize * 4);
+    let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
+    let usage = Usage { prompt_tokens: prompt, completion_tokens: estimate_tokens(&text) };
+    Input::Reply { id: r.id, text, usage: Some(usage) }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// No run makes more calls, or sends more prompt or completion tokens, than the bound.
+    #[test]
+    fn no_run_exceeds_its_worst_case(
+        which in 0usize..PROTOCOLS.len(),
+        seats in 2usize..=6,
+        rounds in 1u32..=4,
+        judge in any::<bool>(),
+        budget in prop_oneof![Just(None), (1000u32..4000).prop_map(Some)],
+        picks in proptest::collection::vec(0usize..1000, 1..64),
+        failures in proptest::collection::vec(any::<bool>(), 1..16),
+    ) {
+        let name = PROTOCOLS[which];
+        let seats = match name {
+            "steelman" | "priority-vote" | "adversarial" => 2,
+            _ => seats,
+        };
+        let mut s = spec(protocol(name, seats), &IDS[..seats], rounds, judge);
+        s.limits.context_budget = budget;
+        let bound = worst_case(&s);
+        let mut k = 0;
+        let run = drive(Session::new(s).unwrap(), |r| {
+            k += 1;
+            // Failures are rare enough that debates still go the distance.
+            let fail = failures[k % failures.len()] && k % 5 == 0;
+            answer(r, picks[k % picks.len()], fail)
+        });
+        prop_assert!(run.requests.len() as u32 <= bound.calls, "{name}: {} calls, bound {}", run.requests.len(), bound.calls);
+        let prompt: u64 = run.requests.iter().flat_map(|r| &r.messages).map(|m| estimate_tokens(&m.content) as u64).sum();
+        prop_assert!(prompt <= bound.prompt_tokens, "{name}: {prompt} prompt tokens, bound {}", bound.prompt_tokens);
+        let completion: u64 = run.requests.iter().map(|r| r.max_tokens as u64).sum();
+        prop_assert!(completion <= bound.completion_tokens, "{name}: {completion} completion tokens, bound {}", bound.completion_tokens);
+    }
+
+    /// With a spending limit, what a run spends (its providers keeping to
+    /// max_tokens) never goes above it; an ended run says why.
+    #[test]
+    fn no_run_spends_above_its_limit(
+        which in 0usize..PROTOCOLS.len(),
+        rounds in 1u32..=3,
+        limit in 0u64..40_000,
+        picks in proptest::collection::vec(0usize..1000, 1..32),
+    ) {
+        let name = PROTOCOLS[which];
+        let seats = if matches!(name, "steelman" | "priority-vote" | "adversarial") { 2 } else { 3 };
+        let mut s = spec(protocol(name, seats), &IDS[..seats], rounds, true);
+        for p in s.panel.iter().chain(&s.judge) {
+            s.prices.insert(p.model.clone(), Price { input: 3.0, output: 15.0 });
+        }
+        s.max_cost = Some(limit as f64 / 1e6);
+        let mut k = 0;
+        let run = drive(Session::new(s).unwrap(), |r| {
+            k += 1;
+            answer(r, picks[k % picks.len()], false)
+        });
+        let spent = run.session.usage().total.cost_usd.unwrap_or_default();
+        prop_assert!(spent.0 <= limit, "{name}: spent {} of a {} limit", spent.0, limit);
+        let outcome = run.session.outcome().unwrap();
+        if outcome.kind == agon_core::OutcomeKind::CostLimit {
+            prop_assert!(outcome.reason.contains("cost limit"));
+        }
+    }
+}
