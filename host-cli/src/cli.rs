@@ -212,4 +212,6 @@ pub enum ExportFormat {
 pub enum Format {
     Markdown,
     Json,
+    /// The JSON transcript as YAML.
+    Yaml,
 }

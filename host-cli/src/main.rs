@@ -338,12 +338,23 @@ fn drive_to_end(
     }
 }
 
+/// The transcript in the asked-for form. YAML is the JSON transcript, re-encoded.
+fn document(council: &mut agon_cli::engine::Council<'_>, format: Format) -> Result<String> {
+    match format {
+        Format::Markdown => council.transcript_markdown(),
+        Format::Json => council.transcript_json(),
+        Format::Yaml => yaml(&council.transcript_json()?),
+    }
+}
+
+fn yaml(json: &str) -> Result<String> {
+    let value: serde_json::Value = serde_json::from_str(json)?;
+    Ok(serde_yaml_ng::to_string(&value)?)
+}
+
 /// The result document, to --output or stdout, and the exit code of the outcome.
 fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveArgs, shown_live: bool) -> Result<u8> {
-    let document = match drive.format {
-        Format::Markdown => council.transcript_markdown()?,
-        Format::Json => council.transcript_json()?,
-    };
+    let document = document(council, drive.format)?;
     let events_to_stdout = drive.events.as_deref() == Some("-");
     match (&drive.output, events_to_stdout, shown_live, drive.format) {
         (Some(path), _, _, _) => {
@@ -396,11 +407,13 @@ fn list_sessions(json: bool) -> Result<u8> {
 fn session_document(id: &str, format: Format) -> Result<String> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
     let session = Session::find(&root, id).map_err(bad)?;
-    let name = match format {
-        Format::Markdown => sessions::TRANSCRIPT_MD,
-        Format::Json => sessions::TRANSCRIPT_JSON,
+    let stored = |name: &str| std::fs::read_to_string(session.dir.join(name)).ok();
+    let found = match format {
+        Format::Markdown => stored(sessions::TRANSCRIPT_MD),
+        Format::Json => stored(sessions::TRANSCRIPT_JSON),
+        Format::Yaml => stored(sessions::TRANSCRIPT_JSON).map(|json| yaml(&json)).transpose()?,
     };
-    if let Ok(text) = std::fs::read_to_string(session.dir.join(name)) {
+    if let Some(text) = found {
         return Ok(text);
     }
     let journal = std::fs::read_to_string(session.journal())
@@ -408,10 +421,7 @@ fn session_document(id: &str, format: Format) -> Result<String> {
     let mut runtime = Runtime::load()?;
     let mut council =
         runtime.from_journal(&journal)?.map_err(|e| bad(format!("{}: {e}", session.journal().display())))?;
-    Ok(match format {
-        Format::Markdown => council.transcript_markdown()?,
-        Format::Json => council.transcript_json()?,
-    })
+    document(&mut council, format)
 }
 
 fn show(id: &str, format: Format) -> Result<u8> {
@@ -477,10 +487,7 @@ fn replay(args: ReplayArgs) -> Result<u8> {
         .map_err(|e| bad(format!("cannot read the journal {}: {e}", args.journal.display())))?;
     let mut runtime = Runtime::load()?;
     let mut council = runtime.from_journal(&text)?.map_err(|e| bad(format!("{}: {e}", args.journal.display())))?;
-    let document = match args.format {
-        Format::Markdown => council.transcript_markdown()?,
-        Format::Json => council.transcript_json()?,
-    };
+    let document = document(&mut council, args.format)?;
     match &args.output {
         Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,
         None => std::io::stdout().lock().write_all(document.as_bytes())?,

@@ -113,6 +113,9 @@ fn every_run_is_kept_listed_shown_and_exported() {
 
     assert_eq!(text(&env.agon(&server, &["show", &id[..17], "--format", "json"]).stdout), printed, "by prefix");
     assert_eq!(text(&env.agon(&server, &["show", "last", "--format", "json"]).stdout), printed);
+    let yaml: Value =
+        serde_yaml_ng::from_str(&text(&env.agon(&server, &["show", "last", "--format", "yaml"]).stdout)).unwrap();
+    assert_eq!(yaml, serde_json::from_str::<Value>(&printed).unwrap(), "the YAML holds the same transcript");
     let md = text(&env.agon(&server, &["export", "last", "--format", "md"]).stdout);
     assert!(md.contains("Should we ship on Friday?"));
     let page = env.root.join("page.html");

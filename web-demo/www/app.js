@@ -10,6 +10,7 @@ const OUTCOME_WORDS = {
   degraded: 'Degraded — not every call succeeded',
   'judge-failed': 'Judge failed — no synthesis; the positions stand side by side',
   'no-quorum': 'No quorum — too few participants answered',
+  'cost-limit': 'Stopped at the cost limit — no synthesis; every answer so far is kept',
 };
 
 let council;
