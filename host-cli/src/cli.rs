@@ -19,7 +19,7 @@ pub enum Command {
     /// Run a debate.
     Run(RunArgs),
     /// Print the DebateSpec JSON that `run` would use with the same flags.
-    Spec(SpecArgs),
+    Spec(SpecCmd),
     /// Continue an interrupted session: only what was never answered is called.
     Resume {
         /// The session id (or a prefix of it, or `last`).
@@ -27,6 +27,8 @@ pub enum Command {
         #[command(flatten)]
         drive: DriveArgs,
     },
+    /// Many debates with one panel and protocol: a question per line in, a result per line out.
+    Batch(BatchArgs),
     /// List the sessions kept so far, newest first.
     Sessions {
         /// One JSON object per line instead of a table.
@@ -70,11 +72,44 @@ pub enum Command {
     },
 }
 
+#[derive(Debug, Args)]
+pub struct SpecCmd {
+    /// The question to debate.
+    pub question: String,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+}
+
+/// `agon batch`: many questions, one panel and protocol.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Questions, one per line: {"id", "question", "context"} objects, JSON strings, or plain text.
+    pub questions: PathBuf,
+    /// One JSON line per finished debate is appended here; a rerun skips the ids already in it.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Debates at once.
+    #[arg(long, default_value_t = 4)]
+    pub concurrency: usize,
+    /// Model requests in flight at once, over every debate.
+    #[arg(long, default_value_t = 8)]
+    pub max_in_flight: usize,
+    /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
+    #[arg(long = "rate", value_name = "PROVIDER=N/min")]
+    pub rates: Vec<String>,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    /// Per-call timeout in seconds.
+    #[arg(long, default_value_t = 120)]
+    pub timeout: u64,
+    /// Tries again after a failed call (429, 5xx, dropped connection).
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+}
+
 /// The flags that make a spec.
 #[derive(Debug, Args, Clone)]
 pub struct SpecArgs {
-    /// The question to debate.
-    pub question: String,
     /// Protocol: see `agon protocols`; `devils-advocate:SEAT` names the adversary.
     #[arg(long, short, default_value = "round-robin")]
     pub protocol: String,
@@ -153,6 +188,8 @@ pub enum QualityGateArg {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    /// The question to debate.
+    pub question: String,
     #[command(flatten)]
     pub spec: SpecArgs,
     #[command(flatten)]

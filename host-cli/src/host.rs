@@ -160,6 +160,7 @@ pub fn call_seat(
             if n > 1 {
                 note(format!("{}: attempt {n}", model.reference()));
             }
+            let _permit = env.gate.as_ref().map(|g| g.acquire(&model.provider));
             let mut streamed = false;
             let result = provider::complete(env, model, request, options, &mut |piece: &str| {
                 streamed = true;

@@ -4,7 +4,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use agon_cli::cli::{Cli, Command, DriveArgs, ExportFormat, Format, ReplayArgs, RunArgs};
+use agon_cli::cli::{BatchArgs, Cli, Command, DriveArgs, ExportFormat, Format, ReplayArgs, RunArgs, SpecArgs, SpecCmd};
 use agon_cli::config::{Config, given_in};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
@@ -54,8 +54,11 @@ fn main() -> ExitCode {
             config().and_then(|c| configure_run(&mut args, &c, &given).map(|_| c)).and_then(|c| run(args, &c))
         }
         Command::Spec(mut args) => config()
-            .and_then(|c| c.apply_to_spec(&mut args, &given).map_err(bad).map(|_| c))
+            .and_then(|c| c.apply_to_spec(&mut args.spec, &given).map_err(bad).map(|_| c))
             .and_then(|c| spec(args, &c)),
+        Command::Batch(mut args) => config()
+            .and_then(|c| c.apply_to_spec(&mut args.spec, &given).map_err(bad).map(|_| c))
+            .and_then(|c| batch(args, &c)),
         Command::Replay(args) => replay(args),
         Command::Resume { id, drive } => config().and_then(|c| resume(&id, drive, &c)),
         Command::Sessions { json } => list_sessions(json),
@@ -77,7 +80,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime, config: &Config) -> Result<String> {
+fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Config) -> Result<String> {
     let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
     let name = args.protocol.split(':').next().unwrap_or_default();
     if !known.iter().any(|k| k == name) {
@@ -92,7 +95,7 @@ fn spec_json(args: &agon_cli::cli::SpecArgs, runtime: &mut Runtime, config: &Con
             std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read --items {}: {e}", path.display())))?;
         inputs.items = spec_args::read_items(&text);
     }
-    let mut spec = spec_args::build(args, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    let mut spec = spec_args::build(args, question, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
     // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
     let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
     if !prices.is_empty() {
@@ -135,9 +138,9 @@ fn models_of(spec: &serde_json::Value) -> Vec<String> {
         .collect()
 }
 
-fn spec(args: agon_cli::cli::SpecArgs, config: &Config) -> Result<u8> {
+fn spec(args: SpecCmd, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
-    let json = spec_json(&args, &mut runtime, config)?;
+    let json = spec_json(&args.spec, &args.question, &mut runtime, config)?;
     let pretty: serde_json::Value = serde_json::from_str(&json)?;
     println!("{}", serde_json::to_string_pretty(&pretty)?);
     Ok(exit::OK)
@@ -175,7 +178,7 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
 
 fn run(args: RunArgs, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
-    let spec = spec_json(&args.spec, &mut runtime, config)?;
+    let spec = spec_json(&args.spec, &args.question, &mut runtime, config)?;
     let env = environment(config, &args.drive);
     let models = models_of(&serde_json::from_str(&spec)?);
     host::preflight(&models, &env).map_err(bad)?;
@@ -444,6 +447,70 @@ fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) -> R
         None => std::io::stdout().lock().write_all(document.as_bytes())?,
     }
     Ok(exit::OK)
+}
+
+fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
+    let text = std::fs::read_to_string(&args.questions)
+        .map_err(|e| bad(format!("cannot read {}: {e}", args.questions.display())))?;
+    let (items, problems) = agon_cli::batch::read_items(&text);
+    for p in &problems {
+        eprintln!("agon: {}: {p}", args.questions.display());
+    }
+    let done = agon_cli::batch::finished_ids(&args.output)?;
+    let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
+    let Some(first) = todo.first().or(items.first()).map(|i| i.question.clone()) else {
+        return Err(bad(format!("{}: no questions", args.questions.display())));
+    };
+    let mut runtime = Runtime::load()?;
+    let template: serde_json::Value = serde_json::from_str(&spec_json(&args.spec, &first, &mut runtime, config)?)?;
+    let mut rates = std::collections::BTreeMap::new();
+    for r in &args.rates {
+        let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
+        rates.insert(provider, per_minute);
+    }
+    let mut env = Environment::new(config);
+    env.retry.attempts = args.retries + 1;
+    env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(args.max_in_flight), &rates)));
+    host::preflight(&models_of(&template), &env).map_err(bad)?;
+    let bound = runtime.estimate(&template.to_string())?.map_err(|e| bad(e.to_string()))?;
+    eprintln!(
+        "agon: {} to run, {} already in {}; each debate at worst: {}",
+        todo.len(),
+        items.len() - todo.len(),
+        args.output.display(),
+        worst_case_line(&bound).trim_start_matches("agon: worst case ")
+    );
+    // Ctrl-C: every finished debate is already in the results; a rerun continues.
+    let output = args.output.clone();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!(
+            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
+            output.display()
+        );
+        std::process::exit(i32::from(exit::INTERRUPTED));
+    });
+    let run = agon_cli::batch::Batch {
+        template,
+        env,
+        options: CallOptions { timeout: Duration::from_secs(args.timeout), stream: false },
+        concurrency: args.concurrency,
+        output: &args.output,
+    };
+    let tally = run.run(todo)?;
+    eprintln!(
+        "agon: batch done: {} complete, {} degraded or stopped, {} failed, {} line(s) skipped; results in {}",
+        tally.full,
+        tally.partial,
+        tally.errors,
+        problems.len(),
+        args.output.display()
+    );
+    Ok(match (tally.errors, tally.partial, problems.len()) {
+        (0, 0, 0) => exit::OK,
+        (0, 0, _) => exit::BAD_INPUT,
+        (0, _, _) => exit::DEGRADED,
+        _ => exit::FAILURE,
+    })
 }
 
 fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {

@@ -17,7 +17,7 @@ pub struct Inputs {
 
 /// Build the spec JSON for these flags. Model references are checked here
 /// (the engine treats them as opaque); everything else the engine checks.
-pub fn build(args: &SpecArgs, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Result<Value, String> {
+pub fn build(args: &SpecArgs, question: &str, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Result<Value, String> {
     let (name, seat_arg) = match args.protocol.split_once(':') {
         Some((n, s)) => (n, Some(s.to_string())),
         None => (args.protocol.as_str(), None),
@@ -142,7 +142,7 @@ pub fn build(args: &SpecArgs, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Re
         QualityGateArg::Regenerate => "regenerate",
     });
     let mut spec = json!({
-        "question": args.question,
+        "question": question,
         "panel": panel,
         "judge": judge,
         "protocol": protocol,
@@ -258,7 +258,7 @@ mod tests {
         let mut argv = vec!["agon", "spec", "q"];
         argv.extend_from_slice(extra);
         match crate::cli::Cli::parse_from(argv).command {
-            crate::cli::Command::Spec(a) => a,
+            crate::cli::Command::Spec(a) => a.spec,
             _ => unreachable!(),
         }
     }
@@ -282,7 +282,7 @@ mod tests {
     fn advocate_maps_to_challenger_with_a_warning() {
         let a = args(&["--protocol", "rotating-challenger", "--panel", "openai/a,openai/b", "--advocate", "2"]);
         let mut warnings = Vec::new();
-        let spec = build(&a, &Inputs::default(), &mut |w| warnings.push(w.to_string())).unwrap();
+        let spec = build(&a, "q", &Inputs::default(), &mut |w| warnings.push(w.to_string())).unwrap();
         assert_eq!(spec["protocol"]["challenger"], "b");
         assert!(warnings[0].contains("deprecated"));
     }
@@ -290,17 +290,17 @@ mod tests {
     #[test]
     fn protocol_specific_flags_land_in_the_spec() {
         let a = args(&["--protocol", "devils-advocate:b", "--panel", "openai/a,openai/b"]);
-        assert_eq!(build(&a, &Inputs::default(), &mut |_| {}).unwrap()["protocol"]["adversary"], "b");
+        assert_eq!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap()["protocol"]["adversary"], "b");
         let a =
             args(&["--protocol", "comparative", "--panel", "openai/m", "--option", "Postgres", "--option", "SQLite"]);
-        let spec = build(&a, &Inputs::default(), &mut |_| {}).unwrap();
+        let spec = build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap();
         assert_eq!(spec["panel"].as_array().unwrap().len(), 2, "one model takes both options");
         assert_eq!(spec["protocol"]["options"][1], "SQLite");
         let a = args(&["--protocol", "adversarial", "--panel", "openai/m", "--trigger", "arch=architecture,infra"]);
-        let spec = build(&a, &Inputs::default(), &mut |_| {}).unwrap();
+        let spec = build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap();
         assert_eq!(spec["protocol"]["triggers"][0]["any_of"][1], "infra");
         let a = args(&["--protocol", "round-robin", "--panel", "openai/m", "--option", "x"]);
-        assert!(build(&a, &Inputs::default(), &mut |_| {}).unwrap_err().contains("--option only applies"));
+        assert!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap_err().contains("--option only applies"));
     }
 
     #[test]

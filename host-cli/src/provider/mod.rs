@@ -9,6 +9,7 @@
 
 mod anthropic;
 pub mod command;
+pub mod gate;
 mod gemini;
 mod ollama;
 mod openai;
@@ -161,6 +162,8 @@ pub struct Environment {
     pub endpoints: BTreeMap<String, Endpoint>,
     pub commands: BTreeMap<String, command::CommandModel>,
     pub retry: retry::RetryPolicy,
+    /// Limits shared with other debates (`agon batch`); none for a single run.
+    pub gate: Option<std::sync::Arc<gate::CallGate>>,
 }
 
 impl Environment {
@@ -207,7 +210,7 @@ impl Environment {
         for (name, c) in &config.commands {
             commands.insert(name.clone(), command::CommandModel::from_settings(name, c));
         }
-        Environment { endpoints, commands, retry: retry::RetryPolicy::default() }
+        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None }
     }
 
     pub fn endpoint(&self, provider: &str) -> Option<&Endpoint> {

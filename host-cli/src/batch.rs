@@ -1,0 +1,289 @@
+//! `agon batch`: many debates with one panel and protocol, as people evaluate
+//! a protocol on a dataset. Questions come one per line (JSONL); each finished
+//! debate appends one line to the results, flushed at once, so a rerun skips
+//! what is done and an interrupted batch loses nothing finished.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::fs::OpenOptions;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use serde_json::{Value, json};
+
+use crate::engine::{Runtime, wit};
+use crate::host::{self, Ending, Sinks};
+use crate::provider::{CallOptions, Environment};
+use crate::view::View;
+
+/// One question to debate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    pub id: String,
+    pub question: String,
+    pub context: Option<String>,
+}
+
+/// The questions of a file, and a message for each line that is not one.
+pub fn read_items(text: &str) -> (Vec<Item>, Vec<String>) {
+    let (mut items, mut problems) = (Vec::new(), Vec::new());
+    let mut ids = BTreeSet::new();
+    for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
+        if line.is_empty() {
+            continue;
+        }
+        let item = match serde_json::from_str::<Value>(line) {
+            Ok(Value::Object(o)) => match o.get("question").and_then(Value::as_str).filter(|q| !q.trim().is_empty()) {
+                Some(q) => Ok(Item {
+                    id: match o.get("id") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Number(n)) => n.to_string(),
+                        _ => format!("line-{n}"),
+                    },
+                    question: q.to_string(),
+                    context: o.get("context").and_then(Value::as_str).map(str::to_string),
+                }),
+                None => Err("needs a non-empty \"question\"".to_string()),
+            },
+            Ok(Value::String(q)) if !q.trim().is_empty() => {
+                Ok(Item { id: format!("line-{n}"), question: q, context: None })
+            }
+            Ok(_) => Err("is neither an object with a \"question\" nor a string".to_string()),
+            // A line that is not JSON at all but plain text is a question too — unless it looks like broken JSON.
+            Err(_) if !line.starts_with(['{', '[', '"']) => {
+                Ok(Item { id: format!("line-{n}"), question: line.to_string(), context: None })
+            }
+            Err(e) => Err(format!("is not valid JSON ({e})")),
+        };
+        match item {
+            Ok(item) if !ids.insert(item.id.clone()) => {
+                problems.push(format!("line {n}: the id '{}' is used twice", item.id))
+            }
+            Ok(item) => items.push(item),
+            Err(why) => problems.push(format!("line {n} {why}; skipped")),
+        }
+    }
+    (items, problems)
+}
+
+/// The ids already in a results file. A torn last line (a crash mid-write) is cut off the file.
+pub fn finished_ids(path: &Path) -> Result<BTreeSet<String>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    if !text.is_empty() && !text.ends_with('\n') {
+        let keep = text.rfind('\n').map_or(0, |i| i + 1);
+        OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+    }
+    Ok(text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|v| v["id"].as_str().map(str::to_string))
+        .collect())
+}
+
+/// How many debates ended how.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Tally {
+    pub full: usize,
+    pub partial: usize,
+    pub errors: usize,
+}
+
+pub struct Batch<'a> {
+    /// The spec every debate shares; each item sets its question and context.
+    pub template: Value,
+    pub env: Environment,
+    pub options: CallOptions,
+    pub concurrency: usize,
+    pub output: &'a Path,
+}
+
+impl Batch<'_> {
+    /// Run every item not already in the output; returns the tally.
+    pub fn run(&self, items: Vec<Item>) -> Result<Tally> {
+        let total = items.len();
+        let queue = Arc::new(Mutex::new(VecDeque::from(items)));
+        let out = Arc::new(Mutex::new(
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(self.output)
+                .with_context(|| format!("opening {}", self.output.display()))?,
+        ));
+        let progress = Progress::new(total);
+        let tally = Mutex::new(Tally::default());
+        std::thread::scope(|scope| {
+            for _ in 0..self.concurrency.clamp(1, total.max(1)) {
+                let (queue, out, progress, tally) = (queue.clone(), out.clone(), &progress, &tally);
+                scope.spawn(move || {
+                    // Each worker has its own engine: a wasmtime store stays on one thread.
+                    let mut runtime = match Runtime::load() {
+                        Ok(r) => r,
+                        Err(e) => {
+                            progress.line(&format!("agon: cannot load the engine: {e:#}"));
+                            return;
+                        }
+                    };
+                    loop {
+                        let Some(item) = queue.lock().unwrap().pop_front() else { break };
+                        let line = match self.debate(&mut runtime, &item) {
+                            Ok(line) => line,
+                            Err(e) => json!({"id": item.id, "question": item.question, "error": format!("{e:#}")}),
+                        };
+                        let kind = line["outcome"].as_str().unwrap_or("error").to_string();
+                        {
+                            let mut t = tally.lock().unwrap();
+                            match kind.as_str() {
+                                "completed" | "consensus" => t.full += 1,
+                                "error" => t.errors += 1,
+                                _ => t.partial += 1,
+                            }
+                        }
+                        let written = {
+                            let mut f = out.lock().unwrap();
+                            writeln!(f, "{line}").and_then(|_| f.flush()).and_then(|_| f.sync_data())
+                        };
+                        if let Err(e) = written {
+                            progress.line(&format!("agon: writing the results failed: {e}"));
+                            return;
+                        }
+                        progress.done(&item.id, &kind);
+                    }
+                });
+            }
+        });
+        progress.finish();
+        Ok(tally.into_inner().unwrap())
+    }
+
+    /// One debate to its end; the result line.
+    fn debate(&self, runtime: &mut Runtime, item: &Item) -> Result<Value> {
+        let mut spec = self.template.clone();
+        spec["question"] = json!(item.question);
+        match &item.context {
+            Some(c) => spec["context"] = json!(c),
+            None => {
+                if let Some(o) = spec.as_object_mut() {
+                    o.remove("context");
+                }
+            }
+        }
+        let mut council = runtime.create(&spec.to_string())?.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut sinks = Sinks { events: None, journals: Vec::new() };
+        let mut view = View::new(None);
+        // No Ctrl-C here: the batch's own handler stops the process, and the results file keeps what finished.
+        let ending = host::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel())?;
+        let Ending::Done(outcome) = ending else { anyhow::bail!("interrupted") };
+        let transcript: Value = serde_json::from_str(&council.transcript_json()?)?;
+        Ok(json!({
+            "id": item.id,
+            "question": item.question,
+            "outcome": outcome_kind(outcome.kind),
+            "reason": outcome.reason,
+            "synthesis": transcript["synthesis"]["text"],
+            "cost_usd": transcript["usage"]["total"]["cost_usd"],
+            "transcript": transcript,
+        }))
+    }
+}
+
+fn outcome_kind(kind: wit::OutcomeKind) -> &'static str {
+    match kind {
+        wit::OutcomeKind::Completed => "completed",
+        wit::OutcomeKind::Consensus => "consensus",
+        wit::OutcomeKind::Degraded => "degraded",
+        wit::OutcomeKind::JudgeFailed => "judge-failed",
+        wit::OutcomeKind::NoQuorum => "no-quorum",
+        wit::OutcomeKind::CostLimit => "cost-limit",
+    }
+}
+
+/// A progress bar on a terminal; a plain line per debate otherwise.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    total: usize,
+    count: Mutex<usize>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            let style =
+                indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} debates {wide_bar} {elapsed} {msg}")
+                    .expect("a valid template");
+            bar.set_style(style);
+            bar.enable_steady_tick(Duration::from_millis(120));
+            bar
+        });
+        Progress { bar, total, count: Mutex::new(0) }
+    }
+
+    fn done(&self, id: &str, kind: &str) {
+        let mut count = self.count.lock().unwrap();
+        *count += 1;
+        match &self.bar {
+            Some(bar) => {
+                bar.inc(1);
+                bar.set_message(format!("{id}: {kind}"));
+            }
+            None => eprintln!("batch: {}/{} {id}: {kind}", *count, self.total),
+        }
+    }
+
+    fn line(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(text),
+            None => eprintln!("{text}"),
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_objects_strings_and_plain_lines_and_names_bad_ones() {
+        let text = "{\"id\": \"q1\", \"question\": \"Tabs?\", \"context\": \"A team of 3\"}\n\
+                    \"Spaces?\"\n\
+                    Should we ship on Friday?\n\
+                    {\"question\": \"\"}\n\
+                    {\"id\": \"q1\", \"question\": \"again\"}\n\
+                    {broken\n\
+                    \n\
+                    {\"id\": 7, \"question\": \"Seven?\"}\n";
+        let (items, problems) = read_items(text);
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["q1", "line-2", "line-3", "7"]);
+        assert_eq!(items[0].context.as_deref(), Some("A team of 3"));
+        assert_eq!(items[2].question, "Should we ship on Friday?");
+        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert!(problems[0].starts_with("line 4 needs a non-empty \"question\""));
+        assert!(problems[1].contains("line 5: the id 'q1' is used twice"));
+        assert!(problems[2].starts_with("line 6 is not valid JSON"));
+    }
+
+    #[test]
+    fn finished_ids_repair_a_torn_last_line() {
+        let path = std::env::temp_dir().join(format!("agon-batch-{}.jsonl", std::process::id()));
+        std::fs::write(&path, "{\"id\": \"a\"}\n{\"id\": \"b\"}\n{\"id\": \"c\", \"trans").unwrap();
+        assert_eq!(finished_ids(&path).unwrap(), BTreeSet::from(["a".to_string(), "b".to_string()]));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"id\": \"a\"}\n{\"id\": \"b\"}\n");
+        let _ = std::fs::remove_file(path);
+        assert!(finished_ids(Path::new("/nonexistent/agon/results.jsonl")).unwrap().is_empty());
+    }
+}
