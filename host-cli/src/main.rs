@@ -307,7 +307,9 @@ fn drive_to_end(
         (false, true) => Some(Box::new(std::io::stdout())),
         (false, false) => Some(Box::new(std::io::stderr())),
     };
-    let mut view = View::new(view_out);
+    // On a terminal: the live view (NO_COLOR: without colour); elsewhere plain lines.
+    let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let mut view = if stdout_is_terminal && !drive.quiet { View::live(colour) } else { View::new(view_out) };
     let events: Option<Box<dyn Write>> = match drive.events.as_deref() {
         None => None,
         Some("-") => Some(Box::new(std::io::stdout())),

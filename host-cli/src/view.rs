@@ -5,6 +5,8 @@
 //! they were asked for: the earliest in flight streams live, the others are
 //! held back and shown, whole or as far as they got, when their turn comes.
 
+mod live;
+
 use std::collections::BTreeMap;
 use std::io::Write;
 
@@ -12,6 +14,11 @@ use crate::engine::wit;
 
 pub struct View {
     out: Option<Box<dyn Write>>,
+    /// On a terminal: status lines per call in flight, text above them.
+    live: Option<live::Live>,
+    /// The judge's request, whose reply is rendered as Markdown when it is complete (live only).
+    judge: Option<u64>,
+    colour: bool,
     /// Requests in flight or finished but not yet shown, by id (BTreeMap: shown in id order).
     pending: BTreeMap<u64, Pending>,
     /// The request whose text is streaming to the screen.
@@ -28,11 +35,19 @@ struct Pending {
 impl View {
     /// A view writing to `out`; `None` shows nothing.
     pub fn new(out: Option<Box<dyn Write>>) -> View {
-        View { out, pending: BTreeMap::new(), focus: None }
+        View { out, live: None, judge: None, colour: false, pending: BTreeMap::new(), focus: None }
+    }
+
+    /// The terminal view: status lines, streamed text, the synthesis rendered as Markdown.
+    /// `colour` false (NO_COLOR) leaves out every colour and style.
+    pub fn live(colour: bool) -> View {
+        View { live: Some(live::Live::new(colour)), colour, ..View::new(None) }
     }
 
     fn say(&mut self, text: &str) {
-        if let Some(out) = &mut self.out {
+        if let Some(live) = &mut self.live {
+            live.print(text);
+        } else if let Some(out) = &mut self.out {
             let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
         }
@@ -71,14 +86,40 @@ impl View {
                     wit::Phase::Deliberation | wit::Phase::Blind => String::new(),
                     other => format!(" — {}", phase_title(other).to_lowercase()),
                 };
+                if let Some(live) = &mut self.live {
+                    live.started(t.id, &format!("{}{mark} · {}", t.speaker, t.model));
+                }
                 self.start(t.id, format!("\n### {}{mark}{phase} · {}\n", t.speaker, t.model));
             }
-            K::JudgeStarted(j) => self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model)),
+            K::JudgeStarted(j) => {
+                if let Some(live) = &mut self.live {
+                    live.started(j.id, &format!("{} · {} (synthesis)", j.speaker, j.model));
+                    self.judge = Some(j.id);
+                }
+                self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model));
+            }
             K::TurnFailed(f) => {
+                if let Some(live) = &mut self.live {
+                    live.ended(f.id);
+                }
                 let line = format!("\n  ✗ {} failed ({}): {}\n", f.speaker, kind_name(f.kind), f.message);
                 self.finish(f.id, Some(line));
             }
-            K::TurnCompleted(t) => self.finish(t.id, None),
+            K::TurnCompleted(t) => {
+                if let Some(live) = &mut self.live {
+                    live.ended(t.id);
+                }
+                if self.judge == Some(t.id) {
+                    // Held back while it streamed: shown once, rendered.
+                    let rendered = markdown(&t.text, self.colour);
+                    if self.focus == Some(t.id) {
+                        self.say(&rendered);
+                    } else if let Some(p) = self.pending.get_mut(&t.id) {
+                        p.text = rendered;
+                    }
+                }
+                self.finish(t.id, None)
+            }
             K::ConsensusChecked(c) => {
                 let verdict = if c.reached { "reached" } else { "not reached" };
                 self.note(&format!("\n  consensus {verdict}: {}\n", c.reason));
@@ -93,6 +134,9 @@ impl View {
             K::DebateEnded(o) => {
                 let line = format!("\n{}\n", outcome_line(o));
                 self.note(&line);
+                if let Some(live) = &mut self.live {
+                    live.close();
+                }
             }
         }
     }
@@ -104,13 +148,19 @@ impl View {
         }
     }
 
-    /// Streamed text for request `id`.
     /// A line from the host itself (a retry, a fallback), shown like the engine's notes.
     pub fn notice(&mut self, text: &str) {
         self.note(&format!("  · {text}\n"));
     }
 
+    /// Streamed text for request `id`.
     pub fn text(&mut self, id: u64, piece: &str) {
+        if let Some(live) = &mut self.live {
+            live.streamed(id, piece);
+        }
+        if self.judge == Some(id) {
+            return; // rendered whole when complete
+        }
         if self.focus == Some(id) {
             self.say(piece);
         } else if let Some(p) = self.pending.get_mut(&id) {
@@ -149,6 +199,13 @@ impl View {
             self.say(&format!("\n{}", p.footer.unwrap_or_default()));
         }
     }
+}
+
+/// Markdown for a terminal: styled, or plain layout without escape codes.
+fn markdown(text: &str, colour: bool) -> String {
+    let skin = if colour { termimad::MadSkin::default() } else { termimad::MadSkin::no_style() };
+    let width = termimad::terminal_size().0.clamp(40, 120) as usize;
+    skin.text(text, Some(width)).to_string()
 }
 
 pub fn phase_title(phase: wit::Phase) -> &'static str {

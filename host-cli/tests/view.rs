@@ -1,0 +1,109 @@
+//! What a person sees: the live view on a terminal (run under a real
+//! pseudo-terminal with util-linux's `script`), plain lines when piped, and
+//! `--events -` as pure NDJSON.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use agon_testkit::{Config, TestServer};
+
+struct Env {
+    root: PathBuf,
+}
+
+impl Env {
+    fn new(name: &str) -> Env {
+        let root = std::env::temp_dir().join(format!("agon-view-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(&root).unwrap();
+        Env { root }
+    }
+
+    fn command(&self, server: &TestServer, program: &str) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(&self.root)
+            .env("AGON_DATA_DIR", self.root.join("data"))
+            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
+            .env("XDG_CONFIG_HOME", self.root.join("config"))
+            .env_remove("AGON_CONFIG")
+            .env_remove("NO_COLOR")
+            .env("TERM", "xterm-256color")
+            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()));
+        cmd
+    }
+}
+
+impl Drop for Env {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.root);
+    }
+}
+
+const JUDGE_REPLY: &str = "## Verdict\n\nUse **spaces**.";
+
+fn server() -> TestServer {
+    let mut config = Config::default();
+    config
+        .models
+        .insert("judge".into(), agon_testkit::ModelScript { replies: vec![JUDGE_REPLY.into()], ..Default::default() });
+    TestServer::start(config, 0).unwrap()
+}
+
+/// `agon run …` under a pseudo-terminal; everything the terminal received.
+fn on_a_terminal(env: &Env, server: &TestServer, no_color: bool) -> String {
+    let agon = env!("CARGO_BIN_EXE_agon");
+    let line = format!("{agon} run 'Tabs or spaces?' --panel openai/a,openai/b --judge openai/judge --rounds 1");
+    let mut cmd = env.command(server, "script");
+    cmd.args(["-qec", &line, "/dev/null"]);
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    }
+    let out: Output = cmd.output().expect("util-linux `script` runs the CLI under a pseudo-terminal");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn a_terminal_gets_status_lines_the_stream_and_the_rendered_synthesis() {
+    let env = Env::new("tty");
+    let server = server();
+    let screen = on_a_terminal(&env, &server, false);
+    assert!(screen.contains("a · openai/a") && screen.contains("tokens"), "a status line per call in flight");
+    assert!(screen.contains("\x1b[2K"), "status lines are redrawn in place");
+    assert!(screen.contains("a answer 1: I disagree"), "the reply streamed");
+    assert!(screen.contains("judge · openai/judge (synthesis)"));
+    // The synthesis is rendered: the Markdown heading and bold markers are gone, the words stay.
+    assert!(screen.contains("Verdict") && !screen.contains("## Verdict") && !screen.contains("**spaces**"), "{screen}");
+    assert!(screen.contains("Outcome: completed"));
+    assert!(screen.contains("\x1b[36m") || screen.contains("\x1b[1m"), "colour and style by default");
+
+    let plain = on_a_terminal(&env, &server, true);
+    assert!(plain.contains("Outcome: completed") && plain.contains("a answer "));
+    for code in ["\x1b[36m", "\x1b[1m", "\x1b[2m", "\x1b[0m"] {
+        assert!(!plain.contains(code), "NO_COLOR still printed {code:?}");
+    }
+}
+
+#[test]
+fn piped_output_is_plain_and_events_are_pure_ndjson() {
+    let env = Env::new("piped");
+    let server = server();
+    let args = ["run", "Tabs or spaces?", "--panel", "openai/a,openai/b", "--judge", "openai/judge", "--rounds", "1"];
+    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).output().unwrap();
+    assert!(out.status.success());
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout.contains('\x1b') && !stderr.contains('\x1b'), "no escape codes when not a terminal");
+    assert!(stdout.starts_with("# Tabs or spaces?"), "the Markdown transcript on stdout");
+    assert!(stderr.contains("a answer 1") && stderr.contains("Outcome: completed"), "progress on stderr");
+
+    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--events", "-"]).output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let kinds: Vec<String> = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("not NDJSON: {l:?}: {e}")))
+        .map(|v| v["type"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(kinds.first().map(String::as_str), Some("debate_started"));
+    assert_eq!(kinds.last().map(String::as_str), Some("debate_ended"));
+}
