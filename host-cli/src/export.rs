@@ -115,7 +115,10 @@ pub fn html(t: &Value) -> String {
 
     let mut last_heading = String::new();
     for turn in t["turns"].as_array().into_iter().flatten() {
-        let heading = format!("Round {} · {}", turn["round"], str_of(turn, "phase"));
+        let heading = match str_of(turn, "phase") {
+            "blind" => "Blind answers".to_string(),
+            phase => format!("Round {} · {phase}", turn["round"]),
+        };
         if heading != last_heading {
             let _ = writeln!(h, "<h2 class=\"round\">{}</h2>", escape(&heading));
             last_heading = heading;
@@ -258,7 +261,7 @@ mod tests {
     #[test]
     fn rounds_seats_and_the_challenger_are_marked() {
         let page = html(&transcript("completed", "Yes."));
-        assert!(page.contains("<h2 class=\"round\">Round 1 · blind</h2>"));
+        assert!(page.contains("<h2 class=\"round\">Blind answers</h2>"));
         assert!(page.contains("<h2 class=\"round\">Round 2 · deliberation</h2>"));
         assert!(page.contains("class=\"turn challenger\" style=\"background:#dcfce7\""), "b's colour, marked");
         assert!(page.contains("class=\"turn\" style=\"background:#dbeafe\""), "a's colour");
@@ -270,7 +273,7 @@ mod tests {
     fn a_degraded_run_says_so_first_and_never_under_the_normal_heading() {
         let page = html(&transcript("degraded", "Yes."));
         let outcome = page.find("Outcome: degraded").unwrap();
-        assert!(outcome < page.find("Round 1").unwrap(), "the outcome comes before the turns");
+        assert!(outcome < page.find("Blind answers").unwrap(), "the outcome comes before the turns");
         assert!(page.contains("<b>c</b> (blind, round 1): timeout — no answer"));
         assert!(page.contains("Synthesis of a degraded run") && !page.contains("<h2>Synthesis</h2>"));
         let page = html(&transcript("no-quorum", "Yes."));
