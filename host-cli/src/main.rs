@@ -318,6 +318,8 @@ fn drive_to_end(
     let mut sinks = Sinks { events, journals };
     let options = CallOptions { timeout: Duration::from_secs(drive.timeout), stream: !drive.no_stream };
     let ending = host::drive(council, env, options, &mut sinks, &mut view, host::channel_with_interrupt())?;
+    // Take the status lines down before anything else is printed (they would be redrawn over it).
+    drop(view);
     match ending {
         Ending::Done(_) => {
             let code = write_result(council, drive, stdout_is_terminal)?;

@@ -19,6 +19,8 @@ pub struct View {
     /// The judge's request, whose reply is rendered as Markdown when it is complete (live only).
     judge: Option<u64>,
     colour: bool,
+    /// A call failed: the outcome cannot be a full one.
+    failed: bool,
     /// Requests in flight or finished but not yet shown, by id (BTreeMap: shown in id order).
     pending: BTreeMap<u64, Pending>,
     /// The request whose text is streaming to the screen.
@@ -35,7 +37,7 @@ struct Pending {
 impl View {
     /// A view writing to `out`; `None` shows nothing.
     pub fn new(out: Option<Box<dyn Write>>) -> View {
-        View { out, live: None, judge: None, colour: false, pending: BTreeMap::new(), focus: None }
+        View { out, live: None, judge: None, colour: false, failed: false, pending: BTreeMap::new(), focus: None }
     }
 
     /// The terminal view: status lines, streamed text, the synthesis rendered as Markdown.
@@ -96,9 +98,12 @@ impl View {
                     live.started(j.id, &format!("{} · {} (synthesis)", j.speaker, j.model));
                     self.judge = Some(j.id);
                 }
-                self.start(j.id, format!("\n== Synthesis — {} · {} ==\n", j.speaker, j.model));
+                // A failed call makes the run degraded whatever follows: never the normal heading then.
+                let title = if self.failed { "Synthesis of a DEGRADED debate (a call failed)" } else { "Synthesis" };
+                self.start(j.id, format!("\n== {title} — {} · {} ==\n", j.speaker, j.model));
             }
             K::TurnFailed(f) => {
+                self.failed = true;
                 if let Some(live) = &mut self.live {
                     live.ended(f.id);
                 }

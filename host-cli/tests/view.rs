@@ -107,3 +107,21 @@ fn piped_output_is_plain_and_events_are_pure_ndjson() {
     assert_eq!(kinds.first().map(String::as_str), Some("debate_started"));
     assert_eq!(kinds.last().map(String::as_str), Some("debate_ended"));
 }
+
+#[test]
+fn a_degraded_debate_never_gets_the_normal_synthesis_heading() {
+    let env = Env::new("degraded");
+    let mut config = Config::default();
+    config.models.insert(
+        "c".into(),
+        agon_testkit::ModelScript { fault: Some(agon_testkit::Fault::ServerError), ..Default::default() },
+    );
+    let server = TestServer::start(config, 0).unwrap();
+    let args = ["run", "Q?", "--panel", "openai/a,openai/b,openai/c", "--judge", "openai/judge", "--rounds", "1"];
+    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--retries", "0"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("== Synthesis of a DEGRADED debate (a call failed) — judge"), "{stderr}");
+    assert!(!stderr.contains("== Synthesis —"), "{stderr}");
+    assert!(stderr.contains("Outcome: DEGRADED"), "{stderr}");
+}

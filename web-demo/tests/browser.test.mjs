@@ -119,7 +119,7 @@ test('Open journal replays every golden case without a model call; the JSON and 
     assert.equal(journal, await readFile(join(golden, name, 'journal.ndjson'), 'utf8'), `${name}: journal`);
     const outcome = await page.getByRole('region', { name: 'Outcome' }).textContent();
     const kind = JSON.parse(json).outcome.kind;
-    assert.ok(kind === 'completed' || kind === 'consensus' || /failed|Degraded|No quorum/.test(outcome), `${name}: ${outcome}`);
+    assert.ok(kind === 'completed' || kind === 'consensus' || /failed|Degraded|No quorum|cost limit/.test(outcome), `${name}: ${outcome}`);
     const elsewhere = requested.filter((url) => !url.startsWith(site.url) && !url.startsWith('blob:'));
     assert.deepEqual(elsewhere, [], `${name}: a replay calls nothing`);
     await assertNoCspViolation(page);
