@@ -134,7 +134,10 @@ pub fn list(root: &Path) -> Vec<Session> {
         .filter(|e| e.path().join(JOURNAL).is_file())
         .filter_map(|e| e.file_name().to_str().map(|id| Session { id: id.to_string(), dir: e.path() }))
         .collect();
-    all.sort_by(|a, b| b.id.cmp(&a.id));
+    // Newest first: by the second in the id, then — for two runs in the same
+    // second, whose ids differ only by their random tail — by when the folder was made.
+    let made = |s: &Session| fs::metadata(&s.dir).and_then(|m| m.created().or_else(|_| m.modified())).ok();
+    all.sort_by_cached_key(|s| std::cmp::Reverse((s.id.get(..15).unwrap_or(&s.id).to_string(), made(s))));
     all
 }
 
@@ -224,6 +227,19 @@ mod tests {
         assert_eq!(Session::find(&root, "20261121").unwrap().id, "20261121-090000-aaaa");
         assert!(Session::find(&root, "20261122").unwrap_err().contains("matches 2 sessions"));
         assert!(Session::find(&root, "1999").unwrap_err().contains("no session '1999'"));
+        let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn in_one_second_the_later_session_is_last() {
+        let root = temp("same-second");
+        // The random tails sort the wrong way round on purpose.
+        for id in ["20261122-100000-ffff", "20261122-100000-0000"] {
+            fs::create_dir_all(root.join(id)).unwrap();
+            fs::write(root.join(id).join(JOURNAL), "{}\n").unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert_eq!(Session::find(&root, "last").unwrap().id, "20261122-100000-0000");
         let _ = fs::remove_dir_all(root);
     }
 
