@@ -2,45 +2,21 @@
 //! flight holds across debates, a rerun runs only what is missing, and bad
 //! lines are named and skipped.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use agon_testkit::sandbox::Sandbox;
 use agon_testkit::{Config, TestServer};
 use serde_json::Value;
 
-struct Env {
-    root: PathBuf,
+fn agon(env: &Sandbox, server: &TestServer, args: &[&str]) -> Output {
+    env.command(env!("CARGO_BIN_EXE_agon"))
+        .args(args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .output()
+        .unwrap()
 }
 
-impl Env {
-    fn new(name: &str) -> Env {
-        let root = std::env::temp_dir().join(format!("agon-batch-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Env { root }
-    }
-
-    fn agon(&self, server: &TestServer, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_agon"))
-            .args(args)
-            .current_dir(&self.root)
-            .env("AGON_DATA_DIR", self.root.join("data"))
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("XDG_CONFIG_HOME", self.root.join("config"))
-            .env_remove("AGON_CONFIG")
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .output()
-            .unwrap()
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
-}
-
-fn results(env: &Env) -> Vec<Value> {
+fn results(env: &Sandbox) -> Vec<Value> {
     std::fs::read_to_string(env.root.join("results.jsonl"))
         .unwrap()
         .lines()
@@ -65,14 +41,14 @@ const ARGS: [&str; 12] = [
 
 #[test]
 fn many_debates_share_one_limit_on_requests_in_flight_and_resume() {
-    let env = Env::new("limit");
+    let env = Sandbox::new("batch", "limit");
     let questions: String =
         (1..=4).map(|i| format!("{{\"id\": \"q{i}\", \"question\": \"Question {i}?\"}}\n")).collect();
     std::fs::write(env.root.join("questions.jsonl"), questions).unwrap();
     // Two debates at once would put six blind calls in flight; the limit is four.
     // The server holds replies until four are in flight, so the limit is also reached.
     let server = TestServer::start(Config { hold_until_in_flight: Some(4), ..Default::default() }, 0).unwrap();
-    let out = env.agon(&server, &[&ARGS[..], &["--max-in-flight", "4"]].concat());
+    let out = agon(&env, &server, &[&ARGS[..], &["--max-in-flight", "4"]].concat());
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stats = server.stats();
     assert_eq!(stats.max_in_flight, 4, "the limit held across debates, and was reached");
@@ -91,7 +67,7 @@ fn many_debates_share_one_limit_on_requests_in_flight_and_resume() {
     let kept: Vec<String> = lines.iter().filter(|l| l["id"] != "q3").map(|l| l.to_string()).collect();
     std::fs::write(env.root.join("results.jsonl"), kept.join("\n") + "\n").unwrap();
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = env.agon(&server, &ARGS);
+    let out = agon(&env, &server, &ARGS);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 to run, 3 already in results.jsonl"));
     assert_eq!(server.stats().requests.len(), per_debate, "only q3 was debated again");
@@ -101,10 +77,10 @@ fn many_debates_share_one_limit_on_requests_in_flight_and_resume() {
 
 #[test]
 fn bad_lines_are_named_and_skipped() {
-    let env = Env::new("bad");
+    let env = Sandbox::new("batch", "bad");
     std::fs::write(env.root.join("questions.jsonl"), "{\"id\": \"ok\", \"question\": \"Fine?\"}\n{oops\n").unwrap();
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = env.agon(&server, &ARGS);
+    let out = agon(&env, &server, &ARGS);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("questions.jsonl: line 2 is not valid JSON"), "{stderr}");

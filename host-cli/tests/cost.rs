@@ -2,42 +2,18 @@
 //! refused when it could cost more than --max-cost, a debate stopped by the
 //! engine at the limit, and the spending in the transcript.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use agon_testkit::sandbox::Sandbox;
 use agon_testkit::{Config, TestServer};
 use serde_json::Value;
 
-struct Env {
-    root: PathBuf,
-}
-
-impl Env {
-    fn new(name: &str) -> Env {
-        let root = std::env::temp_dir().join(format!("agon-cost-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Env { root }
-    }
-
-    fn agon(&self, server: &TestServer, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_agon"))
-            .args(args)
-            .current_dir(&self.root)
-            .env("AGON_DATA_DIR", self.root.join("data"))
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("XDG_CONFIG_HOME", self.root.join("config"))
-            .env_remove("AGON_CONFIG")
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .output()
-            .unwrap()
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
+fn agon(env: &Sandbox, server: &TestServer, args: &[&str]) -> Output {
+    env.command(env!("CARGO_BIN_EXE_agon"))
+        .args(args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .output()
+        .unwrap()
 }
 
 fn stderr(out: &Output) -> String {
@@ -49,9 +25,9 @@ const RUN: [&str; 8] =
 
 #[test]
 fn the_worst_case_is_printed_and_the_spending_reported() {
-    let env = Env::new("printed");
+    let env = Sandbox::new("cost", "printed");
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = env.agon(&server, &RUN);
+    let out = agon(&env, &server, &RUN);
     assert!(out.status.success(), "{}", stderr(&out));
     // Two turns and the judge (the first panel model): 3 calls.
     let line = stderr(&out).lines().find(|l| l.contains("worst case")).map(str::to_string).unwrap_or_default();
@@ -68,9 +44,9 @@ fn the_worst_case_is_printed_and_the_spending_reported() {
 
 #[test]
 fn a_run_that_could_cost_more_than_max_cost_is_refused() {
-    let env = Env::new("refused");
+    let env = Sandbox::new("cost", "refused");
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = env.agon(&server, &[&RUN[..], &["--max-cost", "0.0001"]].concat());
+    let out = agon(&env, &server, &[&RUN[..], &["--max-cost", "0.0001"]].concat());
     assert_eq!(out.status.code(), Some(2));
     let err = stderr(&out);
     assert!(err.contains("is above --max-cost $0.0001") && err.contains("--rounds"), "{err}");
@@ -78,18 +54,18 @@ fn a_run_that_could_cost_more_than_max_cost_is_refused() {
 
     // agon.toml's limit is the default; a flag still overrides it.
     std::fs::write(env.root.join("agon.toml"), "[defaults]\nmax_cost = 0.0001\n").unwrap();
-    assert_eq!(env.agon(&server, &RUN).status.code(), Some(2));
-    assert!(env.agon(&server, &[&RUN[..], &["--max-cost", "5"]].concat()).status.success());
+    assert_eq!(agon(&env, &server, &RUN).status.code(), Some(2));
+    assert!(agon(&env, &server, &[&RUN[..], &["--max-cost", "5"]].concat()).status.success());
 }
 
 #[test]
 fn the_engine_stops_at_the_limit_when_the_bound_cannot_be_priced() {
-    let env = Env::new("stopped");
+    let env = Sandbox::new("cost", "stopped");
     let server = TestServer::start(Config::default(), 0).unwrap();
     // One unpriced model: the bound has no cost, so the run starts; the engine
     // then refuses every batch whose priced worst case passes the limit.
     let args = ["run", "Q?", "--panel", "openai/gpt-4o,openai/in-house", "--no-judge", "--format", "json"];
-    let out = env.agon(&server, &[&args[..], &["--max-cost", "0.000001"]].concat());
+    let out = agon(&env, &server, &[&args[..], &["--max-cost", "0.000001"]].concat());
     assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
     assert!(stderr(&out).contains("no price"), "{}", stderr(&out));
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();

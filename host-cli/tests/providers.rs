@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use agon_testkit::sandbox::Sandbox;
 use agon_testkit::{Config, Fault, ModelScript, Seen, TestServer};
 use serde_json::Value;
 
@@ -16,34 +17,33 @@ const KEYS: [(&str, &str); 4] = [
 ];
 
 struct Env {
+    sandbox: Sandbox,
     root: PathBuf,
 }
 
 impl Env {
     fn new(name: &str) -> Env {
-        let root = std::env::temp_dir().join(format!("agon-providers-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Env { root }
+        let sandbox = Sandbox::new("providers", name);
+        Env { root: sandbox.root.clone(), sandbox }
     }
 
-    fn agon(&self, server: &TestServer, args: &[&str]) -> Output {
+    /// agon in the sandbox, every provider pointed at `server`, every key set.
+    fn command(&self, server: &TestServer) -> Command {
         let url = server.url();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
-        cmd.args(args)
-            .current_dir(&self.root)
-            .env("AGON_DATA_DIR", self.root.join("data"))
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("XDG_CONFIG_HOME", self.root.join("config"))
-            .env_remove("AGON_CONFIG")
-            .env("OPENAI_BASE_URL", format!("{url}/v1"))
+        let mut cmd = self.sandbox.command(env!("CARGO_BIN_EXE_agon"));
+        cmd.env("OPENAI_BASE_URL", format!("{url}/v1"))
             .env("ANTHROPIC_BASE_URL", &url)
             .env("GEMINI_BASE_URL", format!("{url}/v1beta"))
             .env("GROQ_BASE_URL", format!("{url}/v1"));
         for (var, key) in KEYS {
             cmd.env(var, key);
         }
-        let out = cmd.output().unwrap();
+        cmd
+    }
+
+    /// `agon ARGS`, checking that no key was printed or written.
+    fn agon(&self, server: &TestServer, args: &[&str]) -> Output {
+        let out = self.command(server).args(args).output().unwrap();
         let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         for (var, key) in KEYS {
             assert!(!printed.contains(key), "{var}'s value was printed");
@@ -63,12 +63,6 @@ impl Env {
                 }
             }
         }
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -149,27 +143,11 @@ fn gemini_generate_content_streamed_and_whole() {
 fn presets_and_ollama_speak_their_formats() {
     let env = Env::new("presets");
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_agon")).arg("protocols").output().unwrap();
-    assert!(out.status.success());
     let mut args = debate("groq/llama-a,ollama/llama-b", "openai/judge", &[]);
     args.push("--no-stream");
-    let out = {
-        // Ollama's host comes from OLLAMA_HOST, often written without a scheme.
-        let url = server.url();
-        let host = url.trim_start_matches("http://").to_string();
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
-        cmd.args(&args)
-            .current_dir(&env.root)
-            .env("AGON_DATA_DIR", env.root.join("data"))
-            .env("XDG_CONFIG_HOME", env.root.join("config"))
-            .env("OPENAI_BASE_URL", format!("{url}/v1"))
-            .env("GROQ_BASE_URL", format!("{url}/v1"))
-            .env("OLLAMA_HOST", host);
-        for (var, key) in KEYS {
-            cmd.env(var, key);
-        }
-        cmd.output().unwrap()
-    };
+    // Ollama's host comes from OLLAMA_HOST, often written without a scheme.
+    let host = server.url().trim_start_matches("http://").to_string();
+    let out = env.command(&server).args(&args).env("OLLAMA_HOST", host).output().unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let stats = server.stats();
     let groq = stats.requests.iter().find(|r| r.model == "llama-a").unwrap();
@@ -184,12 +162,9 @@ fn presets_and_ollama_speak_their_formats() {
 fn a_missing_key_is_named_before_anything_is_spent() {
     let env = Env::new("nokey");
     let server = TestServer::start(Config::default(), 0).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_agon"))
+    let out = env
+        .command(&server)
         .args(debate("groq/x,openai/y", "openai/y", &[]))
-        .current_dir(&env.root)
-        .env("AGON_DATA_DIR", env.root.join("data"))
-        .env("XDG_CONFIG_HOME", env.root.join("config"))
-        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
         .env_remove("GROQ_API_KEY")
         .output()
         .unwrap();

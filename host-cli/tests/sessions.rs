@@ -7,37 +7,28 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use agon_testkit::sandbox::Sandbox;
 use agon_testkit::{Config, TestServer};
 use serde_json::Value;
 
 const KEY: &str = "sk-test-secret-session-7d3e1b";
 
 struct Env {
-    root: PathBuf,
+    sandbox: Sandbox,
 }
 
 impl Env {
     fn new(name: &str) -> Env {
-        let root = std::env::temp_dir().join(format!("agon-sessions-e2e-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Env { root }
+        Env { sandbox: Sandbox::new("sessions-e2e", name) }
     }
 
     fn data(&self) -> PathBuf {
-        self.root.join("data")
+        self.sandbox.root.join("data")
     }
 
     fn command(&self, server: &TestServer, args: &[&str]) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
-        cmd.args(args)
-            .current_dir(&self.root)
-            .env("AGON_DATA_DIR", self.data())
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("XDG_CONFIG_HOME", self.root.join("config"))
-            .env_remove("AGON_CONFIG")
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .env("OPENAI_API_KEY", KEY);
+        let mut cmd = self.sandbox.command(env!("CARGO_BIN_EXE_agon"));
+        cmd.args(args).env("OPENAI_BASE_URL", format!("{}/v1", server.url())).env("OPENAI_API_KEY", KEY);
         cmd
     }
 
@@ -52,12 +43,6 @@ impl Env {
             .unwrap_or_default();
         dirs.sort();
         dirs
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
     }
 }
 
@@ -118,7 +103,7 @@ fn every_run_is_kept_listed_shown_and_exported() {
     assert_eq!(yaml, serde_json::from_str::<Value>(&printed).unwrap(), "the YAML holds the same transcript");
     let md = text(&env.agon(&server, &["export", "last", "--format", "md"]).stdout);
     assert!(md.contains("Should we ship on Friday?"));
-    let page = env.root.join("page.html");
+    let page = env.sandbox.root.join("page.html");
     let out = env.agon(&server, &["export", &id, "--format", "html", "--output", page.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();

@@ -2,41 +2,16 @@
 //! pseudo-terminal with util-linux's `script`), plain lines when piped, and
 //! `--events -` as pure NDJSON.
 
-use std::path::PathBuf;
 use std::process::{Command, Output};
 
+use agon_testkit::sandbox::Sandbox;
 use agon_testkit::{Config, TestServer};
 
-struct Env {
-    root: PathBuf,
-}
-
-impl Env {
-    fn new(name: &str) -> Env {
-        let root = std::env::temp_dir().join(format!("agon-view-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        std::fs::create_dir_all(&root).unwrap();
-        Env { root }
-    }
-
-    fn command(&self, server: &TestServer, program: &str) -> Command {
-        let mut cmd = Command::new(program);
-        cmd.current_dir(&self.root)
-            .env("AGON_DATA_DIR", self.root.join("data"))
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("XDG_CONFIG_HOME", self.root.join("config"))
-            .env_remove("AGON_CONFIG")
-            .env_remove("NO_COLOR")
-            .env("TERM", "xterm-256color")
-            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()));
-        cmd
-    }
-}
-
-impl Drop for Env {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.root);
-    }
+/// `program` in its own sandbox, on the test server, with a colour-capable TERM and no NO_COLOR.
+fn command(env: &Sandbox, server: &TestServer, program: &str) -> Command {
+    let mut cmd = env.command(program);
+    cmd.env_remove("NO_COLOR").env("TERM", "xterm-256color").env("OPENAI_BASE_URL", format!("{}/v1", server.url()));
+    cmd
 }
 
 const JUDGE_REPLY: &str = "## Verdict\n\nUse **spaces**.";
@@ -50,10 +25,10 @@ fn server() -> TestServer {
 }
 
 /// `agon run …` under a pseudo-terminal; everything the terminal received.
-fn on_a_terminal(env: &Env, server: &TestServer, no_color: bool) -> String {
+fn on_a_terminal(env: &Sandbox, server: &TestServer, no_color: bool) -> String {
     let agon = env!("CARGO_BIN_EXE_agon");
     let line = format!("{agon} run 'Tabs or spaces?' --panel openai/a,openai/b --judge openai/judge --rounds 1");
-    let mut cmd = env.command(server, "script");
+    let mut cmd = command(env, server, "script");
     cmd.args(["-qec", &line, "/dev/null"]);
     if no_color {
         cmd.env("NO_COLOR", "1");
@@ -65,7 +40,7 @@ fn on_a_terminal(env: &Env, server: &TestServer, no_color: bool) -> String {
 
 #[test]
 fn a_terminal_gets_status_lines_the_stream_and_the_rendered_synthesis() {
-    let env = Env::new("tty");
+    let env = Sandbox::new("view", "tty");
     let server = server();
     let screen = on_a_terminal(&env, &server, false);
     assert!(screen.contains("a · openai/a") && screen.contains("tokens"), "a status line per call in flight");
@@ -86,17 +61,17 @@ fn a_terminal_gets_status_lines_the_stream_and_the_rendered_synthesis() {
 
 #[test]
 fn piped_output_is_plain_and_events_are_pure_ndjson() {
-    let env = Env::new("piped");
+    let env = Sandbox::new("view", "piped");
     let server = server();
     let args = ["run", "Tabs or spaces?", "--panel", "openai/a,openai/b", "--judge", "openai/judge", "--rounds", "1"];
-    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).output().unwrap();
+    let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).output().unwrap();
     assert!(out.status.success());
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!stdout.contains('\x1b') && !stderr.contains('\x1b'), "no escape codes when not a terminal");
     assert!(stdout.starts_with("# Tabs or spaces?"), "the Markdown transcript on stdout");
     assert!(stderr.contains("a answer 1") && stderr.contains("Outcome: completed"), "progress on stderr");
 
-    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--events", "-"]).output().unwrap();
+    let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--events", "-"]).output().unwrap();
     assert!(out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let kinds: Vec<String> = stdout
@@ -110,7 +85,7 @@ fn piped_output_is_plain_and_events_are_pure_ndjson() {
 
 #[test]
 fn a_degraded_debate_never_gets_the_normal_synthesis_heading() {
-    let env = Env::new("degraded");
+    let env = Sandbox::new("view", "degraded");
     let mut config = Config::default();
     config.models.insert(
         "c".into(),
@@ -118,7 +93,7 @@ fn a_degraded_debate_never_gets_the_normal_synthesis_heading() {
     );
     let server = TestServer::start(config, 0).unwrap();
     let args = ["run", "Q?", "--panel", "openai/a,openai/b,openai/c", "--judge", "openai/judge", "--rounds", "1"];
-    let out = env.command(&server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--retries", "0"]).output().unwrap();
+    let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--retries", "0"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("== Synthesis of a DEGRADED debate (a call failed) — judge"), "{stderr}");

@@ -11,6 +11,7 @@
 
 pub mod cases;
 mod http;
+pub mod sandbox;
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
