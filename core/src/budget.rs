@@ -34,7 +34,14 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
     let fixed: usize = chars(&compose(prompt, summary, &[], 1, &prompt.before));
     let sizes: Vec<usize> = entries
         .iter()
-        .map(|e| e.heading.chars().count() + e.label.chars().count() + e.text.chars().count() + 16)
+        // Quoting adds "> " to every line of the text.
+        .map(|e| {
+            e.heading.chars().count()
+                + e.label.chars().count()
+                + e.text.chars().count()
+                + 2 * e.text.lines().count()
+                + 16
+        })
         .collect();
     let mut tail: usize = sizes.iter().sum();
     let limit = budget as usize * 4;
@@ -87,7 +94,7 @@ fn compose(
         user.push_str(prompt.history_title);
         user.push_str(":\n\n");
         if let Some((k, text)) = summary {
-            user.push_str(&format!("=== Summary of rounds 1 to {k} ===\n\n{}\n\n", text.trim()));
+            user.push_str(&format!("=== Summary of rounds 1 to {k} ===\n\n{}\n\n", prompt_kit::quoted(text)));
         } else if skipped > 0 {
             user.push_str(&format!("[{skipped} earlier turns omitted to fit the context budget]\n\n"));
         }

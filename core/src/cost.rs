@@ -84,6 +84,10 @@ pub struct CostEstimate {
 /// The longest template is under 1,000 tokens; the rest is margin.
 pub const TEMPLATE_TOKENS: u64 = 1_500;
 
+/// What one earlier turn adds to a prompt besides its text: the round's
+/// heading, the speaker's label, blank lines.
+pub const ENTRY_TOKENS: u64 = 16;
+
 /// The worst case of `spec`, assuming providers keep replies within `max_tokens`.
 ///
 /// Calls: the protocol's own upper bound. Each prompt: the context budget when
@@ -114,7 +118,9 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
         crate::ProtocolSpec::PriorityVote { items } => items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
         _ => 0,
     };
-    let ceiling = limits.max_tokens.max(limits.judge_max_tokens) as u64;
+    // An earlier reply appears in a prompt quoted line by line (`> `), which at
+    // most doubles it, under a heading and a label.
+    let ceiling = 2 * limits.max_tokens.max(limits.judge_max_tokens) as u64 + ENTRY_TOKENS;
     let prompt_tokens = (0..calls as u64)
         .map(|i| {
             let unbounded = fixed + i * ceiling;

@@ -22,6 +22,21 @@ pub(crate) struct Slot {
     pub challenger: bool,
 }
 
+impl Slot {
+    /// Whether this is panel seat `index`.
+    pub fn is_panel(&self, index: usize) -> bool {
+        self.seat == Seat::Panel(index)
+    }
+
+    /// The panel seat's index, or `None` for the judge.
+    pub fn panel_index(&self) -> Option<usize> {
+        match self.seat {
+            Seat::Panel(i) => Some(i),
+            Seat::Judge => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
     Text { text: String, usage: Option<Usage> },
@@ -116,8 +131,17 @@ impl Debate {
         self.active_seats().len() >= self.spec.quorum()
     }
 
-    /// The judge's answer, once there is one.
+    /// The judge's synthesis, once it has answered.
     pub fn judge_answer(&self) -> Option<&Answer> {
-        self.records.iter().rev().find(|r| r.slot.seat == Seat::Judge).and_then(|r| r.answer.as_ref())
+        self.records.iter().rev().find(|r| r.slot.purpose == Purpose::Judge).and_then(|r| r.answer.as_ref())
+    }
+
+    /// The judge's answer to round `round`'s consensus confirmation.
+    pub fn confirmation(&self, round: u32) -> Option<&Answer> {
+        self.records
+            .iter()
+            .rev()
+            .find(|r| r.slot.purpose == Purpose::Confirmation && r.slot.round == round)
+            .and_then(|r| r.answer.as_ref())
     }
 }

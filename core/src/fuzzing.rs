@@ -27,8 +27,14 @@ pub fn replies(data: &[u8]) {
     let _ = parse::final_ranking(&text, &labels);
     let _ = parse::scorecard(&text, &["A".to_string(), "B".to_string()]);
     let _ = parse::review(&text);
-    let _ = crate::stance(&text);
-    let _ = crate::consensus::stands_down(&text);
+    for declared in [false, true] {
+        let reading = crate::stance::read(&text, declared);
+        if let Some(e) = reading.evidence
+            && let (Some(start), Some(end)) = (e.start, e.end)
+        {
+            assert!(text.get(start as usize..end as usize).is_some(), "evidence off a character boundary");
+        }
+    }
 }
 
 const PROTOCOLS: [&str; 12] = [
@@ -48,7 +54,7 @@ const PROTOCOLS: [&str; 12] = [
 
 /// Replies that steer protocols down their structured paths.
 const REPLIES: [&str; 10] = [
-    "I agree with Speaker 1.\nCONSENSUS: yes.",
+    "I agree with Speaker 1.\nVOTE: SAME — yes.",
     "I disagree: it fails under load.",
     r#"{"verdict": "disagree", "critique": "c", "evidence": "e", "alternative": "a", "confidence": "high", "objection_strength": "strong", "assumptions_challenged": ["x"]}"#,
     r#"{"verdict": "agree", "critique": "", "evidence": "solid", "alternative": "", "confidence": "high", "objection_strength": "minor", "assumptions_challenged": []}"#,
@@ -57,7 +63,7 @@ const REPLIES: [&str; 10] = [
     r#"[{"item": 1, "priority": "P0", "why": "w"}, {"item": 2, "priority": "P3", "why": "w"}]"#,
     "FINAL RANKING:\n1. Response B\n2. Response A",
     "```json\n{\"criteria\": [{\"name\": \"c\", \"weight\": 10, \"scores\": {\"A\": 1, \"B\": 5}}], \"recommendation\": \"B\", \"concerns\": [{\"concern\": 1, \"score\": 5}]}\n```",
-    "Stress-tested. Building on that, fine.",
+    "VOTE: SAME — ship it. Building on that, fine.",
 ];
 
 /// A session of a protocol the first byte picks, fed by the rest: replies,

@@ -43,9 +43,10 @@ mod roles;
 pub mod script;
 mod session;
 mod spec;
+pub mod stance;
 mod transcript;
 
-pub use consensus::{ConsensusCheck, Stance, check as check_consensus, stance};
+pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};

@@ -1,7 +1,7 @@
 //! The quality gate for adversarial seats (seed 001's countermeasures,
 //! enforced rather than hoped for).
 
-use crate::consensus::{Stance, stance};
+use crate::stance::{self, Verdict};
 
 /// Phrases that soften an objection into nothing.
 const SOFTENERS: &[&str] = &[
@@ -42,7 +42,9 @@ pub(crate) fn pulls_punches(text: &str) -> Option<String> {
     if let Some(s) = SOFTENERS.iter().find(|s| lower.contains(*s)) {
         return Some(format!("softens its objections (\"{s}\")"));
     }
-    let disagrees = stance(text) == Stance::Disagrees || DISAGREEMENT.iter().any(|w| lower.contains(w));
+    let read = stance::read(text, false).verdict;
+    let disagrees =
+        matches!(read, Verdict::Disagrees | Verdict::AgreesInPart) || DISAGREEMENT.iter().any(|w| lower.contains(w));
     (!disagrees).then(|| "carries no disagreement".to_string())
 }
 

@@ -154,12 +154,51 @@ fn usage_table(out: &mut String, u: &crate::UsageReport) {
     }
 }
 
+/// A consensus check, briefly: the decision, each counted seat's verdict with
+/// its source and evidence, the judge's word, and the rule.
 fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
-    if let Some(c) = t.consensus.iter().find(|c| c.round == round) {
-        let verdict = if c.reached { "reached" } else { "not reached" };
-        let excluded = c.excluded.as_deref().map(|e| format!(", challenger {e} not counted")).unwrap_or_default();
-        let _ = writeln!(out, "*Consensus check: {verdict} — {}{excluded}.*\n", c.reason);
+    let Some(c) = t.consensus.iter().find(|c| c.round == round) else { return };
+    let name = |id: &str| t.participants.iter().find(|p| p.id == id).map_or(id.to_string(), |p| p.name.clone());
+    let verdict = match (c.reached, &c.judge) {
+        (true, Some(_)) => "reached, confirmed by the judge",
+        (true, None) => "reached",
+        (false, Some(_)) => "not reached: the reader saw agreement, the judge did not confirm it",
+        (false, None) => "not reached",
+    };
+    let _ = writeln!(out, "**Consensus check, round {round}** ({} mode): {verdict}.\n", c.mode.as_str());
+    for s in &c.seats {
+        let declared = match s.declared {
+            Some(d) if s.source != crate::stance::Source::Declared => {
+                let word = match d {
+                    crate::stance::Verdict::Agrees => "SAME",
+                    crate::stance::Verdict::Disagrees => "DIFFERENT",
+                    _ => "PARTLY",
+                };
+                format!(", although its VOTE line said {word}")
+            }
+            _ => String::new(),
+        };
+        let evidence = s.evidence.as_ref().map(|e| format!(" — “{}”", e.quote)).unwrap_or_default();
+        let _ =
+            writeln!(out, "- {}: {} ({}{declared}){evidence}", name(&s.seat), s.verdict.as_str(), s.source.as_str());
     }
+    if let Some(e) = &c.excluded {
+        let _ = writeln!(out, "- {}: not counted (challenger)", name(e));
+    }
+    if let Some(j) = &c.judge {
+        let word = if !j.readable {
+            "its answer could not be read, so it did not confirm".to_string()
+        } else if j.confirmed {
+            format!("confirmed{}", j.position.as_deref().map(|p| format!(": {p}")).unwrap_or_default())
+        } else if j.holdouts.is_empty() {
+            "found no single shared position".to_string()
+        } else {
+            let who: Vec<String> = j.holdouts.iter().map(|h| format!("{} ({})", name(&h.seat), h.why)).collect();
+            format!("found holdouts: {}", who.join("; "))
+        };
+        let _ = writeln!(out, "- Judge: {word}");
+    }
+    let _ = writeln!(out, "\n*Rule: {}.*\n", c.rule);
 }
 
 fn label(kind: OutcomeKind) -> &'static str {

@@ -34,6 +34,8 @@ pub enum Purpose {
     Judge,
     /// A summary of earlier rounds, asked for to keep prompts within the context budget.
     Summary,
+    /// The judge's check that the panel has really converged (consensus mode `judge`).
+    Confirmation,
 }
 
 /// The stage of the protocol a turn belongs to.
@@ -67,6 +69,8 @@ pub enum Phase {
     Synthesis,
     /// A rolling summary of earlier rounds.
     Summary,
+    /// The judge confirming (or not) that the panel converged.
+    Confirmation,
 }
 
 impl Phase {
@@ -85,6 +89,7 @@ impl Phase {
             Phase::Single => "single",
             Phase::Synthesis => "synthesis",
             Phase::Summary => "summary",
+            Phase::Confirmation => "confirmation",
         }
     }
 
@@ -104,6 +109,7 @@ impl Phase {
             Phase::Single => "Single-agent review".to_string(),
             Phase::Synthesis => "Synthesis".to_string(),
             Phase::Summary => format!("Summary of rounds up to {round}"),
+            Phase::Confirmation => format!("Consensus confirmation (round {round})"),
         }
     }
 }

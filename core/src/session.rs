@@ -165,6 +165,8 @@ impl Session {
                 continue;
             }
             match (record.slot.seat, record.slot.purpose) {
+                // The judge's consensus confirmations live in the consensus records.
+                (_, Purpose::Confirmation) => {}
                 (seat, Purpose::Summary) => summaries.push(SummaryNote {
                     covers_round: record.covers_round,
                     speaker: self.seat_id(seat).to_string(),
@@ -409,6 +411,7 @@ impl Session {
         let what = match calls.first().map(|c| c.slot) {
             Some(s) if s.purpose == Purpose::Judge => "the judge's synthesis".to_string(),
             Some(s) if s.purpose == Purpose::Summary => "a summary of the earlier rounds".to_string(),
+            Some(s) if s.purpose == Purpose::Confirmation => "the judge's consensus confirmation".to_string(),
             Some(s) => format!("{} call(s) of {} round {}", calls.len(), s.phase.as_str(), s.round),
             None => "nothing".to_string(),
         };
@@ -518,7 +521,7 @@ impl Session {
             Purpose::Judge => {
                 EventKind::JudgeStarted { id, speaker: request.seat.clone(), model: request.model.clone() }
             }
-            Purpose::Turn | Purpose::Summary => EventKind::TurnStarted {
+            Purpose::Turn | Purpose::Summary | Purpose::Confirmation => EventKind::TurnStarted {
                 id,
                 round: slot.round,
                 phase: slot.phase,

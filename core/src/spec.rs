@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+use crate::consensus::ConsensusMode;
 
 /// The question, the panel, the protocol and the limits of one debate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -98,6 +99,9 @@ pub enum ProtocolSpec {
         /// The seat that challenges in round 1; the role then rotates. Default: the first seat.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         challenger: Option<SeatRef>,
+        /// How agreement is read before an early stop.
+        #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
+        consensus: ConsensusMode,
     },
     /// One seat is the adversary and speaks last each round.
     DevilsAdvocate {
@@ -106,7 +110,11 @@ pub enum ProtocolSpec {
         adversary: Option<SeatRef>,
     },
     /// Round-robin that stops early once the panel has converged.
-    ConsensusCheck,
+    ConsensusCheck {
+        /// How agreement is read before an early stop.
+        #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
+        consensus: ConsensusMode,
+    },
     /// Opening, cross-examination, rebuttal, then the judge's synthesis.
     Structured,
     /// Seats defined by role files (seed 003); the panel carries each role's instructions.
@@ -178,7 +186,7 @@ impl ProtocolSpec {
             ProtocolSpec::RoundRobin => "round-robin",
             ProtocolSpec::RotatingChallenger { .. } => "rotating-challenger",
             ProtocolSpec::DevilsAdvocate { .. } => "devils-advocate",
-            ProtocolSpec::ConsensusCheck => "consensus-check",
+            ProtocolSpec::ConsensusCheck { .. } => "consensus-check",
             ProtocolSpec::Structured => "structured",
             ProtocolSpec::RoleCouncil => "role-council",
             ProtocolSpec::Adversarial { .. } => "adversarial",
@@ -196,7 +204,7 @@ impl ProtocolSpec {
             ProtocolSpec::RoundRobin
             | ProtocolSpec::RotatingChallenger { .. }
             | ProtocolSpec::DevilsAdvocate { .. } => 2,
-            ProtocolSpec::ConsensusCheck | ProtocolSpec::RoleCouncil => 3,
+            ProtocolSpec::ConsensusCheck { .. } | ProtocolSpec::RoleCouncil => 3,
             ProtocolSpec::Challenge { .. } => 5,
             ProtocolSpec::Comparative { .. } => 2,
             ProtocolSpec::Adversarial { .. }
@@ -373,14 +381,15 @@ impl DebateSpec {
             }
         };
         match &self.protocol {
-            ProtocolSpec::RoundRobin
-            | ProtocolSpec::ConsensusCheck
-            | ProtocolSpec::Structured
-            | ProtocolSpec::RoleCouncil => Ok(()),
-            ProtocolSpec::RotatingChallenger { challenger } => match challenger {
-                Some(seat) => self.resolve_seat(seat, "protocol.challenger").map(|_| ()),
-                None => Ok(()),
-            },
+            ProtocolSpec::RoundRobin | ProtocolSpec::Structured | ProtocolSpec::RoleCouncil => Ok(()),
+            ProtocolSpec::ConsensusCheck { consensus } => self.validate_consensus(*consensus),
+            ProtocolSpec::RotatingChallenger { challenger, consensus } => {
+                self.validate_consensus(*consensus)?;
+                match challenger {
+                    Some(seat) => self.resolve_seat(seat, "protocol.challenger").map(|_| ()),
+                    None => Ok(()),
+                }
+            }
             ProtocolSpec::DevilsAdvocate { adversary } => {
                 need_seats(2, "an adversary and someone to challenge")?;
                 match adversary {
@@ -430,6 +439,26 @@ impl DebateSpec {
             }
             ProtocolSpec::Challenge { .. } => need_seats(2, "a defender and at least one challenger"),
             ProtocolSpec::Ranked => need_seats(2, "each seat ranks the others"),
+        }
+    }
+
+    fn validate_consensus(&self, mode: ConsensusMode) -> Result<(), Error> {
+        if mode == ConsensusMode::Judge && self.judge.is_none() {
+            return Err(Error::spec(
+                "protocol.consensus",
+                "'judge' asks the judge's model to confirm an early stop, and this debate has no judge",
+            ));
+        }
+        Ok(())
+    }
+
+    /// How this debate reads agreement, when its protocol stops on it.
+    pub fn consensus_mode(&self) -> Option<ConsensusMode> {
+        match &self.protocol {
+            ProtocolSpec::RotatingChallenger { consensus, .. } | ProtocolSpec::ConsensusCheck { consensus } => {
+                Some(*consensus)
+            }
+            _ => None,
         }
     }
 

@@ -22,8 +22,9 @@ fn hand_computed_bounds() {
     assert_eq!(e.calls, 7);
     // Six turns at 64 and the judge at 128.
     assert_eq!(e.completion_tokens, 6 * 64 + 128);
-    // Call i sees the fixed part and at most i earlier replies of 128: 7·1508 + 128·(0+1+…+6).
-    assert_eq!(e.prompt_tokens, 7 * 1508 + 128 * 21);
+    // Call i sees the fixed part and at most i earlier replies of 128, each quoted line by line
+    // (at most doubled) under a heading and a label (16): 7·1508 + (2·128 + 16)·(0+1+…+6).
+    assert_eq!(e.prompt_tokens, 7 * 1508 + (2 * 128 + 16) * 21);
     assert_eq!(e.cost_usd, None);
     assert_eq!(e.unpriced, ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"]);
 
@@ -44,7 +45,7 @@ fn hand_computed_bounds() {
     }
     s.prices.insert("openai/b-model".into(), Price { input: 2.0, output: 8.0 });
     let e = worst_case(&s);
-    let micro = (7 * 1508 + 128 * 21) * 2 + (6 * 64 + 128) * 8;
+    let micro = (7 * 1508 + (2 * 128 + 16) * 21) * 2 + (6 * 64 + 128) * 8;
     assert_eq!(e.cost_usd, Some(Usd(micro)));
 
     // With a budget, no prompt counts above it: 7 calls of at most 1,000... but the fixed part

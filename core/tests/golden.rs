@@ -24,7 +24,8 @@ fn produce(case: &Path) -> Vec<(&'static str, String)> {
     let spec = std::fs::read_to_string(case.join("spec.json")).unwrap();
     let script: Vec<ScriptEntry> =
         serde_json::from_str(&std::fs::read_to_string(case.join("script.json")).unwrap()).unwrap();
-    let played = play(Session::from_spec_json(&spec).unwrap(), &script).unwrap();
+    let played =
+        play(Session::from_spec_json(&spec).unwrap(), &script).unwrap_or_else(|e| panic!("{}: {e}", case.display()));
     let events: String = played.events.iter().map(|e| e.to_json() + "\n").collect();
     let requests = serde_json::to_string_pretty(&played.requests).unwrap() + "\n";
     vec![
@@ -83,6 +84,10 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("devils-advocate-seeded", "completed", 2),
         ("devils-advocate-quality-gate", "completed", 1),
         ("consensus-check-early-stop", "consensus", 2),
+        ("consensus-check-read", "consensus", 2),
+        ("rotating-challenger-partial-agreement", "completed", 3),
+        ("rotating-challenger-declared-stop", "consensus", 1),
+        ("rotating-challenger-judge-overrules", "consensus", 2),
         ("structured-two-seats", "completed", 1),
         ("role-council-builtin", "completed", 2),
         ("adversarial-compete", "completed", 1),
@@ -204,4 +209,58 @@ fn golden_costs_are_the_hand_computed_ones() {
     assert!(t["synthesis"].is_null(), "no judge call was affordable");
     let reason = t["outcome"]["reason"].as_str().unwrap();
     assert!(reason.contains("$0.006") && reason.contains("$0.00237 spent"), "{reason}");
+}
+
+#[test]
+fn golden_consensus_records_say_why() {
+    // Written from the scripts: which seat said what, and what each reply is.
+    let t = transcript("rotating-challenger-partial-agreement");
+    let verdicts = |check: &serde_json::Value| -> Vec<(String, String, String)> {
+        check["seats"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["seat"].as_str().unwrap().into(),
+                    s["verdict"].as_str().unwrap().into(),
+                    s["source"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    };
+    let v = |seat: &str, verdict: &str, source: &str| (seat.to_string(), verdict.to_string(), source.to_string());
+    let checks = t["consensus"].as_array().unwrap();
+    assert_eq!(checks.len(), 3);
+    // Ben's VOTE: SAME is vetoed by "but I still oppose"; Cho's agreement is conditional;
+    // Dev's lines are someone else's words.
+    assert_eq!(
+        verdicts(&checks[0]),
+        [v("ben", "agrees-in-part", "read"), v("cho", "conditional", "read"), v("dev", "silent", "read")]
+    );
+    assert_eq!(checks[0]["seats"][0]["declared"], "agrees");
+    assert_eq!(checks[0]["seats"][0]["evidence"]["quote"], "but I still oppose the plan as written");
+    assert_eq!(
+        verdicts(&checks[2]),
+        [v("ana", "disagrees", "read"), v("ben", "conditional", "read"), v("dev", "disagrees", "read")]
+    );
+    assert!(checks.iter().all(|c| c["reached"] == false && c["mode"] == "declared"));
+
+    // Judge mode: round 1 the declared lines say converged and the judge names Dev as a holdout.
+    let t = transcript("rotating-challenger-judge-overrules");
+    let checks = t["consensus"].as_array().unwrap();
+    assert_eq!(checks[0]["reached"], false);
+    assert_eq!(checks[0]["judge"]["confirmed"], false);
+    assert_eq!(checks[0]["judge"]["holdouts"][0]["seat"], "dev");
+    assert_eq!(verdicts(&checks[0])[2], v("dev", "disagrees", "judge"));
+    assert_eq!(checks[1]["reached"], true);
+    assert_eq!(checks[1]["judge"]["confirmed"], true);
+    assert_eq!(
+        checks[1]["judge"]["position"],
+        "Launch in phases, busiest corridors first, with every phase funded up front."
+    );
+    assert!(verdicts(&checks[1]).iter().all(|(_, verdict, source)| verdict == "agrees" && source == "declared"));
+    // The confirmation is a call of its own, counted in the judge's usage: two confirmations and the synthesis.
+    let judge = t["usage"]["seats"].as_array().unwrap().iter().find(|s| s["seat"] == "judge").unwrap().clone();
+    assert_eq!(judge["calls"], 3);
 }

@@ -10,15 +10,21 @@ use serde_json::json;
 const IDS: [&str; 7] = ["a", "b", "c", "d", "e", "f", "g"];
 
 /// Replies that exercise the consensus reader: agreement, negation, quotes, explicit lines.
-const TEXTS: [&str; 7] = [
-    "I agree with Speaker 1.",
-    "I don't agree with Speaker 2.",
-    "CONSENSUS: build the tram.",
-    "Speaker 3 wrote \"I agree\", which I doubt.",
-    "Some thoughts on cost.",
-    "I disagree with everyone.",
-    "CONSENSUS: none",
+/// Replies with their stance, labelled by hand: true when the reply agrees.
+const TEXTS: [(&str, bool); 7] = [
+    ("I agree with Speaker 1.", true),
+    ("I don't agree with Speaker 2.", false),
+    ("CONSENSUS: build the tram.", true),
+    ("Speaker 3 wrote \"I agree\", which I doubt.", false),
+    ("Some thoughts on cost.", false),
+    ("I disagree with everyone.", false),
+    ("CONSENSUS: none", false),
 ];
+
+/// Of the labelled replies, the ones that dissent rather than stay silent.
+fn dissents(text: &str) -> bool {
+    text != "Some thoughts on cost." && !TEXTS.iter().any(|(t, agrees)| *t == text && *agrees)
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
@@ -39,7 +45,8 @@ proptest! {
     }
 
     /// No consensus check ever counts the round's challenger, and every
-    /// verdict follows from the counted replies alone.
+    /// verdict follows from the counted replies alone: consensus exactly when
+    /// at least two counted seats agree, none dissents, and at most one is silent.
     #[test]
     fn the_challenger_never_counts_toward_consensus(
         n in 2usize..=6,
@@ -50,19 +57,29 @@ proptest! {
         let mut k = 0;
         let run = drive(Session::new(s).unwrap(), |r| {
             k += 1;
-            reply(r, TEXTS[picks[k % picks.len()]])
+            reply(r, TEXTS[picks[k % picks.len()]].0)
         });
         let mut round_challenger = None;
+        let mut said: Vec<(String, String)> = Vec::new();
         for e in &run.events {
             match &e.kind {
-                EventKind::RoundStarted { challenger, .. } => round_challenger = challenger.clone(),
+                EventKind::RoundStarted { challenger, .. } => {
+                    round_challenger = challenger.clone();
+                    said.clear();
+                }
+                EventKind::TurnCompleted { speaker, text, .. } => said.push((speaker.clone(), text.clone())),
                 EventKind::ConsensusChecked(c) => {
                     let ch = round_challenger.clone().unwrap();
-                    prop_assert!(!c.counted.contains(&ch));
+                    let counted: Vec<&str> = c.seats.iter().map(|s| s.seat.as_str()).collect();
+                    prop_assert!(!counted.contains(&ch.as_str()));
                     prop_assert!(!c.agreeing.contains(&ch));
                     prop_assert_eq!(c.excluded.as_ref(), Some(&ch));
-                    prop_assert_eq!(c.counted.len(), n - 1);
-                    prop_assert_eq!(c.reached, c.agreeing.len() >= (n - 2).max(1));
+                    prop_assert_eq!(counted.len(), n - 1);
+                    let texts: Vec<&str> = said.iter().filter(|(s, _)| *s != ch).map(|(_, t)| t.as_str()).collect();
+                    let agreeing = texts.iter().filter(|t| TEXTS.iter().any(|(x, a)| x == *t && *a)).count();
+                    let dissent = texts.iter().any(|t| dissents(t));
+                    let expected = agreeing >= 2 && !dissent && agreeing + 1 >= texts.len();
+                    prop_assert_eq!(c.reached, expected, "{:?}", texts);
                 }
                 _ => {}
             }
@@ -139,7 +156,7 @@ proptest! {
         for (id, ok, t) in ops {
             while !matches!(session.poll(), Output::Idle | Output::Done(_)) {}
             let input = if ok {
-                Input::Reply { id, text: TEXTS[t].into(), usage: None }
+                Input::Reply { id, text: TEXTS[t].0.into(), usage: None }
             } else {
                 Input::Failed { id, kind: FailureKind::ProviderError, message: "boom".into() }
             };

@@ -79,11 +79,12 @@ fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
 #[test]
 fn stops_early_on_consensus_without_counting_the_challenger() {
     let s = spec(rotating(None), &["a", "b", "c", "d", "e"], 3, true);
-    // Round 1: challenger a. Three of the four others converge; the challenger objects.
+    // Round 1: challenger a. Three of the four others declare the same position,
+    // the fourth says nothing either way; the challenger objects.
     let run = drive(Session::new(s).unwrap(), |r| match (r.phase, r.seat.as_str()) {
         (Phase::Deliberation, "a") => reply(r, "I disagree with all of you."),
-        (Phase::Deliberation, "b" | "c" | "d") => reply(r, "Good points.\nCONSENSUS: build the tram in two phases."),
-        (Phase::Deliberation, _) => reply(r, "I disagree with Speaker 2."),
+        (Phase::Deliberation, "b" | "c" | "d") => reply(r, "Good points.\nVOTE: SAME — build the tram in two phases."),
+        (Phase::Deliberation, _) => reply(r, "Some thoughts on the depot."),
         _ => reply(r, "An answer."),
     });
     let outcome = run.session.outcome().unwrap();
@@ -96,9 +97,9 @@ fn stops_early_on_consensus_without_counting_the_challenger() {
     let check = check.unwrap();
     assert!(check.reached);
     assert_eq!(check.excluded.as_deref(), Some("a"));
-    assert!(!check.counted.contains(&"a".to_string()));
-    assert_eq!(check.counted.len(), 4);
-    assert_eq!(check.needed, 3);
+    let counted: Vec<&str> = check.seats.iter().map(|s| s.seat.as_str()).collect();
+    assert_eq!(counted, ["b", "c", "d", "e"]);
+    assert_eq!(check.agreeing, ["b", "c", "d"]);
     assert_eq!(run.requests.last().unwrap().purpose, Purpose::Judge);
 }
 

@@ -132,6 +132,11 @@ pub struct SpecArgs {
     /// Deprecated: use --challenger.
     #[arg(long, hide = true)]
     pub advocate: Option<u32>,
+    /// How agreement is read before an early stop (rotating-challenger, consensus-check):
+    /// read (free text only), declared (each seat's VOTE line; the default), judge (the line,
+    /// then the judge's model confirms before stopping: one extra call per apparent consensus).
+    #[arg(long, value_enum)]
+    pub consensus: Option<ConsensusArg>,
     /// The seed for every random choice the protocol makes.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -177,6 +182,24 @@ pub struct SpecArgs {
     /// adversarial: an auto-trigger, NAME=word,word: compete when the question mentions a word.
     #[arg(long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConsensusArg {
+    Read,
+    Declared,
+    Judge,
+}
+
+impl ConsensusArg {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConsensusArg::Read => "read",
+            ConsensusArg::Declared => "declared",
+            ConsensusArg::Judge => "judge",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

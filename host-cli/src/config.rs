@@ -58,6 +58,8 @@ pub struct Defaults {
     pub timeout: Option<u64>,
     /// Refuse runs whose worst-case cost is above this (USD).
     pub max_cost: Option<f64>,
+    /// How agreement is read, for the protocols that stop on it (others ignore it).
+    pub consensus: Option<crate::cli::ConsensusArg>,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -254,6 +256,10 @@ impl Config {
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;
         }
+        // A file-wide default applies only where it means something; the flag is strict.
+        if !given("consensus") && matches!(args.protocol.as_str(), "rotating-challenger" | "consensus-check") {
+            args.consensus = d.consensus.or(args.consensus);
+        }
         // The panel: a name from [panels] (on the command line or in the file), or models.
         let choice = if given("panel") {
             match args.panel.as_slice() {
@@ -332,6 +338,7 @@ max_tokens = 300
 quality_gate = "warn"
 roles = "roles"
 timeout = 60
+consensus = "judge"
 
 [panels.trio]
 models = ["openai/a", "anthropic/b", "gemini/c"]
@@ -387,6 +394,11 @@ output = 10
         assert_eq!(args.rounds, Some(4));
         assert_eq!(args.max_tokens, 300);
         assert_eq!(args.quality_gate, QualityGateArg::Warn);
+        assert_eq!(args.consensus, Some(crate::cli::ConsensusArg::Judge));
+        // The file's consensus mode is left out for protocols that do not stop on agreement.
+        let (mut args, m) = run_args(&["agon", "run", "Q?", "--protocol", "round-robin"]);
+        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!(args.consensus, None);
     }
 
     #[test]

@@ -140,13 +140,31 @@ pub fn html(t: &Value) -> String {
     if let Some(checks) = t["consensus"].as_array().filter(|c| !c.is_empty()) {
         h.push_str("<h2>Consensus checks</h2><ul class=\"checks\">");
         for c in checks {
+            let judged = c["judge"].is_object();
+            let verdict = match (c["reached"].as_bool() == Some(true), judged) {
+                (true, true) => "reached, confirmed by the judge",
+                (false, true) => "not reached: the reader saw agreement, the judge did not confirm it",
+                (true, false) => "reached",
+                (false, false) => "not reached",
+            };
             let _ = write!(
                 h,
-                "<li>round {}: {} — {}</li>",
+                "<li>round {} ({} mode): {verdict} — {}<ul>",
                 c["round"],
-                if c["reached"].as_bool() == Some(true) { "reached" } else { "not reached" },
+                escape(str_of(c, "mode")),
                 escape(str_of(c, "reason"))
             );
+            for s in c["seats"].as_array().into_iter().flatten() {
+                let quote = s["evidence"]["quote"].as_str().map(|q| format!(" — “{}”", escape(q))).unwrap_or_default();
+                let _ = write!(
+                    h,
+                    "<li>{}: {} ({}){quote}</li>",
+                    escape(str_of(s, "seat")),
+                    escape(&str_of(s, "verdict").replace('-', " ")),
+                    escape(str_of(s, "source"))
+                );
+            }
+            let _ = write!(h, "</ul><p class=\"rule\">Rule: {}.</p></li>", escape(str_of(c, "rule")));
         }
         h.push_str("</ul>\n");
     }

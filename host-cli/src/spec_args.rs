@@ -84,6 +84,13 @@ pub fn build(args: &SpecArgs, question: &str, inputs: &Inputs, warn: &mut dyn Fn
         return Err(format!("--challenger only applies to rotating-challenger, not {name}"));
     }
     let mut protocol = json!({"name": name});
+    let reads_agreement = matches!(name, "rotating-challenger" | "consensus-check");
+    if let Some(mode) = args.consensus {
+        if !reads_agreement {
+            return Err(format!("--consensus only applies to rotating-challenger and consensus-check, not {name}"));
+        }
+        protocol["consensus"] = json!(mode.as_str());
+    }
     match name {
         "rotating-challenger" => {
             if let Some(c) = challenger {
@@ -301,6 +308,10 @@ mod tests {
         assert_eq!(spec["protocol"]["triggers"][0]["any_of"][1], "infra");
         let a = args(&["--protocol", "round-robin", "--panel", "openai/m", "--option", "x"]);
         assert!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap_err().contains("--option only applies"));
+        let a = args(&["--protocol", "consensus-check", "--panel", "openai/a,openai/b", "--consensus", "judge"]);
+        assert_eq!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap()["protocol"]["consensus"], "judge");
+        let a = args(&["--protocol", "ranked", "--panel", "openai/a,openai/b", "--consensus", "read"]);
+        assert!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap_err().contains("--consensus only applies"));
     }
 
     #[test]

@@ -25,6 +25,8 @@ pub struct View {
     pending: BTreeMap<u64, Pending>,
     /// The request whose text is streaming to the screen.
     focus: Option<u64>,
+    /// The judge's consensus confirmation in flight: its JSON is not shown, the check is.
+    confirming: Option<u64>,
 }
 
 struct Pending {
@@ -37,7 +39,16 @@ struct Pending {
 impl View {
     /// A view writing to `out`; `None` shows nothing.
     pub fn new(out: Option<Box<dyn Write>>) -> View {
-        View { out, live: None, judge: None, colour: false, failed: false, pending: BTreeMap::new(), focus: None }
+        View {
+            out,
+            live: None,
+            judge: None,
+            colour: false,
+            failed: false,
+            pending: BTreeMap::new(),
+            focus: None,
+            confirming: None,
+        }
     }
 
     /// The terminal view: status lines, streamed text, the synthesis rendered as Markdown.
@@ -81,6 +92,13 @@ impl View {
                 };
                 let challenger = r.challenger.as_ref().map(|c| format!(" — challenger: {c}")).unwrap_or_default();
                 self.note(&format!("\n== {title}{challenger} ==\n"));
+            }
+            K::TurnStarted(t) if t.phase == wit::Phase::Confirmation => {
+                if let Some(live) = &mut self.live {
+                    live.started(t.id, &format!("{} · {} (confirming the consensus)", t.speaker, t.model));
+                }
+                self.confirming = Some(t.id);
+                self.start(t.id, "\n  the reader saw agreement; asking the judge to confirm it…\n".to_string());
             }
             K::TurnStarted(t) => {
                 let mark = if t.challenger { " (challenger)" } else { "" };
@@ -126,8 +144,13 @@ impl View {
                 self.finish(t.id, None)
             }
             K::ConsensusChecked(c) => {
-                let verdict = if c.reached { "reached" } else { "not reached" };
-                self.note(&format!("\n  consensus {verdict}: {}\n", c.reason));
+                let verdict = match (c.reached, c.judge.is_some()) {
+                    (true, true) => "consensus (confirmed by the judge)",
+                    (false, true) => "reader saw agreement; judge disagreed",
+                    (true, false) => "consensus reached",
+                    (false, false) => "consensus not reached",
+                };
+                self.note(&format!("\n  {verdict}: {}\n", c.reason));
             }
             K::RoundEnded(_) => {}
             K::ResultRecorded(r) => self.note(&format!("\n  result recorded: {}\n", r.name)),
@@ -163,8 +186,8 @@ impl View {
         if let Some(live) = &mut self.live {
             live.streamed(id, piece);
         }
-        if self.judge == Some(id) {
-            return; // rendered whole when complete
+        if self.judge == Some(id) || self.confirming == Some(id) {
+            return; // the synthesis is rendered whole when complete; a confirmation shows as its check
         }
         if self.focus == Some(id) {
             self.say(piece);
@@ -228,6 +251,7 @@ pub fn phase_title(phase: wit::Phase) -> &'static str {
         wit::Phase::Single => "Single-agent review",
         wit::Phase::Synthesis => "Synthesis",
         wit::Phase::Summary => "Summary",
+        wit::Phase::Confirmation => "Consensus confirmation",
     }
 }
 

@@ -59,6 +59,7 @@ fn phase_name(p: wit::Phase) -> &'static str {
         wit::Phase::Single => "single",
         wit::Phase::Synthesis => "synthesis",
         wit::Phase::Summary => "summary",
+        wit::Phase::Confirmation => "confirmation",
     }
 }
 

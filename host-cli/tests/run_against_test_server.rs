@@ -67,7 +67,7 @@ fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
     config.models.insert("s2".into(), script(&["Build it.", agree]));
     config.models.insert("s3".into(), script(&["Build it.", agree]));
     config.models.insert("s4".into(), script(&["Maybe.", agree]));
-    config.models.insert("s5".into(), script(&["Buses first.", "I disagree with Speaker 2."]));
+    config.models.insert("s5".into(), script(&["Buses first.", "The depot site still needs a survey."]));
     let server = TestServer::start(config, 0).unwrap();
     let dir = work_dir("five");
     let (journal, output, events) = (dir.join("journal.ndjson"), dir.join("out.json"), dir.join("events.ndjson"));
@@ -115,7 +115,10 @@ fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
     assert!(turns.iter().all(|x| x["model"].as_str().unwrap().starts_with("openai/s")));
     let check = &t["consensus"][0];
     assert_eq!(check["excluded"], "s1");
-    assert!(!check["counted"].as_array().unwrap().contains(&Value::from("s1")));
+    let counted: Vec<&str> = check["seats"].as_array().unwrap().iter().map(|s| s["seat"].as_str().unwrap()).collect();
+    assert_eq!(counted, ["s2", "s3", "s4", "s5"]);
+    assert_eq!(check["agreeing"], serde_json::json!(["s2", "s3", "s4"]));
+    assert_eq!(check["seats"][3]["verdict"], "silent");
     assert_eq!(t["synthesis"]["speaker"], "judge");
 
     let lines: Vec<Value> =

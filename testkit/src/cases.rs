@@ -50,7 +50,10 @@ pub const CASES: &[Case] = &[
         protocol: "consensus-check",
         panel: "openai/a,openai/b",
         extra: &["--rounds", "3"],
-        scripts: &[("a", &["Stress-tested: ship it in May."]), ("b", &["CONSENSUS: ship it in May."])],
+        scripts: &[
+            ("a", &["Tests pass; ship it.\nVOTE: SAME — ship it in May."]),
+            ("b", &["VOTE: SAME — ship it in May."]),
+        ],
         outcome: "consensus",
         field: Some("consensus"),
     },

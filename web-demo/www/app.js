@@ -75,8 +75,11 @@ function onEvent(event) {
       break;
     }
     case 'turn_started': {
-      const node = card(event.id, section(event.round, event.phase).querySelector('.cards'),
-        event.challenger ? 'challenger' : 'debater', event.speaker);
+      // The judge confirming an apparent consensus sits in the round it checks.
+      const confirming = event.phase === 'confirmation';
+      const node = card(event.id, section(event.round, confirming ? 'deliberation' : event.phase).querySelector('.cards'),
+        confirming ? 'judge' : event.challenger ? 'challenger' : 'debater',
+        confirming ? `${event.speaker} · confirming the consensus` : event.speaker);
       node.dataset.seat = event.speaker;
       if (event.challenger) node.querySelector('header').append(element('span', 'badge', 'challenger'));
       break;
@@ -94,10 +97,21 @@ function onEvent(event) {
       if (node) setState(node, 'failed', `failed (${event.kind}): ${event.message}`);
       break;
     }
-    case 'consensus_checked':
-      section(event.round, 'deliberation').append(element('p', 'consensus',
-        `${event.reached ? 'Consensus' : 'No consensus'}: ${event.reason}`));
+    case 'consensus_checked': { // The decision, then each counted seat's verdict and why.
+      const verdict = event.judge
+        ? (event.reached ? 'Consensus (confirmed by the judge)' : 'The reader saw agreement; the judge disagreed')
+        : (event.reached ? 'Consensus' : 'No consensus');
+      const check = element('div', 'consensus');
+      check.append(element('p', '', `${verdict}: ${event.reason}`));
+      const seats = element('ul', 'stances');
+      for (const s of event.seats) {
+        const quote = s.evidence ? ` — “${s.evidence.quote}”` : '';
+        seats.append(element('li', `verdict-${s.verdict}`, `${s.seat}: ${s.verdict.replaceAll('-', ' ')} (${s.source})${quote}`));
+      }
+      check.append(seats, element('p', 'rule', `Rule: ${event.rule}.`));
+      section(event.round, 'deliberation').append(check);
       break;
+    }
     case 'warning':
       section(event.round, event.phase).append(element('p', 'warning',
         `Warning${event.speaker ? ` (${event.speaker})` : ''}: ${event.message}`));

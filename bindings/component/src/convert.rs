@@ -66,6 +66,7 @@ fn phase(p: core::Phase) -> wit::Phase {
         core::Phase::Single => wit::Phase::Single,
         core::Phase::Synthesis => wit::Phase::Synthesis,
         core::Phase::Summary => wit::Phase::Summary,
+        core::Phase::Confirmation => wit::Phase::Confirmation,
         _ => unreachable!("every core phase has a WIT case"),
     }
 }
@@ -102,6 +103,7 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
             core::Purpose::Turn => wit::Purpose::Turn,
             core::Purpose::Judge => wit::Purpose::Judge,
             core::Purpose::Summary => wit::Purpose::Summary,
+            core::Purpose::Confirmation => wit::Purpose::Confirmation,
         },
         round: r.round,
         phase: phase(r.phase),
@@ -184,15 +186,7 @@ fn event(e: core::Event) -> wit::DebateEvent {
             kind: failure_kind(kind),
             message,
         }),
-        K::ConsensusChecked(c) => wit::EventKind::ConsensusChecked(wit::ConsensusCheck {
-            round: c.round,
-            reached: c.reached,
-            reason: c.reason,
-            counted: c.counted,
-            agreeing: c.agreeing,
-            excluded: c.excluded,
-            needed: c.needed,
-        }),
+        K::ConsensusChecked(c) => wit::EventKind::ConsensusChecked(consensus_check(c)),
         K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded { round, phase: phase(p) }),
         K::JudgeStarted { id, speaker, model } => {
             wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model })
@@ -208,4 +202,53 @@ fn event(e: core::Event) -> wit::DebateEvent {
         _ => unreachable!("an event the WIT does not have yet"),
     };
     wit::DebateEvent { seq: e.seq, kind, json }
+}
+
+fn consensus_check(c: core::ConsensusCheck) -> wit::ConsensusCheck {
+    wit::ConsensusCheck {
+        round: c.round,
+        reached: c.reached,
+        reason: c.reason,
+        mode: match c.mode {
+            core::ConsensusMode::Read => wit::ConsensusMode::Read,
+            core::ConsensusMode::Declared => wit::ConsensusMode::Declared,
+            core::ConsensusMode::Judge => wit::ConsensusMode::Judge,
+        },
+        rule: c.rule,
+        seats: c
+            .seats
+            .into_iter()
+            .map(|s| wit::SeatStance {
+                seat: s.seat,
+                verdict: verdict(s.verdict),
+                source: match s.source {
+                    core::stance::Source::Declared => wit::StanceSource::Declared,
+                    core::stance::Source::Read => wit::StanceSource::Read,
+                    core::stance::Source::Judge => wit::StanceSource::Judge,
+                },
+                declared: s.declared.map(verdict),
+                position: s.position,
+                evidence: s.evidence.map(|e| wit::Evidence { quote: e.quote, start: e.start, end: e.end }),
+            })
+            .collect(),
+        agreeing: c.agreeing,
+        excluded: c.excluded,
+        judge: c.judge.map(|j| wit::JudgeReview {
+            confirmed: j.confirmed,
+            position: j.position,
+            holdouts: j.holdouts.into_iter().map(|h| wit::Holdout { seat: h.seat, why: h.why }).collect(),
+            readable: j.readable,
+        }),
+    }
+}
+
+fn verdict(v: core::stance::Verdict) -> wit::Verdict {
+    match v {
+        core::stance::Verdict::Agrees => wit::Verdict::Agrees,
+        core::stance::Verdict::AgreesInPart => wit::Verdict::AgreesInPart,
+        core::stance::Verdict::Conditional => wit::Verdict::Conditional,
+        core::stance::Verdict::Disagrees => wit::Verdict::Disagrees,
+        core::stance::Verdict::Silent => wit::Verdict::Silent,
+        core::stance::Verdict::Unclear => wit::Verdict::Unclear,
+    }
 }

@@ -392,7 +392,11 @@ Answer with JSON and nothing else:\n\
 {\"responses\": [{\"challenger\": \"<id as shown>\", \"decision\": \"accept|partially accept|reject\", \"reason\": \"...\"}], \
 \"updated_position\": \"...\"}"
                 .into(),
-            before: format!("{}\nYOUR CURRENT POSITION:\n{}\n", prompt_kit::question(debate), self.current_position().trim()),
+            before: format!(
+                "{}\nYOUR CURRENT POSITION:\n{}\n",
+                prompt_kit::question(debate),
+                prompt_kit::quoted(self.current_position())
+            ),
             history: critiques,
             history_title: "THE OBJECTIONS",
             after: "Your responses, as JSON.".into(),
@@ -428,7 +432,7 @@ Answer with JSON and nothing else:\n\
 \"assumptions_challenged\": [\"...\"]}\n\n\
 Agreeing too easily does not help. If after honest analysis you do agree, use \"evidence\" to explain why the position is solid."
             .into(),
-        before: format!("{}\nTHE POSITION TO CHALLENGE:\n{}\n", prompt_kit::question(debate), position.trim()),
+        before: format!("{}\nTHE POSITION TO CHALLENGE:\n{}\n", prompt_kit::question(debate), prompt_kit::quoted(position)),
         after: "Your verdict, as JSON.".into(),
         ..Prompt::default()
     }
@@ -445,9 +449,9 @@ Start your reply with ACCEPT, MAINTAIN or ESCALATE in capitals, then your reason
         before: format!(
             "{}\nYOUR CRITIQUE:\n{}\n\nTHE DEFENDER'S RESPONSE:\n{}\n\nTHE DEFENDER'S POSITION NOW:\n{}\n",
             prompt_kit::question(debate),
-            critique.trim(),
-            response.trim(),
-            position.trim()
+            prompt_kit::quoted(critique),
+            prompt_kit::quoted(response),
+            prompt_kit::quoted(position)
         ),
         after: "Your choice and reasoning.".into(),
         ..Prompt::default()
@@ -465,7 +469,11 @@ fn assumptions_prompt(debate: &Debate, seat: usize, position: &str) -> Prompt {
     };
     Prompt {
         system: format!("The debate reached its last round without consensus. Answer plainly:\n{question}"),
-        before: format!("{}\nTHE DEFENDER'S FINAL POSITION:\n{}\n", prompt_kit::question(debate), position.trim()),
+        before: format!(
+            "{}\nTHE DEFENDER'S FINAL POSITION:\n{}\n",
+            prompt_kit::question(debate),
+            prompt_kit::quoted(position)
+        ),
         history: prompt_kit::entries(
             debate,
             |s| s.phase == Phase::Rebuttal || s.phase == Phase::Critique,

@@ -100,7 +100,8 @@ pub(crate) struct Bounds {
     pub turns: u32,
     /// Of those, the turns the quality gate may ask again (once each).
     pub gated: u32,
-    /// Judge calls (the synthesis, or adversarial's single-agent fallback).
+    /// Judge calls (the synthesis, or adversarial's single-agent fallback, and
+    /// in judge mode one consensus confirmation a round).
     pub judge: u32,
     /// The highest round number a turn can carry (summaries cover rounds before it).
     pub rounds: u32,
@@ -113,7 +114,7 @@ pub(crate) fn bounds(spec: &DebateSpec) -> Bounds {
     let judge = spec.judge.is_some() as u32;
     let (turns, gated, rounds) = match &spec.protocol {
         // One turn per seat per round, in sequence.
-        ProtocolSpec::RoundRobin | ProtocolSpec::ConsensusCheck | ProtocolSpec::RoleCouncil => (n * r, 0, r),
+        ProtocolSpec::RoundRobin | ProtocolSpec::ConsensusCheck { .. } | ProtocolSpec::RoleCouncil => (n * r, 0, r),
         // The same, with one gated adversary turn a round.
         ProtocolSpec::DevilsAdvocate { .. } => (n * r, r, r),
         // Blind answers, then one turn per seat per round; the challenger's is gated.
@@ -142,7 +143,9 @@ pub(crate) fn bounds(spec: &DebateSpec) -> Bounds {
         ProtocolSpec::Ranked => (2 * n, 0, 1),
     };
     let judge = if matches!(spec.protocol, ProtocolSpec::PriorityVote { .. }) { 0 } else { judge };
-    Bounds { turns, gated, judge, rounds }
+    // Judge mode: at most one confirmation a round, on the judge's model.
+    let confirmations = if spec.consensus_mode() == Some(crate::ConsensusMode::Judge) { r } else { 0 };
+    Bounds { turns, gated, judge: judge + confirmations, rounds }
 }
 
 /// Build the protocol a spec names.
@@ -152,13 +155,16 @@ pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
     };
     match &spec.protocol {
         ProtocolSpec::RoundRobin => Box::new(round_robin::RoundRobin::create()),
-        ProtocolSpec::RotatingChallenger { challenger } => {
-            Box::new(rotating_challenger::RotatingChallenger::new(seat(challenger, "protocol.challenger").unwrap_or(0)))
+        ProtocolSpec::RotatingChallenger { challenger, consensus } => {
+            Box::new(rotating_challenger::RotatingChallenger::new(
+                seat(challenger, "protocol.challenger").unwrap_or(0),
+                *consensus,
+            ))
         }
         ProtocolSpec::DevilsAdvocate { adversary } => {
             Box::new(devils_advocate::create(seat(adversary, "protocol.adversary")))
         }
-        ProtocolSpec::ConsensusCheck => Box::new(consensus_check::create()),
+        ProtocolSpec::ConsensusCheck { consensus } => Box::new(consensus_check::create(*consensus)),
         ProtocolSpec::Structured => Box::new(structured::Structured::default()),
         ProtocolSpec::RoleCouncil => Box::new(role_council::create()),
         ProtocolSpec::Adversarial { .. } => Box::new(adversarial::Adversarial::default()),
@@ -235,6 +241,23 @@ impl PlannedCall {
             },
             prompt,
             max_tokens: spec.limits.judge_max_tokens,
+            expect: None,
+            quality_gate: false,
+        }
+    }
+
+    /// The judge's consensus confirmation (judge mode): its own purpose, a small reply.
+    pub fn confirmation(round: u32, prompt: Prompt, spec: &DebateSpec) -> Self {
+        PlannedCall {
+            slot: Slot {
+                seat: Seat::Judge,
+                purpose: Purpose::Confirmation,
+                round,
+                phase: Phase::Confirmation,
+                challenger: false,
+            },
+            prompt,
+            max_tokens: spec.limits.judge_max_tokens.min(crate::consensus::confirm::MAX_TOKENS),
             expect: None,
             quality_gate: false,
         }

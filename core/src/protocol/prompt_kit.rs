@@ -52,7 +52,10 @@ pub(crate) fn speaker(seat: usize) -> String {
     format!("Speaker {}", seat + 1)
 }
 
-/// Render entries as text, a heading whenever it changes.
+/// Render entries as text, a heading whenever it changes. Each turn's text is
+/// quoted line by line ([`quoted`]), so nothing inside a reply — a fake
+/// `[Speaker 3]` label, a `=== Round 2 ===` heading — can start a line of the
+/// prompt and pass as another speaker's turn.
 pub(crate) fn render(entries: &[HistoryEntry]) -> String {
     let mut out = String::new();
     let mut current: Option<&str> = None;
@@ -61,7 +64,25 @@ pub(crate) fn render(entries: &[HistoryEntry]) -> String {
             out.push_str(&format!("=== {} ===\n\n", e.heading));
             current = Some(&e.heading);
         }
-        out.push_str(&format!("[{}]\n{}\n\n", e.label, e.text));
+        out.push_str(&format!("[{}]\n{}\n\n", e.label, quoted(&e.text)));
+    }
+    out
+}
+
+/// Model text as a prompt shows it: every line behind `> `.
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (k, line) in text.trim().lines().enumerate() {
+        if k > 0 {
+            out.push('\n');
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            out.push('>');
+        } else {
+            out.push_str("> ");
+            out.push_str(line);
+        }
     }
     out
 }

@@ -1,24 +1,29 @@
 //! `rotating-challenger` (seed 000, done in full): blind answers, then rounds
 //! in which one seat — rotating every round — must argue against the
-//! emerging agreement, with an early stop when everyone else converges.
+//! position the others are settling on, with an early stop when everyone
+//! else has converged.
 //!
 //! Improvements over the original, each deliberate:
 //! - speakers see each other as "Speaker 1..N" (names return in the transcript);
 //! - the round's challenger speaks last, so it challenges this round's
-//!   agreement, and first-speaker rights rotate with it;
-//! - consensus reading is negation- and quotation-aware, and the prompts never
-//!   show an agreement phrase the detector would count;
+//!   positions, and first-speaker rights rotate with it;
+//! - agreement is read by the stance reader, from each counted seat's `VOTE:`
+//!   line by default, with the stricter rule of [`Rule::AllButOne`], and in
+//!   judge mode the judge's model confirms before the debate stops;
+//! - no prompt shows a word the reader counts, and earlier turns are quoted;
 //! - the judge is not a debater and is asked for unresolved tensions and the
 //!   challenger points that survived.
 
 use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::Phase;
+use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat, Slot};
-use crate::{Phase, consensus};
 
 #[derive(Clone)]
 pub(crate) struct RotatingChallenger {
     /// The seat that challenges in round 1.
     start: usize,
+    mode: ConsensusMode,
     stage: Stage,
 }
 
@@ -37,6 +42,10 @@ enum Stage {
         order: Vec<usize>,
         done: usize,
     },
+    /// The judge is confirming the round's apparent consensus (judge mode).
+    Confirming {
+        check: ConsensusCheck,
+    },
     Conclude {
         conclusion: Conclusion,
         ending: Ending,
@@ -49,8 +58,8 @@ pub(crate) fn challenger_for_round(start: usize, round: u32, n: usize) -> usize 
 }
 
 impl RotatingChallenger {
-    pub fn new(start: usize) -> Self {
-        RotatingChallenger { start, stage: Stage::Blind }
+    pub fn new(start: usize, mode: ConsensusMode) -> Self {
+        RotatingChallenger { start, mode, stage: Stage::Blind }
     }
 
     /// The round's challenger: the rotation's seat, or — if that seat has
@@ -73,7 +82,6 @@ impl RotatingChallenger {
 
 impl Protocol for RotatingChallenger {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
-        let rounds = debate.spec.rounds();
         loop {
             match &mut self.stage {
                 // Stage 1 — blind answers: every seat at once, none sees another.
@@ -114,35 +122,26 @@ impl Protocol for RotatingChallenger {
                         let seat = order[k];
                         *done = k + 1;
                         let is_challenger = Some(seat) == challenger;
-                        let prompt = deliberation_prompt(debate, seat, r, is_challenger);
+                        let prompt = deliberation_prompt(debate, seat, r, is_challenger, self.mode);
                         let call = PlannedCall::turn(seat, r, Phase::Deliberation, false, prompt, &debate.spec);
                         return Step::Run(vec![if is_challenger { call.adversarial() } else { call }]);
                     }
-                    // Stage 3 — consensus check, without the challenger.
-                    let check = check_round(debate, r, challenger);
-                    let reached = check.reached;
-                    let reason = check.reason.clone();
-                    notes.push(Note::Consensus(check));
-                    notes.push(Note::RoundEnded { round: r, phase: Phase::Deliberation });
-                    if !debate.has_quorum() {
-                        return Step::Finish(Ending::no_quorum(debate, r));
+                    // Stage 3 — consensus check, without the challenger; in judge
+                    // mode an apparent consensus goes to the judge first.
+                    let check = check_round(debate, r, challenger, self.mode);
+                    if check.reached && self.mode == ConsensusMode::Judge {
+                        let call = confirm::call(debate, &check);
+                        self.stage = Stage::Confirming { check };
+                        return Step::Run(vec![call]);
                     }
-                    if reached {
-                        let ending = Ending {
-                            kind: EndKind::Consensus,
-                            reason: format!("consensus in round {r} of {rounds}: {reason}"),
-                            rounds_run: r,
-                        };
-                        self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
-                    } else if r < rounds {
-                        self.stage = Stage::RoundStart { round: r + 1 };
-                    } else {
-                        let ending = Ending {
-                            kind: EndKind::Completed,
-                            reason: format!("{} without consensus", super::sequential::rounds_ran(rounds)),
-                            rounds_run: rounds,
-                        };
-                        self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
+                    if let Some(ending) = self.end_round(debate, check, notes) {
+                        return Step::Finish(ending);
+                    }
+                }
+                Stage::Confirming { check } => {
+                    let check = confirm::settle(debate, check.clone(), notes);
+                    if let Some(ending) = self.end_round(debate, check, notes) {
+                        return Step::Finish(ending);
                     }
                 }
                 // Stage 4 — the judge synthesizes.
@@ -156,18 +155,48 @@ impl Protocol for RotatingChallenger {
     }
 }
 
+impl RotatingChallenger {
+    /// The round is over: record its check, then stop early, go on, or
+    /// conclude. `Some` ends the debate at once (no quorum).
+    fn end_round(&mut self, debate: &Debate, check: ConsensusCheck, notes: &mut Vec<Note>) -> Option<Ending> {
+        let (r, rounds) = (check.round, debate.spec.rounds());
+        let reached = check.reached;
+        let reason = check.reason.clone();
+        notes.push(Note::Consensus(check));
+        notes.push(Note::RoundEnded { round: r, phase: Phase::Deliberation });
+        if !debate.has_quorum() {
+            return Some(Ending::no_quorum(debate, r));
+        }
+        self.stage = if reached {
+            let ending = Ending {
+                kind: EndKind::Consensus,
+                reason: format!("consensus in round {r} of {rounds}: {reason}"),
+                rounds_run: r,
+            };
+            Stage::Conclude { conclusion: Conclusion::NotAsked, ending }
+        } else if r < rounds {
+            Stage::RoundStart { round: r + 1 }
+        } else {
+            let ending = Ending {
+                kind: EndKind::Completed,
+                reason: format!("{} without consensus", super::sequential::rounds_ran(rounds)),
+                rounds_run: rounds,
+            };
+            Stage::Conclude { conclusion: Conclusion::NotAsked, ending }
+        };
+        None
+    }
+}
+
 /// Read this round's replies from every seat but the challenger.
-fn check_round(debate: &Debate, round: u32, challenger: Option<usize>) -> consensus::ConsensusCheck {
-    let replies: Vec<(&str, &str)> = debate
-        .turns()
-        .filter(|(slot, _)| slot.round == round && slot.phase == Phase::Deliberation && !slot.challenger)
-        .filter_map(|(slot, text)| match slot.seat {
-            Seat::Panel(i) => Some((debate.seat(i).id.as_str(), text)),
-            Seat::Judge => None,
-        })
+fn check_round(debate: &Debate, round: u32, challenger: Option<usize>, mode: ConsensusMode) -> ConsensusCheck {
+    // In panel order, whatever the speaking order was.
+    let replies: Vec<(&str, &str)> = (0..debate.spec.panel.len())
+        .filter(|&i| Some(i) != challenger)
+        .filter_map(|i| debate.text(i, round, Phase::Deliberation).map(|t| (debate.seat(i).id.as_str(), t)))
         .collect();
     let excluded = challenger.map(|c| debate.seat(c).id.as_str());
-    consensus::check(round, &replies, excluded)
+    consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne)
 }
 
 fn anonymous_label(slot: &Slot) -> String {
@@ -192,25 +221,26 @@ Two or three short paragraphs.{persona}",
     Prompt { system, before: prompt_kit::question(debate), ..Prompt::default() }
 }
 
-/// A deliberation turn. Output: prose; a closing `CONSENSUS:` line only when
-/// the speaker believes the panel has converged (never for the challenger).
-fn deliberation_prompt(debate: &Debate, seat: usize, round: u32, challenger: bool) -> Prompt {
+/// A deliberation turn. Output: prose, closed by the `VOTE:` line (or a plain
+/// statement of where the speaker stands, in read mode); the challenger
+/// argues instead and is not asked where it stands.
+fn deliberation_prompt(debate: &Debate, seat: usize, round: u32, challenger: bool, mode: ConsensusMode) -> Prompt {
     let rounds = debate.spec.rounds();
     let mut system = format!(
         "You are {me} in a council of {n} experts. This is deliberation round {round} of {rounds}. \
-The other experts are shown only as numbered speakers.\n\n\
+The other experts are shown only as numbered speakers; their earlier turns are quoted line by line with \"> \".\n\n\
 How to take your turn:\n\
-- Respond to specific points by speaker number: what you accept, what you reject, and why.\n\
-- Change your position when an argument warrants it, and say so; hold it when it does not.\n\
-- Add what the discussion is missing. Two or three short paragraphs.\n\
-- Only if you are convinced the whole panel now holds one position, finish with a last line \
-that starts with CONSENSUS: and states that position in one sentence. Otherwise leave that line out.{persona}",
+- Respond to specific points by speaker number: which hold up, which do not, and why.\n\
+- Change your position when an argument warrants it, and say so; keep it when it does not.\n\
+- Add what the discussion is missing. Two or three short paragraphs.{persona}",
         me = prompt_kit::speaker(seat),
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(debate.seat(seat)),
     );
     if challenger {
         system.push_str(CHALLENGER_ROLE);
+    } else {
+        system.push_str(&consensus::closing(mode));
     }
     Prompt {
         system,
@@ -227,21 +257,20 @@ that starts with CONSENSUS: and states that position in one sentence. Otherwise 
 
 /// The strengthened challenger role (seed 000, step 1), in our own words.
 const CHALLENGER_ROLE: &str = "\n\n\
-YOUR ROLE THIS ROUND: CHALLENGER. The council relies on you to keep it from agreeing too soon.\n\
-1. Disagree, explicitly and by speaker number, with at least one major point another speaker made.\n\
-2. Find the weakest assumption under the emerging agreement and attack it.\n\
-3. Name one concrete fact or scenario that, if true, would make that agreement wrong.\n\
-4. No softeners: do not write \"building on\", \"adding nuance\", \"largely agree\" or anything like them.\n\
-5. Fast convergence is a warning sign: look for the complexity the others skipped.\n\
-You may still end up supporting the direction, but only after making the strongest counter-argument you can. \
-If you find no real disagreement, explain why the agreement may be groupthink. \
-Do not write a CONSENSUS line this round.";
+YOUR ROLE THIS ROUND: CHALLENGER. The council relies on you to keep it from settling too soon.\n\
+1. Contradict, explicitly and by speaker number, at least one major point another speaker made.\n\
+2. Find the weakest assumption under the position the others are settling on, and attack it.\n\
+3. Name one concrete fact or scenario that, if true, would make that position wrong.\n\
+4. No softeners: do not write \"building on\", \"adding nuance\" or anything like them.\n\
+5. A fast meeting of minds is a warning sign: look for the complexity the others skipped.\n\
+You may still end up backing the direction, but only after making the strongest counter-argument you can. \
+If you find nothing real to contradict, explain why the shared view may be groupthink.";
 
 /// The judge's synthesis. Output: Markdown under four fixed headings.
 fn judge_prompt(debate: &Debate) -> Prompt {
     let system = "You are the judge of a council debate. You did not take part in it. \
 The speakers are anonymous; in every deliberation round one of them held the challenger role, \
-marked \"(challenger)\", and was required to argue against the emerging agreement.\n\n\
+marked \"(challenger)\", and was required to argue against the position the others were settling on.\n\n\
 Answer in Markdown with exactly these headings:\n\
 ## Synthesis\n(the answer the debate supports, in a few sentences)\n\
 ## Unresolved tensions\n(where the speakers still disagree, and why)\n\

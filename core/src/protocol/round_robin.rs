@@ -58,7 +58,7 @@ pub(crate) fn judge_prompt(debate: &Debate) -> Prompt {
 Read the whole transcript and write the council's answer.\n\n\
 Answer in Markdown with exactly these headings:\n\
 ## Answer\n(the answer the debate supports, in a few sentences)\n\
-## Agreement\n(the points the panel agreed on)\n\
+## Common ground\n(the points the whole panel shares)\n\
 ## Disagreement\n(the points still contested, and who holds which side)\n\
 ## Open questions\n(what would have to be known to settle them)"
         .to_string();

@@ -4,6 +4,7 @@
 
 use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step};
 use crate::Phase;
+use crate::consensus::{ConsensusCheck, ConsensusMode, confirm};
 use crate::debate::Debate;
 
 pub(crate) trait RoundPolicy: Clone + 'static {
@@ -20,8 +21,10 @@ pub(crate) trait RoundPolicy: Clone + 'static {
     }
     fn turn_prompt(&self, debate: &Debate, seat: usize, round: u32, adversary: bool) -> Prompt;
     fn judge_prompt(&self, debate: &Debate) -> Prompt;
-    /// After each round: `Some` ends the debate early (it still goes to the judge).
-    fn after_round(&self, _debate: &Debate, _round: u32, _notes: &mut Vec<Note>) -> Option<Ending> {
+    /// Policies that stop on agreement: the round's convergence check. A
+    /// reached check ends the debate early (it still goes to the judge) — in
+    /// judge mode, only once the judge confirms it.
+    fn check_round(&self, _debate: &Debate, _round: u32) -> Option<ConsensusCheck> {
         None
     }
 }
@@ -35,8 +38,20 @@ pub(crate) struct Sequential<P: RoundPolicy> {
 #[derive(Clone)]
 enum Stage {
     Start,
-    Round { round: u32, order: Vec<usize>, adversary: Option<usize>, done: usize },
-    Conclude { conclusion: Conclusion, ending: Ending },
+    Round {
+        round: u32,
+        order: Vec<usize>,
+        adversary: Option<usize>,
+        done: usize,
+    },
+    /// The judge is confirming the round's apparent consensus (judge mode).
+    Confirming {
+        check: ConsensusCheck,
+    },
+    Conclude {
+        conclusion: Conclusion,
+        ending: Ending,
+    },
 }
 
 impl<P: RoundPolicy> Sequential<P> {
@@ -49,11 +64,41 @@ impl<P: RoundPolicy> Sequential<P> {
         notes.push(Note::RoundStarted { round, phase: Phase::Deliberation, challenger: adversary });
         Stage::Round { round, order: self.policy.order(debate, round), adversary, done: 0 }
     }
+
+    /// The round is over: record its check, then stop early, go on, or conclude.
+    fn end_round(
+        &self,
+        debate: &Debate,
+        round: u32,
+        check: Option<ConsensusCheck>,
+        notes: &mut Vec<Note>,
+    ) -> Result<Stage, Ending> {
+        let rounds = debate.spec.rounds();
+        let early = check.as_ref().filter(|c| c.reached).map(|c| Ending {
+            kind: EndKind::Consensus,
+            reason: format!("consensus in round {round} of {rounds}: {}", c.reason),
+            rounds_run: round,
+        });
+        if let Some(check) = check {
+            notes.push(Note::Consensus(check));
+        }
+        notes.push(Note::RoundEnded { round, phase: Phase::Deliberation });
+        if !debate.has_quorum() {
+            return Err(Ending::no_quorum(debate, round));
+        }
+        Ok(match early {
+            Some(ending) => Stage::Conclude { conclusion: Conclusion::NotAsked, ending },
+            None if round < rounds => self.begin_round(debate, round + 1, notes),
+            None => Stage::Conclude {
+                conclusion: Conclusion::NotAsked,
+                ending: Ending { kind: EndKind::Completed, reason: rounds_ran(rounds), rounds_run: rounds },
+            },
+        })
+    }
 }
 
 impl<P: RoundPolicy> Protocol for Sequential<P> {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
-        let rounds = debate.spec.rounds();
         loop {
             match &mut self.stage {
                 Stage::Start => {
@@ -74,20 +119,25 @@ impl<P: RoundPolicy> Protocol for Sequential<P> {
                         let call = PlannedCall::turn(seat, r, Phase::Deliberation, false, prompt, &debate.spec);
                         return Step::Run(vec![if is_adversary { call.adversarial() } else { call }]);
                     }
-                    // Stage 2 — the round's end: an early stop, the next round, or the judge.
-                    let early = self.policy.after_round(debate, r, notes);
-                    notes.push(Note::RoundEnded { round: r, phase: Phase::Deliberation });
-                    if !debate.has_quorum() {
-                        return Step::Finish(Ending::no_quorum(debate, r));
+                    // Stage 2 — the round's end: a convergence check (confirmed by the
+                    // judge in judge mode), then an early stop, the next round, or the judge.
+                    let check = self.policy.check_round(debate, r);
+                    if let Some(check) = check.clone().filter(|c| c.reached && c.mode == ConsensusMode::Judge) {
+                        let call = confirm::call(debate, &check);
+                        self.stage = Stage::Confirming { check };
+                        return Step::Run(vec![call]);
                     }
-                    self.stage = match early {
-                        Some(ending) => Stage::Conclude { conclusion: Conclusion::NotAsked, ending },
-                        None if r < rounds => self.begin_round(debate, r + 1, notes),
-                        None => Stage::Conclude {
-                            conclusion: Conclusion::NotAsked,
-                            ending: Ending { kind: EndKind::Completed, reason: rounds_ran(rounds), rounds_run: rounds },
-                        },
-                    };
+                    match self.end_round(debate, r, check, notes) {
+                        Ok(stage) => self.stage = stage,
+                        Err(ending) => return Step::Finish(ending),
+                    }
+                }
+                Stage::Confirming { check } => {
+                    let check = confirm::settle(debate, check.clone(), notes);
+                    match self.end_round(debate, check.round, Some(check), notes) {
+                        Ok(stage) => self.stage = stage,
+                        Err(ending) => return Step::Finish(ending),
+                    }
                 }
                 // Stage 3 — the judge reads the whole debate.
                 Stage::Conclude { conclusion, ending } => {

@@ -1,0 +1,264 @@
+//! Consensus: each counted seat's stance, and the rule that turns stances
+//! into a decision to stop.
+//!
+//! How a stance is read is the spec's choice ([`ConsensusMode`]); how many
+//! stances are enough is the protocol's ([`Rule`]). Every check is recorded
+//! whole: each counted seat with its verdict, the evidence and its source, the
+//! rule in one line, and — in judge mode — the judge's word.
+
+pub(crate) mod confirm;
+
+use serde::{Deserialize, Serialize};
+
+use crate::stance::{self, Evidence, Source, Verdict};
+
+/// How agreement is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConsensusMode {
+    /// The free-text reader alone; prompts ask for nothing extra.
+    Read,
+    /// Every counted seat closes with a `VOTE:` line, which decides its stance;
+    /// the reader vetoes a SAME the body contradicts, and reads replies without a line.
+    #[default]
+    Declared,
+    /// As `declared`, and when the panel seems to have converged, the judge's
+    /// model is asked to confirm before the debate stops (one extra call).
+    Judge,
+}
+
+impl ConsensusMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ConsensusMode::Read => "read",
+            ConsensusMode::Declared => "declared",
+            ConsensusMode::Judge => "judge",
+        }
+    }
+
+    /// Whether prompts ask counted seats for the `VOTE:` line.
+    pub fn asks_for_vote(self) -> bool {
+        self != ConsensusMode::Read
+    }
+
+    pub(crate) fn is_default(&self) -> bool {
+        *self == ConsensusMode::default()
+    }
+}
+
+/// What a counted seat is asked to close its turn with, in this mode: a
+/// plain statement of where it stands (read), or the `VOTE:` line. The same
+/// words go to every counted seat, every round, whatever it said before, and
+/// none of them is a word the reader counts.
+pub(crate) fn closing(mode: ConsensusMode) -> String {
+    if mode.asks_for_vote() {
+        format!("\n\n{}", stance::DECLARED_LINE)
+    } else {
+        "\n\nClose by saying plainly where you now stand relative to the other speakers, \
+         and what, if anything, still divides you."
+            .to_string()
+    }
+}
+
+/// How many agreeing seats are enough.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// Seed 000's "all but one", read strictly: at least two counted seats
+    /// agree, at most one is silent or unclear, and none dissents.
+    AllButOne,
+    /// Seed 002's stand-down: every counted seat agrees (at least two).
+    All,
+}
+
+impl Rule {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Rule::AllButOne => {
+                "at least 2 counted seats agree, at most 1 is silent or unclear, \
+                 and none disagrees, agrees in part or agrees on a condition"
+            }
+            Rule::All => "every counted seat agrees, and there are at least 2",
+        }
+    }
+
+    fn reached(self, verdicts: &[Verdict]) -> bool {
+        let agreeing = verdicts.iter().filter(|v| v.counts()).count();
+        let dissent = verdicts.iter().any(|v| v.dissents());
+        match self {
+            Rule::AllButOne => !dissent && agreeing >= 2 && agreeing + 1 >= verdicts.len(),
+            Rule::All => agreeing >= 2 && agreeing == verdicts.len(),
+        }
+    }
+}
+
+/// One counted seat's stance in a check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatStance {
+    pub seat: String,
+    pub verdict: Verdict,
+    /// What decided the verdict: the seat's `VOTE:` line, the reader, or the judge.
+    pub source: Source,
+    /// What the seat's `VOTE:` line said, when it had a valid one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<Verdict>,
+    /// The position the `VOTE:` line stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// The words that decided the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+}
+
+/// The judge's answer to "has the panel converged?" (judge mode).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JudgeReview {
+    /// The judge confirmed that the counted seats hold one position.
+    pub confirmed: bool,
+    /// The shared position, as the judge put it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    /// Seats the judge found still holding out, and why.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holdouts: Vec<Holdout>,
+    /// False when the judge's reply could not be read (or the call failed): then not confirmed.
+    pub readable: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holdout {
+    pub seat: String,
+    pub why: String,
+}
+
+/// The result of one convergence check, as events and transcripts record it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConsensusCheck {
+    pub round: u32,
+    /// Whether the debate stops here on consensus.
+    pub reached: bool,
+    /// Why, in one sentence.
+    pub reason: String,
+    pub mode: ConsensusMode,
+    /// The rule that turns stances into consensus, in one line.
+    pub rule: String,
+    /// Every counted seat, in panel order, with its verdict and evidence.
+    pub seats: Vec<SeatStance>,
+    /// The seats whose verdict counts as agreement.
+    pub agreeing: Vec<String>,
+    /// The seat left out because it held the adversarial role.
+    #[serde(default)]
+    pub excluded: Option<String>,
+    /// The judge's confirmation, when it was asked (judge mode, and the reading said converged).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge: Option<JudgeReview>,
+}
+
+impl ConsensusCheck {
+    /// The reader saw agreement, and the judge did not confirm it.
+    pub fn overruled(&self) -> bool {
+        self.judge.as_ref().is_some_and(|j| !j.confirmed)
+    }
+}
+
+/// Read every `(seat id, reply)` pair and apply `rule`.
+pub(crate) fn evaluate(
+    round: u32,
+    replies: &[(&str, &str)],
+    excluded: Option<&str>,
+    mode: ConsensusMode,
+    rule: Rule,
+) -> ConsensusCheck {
+    let seats: Vec<SeatStance> = replies
+        .iter()
+        .map(|(seat, text)| {
+            let r = stance::read(text, mode.asks_for_vote());
+            SeatStance {
+                seat: seat.to_string(),
+                verdict: r.verdict,
+                source: r.source,
+                declared: r.declared,
+                position: r.position,
+                evidence: r.evidence,
+            }
+        })
+        .collect();
+    let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
+    let reached = rule.reached(&verdicts);
+    ConsensusCheck {
+        round,
+        reached,
+        reason: tally(&seats, reached),
+        mode,
+        rule: rule.describe().to_string(),
+        agreeing: seats.iter().filter(|s| s.verdict.counts()).map(|s| s.seat.clone()).collect(),
+        seats,
+        excluded: excluded.map(str::to_string),
+        judge: None,
+    }
+}
+
+/// "2 of 3 counted seats agree; c agrees in part" — the verdicts in one sentence.
+fn tally(seats: &[SeatStance], reached: bool) -> String {
+    if seats.is_empty() {
+        return "no replies to read".to_string();
+    }
+    let agreeing = seats.iter().filter(|s| s.verdict.counts()).count();
+    let others: Vec<String> =
+        seats.iter().filter(|s| !s.verdict.counts()).map(|s| format!("{} {}", s.seat, s.verdict.as_str())).collect();
+    let mut reason = format!("{agreeing} of {} counted seats agree", seats.len());
+    if !others.is_empty() {
+        reason.push_str(&format!("; {}", others.join(", ")));
+    }
+    if !reached {
+        reason.push_str("; not enough for consensus");
+    }
+    reason
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(replies: &[(&str, &str)], mode: ConsensusMode, rule: Rule) -> ConsensusCheck {
+        evaluate(1, replies, Some("d"), mode, rule)
+    }
+
+    #[test]
+    fn all_but_one_needs_two_agreeing_and_no_dissent() {
+        use ConsensusMode::Read;
+        let c = check(&[("a", "I agree."), ("b", "CONSENSUS: ship it"), ("c", "Hmm.")], Read, Rule::AllButOne);
+        assert!(c.reached, "{c:?}");
+        assert_eq!(c.agreeing, vec!["a", "b"]);
+        assert_eq!(c.excluded.as_deref(), Some("d"));
+        // An active dissent blocks, whatever the count.
+        assert!(
+            !check(&[("a", "I agree."), ("b", "I agree."), ("c", "I partly agree.")], Read, Rule::AllButOne).reached
+        );
+        // Two silent seats are too many.
+        assert!(!check(&[("a", "I agree."), ("b", "Hmm."), ("c", "Well.")], Read, Rule::AllButOne).reached);
+        // One agreeing seat of two counted is not consensus (seed 000's threshold allowed it).
+        assert!(
+            !check(&[("a", "I agree with Speaker 2 that cost matters."), ("b", "Hmm.")], Read, Rule::AllButOne).reached
+        );
+        assert!(!check(&[], Read, Rule::AllButOne).reached);
+    }
+
+    #[test]
+    fn all_needs_every_seat() {
+        let replies = [("a", "VOTE: SAME — ship"), ("b", "Silent.")];
+        assert!(!check(&replies, ConsensusMode::Declared, Rule::All).reached);
+        let replies = [("a", "VOTE: SAME — ship"), ("b", "vote: same — ship")];
+        assert!(check(&replies, ConsensusMode::Declared, Rule::All).reached);
+    }
+
+    #[test]
+    fn the_record_names_each_seat_with_its_verdict_source_and_evidence() {
+        let replies = [("a", "VOTE: SAME — ship"), ("b", "I would agree only if tests pass.")];
+        let c = check(&replies, ConsensusMode::Declared, Rule::AllButOne);
+        assert_eq!(c.seats[0].source, Source::Declared);
+        assert_eq!(c.seats[1].verdict, Verdict::Conditional);
+        assert_eq!(c.seats[1].source, Source::Read);
+        assert_eq!(c.seats[1].evidence.as_ref().unwrap().quote, "I would agree only if tests pass");
+        assert_eq!(c.reason, "1 of 2 counted seats agree; b agrees on a condition; not enough for consensus");
+    }
+}

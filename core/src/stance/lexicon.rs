@@ -1,0 +1,519 @@
+//! The words the reader knows, in one place.
+//!
+//! Agreement has to be first person, present, unconditional and unhedged to
+//! count; opposition counts liberally, since it only ever stops a reply from
+//! counting. Lists are lowercase with straight apostrophes.
+
+/// Subjects that are the speaker (or include the speaker).
+pub(crate) fn first_person(w: &str) -> bool {
+    matches!(
+        w,
+        "i" | "i'm" | "i've" | "i'd" | "i'll" | "we" | "we're" | "we've" | "we'd" | "we'll" | "myself" | "im" | "ive"
+    )
+}
+
+/// Subjects that are someone else: what they agree to is not the speaker's stance.
+pub(crate) fn other_subject(w: &str) -> bool {
+    matches!(
+        w,
+        "he" | "she"
+            | "they"
+            | "they're"
+            | "they've"
+            | "they'd"
+            | "you"
+            | "you're"
+            | "you've"
+            | "speaker"
+            | "speakers"
+            | "others"
+            | "everyone"
+            | "everybody"
+            | "someone"
+            | "somebody"
+            | "anyone"
+            | "anybody"
+            | "nobody"
+            | "judge"
+            | "moderator"
+            | "panel"
+            | "council"
+            | "group"
+            | "participants"
+            | "participant"
+            | "experts"
+            | "expert"
+            | "challenger"
+            | "advocate"
+            | "critics"
+            | "people"
+            | "one"
+            | "many"
+            | "most"
+            | "who"
+    )
+}
+
+/// Verbs that agree only with a stated object: "I support this", "I accept the proposal".
+pub(crate) const OBJECT_VERBS: &[&str] = &["support", "endorse", "accept", "share", "join", "back", "second", "adopt"];
+
+/// What those verbs must take to mean agreement with the panel.
+pub(crate) fn agreement_target(w: &str) -> bool {
+    matches!(
+        w,
+        "consensus"
+            | "position"
+            | "positions"
+            | "proposal"
+            | "proposals"
+            | "plan"
+            | "view"
+            | "views"
+            | "recommendation"
+            | "conclusion"
+            | "conclusions"
+            | "direction"
+            | "approach"
+            | "this"
+            | "that"
+            | "it"
+            | "idea"
+            | "solution"
+            | "argument"
+            | "arguments"
+            | "point"
+            | "points"
+            | "assessment"
+            | "stance"
+            | "verdict"
+            | "majority"
+            | "their"
+            | "everyone's"
+            | "group's"
+            | "panel's"
+            | "others'"
+            | "your"
+    ) || w.ends_with("'s")
+}
+
+/// Words that make a following agreement a denial: "I don't agree".
+pub(crate) fn negation(w: &str) -> bool {
+    matches!(
+        w,
+        "not" | "no" | "never" | "cannot" | "hardly" | "barely" | "scarcely" | "nor" | "neither" | "nobody" | "none"
+    ) || w.ends_with("n't")
+        || matches!(w, "dont" | "cant" | "wont" | "didnt" | "couldnt" | "wouldnt" | "shouldnt" | "isnt" | "doesnt")
+}
+
+/// Between a negation and an agreement: "not fully" agreeing is agreeing in part.
+pub(crate) fn fullness(w: &str) -> bool {
+    matches!(w, "fully" | "entirely" | "completely" | "totally" | "wholly" | "quite" | "necessarily" | "100%" | "all")
+}
+
+/// Modals that make agreement hypothetical: "I would agree", "I might agree later".
+pub(crate) fn modal(w: &str) -> bool {
+    matches!(
+        w,
+        "would" | "could" | "might" | "may" | "should" | "will" | "shall" | "can" | "i'd" | "we'd" | "i'll" | "we'll"
+    )
+}
+
+/// Words that present agreement as considered, not held.
+pub(crate) fn considered(w: &str) -> bool {
+    matches!(
+        w,
+        "tempting"
+            | "tempted"
+            | "inclined"
+            | "want"
+            | "wanted"
+            | "wish"
+            | "hope"
+            | "hoped"
+            | "ready"
+            | "willing"
+            | "prepared"
+            | "going"
+            | "about"
+            | "seem"
+            | "seems"
+            | "seemed"
+            | "appear"
+            | "appears"
+            | "appeared"
+            | "look"
+            | "looks"
+            | "let's"
+            | "lets"
+            | "let"
+            | "hard"
+            | "easy"
+            | "almost"
+            | "nearly"
+            | "superficially"
+            | "surface"
+            | "glance"
+            | "pretend"
+            | "try"
+            | "trying"
+            | "whether"
+            | "perhaps"
+            | "maybe"
+            | "possibly"
+            | "probably"
+            | "apparently"
+            | "supposedly"
+            | "ostensibly"
+    )
+}
+
+/// Hedges before an agreement word: "largely agree", "partly agree".
+pub(crate) fn hedge(w: &str) -> bool {
+    matches!(
+        w,
+        "partially"
+            | "partly"
+            | "somewhat"
+            | "largely"
+            | "mostly"
+            | "broadly"
+            | "generally"
+            | "basically"
+            | "mainly"
+            | "half"
+            | "kind"
+            | "sort"
+            | "reluctantly"
+            | "grudgingly"
+            | "tentatively"
+            | "provisionally"
+            | "conditionally"
+            | "qualified"
+            | "cautiously"
+    )
+}
+
+/// Phrases after an agreement word that limit it (first word, then what may follow).
+pub(crate) const PART_AFTER: &[&[&str]] = &[
+    &["in", "part"],
+    &["partly"],
+    &["partially"],
+    &["to", "a", "point"],
+    &["up", "to", "a", "point"],
+    &["to", "an", "extent"],
+    &["to", "some", "extent"],
+    &["to", "a", "degree"],
+    &["to", "some", "degree"],
+    &["to", "a", "certain", "extent"],
+    &["in", "principle"],
+    &["in", "theory"],
+    &["in", "spirit"],
+    &["with", "reservations"],
+    &["with", "caveats"],
+    &["with", "qualifications"],
+    &["with", "some"],
+    &["with", "a", "few"],
+    &["with", "minor"],
+    &["with", "major"],
+    &["with", "serious"],
+    &["with", "one", "caveat"],
+    &["with", "one", "exception"],
+    &["with", "one", "reservation"],
+    &["mostly"],
+    &["somewhat"],
+    &["for", "the", "most", "part"],
+    &["on", "most"],
+    &["on", "some"],
+    &["on", "one", "point"],
+    &["on", "one", "thing"],
+    &["on", "that", "point"],
+    &["on", "this", "point"],
+    &["only", "on"],
+    &["only", "partly"],
+    &["only", "partially"],
+    &["only", "in", "part"],
+    &["more", "or", "less"],
+];
+
+/// Phrases after an agreement word that make it provisional.
+pub(crate) const CONDITION_AFTER: &[&[&str]] = &[
+    &["for", "now"],
+    &["for", "the", "time", "being"],
+    &["tentatively"],
+    &["provisionally"],
+    &["in", "the", "meantime"],
+];
+
+/// Objects of "agree with" that deny agreement: "I agree with none of it".
+pub(crate) fn empty_object(w: &str) -> bool {
+    matches!(w, "none" | "nothing" | "nobody" | "neither" | "noone" | "no-one")
+}
+
+/// Words that open a conditional clause.
+pub(crate) fn condition(w: &str) -> bool {
+    matches!(w, "if" | "unless" | "provided" | "providing" | "assuming" | "once" | "when" | "until" | "whenever")
+}
+
+/// Connectives that open a clause (the reader splits clauses on them).
+pub(crate) fn connective(w: &str) -> bool {
+    condition(w)
+        || contrast(w)
+        || matches!(w, "while" | "whereas" | "although" | "though" | "except" | "because" | "since")
+}
+
+/// Contrastive connectives: what follows them limits what came before.
+pub(crate) fn contrast(w: &str) -> bool {
+    matches!(
+        w,
+        "but" | "however" | "yet" | "though" | "although" | "nevertheless" | "nonetheless" | "except" | "whereas"
+    )
+}
+
+/// Multi-word contrasts.
+pub(crate) const CONTRAST_PHRASES: &[&[&str]] = &[
+    &["that", "said"],
+    &["having", "said", "that"],
+    &["even", "so"],
+    &["on", "the", "other", "hand"],
+    &["apart", "from"],
+    &["other", "than"],
+    &["with", "the", "exception"],
+    &["the", "one", "exception"],
+    &["my", "only", "reservation"],
+];
+
+/// Subordinators that make the clause they open a concession: "while I agree…".
+pub(crate) fn concessive(w: &str) -> bool {
+    matches!(w, "while" | "whilst" | "although" | "though" | "whereas" | "granted" | "admittedly")
+}
+
+/// Opposition verbs in the form a first-person subject takes.
+pub(crate) fn oppose_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "disagree"
+            | "object"
+            | "oppose"
+            | "reject"
+            | "dispute"
+            | "contest"
+            | "challenge"
+            | "question"
+            | "doubt"
+            | "dissent"
+            | "differ"
+            | "resist"
+            | "refute"
+            | "rebut"
+            | "disagreeing"
+            | "objecting"
+            | "opposing"
+            | "rejecting"
+            | "disputing"
+            | "doubting"
+            | "dissenting"
+            | "veto"
+    )
+}
+
+/// The same verbs in the past: opposition that may have been given up.
+pub(crate) fn oppose_past(w: &str) -> bool {
+    matches!(
+        w,
+        "disagreed"
+            | "objected"
+            | "opposed"
+            | "rejected"
+            | "disputed"
+            | "contested"
+            | "challenged"
+            | "questioned"
+            | "doubted"
+            | "dissented"
+            | "differed"
+            | "resisted"
+    )
+}
+
+/// States a speaker can be in that keep it from agreeing: "I remain unconvinced".
+pub(crate) fn opposed_state(w: &str) -> bool {
+    matches!(
+        w,
+        "unconvinced"
+            | "unpersuaded"
+            | "skeptical"
+            | "sceptical"
+            | "doubtful"
+            | "concerned"
+            | "worried"
+            | "wary"
+            | "uneasy"
+            | "hesitant"
+            | "unsure"
+            | "uncertain"
+            | "opposed"
+            | "against"
+            | "reluctant"
+            | "torn"
+            | "uncomfortable"
+            | "troubled"
+            | "unhappy"
+            | "dissatisfied"
+            | "undecided"
+            | "divided"
+            | "apart"
+    )
+}
+
+/// What a speaker can "have" that keeps it from agreeing: "I still have concerns".
+pub(crate) fn reservation(w: &str) -> bool {
+    matches!(
+        w,
+        "concern"
+            | "concerns"
+            | "reservation"
+            | "reservations"
+            | "doubt"
+            | "doubts"
+            | "objection"
+            | "objections"
+            | "qualm"
+            | "qualms"
+            | "misgiving"
+            | "misgivings"
+            | "issue"
+            | "issues"
+            | "problem"
+            | "problems"
+            | "disagreement"
+            | "disagreements"
+            | "worry"
+            | "worries"
+            | "caveat"
+            | "caveats"
+            | "dissent"
+    )
+}
+
+/// Things under discussion whose condemnation is opposition: "the plan is flawed".
+pub(crate) fn discussion_target(w: &str) -> bool {
+    matches!(
+        w,
+        "plan"
+            | "proposal"
+            | "position"
+            | "consensus"
+            | "approach"
+            | "recommendation"
+            | "idea"
+            | "solution"
+            | "direction"
+            | "conclusion"
+            | "remedy"
+            | "strategy"
+            | "option"
+            | "argument"
+            | "reasoning"
+            | "agreement"
+            | "compromise"
+            | "framing"
+            | "premise"
+            | "proposals"
+            | "plans"
+    )
+}
+
+/// Predicates that condemn what they describe.
+pub(crate) fn condemnation(w: &str) -> bool {
+    matches!(
+        w,
+        "wrong"
+            | "mistake"
+            | "mistaken"
+            | "flawed"
+            | "misguided"
+            | "premature"
+            | "unworkable"
+            | "unrealistic"
+            | "naive"
+            | "naïve"
+            | "reckless"
+            | "dangerous"
+            | "unacceptable"
+            | "unsound"
+            | "untenable"
+            | "short-sighted"
+            | "shortsighted"
+            | "overlooks"
+            | "ignores"
+            | "underestimates"
+            | "overestimates"
+            | "fails"
+            | "infeasible"
+            | "inadequate"
+            | "insufficient"
+            | "unconvincing"
+            | "unpersuasive"
+            | "problematic"
+            | "misses"
+            | "error"
+            | "folly"
+            | "overstated"
+            | "overblown"
+            | "doomed"
+            | "broken"
+            | "weak"
+            | "risky"
+            | "costly"
+    )
+}
+
+/// Phrases after which agreement has been given up: "I no longer agree".
+pub(crate) const WITHDRAWN: &[&[&str]] = &[&["no", "longer"], &["not", "anymore"], &["any", "more"], &["anymore"]];
+
+/// Sentences claiming the panel has not converged.
+pub(crate) const NOT_CONVERGED: &[&[&str]] = &[
+    &["no", "consensus"],
+    &["not", "converged"],
+    &["haven't", "converged"],
+    &["have", "not", "converged"],
+    &["not", "yet", "converged"],
+    &["far", "from", "consensus"],
+    &["far", "from", "agreement"],
+    &["far", "from", "agreeing"],
+    &["not", "there", "yet"],
+    &["no", "agreement"],
+    &["not", "in", "agreement"],
+    &["still", "divided"],
+    &["remain", "divided"],
+    &["still", "apart"],
+    &["disagreement", "remains"],
+    &["disagreements", "remain"],
+    &["still", "disagree"],
+    &["lack", "of", "consensus"],
+    &["without", "consensus"],
+    &["no", "shared", "position"],
+    &["not", "settled"],
+];
+
+/// Every word whose presence in a prompt could be echoed back as agreement:
+/// prompts to seats whose replies are read must contain none of them.
+pub(crate) const COUNTED_HEADS: &[&str] = &[
+    "agree",
+    "agreed",
+    "agrees",
+    "agreeing",
+    "agreement",
+    "concur",
+    "concurs",
+    "concurred",
+    "persuaded",
+    "convinced",
+    "converge",
+    "converged",
+    "converging",
+    "consensus",
+    "endorse",
+    "aligned",
+    "stress-tested",
+];

@@ -1,0 +1,860 @@
+//! The free-text reader: what a reply's own words say about agreement.
+//!
+//! It finds signals clause by clause — agreement, and everything that limits
+//! or denies it — and decides in one place ([`decide`]):
+//!
+//! - any present first-person opposition beside agreement: agrees in part;
+//!   opposition alone: disagrees; agreement given up: disagrees;
+//! - agreement on a condition: conditional; hedged agreement: in part;
+//! - a contrast ("but", "however", …) after the last agreement: in part;
+//! - agreement that is only considered, asked about or in the past: unclear;
+//! - plain first-person agreement, and nothing else: agrees.
+//!
+//! Agreement must be the speaker's, present, unconditional and unhedged to
+//! count. Opposition is read liberally: it can only keep a reply from counting.
+
+use super::Verdict;
+use super::lexicon as lx;
+use super::tokens::{Sentence, Token, sentences};
+
+/// What the reader found, and where: the span of the clause that decided it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Finding {
+    pub verdict: Verdict,
+    pub span: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// First person, present, unqualified.
+    Agree,
+    /// Hedged or limited agreement, or agreement inside a concession.
+    Part,
+    /// Agreement on a condition, or provisional.
+    Conditional,
+    /// Agreement mentioned but not held: asked, tempting, seeming, proposed.
+    Considered,
+    /// Agreement in the past only.
+    Past,
+    /// Present opposition: disagreement, reservations, condemnation, holding out.
+    Oppose,
+    /// Agreement given up ("I no longer agree").
+    Withdrawn,
+    /// A contrastive connective.
+    Contrast,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Signal {
+    kind: Kind,
+    span: (usize, usize),
+}
+
+/// Read `own` (a reply with attributed text already blanked).
+pub(crate) fn read(own: &str) -> Finding {
+    let mut signals = Vec::new();
+    let own = explicit_lines(own, &mut signals);
+    for sentence in sentences(&own) {
+        Clauses::new(&sentence).signals(&mut signals);
+    }
+    signals.sort_by_key(|s| s.span.0);
+    decide(&signals)
+}
+
+/// `CONSENSUS: <position>` lines: an explicit claim (or denial) of convergence.
+/// They are read here and blanked for the sentence reader, so the position
+/// they state is not mistaken for the speaker's reasoning.
+fn explicit_lines(own: &str, signals: &mut Vec<Signal>) -> String {
+    let mut out = String::with_capacity(own.len());
+    let mut at = 0;
+    for line in own.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let lead = line.len() - line.trim_start_matches(|c: char| c.is_whitespace() || "*-#_+".contains(c)).len();
+        let rest = &line[lead..];
+        let Some(head) = rest.get(..10).filter(|h| h.eq_ignore_ascii_case("consensus:")) else {
+            out.push_str(line);
+            continue;
+        };
+        let payload = rest[10..].trim().trim_matches(['*', '_']).trim();
+        let lower = payload.to_ascii_lowercase();
+        let first = lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '/').next().unwrap_or("");
+        let kind = if payload.is_empty() || payload.starts_with(['<', '[', '{']) {
+            None
+        } else if matches!(first, "none" | "no" | "not" | "n/a" | "nope" | "nothing" | "absent" | "pending") {
+            Some(Kind::Oppose)
+        } else {
+            Some(Kind::Agree)
+        };
+        if let Some(kind) = kind {
+            let end = start + line.trim_end().len();
+            signals.push(Signal { kind, span: (start + lead, end) });
+        }
+        let _ = head;
+        for c in line.chars() {
+            if c == '\n' {
+                out.push('\n');
+            } else {
+                for _ in 0..c.len_utf8() {
+                    out.push(' ');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The verdict from every signal, in text order.
+fn decide(signals: &[Signal]) -> Finding {
+    let first = |kind: Kind| signals.iter().find(|s| s.kind == kind).map(|s| s.span);
+    let any = |kind: Kind| signals.iter().any(|s| s.kind == kind);
+    let found = |verdict: Verdict, span: Option<(usize, usize)>| Finding { verdict, span };
+    let agreeing = any(Kind::Agree) || any(Kind::Part) || any(Kind::Conditional);
+    if let Some(span) = first(Kind::Oppose) {
+        // Opposition beside agreement limits it; opposition alone is disagreement.
+        return found(if agreeing { Verdict::AgreesInPart } else { Verdict::Disagrees }, Some(span));
+    }
+    if let Some(span) = first(Kind::Withdrawn) {
+        return found(Verdict::Disagrees, Some(span));
+    }
+    if let Some(span) = first(Kind::Conditional) {
+        return found(Verdict::Conditional, Some(span));
+    }
+    if let Some(span) = first(Kind::Part) {
+        return found(Verdict::AgreesInPart, Some(span));
+    }
+    let last_agree = signals.iter().rposition(|s| s.kind == Kind::Agree);
+    if let Some(k) = last_agree {
+        // A contrast after the last agreement limits it ("I agree. But…").
+        if let Some(c) = signals[k..].iter().find(|s| s.kind == Kind::Contrast) {
+            return found(Verdict::AgreesInPart, Some(c.span));
+        }
+        return found(Verdict::Agrees, Some(signals[k].span));
+    }
+    if let Some(s) = signals.iter().find(|s| matches!(s.kind, Kind::Considered | Kind::Past)) {
+        return found(Verdict::Unclear, Some(s.span));
+    }
+    found(Verdict::Silent, None)
+}
+
+/// A sentence's words, grouped into clauses.
+struct Clauses<'s> {
+    /// (word, byte start, byte end)
+    words: Vec<(&'s str, usize, usize)>,
+    /// For each word, the index of its clause.
+    clause: Vec<usize>,
+    question: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Subject {
+    /// I or we.
+    First,
+    /// Someone else.
+    Other,
+    /// None stated: elided ("Fully agree", "…but reject the remedy").
+    Elided,
+    /// None that can be told.
+    Unknown,
+}
+
+impl<'s> Clauses<'s> {
+    fn new(sentence: &'s Sentence) -> Self {
+        let mut words = Vec::new();
+        let mut clause = Vec::new();
+        let mut current = 0;
+        let mut broke = false;
+        for token in &sentence.tokens {
+            match token {
+                Token::Break { .. } => broke = true,
+                Token::Word { text, start, end } => {
+                    // "yet" opens a clause only where a clause can start ("…, yet"), not in "not yet".
+                    let opens = lx::connective(text) && (text != "yet" || broke);
+                    if !words.is_empty() && (broke || opens) {
+                        current += 1;
+                    }
+                    broke = false;
+                    words.push((text.as_str(), *start, *end));
+                    clause.push(current);
+                }
+            }
+        }
+        // A clause of bare conjunctions ("and", "or", "so") belongs to the next one.
+        let mut merged = clause.clone();
+        for c in 0..=current {
+            let members: Vec<usize> = (0..words.len()).filter(|&i| clause[i] == c).collect();
+            if !members.is_empty()
+                && c < current
+                && members.iter().all(|&i| matches!(words[i].0, "and" | "or" | "so" | "then" | "also" | "just"))
+            {
+                for i in members {
+                    merged[i] = c + 1;
+                }
+            }
+        }
+        Clauses { words, clause: merged, question: sentence.question }
+    }
+
+    fn w(&self, i: usize) -> &'s str {
+        self.words.get(i).map_or("", |w| w.0)
+    }
+
+    fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    /// Word indices of the clause word `i` is in.
+    fn clause_range(&self, i: usize) -> (usize, usize) {
+        let c = self.clause[i];
+        let from = (0..=i).rev().take_while(|&k| self.clause[k] == c).last().unwrap_or(i);
+        let to = (i..self.len()).take_while(|&k| self.clause[k] == c).last().unwrap_or(i) + 1;
+        (from, to)
+    }
+
+    /// The byte span of the clause word `i` is in.
+    fn clause_span(&self, i: usize) -> (usize, usize) {
+        let (from, to) = self.clause_range(i);
+        (self.words[from].1, self.words[to - 1].2)
+    }
+
+    /// The byte span of the whole sentence.
+    fn sentence_span(&self) -> (usize, usize) {
+        (self.words[0].1, self.words[self.len() - 1].2)
+    }
+
+    /// Whether `phrase` starts at word `i`.
+    fn phrase_at(&self, i: usize, phrase: &[&str]) -> bool {
+        phrase.iter().enumerate().all(|(k, p)| self.w(i + k) == *p)
+    }
+
+    /// Whether any of `phrases` starts within words `from..to`.
+    fn any_phrase(&self, from: usize, to: usize, phrases: &[&[&str]]) -> bool {
+        (from..to.min(self.len())).any(|i| phrases.iter().any(|p| self.phrase_at(i, p)))
+    }
+
+    /// Up to `n` words before `i` within the verb's scope (nearest first).
+    fn before(&self, i: usize, n: usize) -> impl Iterator<Item = &'s str> + '_ {
+        let (_, scope) = self.subject_and_scope(i);
+        (scope.max(i.saturating_sub(n))..i).rev().map(|k| self.w(k))
+    }
+
+    /// Who the subject of the verb at `i` is.
+    fn subject(&self, i: usize) -> Subject {
+        self.subject_and_scope(i).0
+    }
+
+    /// The subject of the verb at `i`, and where its scope starts: the clause,
+    /// or — when the clause states no subject of its own ("I do not, however,
+    /// agree", "…and agree", "…but reject the remedy") — the word of the
+    /// subject it carries over, so negation and modals there still apply.
+    fn subject_and_scope(&self, i: usize) -> (Subject, usize) {
+        let (from, _) = self.clause_range(i);
+        for k in (from..i).rev() {
+            let w = self.w(k);
+            if lx::first_person(w) {
+                return (Subject::First, from);
+            }
+            if lx::other_subject(w) && !(w == "one" && !self.w(k + 1).is_empty() && !lx::modal(self.w(k + 1))) {
+                return (Subject::Other, from);
+            }
+        }
+        // Words of its own before the verb ("the numbers differ"): a subject we cannot name.
+        let own = (from..i).any(|k| {
+            let w = self.w(k);
+            !is_adverb(w) && !lx::connective(w) && !is_auxiliary(w) && !lx::negation(w) && !lx::modal(w)
+        });
+        if own {
+            return (Subject::Unknown, from);
+        }
+        for k in (0..from).rev() {
+            let w = self.w(k);
+            if lx::first_person(w) {
+                return (Subject::First, k);
+            }
+            if lx::other_subject(w) && w != "one" {
+                return (Subject::Other, k);
+            }
+        }
+        (Subject::Elided, from)
+    }
+
+    fn signals(&self, out: &mut Vec<Signal>) {
+        let mut i = 0;
+        while i < self.len() {
+            if let Some(kind) = self.agreement(i) {
+                // A condition or a consideration often sits in the next clause:
+                // the whole sentence is the evidence.
+                let span = match kind {
+                    Kind::Conditional | Kind::Considered | Kind::Past => self.sentence_span(),
+                    _ => self.clause_span(i),
+                };
+                out.push(Signal { kind, span });
+            }
+            if let Some(kind) = self.opposition(i) {
+                out.push(Signal { kind, span: self.clause_span(i) });
+            }
+            if self.contrast_at(i) {
+                out.push(Signal { kind: Kind::Contrast, span: self.clause_span(i) });
+            }
+            i += 1;
+        }
+    }
+
+    // ---- agreement ----------------------------------------------------------
+
+    /// An agreement expression at word `i`, qualified by its surroundings.
+    fn agreement(&self, i: usize) -> Option<Kind> {
+        let w = self.w(i);
+        let next = self.w(i + 1);
+        let prev = if i > 0 { self.w(i - 1) } else { "" };
+        // Idioms first: "couldn't agree more" is the strongest agreement.
+        if w == "agree" && next == "more" && matches!(prev, "couldn't" | "not" | "couldnt") {
+            return self.first_person_ok(i).then_some(Kind::Agree);
+        }
+        let base = match w {
+            "agree" | "concur" | "agreeing" | "concurring" => self.first_person_ok(i),
+            "agreed" | "concurred" => {
+                let subject = self.subject(i);
+                if subject == Subject::Elided {
+                    true // "Agreed." / "Agreed: ship it."
+                } else if subject == Subject::First {
+                    if matches!(prev, "have" | "i've" | "we've" | "has" | "ive" | "fully" | "now") {
+                        true
+                    } else {
+                        return Some(self.past_unless_still(i));
+                    }
+                } else {
+                    false
+                }
+            }
+            "agreement" | "accord" => {
+                let framed = self.before(i, 4).any(|b| matches!(b, "in" | "reached" | "reach" | "found"));
+                framed && matches!(self.subject(i), Subject::First | Subject::Elided)
+            }
+            "persuaded" | "convinced" => {
+                // "I'm convinced", "I've been persuaded", "you have convinced me".
+                (next == "me" || next == "us")
+                    || (self.subject(i) == Subject::First
+                        && self.before(i, 4).any(|b| {
+                            matches!(b, "i'm" | "am" | "we're" | "are" | "been" | "now" | "im" | "remain" | "fully")
+                        }))
+            }
+            "converged" | "converge" => matches!(self.subject(i), Subject::First),
+            "converging" => {
+                return matches!(self.subject(i), Subject::First).then_some(Kind::Considered);
+            }
+            "aligned" | "board" => {
+                let state =
+                    self.before(i, 3).any(|b| matches!(b, "i'm" | "am" | "we're" | "are" | "im" | "fully" | "now"));
+                let on = w == "aligned" || prev == "on";
+                state && on && self.subject(i) == Subject::First
+            }
+            "page" => {
+                self.phrase_at(i.saturating_sub(3), &["on", "the", "same", "page"])
+                    && self.subject(i.saturating_sub(3)) == Subject::First
+            }
+            "around" => matches!(prev, "come" | "came" | "coming") && self.subject(i) == Subject::First,
+            "consensus" => {
+                let reached = self.before(i, 3).any(|b| matches!(b, "reached" | "reach" | "found" | "have"))
+                    || self.phrase_at(i + 1, &["has", "been", "reached"])
+                    || self.phrase_at(i + 1, &["is", "reached"]);
+                let verb = self.before(i, 3).find(|b| lx::OBJECT_VERBS.contains(b));
+                (reached && !self.before(i, 3).any(lx::negation))
+                    || (verb.is_some() && matches!(self.subject(i), Subject::First | Subject::Elided))
+            }
+            "objection" | "objections" => {
+                // "I withdraw my objection", "I drop my objections".
+                prev == "my"
+                    && self.before(i, 3).any(|b| matches!(b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped"))
+            }
+            w if lx::OBJECT_VERBS.contains(&w) => {
+                // "back" and "second" are verbs only right after I or we.
+                let stated = !matches!(w, "back" | "second") || lx::first_person(prev);
+                let speaker = matches!(self.subject(i), Subject::First | Subject::Elided);
+                let (_, end) = self.clause_range(i);
+                // "join" takes only the consensus or the majority; the others any target.
+                let targeted = (i + 1..end.min(i + 6))
+                    .map(|k| self.w(k))
+                    .any(|o| if w == "join" { matches!(o, "consensus" | "majority") } else { lx::agreement_target(o) });
+                stated && speaker && targeted
+            }
+            _ => false,
+        };
+        if !base {
+            return None;
+        }
+        Some(self.qualify(i))
+    }
+
+    /// Agreement verbs need the speaker as subject (stated or elided).
+    fn first_person_ok(&self, i: usize) -> bool {
+        matches!(self.subject(i), Subject::First | Subject::Elided)
+    }
+
+    /// "I agreed" is past, unless the speaker still does ("…and still do").
+    fn past_unless_still(&self, i: usize) -> Kind {
+        let (_, end) = self.clause_range(i);
+        let still = (i..self.len()).take(8).any(|k| self.w(k) == "still")
+            && self.any_phrase(i, self.len(), &[&["still", "do"], &["still", "agree"], &["still", "does"]]);
+        let _ = end;
+        if still { Kind::Agree } else { Kind::Past }
+    }
+
+    /// What the words around an agreement at `i` make of it.
+    fn qualify(&self, i: usize) -> Kind {
+        let (from, to) = self.clause_range(i);
+        if self.question {
+            return Kind::Considered;
+        }
+        let before: Vec<&str> = self.before(i, 5).collect(); // nearest first
+        // Negation: "I don't agree", "I no longer agree", "I don't fully agree".
+        if let Some(n) = before.iter().position(|b| lx::negation(b)) {
+            if before[..n].contains(&"longer") {
+                return Kind::Withdrawn;
+            }
+            if n > 0 && before[..n].iter().any(|b| lx::fullness(b)) {
+                return Kind::Part;
+            }
+            if self.w(i + 1) != "more" {
+                return Kind::Oppose;
+            }
+        }
+        if self.any_phrase(i, (i + 4).min(to), lx::WITHDRAWN) {
+            return Kind::Withdrawn;
+        }
+        // "used to agree", "initially agreed", "agreed at first".
+        if self.phrase_at(i.saturating_sub(2), &["used", "to"])
+            || before
+                .iter()
+                .take(3)
+                .any(|b| matches!(*b, "initially" | "originally" | "earlier" | "previously" | "once"))
+            || self.any_phrase(i + 1, (i + 5).min(to), &[&["at", "first"], &["earlier"], &["before"]])
+        {
+            return Kind::Past;
+        }
+        if before.iter().take(3).any(|b| lx::modal(b)) && !before.iter().take(3).any(|b| *b == "must") {
+            return Kind::Conditional;
+        }
+        if (from..i).any(|k| lx::considered(self.w(k))) || before.iter().any(|b| *b == "let's" || *b == "lets") {
+            return Kind::Considered;
+        }
+        if before.iter().take(3).any(|b| lx::hedge(b))
+            || self.any_phrase(from, i, &[&["in", "principle"], &["more", "or", "less"], &["on", "the", "whole"]])
+        {
+            return Kind::Part;
+        }
+        // A concession: "While I agree on cost, …".
+        if lx::concessive(self.w(from)) || self.phrase_at(from, &["even", "though"]) {
+            return Kind::Part;
+        }
+        // After the word: limits, provisos, empty objects, shared reservations.
+        let after_end = self.next_clause_end(to);
+        if self.any_phrase(i + 1, after_end, lx::PART_AFTER) {
+            return Kind::Part;
+        }
+        if self.any_phrase(i + 1, after_end, lx::CONDITION_AFTER) {
+            return Kind::Conditional;
+        }
+        if (i + 1..(i + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
+            return Kind::Oppose;
+        }
+        if (i + 1..(i + 7).min(to)).any(|k| lx::reservation(self.w(k))) {
+            return Kind::Part;
+        }
+        // A condition in this clause or the ones beside it.
+        let prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
+        for k in prev_clause..after_end {
+            let w = self.w(k);
+            if lx::condition(w) && !(k > 0 && matches!(self.w(k - 1), "even" | "as")) {
+                // "once" in "at once" is not a condition.
+                if w == "once" && k > 0 && self.w(k - 1) == "at" {
+                    continue;
+                }
+                return Kind::Conditional;
+            }
+            if w == "if" && k > 0 && self.w(k - 1) == "as" {
+                return Kind::Considered;
+            }
+        }
+        Kind::Agree
+    }
+
+    /// The end (exclusive word index) of the clause after the one ending at `to`.
+    fn next_clause_end(&self, to: usize) -> usize {
+        if to >= self.len() { to } else { self.clause_range(to).1 }
+    }
+
+    // ---- opposition ---------------------------------------------------------
+
+    /// Opposition (or withdrawn opposition) at word `i`.
+    fn opposition(&self, i: usize) -> Option<Kind> {
+        let w = self.w(i);
+        let prev = if i > 0 { self.w(i - 1) } else { "" };
+        let (from, to) = self.clause_range(i);
+        let before: Vec<&str> = self.before(i, 4).collect();
+        let negated = before.iter().any(|b| lx::negation(b));
+        let no_longer = self.phrase_at(i.saturating_sub(2), &["no", "longer"]) || before.first() == Some(&"longer");
+        // The panel has not converged, in the speaker's own words.
+        if lx::NOT_CONVERGED.iter().any(|p| self.phrase_at(i, p)) && !self.question {
+            return Some(Kind::Oppose);
+        }
+        // "I disagree", "…but reject the remedy", "I'd object".
+        if lx::oppose_verb(w) {
+            let subject = self.subject(i);
+            let needs_stated =
+                matches!(w, "question" | "challenge" | "doubt" | "object" | "contest" | "differ" | "resist");
+            let ok = match subject {
+                Subject::First => true,
+                Subject::Elided => !needs_stated || i == from,
+                Subject::Unknown => !needs_stated && prev != "the" && prev != "a",
+                Subject::Other => false,
+            };
+            if !ok {
+                return None;
+            }
+            if no_longer {
+                return Some(Kind::Agree);
+            }
+            if negated {
+                return Some(Kind::Considered);
+            }
+            return Some(Kind::Oppose);
+        }
+        // "I objected at first" is past — unless it still holds.
+        if lx::oppose_past(w) && self.subject(i) == Subject::First {
+            let present = before
+                .iter()
+                .any(|b| matches!(*b, "am" | "i'm" | "are" | "we're" | "remain" | "still" | "stay" | "im"))
+                || self.any_phrase(i, (i + 6).min(self.len()), &[&["and", "still"], &["still", "do"]]);
+            if present && !negated {
+                return Some(Kind::Oppose);
+            }
+            return None;
+        }
+        // "I remain unconvinced", "still skeptical", "I'm against it".
+        if lx::opposed_state(w) {
+            if self.phrase_at(i.saturating_sub(3), &["as", "far", "as"])
+                || (w == "concerned" && before.contains(&"far"))
+            {
+                return None;
+            }
+            let stated = before.iter().any(|b| {
+                lx::first_person(b)
+                    || matches!(*b, "am" | "remain" | "still" | "stay" | "are" | "feel" | "grow" | "growing")
+            });
+            let elided = i == from || (i == from + 1 && is_adverb(self.w(from)));
+            if self.subject(i) == Subject::Other {
+                return None;
+            }
+            if w == "against"
+                && !before
+                    .iter()
+                    .any(|b| matches!(*b, "i'm" | "am" | "we're" | "are" | "still" | "remain" | "firmly" | "im"))
+            {
+                return None;
+            }
+            if stated || elided {
+                if no_longer {
+                    return Some(Kind::Agree);
+                }
+                if negated {
+                    return None;
+                }
+                return Some(Kind::Oppose);
+            }
+            return None;
+        }
+        // "I still have concerns", "my objection stands", "one caveat".
+        if lx::reservation(w) {
+            if before.iter().take(2).any(|b| matches!(*b, "no" | "without" | "zero" | "any")) || self.question {
+                return None;
+            }
+            let mine = before.iter().any(|b| matches!(*b, "my" | "our"));
+            let had = self.subject(i) == Subject::First
+                && before
+                    .iter()
+                    .any(|b| matches!(*b, "have" | "has" | "got" | "i've" | "we've" | "still" | "raise" | "raised"));
+            let one = matches!(prev, "one" | "a" | "some" | "real" | "serious" | "major" | "remaining" | "lingering")
+                && matches!(self.subject(i), Subject::First | Subject::Elided);
+            if mine || had || one {
+                // Objections a speaker withdraws, or says were answered, are not held —
+                // unless that is denied ("this does not address my concern").
+                if before.iter().any(|b| matches!(*b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped")) {
+                    return None;
+                }
+                if !negated && (self.resolved_before(i) || self.resolved_after(i)) {
+                    return None;
+                }
+                return Some(Kind::Oppose);
+            }
+            return None;
+        }
+        // Holding out: "I stand by my position", "I still prefer my plan".
+        const HOLDOUT: &[&[&str]] = &[
+            &["stand", "by", "my"],
+            &["hold", "my"],
+            &["maintain", "my"],
+            &["sticking", "with", "my"],
+            &["stick", "with", "my"],
+            &["stick", "to", "my"],
+            &["keep", "my", "position"],
+            &["my", "position", "stands"],
+            &["my", "position", "remains"],
+            &["my", "position", "is", "unchanged"],
+            &["my", "view", "stands"],
+            &["my", "view", "remains"],
+            &["still", "prefer"],
+            &["still", "favor"],
+            &["still", "favour"],
+            &["still", "think", "the"],
+            &["still", "believe", "the"],
+        ];
+        if HOLDOUT.iter().any(|p| self.phrase_at(i, p)) {
+            return Some(Kind::Oppose);
+        }
+        // "no longer support", "no longer hold that view".
+        if w == "longer" && prev == "no" {
+            let next = self.w(i + 1);
+            if matches!(
+                next,
+                "support"
+                    | "hold"
+                    | "think"
+                    | "believe"
+                    | "accept"
+                    | "do"
+                    | "share"
+                    | "see"
+                    | "back"
+                    | "endorse"
+                    | "convinced"
+                    | "persuaded"
+                    | "sure"
+            ) {
+                return Some(Kind::Withdrawn);
+            }
+        }
+        // Elliptical denial after a comma or contrast: "…, not with the plan".
+        if w == "not" && i == from && !matches!(self.w(i + 1), "only" | "just" | "merely" | "least") {
+            return Some(Kind::Oppose);
+        }
+        if w == "not" && i == from + 1 && matches!(self.w(from), "but" | "though" | "just" | "yet") {
+            return Some(Kind::Oppose);
+        }
+        // Condemning what is under discussion: "the plan as written is a mistake".
+        let target =
+            lx::discussion_target(w) || (matches!(w, "it" | "it's" | "this" | "that" | "that's" | "its") && i + 1 < to);
+        if target && !(from..i).any(|k| self.agreement_word(k)) {
+            let reach = if lx::discussion_target(w) { to } else { (i + 4).min(to) };
+            let condemned = (i + 1..reach).any(|k| {
+                let x = self.w(k);
+                lx::condemnation(x)
+                    || (x == "too" && k + 1 < reach)
+                    || self.phrase_at(k, &["bad", "idea"])
+                    || self.phrase_at(k, &["falls", "short"])
+                    || (matches!(x, "work" | "works") && (k > i + 1) && lx::negation(self.w(k - 1)))
+            });
+            if condemned {
+                return Some(Kind::Oppose);
+            }
+        }
+        None
+    }
+
+    /// "…answers my worry", "…resolves my main concern".
+    fn resolved_before(&self, i: usize) -> bool {
+        self.before(i, 4).any(|b| {
+            matches!(
+                b,
+                "answers"
+                    | "answered"
+                    | "resolves"
+                    | "resolved"
+                    | "addresses"
+                    | "addressed"
+                    | "removes"
+                    | "removed"
+                    | "settles"
+                    | "settled"
+                    | "eases"
+                    | "eased"
+                    | "meets"
+                    | "covers"
+                    | "covered"
+                    | "dispels"
+                    | "answer"
+                    | "resolve"
+                    | "address"
+                    | "remove"
+                    | "settle"
+            )
+        })
+    }
+
+    /// "my concern is resolved", "my objection has been answered".
+    fn resolved_after(&self, i: usize) -> bool {
+        let (_, to) = self.clause_range(i);
+        (i + 1..(i + 7).min(to)).any(|k| {
+            matches!(
+                self.w(k),
+                "resolved" | "addressed" | "answered" | "gone" | "settled" | "met" | "covered" | "dispelled"
+            )
+        }) && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
+    }
+
+    fn agreement_word(&self, k: usize) -> bool {
+        matches!(self.w(k), "agree" | "concur" | "agreed" | "support" | "accept" | "endorse" | "share")
+    }
+
+    // ---- contrast -----------------------------------------------------------
+
+    fn contrast_at(&self, i: usize) -> bool {
+        let w = self.w(i);
+        let (from, _) = self.clause_range(i);
+        if lx::CONTRAST_PHRASES.iter().any(|p| self.phrase_at(i, p)) {
+            return true;
+        }
+        match w {
+            "but" => {
+                let prev = if i > 0 { self.w(i - 1) } else { "" };
+                !matches!(self.w(i + 1), "also" | "for")
+                    && !matches!(prev, "all" | "nothing" | "anything")
+                    && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
+            }
+            "yet" => i == from,
+            // "Still, …" opens a sentence; "I still agree" is no contrast.
+            "still" => i == 0 && self.clause[1.min(self.len() - 1)] != self.clause[0],
+            w => lx::contrast(w),
+        }
+    }
+}
+
+fn is_auxiliary(w: &str) -> bool {
+    matches!(
+        w,
+        "do" | "does" | "did" | "have" | "has" | "had" | "am" | "is" | "are" | "was" | "were" | "be" | "been" | "to"
+    )
+}
+
+fn is_adverb(w: &str) -> bool {
+    matches!(
+        w,
+        "fully"
+            | "completely"
+            | "totally"
+            | "wholeheartedly"
+            | "strongly"
+            | "entirely"
+            | "absolutely"
+            | "now"
+            | "also"
+            | "so"
+            | "and"
+            | "then"
+            | "really"
+            | "certainly"
+            | "definitely"
+            | "indeed"
+            | "yes"
+            | "well"
+            | "okay"
+            | "ok"
+            | "finally"
+            | "happily"
+            | "readily"
+            | "simply"
+            | "still"
+            | "overall"
+            | "honestly"
+            | "frankly"
+            | "very"
+            | "much"
+            | "firmly"
+            | "just"
+            | "again"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stance::own_words::mask;
+
+    fn v(text: &str) -> Verdict {
+        read(&mask(text)).verdict
+    }
+
+    #[test]
+    fn plain_agreement() {
+        for text in [
+            "I agree with Speaker 1 that caching is the bottleneck.",
+            "After this round, we have converged on option B.",
+            "I'm persuaded by the cost argument.",
+            "I support the consensus position: ship in May.",
+            "I've changed my mind and agree with Speaker 2.",
+            "Agreed. Ship it in May.",
+            "Fully agree with Speaker 3.",
+            "I couldn't agree more with the phased plan.",
+            "Speaker 2 has convinced me: the phased plan is right.",
+            "I withdraw my objection; the phased plan works.",
+            "Although I had doubts at first, I now agree with the phased plan.",
+            "CONSENSUS: ship the tram in two phases.",
+        ] {
+            assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+    }
+
+    #[test]
+    fn limited_agreement_never_counts() {
+        use Verdict::*;
+        let cases = [
+            ("I agree with Speaker 3 that cost matters, but I still oppose the plan as written.", AgreesInPart),
+            ("I would agree with Speaker 4 only if the budget doubled, which it will not.", Conditional),
+            ("I'd agree if the tests pass.", Conditional),
+            ("I agree, unless the budget slips.", Conditional),
+            ("I might agree later.", Conditional),
+            ("I used to agree with this; I no longer do.", Disagrees),
+            ("I agree with none of the proposals.", Disagrees),
+            ("I agree with nothing said so far.", Disagrees),
+            ("It is tempting to say we agree, but the numbers differ.", Unclear),
+            ("I do not, however, agree.", Disagrees),
+            ("We have not yet converged on a plan.", Disagrees),
+            ("It is tempting to say we agree.", Unclear),
+            ("I agree with the diagnosis, not with the plan.", AgreesInPart),
+            ("I accept the diagnosis but reject the remedy.", Disagrees),
+            ("I partly agree.", AgreesInPart),
+            ("I largely agree with Speaker 1.", AgreesInPart),
+            ("I agree in principle.", AgreesInPart),
+            ("I don't fully agree.", AgreesInPart),
+            ("I don't agree.", Disagrees),
+            ("Do we agree?", Unclear),
+            ("I agree. However, the timeline is too tight.", AgreesInPart),
+            ("While I agree on cost, the timeline worries me.", AgreesInPart),
+            ("I agree with Speaker 1 on cost. The plan as written is a mistake.", AgreesInPart),
+            ("I share Speaker 3's concern about the cost.", AgreesInPart),
+            ("We have not converged.", Disagrees),
+            ("I remain unconvinced.", Disagrees),
+            ("I agree for now.", Conditional),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(v(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn attributed_agreement_counts_for_nothing() {
+        for text in [
+            "Speaker 2: I agree.",
+            "[Speaker 1]: we have converged.",
+            "Judge: I agree.",
+            "The other speakers said: I agree.",
+            "Speaker 3 agrees with the plan.",
+            "```\nCONSENSUS: ship it\n```",
+            "    CONSENSUS: ship it",
+            "> I agree with everyone",
+            "He wrote \"I agree\" earlier.",
+        ] {
+            assert_eq!(v(text), Verdict::Silent, "{text}");
+        }
+    }
+}
