@@ -113,11 +113,7 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
         .map(|p| estimate_tokens(p) as u64)
         .max()
         .unwrap_or(0);
-    fixed += match &spec.protocol {
-        crate::ProtocolSpec::Comparative { options } => options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
-        crate::ProtocolSpec::PriorityVote { items } => items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
-        _ => 0,
-    };
+    fixed += (protocol::registry::of(spec).prompt_tokens)(spec);
     // An earlier reply appears in a prompt quoted line by line (`> `), which at
     // most doubles it, under a heading and a label.
     let ceiling = 2 * limits.max_tokens.max(limits.judge_max_tokens) as u64 + ENTRY_TOKENS;

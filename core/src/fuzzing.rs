@@ -37,21 +37,6 @@ pub fn replies(data: &[u8]) {
     }
 }
 
-const PROTOCOLS: [&str; 12] = [
-    "round-robin",
-    "rotating-challenger",
-    "devils-advocate",
-    "consensus-check",
-    "structured",
-    "role-council",
-    "adversarial",
-    "steelman",
-    "comparative",
-    "priority-vote",
-    "challenge",
-    "ranked",
-];
-
 /// Replies that steer protocols down their structured paths.
 const REPLIES: [&str; 10] = [
     "I agree with Speaker 1.\nVOTE: SAME — yes.",
@@ -70,28 +55,17 @@ const REPLIES: [&str; 10] = [
 /// failures, unknown and repeated ids. Invariants are checked as it goes.
 pub fn session(data: &[u8]) {
     let Some((&first, rest)) = data.split_first() else { return };
-    let protocol = PROTOCOLS[first as usize % PROTOCOLS.len()];
-    let mut spec = serde_json::json!({
-        "question": "Q?",
-        "panel": [{"id": "a", "model": "m/a"}, {"id": "b", "model": "m/b"}, {"id": "c", "model": "m/c"}],
-        "judge": {"id": "j", "model": "m/j"},
-        "protocol": {"name": protocol},
-        "rounds": 1 + (first as u32 / 12) % 3,
-        "seed": first as u64,
-    });
-    match protocol {
-        "comparative" => spec["protocol"]["options"] = serde_json::json!(["x", "y", "z"]),
-        "priority-vote" => {
-            spec["protocol"]["items"] = serde_json::json!(["p", "q"]);
-            spec["panel"].as_array_mut().expect("array").truncate(2);
-        }
-        "adversarial" => spec["protocol"]["compete"] = serde_json::json!("compete"),
-        _ => {}
-    }
+    // Every registered protocol, each with its own valid options and seat count.
+    let protocols = crate::protocols();
+    let info = &protocols[first as usize % protocols.len()];
+    let seats = (info.min_seats.max(3) as usize).min(info.max_seats.map_or(usize::MAX, |m| m as usize));
+    let rounds = (1 + (first as u32 / 12) % 3).min(info.max_rounds);
+    let mut spec = crate::example_spec(info.name, seats, rounds).expect("every protocol's example is valid");
+    spec.seed = first as u64;
     if first & 0x80 != 0 {
-        spec["limits"] = serde_json::json!({"context_budget": 1000});
+        spec.limits.context_budget = Some(1000);
     }
-    let spec = DebateSpec::from_json(&spec.to_string()).expect("the fuzz spec is valid");
+    let spec = DebateSpec::from_json(&spec.to_json()).expect("the fuzz spec is valid");
     let budget = spec.limits.context_budget;
     let mut session = Session::new(spec).expect("starts");
     let mut outstanding: Vec<u64> = Vec::new();

@@ -53,13 +53,14 @@ pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use input::{FailureKind, Input, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parse::extract_json;
-pub use protocol::CATALOG as PROTOCOLS;
+pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
+pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
 pub use render::markdown;
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{
-    CompeteHistory, CompeteMode, DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
-    QualityGate, SeatRef, Trigger, estimate_tokens,
+    DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec, QualityGate, SeatRef,
+    estimate_tokens,
 };
 pub use transcript::{Choice, SummaryNote, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, Warning};

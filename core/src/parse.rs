@@ -11,6 +11,11 @@ use serde_json::Value;
 
 /// The first JSON object or array in a reply: inside a code fence, or the
 /// first balanced `{…}` / `[…]` span that parses.
+///
+/// Linear in the reply: one pass pairs every bracket with its match (strings
+/// respected), and the spans handed to the parser add up to at most a few
+/// times the reply's length — a reply full of nested brackets cannot make it
+/// quadratic.
 pub fn extract_json(text: &str) -> Option<Value> {
     // Fenced blocks first: ```json … ``` or ``` … ```.
     let mut rest = text;
@@ -26,48 +31,67 @@ pub fn extract_json(text: &str) -> Option<Value> {
         }
         rest = &after[body_start + end + 3..];
     }
-    // Then any balanced span.
-    for (i, c) in text.char_indices() {
-        if c != '{' && c != '[' {
-            continue;
-        }
-        if let Some(end) = balanced_end(&text[i..])
-            && let Ok(v) = serde_json::from_str::<Value>(&text[i..i + end])
-        {
-            return Some(v);
+    // Then balanced spans, in order of their opening bracket, within a parsing budget.
+    let mut budget = PARSE_BUDGET * text.len() + 4096;
+    for (start, end) in balanced_spans(text) {
+        let span = &text[start..end];
+        match serde_json::from_str::<Value>(span) {
+            Ok(v) => return Some(v),
+            // A parser stops at its first error: charge what it read.
+            Err(e) => budget = budget.checked_sub(read_until(span, e.line(), e.column()))?,
         }
     }
     None
 }
 
-/// Length of the balanced bracket span at the start of `s`, strings respected.
-fn balanced_end(s: &str) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, c) in s.char_indices() {
+/// Bytes of `text` up to line `line`, column `column` (1-based, as serde_json reports).
+fn read_until(text: &str, line: usize, column: usize) -> usize {
+    let mut at = 0;
+    for (k, l) in text.split_inclusive('\n').enumerate() {
+        if k + 1 == line {
+            return (at + column).min(text.len()).max(1);
+        }
+        at += l.len();
+    }
+    text.len().max(1)
+}
+
+/// The spans [`extract_json`] parses add up to at most this many times the reply.
+const PARSE_BUDGET: usize = 8;
+
+/// Every balanced `{…}` / `[…]` span as (start, end) byte offsets, ordered by
+/// start; brackets inside JSON strings do not count. One pass, with a stack.
+fn balanced_spans(text: &str) -> Vec<(usize, usize)> {
+    let mut open: Vec<(usize, u8)> = Vec::new();
+    let mut spans = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    for (i, b) in text.bytes().enumerate() {
         if in_string {
-            match (escaped, c) {
+            match (escaped, b) {
                 (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
                 _ => {}
             }
             continue;
         }
-        match c {
-            '"' => in_string = true,
-            '{' | '[' => depth += 1,
-            '}' | ']' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i + 1);
+        match b {
+            // A quote only opens a string inside a bracket: prose quotes stay prose.
+            b'"' if !open.is_empty() => in_string = true,
+            b'{' | b'[' => open.push((i, b)),
+            b'}' | b']' => {
+                let want = if b == b'}' { b'{' } else { b'[' };
+                match open.pop() {
+                    Some((start, kind)) if kind == want => spans.push((start, i + 1)),
+                    // A mismatched closer ends every span still open: none of them is JSON.
+                    _ => open.clear(),
                 }
             }
             _ => {}
         }
     }
-    None
+    spans.sort_unstable();
+    spans
 }
 
 fn field_str(v: &Value, key: &str) -> String {
@@ -110,7 +134,18 @@ pub fn priorities(text: &str, n: usize) -> Result<Vec<PriorityVote>, String> {
     let value = extract_json(text).ok_or("no JSON list of priorities in the reply")?;
     let list = match &value {
         Value::Array(a) => a.clone(),
-        Value::Object(o) => o.values().find_map(|v| v.as_array().cloned()).ok_or("the JSON object holds no list")?,
+        // The list under a conventional key, else under the first key in sorted order: never
+        // "whichever the map happens to iterate first", which differs with serde_json's features.
+        Value::Object(o) => ["priorities", "items", "votes", "ranking"]
+            .iter()
+            .find_map(|k| o.get(*k).and_then(Value::as_array))
+            .or_else(|| {
+                let mut keys: Vec<&String> = o.keys().collect();
+                keys.sort_unstable();
+                keys.into_iter().find_map(|k| o[k].as_array())
+            })
+            .cloned()
+            .ok_or("the JSON object holds no list")?,
         _ => return Err("the reply's JSON is not a list".into()),
     };
     let mut votes: BTreeMap<usize, PriorityVote> = BTreeMap::new();
@@ -385,7 +420,8 @@ pub struct ConcernScore {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Review {
     pub concerns: Vec<ConcernScore>,
-    pub pulled_punches: bool,
+    /// Whether the judge found the challenger pulling its punches; `None` when it did not say.
+    pub pulled_punches: Option<bool>,
     pub key_narratives: Vec<String>,
     pub agreement_zones: Vec<String>,
     pub contested_zones: Vec<String>,
@@ -406,7 +442,8 @@ pub fn review(text: &str) -> Result<Review, String> {
     }
     Ok(Review {
         concerns,
-        pulled_punches: v["pulled_punches"].as_bool().unwrap_or(false),
+        // Never invented: a review that does not say stays silent on it.
+        pulled_punches: v["pulled_punches"].as_bool(),
         key_narratives: string_list(&v["key_narratives"]),
         agreement_zones: string_list(&v["agreement_zones"]),
         contested_zones: string_list(&v["contested_zones"]),
@@ -416,6 +453,22 @@ pub fn review(text: &str) -> Result<Review, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_is_found_after_many_bracketed_asides_and_inside_deep_nesting() {
+        let asides = "[see above] ".repeat(500);
+        assert_eq!(extract_json(&format!("{asides} {{\"a\": 1}}")), Some(serde_json::json!({"a": 1})));
+        // The outermost balanced span is valid JSON: nested arrays around the object.
+        let deep = format!("{}{{\"b\": [1, 2]}}{}", "[".repeat(100), "]".repeat(100));
+        assert!(extract_json(&deep).unwrap().is_array());
+        // Past the parser's depth limit every span fails; the budget ends the search.
+        let deeper = format!("{}{{\"b\": [1, 2]}}{}", "[".repeat(50_000), "]".repeat(50_000));
+        let _ = extract_json(&deeper);
+        // Unbalanced brackets everywhere, and a valid object at the end.
+        let noisy = format!("{}{{\"c\": true}}", "{[".repeat(20_000));
+        assert_eq!(extract_json(&noisy), Some(serde_json::json!({"c": true})));
+        assert_eq!(extract_json("no json [here] {or: here}"), None);
+    }
 
     #[test]
     fn finds_json_in_fences_and_prose() {

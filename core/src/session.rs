@@ -246,12 +246,12 @@ impl Session {
     }
 
     fn index_of(&self, id: u64) -> Result<usize, Error> {
-        // Ids are 1-based positions in the record list.
-        let index = (id as usize).wrapping_sub(1);
-        if id == 0 || index >= self.debate.records.len() {
+        // Ids are 1-based positions in the record list. Compared as u64: on
+        // wasm32 a cast to usize would make id 2^32 + 1 alias request 1.
+        if id == 0 || id > self.debate.records.len() as u64 {
             return Err(Error::UnknownRequest { id });
         }
-        Ok(index)
+        Ok((id - 1) as usize)
     }
 
     fn seat_id(&self, seat: Seat) -> &str {
@@ -596,7 +596,7 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
 /// The value with every object's keys inserted in sorted order, so it
 /// serializes identically whether or not some other crate in the build turned
 /// on serde_json's `preserve_order` (feature unification must not change bytes).
-fn canonical(value: Value) -> Value {
+pub(crate) fn canonical(value: Value) -> Value {
     match value {
         Value::Object(map) => {
             // Inserted one by one: collecting would sort, and each sort is

@@ -87,132 +87,44 @@ pub enum SeatRef {
     Id(String),
 }
 
-/// The protocol and its options.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "name", rename_all = "kebab-case", deny_unknown_fields)]
-#[non_exhaustive]
-pub enum ProtocolSpec {
-    /// Every seat speaks once per round in panel order; the judge synthesizes.
-    RoundRobin,
-    /// Blind answers, then rounds with a rotating challenger and early stop on consensus.
-    RotatingChallenger {
-        /// The seat that challenges in round 1; the role then rotates. Default: the first seat.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        challenger: Option<SeatRef>,
-        /// How agreement is read before an early stop.
-        #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
-        consensus: ConsensusMode,
-    },
-    /// One seat is the adversary and speaks last each round.
-    DevilsAdvocate {
-        /// The adversary; without one, the seed picks it.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        adversary: Option<SeatRef>,
-    },
-    /// Round-robin that stops early once the panel has converged.
-    ConsensusCheck {
-        /// How agreement is read before an early stop.
-        #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
-        consensus: ConsensusMode,
-    },
-    /// Opening, cross-examination, rebuttal, then the judge's synthesis.
-    Structured,
-    /// Seats defined by role files (seed 003); the panel carries each role's instructions.
-    RoleCouncil,
-    /// Advocate and challenger in parallel, then the judge's competitive review.
-    Adversarial {
-        #[serde(default)]
-        compete: CompeteMode,
-        /// Auto-trigger rules: competition turns on when one matches.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        triggers: Vec<Trigger>,
-        /// Earlier runs' results, newest last, to detect a competition that adds nothing.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
-        history: Vec<CompeteHistory>,
-    },
-    /// Steelman and devil's advocate in parallel; the judge keeps what survived.
-    Steelman,
-    /// One advocate per option, then the judge's weighted scorecard.
-    Comparative { options: Vec<String> },
-    /// Urgency and impact lenses assign P0–P3; a Borda count orders the items.
-    PriorityVote { items: Vec<String> },
-    /// The first seat defends a position; the others challenge it in structured verdicts.
-    Challenge {
-        /// Treat first-round agreement as partial unless it is engaged and confident.
-        #[serde(default = "yes")]
-        skeptical_of_early_agreement: bool,
-    },
-    /// Blind answers, anonymized peer ranking, a Borda aggregate, the chairman's synthesis.
-    Ranked,
-}
-
-fn yes() -> bool {
-    true
-}
-
-/// Whether the adversarial protocol runs its competition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum CompeteMode {
-    /// Compete when a trigger matches; otherwise a single agent answers.
-    #[default]
-    Auto,
-    /// Always compete (`--compete`).
-    Compete,
-    /// Never compete (`--single`); overrides every trigger.
-    Single,
-}
-
-/// An auto-trigger: competition turns on when the question or context
-/// contains any of these words (ASCII letters match in either case; other
-/// letters as written, the same in every host).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Trigger {
+/// The protocol, by name, and its options (`{"name": "rotating-challenger",
+/// "challenger": 2}`). Each protocol parses and checks its own options (see
+/// `agon protocols`); after validation they are normalized, keys sorted.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolSpec {
     pub name: String,
-    pub any_of: Vec<String>,
+    pub options: BTreeMap<String, serde_json::Value>,
 }
 
-/// One earlier adversarial run, as far as the flag for useless competition needs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CompeteHistory {
-    pub disagreements: u32,
+// By hand rather than `#[serde(flatten)]`, whose buffering costs the component
+// size: one JSON object, `name` first, then the options.
+impl Serialize for ProtocolSpec {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(1 + self.options.len()))?;
+        map.serialize_entry("name", &self.name)?;
+        for (key, value) in &self.options {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for ProtocolSpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut options = BTreeMap::<String, serde_json::Value>::deserialize(d)?;
+        match options.remove("name") {
+            Some(serde_json::Value::String(name)) => Ok(ProtocolSpec { name, options }),
+            Some(_) => Err(serde::de::Error::custom("`name` must be a protocol's name, as text")),
+            None => Err(serde::de::Error::missing_field("name")),
+        }
+    }
 }
 
 impl ProtocolSpec {
     /// The protocol's name as users type it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            ProtocolSpec::RoundRobin => "round-robin",
-            ProtocolSpec::RotatingChallenger { .. } => "rotating-challenger",
-            ProtocolSpec::DevilsAdvocate { .. } => "devils-advocate",
-            ProtocolSpec::ConsensusCheck { .. } => "consensus-check",
-            ProtocolSpec::Structured => "structured",
-            ProtocolSpec::RoleCouncil => "role-council",
-            ProtocolSpec::Adversarial { .. } => "adversarial",
-            ProtocolSpec::Steelman => "steelman",
-            ProtocolSpec::Comparative { .. } => "comparative",
-            ProtocolSpec::PriorityVote { .. } => "priority-vote",
-            ProtocolSpec::Challenge { .. } => "challenge",
-            ProtocolSpec::Ranked => "ranked",
-        }
-    }
-
-    /// Rounds when the spec does not say.
-    pub fn default_rounds(&self) -> u32 {
-        match self {
-            ProtocolSpec::RoundRobin
-            | ProtocolSpec::RotatingChallenger { .. }
-            | ProtocolSpec::DevilsAdvocate { .. } => 2,
-            ProtocolSpec::ConsensusCheck { .. } | ProtocolSpec::RoleCouncil => 3,
-            ProtocolSpec::Challenge { .. } => 5,
-            ProtocolSpec::Comparative { .. } => 2,
-            ProtocolSpec::Adversarial { .. }
-            | ProtocolSpec::Structured
-            | ProtocolSpec::Steelman
-            | ProtocolSpec::PriorityVote { .. }
-            | ProtocolSpec::Ranked => 1,
-        }
+    pub fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -284,12 +196,12 @@ impl DebateSpec {
     /// Parse and validate a spec from JSON. Errors name the offending field.
     pub fn from_json(json: &str) -> Result<DebateSpec, Error> {
         let mut de = serde_json::Deserializer::from_str(json);
-        let spec: DebateSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let mut spec: DebateSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
             let field = e.path().to_string();
             let field = if field == "." { String::new() } else { field };
             Error::spec(field, strip_position(&e.into_inner().to_string()))
         })?;
-        spec.validate()?;
+        spec.normalize()?;
         Ok(spec)
     }
 
@@ -300,6 +212,11 @@ impl DebateSpec {
 
     /// Check every invariant the engine relies on.
     pub fn validate(&self) -> Result<(), Error> {
+        self.checked_options().map(|_| ())
+    }
+
+    /// Every check; on success, the protocol's options normalized.
+    fn checked_options(&self) -> Result<crate::protocol::registry::Options, Error> {
         if self.question.trim().is_empty() {
             return Err(Error::spec("question", "must not be empty"));
         }
@@ -365,84 +282,11 @@ impl DebateSpec {
                 format!("must be between 1 and the panel size ({})", self.panel.len()),
             ));
         }
-        self.validate_protocol()
+        crate::protocol::registry::check(self)
     }
 
-    fn validate_protocol(&self) -> Result<(), Error> {
-        let n = self.panel.len();
-        let need_seats = |min: usize, why: &str| {
-            if n < min {
-                Err(Error::spec(
-                    "panel",
-                    format!("{} needs at least {min} seats ({why}); it has {n}", self.protocol.name()),
-                ))
-            } else {
-                Ok(())
-            }
-        };
-        match &self.protocol {
-            ProtocolSpec::RoundRobin | ProtocolSpec::Structured | ProtocolSpec::RoleCouncil => Ok(()),
-            ProtocolSpec::ConsensusCheck { consensus } => self.validate_consensus(*consensus),
-            ProtocolSpec::RotatingChallenger { challenger, consensus } => {
-                self.validate_consensus(*consensus)?;
-                match challenger {
-                    Some(seat) => self.resolve_seat(seat, "protocol.challenger").map(|_| ()),
-                    None => Ok(()),
-                }
-            }
-            ProtocolSpec::DevilsAdvocate { adversary } => {
-                need_seats(2, "an adversary and someone to challenge")?;
-                match adversary {
-                    Some(seat) => self.resolve_seat(seat, "protocol.adversary").map(|_| ()),
-                    None => Ok(()),
-                }
-            }
-            ProtocolSpec::Adversarial { triggers, .. } => {
-                need_seats(2, "the advocate is seat 1, the challenger seat 2")?;
-                for (i, t) in triggers.iter().enumerate() {
-                    if t.any_of.iter().all(|w| w.trim().is_empty()) {
-                        return Err(Error::spec(format!("protocol.triggers[{i}].any_of"), "needs at least one word"));
-                    }
-                }
-                Ok(())
-            }
-            ProtocolSpec::Steelman => need_seats(2, "the steelman is seat 1, the devil's advocate seat 2"),
-            ProtocolSpec::Comparative { options } => {
-                if options.len() < 2 {
-                    return Err(Error::spec("protocol.options", "give at least two options to compare"));
-                }
-                if let Some(i) = options.iter().position(|o| o.trim().is_empty()) {
-                    return Err(Error::spec(format!("protocol.options[{i}]"), "must not be empty"));
-                }
-                if n != options.len() {
-                    return Err(Error::spec(
-                        "panel",
-                        format!("comparative needs one seat per option: {} options, {n} seats", options.len()),
-                    ));
-                }
-                Ok(())
-            }
-            ProtocolSpec::PriorityVote { items } => {
-                if items.is_empty() {
-                    return Err(Error::spec("protocol.items", "give at least one item to prioritize"));
-                }
-                if let Some(i) = items.iter().position(|o| o.trim().is_empty()) {
-                    return Err(Error::spec(format!("protocol.items[{i}]"), "must not be empty"));
-                }
-                if n != 2 {
-                    return Err(Error::spec(
-                        "panel",
-                        format!("priority-vote needs exactly 2 seats (urgency, impact); it has {n}"),
-                    ));
-                }
-                Ok(())
-            }
-            ProtocolSpec::Challenge { .. } => need_seats(2, "a defender and at least one challenger"),
-            ProtocolSpec::Ranked => need_seats(2, "each seat ranks the others"),
-        }
-    }
-
-    fn validate_consensus(&self, mode: ConsensusMode) -> Result<(), Error> {
+    /// Check a consensus mode against the rest of the spec.
+    pub(crate) fn check_consensus(&self, mode: ConsensusMode) -> Result<(), Error> {
         if mode == ConsensusMode::Judge && self.judge.is_none() {
             return Err(Error::spec(
                 "protocol.consensus",
@@ -454,17 +298,27 @@ impl DebateSpec {
 
     /// How this debate reads agreement, when its protocol stops on it.
     pub fn consensus_mode(&self) -> Option<ConsensusMode> {
-        match &self.protocol {
-            ProtocolSpec::RotatingChallenger { consensus, .. } | ProtocolSpec::ConsensusCheck { consensus } => {
-                Some(*consensus)
-            }
-            _ => None,
-        }
+        let def = crate::protocol::registry::lookup(&self.protocol.name).ok()?;
+        def.reads_agreement.then(|| {
+            self.protocol
+                .options
+                .get("consensus")
+                .and_then(|v| serde_json::from_value(v.clone()).ok())
+                .unwrap_or_default()
+        })
     }
 
     /// The rounds this debate runs: the spec's, or the protocol's default.
     pub fn rounds(&self) -> u32 {
-        self.rounds.unwrap_or_else(|| self.protocol.default_rounds())
+        self.rounds
+            .unwrap_or_else(|| crate::protocol::registry::lookup(&self.protocol.name).map_or(1, |d| d.rounds.default))
+    }
+
+    /// Validate, and normalize the protocol's options (keys sorted, defaults made explicit
+    /// only where the protocol serializes them): the form journals record.
+    pub(crate) fn normalize(&mut self) -> Result<(), Error> {
+        self.protocol.options = self.checked_options()?;
+        Ok(())
     }
 
     /// The panel index a seat reference names, or an error naming `field`.
@@ -509,7 +363,7 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
 }
 
 /// serde_json appends " at line 1 column 42"; the field path says more.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),
@@ -607,6 +461,56 @@ mod tests {
         v["protocol"]["challenger"] = serde_json::json!(3);
         let e = err(v);
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.challenger"), "{e}");
+    }
+
+    #[test]
+    fn protocol_options_are_checked_by_their_protocol_and_errors_name_them() {
+        let cases = [
+            (
+                serde_json::json!({"name": "round-robin", "challenger": 1}),
+                "protocol.challenger",
+                "unknown field `challenger`",
+            ),
+            (serde_json::json!({"name": "comparative", "options": "x"}), "protocol.options", "expected a sequence"),
+            (
+                serde_json::json!({"name": "comparative", "options": ["x", ""]}),
+                "protocol.options[1]",
+                "must not be empty",
+            ),
+            (
+                serde_json::json!({"name": "rotating-challenger", "consensus": "vibes"}),
+                "protocol.consensus",
+                "unknown variant",
+            ),
+            (serde_json::json!({"challenger": 1}), "protocol", "missing field `name`"),
+            (serde_json::json!({"name": "steelman"}), "panel", "at most 2"),
+        ];
+        for (protocol, field, words) in cases {
+            let mut v = base();
+            v["protocol"] = protocol.clone();
+            if protocol["name"] == "steelman" {
+                v["panel"] = serde_json::json!([{"id": "a", "model": "m/a"}, {"id": "b", "model": "m/b"}, {"id": "c", "model": "m/c"}]);
+            }
+            match err(v) {
+                Error::InvalidSpec { field: f, reason } => {
+                    assert_eq!(f, field, "{protocol}: {reason}");
+                    assert!(reason.contains(words), "{protocol}: {reason}");
+                }
+                other => panic!("{other}"),
+            }
+        }
+    }
+
+    #[test]
+    fn options_are_normalized_in_the_spec_json() {
+        let mut v = base();
+        v["protocol"] = serde_json::json!({"consensus": "judge", "challenger": "b", "name": "rotating-challenger"});
+        let spec = DebateSpec::from_json(&v.to_string()).unwrap();
+        assert!(
+            spec.to_json()
+                .contains(r#""protocol":{"name":"rotating-challenger","challenger":"b","consensus":"judge"}"#)
+        );
+        assert_eq!(spec.consensus_mode(), Some(ConsensusMode::Judge));
     }
 
     #[test]

@@ -31,6 +31,9 @@ fn hand_computed_bounds() {
     // 4 blind answers, 4 × 3 deliberation turns, 3 gated challenger turns asked again, the judge.
     let s = spec(json!({"name": "rotating-challenger"}), &IDS[..4], 3, true);
     assert_eq!(worst_case(&s).calls, 4 + 12 + 3 + 1);
+    // Judge mode adds at most one confirmation a round, on the judge's model.
+    let s = spec(json!({"name": "rotating-challenger", "consensus": "judge"}), &IDS[..4], 3, true);
+    assert_eq!(worst_case(&s).calls, 4 + 12 + 3 + 1 + 3);
     // Defender's opening, 2 critiques, per round (2) a response and 2 rebuttals, 3 assumption turns, judge.
     let s = spec(json!({"name": "challenge"}), &IDS[..3], 2, true);
     assert_eq!(worst_case(&s).calls, 1 + 2 + 2 * 3 + 3 + 1);
@@ -60,8 +63,10 @@ fn hand_computed_bounds() {
 /// Replies that move every protocol along different paths: agreement,
 /// disagreement, structured verdicts, rebuttal choices, soft adversarial
 /// turns the quality gate asks again, and nothing parseable at all.
-const REPLIES: [&str; 9] = [
+const REPLIES: [&str; 11] = [
     "I agree with Speaker 1. CONSENSUS: build it.",
+    "Build it in two phases.\nVOTE: SAME — build it in two phases.",
+    r#"{"settled": true, "position": "build it", "holdouts": []}"#,
     "I disagree with everyone; the costs are wrong.",
     r#"{"verdict": "disagree", "critique": "c", "evidence": "e", "alternative": "a", "confidence": "low", "objection_strength": "strong"}"#,
     r#"{"verdict": "agree", "critique": "", "evidence": "e", "alternative": "", "confidence": "high", "objection_strength": "minor"}"#,
@@ -70,29 +75,6 @@ const REPLIES: [&str; 9] = [
     "This is probably fine, just a minor nitpick.",
     r#"{"responses": [], "updated_position": "the same"}"#,
     "FINAL RANKING:\n1. Response A\n2. Response B\n3. Response C",
-];
-
-fn protocol(name: &str, seats: usize) -> serde_json::Value {
-    match name {
-        "comparative" => json!({"name": name, "options": &["A", "B", "C", "D", "E", "F"][..seats]}),
-        "priority-vote" => json!({"name": name, "items": ["one", "two", "three"]}),
-        "adversarial" => json!({"name": name, "compete": "compete"}),
-        _ => json!({"name": name}),
-    }
-}
-
-const PROTOCOLS: [&str; 11] = [
-    "round-robin",
-    "rotating-challenger",
-    "devils-advocate",
-    "consensus-check",
-    "structured",
-    "adversarial",
-    "steelman",
-    "comparative",
-    "priority-vote",
-    "challenge",
-    "ranked",
 ];
 
 /// An answer no longer than the request allows, with usage as the estimator counts it.
@@ -110,23 +92,21 @@ fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
-    /// No run makes more calls, or sends more prompt or completion tokens, than the bound.
+    /// No run makes more calls, or sends more prompt or completion tokens, than
+    /// the bound — for every registered protocol, judge mode included.
     #[test]
     fn no_run_exceeds_its_worst_case(
-        which in 0usize..PROTOCOLS.len(),
+        which in 0usize..64,
         seats in 2usize..=6,
         rounds in 1u32..=4,
         judge in any::<bool>(),
+        judge_mode in any::<bool>(),
         budget in prop_oneof![Just(None), (1000u32..4000).prop_map(Some)],
         picks in proptest::collection::vec(0usize..1000, 1..64),
         failures in proptest::collection::vec(any::<bool>(), 1..16),
     ) {
-        let name = PROTOCOLS[which];
-        let seats = match name {
-            "steelman" | "priority-vote" | "adversarial" => 2,
-            _ => seats,
-        };
-        let mut s = spec(protocol(name, seats), &IDS[..seats], rounds, judge);
+        let mut s = registry_spec(which, seats, rounds, judge, judge_mode);
+        let name = s.protocol.name.clone();
         s.limits.context_budget = budget;
         let bound = worst_case(&s);
         let mut k = 0;
@@ -147,14 +127,14 @@ proptest! {
     /// max_tokens) never goes above it; an ended run says why.
     #[test]
     fn no_run_spends_above_its_limit(
-        which in 0usize..PROTOCOLS.len(),
+        which in 0usize..64,
         rounds in 1u32..=3,
+        judge_mode in any::<bool>(),
         limit in 0u64..40_000,
         picks in proptest::collection::vec(0usize..1000, 1..32),
     ) {
-        let name = PROTOCOLS[which];
-        let seats = if matches!(name, "steelman" | "priority-vote" | "adversarial") { 2 } else { 3 };
-        let mut s = spec(protocol(name, seats), &IDS[..seats], rounds, true);
+        let mut s = registry_spec(which, 3, rounds, true, judge_mode);
+        let name = s.protocol.name.clone();
         for p in s.panel.iter().chain(&s.judge) {
             s.prices.insert(p.model.clone(), Price { input: 3.0, output: 15.0 });
         }

@@ -7,23 +7,9 @@ use agon_core::{ConsensusMode, Phase, Purpose, Session, stance};
 use common::*;
 use serde_json::json;
 
-/// Every protocol in the catalog that stops on agreement (its spec carries a consensus mode).
+/// Every registered protocol that stops on agreement.
 fn protocols_that_read_agreement() -> Vec<&'static str> {
-    agon_core::PROTOCOLS
-        .iter()
-        .map(|(name, _)| *name)
-        .filter(|name| {
-            // A protocol that needs options of its own (comparative, priority-vote) has
-            // none about agreement: its minimal spec does not parse, and it is left out.
-            let minimal = json!({
-                "question": "Q?",
-                "panel": [{"id": "a", "model": "m/a"}, {"id": "b", "model": "m/b"}, {"id": "c", "model": "m/c"}],
-                "judge": {"id": "j", "model": "m/j"},
-                "protocol": {"name": name},
-            });
-            agon_core::DebateSpec::from_json(&minimal.to_string()).is_ok_and(|s| s.consensus_mode().is_some())
-        })
-        .collect()
+    agon_core::protocols().into_iter().filter(|p| p.reads_agreement).map(|p| p.name).collect()
 }
 
 #[test]

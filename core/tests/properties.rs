@@ -119,15 +119,15 @@ proptest! {
     }
 
     /// With a context budget, no request's prompt ever exceeds it, whatever the
-    /// protocol, the reply lengths, or whether summaries succeed.
+    /// protocol (every registered one), the reply lengths, or whether summaries succeed.
     #[test]
     fn no_request_ever_exceeds_the_context_budget(
-        protocol in prop_oneof![Just("round-robin"), Just("rotating-challenger"), Just("consensus-check"), Just("structured"), Just("ranked")],
+        which in 0usize..64,
         budget in 1000u32..3000,
         lengths in proptest::collection::vec(0usize..6000, 1..40),
         summaries_fail in any::<bool>(),
     ) {
-        let mut s = spec(json!({"name": protocol}), &IDS[..3], 3, true);
+        let mut s = registry_spec(which, 3, 3, true, false);
         s.limits.context_budget = Some(budget);
         s.question = "Q? ".repeat(50);
         let mut k = 0;

@@ -253,3 +253,62 @@ fn a_torn_last_line_is_ignored_and_a_bad_line_is_reported() {
     assert!(matches!(Session::from_journal(&bad), Err(Error::InvalidJournal { line: 2, .. })));
     assert!(matches!(Session::from_journal(""), Err(Error::InvalidJournal { line: 1, .. })));
 }
+
+/// challenge (seed 004) reads its structured verdicts with the same care as the
+/// free-text protocols: an "agree" whose critique dissents, or a verdict that
+/// cannot be read, never makes the fast exit.
+#[test]
+fn challenge_never_fast_exits_on_agreement_its_own_words_deny() {
+    let agree = |critique: &str| {
+        format!(
+            r#"{{"verdict": "agree", "critique": "{critique}", "evidence": "the rollback plan", "alternative": "", "confidence": "high", "objection_strength": "minor"}}"#
+        )
+    };
+    let run_with = |b: String, c: String| {
+        let s = spec(json!({"name": "challenge"}), &["a", "b", "c"], 2, true);
+        drive(Session::new(s).unwrap(), move |r| match (r.phase, r.seat.as_str()) {
+            (Phase::Critique, "b") => reply(r, b.clone()),
+            (Phase::Critique, "c") => reply(r, c.clone()),
+            (Phase::Response, _) => reply(r, r#"{"responses": [], "updated_position": "v2"}"#),
+            _ => reply(r, "Ship the migration behind a flag."),
+        })
+    };
+    // Both agree plainly: the seed's fast exit.
+    let run = run_with(agree("The plan is solid."), agree("Nothing to add."));
+    assert_eq!(run.session.outcome().unwrap().kind, OutcomeKind::Consensus);
+    assert!(!run.requests.iter().any(|r| r.phase == Phase::Response));
+
+    // One "agree" says it still opposes the schedule: no fast exit, and a warning says why.
+    let run = run_with(agree("The plan is solid."), agree("I agree on scope, but I still oppose the schedule."));
+    assert!(run.requests.iter().any(|r| r.phase == Phase::Response), "the defender must answer");
+    let t = run.session.transcript();
+    assert!(t.warnings.iter().any(|w| w.message.contains("treated as partial") && w.speaker.as_deref() == Some("c")));
+
+    // A verdict that is not JSON at all counts as not agreeing.
+    let run = run_with(agree("The plan is solid."), "Looks fine to me!".to_string());
+    assert!(run.requests.iter().any(|r| r.phase == Phase::Response), "an unreadable verdict made a fast exit");
+    let t = run.session.transcript();
+    assert!(t.warnings.iter().any(|w| w.message.contains("counts as not agreeing")));
+}
+
+/// An ACCEPT that goes on to object keeps the objection open.
+#[test]
+fn challenge_treats_an_accept_that_still_objects_as_maintain() {
+    let disagree = r#"{"verdict": "disagree", "critique": "No rollback.", "evidence": "none", "alternative": "add one", "confidence": "high", "objection_strength": "strong"}"#;
+    let s = spec(json!({"name": "challenge"}), &["a", "b"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.phase {
+        Phase::Critique => reply(r, disagree),
+        Phase::Response => reply(
+            r,
+            r#"{"responses": [{"challenger": "b", "decision": "reject", "reason": "fine"}], "updated_position": "v2"}"#,
+        ),
+        Phase::Rebuttal => {
+            reply(r, "ACCEPT. But I still think the rollback plan is missing, and I object to shipping without it.")
+        }
+        _ => reply(r, "Ship it."),
+    });
+    let t = run.session.transcript();
+    assert!(t.warnings.iter().any(|w| w.message.contains("treated as MAINTAIN")), "{:?}", t.warnings);
+    assert_ne!(run.session.outcome().unwrap().kind, OutcomeKind::Consensus);
+    assert_eq!(t.results["rebuttals"][0]["choice"], "MAINTAIN");
+}

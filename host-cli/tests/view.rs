@@ -100,3 +100,58 @@ fn a_degraded_debate_never_gets_the_normal_synthesis_heading() {
     assert!(!stderr.contains("== Synthesis —"), "{stderr}");
     assert!(stderr.contains("Outcome: DEGRADED"), "{stderr}");
 }
+
+#[test]
+fn judge_mode_shows_the_judge_overruling_then_confirming_the_reader() {
+    let env = Sandbox::new("view", "judge-mode");
+    let script = |replies: &[&str]| agon_testkit::ModelScript {
+        replies: replies.iter().map(|r| r.to_string()).collect(),
+        ..Default::default()
+    };
+    let mut config = Config::default();
+    // Round 1's challenger is a, round 2's is b; the others declare the same position each round.
+    config.models.insert("a".into(), script(&["Phases.", "I disagree: nobody priced it.", "VOTE: SAME — phases."]));
+    config.models.insert("b".into(), script(&["Phases.", "VOTE: SAME — phases.", "I disagree: the depot is late."]));
+    config.models.insert("c".into(), script(&["Phases.", "VOTE: SAME — phases.", "VOTE: SAME — phases."]));
+    config.models.insert(
+        "judge".into(),
+        script(&[
+            r#"{"settled": false, "position": "", "holdouts": [{"speaker": "Speaker 3", "why": "it funds one phase only"}]}"#,
+            r#"{"settled": true, "position": "Launch in phases.", "holdouts": []}"#,
+            "## Synthesis\nPhases.",
+        ]),
+    );
+    let server = TestServer::start(config, 0).unwrap();
+    let args = [
+        "run",
+        "Phases or all at once?",
+        "--protocol",
+        "rotating-challenger",
+        "--panel",
+        "openai/a,openai/b,openai/c",
+        "--judge",
+        "openai/judge",
+        "--rounds",
+        "2",
+        "--consensus",
+        "judge",
+        "--quality-gate",
+        "off",
+        "--format",
+        "json",
+    ];
+    let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("reader saw agreement; judge disagreed"), "{stderr}");
+    assert!(stderr.contains("consensus (confirmed by the judge)"), "{stderr}");
+    assert!(!stderr.contains("\"settled\""), "the judge's JSON is not streamed to the screen: {stderr}");
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["outcome"]["kind"], "consensus");
+    assert_eq!(t["outcome"]["rounds_run"], 2);
+    assert_eq!(t["consensus"][0]["judge"]["confirmed"], false);
+    assert_eq!(t["consensus"][0]["judge"]["holdouts"][0]["seat"], "c");
+    assert_eq!(t["consensus"][1]["judge"]["confirmed"], true);
+    let models: Vec<String> = server.stats().requests.iter().map(|r| r.model.clone()).collect();
+    assert_eq!(models.iter().filter(|m| *m == "judge").count(), 3, "two confirmations and the synthesis: {models:?}");
+}

@@ -17,16 +17,10 @@ use web_sys::AbortController;
 use crate::fetch::{self, Endpoint};
 use crate::form::{self, Form};
 
-/// Every protocol the core offers, as `[{name, summary}]`.
+/// Every protocol the core offers: name, summary, rounds, seats, sides and options.
 #[wasm_bindgen]
 pub fn protocols() -> Result<JsValue, JsError> {
-    #[derive(Serialize)]
-    struct Entry {
-        name: &'static str,
-        summary: &'static str,
-    }
-    let list: Vec<Entry> = agon_core::PROTOCOLS.iter().map(|&(name, summary)| Entry { name, summary }).collect();
-    Ok(to_js(&list)?)
+    Ok(to_js(&agon_core::protocols())?)
 }
 
 /// The spec JSON (pretty) the form describes, or an error a person can read.

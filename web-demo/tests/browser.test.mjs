@@ -181,13 +181,17 @@ test('every protocol in the select runs in the page to an outcome (test server, 
     const { page, context } = await openDemo();
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    const names = await page.getByLabel('Protocol').locator('option').evaluateAll((options) => options.map((o) => o.value));
-    for (const name of names) {
-      const takesOptions = name === 'comparative' || name === 'priority-vote';
+    // What each protocol takes comes from the core, through the page's select.
+    const protocols = await page.getByLabel('Protocol').locator('option').evaluateAll((options) =>
+      options.map((o) => ({ name: o.value, maxSeats: Number(o.dataset.maxSeats ?? 3), options: o.dataset.options.split(' ') })));
+    assert.ok(protocols.length >= 12, protocols.map((p) => p.name).join());
+    for (const { name, maxSeats, options } of protocols) {
+      const takesTexts = options.includes('options') || options.includes('items');
+      const seats = Math.min(3, maxSeats);
       await fillForm(page, {
-        // Some protocols fix the panel's size (priority-vote: urgency and impact).
-        Endpoint: `${server.url}/v1`, Models: name === 'priority-vote' ? 'm1, m2' : 'm1, m2, m3', Judge: 'j', Protocol: name, Rounds: '',
-        Options: takesOptions ? 'keep the monolith\nsplit out billing\nrewrite it all' : '', Question: 'What should we do next quarter?',
+        Endpoint: `${server.url}/v1`, Models: ['m1', 'm2', 'm3'].slice(0, seats).join(', '), Judge: 'j', Protocol: name, Rounds: '',
+        Options: takesTexts ? ['keep the monolith', 'split out billing', 'rewrite it all'].slice(0, seats).join('\n') : '',
+        Question: 'What should we do next quarter?',
       });
       const outcome = await runDebate(page, 60_000);
       const status = await page.getByRole('status').textContent();

@@ -214,10 +214,14 @@ function download(what) {
 
 await init();
 council = new Council();
-for (const { name, summary } of protocols()) {
+// The core says what each protocol takes; the page only shows it.
+for (const { name, summary, min_seats, max_seats, options } of protocols()) {
   const option = element('option', '', name);
   option.value = name;
   option.title = summary;
+  option.dataset.minSeats = min_seats;
+  if (max_seats !== null && max_seats !== undefined) option.dataset.maxSeats = max_seats;
+  option.dataset.options = options.map((o) => o.name).join(' ');
   $('#protocol').append(option);
 }
 $('#protocol').value = 'rotating-challenger';

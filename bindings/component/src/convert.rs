@@ -252,3 +252,35 @@ fn verdict(v: core::stance::Verdict) -> wit::Verdict {
         core::stance::Verdict::Unclear => wit::Verdict::Unclear,
     }
 }
+
+pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
+    wit::ProtocolInfo {
+        name: p.name.to_string(),
+        summary: p.summary.to_string(),
+        default_rounds: p.default_rounds,
+        max_rounds: p.max_rounds,
+        round_unit: p.round_unit.to_string(),
+        min_seats: p.min_seats,
+        max_seats: p.max_seats,
+        sides: p.sides.into_iter().map(str::to_string).collect(),
+        options: p
+            .options
+            .into_iter()
+            .map(|o| wit::OptionInfo {
+                name: o.name.to_string(),
+                kind: match o.kind {
+                    core::OptionKind::Seat => wit::OptionKind::Seat,
+                    core::OptionKind::Choice(words) => {
+                        wit::OptionKind::Choice(words.iter().map(|w| w.to_string()).collect())
+                    }
+                    core::OptionKind::Flag => wit::OptionKind::Flag,
+                    core::OptionKind::Texts => wit::OptionKind::Texts,
+                    core::OptionKind::Data => wit::OptionKind::Data,
+                },
+                default: o.default.to_string(),
+                help: o.help.to_string(),
+            })
+            .collect(),
+        reads_agreement: p.reads_agreement,
+    }
+}

@@ -50,10 +50,7 @@ impl Guest for Engine {
     }
 
     fn protocols() -> Vec<ProtocolInfo> {
-        agon_core::PROTOCOLS
-            .iter()
-            .map(|(name, summary)| ProtocolInfo { name: name.to_string(), summary: summary.to_string() })
-            .collect()
+        agon_core::protocols().into_iter().map(convert::protocol_info).collect()
     }
 
     fn version() -> String {

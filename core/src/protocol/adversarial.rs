@@ -10,17 +10,114 @@
 //! model); the judge fails → both positions side by side, for the user to
 //! adjudicate. The outcome says which.
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
+use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::{Answer, Debate, Seat};
-use crate::{CompeteMode, Phase, ProtocolSpec, parse};
+use crate::{DebateSpec, Error, Phase, parse};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "adversarial",
+    summary: "Advocate and hardened challenger in parallel, then a judge's competitive review; cost-gated, degrades gracefully.",
+    rounds: Rounds {
+        default: 1,
+        max: 3,
+        unit: "1: openings; 2 adds a rebuttal; 3: the team mode with a cross-examination",
+    },
+    seats: Seats { min: 2, max: Some(2), why: "the advocate is seat 1, the challenger seat 2" },
+    sides: &["advocate", "challenger"],
+    options: &[
+        OptionInfo {
+            name: "compete",
+            kind: OptionKind::Choice(&["auto", "compete", "single"]),
+            default: "auto",
+            help: "compete: always; single: one agent answers; auto: compete when a trigger matches.",
+        },
+        OptionInfo {
+            name: "triggers",
+            kind: OptionKind::Data,
+            default: "none",
+            help: "Auto-triggers, [{\"name\", \"any_of\": [words]}]: compete when the question or context has a word.",
+        },
+        OptionInfo {
+            name: "history",
+            kind: OptionKind::Data,
+            default: "none",
+            help: "Earlier runs' [{\"disagreements\"}], newest last: five at zero raise compete_flag.",
+        },
+    ],
+    example: |_| serde_json::json!({"compete": "compete"}),
+    check: checked::<Options>,
+    // Advocate and challenger: openings, then a cross-examination (3 rounds) and a
+    // rebuttal (2+ rounds); the challenger's turns are gated. The single-agent path asks less.
+    bounds: |spec| {
+        let r = spec.rounds();
+        let phases = 1 + (r >= 2) as u32 + (r >= 3) as u32;
+        Bounds::new(spec, 2 * phases, phases, 3)
+    },
+    build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
+    ..BASE
+};
+
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    #[serde(default)]
+    compete: CompeteMode,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    triggers: Vec<Trigger>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    history: Vec<CompeteHistory>,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
+        for (i, t) in self.triggers.iter().enumerate() {
+            if t.any_of.iter().all(|w| w.trim().is_empty()) {
+                return Err(Error::spec(format!("protocol.triggers[{i}].any_of"), "needs at least one word"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether the adversarial protocol runs its competition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CompeteMode {
+    /// Compete when a trigger matches; otherwise a single agent answers.
+    #[default]
+    Auto,
+    /// Always compete (`--compete`).
+    Compete,
+    /// Never compete (`--single`); overrides every trigger.
+    Single,
+}
+
+/// An auto-trigger: competition turns on when the question or context
+/// contains any of these words (ASCII letters match in either case; other
+/// letters as written, the same in every host).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trigger {
+    pub name: String,
+    pub any_of: Vec<String>,
+}
+
+/// One earlier adversarial run, as far as the flag for useless competition needs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompeteHistory {
+    pub disagreements: u32,
+}
 
 const ADVOCATE: usize = 0;
 const CHALLENGER: usize = 1;
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct Adversarial {
+    options: Options,
     stage: Stage,
 }
 
@@ -36,24 +133,16 @@ enum Stage {
     Conclude(Conclusion),
 }
 
-fn options(debate: &Debate) -> (CompeteMode, &[crate::Trigger], &[crate::CompeteHistory]) {
-    match &debate.spec.protocol {
-        ProtocolSpec::Adversarial { compete, triggers, history } => (*compete, triggers, history),
-        _ => unreachable!("adversarial protocol with another spec"),
-    }
-}
-
 /// Whether to compete, and why (the cost gate).
-fn gate(debate: &Debate) -> (bool, String) {
-    let (mode, triggers, _) = options(debate);
-    match mode {
+fn gate(debate: &Debate, options: &Options) -> (bool, String) {
+    match options.compete {
         CompeteMode::Compete => (true, "forced by --compete".into()),
         CompeteMode::Single => (false, "--single overrides every trigger".into()),
         CompeteMode::Auto => {
             let text = format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or(""))
                 .to_ascii_lowercase();
             let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
-            for t in triggers {
+            for t in &options.triggers {
                 if let Some(w) = t.any_of.iter().find(|w| words.contains(&w.trim().to_ascii_lowercase().as_str())) {
                     return (true, format!("trigger '{}' matched '{}'", t.name, w.trim()));
                 }
@@ -70,7 +159,7 @@ impl Protocol for Adversarial {
             match &mut self.stage {
                 // Stage 1 — the cost gate.
                 Stage::Gate => {
-                    let (compete, reason) = gate(debate);
+                    let (compete, reason) = gate(debate, &self.options);
                     notes.push(Note::Result { name: "gate", value: json!({"compete": compete, "reason": reason}) });
                     if !compete {
                         self.stage = Stage::Single;
@@ -103,7 +192,7 @@ impl Protocol for Adversarial {
                 Stage::Single => {
                     return Step::Finish(match debate.answer(ADVOCATE, 1, Phase::Single) {
                         Some(Answer::Text { .. }) => {
-                            Ending::completed(format!("single-agent review: {}", gate(debate).1), 0)
+                            Ending::completed(format!("single-agent review: {}", gate(debate, &self.options).1), 0)
                         }
                         _ => {
                             Ending { kind: EndKind::NoQuorum, reason: "the single agent failed".into(), rounds_run: 0 }
@@ -210,7 +299,7 @@ impl Protocol for Adversarial {
                 // Stage 4 — the judge's competitive review.
                 Stage::Conclude(conclusion) => {
                     if let Some(text) = conclusion.verdict(debate) {
-                        record_review(debate, text, notes);
+                        record_review(debate, &self.options.history, text, notes);
                     }
                     let rounds_run = rounds.min(3);
                     let ending = Ending::completed("competitive review by the judge", rounds_run);
@@ -244,7 +333,7 @@ fn count_numbered(text: &str) -> usize {
 }
 
 /// Parse the judge's closing JSON into the review and the compete result.
-fn record_review(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
+fn record_review(debate: &Debate, history: &[CompeteHistory], text: &str, notes: &mut Vec<Note>) {
     let review = match parse::review(text) {
         Ok(r) => r,
         Err(why) => {
@@ -270,7 +359,6 @@ fn record_review(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
             "resolution": resolution,
         }),
     });
-    let (_, _, history) = options(debate);
     let mut recent: Vec<u32> = history.iter().map(|h| h.disagreements).collect();
     recent.push(genuine);
     if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {

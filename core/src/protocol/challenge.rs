@@ -19,12 +19,54 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
+use super::{Bounds, Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
 use crate::parse::{self, Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
-use crate::{Phase, ProtocolSpec};
+use crate::{MAX_ROUNDS, Phase, stance};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "challenge",
+    summary: "The first seat defends, the others challenge in JSON verdicts; accept/reject, rebuttals, up to N rounds.",
+    rounds: Rounds { default: 5, max: MAX_ROUNDS, unit: "the defender responds, rejected challengers rebut" },
+    seats: Seats { min: 2, max: None, why: "a defender and at least one challenger" },
+    sides: &["defender", "challenger"],
+    options: &[OptionInfo {
+        name: "skeptical_of_early_agreement",
+        kind: OptionKind::Flag,
+        default: "true",
+        help: "Treat a first-round agree without high confidence and evidence as partial.",
+    }],
+    check: checked::<Options>,
+    // The defender's opening, the others' critiques, then per round the defender's
+    // response and the challengers' rebuttals, then everyone's assumptions.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        let others = n.saturating_sub(1);
+        Bounds::new(spec, 1 + others + r * (1 + others) + n, 0, r)
+    },
+    build: |spec| {
+        let o: Options = typed(spec);
+        Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
+    },
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    #[serde(default = "yes")]
+    skeptical_of_early_agreement: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl ProtocolOptions for Options {}
 
 const DEFENDER: usize = 0;
 const VERDICT_SHAPE: &str = "json: {\"verdict\": \"agree|partial|disagree\", \"critique\", \"evidence\", \"alternative\", \
@@ -34,6 +76,8 @@ const RESPONSE_SHAPE: &str = "json: {\"responses\": [{\"challenger\", \"decision
 
 #[derive(Clone, Default)]
 pub(crate) struct Challenge {
+    /// Treat first-round agreement as partial unless it is engaged and confident.
+    skeptical_of_early_agreement: bool,
     stage: Stage,
     /// Challengers whose objection the defender must answer next, with the text to answer.
     open: Vec<(usize, String)>,
@@ -220,7 +264,24 @@ impl Protocol for Challenge {
                     let mut still_open = Vec::new();
                     for s in asked {
                         let Some(text) = debate.text(s, round, Phase::Rebuttal) else { continue };
-                        let choice = parse::rebuttal(text);
+                        let mut choice = parse::rebuttal(text);
+                        // "ACCEPT — but I still think the cost is wrong" keeps the objection open.
+                        if choice == Some(Rebuttal::Accept) {
+                            let said = stance::read(text, false);
+                            if said.verdict.dissents() {
+                                choice = Some(Rebuttal::Maintain);
+                                let quote = said.evidence.map(|e| e.quote).unwrap_or_default();
+                                notes.push(warning(
+                                    debate,
+                                    s,
+                                    round,
+                                    Phase::Rebuttal,
+                                    format!(
+                                        "ACCEPT, but the rebuttal still objects (\"{quote}\"): treated as MAINTAIN"
+                                    ),
+                                ));
+                            }
+                        }
                         self.rebuttals.push(json!({"round": round, "challenger": debate.seat(s).id, "choice": choice}));
                         match choice {
                             Some(Rebuttal::Accept) => {}
@@ -307,6 +368,19 @@ fn no_challengers(rounds_run: u32) -> Ending {
     }
 }
 
+/// What stands in for a verdict that could not be read: not agreeing, its text the critique.
+fn unreadable_verdict(text: &str) -> Verdict {
+    Verdict {
+        verdict: VerdictKind::Partial,
+        critique: text.trim().to_string(),
+        evidence: String::new(),
+        alternative: String::new(),
+        confidence: Level::Low,
+        objection_strength: Strength::Moderate,
+        assumptions_challenged: Vec::new(),
+    }
+}
+
 fn warning(debate: &Debate, seat: usize, round: u32, phase: Phase, message: String) -> Note {
     Note::Warning { speaker: Some(debate.seat(seat).id.clone()), round, phase, message }
 }
@@ -334,40 +408,43 @@ impl Challenge {
 
     /// Parse round 1's verdicts, apply the skepticism check, record them.
     fn read_verdicts(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Vec<(usize, Verdict)> {
-        let skeptical = matches!(debate.spec.protocol, ProtocolSpec::Challenge { skeptical_of_early_agreement: true });
+        let skeptical = self.skeptical_of_early_agreement;
         let mut out = Vec::new();
         for s in 1..debate.spec.panel.len() {
             let Some(text) = debate.text(s, 1, Phase::Critique) else { continue };
-            match parse::verdict(text) {
-                Ok(mut v) => {
-                    let given = v.verdict;
-                    let engaged = v.confidence == Level::High && !v.evidence.trim().is_empty();
-                    if skeptical && v.verdict == VerdictKind::Agree && !engaged {
-                        v.verdict = VerdictKind::Partial;
-                        notes.push(warning(
-                            debate,
-                            s,
-                            1,
-                            Phase::Critique,
-                            "first-round agreement without high confidence and evidence: treated as partial".into(),
-                        ));
-                    }
-                    let mut record = serde_json::to_value(&v).expect("serializes");
-                    record["verdict"] = json!(given);
-                    record["treated_as"] = json!(v.verdict);
-                    record["round"] = json!(1);
-                    record["challenger"] = json!(debate.seat(s).id);
-                    self.verdicts.push(record);
-                    out.push((s, v));
+            let mut note = |message: String| notes.push(warning(debate, s, 1, Phase::Critique, message));
+            // An unreadable verdict is a non-agreeing one, never a silent pass to a fast exit.
+            let (mut v, readable) = match parse::verdict(text) {
+                Ok(v) => (v, true),
+                Err(why) => {
+                    note(format!("the verdict could not be parsed ({why}); it counts as not agreeing"));
+                    (unreadable_verdict(text), false)
                 }
-                Err(why) => notes.push(warning(
-                    debate,
-                    s,
-                    1,
-                    Phase::Critique,
-                    format!("the verdict could not be parsed ({why}); this challenger is left out of round 1"),
-                )),
+            };
+            let given = v.verdict;
+            // A JSON "agree" whose own words dissent is not agreement.
+            if v.verdict == VerdictKind::Agree {
+                let said = stance::read(&format!("{}\n{}", v.critique, v.alternative), false);
+                if said.verdict.dissents() {
+                    v.verdict = VerdictKind::Partial;
+                    let quote = said.evidence.map(|e| e.quote).unwrap_or_default();
+                    note(format!(
+                        "the verdict says agree, but its critique says otherwise (\"{quote}\"): treated as partial"
+                    ));
+                }
             }
+            let engaged = v.confidence == Level::High && !v.evidence.trim().is_empty();
+            if skeptical && v.verdict == VerdictKind::Agree && !engaged {
+                v.verdict = VerdictKind::Partial;
+                note("first-round agreement without high confidence and evidence: treated as partial".into());
+            }
+            let mut record = serde_json::to_value(&v).expect("serializes");
+            record["verdict"] = if readable { json!(given) } else { json!(null) };
+            record["treated_as"] = json!(v.verdict);
+            record["round"] = json!(1);
+            record["challenger"] = json!(debate.seat(s).id);
+            self.verdicts.push(record);
+            out.push((s, v));
         }
         notes.push(Note::Result { name: "verdicts", value: json!(self.verdicts) });
         out

@@ -4,14 +4,69 @@
 //! the judge's criterion-by-criterion weighted scorecard, parsed into
 //! `scorecard` — with totals computed here, not trusted from the model.
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{Conclusion, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
+use super::{Bounds, Conclusion, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::{Debate, Seat};
-use crate::{Phase, ProtocolSpec, parse};
+use crate::{DebateSpec, Error, Phase, estimate_tokens, parse};
 
-#[derive(Clone, Default)]
+pub(crate) const DEF: Definition = Definition {
+    name: "comparative",
+    summary: "One advocate per option with different lenses, optional rebuttal, the judge's weighted scorecard.",
+    rounds: Rounds { default: 2, max: 2, unit: "1: the cases; 2 adds a rebuttal round" },
+    seats: Seats { min: 2, max: None, why: "one advocate per option" },
+    options: &[OptionInfo {
+        name: "options",
+        kind: OptionKind::Texts,
+        default: "",
+        help: "The options to compare, two or more; one seat argues for each, in panel order.",
+    }],
+    example: |seats| serde_json::json!({"options": (1..=seats).map(|i| format!("Option {i}")).collect::<Vec<_>>()}),
+    check: checked::<Options>,
+    // One advocate per option, and a rebuttal each with 2 rounds.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n * (1 + (r >= 2) as u32), 0, 2)
+    },
+    build: |spec| Box::new(Comparative { options: typed::<Options>(spec).options, stage: Stage::default() }),
+    prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    options: Vec<String>,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
+        if self.options.len() < 2 {
+            return Err(Error::spec("protocol.options", "give at least two options to compare"));
+        }
+        if let Some(i) = self.options.iter().position(|o| o.trim().is_empty()) {
+            return Err(Error::spec(format!("protocol.options[{i}]"), "must not be empty"));
+        }
+        if spec.panel.len() != self.options.len() {
+            return Err(Error::spec(
+                "panel",
+                format!(
+                    "comparative needs one seat per option: {} options, {} seats",
+                    self.options.len(),
+                    spec.panel.len()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone)]
 pub(crate) struct Comparative {
+    /// The options, one per seat, in panel order.
+    options: Vec<String>,
     stage: Stage,
 }
 
@@ -21,13 +76,6 @@ enum Stage {
     Opening,
     Rebuttal,
     Conclude(Conclusion),
-}
-
-fn options(debate: &Debate) -> &[String] {
-    match &debate.spec.protocol {
-        ProtocolSpec::Comparative { options } => options,
-        _ => unreachable!("comparative protocol with another spec"),
-    }
 }
 
 fn label(i: usize) -> String {
@@ -53,9 +101,16 @@ impl Protocol for Comparative {
                 Stage::Opening => {
                     notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: None });
                     self.stage = if rounds >= 2 { Stage::Rebuttal } else { Stage::Conclude(Conclusion::NotAsked) };
-                    let calls = (0..options(debate).len())
+                    let calls = (0..self.options.len())
                         .map(|i| {
-                            PlannedCall::turn(i, 1, Phase::Opening, false, advocate_prompt(debate, i), &debate.spec)
+                            PlannedCall::turn(
+                                i,
+                                1,
+                                Phase::Opening,
+                                false,
+                                advocate_prompt(debate, &self.options, i),
+                                &debate.spec,
+                            )
                         })
                         .collect();
                     return Step::Run(calls);
@@ -72,7 +127,14 @@ impl Protocol for Comparative {
                     let calls = seats
                         .into_iter()
                         .map(|i| {
-                            PlannedCall::turn(i, 2, Phase::Rebuttal, false, rebuttal_prompt(debate, i), &debate.spec)
+                            PlannedCall::turn(
+                                i,
+                                2,
+                                Phase::Rebuttal,
+                                false,
+                                rebuttal_prompt(debate, &self.options, i),
+                                &debate.spec,
+                            )
                         })
                         .collect();
                     return Step::Run(calls);
@@ -87,18 +149,18 @@ impl Protocol for Comparative {
                         }
                     }
                     if let Some(text) = conclusion.verdict(debate) {
-                        record_scorecard(debate, text, notes);
+                        record_scorecard(debate, &self.options, text, notes);
                     }
                     let ending = Ending::completed("every option was argued and scored", rounds.min(2));
-                    return conclusion.step(debate, ending, rounds.min(2), || judge_prompt(debate));
+                    return conclusion.step(debate, ending, rounds.min(2), || judge_prompt(debate, &self.options));
                 }
             }
         }
     }
 }
 
-fn record_scorecard(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
-    let labels: Vec<String> = (0..options(debate).len()).map(label).collect();
+fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut Vec<Note>) {
+    let labels: Vec<String> = (0..options.len()).map(label).collect();
     let judge = debate.judge().map(|j| j.id.clone());
     match parse::scorecard(text, &labels) {
         Ok(card) => {
@@ -118,7 +180,7 @@ fn record_scorecard(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
                 });
             }
             let mut by_label = serde_json::Map::new();
-            for (l, o) in labels.iter().zip(options(debate)) {
+            for (l, o) in labels.iter().zip(options) {
                 by_label.insert(l.clone(), json!(o)); // not collect(): that sorts, and each sort costs the component
             }
             let mut value = serde_json::to_value(&card).expect("serializes");
@@ -135,8 +197,8 @@ fn record_scorecard(debate: &Debate, text: &str, notes: &mut Vec<Note>) {
     }
 }
 
-fn options_block(debate: &Debate) -> String {
-    options(debate).iter().enumerate().map(|(i, o)| format!("Option {}: {o}\n", label(i))).collect()
+fn options_block(options: &[String]) -> String {
+    options.iter().enumerate().map(|(i, o)| format!("Option {}: {o}\n", label(i))).collect()
 }
 
 fn name(seat: Seat) -> String {
@@ -147,7 +209,7 @@ fn name(seat: Seat) -> String {
 }
 
 /// An advocate. Output: prose arguing for its option through its lens.
-fn advocate_prompt(debate: &Debate, i: usize) -> Prompt {
+fn advocate_prompt(debate: &Debate, options: &[String], i: usize) -> Prompt {
     Prompt {
         system: format!(
             "You are the advocate for option {} in a comparison of options. Argue FOR it as strongly as the facts \
@@ -156,21 +218,21 @@ allow, and say honestly where it is weaker.\n\nYOUR LENS — {}{}",
             lens(i),
             prompt_kit::persona(debate.seat(i))
         ),
-        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(debate)),
+        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         after: format!("Make the case for option {}.", label(i)),
         ..Prompt::default()
     }
 }
 
 /// A rebuttal. Output: prose answering the other advocates.
-fn rebuttal_prompt(debate: &Debate, i: usize) -> Prompt {
+fn rebuttal_prompt(debate: &Debate, options: &[String], i: usize) -> Prompt {
     Prompt {
         system: format!(
             "You are the advocate for option {}. Rebut the other advocates: answer their strongest points against \
 your option and show where their cases are weakest. Concede what is true.",
             label(i)
         ),
-        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(debate)),
+        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),
         history_title: "THE CASES SO FAR",
         after: format!("Your rebuttal for option {}.", label(i)),
@@ -179,8 +241,8 @@ your option and show where their cases are weakest. Concede what is true.",
 
 /// The judge. Output: Markdown reasoning, then a closing JSON block
 /// `{"criteria": [{"name", "weight": 1-100, "scores": {"A": 1-5, …}}], "recommendation": "A"}`.
-fn judge_prompt(debate: &Debate) -> Prompt {
-    let labels: Vec<String> = (0..options(debate).len()).map(label).collect();
+fn judge_prompt(debate: &Debate, options: &[String]) -> Prompt {
+    let labels: Vec<String> = (0..options.len()).map(label).collect();
     let scores: Vec<String> = labels.iter().map(|l| format!("\"{l}\": 3")).collect();
     Prompt {
         system: format!(
@@ -192,7 +254,7 @@ fenced JSON block exactly like:\n```json\n{{\"criteria\": [{{\"name\": \"cost\",
             scores.join(", "),
             labels[0]
         ),
-        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(debate)),
+        before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),
         history_title: "THE CASES",
         after: "Write the scorecard and your recommendation now.".into(),

@@ -9,11 +9,48 @@
 //! mode. The seed's stand-down phrase ("stress-tested") is no longer asked
 //! for: a phrase the prompt shows is a phrase a model echoes.
 
+use serde::{Deserialize, Serialize};
+
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed};
 use super::sequential::{RoundPolicy, Sequential};
-use super::{Prompt, round_robin};
-use crate::Phase;
+use super::{Bounds, Prompt, round_robin};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule};
 use crate::debate::Debate;
+use crate::{DebateSpec, Error, MAX_ROUNDS, Phase};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "consensus-check",
+    summary: "Round-robin that really stops early once every speaker declares the same position (read by the stance reader).",
+    rounds: Rounds { default: 3, max: MAX_ROUNDS, unit: "every seat speaks once, in panel order" },
+    options: &[OptionInfo {
+        name: "consensus",
+        kind: OptionKind::Choice(&["read", "declared", "judge"]),
+        default: "declared",
+        help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
+    }],
+    reads_agreement: true,
+    check: checked::<Options>,
+    // One turn per seat per round, in sequence.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n * r, 0, r)
+    },
+    build: |spec| Box::new(create(typed::<Options>(spec).consensus)),
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
+    consensus: ConsensusMode,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
+        spec.check_consensus(self.consensus)
+    }
+}
 
 pub(crate) fn create(mode: ConsensusMode) -> Sequential<Policy> {
     Sequential::new(Policy { mode })

@@ -5,10 +5,55 @@
 //! transcript says so) — the original always took the first expert and let
 //! it speak in panel order.
 
+use serde::{Deserialize, Serialize};
+
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use super::sequential::{RoundPolicy, Sequential};
-use super::{Note, Prompt, round_robin};
+use super::{Bounds, Note, Prompt, round_robin};
 use crate::debate::Debate;
 use crate::rng::Rng;
+use crate::{DebateSpec, Error, MAX_ROUNDS, SeatRef};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "devils-advocate",
+    summary: "One seat (named with :SEAT, or picked by the seed) attacks the others' claims, speaking last each round.",
+    rounds: Rounds { default: 2, max: MAX_ROUNDS, unit: "every seat speaks once, the adversary last" },
+    seats: Seats { min: 2, max: None, why: "an adversary and someone to challenge" },
+    options: &[OptionInfo {
+        name: "adversary",
+        kind: OptionKind::Seat,
+        default: "picked by the seed",
+        help: "The seat that attacks the others' claims and speaks last.",
+    }],
+    check: checked::<Options>,
+    // One turn per seat per round, and the adversary's turn each round is gated.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n * r, r, r)
+    },
+    build: |spec| {
+        let named =
+            typed::<Options>(spec).adversary.map(|s| spec.resolve_seat(&s, "protocol.adversary").expect("validated"));
+        Box::new(create(named))
+    },
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    adversary: Option<SeatRef>,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
+        match &self.adversary {
+            Some(seat) => spec.resolve_seat(seat, "protocol.adversary").map(|_| ()),
+            None => Ok(()),
+        }
+    }
+}
 
 pub(crate) fn create(named: Option<usize>) -> Sequential<Policy> {
     Sequential::new(Policy { adversary: named })

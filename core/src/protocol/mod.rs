@@ -11,7 +11,7 @@
 //! of a prompt is handed to the session as entries, not text, so the session
 //! can fit every request into the context budget in one place.
 
-mod adversarial;
+pub(crate) mod adversarial;
 mod challenge;
 mod comparative;
 mod consensus_check;
@@ -19,6 +19,7 @@ mod devils_advocate;
 mod priority_vote;
 pub(crate) mod prompt_kit;
 mod ranked;
+pub(crate) mod registry;
 mod role_council;
 mod rotating_challenger;
 mod round_robin;
@@ -29,50 +30,7 @@ mod structured;
 use serde_json::Value;
 
 use crate::debate::{Answer, Debate, Seat, Slot};
-use crate::{ConsensusCheck, DebateSpec, Phase, ProtocolSpec, Purpose};
-
-/// One line per protocol, for `agon protocols` and every host's picker.
-pub const CATALOG: &[(&str, &str)] = &[
-    (
-        "round-robin",
-        "Every seat speaks once per round in panel order, seeing all earlier turns; the judge synthesizes.",
-    ),
-    (
-        "rotating-challenger",
-        "Blind answers, then anonymized rounds with a rotating challenger; stops early on consensus (challenger excluded).",
-    ),
-    (
-        "devils-advocate",
-        "One seat (named with :SEAT, or picked by the seed) attacks the others' claims, speaking last each round.",
-    ),
-    (
-        "consensus-check",
-        "Round-robin that really stops early once the panel has converged (stand-down phrase, consensus lines).",
-    ),
-    ("structured", "Opening statements, cross-examination, rebuttals, then the judge's synthesis."),
-    (
-        "role-council",
-        "Seats defined by role files (markdown + YAML frontmatter); sequential rounds; the judge role synthesizes.",
-    ),
-    (
-        "adversarial",
-        "Advocate and hardened challenger in parallel, then a judge's competitive review; cost-gated, degrades gracefully.",
-    ),
-    ("steelman", "The strongest form of a position and five ranked challenges to it; the judge keeps what survived."),
-    (
-        "comparative",
-        "One advocate per option with different lenses, optional rebuttal, the judge's weighted scorecard.",
-    ),
-    (
-        "priority-vote",
-        "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
-    ),
-    (
-        "challenge",
-        "The first seat defends, the others challenge in JSON verdicts; accept/reject, rebuttals, up to N rounds.",
-    ),
-    ("ranked", "Blind answers, anonymized peer rankings, a Borda aggregate, then the chairman's synthesis."),
-];
+use crate::{ConsensusCheck, DebateSpec, Phase, Purpose};
 
 pub(crate) trait Protocol: ProtocolClone {
     /// Plan what comes next, given everything answered so far. Called once at
@@ -107,73 +65,25 @@ pub(crate) struct Bounds {
     pub rounds: u32,
 }
 
-/// Each protocol's bound, read off its plan (see each module's stages).
+impl Bounds {
+    /// `turns` panel turns (`gated` of them may be asked again), turns up to
+    /// round `rounds`, and the judge: its synthesis when the spec has one, and
+    /// in consensus mode `judge` one confirmation a round.
+    pub fn new(spec: &DebateSpec, turns: u32, gated: u32, rounds: u32) -> Bounds {
+        let confirmations = if spec.consensus_mode() == Some(crate::ConsensusMode::Judge) { spec.rounds() } else { 0 };
+        let judge = spec.judge.is_some() as u32 + confirmations;
+        Bounds { turns, gated, judge, rounds }
+    }
+}
+
+/// The protocol's bound for `spec` (see each module's stages).
 pub(crate) fn bounds(spec: &DebateSpec) -> Bounds {
-    let n = spec.panel.len() as u32;
-    let r = spec.rounds();
-    let judge = spec.judge.is_some() as u32;
-    let (turns, gated, rounds) = match &spec.protocol {
-        // One turn per seat per round, in sequence.
-        ProtocolSpec::RoundRobin | ProtocolSpec::ConsensusCheck { .. } | ProtocolSpec::RoleCouncil => (n * r, 0, r),
-        // The same, with one gated adversary turn a round.
-        ProtocolSpec::DevilsAdvocate { .. } => (n * r, r, r),
-        // Blind answers, then one turn per seat per round; the challenger's is gated.
-        ProtocolSpec::RotatingChallenger { .. } => (n + n * r, r, r),
-        // Opening, cross-examination, rebuttal: every seat in each.
-        ProtocolSpec::Structured => (3 * n, 0, 3),
-        // Advocate and challenger: openings, then a cross-examination (3+ rounds) and a
-        // rebuttal (2+ rounds); the challenger's turns are gated. The single-agent path asks less.
-        ProtocolSpec::Adversarial { .. } => {
-            let phases = 1 + (r >= 2) as u32 + (r >= 3) as u32;
-            (2 * phases, phases, 3)
-        }
-        // Steelman and devil's advocate, once; the devil is gated.
-        ProtocolSpec::Steelman => (2, 1, 1),
-        // One advocate per option, and a rebuttal each with 2+ rounds.
-        ProtocolSpec::Comparative { .. } => (n * (1 + (r >= 2) as u32), 0, 2),
-        // Two lenses vote once; the count is the result, no judge.
-        ProtocolSpec::PriorityVote { .. } => (2, 0, 1),
-        // The defender's opening, the others' critiques, then per round the defender's
-        // response and the rejected challengers' rebuttals, then everyone's assumptions.
-        ProtocolSpec::Challenge { .. } => {
-            let others = n.saturating_sub(1);
-            (1 + others + r * (1 + others) + n, 0, r)
-        }
-        // Blind answers, then every seat ranks the others.
-        ProtocolSpec::Ranked => (2 * n, 0, 1),
-    };
-    let judge = if matches!(spec.protocol, ProtocolSpec::PriorityVote { .. }) { 0 } else { judge };
-    // Judge mode: at most one confirmation a round, on the judge's model.
-    let confirmations = if spec.consensus_mode() == Some(crate::ConsensusMode::Judge) { r } else { 0 };
-    Bounds { turns, gated, judge: judge + confirmations, rounds }
+    (registry::of(spec).bounds)(spec)
 }
 
 /// Build the protocol a spec names.
 pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
-    let seat = |s: &Option<crate::SeatRef>, field: &str| {
-        s.as_ref().map(|s| spec.resolve_seat(s, field).expect("validated spec"))
-    };
-    match &spec.protocol {
-        ProtocolSpec::RoundRobin => Box::new(round_robin::RoundRobin::create()),
-        ProtocolSpec::RotatingChallenger { challenger, consensus } => {
-            Box::new(rotating_challenger::RotatingChallenger::new(
-                seat(challenger, "protocol.challenger").unwrap_or(0),
-                *consensus,
-            ))
-        }
-        ProtocolSpec::DevilsAdvocate { adversary } => {
-            Box::new(devils_advocate::create(seat(adversary, "protocol.adversary")))
-        }
-        ProtocolSpec::ConsensusCheck { consensus } => Box::new(consensus_check::create(*consensus)),
-        ProtocolSpec::Structured => Box::new(structured::Structured::default()),
-        ProtocolSpec::RoleCouncil => Box::new(role_council::create()),
-        ProtocolSpec::Adversarial { .. } => Box::new(adversarial::Adversarial::default()),
-        ProtocolSpec::Steelman => Box::new(steelman::Steelman::default()),
-        ProtocolSpec::Comparative { .. } => Box::new(comparative::Comparative::default()),
-        ProtocolSpec::PriorityVote { .. } => Box::new(priority_vote::PriorityVote::default()),
-        ProtocolSpec::Challenge { .. } => Box::new(challenge::Challenge::default()),
-        ProtocolSpec::Ranked => Box::new(ranked::Ranked::default()),
-    }
+    (registry::of(spec).build)(spec)
 }
 
 /// What the protocol wants next.

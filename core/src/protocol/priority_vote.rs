@@ -7,12 +7,52 @@
 //! Ties are broken deterministically: first the item with the higher single
 //! best score (someone's P0 beats two P1s), then the lower item number.
 
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::{EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
+use super::{Bounds, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
 use crate::parse::{self, PriorityVote as Vote};
-use crate::{Phase, ProtocolSpec};
+use crate::{DebateSpec, Error, Phase, estimate_tokens};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "priority-vote",
+    summary: "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
+    seats: Seats { min: 2, max: Some(2), why: "the urgency lens is seat 1, the impact lens seat 2" },
+    sides: &["urgency", "impact"],
+    options: &[OptionInfo {
+        name: "items",
+        kind: OptionKind::Texts,
+        default: "",
+        help: "The action items to prioritize, one or more.",
+    }],
+    example: |_| serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"]}),
+    check: checked::<Options>,
+    // Two lenses vote once; the count is the result: the judge is never asked.
+    bounds: |spec| Bounds { judge: 0, ..Bounds::new(spec, 2, 0, 1) },
+    build: |spec| Box::new(PriorityVote { items: typed::<Options>(spec).items, asked: false }),
+    prompt_tokens: |spec| typed::<Options>(spec).items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    items: Vec<String>,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
+        if self.items.is_empty() {
+            return Err(Error::spec("protocol.items", "give at least one item to prioritize"));
+        }
+        if let Some(i) = self.items.iter().position(|o| o.trim().is_empty()) {
+            return Err(Error::spec(format!("protocol.items[{i}]"), "must not be empty"));
+        }
+        Ok(())
+    }
+}
 
 const LENSES: [(&str, &str); 2] = [
     ("urgency", "URGENCY: who is waiting on this, how soon a response is due, which deadlines are close."),
@@ -21,16 +61,10 @@ const LENSES: [(&str, &str); 2] = [
 
 const SHAPE: &str = "json: [{\"item\": 1, \"priority\": \"P0\", \"why\": \"...\"}] — one entry per item";
 
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct PriorityVote {
+    items: Vec<String>,
     asked: bool,
-}
-
-fn items(debate: &Debate) -> &[String] {
-    match &debate.spec.protocol {
-        ProtocolSpec::PriorityVote { items } => items,
-        _ => unreachable!("priority-vote protocol with another spec"),
-    }
 }
 
 impl Protocol for PriorityVote {
@@ -41,14 +75,15 @@ impl Protocol for PriorityVote {
             notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
             let calls = (0..2)
                 .map(|seat| {
-                    PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, seat), &debate.spec).expecting(SHAPE)
+                    PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, &self.items, seat), &debate.spec)
+                        .expecting(SHAPE)
                 })
                 .collect();
             return Step::Run(calls);
         }
         // Stage 2 — parse once, count, flag.
         notes.push(Note::RoundEnded { round: 1, phase: Phase::Vote });
-        let n = items(debate).len();
+        let n = self.items.len();
         let mut votes: [Option<Vec<Vote>>; 2] = [None, None];
         for (seat, slot) in votes.iter_mut().enumerate() {
             let Some(text) = debate.text(seat, 1, Phase::Vote) else { continue };
@@ -70,7 +105,7 @@ impl Protocol for PriorityVote {
                 rounds_run: 1,
             });
         }
-        notes.push(Note::Result { name: "ranking", value: ranking(items(debate), &votes) });
+        notes.push(Note::Result { name: "ranking", value: ranking(&self.items, &votes) });
         Step::Finish(if counted.len() == 2 {
             Ending::completed(format!("{n} items ranked by a Borda count over both lenses"), 1)
         } else {
@@ -117,9 +152,9 @@ fn ranking(items: &[String], votes: &[Option<Vec<Vote>>; 2]) -> serde_json::Valu
 }
 
 /// One lens's vote. Output: a JSON list, one entry per item, as `SHAPE` shows.
-fn prompt(debate: &Debate, seat: usize) -> Prompt {
+fn prompt(debate: &Debate, items: &[String], seat: usize) -> Prompt {
     let (lens, focus) = LENSES[seat];
-    let list: String = items(debate).iter().enumerate().map(|(i, t)| format!("{}. {t}\n", i + 1)).collect();
+    let list: String = items.iter().enumerate().map(|(i, t)| format!("{}. {t}\n", i + 1)).collect();
     Prompt {
         system: format!(
             "You assign priorities to action items through one lens only.\n\nYOUR LENS — {focus}\n\n\

@@ -14,10 +14,21 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
-use super::{Conclusion, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, Seats};
+use super::{Bounds, Conclusion, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
 use crate::rng::Rng;
 use crate::{Phase, parse};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "ranked",
+    summary: "Blind answers, anonymized peer rankings, a Borda aggregate, then the chairman's synthesis.",
+    seats: Seats { min: 2, max: None, why: "each seat ranks the others" },
+    // Blind answers, then every seat ranks the others.
+    bounds: |spec| Bounds::new(spec, 2 * spec.panel.len() as u32, 0, 1),
+    build: |_| Box::new(Ranked::default()),
+    ..BASE
+};
 
 #[derive(Clone, Default)]
 pub(crate) struct Ranked {

@@ -4,8 +4,10 @@
 //! synthesizes over the transcript grouped by round. The original documented
 //! three rounds and ran one; here the spec's rounds run (default 3).
 
+use super::registry::{BASE, Definition, Rounds};
 use super::sequential::{RoundPolicy, Sequential};
-use super::{Prompt, prompt_kit};
+use super::{Bounds, Prompt, prompt_kit};
+use crate::MAX_ROUNDS;
 use crate::debate::{Debate, Seat};
 
 pub(crate) fn create() -> Sequential<Policy> {
@@ -66,3 +68,16 @@ and what you recommend.",
         }
     }
 }
+
+pub(crate) const DEF: Definition = Definition {
+    name: "role-council",
+    summary: "Seats defined by role files (markdown + YAML frontmatter); sequential rounds; the judge role synthesizes.",
+    rounds: Rounds { default: 3, max: MAX_ROUNDS, unit: "every role speaks once, in panel order" },
+    // One turn per role per round, in sequence.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n * r, 0, r)
+    },
+    build: |_| Box::new(create()),
+    ..BASE
+};

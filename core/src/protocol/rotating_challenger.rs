@@ -14,10 +14,65 @@
 //! - the judge is not a debater and is asked for unresolved tensions and the
 //!   challenger points that survived.
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
-use crate::Phase;
+use serde::{Deserialize, Serialize};
+
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed};
+use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat, Slot};
+use crate::{DebateSpec, Error, MAX_ROUNDS, Phase, SeatRef};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "rotating-challenger",
+    summary: "Blind answers, then anonymized rounds with a rotating challenger; stops early on consensus (challenger excluded).",
+    rounds: Rounds { default: 2, max: MAX_ROUNDS, unit: "every seat speaks once, the challenger last" },
+    options: &[
+        OptionInfo {
+            name: "challenger",
+            kind: OptionKind::Seat,
+            default: "the first seat",
+            help: "The seat that challenges in round 1; the role then rotates.",
+        },
+        OptionInfo {
+            name: "consensus",
+            kind: OptionKind::Choice(&["read", "declared", "judge"]),
+            default: "declared",
+            help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
+        },
+    ],
+    reads_agreement: true,
+    check: checked::<Options>,
+    // Blind answers, then one turn per seat per round; the challenger's is gated.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n + n * r, r, r)
+    },
+    build: |spec| {
+        let o: Options = typed(spec);
+        let start = o.challenger.map_or(0, |s| spec.resolve_seat(&s, "protocol.challenger").expect("validated"));
+        Box::new(RotatingChallenger::new(start, o.consensus))
+    },
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    challenger: Option<SeatRef>,
+    #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
+    consensus: ConsensusMode,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
+        spec.check_consensus(self.consensus)?;
+        if let Some(seat) = &self.challenger {
+            spec.resolve_seat(seat, "protocol.challenger")?;
+        }
+        Ok(())
+    }
+}
 
 #[derive(Clone)]
 pub(crate) struct RotatingChallenger {

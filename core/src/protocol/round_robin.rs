@@ -2,8 +2,10 @@
 //! the question plus every earlier turn; after the last round the judge
 //! synthesizes (seeds 002 and 003).
 
+use super::registry::{BASE, Definition, Rounds};
 use super::sequential::{RoundPolicy, Sequential};
-use super::{Prompt, prompt_kit};
+use super::{Bounds, Prompt, prompt_kit};
+use crate::MAX_ROUNDS;
 use crate::debate::Debate;
 
 pub(crate) type RoundRobin = Sequential<Policy>;
@@ -70,3 +72,16 @@ Answer in Markdown with exactly these headings:\n\
         after: "Write the synthesis now.".to_string(),
     }
 }
+
+pub(crate) const DEF: Definition = Definition {
+    name: "round-robin",
+    summary: "Every seat speaks once per round in panel order, seeing all earlier turns; the judge synthesizes.",
+    rounds: Rounds { default: 2, max: MAX_ROUNDS, unit: "every seat speaks once, in panel order" },
+    // One turn per seat per round, in sequence.
+    bounds: |spec| {
+        let (n, r) = (spec.panel.len() as u32, spec.rounds());
+        Bounds::new(spec, n * r, 0, r)
+    },
+    build: |_| Box::new(RoundRobin::create()),
+    ..BASE
+};

@@ -5,9 +5,21 @@
 
 use serde_json::json;
 
-use super::{Conclusion, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::registry::{BASE, Definition, Seats};
+use super::{Bounds, Conclusion, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::Phase;
 use crate::debate::{Debate, Seat};
+
+pub(crate) const DEF: Definition = Definition {
+    name: "steelman",
+    summary: "The strongest form of a position and five ranked challenges to it; the judge keeps what survived.",
+    seats: Seats { min: 2, max: Some(2), why: "the steelman is seat 1, the devil's advocate seat 2" },
+    sides: &["steelman", "devil's advocate"],
+    // Steelman and devil's advocate, once; the devil is gated.
+    bounds: |spec| Bounds::new(spec, 2, 1, 1),
+    build: |_| Box::new(Steelman::default()),
+    ..BASE
+};
 
 const STEELMAN: usize = 0;
 const DEVIL: usize = 1;

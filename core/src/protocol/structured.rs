@@ -3,9 +3,20 @@
 //! synthesis. Each phase runs every seat at once: openings are independent,
 //! and in each later phase every seat reacts to the same material.
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit, round_robin};
+use super::registry::{BASE, Definition, Rounds};
+use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit, round_robin};
 use crate::Phase;
 use crate::debate::Debate;
+
+pub(crate) const DEF: Definition = Definition {
+    name: "structured",
+    summary: "Opening statements, cross-examination, rebuttals, then the judge's synthesis.",
+    rounds: Rounds { default: 1, max: 1, unit: "one pass: opening, cross-examination, rebuttal" },
+    // Opening, cross-examination, rebuttal: every seat in each.
+    bounds: |spec| Bounds::new(spec, 3 * spec.panel.len() as u32, 0, 3),
+    build: |_| Box::new(Structured::default()),
+    ..BASE
+};
 
 #[derive(Clone, Default)]
 pub(crate) struct Structured {

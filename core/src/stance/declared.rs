@@ -45,11 +45,7 @@ pub(crate) fn find(own: &str, text: &str) -> Declared {
     for line in own.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let lead = line.len() - line.trim_start_matches(|c: char| c.is_whitespace() || "*-#_+".contains(c)).len();
-        let rest = &line[lead..];
-        let Some(key) = rest.get(..4).filter(|k| k.eq_ignore_ascii_case("vote")) else { continue };
-        let after_key = rest[key.len()..].trim_start_matches(['*', '_', ' ']);
-        let Some(value) = after_key.strip_prefix([':', '：']) else { continue };
+        let Some((lead, value)) = super::own_words::keyed(line, "vote") else { continue };
         let span = (start + lead, start + line.trim_end().len());
         let value_at = span.1 - value.trim_end().len();
         let this = parse(value, &text[value_at..span.1.max(value_at)], span);

@@ -55,7 +55,8 @@ pub(crate) fn other_subject(w: &str) -> bool {
 }
 
 /// Verbs that agree only with a stated object: "I support this", "I accept the proposal".
-pub(crate) const OBJECT_VERBS: &[&str] = &["support", "endorse", "accept", "share", "join", "back", "second", "adopt"];
+pub(crate) const OBJECT_VERBS: &[&str] =
+    &["support", "endorse", "accept", "share", "join", "back", "second", "adopt", "side"];
 
 /// What those verbs must take to mean agreement with the panel.
 pub(crate) fn agreement_target(w: &str) -> bool {
@@ -254,6 +255,19 @@ pub(crate) fn condition(w: &str) -> bool {
     matches!(w, "if" | "unless" | "provided" | "providing" | "assuming" | "once" | "when" | "until" | "whenever")
 }
 
+/// Multi-word conditions: "as long as", "on condition that".
+pub(crate) const CONDITION_PHRASES: &[&[&str]] = &[
+    &["as", "long", "as"],
+    &["so", "long", "as"],
+    &["on", "condition"],
+    &["only", "when"],
+    &["subject", "to"],
+    &["contingent", "on"],
+    &["depending", "on"],
+    &["pending"],
+    &["in", "case"],
+];
+
 /// Connectives that open a clause (the reader splits clauses on them).
 pub(crate) fn connective(w: &str) -> bool {
     condition(w)
@@ -279,6 +293,9 @@ pub(crate) const CONTRAST_PHRASES: &[&[&str]] = &[
     &["other", "than"],
     &["with", "the", "exception"],
     &["the", "one", "exception"],
+    &["the", "exception"],
+    &["one", "exception"],
+    &["except", "for"],
     &["my", "only", "reservation"],
 ];
 

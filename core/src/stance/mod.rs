@@ -143,7 +143,9 @@ pub fn read(text: &str, declared: bool) -> Reading {
     let line = if declared { declared::find(&own, text) } else { declared::Declared::Missing };
     // The body: own words without the declared line.
     let body = match &line {
-        declared::Declared::Valid { span, .. } | declared::Declared::Malformed { span } => blank(&own, *span),
+        declared::Declared::Valid { span, .. } | declared::Declared::Malformed { span } => {
+            own_words::blank_span(&own, span.0, span.1)
+        }
         declared::Declared::Missing => own,
     };
     let found = reader::read(&body);
@@ -182,18 +184,6 @@ pub fn counted_words(text: &str) -> Vec<String> {
         .collect();
     hits.dedup();
     hits
-}
-
-fn blank(own: &str, (start, end): (usize, usize)) -> String {
-    let mut out = String::with_capacity(own.len());
-    out.push_str(&own[..start]);
-    for c in own[start..end].chars() {
-        for _ in 0..c.len_utf8() {
-            out.push(' ');
-        }
-    }
-    out.push_str(&own[end..]);
-    out
 }
 
 #[cfg(test)]

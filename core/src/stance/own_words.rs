@@ -253,12 +253,15 @@ fn mask_reported_speech(line: String) -> String {
         let word = &lower[i..end];
         let reporting = REPORTING_VERBS.contains(&word)
             || (word == "according" && lower[end..].trim_start().starts_with("to "))
-            || (word == "put" && lower[end..].trim_start().starts_with("it"));
+            // "As Speaker 2 put it, …" reports; "Speaker 4 put it well" praises.
+            || (word == "put" && lower[end..].trim_start().starts_with("it") && clause_starts_with_as(&lower[..i]));
         if reporting && !first_person_subject(&lower[..i]) {
             let rest = &lower[end..];
             let skip = rest.len() - rest.trim_start().len();
             let colon = rest.trim_start().starts_with(':');
-            let stop = if colon { ".!?;" } else { ",.!?;:" };
+            // "According to X, …" and "As X put it, …" attribute the whole sentence.
+            let whole_sentence = colon || word == "according" || word == "put";
+            let stop = if whole_sentence { ".!?;" } else { ",.!?;:" };
             let from = end + skip + usize::from(colon);
             let to = lower[from..].find(|c: char| stop.contains(c)).map_or(lower.len(), |k| from + k);
             ranges.push((end, to));
@@ -320,6 +323,11 @@ const REPORTING_VERBS: &[&str] = &[
     "announces",
 ];
 
+fn clause_starts_with_as(before: &str) -> bool {
+    let clause = before.rsplit([',', '.', ';', ':', '!', '?', '\n']).next().unwrap_or(before);
+    clause.trim_start().starts_with("as ")
+}
+
 /// Whether the nearest subject before a verb (in the same clause) is I or we.
 fn first_person_subject(before: &str) -> bool {
     let clause = before.rsplit([',', '.', ';', ':', '!', '?']).next().unwrap_or(before);
@@ -334,6 +342,26 @@ fn first_person_subject(before: &str) -> bool {
 
 fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'\''
+}
+
+/// `KEY: value` opening a line, Markdown decoration allowed (`**VOTE:** x`,
+/// `- Consensus: x`): the offset where the key starts, and the value.
+pub(crate) fn keyed<'a>(line: &'a str, key: &str) -> Option<(usize, &'a str)> {
+    let lead = line.len() - line.trim_start_matches(|c: char| c.is_whitespace() || "*-#_+".contains(c)).len();
+    let rest = &line[lead..];
+    let head = rest.get(..key.len()).filter(|h| h.eq_ignore_ascii_case(key))?;
+    let after = rest[head.len()..].trim_start_matches(['*', '_', ' ']);
+    let value = after.strip_prefix([':', '：'])?;
+    Some((lead, value))
+}
+
+/// `text` with the bytes `start..end` blanked (same length, newlines kept).
+pub(crate) fn blank_span(text: &str, start: usize, end: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..start]);
+    blank(&mut out, &text[start..end]);
+    out.push_str(&text[end..]);
+    out
 }
 
 fn run_of(s: &str, c: char) -> usize {
@@ -393,6 +421,7 @@ mod tests {
         assert_eq!(own("Before that, the others said: I agree."), "Before that, the others said .");
         assert_eq!(own("Speaker 2 said that we have converged, and I doubt it."), "Speaker 2 said , and I doubt it.");
         assert_eq!(own("As Speaker 2 argued, I agree."), "As Speaker 2 argued, I agree.");
+        assert_eq!(own("According to Speaker 2, we have converged."), "According .");
         assert_eq!(own("I said earlier that I agree."), "I said earlier that I agree.");
     }
 }

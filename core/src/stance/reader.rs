@@ -65,18 +65,13 @@ pub(crate) fn read(own: &str) -> Finding {
 /// They are read here and blanked for the sentence reader, so the position
 /// they state is not mistaken for the speaker's reasoning.
 fn explicit_lines(own: &str, signals: &mut Vec<Signal>) -> String {
-    let mut out = String::with_capacity(own.len());
+    let mut out = own.to_string();
     let mut at = 0;
     for line in own.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let lead = line.len() - line.trim_start_matches(|c: char| c.is_whitespace() || "*-#_+".contains(c)).len();
-        let rest = &line[lead..];
-        let Some(head) = rest.get(..10).filter(|h| h.eq_ignore_ascii_case("consensus:")) else {
-            out.push_str(line);
-            continue;
-        };
-        let payload = rest[10..].trim().trim_matches(['*', '_']).trim();
+        let Some((lead, value)) = super::own_words::keyed(line, "consensus") else { continue };
+        let payload = value.trim().trim_matches(['*', '_']).trim();
         let lower = payload.to_ascii_lowercase();
         let first = lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '/').next().unwrap_or("");
         let kind = if payload.is_empty() || payload.starts_with(['<', '[', '{']) {
@@ -86,20 +81,11 @@ fn explicit_lines(own: &str, signals: &mut Vec<Signal>) -> String {
         } else {
             Some(Kind::Agree)
         };
+        let end = start + line.trim_end().len();
         if let Some(kind) = kind {
-            let end = start + line.trim_end().len();
             signals.push(Signal { kind, span: (start + lead, end) });
         }
-        let _ = head;
-        for c in line.chars() {
-            if c == '\n' {
-                out.push('\n');
-            } else {
-                for _ in 0..c.len_utf8() {
-                    out.push(' ');
-                }
-            }
-        }
+        out = super::own_words::blank_span(&out, start, end);
     }
     out
 }
@@ -141,6 +127,8 @@ fn decide(signals: &[Signal]) -> Finding {
 struct Clauses<'s> {
     /// (word, byte start, byte end)
     words: Vec<(&'s str, usize, usize)>,
+    /// For each word, whether punctuation (a comma, a colon, a dash) came right before it.
+    after_break: Vec<bool>,
     /// For each word, the index of its clause.
     clause: Vec<usize>,
     question: bool,
@@ -161,6 +149,7 @@ enum Subject {
 impl<'s> Clauses<'s> {
     fn new(sentence: &'s Sentence) -> Self {
         let mut words = Vec::new();
+        let mut after_break = Vec::new();
         let mut clause = Vec::new();
         let mut current = 0;
         let mut broke = false;
@@ -173,6 +162,7 @@ impl<'s> Clauses<'s> {
                     if !words.is_empty() && (broke || opens) {
                         current += 1;
                     }
+                    after_break.push(broke);
                     broke = false;
                     words.push((text.as_str(), *start, *end));
                     clause.push(current);
@@ -192,7 +182,7 @@ impl<'s> Clauses<'s> {
                 }
             }
         }
-        Clauses { words, clause: merged, question: sentence.question }
+        Clauses { words, after_break, clause: merged, question: sentence.question }
     }
 
     fn w(&self, i: usize) -> &'s str {
@@ -354,6 +344,17 @@ impl<'s> Clauses<'s> {
                     && self.subject(i.saturating_sub(3)) == Subject::First
             }
             "around" => matches!(prev, "come" | "came" | "coming") && self.subject(i) == Subject::First,
+            // "Speaker 2 is right": the speaker's own judgment that a named speaker is right.
+            // A bare "you're right" or "that's right" names no one and no position: not counted.
+            "right" | "correct" => {
+                // Negation is left to `qualify`: "Speaker 2 is not right" is disagreement.
+                let near: Vec<&str> =
+                    self.before(i, 4).filter(|b| !is_adverb(b) && *b != "exactly" && !lx::negation(b)).collect();
+                matches!(near.as_slice(), ["is", n, "speaker", ..] if n.chars().all(|c| c.is_ascii_digit()))
+            }
+            // "I'd sign on", "count me in".
+            "sign" => self.w(i + 1) == "on" && matches!(self.subject(i), Subject::First | Subject::Elided),
+            "count" => self.phrase_at(i, &["count", "me", "in"]) || self.phrase_at(i, &["count", "us", "in"]),
             "consensus" => {
                 let reached = self.before(i, 3).any(|b| matches!(b, "reached" | "reach" | "found" | "have"))
                     || self.phrase_at(i + 1, &["has", "been", "reached"])
@@ -438,8 +439,14 @@ impl<'s> Clauses<'s> {
         if (from..i).any(|k| lx::considered(self.w(k))) || before.iter().any(|b| *b == "let's" || *b == "lets") {
             return Kind::Considered;
         }
+        // A hedge just before the word, or opening the sentence ("Broadly, yes, I agree").
+        let opener =
+            (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || matches!(self.w(k), "in" | "principle"));
         if before.iter().take(3).any(|b| lx::hedge(b))
             || self.any_phrase(from, i, &[&["in", "principle"], &["more", "or", "less"], &["on", "the", "whole"]])
+            || (from > 0
+                && opener
+                && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, &["in", "principle"])))
         {
             return Kind::Part;
         }
@@ -463,6 +470,9 @@ impl<'s> Clauses<'s> {
         }
         // A condition in this clause or the ones beside it.
         let prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
+        if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES) {
+            return Kind::Conditional;
+        }
         for k in prev_clause..after_end {
             let w = self.w(k);
             if lx::condition(w) && !(k > 0 && matches!(self.w(k - 1), "even" | "as")) {
@@ -489,6 +499,11 @@ impl<'s> Clauses<'s> {
     /// Opposition (or withdrawn opposition) at word `i`.
     fn opposition(&self, i: usize) -> Option<Kind> {
         let w = self.w(i);
+        // "Only if the depot is funded…": a sentence that opens with an emphatic
+        // condition sets one on the speaker's stance, whatever verb follows.
+        if i == 0 && w == "only" && matches!(self.w(1), "if" | "when" | "once" | "with" | "provided") {
+            return Some(Kind::Conditional);
+        }
         let prev = if i > 0 { self.w(i - 1) } else { "" };
         let (from, to) = self.clause_range(i);
         let before: Vec<&str> = self.before(i, 4).collect();
@@ -553,7 +568,10 @@ impl<'s> Clauses<'s> {
             {
                 return None;
             }
-            if stated || elided {
+            // "I was skeptical at first" is a state given up, unless it still holds.
+            let past = before.iter().take(2).any(|b| matches!(*b, "was" | "were" | "been"))
+                && !before.iter().any(|b| matches!(*b, "still" | "remain" | "am" | "i'm" | "have"));
+            if (stated || elided) && !past {
                 if no_longer {
                     return Some(Kind::Agree);
                 }
@@ -717,9 +735,14 @@ impl<'s> Clauses<'s> {
         match w {
             "but" => {
                 let prev = if i > 0 { self.w(i - 1) } else { "" };
-                !matches!(self.w(i + 1), "also" | "for")
+                let next = self.w(i + 1);
+                // "…ban phones during lessons but allow them at lunch": with no comma and a
+                // verb right after, "but" joins two parts of what is agreed to.
+                let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
+                !matches!(next, "also" | "for")
                     && !matches!(prev, "all" | "nothing" | "anything")
                     && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
+                    && !joins_verbs
             }
             "yet" => i == from,
             // "Still, …" opens a sentence; "I still agree" is no contrast.
@@ -727,6 +750,53 @@ impl<'s> Clauses<'s> {
             w => lx::contrast(w),
         }
     }
+}
+
+/// Words that open a clause with a subject of its own (or a negation): after
+/// them, "but" starts a contrast rather than joining two verbs.
+fn starts_clause_of_its_own(w: &str) -> bool {
+    lx::first_person(w)
+        || lx::other_subject(w)
+        || lx::negation(w)
+        || w.ends_with("'s")
+        || matches!(
+            w,
+            "it" | "this"
+                | "that"
+                | "the"
+                | "a"
+                | "an"
+                | "there"
+                | "my"
+                | "our"
+                | "your"
+                | "their"
+                | "its"
+                | "these"
+                | "those"
+                | "only"
+                | "still"
+                | "then"
+                | "now"
+                | "what"
+                | "why"
+                | "how"
+                | "if"
+                | "as"
+                | "in"
+                | "on"
+                | "at"
+                | "for"
+                | "with"
+                | "without"
+                | "given"
+                | "some"
+                | "any"
+                | "each"
+                | "every"
+                | "few"
+                | "several"
+        )
 }
 
 fn is_auxiliary(w: &str) -> bool {

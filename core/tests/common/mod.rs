@@ -22,6 +22,22 @@ pub fn spec(protocol: serde_json::Value, seats: &[&str], rounds: u32, judge: boo
     DebateSpec::from_json(&v.to_string()).unwrap()
 }
 
+/// Protocol `which` of the registry, with its own example options, a seat
+/// count it takes, rounds within its maximum, and — for protocols that stop
+/// on agreement — the judge's confirmation when `judge_mode`.
+pub fn registry_spec(which: usize, seats: usize, rounds: u32, judge: bool, judge_mode: bool) -> agon_core::DebateSpec {
+    let info = &agon_core::protocols()[which % agon_core::protocols().len()];
+    let seats = seats.clamp(info.min_seats as usize, info.max_seats.map_or(usize::MAX, |m| m as usize));
+    let mut s = agon_core::example_spec(info.name, seats, rounds.min(info.max_rounds)).unwrap();
+    if info.reads_agreement && judge && judge_mode {
+        s.protocol.options.insert("consensus".into(), serde_json::json!("judge"));
+    }
+    if !judge {
+        s.judge = None;
+    }
+    agon_core::DebateSpec::from_json(&s.to_json()).unwrap()
+}
+
 /// Everything a driven session produced.
 pub struct Run {
     pub session: Session,

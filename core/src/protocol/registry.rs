@@ -1,0 +1,292 @@
+//! The protocol registry: every fact about a protocol in its own module's
+//! [`Definition`], and one list of them ([`REGISTRY`]).
+//!
+//! Everything else is derived from the list: validation of a spec's protocol
+//! and its options, the rounds default and maximum, seat bounds, the cost
+//! bound, the catalog every host shows ([`protocols`]), and the examples tests
+//! and the fuzzer use. Adding a protocol is its file and one line here.
+
+use std::collections::BTreeMap;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::{Bounds, Protocol};
+use crate::{DebateSpec, Error};
+
+/// Every protocol agon offers, in the order hosts list them.
+pub(crate) const REGISTRY: &[&Definition] = &[
+    &super::round_robin::DEF,
+    &super::rotating_challenger::DEF,
+    &super::devils_advocate::DEF,
+    &super::consensus_check::DEF,
+    &super::structured::DEF,
+    &super::role_council::DEF,
+    &super::adversarial::DEF,
+    &super::steelman::DEF,
+    &super::comparative::DEF,
+    &super::priority_vote::DEF,
+    &super::challenge::DEF,
+    &super::ranked::DEF,
+];
+
+/// One protocol, whole.
+pub(crate) struct Definition {
+    pub name: &'static str,
+    /// One line, for `agon protocols` and every host's picker.
+    pub summary: &'static str,
+    pub rounds: Rounds,
+    pub seats: Seats,
+    /// What each seat is, in panel order, when the protocol assigns parts
+    /// (`["advocate", "challenger"]`); empty when every seat is alike.
+    pub sides: &'static [&'static str],
+    pub options: &'static [OptionInfo],
+    /// It may stop early on agreement: its spec carries a consensus mode.
+    pub reads_agreement: bool,
+    /// Valid options for a panel of `seats` seats: for tests, the fuzzer and docs.
+    pub example: fn(seats: usize) -> Value,
+    /// Parse and check the options against the spec; the normalized options.
+    pub check: fn(&DebateSpec) -> Result<Options, Error>,
+    /// The most it can ask for with this spec.
+    pub bounds: fn(&DebateSpec) -> Bounds,
+    pub build: fn(&DebateSpec) -> Box<dyn Protocol>,
+    /// Estimated tokens its options add to every prompt (for the cost bound).
+    pub prompt_tokens: fn(&DebateSpec) -> u64,
+}
+
+/// A protocol's options as JSON, keys sorted.
+pub(crate) type Options = BTreeMap<String, Value>;
+
+/// What a round is for a protocol, its default and its maximum.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Rounds {
+    pub default: u32,
+    pub max: u32,
+    /// What one round is, in a few words.
+    pub unit: &'static str,
+}
+
+/// How many seats a protocol takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Seats {
+    pub min: usize,
+    pub max: Option<usize>,
+    /// Why, in a few words, for the error.
+    pub why: &'static str,
+}
+
+/// One option a protocol takes, as hosts describe it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct OptionInfo {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    /// The default, in words (`"the first seat"`, `"true"`), or empty when the option is required.
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+/// What an option holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OptionKind {
+    /// A seat, by id or 1-based number.
+    Seat,
+    /// One of the listed words.
+    Choice(&'static [&'static str]),
+    Flag,
+    /// A list of texts.
+    Texts,
+    /// Structured data (JSON).
+    Data,
+}
+
+/// What hosts need to know about a protocol.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProtocolInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    pub default_rounds: u32,
+    pub max_rounds: u32,
+    /// What one round is.
+    pub round_unit: &'static str,
+    pub min_seats: u32,
+    pub max_seats: Option<u32>,
+    /// What each seat is, in panel order, when the protocol assigns parts.
+    pub sides: Vec<&'static str>,
+    pub options: Vec<OptionInfo>,
+    /// It may stop early on agreement (`protocol.consensus` applies).
+    pub reads_agreement: bool,
+}
+
+/// Every protocol, as hosts list it.
+pub fn protocols() -> Vec<ProtocolInfo> {
+    REGISTRY
+        .iter()
+        .map(|d| ProtocolInfo {
+            name: d.name,
+            summary: d.summary,
+            default_rounds: d.rounds.default,
+            max_rounds: d.rounds.max,
+            round_unit: d.rounds.unit,
+            min_seats: d.seats.min as u32,
+            max_seats: d.seats.max.map(|m| m as u32),
+            sides: d.sides.to_vec(),
+            options: d.options.to_vec(),
+            reads_agreement: d.reads_agreement,
+        })
+        .collect()
+}
+
+/// The definition of the protocol called `name`.
+pub(crate) fn lookup(name: &str) -> Result<&'static Definition, Error> {
+    REGISTRY.iter().copied().find(|d| d.name == name).ok_or_else(|| {
+        let names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+        Error::spec("protocol.name", format!("unknown protocol '{name}'; one of: {}", names.join(", ")))
+    })
+}
+
+/// The definition a validated spec names.
+pub(crate) fn of(spec: &DebateSpec) -> &'static Definition {
+    lookup(&spec.protocol.name).expect("a validated spec names a registered protocol")
+}
+
+/// Check everything a protocol requires of a spec: seats, rounds, options.
+pub(crate) fn check(spec: &DebateSpec) -> Result<Options, Error> {
+    let def = lookup(&spec.protocol.name)?;
+    let n = spec.panel.len();
+    let seats = |bound: &str| format!("{} {bound} ({}); it has {n}", def.name, def.seats.why);
+    if n < def.seats.min {
+        return Err(Error::spec("panel", seats(&format!("needs at least {} seats", def.seats.min))));
+    }
+    if let Some(max) = def.seats.max.filter(|&m| n > m) {
+        return Err(Error::spec("panel", seats(&format!("takes at most {max} seats"))));
+    }
+    if let Some(r) = spec.rounds.filter(|&r| r > def.rounds.max) {
+        return Err(Error::spec(
+            "rounds",
+            format!("{} runs at most {} ({}); {r} asked", def.name, plural(def.rounds.max, "round"), def.rounds.unit),
+        ));
+    }
+    (def.check)(spec)
+}
+
+fn plural(n: u32, what: &str) -> String {
+    if n == 1 { format!("1 {what}") } else { format!("{n} {what}s") }
+}
+
+/// A protocol's typed options: parsed from the spec (errors name
+/// `protocol.<field>`), checked beyond their types, serialized back normalized.
+pub(crate) trait ProtocolOptions: Serialize + DeserializeOwned {
+    /// Checks the types cannot express: seat references, counts.
+    fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
+        Ok(())
+    }
+}
+
+/// The options of a protocol that takes none.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoOptions {}
+
+impl ProtocolOptions for NoOptions {}
+
+/// Parse `T` from the spec's protocol options.
+pub(crate) fn parse<T: ProtocolOptions>(spec: &DebateSpec) -> Result<T, Error> {
+    let object: serde_json::Map<String, Value> = spec.protocol.options.clone().into_iter().collect();
+    serde_path_to_error::deserialize(Value::Object(object)).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." { "protocol".to_string() } else { format!("protocol.{path}") };
+        Error::spec(field, crate::spec::strip_position(&e.into_inner().to_string()))
+    })
+}
+
+/// Parse, check and normalize `T`: the `check` of a definition.
+pub(crate) fn checked<T: ProtocolOptions>(spec: &DebateSpec) -> Result<Options, Error> {
+    let options: T = parse(spec)?;
+    options.check(spec)?;
+    match crate::session::canonical(serde_json::to_value(&options).expect("options serialize")) {
+        Value::Object(map) => Ok(map.into_iter().collect()),
+        _ => unreachable!("options are a struct"),
+    }
+}
+
+/// `T` from a spec already validated.
+pub(crate) fn typed<T: ProtocolOptions>(spec: &DebateSpec) -> T {
+    parse(spec).expect("a validated spec's options parse")
+}
+
+/// The starting point every definition fills in.
+pub(crate) const BASE: Definition = Definition {
+    name: "",
+    summary: "",
+    rounds: Rounds { default: 1, max: 1, unit: "one pass" },
+    seats: Seats { min: 1, max: None, why: "" },
+    sides: &[],
+    options: &[],
+    reads_agreement: false,
+    example: |_| Value::Object(serde_json::Map::new()),
+    check: checked::<NoOptions>,
+    bounds: |_| unreachable!("every protocol states its bounds"),
+    build: |_| unreachable!("every protocol builds itself"),
+    prompt_tokens: |_| 0,
+};
+
+/// An example spec for protocol `name` with `seats` seats (and a judge):
+/// what tests, the fuzzer and docs start from.
+pub fn example_spec(name: &str, seats: usize, rounds: u32) -> Result<DebateSpec, Error> {
+    let def = lookup(name)?;
+    let mut protocol = (def.example)(seats);
+    protocol["name"] = Value::from(name);
+    let panel: Vec<Value> = (0..seats)
+        .map(|i| {
+            let id = ((b'a' + (i % 26) as u8) as char).to_string();
+            serde_json::json!({"id": id, "model": format!("openai/{id}-model")})
+        })
+        .collect();
+    let spec = serde_json::json!({
+        "question": "Should the city build the tram?",
+        "panel": panel,
+        "judge": {"id": "judge", "model": "openai/judge-model"},
+        "protocol": protocol,
+        "rounds": rounds.min(def.rounds.max),
+    });
+    DebateSpec::from_json(&spec.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_every_protocol_builds_from_its_example() {
+        let mut names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), REGISTRY.len());
+        for def in REGISTRY {
+            let seats = def.seats.min.max(3).min(def.seats.max.unwrap_or(usize::MAX));
+            let spec = example_spec(def.name, seats, def.rounds.default)
+                .unwrap_or_else(|e| panic!("{}: its example does not validate: {e}", def.name));
+            let _ = (def.build)(&spec);
+            let b = (def.bounds)(&spec);
+            assert!(b.turns > 0, "{}: no turns", def.name);
+        }
+    }
+
+    #[test]
+    fn seat_and_round_limits_name_the_field() {
+        let mut spec = example_spec("priority-vote", 2, 1).unwrap();
+        spec.panel.push(spec.panel[0].clone());
+        spec.panel[2].id = "z".into();
+        let e = check(&spec).unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidSpec { field, reason } if field == "panel" && reason.contains("at most 2")),
+            "{e}"
+        );
+        let mut spec = example_spec("structured", 2, 1).unwrap();
+        spec.rounds = Some(3);
+        let e = check(&spec).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "rounds"), "{e}");
+    }
+}
