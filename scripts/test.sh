@@ -16,6 +16,9 @@ cargo fmt --all -- --check
 step "clippy (warnings denied)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+step "docs and dependencies (cargo doc and cargo-deny, warnings denied)"
+scripts/lint.sh
+
 step "workspace tests"
 cargo test --workspace --quiet
 

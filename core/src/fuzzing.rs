@@ -20,13 +20,14 @@ pub fn replies(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let labels: Vec<String> = ["Response A", "Response B", "Response C"].iter().map(|s| s.to_string()).collect();
     let _ = parse::extract_json(&text);
-    let _ = parse::priorities(&text, 4);
-    let _ = parse::verdict(&text);
-    let _ = parse::defender_response(&text, &["x".to_string(), "y".to_string()]);
-    let _ = parse::rebuttal(&text);
-    let _ = parse::final_ranking(&text, &labels);
-    let _ = parse::scorecard(&text, &["A".to_string(), "B".to_string()]);
-    let _ = parse::review(&text);
+    use crate::protocol::{adversarial, challenge, comparative, priority_vote, ranked};
+    let _ = priority_vote::reply::priorities(&text, 4);
+    let _ = challenge::reply::verdict(&text);
+    let _ = challenge::reply::defender_response(&text, &["x".to_string(), "y".to_string()]);
+    let _ = challenge::reply::rebuttal(&text);
+    let _ = ranked::reply::final_ranking(&text, &labels);
+    let _ = comparative::reply::scorecard(&text, &["A".to_string(), "B".to_string()]);
+    let _ = adversarial::reply::review(&text);
     for declared in [false, true] {
         let reading = crate::stance::read(&text, declared);
         if let Some(e) = reading.evidence

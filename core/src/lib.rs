@@ -18,9 +18,16 @@
 //! 4. On [`Output::Done`], read the [`Outcome`], the [`Session::transcript`]
 //!    or its [`Session::markdown`].
 //!
+//! **The contract** (as str0m states its own): after creating a session and
+//! after every [`Session::handle`], drain [`Session::poll`] until `Idle` or
+//! `Done`. Until the next input, polling again returns the same `Idle` or
+//! `Done`: nothing appears without an input, and no request is released twice.
+//!
 //! Misuse (an unknown or repeated request id, a bad spec) is an [`Error`] and
 //! leaves the session unchanged. A debate that cannot finish normally is not
 //! an error: it ends with an [`Outcome`] that says so.
+
+#![forbid(unsafe_code)]
 
 mod budget;
 pub(crate) mod consensus;
@@ -28,18 +35,19 @@ mod cost;
 mod debate;
 mod error;
 mod event;
-#[doc(hidden)]
+#[cfg(feature = "testing")]
 pub mod fuzzing;
 mod input;
 pub mod journal;
 mod outcome;
-pub mod parse;
+mod parse;
 mod protocol;
 mod quality;
 mod render;
 mod request;
 mod rng;
 mod roles;
+#[cfg(feature = "testing")]
 pub mod script;
 mod session;
 mod spec;

@@ -5,18 +5,52 @@
 //! Regenerate after an intended change with `AGON_BLESS=1 cargo test -p agon-core --test golden`
 //! and read the diff: the files are the reviewable record of behaviour.
 
+// This test reads AGON_BLESS and CI; the engine itself reads nothing from its environment.
+#![allow(clippy::disallowed_methods)]
+
 use std::path::{Path, PathBuf};
 
 use agon_core::script::{ScriptEntry, play};
 use agon_core::{Session, Transcript};
 
+/// Every file a golden case folder holds: the inputs, then what the engine must produce.
+const FILES: [&str; 7] = [
+    "spec.json",
+    "script.json",
+    "events.ndjson",
+    "requests.json",
+    "journal.ndjson",
+    "transcript.json",
+    "transcript.md",
+];
+
+/// Every folder under `tests/golden`, each required to be a whole case: a
+/// folder missing a file is an error, never a case silently left out.
 fn cases() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
     let mut cases: Vec<PathBuf> =
-        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.join("spec.json").exists()).collect();
+        std::fs::read_dir(&root).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
     cases.sort();
-    assert!(cases.len() >= 6, "golden cases missing under {}", root.display());
+    for case in &cases {
+        for file in FILES {
+            let needed = file == "spec.json" || file == "script.json" || !blessing();
+            assert!(!needed || case.join(file).exists(), "{} has no {file}", case.display());
+        }
+    }
     cases
+}
+
+/// `AGON_BLESS=1` rewrites the expected files (then read the diff). Any other
+/// value is a mistake, and CI never blesses: it would pass whatever changed.
+fn blessing() -> bool {
+    match std::env::var("AGON_BLESS") {
+        Err(_) => false,
+        Ok(v) if v != "1" => panic!("AGON_BLESS={v}: only AGON_BLESS=1 rewrites the golden files"),
+        Ok(_) if std::env::var("CI").is_ok_and(|ci| !matches!(ci.as_str(), "" | "0" | "false")) => {
+            panic!("AGON_BLESS=1 under CI: golden files are blessed by hand, then reviewed")
+        }
+        Ok(_) => true,
+    }
 }
 
 /// What a case produces, file name → contents.
@@ -39,7 +73,7 @@ fn produce(case: &Path) -> Vec<(&'static str, String)> {
 
 #[test]
 fn every_golden_case_reproduces_its_expected_files() {
-    let bless = std::env::var_os("AGON_BLESS").is_some();
+    let bless = blessing();
     let mut stale = Vec::new();
     for case in cases() {
         for (name, produced) in produce(&case) {
@@ -103,6 +137,11 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("round-robin-priced", "completed", 2),
         ("round-robin-cost-limit", "cost-limit", 2),
     ];
+    // Every case declares the outcome it was written for: a new case must be added here.
+    let mut declared: Vec<&str> = expect.iter().map(|(case, _, _)| *case).collect();
+    declared.sort_unstable();
+    let found: Vec<String> = cases().iter().map(|c| c.file_name().unwrap().to_string_lossy().into_owned()).collect();
+    assert_eq!(declared, found, "every golden case, and only those, declares its expected outcome");
     for (case, kind, rounds) in expect {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden").join(case);
         let t: Transcript =
@@ -263,4 +302,19 @@ fn golden_consensus_records_say_why() {
     // The confirmation is a call of its own, counted in the judge's usage: two confirmations and the synthesis.
     let judge = t["usage"]["seats"].as_array().unwrap().iter().find(|s| s["seat"] == "judge").unwrap().clone();
     assert_eq!(judge["calls"], 3);
+}
+
+#[test]
+fn every_registered_protocol_has_golden_cases() {
+    let names: Vec<String> = cases()
+        .iter()
+        .map(|c| {
+            let spec: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(c.join("spec.json")).unwrap()).unwrap();
+            spec["protocol"]["name"].as_str().unwrap().to_string()
+        })
+        .collect();
+    for p in agon_core::protocols() {
+        assert!(names.iter().any(|n| n == p.name), "{} has no golden case under tests/golden", p.name);
+    }
 }

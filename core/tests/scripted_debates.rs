@@ -70,7 +70,9 @@ fn challenger_rotates_from_the_named_seat_and_speaks_last() {
 fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
     let s = spec(rotating(None), &["a", "b", "c"], 1, false);
     let run = drive(Session::new(s).unwrap(), |r| reply(r, "Hmm."));
-    for r in run.requests.iter().filter(|r| r.phase == Phase::Deliberation) {
+    let deliberation: Vec<_> = run.requests.iter().filter(|r| r.phase == Phase::Deliberation).collect();
+    assert_eq!(deliberation.len(), 3 + 1, "three turns and the challenger asked once more by the quality gate");
+    for r in deliberation {
         let is_challenger = r.seat == "a";
         assert_eq!(r.messages[0].content.contains("CHALLENGER"), is_challenger, "{}", r.seat);
     }

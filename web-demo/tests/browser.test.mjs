@@ -117,9 +117,12 @@ test('Open journal replays every golden case without a model call; the JSON and 
     assert.equal(markdown, await readFile(join(golden, name, 'transcript.md'), 'utf8'), `${name}: transcript.md`);
     const journal = await download(page, 'Download journal');
     assert.equal(journal, await readFile(join(golden, name, 'journal.ndjson'), 'utf8'), `${name}: journal`);
+    // The page states the outcome in words, with the engine's reason, for every kind.
     const outcome = await page.getByRole('region', { name: 'Outcome' }).textContent();
-    const kind = JSON.parse(json).outcome.kind;
-    assert.ok(kind === 'completed' || kind === 'consensus' || /failed|Degraded|No quorum|cost limit/.test(outcome), `${name}: ${outcome}`);
+    const { kind, reason } = JSON.parse(json).outcome;
+    const words = { completed: 'Completed', consensus: 'Consensus reached', degraded: 'Degraded', 'judge-failed': 'Judge failed',
+      'no-quorum': 'No quorum', 'cost-limit': 'Stopped at the cost limit' }[kind];
+    assert.ok(words && outcome.includes(words) && outcome.includes(reason), `${name}: ${kind}: ${outcome}`);
     const elsewhere = requested.filter((url) => !url.startsWith(site.url) && !url.startsWith('blob:'));
     assert.deepEqual(elsewhere, [], `${name}: a replay calls nothing`);
     await assertNoCspViolation(page);

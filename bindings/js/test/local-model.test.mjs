@@ -6,6 +6,9 @@ import assert from "node:assert/strict";
 import { runDebate, openai } from "../src/index.js";
 
 const baseUrl = process.env.AGON_LOCAL_MODEL_URL;
+// Under CI a missing model is a failure, not a skip that would pass unseen.
+const inCI = !["", "0", "false"].includes(process.env.CI ?? "");
+const skip = !baseUrl && !inCI && "AGON_LOCAL_MODEL_URL is not set";
 const spec = {
   question: "Is it better to walk or to cycle to work?",
   panel: [
@@ -20,7 +23,8 @@ const spec = {
   limits: { max_tokens: 60, judge_max_tokens: 80 },
 };
 
-test("a streamed rotating-challenger debate from the local model", { skip: !baseUrl && "AGON_LOCAL_MODEL_URL is not set" }, async () => {
+test("a streamed rotating-challenger debate from the local model", { skip }, async () => {
+  assert.ok(baseUrl, "AGON_LOCAL_MODEL_URL is not set (scripts/test-sdk.sh starts the local model)");
   const pieces = new Map();
   const events = [];
   const transcript = await runDebate(

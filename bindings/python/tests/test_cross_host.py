@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, unavailable
 
 import agon
 
@@ -174,8 +174,9 @@ try {
 """
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine")
 def test_the_js_sdk_in_a_browser_writes_the_same_transcript_as_the_cli(tmp_path: Path) -> None:
+    if CHROMIUM is None:
+        unavailable("no Chromium on this machine (scripts/setup-web.sh installs it)")
     spec = subprocess.run([str(AGON), "spec", *FLAGS, *models("openai")],
                           check=True, capture_output=True, text=True).stdout
     (tmp_path / "cli").mkdir()

@@ -1,6 +1,6 @@
 """The Python SDK end to end against the real local model (SmolLM2 through
 llama.cpp's server). scripts/test-sdk.sh starts the model and sets
-AGON_LOCAL_MODEL_URL; without it these tests are skipped."""
+AGON_LOCAL_MODEL_URL; without it these tests are skipped — and fail under CI."""
 
 from __future__ import annotations
 
@@ -9,11 +9,15 @@ import os
 from collections import Counter
 
 import pytest
+from conftest import unavailable
 
 import agon
 
 BASE_URL = os.environ.get("AGON_LOCAL_MODEL_URL")
-needs_model = pytest.mark.skipif(not BASE_URL, reason="AGON_LOCAL_MODEL_URL is not set")
+@pytest.fixture(autouse=True)
+def needs_model() -> None:
+    if not BASE_URL:
+        unavailable("AGON_LOCAL_MODEL_URL is not set (scripts/test-sdk.sh starts the local model)")
 
 SPEC = {
     "question": "Is it better to walk or to cycle to work?",
@@ -34,7 +38,6 @@ def check(transcript: dict) -> None:
     assert transcript["synthesis"] and transcript["synthesis"]["text"], "the judge wrote a synthesis"
 
 
-@needs_model
 def test_run_debate_streams_a_round_robin_debate() -> None:
     pieces: Counter[int] = Counter()
     events: list[str] = []
@@ -48,7 +51,6 @@ def test_run_debate_streams_a_round_robin_debate() -> None:
     assert events[-1] == "debate-ended"
 
 
-@needs_model
 def test_run_debate_async_runs_a_rotating_challenger_debate_without_streaming() -> None:
     spec = {**SPEC, "protocol": {"name": "rotating-challenger"}}
     transcript = asyncio.run(agon.run_debate_async(spec, agon.openai(BASE_URL, stream=False)))

@@ -10,13 +10,15 @@
 //! model); the judge fails → both positions side by side, for the user to
 //! adjudicate. The outcome says which.
 
+pub(crate) mod reply;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::{Answer, Debate, Seat};
-use crate::{DebateSpec, Error, Phase, parse};
+use crate::{DebateSpec, Error, Phase};
 
 pub(crate) const DEF: Definition = Definition {
     name: "adversarial",
@@ -334,7 +336,7 @@ fn count_numbered(text: &str) -> usize {
 
 /// Parse the judge's closing JSON into the review and the compete result.
 fn record_review(debate: &Debate, history: &[CompeteHistory], text: &str, notes: &mut Vec<Note>) {
-    let review = match parse::review(text) {
+    let review = match reply::review(text) {
         Ok(r) => r,
         Err(why) => {
             notes.push(Note::Warning {

@@ -19,14 +19,16 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
+pub(crate) mod reply;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use super::{Bounds, Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
-use crate::parse::{self, Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
 use crate::{MAX_ROUNDS, Phase, stance};
+use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
 
 pub(crate) const DEF: Definition = Definition {
     name: "challenge",
@@ -196,7 +198,7 @@ impl Protocol for Challenge {
                         return Step::Finish(defender_failed(round));
                     };
                     let ids: Vec<String> = self.open.iter().map(|(s, _)| debate.seat(*s).id.clone()).collect();
-                    let rejected: Vec<usize> = match parse::defender_response(text, &ids) {
+                    let rejected: Vec<usize> = match reply::defender_response(text, &ids) {
                         Ok(r) => {
                             for (id, (decision, reason)) in &r.decisions {
                                 self.responses.push(
@@ -264,7 +266,7 @@ impl Protocol for Challenge {
                     let mut still_open = Vec::new();
                     for s in asked {
                         let Some(text) = debate.text(s, round, Phase::Rebuttal) else { continue };
-                        let mut choice = parse::rebuttal(text);
+                        let mut choice = reply::rebuttal(text);
                         // "ACCEPT — but I still think the cost is wrong" keeps the objection open.
                         if choice == Some(Rebuttal::Accept) {
                             let said = stance::read(text, false);
@@ -414,7 +416,7 @@ impl Challenge {
             let Some(text) = debate.text(s, 1, Phase::Critique) else { continue };
             let mut note = |message: String| notes.push(warning(debate, s, 1, Phase::Critique, message));
             // An unreadable verdict is a non-agreeing one, never a silent pass to a fast exit.
-            let (mut v, readable) = match parse::verdict(text) {
+            let (mut v, readable) = match reply::verdict(text) {
                 Ok(v) => (v, true),
                 Err(why) => {
                     note(format!("the verdict could not be parsed ({why}); it counts as not agreeing"));

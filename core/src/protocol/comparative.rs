@@ -4,13 +4,15 @@
 //! the judge's criterion-by-criterion weighted scorecard, parsed into
 //! `scorecard` — with totals computed here, not trusted from the model.
 
+pub(crate) mod reply;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use super::{Bounds, Conclusion, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::{Debate, Seat};
-use crate::{DebateSpec, Error, Phase, estimate_tokens, parse};
+use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
 pub(crate) const DEF: Definition = Definition {
     name: "comparative",
@@ -162,7 +164,7 @@ impl Protocol for Comparative {
 fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut Vec<Note>) {
     let labels: Vec<String> = (0..options.len()).map(label).collect();
     let judge = debate.judge().map(|j| j.id.clone());
-    match parse::scorecard(text, &labels) {
+    match reply::scorecard(text, &labels) {
         Ok(card) => {
             let best =
                 card.totals.iter().max_by_key(|(l, t)| (**t, std::cmp::Reverse((*l).clone()))).map(|(l, _)| l.clone());

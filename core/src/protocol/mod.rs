@@ -12,13 +12,13 @@
 //! can fit every request into the context budget in one place.
 
 pub(crate) mod adversarial;
-mod challenge;
-mod comparative;
+pub(crate) mod challenge;
+pub(crate) mod comparative;
 mod consensus_check;
 mod devils_advocate;
-mod priority_vote;
+pub(crate) mod priority_vote;
 pub(crate) mod prompt_kit;
-mod ranked;
+pub(crate) mod ranked;
 pub(crate) mod registry;
 mod role_council;
 mod rotating_challenger;

@@ -7,14 +7,16 @@
 //! Ties are broken deterministically: first the item with the higher single
 //! best score (someone's P0 beats two P1s), then the lower item number.
 
+pub(crate) mod reply;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
 use super::{Bounds, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
-use crate::parse::{self, PriorityVote as Vote};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
+use reply::PriorityVote as Vote;
 
 pub(crate) const DEF: Definition = Definition {
     name: "priority-vote",
@@ -87,7 +89,7 @@ impl Protocol for PriorityVote {
         let mut votes: [Option<Vec<Vote>>; 2] = [None, None];
         for (seat, slot) in votes.iter_mut().enumerate() {
             let Some(text) = debate.text(seat, 1, Phase::Vote) else { continue };
-            match parse::priorities(text, n) {
+            match reply::priorities(text, n) {
                 Ok(v) => *slot = Some(v),
                 Err(why) => notes.push(Note::Warning {
                     speaker: Some(debate.seat(seat).id.clone()),

@@ -10,15 +10,17 @@
 //! ranking parsed once, the label-to-seat mapping shuffled by the seed and
 //! recorded, and a failed model is reported, never silently dropped.
 
+pub(crate) mod reply;
+
 use std::collections::BTreeMap;
 
 use serde_json::json;
 
 use super::registry::{BASE, Definition, Seats};
 use super::{Bounds, Conclusion, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::Phase;
 use crate::debate::Debate;
 use crate::rng::Rng;
-use crate::{Phase, parse};
 
 pub(crate) const DEF: Definition = Definition {
     name: "ranked",
@@ -122,7 +124,7 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
     for (&ranker, _) in labels.iter() {
         let Some(text) = debate.text(ranker, 1, Phase::Ranking) else { continue };
         let offered: Vec<String> = labels.iter().filter(|(s, _)| **s != ranker).map(|(_, l)| l.clone()).collect();
-        let order = parse::final_ranking(text, &offered);
+        let order = reply::final_ranking(text, &offered);
         if order.is_empty() {
             notes.push(Note::Warning {
                 speaker: Some(debate.seat(ranker).id.clone()),

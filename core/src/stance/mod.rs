@@ -4,12 +4,12 @@
 //!
 //! 1. **Own words.** Everything the reply attributes to someone else — code,
 //!    quotations, block quotes, speaker-labelled lines, reported speech — is
-//!    blanked ([`own_words`]). It counts for nothing, whoever it claims to be.
+//!    blanked (`own_words.rs`). It counts for nothing, whoever it claims to be.
 //! 2. **The declared line**, when the protocol asked for one: `VOTE: SAME |
-//!    PARTLY | DIFFERENT — position` ([`declared`]). A valid line decides the
+//!    PARTLY | DIFFERENT — position` (`declared.rs`). A valid line decides the
 //!    verdict, except that disagreement stated in the body vetoes a declared
 //!    SAME.
-//! 3. **The free-text reader** otherwise ([`reader`]): clause-level, and
+//! 3. **The free-text reader** otherwise (`reader.rs`): clause-level, and
 //!    conservative — when unsure, a reply does not count as agreeing.
 //!
 //! Only [`Verdict::Agrees`] ever counts towards consensus.
