@@ -5,7 +5,8 @@
 //! and Gemini's `/v1beta/models/M:generateContent` (or
 //! `:streamGenerateContent?alt=sse`), all with usage. Each model name has a script: the replies
 //! to serve in order, a fixed latency, and optionally a fault — HTTP 500,
-//! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON.
+//! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON, a
+//! connection closed before any answer.
 //! `GET /stats` reports what was asked and how many calls were in flight at
 //! once, so tests can check concurrency without timing anything.
 
@@ -67,6 +68,8 @@ pub enum Fault {
     CutStream,
     /// A stream (or body) whose JSON is garbage.
     Garbage,
+    /// Read the request, then close the connection without a byte of answer.
+    Drop,
 }
 
 /// One request as the server saw it.
@@ -150,6 +153,7 @@ enum Wire {
 }
 
 /// Which wire a POST path speaks, and for Gemini the model and whether it streams.
+/// A base URL's own query (`?api-version=…`) comes along on every path.
 fn route(path: &str) -> Option<(Wire, Option<(String, bool)>)> {
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     match path {
@@ -322,6 +326,7 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
             );
             return;
         }
+        Some(Fault::Drop) => return http::drop_connection(request),
         Some(Fault::Hang) => {
             thread::sleep(Duration::from_secs(10));
             return respond_json(request, 504, json!({"error": {"message": "hung"}}));
