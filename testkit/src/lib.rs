@@ -104,6 +104,9 @@ struct Shared {
     /// Signalled whenever `stats.in_flight` changes.
     changed: Condvar,
     calls: Mutex<BTreeMap<String, usize>>,
+    /// While true, every reply waits (see [`TestServer::hold_replies`]).
+    held: Mutex<bool>,
+    released: Condvar,
 }
 
 /// A running server; dropping it stops it.
@@ -116,8 +119,14 @@ pub struct TestServer {
 impl TestServer {
     /// Start on 127.0.0.1 with an ephemeral port (or `port` if non-zero).
     pub fn start(config: Config, port: u16) -> io::Result<TestServer> {
-        let shared =
-            Arc::new(Shared { config, stats: Mutex::default(), changed: Condvar::new(), calls: Mutex::default() });
+        let shared = Arc::new(Shared {
+            config,
+            stats: Mutex::default(),
+            changed: Condvar::new(),
+            calls: Mutex::default(),
+            held: Mutex::new(false),
+            released: Condvar::new(),
+        });
         let sh = shared.clone();
         let listener = http::Listener::bind(port, move |request| handle(request, &sh))?;
         Ok(TestServer { addr: listener.addr, shared, _listener: listener })
@@ -130,6 +139,24 @@ impl TestServer {
 
     pub fn stats(&self) -> Stats {
         self.shared.stats.lock().unwrap().clone()
+    }
+
+    /// Make every reply wait, once its request is counted in the stats, until
+    /// [`release_replies`](Self::release_replies): a test can hold a client
+    /// mid-call for exactly as long as it needs, without timing anything.
+    pub fn hold_replies(&self) {
+        *self.shared.held.lock().unwrap() = true;
+    }
+
+    pub fn release_replies(&self) {
+        *self.shared.held.lock().unwrap() = false;
+        self.shared.released.notify_all();
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.release_replies();
     }
 }
 
@@ -273,6 +300,12 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
             while stats.max_in_flight < n && std::time::Instant::now() < deadline {
                 stats = shared.changed.wait_timeout(stats, Duration::from_millis(100)).unwrap().0;
             }
+        }
+    }
+    {
+        let mut held = shared.held.lock().unwrap();
+        while *held {
+            held = shared.released.wait(held).unwrap();
         }
     }
     serve_completion(request, shared, &seen, wire);

@@ -404,9 +404,6 @@ fn transport_error(e: ureq::Error, url: &str, endpoint: &Endpoint, timeout: Dura
         {
             CallError::transport(format!("the connection to {url} was closed before any reply: {io}")).retryable(None)
         }
-        ureq::Error::Protocol(p) => {
-            CallError::transport(format!("the connection to {url} broke before any reply: {p}")).retryable(None)
-        }
         other => CallError::provider(format!("request to {url} failed: {other}")),
     }
 }
