@@ -146,7 +146,7 @@ fn spec(args: SpecCmd, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
     let json = spec_json(&args.spec, &args.question, &mut runtime, config)?;
     let pretty: serde_json::Value = serde_json::from_str(&json)?;
-    println!("{}", serde_json::to_string_pretty(&pretty)?);
+    println!("{}", output::json_text(&serde_json::to_string_pretty(&pretty)?));
     Ok(exit::OK)
 }
 
@@ -497,7 +497,7 @@ fn list_sessions(json: bool) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     if json {
         for s in &all {
-            writeln!(out, "{}", serde_json::to_string(&s.summary())?)?;
+            writeln!(out, "{}", output::json_text(&serde_json::to_string(&s.summary())?))?;
         }
     } else if all.is_empty() {
         writeln!(out, "no sessions in {} yet", root.display())?;
@@ -693,7 +693,7 @@ fn replay(args: ReplayArgs) -> Result<u8> {
     if let Some(path) = &args.output {
         check_writable(path, "--output").map_err(bad)?;
     }
-    if !args.journal.is_file() {
+    if !args.journal.exists() {
         return Err(bad(format!("cannot read the journal {}: no such file", args.journal.display())));
     }
     let mut runtime = Runtime::load()?;

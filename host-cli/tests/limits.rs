@@ -80,3 +80,63 @@ fn the_limit_is_a_flag_and_a_setting() {
     let out = agon(&env, &server, &[&RUN[..], &["json", "--max-reply", "8K"]].concat());
     assert_eq!(out.status.code(), Some(0), "the flag wins: {}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Replay reads a journal as it goes: given a pipe whose writer has sent a
+/// bad second line but not closed it, replay names that line and ends at
+/// once. Reading the journal whole first, it would wait for the end of the
+/// pipe, which only comes after it (or, for a broken replay, after a minute).
+#[test]
+fn replay_reads_the_journal_a_line_at_a_time() {
+    use std::io::Write;
+    let env = Sandbox::new("limits", "replay-stream");
+    let server = server(10);
+    let out = agon(&env, &server, &["run", "Q?", "--panel", "openai/a,openai/b", "--no-judge", "-q"]);
+    assert_eq!(out.status.code(), Some(0));
+    let data = env.root.join("data");
+    let session = std::fs::read_dir(&data).unwrap().flatten().next().unwrap().path();
+    let journal = std::fs::read_to_string(session.join("journal.ndjson")).unwrap();
+    let header = journal.lines().next().unwrap();
+
+    let fifo = env.root.join("journal.fifo");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut cmd = env.command(env!("CARGO_BIN_EXE_agon"));
+    let mut child = cmd
+        .args(["replay", fifo.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The writer opens the pipe once replay does, and holds it open until told.
+    let (done, release) = std::sync::mpsc::channel::<()>();
+    let lines = format!("{header}\n{{\"type\":\"reply\",\"id\":999,\"text\":\"to nothing\"}}\n");
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        let mut pipe = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        pipe.write_all(lines.as_bytes()).unwrap();
+        let _ = release.recv();
+    });
+
+    // Wait for replay with the pipe still open; a minute is only a safety valve.
+    let mut status = None;
+    for _ in 0..6000 {
+        status = child.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let ended_on_its_own = status.is_some();
+    drop(done);
+    if !writer.is_finished() {
+        let _ = std::fs::File::open(&fifo); // unblocks a writer whose reader never came
+    }
+    let status = status.unwrap_or_else(|| {
+        let _ = child.kill();
+        child.wait().unwrap()
+    });
+    assert!(ended_on_its_own, "replay waited for the whole journal before reading its second line");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert_eq!(status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("line 2") && stderr.contains("999"), "{stderr}");
+}
