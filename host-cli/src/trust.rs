@@ -152,7 +152,8 @@ pub fn command(file: Option<&Path>, list: bool, revoke: bool) -> anyhow::Result<
         &digest(&bytes)[..19]
     );
     for (name, c) in &config.commands {
-        crate::safe_println!("  cmd/{name} runs {} {}", c.program, c.args.join(" "));
+        let args: Vec<String> = c.args.iter().map(|a| format!("{a:?}")).collect();
+        crate::safe_println!("  cmd/{name} runs {:?} {}", c.program, args.join(" "));
     }
     for (name, p) in &config.providers {
         let url = match &p.base_url {

@@ -134,3 +134,24 @@ fn a_second_batch_on_the_same_results_is_refused() {
     assert_eq!(results.lines().count(), 2, "each question once: {results}");
     assert!(!env.root.join("results.jsonl.lock").exists(), "the lock file goes with its holder");
 }
+
+/// A process killed while it held the lock leaves its file behind, not its
+/// lock: the OS let go with the process, and the next resume simply runs.
+#[test]
+fn a_lock_never_outlives_its_process() {
+    let env = Sandbox::new("one-process", "killed");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    server.hold_replies();
+    let mut killed = spawn(&env, &server, &RUN);
+    wait_for_requests(&server, 1);
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    let id = only_session(&env.root.join("data"));
+    let lock = env.root.join("data").join(&id).join("lock");
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), killed.id().to_string(), "the file names its dead holder");
+
+    server.release_replies();
+    let out = run(&env, &server, &["resume", &id, "-q"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!lock.exists(), "and the resume took it, then removed it");
+}

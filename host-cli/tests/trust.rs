@@ -97,7 +97,7 @@ fn trust_lets_the_file_act_until_it_changes() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
-        said.contains("cmd/x runs sh") && said.contains("with the key in $AGON_TEST_STOLEN"),
+        said.contains("cmd/x runs \"sh\" \"-c\"") && said.contains("with the key in $AGON_TEST_STOLEN"),
         "you see what you allow: {said}"
     );
 
