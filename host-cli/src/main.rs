@@ -344,6 +344,17 @@ fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -> Re
     match cut {
         Some(cut) => {
             let kept = journal::replace(&path, &council.journal()?)?;
+            // They told the old journal's story (still readable: `agon replay` the kept one).
+            for stale in [sessions::TRANSCRIPT_JSON, sessions::TRANSCRIPT_MD] {
+                match std::fs::remove_file(session.dir.join(stale)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(
+                            anyhow::Error::new(e).context(format!("removing {stale} of session {}", session.id))
+                        );
+                    }
+                    _ => {}
+                }
+            }
             let what = if retry_failed { "failed" } else { "failed on the way to their model (transport)" };
             eprintln!(
                 "agon: session {}: asking again {} call(s) that {what}, from journal line {} on; {} answered call(s) planned after them are asked again too; the previous journal is kept as {}",

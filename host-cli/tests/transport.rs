@@ -68,6 +68,22 @@ fn a_run_a_dead_endpoint_ended_is_finished_by_resume() {
     assert_eq!(out.status.code(), Some(5), "no quorum: {}", stderr(&out));
 
     let back = TestServer::start(Config::default(), 0).unwrap();
+    // Interrupted on the way, the session says so, not the old outcome.
+    back.hold_replies();
+    let mut resume = env.command(env!("CARGO_BIN_EXE_agon"));
+    resume.env("OPENAI_BASE_URL", format!("{}/v1", back.url())).args(["resume", "last", "-q"]);
+    let mut child = resume.stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    while back.stats().requests.is_empty() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let sent = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(sent.success());
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let list = agon(&env, &back, &["sessions", "--json"]);
+    assert!(String::from_utf8_lossy(&list.stdout).contains("\"outcome\":\"interrupted\""));
+    back.release_replies();
+
+    let back = TestServer::start(Config::default(), 0).unwrap();
     let out = agon(&env, &back, &["resume", "last", "-q", "--format", "json"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(json(&out)["outcome"]["kind"], "completed");
