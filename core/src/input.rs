@@ -45,6 +45,10 @@ pub enum FailureKind {
     ProviderError,
     Refused,
     Cancelled,
+    /// The connection failed — refused, reset, or dropped before the reply
+    /// was complete. Nothing says the model declined, so asking again later
+    /// may succeed (agon's `resume` does: see its README).
+    Transport,
 }
 
 impl FailureKind {
@@ -55,6 +59,7 @@ impl FailureKind {
             FailureKind::ProviderError => "provider-error",
             FailureKind::Refused => "refused",
             FailureKind::Cancelled => "cancelled",
+            FailureKind::Transport => "transport",
         }
     }
 }

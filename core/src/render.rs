@@ -1,5 +1,7 @@
 //! Markdown rendering of a transcript, shared by every host.
 
+mod inert;
+
 use std::fmt::Write;
 
 use crate::{OutcomeKind, Phase, Transcript};
@@ -112,7 +114,8 @@ pub fn markdown(t: &Transcript) -> String {
         }
         None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
     }
-    out
+    // Model and user text never renders as HTML or a script link.
+    inert::text(&out)
 }
 
 /// Tokens and cost per seat; `≈` marks numbers estimated for calls without reported usage.

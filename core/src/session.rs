@@ -1,5 +1,7 @@
 //! The session: one debate as a state machine. Feed inputs, drain outputs.
 
+mod replay;
+
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::Value;

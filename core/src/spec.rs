@@ -353,8 +353,13 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
     if p.id.is_empty() {
         return Err(Error::spec(format!("{at}.id"), "must not be empty"));
     }
-    if p.id.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(Error::spec(format!("{at}.id"), format!("'{}' must not contain spaces", p.id)));
+    // Ids name seats in prompts, transcripts and every host's display: plain
+    // names only, never markup or escape codes.
+    if !p.id.chars().all(|c| c.is_alphanumeric() || "-_.:/@+".contains(c)) {
+        return Err(Error::spec(
+            format!("{at}.id"),
+            format!("{:?} may use letters, digits and - _ . : / @ + only", p.id),
+        ));
     }
     if p.model.trim().is_empty() {
         return Err(Error::spec(format!("{at}.model"), "must not be empty"));
@@ -420,6 +425,18 @@ mod tests {
         let mut v = base();
         v["panel"] = serde_json::json!([]);
         assert_eq!(err(v), Error::spec("panel", "must have at least one participant"));
+    }
+
+    #[test]
+    fn ids_are_plain_names() {
+        for bad in ["a b", "<svg/onload=alert(1)>", "x\u{1b}[2J", "a\"b"] {
+            let mut v = base();
+            v["panel"][0]["id"] = serde_json::json!(bad);
+            assert!(matches!(err(v), Error::InvalidSpec { field, .. } if field == "panel[0].id"), "{bad:?}");
+        }
+        let mut v = base();
+        v["panel"][0]["id"] = serde_json::json!("google/gemini-2.5-pro:free@v1+x_y");
+        assert!(DebateSpec::from_json(&v.to_string()).is_ok());
     }
 
     #[test]

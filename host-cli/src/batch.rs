@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use crate::engine::{Runtime, wit};
 use crate::host::{self, Ending, Sinks};
+use crate::journal;
 use crate::provider::{CallOptions, Environment};
 use crate::view::View;
 
@@ -28,64 +29,83 @@ pub struct Item {
 }
 
 /// The questions of a file, and a message for each line that is not one.
-pub fn read_items(text: &str) -> (Vec<Item>, Vec<String>) {
-    let (mut items, mut problems) = (Vec::new(), Vec::new());
-    let mut ids = BTreeSet::new();
-    for (n, line) in text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())) {
-        if line.is_empty() {
+/// Each line stands alone: one that is not UTF-8 text, or not a question, is
+/// skipped and named, never the whole file. A line without an id gets
+/// `line-N`, or `line-N-2`, … when another line chose that id itself.
+pub fn read_items(bytes: &[u8]) -> (Vec<Item>, Vec<String>) {
+    let mut parsed = Vec::new();
+    let mut problems = Vec::new();
+    for (n, raw) in bytes.split(|b| *b == b'\n').enumerate().map(|(i, l)| (i + 1, l)) {
+        let Ok(line) = std::str::from_utf8(raw).map(str::trim) else {
+            problems.push(format!("line {n} is not UTF-8 text; skipped"));
             continue;
-        }
-        let item = match serde_json::from_str::<Value>(line) {
-            Ok(Value::Object(o)) => match o.get("question").and_then(Value::as_str).filter(|q| !q.trim().is_empty()) {
-                Some(q) => Ok(Item {
-                    id: match o.get("id") {
-                        Some(Value::String(s)) => s.clone(),
-                        Some(Value::Number(n)) => n.to_string(),
-                        _ => format!("line-{n}"),
-                    },
-                    question: q.to_string(),
-                    context: o.get("context").and_then(Value::as_str).map(str::to_string),
-                }),
-                None => Err("needs a non-empty \"question\"".to_string()),
-            },
-            Ok(Value::String(q)) if !q.trim().is_empty() => {
-                Ok(Item { id: format!("line-{n}"), question: q, context: None })
-            }
-            Ok(_) => Err("is neither an object with a \"question\" nor a string".to_string()),
-            // A line that is not JSON at all but plain text is a question too — unless it looks like broken JSON.
-            Err(_) if !line.starts_with(['{', '[', '"']) => {
-                Ok(Item { id: format!("line-{n}"), question: line.to_string(), context: None })
-            }
-            Err(e) => Err(format!("is not valid JSON ({e})")),
         };
-        match item {
-            Ok(item) if !ids.insert(item.id.clone()) => {
-                problems.push(format!("line {n}: the id '{}' is used twice", item.id))
+        if !line.is_empty() {
+            match read_line(line) {
+                Ok(item) => parsed.push((n, item)),
+                Err(why) => problems.push(format!("line {n} {why}; skipped")),
             }
-            Ok(item) => items.push(item),
-            Err(why) => problems.push(format!("line {n} {why}; skipped")),
         }
     }
+    let chosen: BTreeSet<String> = parsed.iter().filter_map(|(_, (id, _))| id.clone()).collect();
+    let (mut items, mut ids) = (Vec::new(), BTreeSet::new());
+    for (n, (id, mut item)) in parsed {
+        item.id = id.unwrap_or_else(|| {
+            let base = format!("line-{n}");
+            std::iter::once(base.clone())
+                .chain((2..).map(|k| format!("{base}-{k}")))
+                .find(|c| !chosen.contains(c) && !ids.contains(c))
+                .expect("a free id")
+        });
+        if ids.insert(item.id.clone()) {
+            items.push(item);
+        } else {
+            problems.push(format!("line {n}: the id '{}' is used twice", item.id));
+        }
+    }
+    problems.sort_by_key(|p| p.split_whitespace().nth(1).and_then(|n| n.trim_end_matches(':').parse::<usize>().ok()));
     (items, problems)
 }
 
-/// The ids already in a results file. A torn last line (a crash mid-write) is cut off the file.
-pub fn finished_ids(path: &Path) -> Result<BTreeSet<String>> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeSet::new()),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    if !text.is_empty() && !text.ends_with('\n') {
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+/// One line: its id if it chose one, and the question.
+fn read_line(line: &str) -> Result<(Option<String>, Item), String> {
+    let item = |id, question: String, context| Ok((id, Item { id: String::new(), question, context }));
+    match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(o)) => match o.get("question").and_then(Value::as_str).filter(|q| !q.trim().is_empty()) {
+            Some(q) => {
+                let id = match o.get("id") {
+                    Some(Value::String(s)) => Some(s.clone()),
+                    Some(Value::Number(n)) => Some(n.to_string()),
+                    _ => None,
+                };
+                item(id, q.to_string(), o.get("context").and_then(Value::as_str).map(str::to_string))
+            }
+            None => Err("needs a non-empty \"question\"".to_string()),
+        },
+        Ok(Value::String(q)) if !q.trim().is_empty() => item(None, q, None),
+        Ok(_) => Err("is neither an object with a \"question\" nor a string".to_string()),
+        // A line that is not JSON at all but plain text is a question too — unless it looks like broken JSON.
+        Err(_) if !line.starts_with(['{', '[', '"']) => item(None, line.to_string(), None),
+        Err(e) => Err(format!("is not valid JSON ({e})")),
     }
-    Ok(text
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
-        .filter_map(|v| v["id"].as_str().map(str::to_string))
-        .collect())
+}
+
+/// The ids already in a results file. Its end is repaired first: a torn
+/// last line (a crash mid-write) is set aside in `RESULTS.torn` and cut; the
+/// debate it was writing runs again.
+pub fn finished_ids(path: &Path) -> Result<BTreeSet<String>> {
+    if !path.exists() {
+        return Ok(BTreeSet::new());
+    }
+    let mut lines = journal::Lines::open(path)?;
+    let mut ids = BTreeSet::new();
+    while let Some((_, line)) = lines.next_line()? {
+        if let Some(id) = serde_json::from_str::<Value>(line).ok().and_then(|v| v["id"].as_str().map(str::to_string)) {
+            ids.insert(id);
+        }
+    }
+    journal::repair(path, lines.tail())?;
+    Ok(ids)
 }
 
 /// How many debates ended how.
@@ -148,7 +168,9 @@ impl Batch<'_> {
                         }
                         let written = {
                             let mut f = out.lock().unwrap();
-                            writeln!(f, "{line}").and_then(|_| f.flush()).and_then(|_| f.sync_data())
+                            writeln!(f, "{}", crate::output::json_text(&line.to_string()))
+                                .and_then(|_| f.flush())
+                                .and_then(|_| f.sync_data())
                         };
                         if let Err(e) = written {
                             progress.line(&format!("agon: writing the results failed: {e}"));
@@ -227,6 +249,7 @@ impl Progress {
     }
 
     fn done(&self, id: &str, kind: &str) {
+        let id = crate::sanitize::terminal(id); // the questions file chose it
         let mut count = self.count.lock().unwrap();
         *count += 1;
         match &self.bar {
@@ -239,8 +262,9 @@ impl Progress {
     }
 
     fn line(&self, text: &str) {
+        let text = crate::sanitize::terminal(text);
         match &self.bar {
-            Some(bar) => bar.println(text),
+            Some(bar) => bar.println(text.as_ref()),
             None => eprintln!("{text}"),
         }
     }
@@ -266,7 +290,7 @@ mod tests {
                     {broken\n\
                     \n\
                     {\"id\": 7, \"question\": \"Seven?\"}\n";
-        let (items, problems) = read_items(text);
+        let (items, problems) = read_items(text.as_bytes());
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, ["q1", "line-2", "line-3", "7"]);
         assert_eq!(items[0].context.as_deref(), Some("A team of 3"));
@@ -278,12 +302,30 @@ mod tests {
     }
 
     #[test]
+    fn automatic_ids_never_take_one_a_line_chose() {
+        let (items, problems) = read_items(b"First?\n{\"id\": \"line-1\", \"question\": \"Second?\"}\n");
+        let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
+        assert_eq!(ids, ["line-1-2", "line-1"]);
+        assert!(problems.is_empty(), "{problems:?}");
+    }
+
+    #[test]
+    fn one_bad_byte_costs_its_line_only() {
+        let (items, problems) = read_items(b"Good?\nBad \xff byte?\nAlso good?\n");
+        assert_eq!(items.len(), 2);
+        assert_eq!(problems, ["line 2 is not UTF-8 text; skipped"]);
+    }
+
+    #[test]
     fn finished_ids_repair_a_torn_last_line() {
         let path = std::env::temp_dir().join(format!("agon-batch-{}.jsonl", std::process::id()));
         std::fs::write(&path, "{\"id\": \"a\"}\n{\"id\": \"b\"}\n{\"id\": \"c\", \"trans").unwrap();
         assert_eq!(finished_ids(&path).unwrap(), BTreeSet::from(["a".to_string(), "b".to_string()]));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"id\": \"a\"}\n{\"id\": \"b\"}\n");
+        let aside = path.with_extension("jsonl.torn");
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "{\"id\": \"c\", \"trans\n", "set aside, not lost");
         let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(aside);
         assert!(finished_ids(Path::new("/nonexistent/agon/results.jsonl")).unwrap().is_empty());
     }
 }

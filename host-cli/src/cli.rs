@@ -20,10 +20,14 @@ pub enum Command {
     Run(RunArgs),
     /// Print the DebateSpec JSON that `run` would use with the same flags.
     Spec(SpecCmd),
-    /// Continue an interrupted session: only what was never answered is called.
+    /// Continue an interrupted session: only what was never answered is called, and
+    /// calls that failed on the way to the model (transport failures) are asked again.
     Resume {
         /// The session id (or a prefix of it, or `last`).
         id: String,
+        /// Ask again every failed call, whatever its failure (timeouts, rate limits, HTTP errors too).
+        #[arg(long)]
+        retry_failed: bool,
         #[command(flatten)]
         drive: DriveArgs,
     },
@@ -59,8 +63,19 @@ pub enum Command {
         /// More models to check (provider/model), beside those agon.toml names.
         models: Vec<String>,
         /// Seconds each probe may take.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
         timeout: u64,
+    },
+    /// Let this folder's agon.toml run its commands and use its providers and prices (until it changes).
+    Trust {
+        /// The file to trust (default: ./agon.toml).
+        file: Option<PathBuf>,
+        /// List the trusted files and whether each is still as it was trusted.
+        #[arg(long, conflicts_with_all = ["revoke", "file"])]
+        list: bool,
+        /// Stop trusting the file.
+        #[arg(long)]
+        revoke: bool,
     },
     /// List every protocol, one line each.
     Protocols,
@@ -89,10 +104,10 @@ pub struct BatchArgs {
     #[arg(long, short)]
     pub output: PathBuf,
     /// Debates at once.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     pub concurrency: usize,
     /// Model requests in flight at once, over every debate.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
     /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
     #[arg(long = "rate", value_name = "PROVIDER=N/min")]
@@ -100,11 +115,22 @@ pub struct BatchArgs {
     #[command(flatten)]
     pub spec: SpecArgs,
     /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
+    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    pub max_reply: Option<usize>,
+}
+
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 /// The flags that make a spec.
@@ -238,11 +264,14 @@ pub struct DriveArgs {
     #[arg(long)]
     pub events: Option<String>,
     /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 120)]
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection), with backoff and Retry-After.
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
+    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    pub max_reply: Option<usize>,
     /// Ask providers for whole replies instead of streams.
     #[arg(long)]
     pub no_stream: bool,

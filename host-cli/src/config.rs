@@ -6,6 +6,13 @@
 //! `~/.config/agon/agon.toml`). Flags override the file; the file overrides
 //! the built-in defaults. Keys never live here: a provider names the
 //! environment variable that holds its key.
+//!
+//! A `./agon.toml` that is not in your own config folder is somebody else's
+//! until `agon trust` says otherwise (see [`crate::trust`]): until then its
+//! `[commands]`, `[providers]`, `[prices]` and `defaults.roles` are left out,
+//! and a panel or judge of it that names a `cmd/` model is refused. Its
+//! other defaults and its panels of HTTP models still apply: they choose
+//! among your own providers and keys, and the worst case is printed first.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +43,18 @@ pub struct Config {
     /// Where this configuration was read from (not part of the file).
     #[serde(skip)]
     pub path: Option<PathBuf>,
+    /// Set when the file is a working folder's and not trusted: what was left out.
+    #[serde(skip)]
+    pub untrusted: Option<Untrusted>,
+}
+
+/// A working folder's file that `agon trust` has not vouched for (as it is now).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Untrusted {
+    /// It was trusted, then edited.
+    pub changed: bool,
+    /// The sections it set that are left out: `[commands]`, `[providers]`, …
+    pub withheld: Vec<&'static str>,
 }
 
 /// Defaults for `run`, `spec` and `batch`; each is overridden by its flag.
@@ -60,6 +79,45 @@ pub struct Defaults {
     pub max_cost: Option<f64>,
     /// How agreement is read, for the protocols that stop on it (others ignore it).
     pub consensus: Option<crate::cli::ConsensusArg>,
+    /// The largest reply accepted: bytes, or text such as "4M" or "512K".
+    pub max_reply: Option<SizeSetting>,
+}
+
+/// A size in agon.toml: a number of bytes, or text with a unit ("4M").
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(untagged)]
+pub enum SizeSetting {
+    Bytes(u64),
+    Text(String),
+}
+
+impl SizeSetting {
+    pub fn bytes(&self) -> Result<usize, String> {
+        match self {
+            SizeSetting::Bytes(n) => usize::try_from(*n).map_err(|_| "too large".to_string()).and_then(at_least_one),
+            SizeSetting::Text(t) => parse_size(t),
+        }
+    }
+}
+
+/// `4M`, `512K`, `1G` (powers of 1024; `KiB`, `MB` and the like are read the
+/// same) or plain bytes; zero is refused.
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let n: usize = t[..digits].parse().map_err(|_| format!("'{text}': write a size such as 4M, 512K or 100000"))?;
+    let unit = match t[digits..].trim().to_ascii_lowercase().trim_end_matches('b').trim_end_matches('i') {
+        "" => 1,
+        "k" => 1 << 10,
+        "m" => 1 << 20,
+        "g" => 1 << 30,
+        _ => return Err(format!("'{text}': the unit must be K, M or G")),
+    };
+    n.checked_mul(unit).ok_or_else(|| format!("'{text}' is too large")).and_then(at_least_one)
+}
+
+fn at_least_one(n: usize) -> Result<usize, String> {
+    if n == 0 { Err("must be more than zero".to_string()) } else { Ok(n) }
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -149,21 +207,80 @@ impl Config {
     }
 
     /// Find and read the configuration; no file at all is the empty configuration.
-    /// `explicit` is `--config` (or `$AGON_CONFIG`, which clap reads into it).
+    /// `explicit` is `--config` (or `$AGON_CONFIG`, which clap reads into it):
+    /// named by you, so trusted, as is your own config folder's file. A
+    /// working folder's file is used in full only once `agon trust` vouched for it.
     pub fn load(explicit: Option<&Path>) -> Result<Config, String> {
         if let Some(path) = explicit {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| format!("cannot read the configuration {}: {e}", path.display()))?;
             return Config::parse(&text, path);
         }
+        let own = user_config_file();
         for path in search_path() {
-            match std::fs::read_to_string(&path) {
-                Ok(text) => return Config::parse(&text, &path),
+            let text = match std::fs::read_to_string(&path) {
+                Ok(text) => text,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(e) => return Err(format!("cannot read the configuration {}: {e}", path.display())),
+            };
+            let mut config = Config::parse(&text, &path)?;
+            let absolute = crate::trust::absolute(&path);
+            if own.as_deref().map(crate::trust::absolute).as_deref() != Some(absolute.as_path()) {
+                let verdict = match crate::trust::TrustStore::load() {
+                    Ok(store) => store.verdict(&absolute, text.as_bytes()),
+                    Err(_) => crate::trust::Verdict::Unknown,
+                };
+                if verdict != crate::trust::Verdict::Trusted {
+                    config.withhold(verdict == crate::trust::Verdict::Changed);
+                }
             }
+            return Ok(config);
         }
         Ok(Config::default())
+    }
+
+    /// Leave out what an untrusted file must not decide: programs to run,
+    /// endpoints and key variables, prices, and role files (which name models).
+    fn withhold(&mut self, changed: bool) {
+        let mut withheld = Vec::new();
+        if !std::mem::take(&mut self.commands).is_empty() {
+            withheld.push("[commands]");
+        }
+        if !std::mem::take(&mut self.providers).is_empty() {
+            withheld.push("[providers]");
+        }
+        if !std::mem::take(&mut self.prices).is_empty() {
+            withheld.push("[prices]");
+        }
+        if self.defaults.roles.take().is_some() {
+            withheld.push("defaults.roles");
+        }
+        self.untrusted = Some(Untrusted { changed, withheld });
+    }
+
+    /// The one line to print when a working folder's file is not used in full.
+    pub fn trust_notice(&self) -> Option<String> {
+        let u = self.untrusted.as_ref().filter(|u| !u.withheld.is_empty())?;
+        Some(format!(
+            "agon: not using the {} of {}: {}; read it, then run `agon trust` to use them",
+            list(&u.withheld),
+            self.path.as_ref().map_or("agon.toml".into(), |p| p.display().to_string()),
+            if u.changed { "it changed since you trusted it" } else { "this folder's configuration is not trusted" }
+        ))
+    }
+
+    /// Models taken from an untrusted file must not run programs.
+    fn allowed_from_file(&self, models: &[String]) -> Result<(), String> {
+        if self.untrusted.is_none() {
+            return Ok(());
+        }
+        match models.iter().flat_map(|m| m.split('|')).map(str::trim).find(|m| m.starts_with("cmd/")) {
+            Some(m) => Err(format!(
+                "{} names {m}, a program to run, and this folder's configuration is not trusted: read it, then run `agon trust`",
+                self.path.as_ref().map_or("agon.toml".into(), |p| p.display().to_string())
+            )),
+            None => Ok(()),
+        }
     }
 
     /// What serde cannot say: references that point nowhere, numbers out of range.
@@ -197,6 +314,33 @@ impl Config {
                     "{}: prices are USD per million tokens, zero or more",
                     at(&format!("prices.\"{model}\""))
                 ));
+            }
+            // The dearest models cost hundreds of dollars per million tokens; more is a typo.
+            if price.input > MAX_PRICE || price.output > MAX_PRICE {
+                return Err(format!(
+                    "{}: prices are USD per million tokens; above {MAX_PRICE} is surely a mistake",
+                    at(&format!("prices.\"{model}\""))
+                ));
+            }
+        }
+        for name in self.providers.keys() {
+            if !crate::provider::PRESETS.iter().any(|p| p.name == name) {
+                return Err(format!(
+                    "{}: no provider '{name}' (known: {})",
+                    at(&format!("providers.{name}")),
+                    crate::provider::PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+                ));
+            }
+        }
+        if self.defaults.timeout == Some(0) {
+            return Err(format!("{}: seconds, at least 1", at("defaults.timeout")));
+        }
+        if let Some(size) = &self.defaults.max_reply {
+            size.bytes().map_err(|e| format!("{}: {e}", at("defaults.max_reply")))?;
+        }
+        for (name, command) in &self.commands {
+            if command.timeout == Some(0) {
+                return Err(format!("{}: seconds, at least 1", at(&format!("commands.{name}.timeout"))));
             }
         }
         for (name, command) in &self.commands {
@@ -284,33 +428,53 @@ impl Config {
                         if known.is_empty() { "none".to_string() } else { known.join(", ") }
                     ));
                 };
+                self.allowed_from_file(&panel.models)?;
                 args.panel = panel.models.clone();
                 panel_judge = panel.judge.clone();
             }
-            Some(PanelChoice::Models(models)) => args.panel = models,
+            Some(PanelChoice::Models(models)) => {
+                self.allowed_from_file(&models)?;
+                args.panel = models;
+            }
             None => {}
         }
         if !given("judge")
             && !args.no_judge
             && let Some(j) = panel_judge.or_else(|| d.judge.clone())
         {
+            self.allowed_from_file(std::slice::from_ref(&j))?;
             args.judge = Some(j);
         }
         Ok(())
     }
 }
 
+/// The most an agon.toml price may be, in USD per million tokens.
+pub const MAX_PRICE: f64 = 10_000.0;
+
 /// Where a configuration is looked for, in order.
 pub fn search_path() -> Vec<PathBuf> {
     let mut paths = vec![PathBuf::from("agon.toml")];
+    paths.extend(user_config_file());
+    paths
+}
+
+/// Your own configuration: `$XDG_CONFIG_HOME/agon/agon.toml` or `~/.config/agon/agon.toml`.
+pub fn user_config_file() -> Option<PathBuf> {
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")));
-    if let Some(base) = base {
-        paths.push(base.join("agon").join("agon.toml"));
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(base.join("agon").join("agon.toml"))
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
     }
-    paths
 }
 
 /// Whether the argument `id` was given on the command line (or by its
@@ -441,6 +605,48 @@ output = 10
         assert!(err.contains("zero or more"), "{err}");
         let err = Config::parse("[panels.empty]\nmodels = []\n", path).unwrap_err();
         assert!(err.contains("panels.empty.models"), "{err}");
+    }
+
+    #[test]
+    fn values_that_make_no_sense_are_named() {
+        let path = Path::new("agon.toml");
+        let err = Config::parse("[providers.acme]\nbase_url = \"http://x\"\n", path).unwrap_err();
+        assert!(err.contains("providers.acme") && err.contains("groq"), "{err}");
+        let err = Config::parse("[prices.\"openai/x\"]\ninput = 1e308\noutput = 2\n", path).unwrap_err();
+        assert!(err.contains("mistake"), "{err}");
+        let err = Config::parse("[defaults]\ntimeout = 0\n", path).unwrap_err();
+        assert!(err.contains("defaults.timeout"), "{err}");
+        let err = Config::parse("[defaults]\nmax_reply = \"4 parsecs\"\n", path).unwrap_err();
+        assert!(err.contains("defaults.max_reply"), "{err}");
+        let c = Config::parse("[defaults]\nmax_reply = \"8M\"\n", path).unwrap();
+        assert_eq!(c.defaults.max_reply.unwrap().bytes(), Ok(8 << 20));
+        assert_eq!(parse_size("512KiB"), Ok(512 << 10));
+        assert_eq!(parse_size("100000"), Ok(100_000));
+        assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn an_untrusted_file_keeps_only_what_cannot_act_for_you() {
+        let mut c = Config::parse(
+            "[defaults]\nrounds = 3\nroles = \"r\"\npanel = \"p\"\n[panels.p]\nmodels = [\"openai/a\", \"cmd/x|openai/b\"]\n\
+             [panels.q]\nmodels = [\"openai/a\", \"openai/b\"]\n\
+             [providers.openai]\nbase_url = \"http://evil\"\nkey_env = \"AWS_SECRET_ACCESS_KEY\"\n\
+             [commands.x]\nprogram = \"sh\"\n[prices.\"openai/a\"]\ninput = 0\noutput = 0\n",
+            Path::new("agon.toml"),
+        )
+        .unwrap();
+        c.withhold(false);
+        assert!(c.commands.is_empty() && c.providers.is_empty() && c.prices.is_empty() && c.defaults.roles.is_none());
+        let notice = c.trust_notice().unwrap();
+        assert!(
+            notice.contains("[commands], [providers], [prices] and defaults.roles") && notice.contains("agon trust")
+        );
+        let (mut args, m) = run_args(&["agon", "run", "Q?"]);
+        let err = c.apply_to_spec(&mut args, &given_in(&m)).unwrap_err();
+        assert!(err.contains("cmd/x") && err.contains("agon trust"), "{err}");
+        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "q"]);
+        c.apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        assert_eq!((args.panel.len(), args.rounds), (2, Some(3)), "panels and defaults still apply");
     }
 
     #[test]

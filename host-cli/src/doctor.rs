@@ -1,7 +1,8 @@
 //! `agon doctor`: a tiny live call to every configured model, what works,
 //! what does not and how to fix it. The results are kept for a day, and
 //! `agon run` leaves out the seats found dead, with a warning, instead of
-//! paying for a debate that loses them halfway.
+//! paying for a debate that loses them halfway. A verdict holds for one model
+//! at one endpoint: the same model name behind another URL is another seat.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,10 @@ pub const FRESH_FOR: Duration = Duration::from_secs(24 * 60 * 60);
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Check {
     pub model: String,
+    /// Where the model was asked: the base URL as shown (never a credential),
+    /// or the program of a command model.
+    #[serde(default)]
+    pub endpoint: String,
     pub healthy: bool,
     /// On success the latency, on failure what went wrong and how to fix it.
     pub detail: String,
@@ -55,19 +60,49 @@ pub fn targets(config: &Config, extra: &[String]) -> Vec<String> {
     models
 }
 
-/// Probe each model with `probe` (which returns the failure's explanation).
-pub fn check_all(models: &[String], probe: &mut dyn FnMut(&str) -> Result<(), String>, now: u64) -> Vec<Check> {
+/// What a healthy probe did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// The model answered the tiny call.
+    Answered,
+    /// A command model's program is installed; it is not called (it would be slow, and may cost).
+    Installed,
+}
+
+/// Where `model` would be asked, for the cache's key: see [`Check::endpoint`].
+pub fn endpoint_of(model: &str, env: &Environment) -> String {
+    match ModelRef::parse(model) {
+        Ok(r) if r.provider == "cmd" => env.commands.get(&r.model).map_or("cmd".into(), |c| c.program.clone()),
+        Ok(r) => env.endpoint(&r.provider).map_or_else(String::new, |e| e.base_url.clone()),
+        Err(_) => String::new(),
+    }
+}
+
+/// Probe each model with `probe` (which returns the failure's explanation);
+/// `endpoint` says where each model lives.
+pub fn check_all(
+    models: &[String],
+    probe: &mut dyn FnMut(&str) -> Result<Probe, String>,
+    endpoint: &dyn Fn(&str) -> String,
+    now: u64,
+) -> Vec<Check> {
     models
         .iter()
         .map(|model| {
             let started = Instant::now();
             let (healthy, detail) = match probe(model) {
-                Ok(()) => (true, format!("answered in {} ms", started.elapsed().as_millis())),
+                Ok(Probe::Answered) => (true, format!("answered in {} ms", started.elapsed().as_millis())),
+                Ok(Probe::Installed) => (true, "installed (found on PATH; not called)".to_string()),
                 Err(why) => (false, why),
             };
-            Check { model: model.clone(), healthy, detail, checked_at: now }
+            Check { model: model.clone(), endpoint: endpoint(model), healthy, detail, checked_at: now }
         })
         .collect()
+}
+
+/// The cache's key of a model at an endpoint.
+fn key(model: &str, endpoint: &str) -> String {
+    format!("{model} @ {endpoint}")
 }
 
 /// The last verdict for each model, kept in the cache directory.
@@ -91,7 +126,7 @@ impl HealthCache {
 
     pub fn record(&mut self, checks: &[Check]) {
         for c in checks {
-            self.checks.insert(c.model.clone(), c.clone());
+            self.checks.insert(key(&c.model, &c.endpoint), c.clone());
         }
     }
 
@@ -103,22 +138,32 @@ impl HealthCache {
         std::fs::rename(tmp, path)
     }
 
-    /// The recent failure of `model`, if the last probe (within a day) found it dead.
-    pub fn dead(&self, model: &str, now: u64) -> Option<&Check> {
-        self.checks.get(model).filter(|c| !c.healthy && now.saturating_sub(c.checked_at) < FRESH_FOR.as_secs())
+    /// The recent failure of `model` at `endpoint`, if the last probe there (within a day) found it dead.
+    pub fn dead(&self, model: &str, endpoint: &str, now: u64) -> Option<&Check> {
+        self.checks
+            .get(&key(model, endpoint))
+            .filter(|c| !c.healthy && now.saturating_sub(c.checked_at) < FRESH_FOR.as_secs())
     }
 
     /// Leave out of `panel` the models found dead in the last day: a fallback
     /// chain loses its dead alternatives, a seat whose every alternative is dead
     /// goes. At least `keep` seats always stay (the protocol needs them; they
-    /// may have recovered). Returns a warning per change.
-    pub fn prune(&self, panel: &mut Vec<String>, keep: usize, now: u64) -> Vec<String> {
+    /// may have recovered). `endpoint` says where each model lives now.
+    /// Returns a warning per change.
+    pub fn prune(
+        &self,
+        panel: &mut Vec<String>,
+        keep: usize,
+        now: u64,
+        endpoint: &dyn Fn(&str) -> String,
+    ) -> Vec<String> {
         let mut warnings = Vec::new();
         let mut pruned: Vec<(String, Option<String>)> = Vec::new();
+        let dead = |m: &str| self.dead(m, &endpoint(m), now);
         for seat in panel.iter() {
             let alternatives: Vec<&str> = seat.split('|').map(str::trim).collect();
-            let alive: Vec<&str> = alternatives.iter().copied().filter(|m| self.dead(m, now).is_none()).collect();
-            let why = |m: &str| self.dead(m, now).map(|c| c.detail.clone()).unwrap_or_default();
+            let alive: Vec<&str> = alternatives.iter().copied().filter(|m| dead(m).is_none()).collect();
+            let why = |m: &str| dead(m).map(|c| c.detail.clone()).unwrap_or_default();
             if alive.is_empty() {
                 pruned.push((seat.clone(), Some(why(alternatives[0]))));
             } else {
@@ -158,12 +203,12 @@ impl HealthCache {
 
 /// One tiny live call: eight tokens at most, no streaming, a short timeout.
 /// The error says what failed and what to set.
-pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<(), String> {
+pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<Probe, String> {
     let reference = ModelRef::parse(model)?;
     host::preflight(&[model.to_string()], env)?;
     // Commands answer slowly by nature; they are checked for being installed only.
     if reference.provider == "cmd" {
-        return Ok(());
+        return Ok(Probe::Installed);
     }
     let request = wit::ModelRequest {
         id: 0,
@@ -177,8 +222,8 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<(
         temperature: 0.0,
         expect: None,
     };
-    let options = CallOptions { timeout, stream: false };
-    provider::complete(env, &reference, &request, options, &mut |_| {}).map(|_| ()).map_err(|e| e.message)
+    let options = CallOptions::new(timeout, false);
+    provider::complete(env, &reference, &request, options, &mut |_| {}).map(|_| Probe::Answered).map_err(|e| e.message)
 }
 
 pub fn now() -> u64 {
@@ -190,7 +235,19 @@ mod tests {
     use super::*;
 
     fn check(model: &str, healthy: bool, at: u64) -> Check {
-        Check { model: model.into(), healthy, detail: format!("{model} detail"), checked_at: at }
+        Check {
+            model: model.into(),
+            endpoint: ENDPOINT.into(),
+            healthy,
+            detail: format!("{model} detail"),
+            checked_at: at,
+        }
+    }
+
+    const ENDPOINT: &str = "http://127.0.0.1:9/v1";
+
+    fn here(_: &str) -> String {
+        ENDPOINT.into()
     }
 
     fn cache(checks: &[Check]) -> HealthCache {
@@ -216,25 +273,39 @@ mod tests {
 
     #[test]
     fn probes_report_each_model() {
-        let mut probe =
-            |m: &str| if m == "openai/dead" { Err("HTTP 401 (check OPENAI_API_KEY)".into()) } else { Ok(()) };
-        let checks = check_all(&["openai/ok".into(), "openai/dead".into()], &mut probe, 100);
+        let mut probe = |m: &str| match m {
+            "openai/dead" => Err("HTTP 401 (check OPENAI_API_KEY)".into()),
+            "cmd/mine" => Ok(Probe::Installed),
+            _ => Ok(Probe::Answered),
+        };
+        let checks = check_all(&["openai/ok".into(), "openai/dead".into(), "cmd/mine".into()], &mut probe, &here, 100);
         assert!(checks[0].healthy && checks[0].detail.starts_with("answered in"));
         assert_eq!((checks[1].healthy, checks[1].detail.as_str()), (false, "HTTP 401 (check OPENAI_API_KEY)"));
+        assert_eq!(checks[2].detail, "installed (found on PATH; not called)", "never 'answered in 0 ms'");
+        assert_eq!(checks[0].endpoint, ENDPOINT);
     }
 
     #[test]
     fn dead_seats_are_left_out_for_a_day() {
         let c = cache(&[check("openai/a", true, 0), check("openai/b", false, 0), check("openai/c", false, 0)]);
         let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
-        let warnings = c.prune(&mut panel, 2, 10);
+        let warnings = c.prune(&mut panel, 2, 10, &here);
         assert_eq!(panel, ["openai/a", "openai/d"]);
         assert_eq!(warnings.len(), 1);
         assert!(warnings[0].contains("openai/b") && warnings[0].contains("openai/b detail"), "{warnings:?}");
 
         // A day later the verdict is stale: nobody is left out.
         let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
-        assert!(c.prune(&mut panel, 2, DAY + 1).is_empty());
+        assert!(c.prune(&mut panel, 2, DAY + 1, &here).is_empty());
+        assert_eq!(panel.len(), 3);
+    }
+
+    #[test]
+    fn a_model_dead_at_one_endpoint_is_not_dead_at_another() {
+        let c = cache(&[check("openai/b", false, 0)]);
+        let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
+        let elsewhere = |_: &str| "http://other.example/v1".to_string();
+        assert!(c.prune(&mut panel, 2, 10, &elsewhere).is_empty());
         assert_eq!(panel.len(), 3);
     }
 
@@ -242,7 +313,7 @@ mod tests {
     fn fallback_chains_lose_only_their_dead_alternatives() {
         let c = cache(&[check("gemini/x", false, 0)]);
         let mut panel = vec!["gemini/x|openrouter/y".to_string(), "openai/a".into()];
-        let warnings = c.prune(&mut panel, 2, 1);
+        let warnings = c.prune(&mut panel, 2, 1, &here);
         assert_eq!(panel, ["openrouter/y", "openai/a"]);
         assert!(warnings[0].contains("skipping gemini/x"), "{warnings:?}");
     }
@@ -251,13 +322,13 @@ mod tests {
     fn never_below_what_the_protocol_needs() {
         let c = cache(&[check("openai/b", false, 0)]);
         let mut panel = vec!["openai/a".to_string(), "openai/b".into()];
-        let warnings = c.prune(&mut panel, 2, 1);
+        let warnings = c.prune(&mut panel, 2, 1, &here);
         assert_eq!(panel, ["openai/a", "openai/b"], "kept: two seats are needed");
         assert!(warnings[0].contains("keeping them"), "{warnings:?}");
 
         // A panel already smaller than that, with nobody dead: nothing to say.
         let mut panel = vec!["openai/a".to_string()];
-        assert!(c.prune(&mut panel, 2, 1).is_empty());
+        assert!(c.prune(&mut panel, 2, 1, &here).is_empty());
         assert_eq!(panel, ["openai/a"]);
     }
 
@@ -266,7 +337,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("agon-doctor-{}", std::process::id()));
         let c = cache(&[check("openai/b", false, 7)]);
         c.save(&dir).unwrap();
-        assert_eq!(HealthCache::load(&dir).checks["openai/b"], check("openai/b", false, 7));
+        assert_eq!(HealthCache::load(&dir).checks[&key("openai/b", ENDPOINT)], check("openai/b", false, 7));
         std::fs::write(HealthCache::path(&dir), "{not json").unwrap();
         assert!(HealthCache::load(&dir).checks.is_empty());
         let _ = std::fs::remove_dir_all(dir);

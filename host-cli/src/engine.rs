@@ -130,6 +130,18 @@ impl Council<'_> {
             .map_err(EngineError))
     }
 
+    /// Feed one journal line after the header, as `from_journal` does for each.
+    pub fn replay_line(&mut self, number: usize, line: &str) -> Result<Result<(), EngineError>> {
+        let rt = &mut *self.runtime;
+        let number = u32::try_from(number).unwrap_or(u32::MAX);
+        Ok(rt
+            .bindings
+            .agon_debate_engine()
+            .session()
+            .call_replay_line(&mut rt.store, self.session, number, line)?
+            .map_err(EngineError))
+    }
+
     pub fn journal(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_journal(&mut rt.store, self.session)?)

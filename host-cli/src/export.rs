@@ -1,7 +1,10 @@
 //! A session as one self-contained HTML page, for sharing: inline CSS, no
 //! scripts, no external assets. Every model-written string is escaped (the
 //! text is untrusted), and shown as preformatted text, so a reply can neither
-//! inject markup nor lose its own formatting.
+//! inject markup nor lose its own formatting. A strict Content-Security-Policy
+//! says the same to the browser: should anything ever slip through the
+//! escaping, the page still runs no script, loads nothing and sends nothing.
+//! Control characters are shown, as on a terminal (the page is text too).
 //!
 //! Built from the transcript JSON (its documented shape), so it renders any
 //! protocol's transcript: turns by round and phase, each seat in its own
@@ -11,6 +14,11 @@
 use std::fmt::Write;
 
 use serde_json::Value;
+
+use crate::sanitize;
+
+/// Nothing but the page's own inline style: no script, no fetch, no frame, no form.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// Seat colours: distinct hues that keep dark text readable.
 const PALETTE: [&str; 8] = ["#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff", "#ccfbf1", "#fee2e2", "#ede9fe"];
@@ -69,6 +77,7 @@ pub fn html(t: &Value) -> String {
     let _ = write!(
         h,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <title>agon · {}</title><style>{CSS}</style></head><body>\n",
         escape(str_of(t, "question"))
@@ -209,7 +218,7 @@ pub fn html(t: &Value) -> String {
         h.push_str(&outcome_box);
     }
     h.push_str("<footer>Exported by agon. Model text is shown as written, escaped.</footer></body></html>\n");
-    h
+    sanitize::terminal(&h).into_owned()
 }
 
 fn failures(outcome: &Value) -> String {
@@ -274,6 +283,12 @@ mod tests {
         assert!(page.contains("<title>agon · Ship &lt;it&gt;?</title>"));
         // Self-contained: no external assets, no scripts of our own.
         assert!(!page.contains("src=") && !page.contains("href=") && !page.contains("<script"));
+        // And the browser is told so: no script runs, nothing loads.
+        let head = &page[..page.find("</head>").unwrap()];
+        assert!(head.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"), "{head}");
+        assert!(!CSP.contains("script-src"), "default-src 'none' covers scripts");
+        let page = html(&transcript("completed", "\u{1b}]52;c;eA==\u{7}"));
+        assert!(page.contains("^[]52;c;eA==^G") && !page.contains('\u{1b}'));
     }
 
     #[test]

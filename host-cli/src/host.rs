@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
@@ -56,14 +56,15 @@ pub struct Sinks {
 /// nothing that was answered.
 pub struct JournalFile {
     file: File,
+    path: PathBuf,
 }
 
 impl JournalFile {
     pub fn create(path: &Path, header: &str) -> Result<JournalFile> {
-        let mut file = File::create(path).with_context(|| format!("creating the journal {}", path.display()))?;
-        file.write_all(header.as_bytes())?;
-        file.sync_data()?;
-        Ok(JournalFile { file })
+        let file = File::create(path).with_context(|| format!("creating the journal {}", path.display()))?;
+        let mut journal = JournalFile { file, path: path.to_path_buf() };
+        journal.append(header)?;
+        Ok(journal)
     }
 
     /// Continue a journal a previous run wrote (its torn tail already cut).
@@ -72,13 +73,16 @@ impl JournalFile {
             .append(true)
             .open(path)
             .with_context(|| format!("opening the journal {}", path.display()))?;
-        Ok(JournalFile { file })
+        Ok(JournalFile { file, path: path.to_path_buf() })
     }
 
+    /// Append one line and wait until it is on disk. A failure (a full disk)
+    /// names the file: every line before this one is kept.
     pub fn append(&mut self, line: &str) -> Result<()> {
-        self.file.write_all(line.as_bytes())?;
-        self.file.sync_data()?;
-        Ok(())
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .with_context(|| format!("writing the journal {}", self.path.display()))
     }
 }
 
@@ -98,7 +102,7 @@ pub fn drive(
                 wit::Output::Request(request) => spawn_call(request, env, options, tx.clone()),
                 wit::Output::Event(event) => {
                     if let Some(out) = &mut sinks.events {
-                        writeln!(out, "{}", event.json)?;
+                        writeln!(out, "{}", crate::output::json_text(&event.json))?;
                         out.flush()?;
                     }
                     view.event(&event);
@@ -250,7 +254,8 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
                     format!("{var} is not set, and {} ({}/…) needs it; set it", endpoint.base_url, endpoint.provider)
                 });
             }
-            reachable(&endpoint.base_url).map_err(|why| {
+            let base = endpoint.base()?;
+            reachable(base).map_err(|why| {
                 format!(
                     "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
                     endpoint.base_url, endpoint.url_var
@@ -272,17 +277,9 @@ fn on_path(program: &str) -> bool {
         .unwrap_or(false)
 }
 
-fn reachable(base_url: &str) -> Result<(), String> {
-    let (scheme, rest) = base_url.split_once("://").ok_or("not a URL")?;
-    let authority = rest.split('/').next().unwrap_or(rest);
-    let authority = authority.rsplit_once('@').map(|(_, a)| a).unwrap_or(authority);
-    let has_port = authority.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()));
-    let target = if has_port {
-        authority.to_string()
-    } else {
-        format!("{authority}:{}", if scheme == "https" { 443 } else { 80 })
-    };
-    let addrs: Vec<_> = target.to_socket_addrs().map_err(|e| format!("cannot resolve: {e}"))?.collect();
+fn reachable(base: &provider::BaseUrl) -> Result<(), String> {
+    let (host, port) = base.host_and_port().ok_or("no host in the URL")?;
+    let addrs: Vec<_> = (host.as_str(), port).to_socket_addrs().map_err(|e| format!("cannot resolve: {e}"))?.collect();
     let mut last = String::from("no address");
     for addr in addrs {
         match TcpStream::connect_timeout(&addr, Duration::from_secs(5)) {

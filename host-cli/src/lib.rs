@@ -8,8 +8,30 @@ pub mod doctor;
 pub mod engine;
 pub mod export;
 pub mod host;
+pub mod journal;
+pub mod lock;
+pub mod output;
 pub mod prices;
 pub mod provider;
+pub mod sanitize;
 pub mod sessions;
 pub mod spec_args;
+pub mod trust;
 pub mod view;
+
+/// An error that is the user's input, not ours: one line, exit code 2.
+#[derive(Debug)]
+pub struct BadInput(pub String);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// A [`BadInput`] error.
+pub fn bad(message: impl Into<String>) -> anyhow::Error {
+    anyhow::Error::new(BadInput(message.into()))
+}

@@ -8,11 +8,14 @@ use agon_cli::cli::{BatchArgs, Cli, Command, DriveArgs, ExportFormat, Format, Re
 use agon_cli::config::{Config, given_in};
 use agon_cli::engine::{COMPONENT, Runtime, wit};
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
+use agon_cli::journal::{self, Retry};
+use agon_cli::lock::{Lock, LockError};
+use agon_cli::output::{self, check_writable, document_text};
 use agon_cli::prices::PriceTable;
-use agon_cli::provider::{CallOptions, Environment};
+use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
 use agon_cli::sessions::{self, Session};
-use agon_cli::spec_args;
 use agon_cli::view::{View, outcome_line};
+use agon_cli::{BadInput, bad, safe_eprintln, safe_println, sanitize, spec_args};
 use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches};
 
@@ -28,27 +31,11 @@ mod exit {
     pub const INTERRUPTED: u8 = 130;
 }
 
-/// An error that is the user's input, not ours: one line, exit code 2.
-#[derive(Debug)]
-struct BadInput(String);
-
-impl std::fmt::Display for BadInput {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BadInput {}
-
-fn bad(message: impl Into<String>) -> anyhow::Error {
-    anyhow::Error::new(BadInput(message.into()))
-}
-
 fn main() -> ExitCode {
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
-    let config = || Config::load(cli.config.as_deref()).map_err(bad);
+    let config = || load_config(cli.config.as_deref());
     let result = match cli.command {
         Command::Run(mut args) => {
             config().and_then(|c| configure_run(&mut args, &c, &given).map(|_| c)).and_then(|c| run(args, &c))
@@ -60,11 +47,14 @@ fn main() -> ExitCode {
             .and_then(|c| c.apply_to_spec(&mut args.spec, &given).map_err(bad).map(|_| c))
             .and_then(|c| batch(args, &c)),
         Command::Replay(args) => replay(args),
-        Command::Resume { id, drive } => config().and_then(|c| resume(&id, drive, &c)),
+        Command::Resume { id, retry_failed, drive } => config().and_then(|c| resume(&id, retry_failed, drive, &c)),
         Command::Sessions { json } => list_sessions(json),
         Command::Show { id, format } => show(&id, format),
         Command::Export { id, format, output } => export(&id, format, output.as_deref()),
         Command::Doctor { models, timeout } => config().and_then(|c| doctor(&c, &models, timeout)),
+        Command::Trust { file, list, revoke } => {
+            agon_cli::trust::command(file.as_deref(), list, revoke).map(|_| exit::OK)
+        }
         Command::Protocols => protocols(),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
             .with_context(|| format!("writing {}", output.display()))
@@ -74,10 +64,19 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             let code = if e.downcast_ref::<BadInput>().is_some() { exit::BAD_INPUT } else { exit::FAILURE };
-            eprintln!("agon: {e:#}");
+            safe_eprintln!("agon: {e:#}");
             ExitCode::from(code)
         }
     }
+}
+
+/// agon.toml, and the one line that says what of it is not used (an untrusted folder's file).
+fn load_config(explicit: Option<&std::path::Path>) -> Result<Config> {
+    let config = Config::load(explicit).map_err(bad)?;
+    if let Some(notice) = config.trust_notice() {
+        safe_eprintln!("{notice}");
+    }
+    Ok(config)
 }
 
 fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Config) -> Result<String> {
@@ -91,11 +90,10 @@ fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Co
         inputs.roles = load_roles(args.roles.as_deref(), runtime)?;
     }
     if let Some(path) = &args.items {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read --items {}: {e}", path.display())))?;
+        let text = read_text(path, "--items")?;
         inputs.items = spec_args::read_items(&text);
     }
-    let mut spec = spec_args::build(args, question, &inputs, &mut |w| eprintln!("{w}")).map_err(bad)?;
+    let mut spec = spec_args::build(args, question, &inputs, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
     // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
     let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
     if !prices.is_empty() {
@@ -120,11 +118,17 @@ fn load_roles(dir: Option<&std::path::Path>, runtime: &mut Runtime) -> Result<Ve
             }
             paths
                 .into_iter()
-                .map(|p| std::fs::read_to_string(&p).map(|t| (p.display().to_string(), t)))
-                .collect::<std::io::Result<_>>()?
+                .map(|p| Ok((p.display().to_string(), read_text(&p, "the role file")?)))
+                .collect::<Result<_>>()?
         }
     };
     files.into_iter().map(|(name, text)| runtime.parse_role(&text)?.map_err(|e| bad(format!("{name}: {e}")))).collect()
+}
+
+/// A text file the user named; errors name it (and `what` it was for).
+fn read_text(path: &std::path::Path, what: &str) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read {what} {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| bad(format!("{what} {}: not UTF-8 text ({})", path.display(), e.utf8_error())))
 }
 
 /// Every model a spec names: the panel's, then the judge's.
@@ -142,7 +146,7 @@ fn spec(args: SpecCmd, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
     let json = spec_json(&args.spec, &args.question, &mut runtime, config)?;
     let pretty: serde_json::Value = serde_json::from_str(&json)?;
-    println!("{}", serde_json::to_string_pretty(&pretty)?);
+    println!("{}", output::json_text(&serde_json::to_string_pretty(&pretty)?));
     Ok(exit::OK)
 }
 
@@ -185,14 +189,40 @@ fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bo
     {
         let keep = args.spec.options.len().max(2);
         let health = agon_cli::doctor::HealthCache::load(&dir);
-        for warning in health.prune(&mut args.spec.panel, keep, agon_cli::doctor::now()) {
-            eprintln!("{warning}");
+        let env = Environment::new(config);
+        let endpoint = |m: &str| agon_cli::doctor::endpoint_of(m, &env);
+        for warning in health.prune(&mut args.spec.panel, keep, agon_cli::doctor::now(), &endpoint) {
+            safe_eprintln!("{warning}");
         }
     }
     Ok(())
 }
 
+/// Every file the run will write, checked before anything is spent.
+fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Result<()> {
+    let events = drive.events.as_deref().filter(|e| *e != "-").map(std::path::Path::new);
+    for (path, flag) in [(drive.output.as_deref(), "--output"), (events, "--events"), (journal, "--journal")] {
+        if let Some(path) = path {
+            check_writable(path, flag).map_err(bad)?;
+        }
+    }
+    Ok(())
+}
+
+/// One process per session: the lock is held until the returned guard drops.
+fn lock_session(session: &Session) -> Result<Lock> {
+    Lock::acquire(&session.dir.join(sessions::LOCK)).map_err(|e| match e {
+        LockError::Held { pid } => bad(format!(
+            "session {} is in use by another agon process{}: wait for it to end (or stop it), then try again",
+            session.id,
+            pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+        )),
+        LockError::Io(e) => anyhow::Error::new(e).context(format!("locking session {}", session.id)),
+    })
+}
+
 fn run(args: RunArgs, config: &Config) -> Result<u8> {
+    check_outputs(&args.drive, args.journal.as_deref())?;
     let mut runtime = Runtime::load()?;
     let spec = spec_json(&args.spec, &args.question, &mut runtime, config)?;
     let env = environment(config, &args.drive);
@@ -200,7 +230,7 @@ fn run(args: RunArgs, config: &Config) -> Result<u8> {
     host::preflight(&models, &env).map_err(bad)?;
     let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
     if !args.drive.quiet {
-        eprintln!("{}", worst_case_line(&bound));
+        safe_eprintln!("{}", worst_case_line(&bound));
     }
     if let (Some(max), Some(micro)) = (args.spec.max_cost, bound.cost_micro_usd)
         && micro > micro_usd(max)
@@ -211,7 +241,7 @@ fn run(args: RunArgs, config: &Config) -> Result<u8> {
         )));
     }
     if args.spec.max_cost.is_some() && !bound.unpriced.is_empty() {
-        eprintln!(
+        safe_eprintln!(
             "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
             bound.unpriced.join(", ")
         );
@@ -219,12 +249,14 @@ fn run(args: RunArgs, config: &Config) -> Result<u8> {
 
     let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;
-    let session = if args.no_save {
-        None
+    let (session, _lock) = if args.no_save {
+        (None, None)
     } else {
         let root = sessions::root()
             .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
-        Some(Session::create(&root).with_context(|| format!("creating a session in {}", root.display()))?)
+        let session = Session::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
+        let lock = lock_session(&session)?;
+        (Some(session), Some(lock))
     };
     let mut journals = Vec::new();
     if let Some(s) = &session {
@@ -233,7 +265,18 @@ fn run(args: RunArgs, config: &Config) -> Result<u8> {
     if let Some(path) = &args.journal {
         journals.push(JournalFile::create(path, &header)?);
     }
-    drive_to_end(&mut council, &env, &args.drive, journals, session.as_ref(), args.journal.as_deref())
+    let options = call_options(&args.drive, config);
+    drive_to_end(&mut council, &env, &args.drive, options, journals, session.as_ref(), args.journal.as_deref())
+}
+
+/// How calls are made: the flags, then agon.toml, then the defaults.
+fn call_options(drive: &DriveArgs, config: &Config) -> CallOptions {
+    let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());
+    CallOptions {
+        timeout: Duration::from_secs(drive.timeout),
+        stream: !drive.no_stream,
+        max_reply: drive.max_reply.or(from_file).unwrap_or(DEFAULT_MAX_REPLY),
+    }
 }
 
 /// "worst case: 16 calls, ≤ 24,000 prompt + 8,192 completion tokens, ≤ $0.14".
@@ -282,27 +325,69 @@ fn environment(config: &Config, drive: &DriveArgs) -> Environment {
     env
 }
 
-/// Continue an interrupted session from its journal.
-fn resume(id: &str, drive: DriveArgs, config: &Config) -> Result<u8> {
+/// Continue an interrupted session from its journal; with failures on the
+/// way to a model (or `--retry-failed`, any failure), cut back to ask them again.
+fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -> Result<u8> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
     let session = Session::find(&root, id).map_err(bad)?;
-    let journal = session.repaired_journal().with_context(|| format!("reading {}", session.journal().display()))?;
+    let _lock = lock_session(&session)?;
+    check_outputs(&drive, None)?;
+    let path = session.journal();
     let mut runtime = Runtime::load()?;
-    let mut council =
-        runtime.from_journal(&journal)?.map_err(|e| bad(format!("{}: {e}", session.journal().display())))?;
-    if council.outcome()?.is_some() {
+    let retry = if retry_failed { Retry::AllFailures } else { Retry::Transport };
+    let journal::Opened { mut council, tail, cut } = journal::open(&mut runtime, &path, Some(retry))?;
+    if cut.is_none()
+        && let Some(outcome) = council.outcome()?
+    {
+        journal::repair(&path, tail)?;
         eprintln!("agon: session {} already finished; nothing to call. Its transcript:", session.id);
+        if !outcome.failures.is_empty() && !retry_failed {
+            eprintln!(
+                "agon: {} call(s) failed; `agon resume {} --retry-failed` asks them again (and what followed them)",
+                outcome.failures.len(),
+                session.id
+            );
+        }
         let code = write_result(&mut council, &drive, false)?;
+        note_outcome(&outcome);
         write_transcripts(&mut council, &session)?;
         return Ok(code);
     }
+    // Before the journal changes: the endpoints must be back.
     let models = models_of(&serde_json::from_str(&council.spec_json()?)?);
     let env = environment(config, &drive);
     host::preflight(&models, &env).map_err(bad)?;
+    match cut {
+        Some(cut) => {
+            let kept = journal::replace(&path, &council.journal()?)?;
+            // They told the old journal's story (still readable: `agon replay` the kept one).
+            for stale in [sessions::TRANSCRIPT_JSON, sessions::TRANSCRIPT_MD] {
+                match std::fs::remove_file(session.dir.join(stale)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(
+                            anyhow::Error::new(e).context(format!("removing {stale} of session {}", session.id))
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            let what = if retry_failed { "failed" } else { "failed on the way to their model (transport)" };
+            eprintln!(
+                "agon: session {}: asking again {} call(s) that {what}, from journal line {} on; {} answered call(s) planned after them are asked again too; the previous journal is kept as {}",
+                session.id,
+                cut.failures,
+                cut.line,
+                cut.replies_dropped,
+                kept.display()
+            );
+        }
+        None => journal::repair(&path, tail)?,
+    }
     let waiting = council.outstanding()?.len();
     eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
-    let journals = vec![JournalFile::append_to(&session.journal())?];
-    drive_to_end(&mut council, &env, &drive, journals, Some(&session), None)
+    let journals = vec![JournalFile::append_to(&path)?];
+    let options = call_options(&drive, config);
+    drive_to_end(&mut council, &env, &drive, options, journals, Some(&session), None)
 }
 
 /// Drive the council to its end (or an interruption), then write the result,
@@ -311,6 +396,7 @@ fn drive_to_end(
     council: &mut agon_cli::engine::Council<'_>,
     env: &Environment,
     drive: &DriveArgs,
+    options: CallOptions,
     journals: Vec<JournalFile>,
     session: Option<&Session>,
     journal_copy: Option<&std::path::Path>,
@@ -332,13 +418,26 @@ fn drive_to_end(
         Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
     let mut sinks = Sinks { events, journals };
-    let options = CallOptions { timeout: Duration::from_secs(drive.timeout), stream: !drive.no_stream };
-    let ending = host::drive(council, env, options, &mut sinks, &mut view, host::channel_with_interrupt())?;
+    let ending =
+        host::drive(council, env, options, &mut sinks, &mut view, host::channel_with_interrupt()).map_err(|e| {
+            match session {
+                // A full disk, say: what was answered before it is kept.
+                Some(s) => anyhow::anyhow!(
+                    "{e:#}; every turn answered before that is kept: once that is fixed, continue with: agon resume {}",
+                    s.id
+                ),
+                None => e,
+            }
+        })?;
     // Take the status lines down before anything else is printed (they would be redrawn over it).
     drop(view);
     match ending {
-        Ending::Done(_) => {
+        Ending::Done(outcome) => {
             let code = write_result(council, drive, stdout_is_terminal)?;
+            // The view showed the outcome, unless it was quiet.
+            if drive.quiet {
+                note_outcome(&outcome);
+            }
             if let Some(s) = session {
                 write_transcripts(council, s)?;
                 if !drive.quiet {
@@ -355,7 +454,7 @@ fn drive_to_end(
                 }
                 (None, None) => "--no-save was given, so the answered turns are gone".to_string(),
             };
-            eprintln!("\nagon: interrupted; {hint}");
+            safe_eprintln!("\nagon: interrupted; {hint}");
             Ok(exit::INTERRUPTED)
         }
     }
@@ -370,6 +469,14 @@ fn document(council: &mut agon_cli::engine::Council<'_>, format: Format) -> Resu
     }
 }
 
+fn kind(format: Format) -> output::Kind {
+    match format {
+        Format::Markdown => output::Kind::Markdown,
+        Format::Json => output::Kind::Json,
+        Format::Yaml => output::Kind::Yaml,
+    }
+}
+
 fn yaml(json: &str) -> Result<String> {
     let value: serde_json::Value = serde_json::from_str(json)?;
     Ok(serde_yaml_ng::to_string(&value)?)
@@ -378,10 +485,11 @@ fn yaml(json: &str) -> Result<String> {
 /// The result document, to --output or stdout, and the exit code of the outcome.
 fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveArgs, shown_live: bool) -> Result<u8> {
     let document = document(council, drive.format)?;
+    let document = document_text(&document, kind(drive.format));
     let events_to_stdout = drive.events.as_deref() == Some("-");
     match (&drive.output, events_to_stdout, shown_live, drive.format) {
         (Some(path), _, _, _) => {
-            std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?
+            std::fs::write(path, document.as_bytes()).with_context(|| format!("writing {}", path.display()))?
         }
         (None, true, _, _) => {}
         // The live view already showed the debate as Markdown on this terminal.
@@ -396,9 +504,17 @@ fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveArgs, 
     Ok(exit_code(&outcome))
 }
 
+/// The session's rendered transcripts: as every text agon writes, no control character raw.
 fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &Session) -> Result<()> {
-    session.write(sessions::TRANSCRIPT_JSON, &council.transcript_json()?)?;
-    session.write(sessions::TRANSCRIPT_MD, &council.transcript_markdown()?)?;
+    let context = || {
+        format!(
+            "writing the transcripts of session {} (its journal is whole: `agon resume {}` writes them again)",
+            session.id, session.id
+        )
+    };
+    session.write(sessions::TRANSCRIPT_JSON, &output::json_text(&council.transcript_json()?)).with_context(context)?;
+    let markdown = council.transcript_markdown()?;
+    session.write(sessions::TRANSCRIPT_MD, &sanitize::terminal(&markdown)).with_context(context)?;
     Ok(())
 }
 
@@ -408,7 +524,7 @@ fn list_sessions(json: bool) -> Result<u8> {
     let mut out = std::io::stdout().lock();
     if json {
         for s in &all {
-            writeln!(out, "{}", serde_json::to_string(&s.summary())?)?;
+            writeln!(out, "{}", output::json_text(&serde_json::to_string(&s.summary())?))?;
         }
     } else if all.is_empty() {
         writeln!(out, "no sessions in {} yet", root.display())?;
@@ -419,7 +535,7 @@ fn list_sessions(json: bool) -> Result<u8> {
             "id", "created (UTC)", "protocol", "outcome", "cost"
         )?;
         for s in &all {
-            writeln!(out, "{}", s.summary().line())?;
+            writeln!(out, "{}", sanitize::terminal(&s.summary().line()))?;
         }
     }
     Ok(exit::OK)
@@ -439,24 +555,24 @@ fn session_document(id: &str, format: Format) -> Result<String> {
     if let Some(text) = found {
         return Ok(text);
     }
-    let journal = std::fs::read_to_string(session.journal())
-        .with_context(|| format!("reading {}", session.journal().display()))?;
     let mut runtime = Runtime::load()?;
-    let mut council =
-        runtime.from_journal(&journal)?.map_err(|e| bad(format!("{}: {e}", session.journal().display())))?;
-    document(&mut council, format)
+    let mut opened = journal::open(&mut runtime, &session.journal(), None)?;
+    document(&mut opened.council, format)
 }
 
 fn show(id: &str, format: Format) -> Result<u8> {
     let document = session_document(id, format)?;
-    std::io::stdout().lock().write_all(document.as_bytes())?;
+    std::io::stdout().lock().write_all(document_text(&document, kind(format)).as_bytes())?;
     Ok(exit::OK)
 }
 
 fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) -> Result<u8> {
+    if let Some(path) = output {
+        check_writable(path, "--output").map_err(bad)?;
+    }
     let document = match format {
-        ExportFormat::Md => session_document(id, Format::Markdown)?,
-        ExportFormat::Json => session_document(id, Format::Json)?,
+        ExportFormat::Md => sanitize::terminal(&session_document(id, Format::Markdown)?).into_owned(),
+        ExportFormat::Json => output::json_text(&session_document(id, Format::Json)?).into_owned(),
         ExportFormat::Html => {
             let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
             agon_cli::export::html(&json)
@@ -469,12 +585,28 @@ fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) -> R
     Ok(exit::OK)
 }
 
+/// A lock on a batch's results file, held beside it as `RESULTS.lock`.
+fn lock_results(results: &std::path::Path) -> Result<Lock> {
+    let mut name = results.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    Lock::acquire(&results.with_file_name(name)).map_err(|e| match e {
+        LockError::Held { pid } => bad(format!(
+            "{} is being written by another agon batch{}: wait for it to end (or stop it), then run this again",
+            results.display(),
+            pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+        )),
+        LockError::Io(e) => anyhow::Error::new(e).context(format!("locking {}", results.display())),
+    })
+}
+
 fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
-    let text = std::fs::read_to_string(&args.questions)
-        .map_err(|e| bad(format!("cannot read {}: {e}", args.questions.display())))?;
-    let (items, problems) = agon_cli::batch::read_items(&text);
+    check_writable(&args.output, "--output").map_err(bad)?;
+    let _lock = lock_results(&args.output)?;
+    let bytes =
+        std::fs::read(&args.questions).map_err(|e| bad(format!("cannot read {}: {e}", args.questions.display())))?;
+    let (items, problems) = agon_cli::batch::read_items(&bytes);
     for p in &problems {
-        eprintln!("agon: {}: {p}", args.questions.display());
+        safe_eprintln!("agon: {}: {p}", args.questions.display());
     }
     let done = agon_cli::batch::finished_ids(&args.output)?;
     let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
@@ -486,6 +618,12 @@ fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     let mut rates = std::collections::BTreeMap::new();
     for r in &args.rates {
         let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
+        if !agon_cli::provider::PRESETS.iter().any(|p| p.name == provider) && provider != "cmd" {
+            return Err(bad(format!(
+                "--rate {r}: no provider '{provider}' (known: {})",
+                agon_cli::provider::provider_names()
+            )));
+        }
         rates.insert(provider, per_minute);
     }
     let mut env = Environment::new(config);
@@ -493,7 +631,7 @@ fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(args.max_in_flight), &rates)));
     host::preflight(&models_of(&template), &env).map_err(bad)?;
     let bound = runtime.estimate(&template.to_string())?.map_err(|e| bad(e.to_string()))?;
-    eprintln!(
+    safe_eprintln!(
         "agon: {} to run, {} already in {}; each debate at worst: {}",
         todo.len(),
         items.len() - todo.len(),
@@ -512,12 +650,19 @@ fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     let run = agon_cli::batch::Batch {
         template,
         env,
-        options: CallOptions { timeout: Duration::from_secs(args.timeout), stream: false },
+        options: CallOptions {
+            timeout: Duration::from_secs(args.timeout),
+            stream: false,
+            max_reply: args
+                .max_reply
+                .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
+                .unwrap_or(DEFAULT_MAX_REPLY),
+        },
         concurrency: args.concurrency,
         output: &args.output,
     };
     let tally = run.run(todo)?;
-    eprintln!(
+    safe_eprintln!(
         "agon: batch done: {} complete, {} degraded or stopped, {} failed, {} line(s) skipped; results in {}",
         tally.full,
         tally.partial,
@@ -537,19 +682,20 @@ fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {
     let models = agon_cli::doctor::targets(config, extra);
     let source = config.path.as_ref().map_or("no agon.toml found".to_string(), |p| format!("config {}", p.display()));
     if models.is_empty() {
-        println!(
+        safe_println!(
             "agon doctor · {source} · nothing to check: name models in agon.toml's [panels], or give them: agon doctor openai/gpt-4o-mini"
         );
         return Ok(exit::BAD_INPUT);
     }
-    println!("agon doctor · {source}");
+    safe_println!("agon doctor · {source}");
     let env = Environment::new(config);
     let mut probe = |m: &str| agon_cli::doctor::live_probe(m, &env, Duration::from_secs(timeout));
+    let endpoint = |m: &str| agon_cli::doctor::endpoint_of(m, &env);
     let mut checks = Vec::new();
     for model in models {
         // One at a time, so each line shows as soon as its probe ends.
-        let check = agon_cli::doctor::check_all(&[model], &mut probe, agon_cli::doctor::now()).remove(0);
-        println!("  {}  {}: {}", if check.healthy { "ok  " } else { "dead" }, check.model, check.detail);
+        let check = agon_cli::doctor::check_all(&[model], &mut probe, &endpoint, agon_cli::doctor::now()).remove(0);
+        safe_println!("  {}  {}: {}", if check.healthy { "ok  " } else { "dead" }, check.model, check.detail);
         checks.push(check);
     }
     let dead = checks.iter().filter(|c| !c.healthy).count();
@@ -557,7 +703,7 @@ fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {
         let mut cache = agon_cli::doctor::HealthCache::load(&dir);
         cache.record(&checks);
         match cache.save(&dir) {
-            Ok(()) => println!(
+            Ok(()) => safe_println!(
                 "{} of {} answered; kept for a day in {}: `agon run` leaves out dead seats until then",
                 checks.len() - dead,
                 checks.len(),
@@ -569,18 +715,32 @@ fn doctor(config: &Config, extra: &[String], timeout: u64) -> Result<u8> {
     Ok(if dead == 0 { exit::OK } else { exit::FAILURE })
 }
 
+/// A journal rendered without calling any model; read a line at a time.
 fn replay(args: ReplayArgs) -> Result<u8> {
-    let text = std::fs::read_to_string(&args.journal)
-        .map_err(|e| bad(format!("cannot read the journal {}: {e}", args.journal.display())))?;
+    if let Some(path) = &args.output {
+        check_writable(path, "--output").map_err(bad)?;
+    }
+    if !args.journal.exists() {
+        return Err(bad(format!("cannot read the journal {}: no such file", args.journal.display())));
+    }
     let mut runtime = Runtime::load()?;
-    let mut council = runtime.from_journal(&text)?.map_err(|e| bad(format!("{}: {e}", args.journal.display())))?;
+    let journal::Opened { mut council, tail, .. } = journal::open(&mut runtime, &args.journal, None)?;
+    if let journal::Tail::Torn { .. } = tail {
+        eprintln!("agon: the journal's last line is torn (a crash while it was written); it is left out");
+    }
     let document = document(&mut council, args.format)?;
+    let document = document_text(&document, kind(args.format));
     match &args.output {
-        Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,
+        Some(path) => {
+            std::fs::write(path, document.as_bytes()).with_context(|| format!("writing {}", path.display()))?
+        }
         None => std::io::stdout().lock().write_all(document.as_bytes())?,
     }
     match council.outcome()? {
-        Some(outcome) => Ok(exit_code(&outcome)),
+        Some(outcome) => {
+            note_outcome(&outcome);
+            Ok(exit_code(&outcome))
+        }
         None => {
             let waiting = council.outstanding()?.len();
             eprintln!("agon: this debate did not finish; {waiting} request(s) were never answered");
@@ -589,10 +749,14 @@ fn replay(args: ReplayArgs) -> Result<u8> {
     }
 }
 
-fn exit_code(outcome: &wit::Outcome) -> u8 {
+/// The outcome line on stderr when it is not a full answer and nothing showed it yet.
+fn note_outcome(outcome: &wit::Outcome) {
     if !matches!(outcome.kind, wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus) {
-        eprintln!("{}", outcome_line(outcome));
+        safe_eprintln!("{}", outcome_line(outcome));
     }
+}
+
+fn exit_code(outcome: &wit::Outcome) -> u8 {
     match outcome.kind {
         wit::OutcomeKind::Completed | wit::OutcomeKind::Consensus => exit::OK,
         wit::OutcomeKind::Degraded => exit::DEGRADED,

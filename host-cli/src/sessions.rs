@@ -6,7 +6,7 @@
 //! `~/.local/share/agon/sessions`. One sub-folder per session, named by its
 //! id: `YYYYMMDD-HHMMSS-xxxx`, so names sort by time.
 
-use std::fs::{self, OpenOptions};
+use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -16,6 +16,8 @@ use serde_json::Value;
 pub const JOURNAL: &str = "journal.ndjson";
 pub const TRANSCRIPT_JSON: &str = "transcript.json";
 pub const TRANSCRIPT_MD: &str = "transcript.md";
+/// Held (an OS lock) while a run or a resume writes the session; see [`crate::lock`].
+pub const LOCK: &str = "lock";
 
 /// The folder holding every session.
 pub fn root() -> Option<PathBuf> {
@@ -76,19 +78,6 @@ impl Session {
 
     pub fn journal(&self) -> PathBuf {
         self.dir.join(JOURNAL)
-    }
-
-    /// The journal's text, with a torn last line (a crash mid-write) cut off
-    /// the file itself, so that appending continues on a clean line.
-    pub fn repaired_journal(&self) -> std::io::Result<String> {
-        let path = self.journal();
-        let text = fs::read_to_string(&path)?;
-        if text.is_empty() || text.ends_with('\n') {
-            return Ok(text);
-        }
-        let keep = text.rfind('\n').map_or(0, |i| i + 1);
-        OpenOptions::new().write(true).open(&path)?.set_len(keep as u64)?;
-        Ok(text[..keep].to_string())
     }
 
     /// Write a derived file atomically: a reader never sees half of it.
@@ -250,16 +239,6 @@ mod tests {
         let b = Session::create(&root).unwrap();
         assert_ne!(a.id, b.id);
         assert!(a.dir.is_dir() && b.dir.is_dir());
-        let _ = fs::remove_dir_all(root);
-    }
-
-    #[test]
-    fn a_torn_last_line_is_cut_from_the_file() {
-        let root = temp("torn");
-        let s = Session::create(&root).unwrap();
-        fs::write(s.journal(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n{\"type\":\"rep").unwrap();
-        assert_eq!(s.repaired_journal().unwrap(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n");
-        assert_eq!(fs::read_to_string(s.journal()).unwrap(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":0}\n");
         let _ = fs::remove_dir_all(root);
     }
 }

@@ -4,6 +4,10 @@
 //! Replies that run concurrently are shown one after another in the order
 //! they were asked for: the earliest in flight streams live, the others are
 //! held back and shown, whole or as far as they got, when their turn comes.
+//!
+//! Everything written passes through [`sanitize::terminal`]: model text never
+//! drives the terminal. The one exception is the judge's synthesis rendered by
+//! termimad, whose own styling must survive; its input is sanitized instead.
 
 mod live;
 
@@ -11,6 +15,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 
 use crate::engine::wit;
+use crate::sanitize;
 
 pub struct View {
     out: Option<Box<dyn Write>>,
@@ -32,6 +37,8 @@ pub struct View {
 struct Pending {
     header: String,
     text: String,
+    /// The judge's synthesis, rendered (styled) from sanitized text: written as is.
+    rendered: Option<String>,
     finished: bool,
     footer: Option<String>,
 }
@@ -57,7 +64,13 @@ impl View {
         View { live: Some(live::Live::new(colour)), colour, ..View::new(None) }
     }
 
+    /// Write untrusted text, made safe for a terminal.
     fn say(&mut self, text: &str) {
+        self.say_styled(&sanitize::terminal(text));
+    }
+
+    /// Write text that is safe already: sanitized, then styled by termimad.
+    fn say_styled(&mut self, text: &str) {
         if let Some(live) = &mut self.live {
             live.print(text);
         } else if let Some(out) = &mut self.out {
@@ -134,11 +147,11 @@ impl View {
                 }
                 if self.judge == Some(t.id) {
                     // Held back while it streamed: shown once, rendered.
-                    let rendered = markdown(&t.text, self.colour);
+                    let rendered = markdown(&sanitize::terminal(&t.text), self.colour);
                     if self.focus == Some(t.id) {
-                        self.say(&rendered);
+                        self.say_styled(&rendered);
                     } else if let Some(p) = self.pending.get_mut(&t.id) {
-                        p.text = rendered;
+                        p.rendered = Some(rendered);
                     }
                 }
                 self.finish(t.id, None)
@@ -170,7 +183,7 @@ impl View {
     }
 
     fn start(&mut self, id: u64, header: String) {
-        self.pending.insert(id, Pending { header, text: String::new(), finished: false, footer: None });
+        self.pending.insert(id, Pending { header, text: String::new(), rendered: None, finished: false, footer: None });
         if self.focus.is_none() {
             self.advance_focus();
         }
@@ -217,8 +230,11 @@ impl View {
             let p = self.pending.get_mut(&id).expect("present");
             let shown = format!("{}{}", p.header, p.text);
             p.text.clear();
-            let finished = p.finished;
+            let (finished, rendered) = (p.finished, p.rendered.take());
             self.say(&shown);
+            if let Some(rendered) = rendered {
+                self.say_styled(&rendered);
+            }
             if !finished {
                 self.focus = Some(id);
                 return;
@@ -262,6 +278,7 @@ pub fn kind_name(kind: wit::FailureKind) -> &'static str {
         wit::FailureKind::ProviderError => "provider-error",
         wit::FailureKind::Refused => "refused",
         wit::FailureKind::Cancelled => "cancelled",
+        wit::FailureKind::Transport => "transport",
     }
 }
 

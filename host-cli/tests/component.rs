@@ -70,6 +70,7 @@ fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
         agon_core::FailureKind::ProviderError => wit::FailureKind::ProviderError,
         agon_core::FailureKind::Refused => wit::FailureKind::Refused,
         agon_core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
+        agon_core::FailureKind::Transport => wit::FailureKind::Transport,
     }
 }
 

@@ -269,6 +269,9 @@ fn command_models_answer_time_out_fail_and_go_missing_clearly() {
     )
     .unwrap();
     let server = TestServer::start(Config::default(), 0).unwrap();
+    // The working folder's agon.toml runs programs only once trusted.
+    let out = env.agon(&server, &["trust"]);
+    assert!(out.status.success(), "{}", stderr(&out));
     let base = ["run", "Tabs or spaces?", "--no-judge", "--rounds", "1", "--format", "json"];
 
     let out = env.agon(&server, &[&base[..], &["--panel", "cmd/echo,cmd/argv"]].concat());

@@ -120,8 +120,9 @@ fn sessions_json(data: &std::path::Path, server: &TestServer) -> Vec<Value> {
 }
 
 /// Run with `s3` faulty; check the outcome, the journal, and that a resume
-/// against a healthy server calls nothing that was answered.
-fn fault_case(name: &str, fault: Fault, extra: &[&str], expected_outcome: &str) {
+/// against a healthy server calls nothing that was answered — except, for a
+/// failure on the way to the model (`retried`), what was planned after it.
+fn fault_case(name: &str, fault: Fault, extra: &[&str], expected_outcome: &str, retried: bool) {
     let mut config = Config::default();
     config.models.insert("s3".into(), ModelScript { fault: Some(fault), ..Default::default() });
     let server = TestServer::start(config, 0).unwrap();
@@ -150,40 +151,58 @@ fn fault_case(name: &str, fault: Fault, extra: &[&str], expected_outcome: &str) 
     let failed = inputs.iter().filter(|i| i["type"] == "failed").count();
     assert_eq!(failed, stats.requests.iter().filter(|r| r.model == "s3").count(), "{name}");
 
-    // The fault removed: resume has nothing left to call.
     let healthy = TestServer::start(Config::default(), 0).unwrap();
     let out = agon(&data, &healthy, &["resume", &id]);
-    assert_eq!(out.status.code(), Some(3), "{name}: {}", text(&out.stderr));
-    assert!(healthy.stats().requests.is_empty(), "{name}: resume called an answered turn again");
+    if !retried {
+        // The fault removed: resume has nothing left to call.
+        assert_eq!(out.status.code(), Some(3), "{name}: {}", text(&out.stderr));
+        assert!(healthy.stats().requests.is_empty(), "{name}: resume called an answered turn again");
+        return;
+    }
+    // The connection broke: the model never answered, so resume asks again.
+    assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+    assert_eq!(sessions_json(&data, &healthy)[0]["outcome"], "completed", "{name}");
+    assert_no_blind_answer_asked_again(&server, &healthy);
+    assert!(data.join(&id).join("journal.ndjson.1").is_file(), "{name}: the previous journal is kept");
+}
+
+/// s1's and s2's blind answers were in before anything failed: never asked again.
+fn assert_no_blind_answer_asked_again(first: &TestServer, again: &TestServer) {
+    let again = request_counts(again);
+    for model in ["s1", "s2"] {
+        let blind = first.stats().requests.into_iter().find(|r| r.model == model).unwrap();
+        assert!(!again.contains_key(&(model.to_string(), blind.messages.to_string())), "{model}'s blind answer");
+    }
 }
 
 #[test]
 fn a_server_error_degrades_the_run() {
-    fault_case("server-error", Fault::ServerError, &[], "degraded");
+    fault_case("server-error", Fault::ServerError, &[], "degraded", false);
 }
 
 #[test]
 fn a_rate_limit_degrades_the_run() {
-    fault_case("rate-limited", Fault::RateLimited, &[], "degraded");
+    fault_case("rate-limited", Fault::RateLimited, &[], "degraded", false);
 }
 
 #[test]
 fn a_hang_times_out_and_degrades_the_run() {
-    fault_case("hang", Fault::Hang, &["--timeout", "1"], "degraded");
+    fault_case("hang", Fault::Hang, &["--timeout", "1"], "degraded", false);
 }
 
 #[test]
 fn a_cut_stream_degrades_the_run() {
-    fault_case("cut-stream", Fault::CutStream, &[], "degraded");
+    fault_case("cut-stream", Fault::CutStream, &[], "degraded", true);
 }
 
 #[test]
 fn garbage_degrades_the_run() {
-    fault_case("garbage", Fault::Garbage, &[], "degraded");
+    fault_case("garbage", Fault::Garbage, &[], "degraded", false);
 }
 
 /// A seat whose endpoint stops accepting connections mid-run: its later calls
-/// are refused, the run degrades, and a resume calls nothing again.
+/// are refused, the run degrades; once the endpoint is back, a resume asks the
+/// refused calls again (and what was planned after them), nothing answered before.
 #[test]
 fn a_refused_connection_degrades_the_run() {
     let slow = Config { latency_ms: 150, ..Default::default() };
@@ -212,10 +231,16 @@ fn a_refused_connection_degrades_the_run() {
     let replies = inputs.iter().filter(|i| i["type"] == "reply").count();
     assert!(replies >= openai_calls, "every openai call was answered and journaled");
 
+    let failed_kinds: Vec<&Value> = inputs.iter().filter(|i| i["type"] == "failed").map(|i| &i["kind"]).collect();
+    assert!(failed_kinds.iter().all(|k| *k == "transport"), "the journal says why: {failed_kinds:?}");
+
     let healthy = TestServer::start(Config::default(), 0).unwrap();
     let out = command(&data, &healthy.url(), Some(&healthy.url()), &["resume", &id]).output().unwrap();
-    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
-    assert!(healthy.stats().requests.is_empty());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("asking again"), "{}", text(&out.stderr));
+    assert_eq!(sessions_json(&data, &healthy)[0]["outcome"], "completed");
+    assert_no_blind_answer_asked_again(&server, &healthy);
+    assert!(healthy.stats().requests.iter().any(|r| r.model == "s3"), "the refused seat is asked again");
     assert_no_key(&data, &out);
 }
 

@@ -108,6 +108,11 @@ fn read_request(reader: &mut BufReader<TcpStream>, stream: &TcpStream) -> Option
     Some(Request { method, path, headers, body, stream: stream.try_clone().ok()? })
 }
 
+/// Close the connection without answering, as a crashed or restarting upstream would.
+pub(crate) fn drop_connection(request: Request) {
+    let _ = request.stream.shutdown(Shutdown::Both);
+}
+
 fn reason(status: u16) -> &'static str {
     match status {
         200 => "OK",

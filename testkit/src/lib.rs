@@ -5,7 +5,8 @@
 //! and Gemini's `/v1beta/models/M:generateContent` (or
 //! `:streamGenerateContent?alt=sse`), all with usage. Each model name has a script: the replies
 //! to serve in order, a fixed latency, and optionally a fault — HTTP 500,
-//! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON.
+//! 429 with Retry-After, a hang, a stream cut in the middle, garbage JSON, a
+//! connection closed before any answer.
 //! `GET /stats` reports what was asked and how many calls were in flight at
 //! once, so tests can check concurrency without timing anything.
 
@@ -67,6 +68,8 @@ pub enum Fault {
     CutStream,
     /// A stream (or body) whose JSON is garbage.
     Garbage,
+    /// Read the request, then close the connection without a byte of answer.
+    Drop,
 }
 
 /// One request as the server saw it.
@@ -101,6 +104,9 @@ struct Shared {
     /// Signalled whenever `stats.in_flight` changes.
     changed: Condvar,
     calls: Mutex<BTreeMap<String, usize>>,
+    /// While true, every reply waits (see [`TestServer::hold_replies`]).
+    held: Mutex<bool>,
+    released: Condvar,
 }
 
 /// A running server; dropping it stops it.
@@ -113,8 +119,14 @@ pub struct TestServer {
 impl TestServer {
     /// Start on 127.0.0.1 with an ephemeral port (or `port` if non-zero).
     pub fn start(config: Config, port: u16) -> io::Result<TestServer> {
-        let shared =
-            Arc::new(Shared { config, stats: Mutex::default(), changed: Condvar::new(), calls: Mutex::default() });
+        let shared = Arc::new(Shared {
+            config,
+            stats: Mutex::default(),
+            changed: Condvar::new(),
+            calls: Mutex::default(),
+            held: Mutex::new(false),
+            released: Condvar::new(),
+        });
         let sh = shared.clone();
         let listener = http::Listener::bind(port, move |request| handle(request, &sh))?;
         Ok(TestServer { addr: listener.addr, shared, _listener: listener })
@@ -127,6 +139,24 @@ impl TestServer {
 
     pub fn stats(&self) -> Stats {
         self.shared.stats.lock().unwrap().clone()
+    }
+
+    /// Make every reply wait, once its request is counted in the stats, until
+    /// [`release_replies`](Self::release_replies): a test can hold a client
+    /// mid-call for exactly as long as it needs, without timing anything.
+    pub fn hold_replies(&self) {
+        *self.shared.held.lock().unwrap() = true;
+    }
+
+    pub fn release_replies(&self) {
+        *self.shared.held.lock().unwrap() = false;
+        self.shared.released.notify_all();
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        self.release_replies();
     }
 }
 
@@ -150,6 +180,7 @@ enum Wire {
 }
 
 /// Which wire a POST path speaks, and for Gemini the model and whether it streams.
+/// A base URL's own query (`?api-version=…`) comes along on every path.
 fn route(path: &str) -> Option<(Wire, Option<(String, bool)>)> {
     let (path, query) = path.split_once('?').unwrap_or((path, ""));
     match path {
@@ -271,6 +302,12 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
             }
         }
     }
+    {
+        let mut held = shared.held.lock().unwrap();
+        while *held {
+            held = shared.released.wait(held).unwrap();
+        }
+    }
     serve_completion(request, shared, &seen, wire);
     shared.stats.lock().unwrap().in_flight -= 1;
     shared.changed.notify_all();
@@ -322,6 +359,7 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
             );
             return;
         }
+        Some(Fault::Drop) => return http::drop_connection(request),
         Some(Fault::Hang) => {
             thread::sleep(Duration::from_secs(10));
             return respond_json(request, 504, json!({"error": {"message": "hung"}}));

@@ -38,6 +38,7 @@ fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
         wit::FailureKind::ProviderError => core::FailureKind::ProviderError,
         wit::FailureKind::Refused => core::FailureKind::Refused,
         wit::FailureKind::Cancelled => core::FailureKind::Cancelled,
+        wit::FailureKind::Transport => core::FailureKind::Transport,
     }
 }
 
@@ -48,6 +49,7 @@ fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
         core::FailureKind::ProviderError => wit::FailureKind::ProviderError,
         core::FailureKind::Refused => wit::FailureKind::Refused,
         core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
+        core::FailureKind::Transport => wit::FailureKind::Transport,
     }
 }
 

@@ -86,6 +86,10 @@ impl GuestSession for SessionResource {
         Ok(line)
     }
 
+    fn replay_line(&self, number: u32, line: String) -> Result<(), Error> {
+        self.inner.borrow_mut().replay_line(number as usize, &line).map_err(convert::error)
+    }
+
     fn journal(&self) -> String {
         self.inner.borrow().journal()
     }

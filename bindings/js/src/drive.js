@@ -1,7 +1,7 @@
 // The host loop: drain poll(), perform released requests, feed back what came of them.
 import { Session, specText } from "./engine.js";
 
-const FAILURE_KINDS = new Set(["timeout", "rate-limited", "provider-error", "refused", "cancelled"]);
+const FAILURE_KINDS = new Set(["timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport"]);
 
 /**
  * Run a whole debate and resolve to its transcript object.

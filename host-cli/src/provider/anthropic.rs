@@ -4,7 +4,7 @@
 //! must alternate user and assistant and start with the user, so adjacent
 //! messages of one role are joined.
 
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 
 use serde_json::{Value, json};
 
@@ -51,32 +51,35 @@ pub(super) fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let url = format!("{}/v1/messages", endpoint.base_url);
+    let target = endpoint.target(&["v1", "messages"], &[])?;
+    let url = target.shown.as_str();
     let mut body = body(model, request);
     body["stream"] = json!(options.stream);
     let mut headers = vec![("anthropic-version", VERSION.to_string())];
     if let Some(key) = &endpoint.api_key {
         headers.push(("x-api-key", key.clone()));
     }
-    let response = super::post(endpoint, &url, &headers, &body, options)?;
+    let response = super::post(endpoint, &target, &headers, &body, options)?;
     let mut body = response.into_body();
-    let mut reader = body.as_reader();
+    let reader = body.as_reader();
     if options.stream {
-        return read_stream(BufReader::new(reader), &url, endpoint, options, on_text);
+        return read_stream(BufReader::new(reader), url, endpoint, options, on_text);
     }
-    let mut text = String::new();
-    reader.read_to_string(&mut text).map_err(|e| super::read_error(e, &url, endpoint, options))?;
-    let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(&url, "JSON", e, &text))?;
+    let text = super::read_body(reader, url, endpoint, options)?;
+    let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(url, "JSON", e, &text))?;
     if reply["type"] == "error" {
         return Err(CallError::provider(format!("{url} answered with an error: {}", reply["error"])));
     }
     if reply["stop_reason"] == "refusal" {
-        return Err(super::refused(&url, "refusal"));
+        return Err(super::refused(url, "refusal"));
     }
     let Some(blocks) = reply["content"].as_array() else {
         return Err(CallError::provider(format!("{url} sent no content blocks")));
     };
     let content: String = blocks.iter().filter(|b| b["type"] == "text").filter_map(|b| b["text"].as_str()).collect();
+    if content.len() > options.max_reply {
+        return Err(super::too_large(url, options));
+    }
     on_text(&content);
     let usage = match (reply["usage"]["input_tokens"].as_u64(), reply["usage"]["output_tokens"].as_u64()) {
         (Some(p), Some(c)) => Some(wit::Usage { prompt_tokens: p as u32, completion_tokens: c as u32 }),
@@ -93,7 +96,7 @@ fn read_stream(
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let (mut text, mut prompt, mut completion, mut finished) = (String::new(), None, None, false);
-    for event in SseReader::new(reader) {
+    for event in SseReader::new(reader, super::max_line(options)) {
         let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
         let data: Value =
             serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
@@ -101,7 +104,7 @@ fn read_stream(
             "message_start" => prompt = data["message"]["usage"]["input_tokens"].as_u64(),
             "content_block_delta" => {
                 if let Some(piece) = data["delta"]["text"].as_str() {
-                    text.push_str(piece);
+                    super::grow(&mut text, piece, url, options)?;
                     on_text(piece);
                 }
             }
@@ -191,7 +194,7 @@ mod tests {
         );
         let env = super::super::Environment::from_env();
         let endpoint = env.endpoint("anthropic").unwrap();
-        let options = CallOptions { timeout: std::time::Duration::from_secs(1), stream: true };
+        let options = CallOptions::new(std::time::Duration::from_secs(1), true);
         let mut seen = String::new();
         let done = read_stream(stream.as_bytes(), "u", endpoint, options, &mut |p| seen.push_str(p)).unwrap();
         assert_eq!((done.text.as_str(), seen.as_str()), ("Hello", "Hello"));

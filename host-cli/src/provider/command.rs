@@ -80,10 +80,10 @@ pub fn flatten(request: &wit::ModelRequest) -> String {
 pub fn complete(
     cmd: &CommandModel,
     request: &wit::ModelRequest,
-    timeout: Duration,
+    options: super::CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let timeout = cmd.timeout.unwrap_or(timeout);
+    let timeout = cmd.timeout.unwrap_or(options.timeout);
     let prompt = flatten(request);
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args);
@@ -128,9 +128,15 @@ pub fn complete(
     let mut reply = Vec::new();
     let mut buf = [0u8; 4096];
     let mut shown = 0;
+    let mut too_large = false;
     loop {
         match stdout.read(&mut buf) {
             Ok(0) | Err(_) => break,
+            Ok(n) if reply.len() + n > options.max_reply => {
+                too_large = true;
+                watchdog.stop();
+                break;
+            }
             Ok(n) => {
                 reply.extend_from_slice(&buf[..n]);
                 // Show only whole UTF-8 characters.
@@ -148,6 +154,13 @@ pub fn complete(
     let (status, timed_out) = watchdog.finish();
     let _ = writer.join();
     let stderr = errors.join().unwrap_or_default();
+    if too_large {
+        return Err(CallError::provider(format!(
+            "cmd/{}: the reply is larger than the limit of {} (--max-reply, or max_reply in agon.toml); the program was stopped and none of it was kept",
+            cmd.name,
+            super::size_name(options.max_reply)
+        )));
+    }
     if timed_out {
         return Err(CallError {
             kind: wit::FailureKind::Timeout,
@@ -199,6 +212,11 @@ impl Watchdog {
             }
         });
         Watchdog { state, thread }
+    }
+
+    /// Kill the child (and its group) now; `finish` then reaps it.
+    fn stop(&self) {
+        kill_group(&mut self.state.0.lock().unwrap().0);
     }
 
     /// Wait for the child to exit (or be killed); (exit code, timed out).

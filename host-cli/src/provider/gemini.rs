@@ -4,7 +4,7 @@
 //! The key travels in the `x-goog-api-key` header, never in the URL, so it
 //! cannot end up in a log or an error message that quotes the URL.
 
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 
 use serde_json::{Value, json};
 
@@ -41,28 +41,30 @@ pub(super) fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let method = if options.stream { "streamGenerateContent?alt=sse" } else { "generateContent" };
-    let url = format!("{}/models/{}:{method}", endpoint.base_url, model.model);
+    // The model is one path segment, encoded: `../x` or `x#y` cannot leave it.
+    let (method, query): (&str, &[(&str, &str)]) =
+        if options.stream { ("streamGenerateContent", &[("alt", "sse")]) } else { ("generateContent", &[]) };
+    let target = endpoint.target(&["models", &format!("{}:{method}", model.model)], query)?;
+    let url = target.shown.as_str();
     let headers: Vec<(&str, String)> = endpoint.api_key.iter().map(|key| ("x-goog-api-key", key.clone())).collect();
-    let response = super::post(endpoint, &url, &headers, &body(request), options)?;
+    let response = super::post(endpoint, &target, &headers, &body(request), options)?;
     let mut body = response.into_body();
-    let mut reader = body.as_reader();
-    let mut reply = Reply::default();
+    let reader = body.as_reader();
+    let mut reply = Reply { max_reply: options.max_reply, ..Reply::default() };
     if options.stream {
-        for event in SseReader::new(BufReader::new(reader)) {
-            let event = event.map_err(|e| super::read_error(e, &url, endpoint, options))?;
-            let chunk: Value = serde_json::from_str(&event.data)
-                .map_err(|e| super::malformed(&url, "stream event", e, &event.data))?;
-            reply.absorb(&chunk, &url, on_text)?;
+        for event in SseReader::new(BufReader::new(reader), super::max_line(options)) {
+            let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
+            let chunk: Value =
+                serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
+            reply.absorb(&chunk, url, on_text).map_err(|e| e.unwrap_or_else(|| super::too_large(url, options)))?;
         }
     } else {
-        let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(|e| super::read_error(e, &url, endpoint, options))?;
-        let whole: Value = serde_json::from_str(&text).map_err(|e| super::malformed(&url, "JSON", e, &text))?;
-        reply.absorb(&whole, &url, on_text)?;
+        let text = super::read_body(reader, url, endpoint, options)?;
+        let whole: Value = serde_json::from_str(&text).map_err(|e| super::malformed(url, "JSON", e, &text))?;
+        reply.absorb(&whole, url, on_text).map_err(|e| e.unwrap_or_else(|| super::too_large(url, options)))?;
     }
     if !reply.finished {
-        return Err(super::incomplete(&url));
+        return Err(super::incomplete(url));
     }
     Ok(Completion { text: reply.text, usage: reply.usage })
 }
@@ -73,19 +75,25 @@ struct Reply {
     text: String,
     usage: Option<wit::Usage>,
     finished: bool,
+    /// The most text accepted (0: no limit).
+    max_reply: usize,
 }
 
 impl Reply {
-    fn absorb(&mut self, chunk: &Value, url: &str, on_text: &mut dyn FnMut(&str)) -> Result<(), CallError> {
+    /// Take in one response object; `Err(None)` when the text passed `max_reply`.
+    fn absorb(&mut self, chunk: &Value, url: &str, on_text: &mut dyn FnMut(&str)) -> Result<(), Option<CallError>> {
         if let Some(error) = chunk.get("error") {
-            return Err(CallError::provider(format!("{url} answered with an error: {error}")));
+            return Err(Some(CallError::provider(format!("{url} answered with an error: {error}"))));
         }
         if let Some(reason) = chunk["promptFeedback"]["blockReason"].as_str() {
-            return Err(super::refused(url, &format!("prompt blocked: {reason}")));
+            return Err(Some(super::refused(url, &format!("prompt blocked: {reason}"))));
         }
         let candidate = &chunk["candidates"][0];
         for part in candidate["content"]["parts"].as_array().into_iter().flatten() {
             if let Some(piece) = part["text"].as_str() {
+                if self.max_reply > 0 && self.text.len() + piece.len() > self.max_reply {
+                    return Err(None);
+                }
                 self.text.push_str(piece);
                 on_text(piece);
             }
@@ -99,7 +107,7 @@ impl Reply {
         }
         match candidate["finishReason"].as_str() {
             Some("SAFETY" | "PROHIBITED_CONTENT" | "BLOCKLIST" | "SPII") => {
-                Err(super::refused(url, candidate["finishReason"].as_str().unwrap_or_default()))
+                Err(Some(super::refused(url, candidate["finishReason"].as_str().unwrap_or_default())))
             }
             Some(_) => {
                 self.finished = true;
@@ -157,6 +165,11 @@ mod tests {
         assert_eq!((r.text.as_str(), shown.as_str(), r.finished), ("Hello", "Hello", true));
         assert_eq!(r.usage, Some(wit::Usage { prompt_tokens: 9, completion_tokens: 4 }));
         let blocked = json!({"promptFeedback": {"blockReason": "SAFETY"}});
-        assert_eq!(Reply::default().absorb(&blocked, "u", &mut |_| {}).unwrap_err().kind, wit::FailureKind::Refused);
+        assert_eq!(
+            Reply::default().absorb(&blocked, "u", &mut |_| {}).unwrap_err().unwrap().kind,
+            wit::FailureKind::Refused
+        );
+        let mut small = Reply { max_reply: 4, ..Reply::default() };
+        assert!(small.absorb(&chunk("Hello", 1, None), "u", &mut |_| {}).unwrap_err().is_none(), "too large");
     }
 }

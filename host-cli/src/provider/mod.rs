@@ -5,9 +5,11 @@
 //! plus where it lives and which variables configure it; the named presets
 //! (`groq/`, `openrouter/`, …) are OpenAI-compatible endpoints and differ only
 //! in that. Every failure becomes a [`CallError`] with the kind the engine
-//! understands; keys never appear in any message this module produces.
+//! understands; keys never appear in any message this module produces, and
+//! base URLs appear only as [`base_url`] shows them (query values redacted).
 
 mod anthropic;
+pub mod base_url;
 pub mod command;
 pub mod gate;
 mod gemini;
@@ -22,6 +24,7 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::engine::wit;
+pub use base_url::{BaseUrl, Target};
 
 /// How a provider's requests and replies are shaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -100,8 +103,10 @@ pub fn provider_names() -> String {
 pub struct Endpoint {
     pub provider: String,
     pub wire: Wire,
-    /// Base URL, without a trailing slash.
+    /// The base URL as messages show it: no trailing slash, query values redacted.
     pub base_url: String,
+    /// Where calls go, or why the configured URL cannot be used.
+    base: Result<BaseUrl, String>,
     /// What sets `base_url`: an environment variable, or agon.toml.
     pub url_var: String,
     pub api_key: Option<String>,
@@ -109,6 +114,18 @@ pub struct Endpoint {
     pub key_required: bool,
     /// Shared by every call to this endpoint: connections are reused.
     agent: ureq::Agent,
+}
+
+impl Endpoint {
+    /// The URL of one call: `segments` after the base's path, then `query`.
+    pub fn target(&self, segments: &[&str], query: &[(&str, &str)]) -> Result<Target, CallError> {
+        self.base.as_ref().map(|b| b.join(segments, query)).map_err(|e| CallError::provider(e.clone()))
+    }
+
+    /// The usable base URL, or why there is none (a message that names the variable).
+    pub fn base(&self) -> Result<&BaseUrl, &str> {
+        self.base.as_ref().map_err(String::as_str)
+    }
 }
 
 impl std::fmt::Debug for Endpoint {
@@ -179,25 +196,30 @@ impl Environment {
         let mut endpoints = BTreeMap::new();
         for p in PRESETS {
             let settings = config.providers.get(p.name);
-            let (mut base_url, url_var) = match settings.and_then(|s| s.base_url.clone()) {
+            let (mut raw_url, url_var) = match settings.and_then(|s| s.base_url.clone()) {
                 Some(url) => (url, format!("[providers.{}] base_url in agon.toml", p.name)),
                 None => (var(p.url_var).unwrap_or_else(|| p.default_url.to_string()), p.url_var.to_string()),
             };
-            if p.wire == Wire::Ollama && !base_url.contains("://") {
-                base_url = format!("http://{base_url}"); // OLLAMA_HOST is often host:port
+            if p.wire == Wire::Ollama && !raw_url.contains("://") {
+                raw_url = format!("http://{raw_url}"); // OLLAMA_HOST is often host:port
             }
             let key_var = settings.and_then(|s| s.key_env.clone()).or(p.key_var.map(str::to_string));
             let api_key = key_var.as_deref().and_then(var);
             // A key is required by the hosted service at its own address; an
             // OpenAI-compatible URL elsewhere (a local server) may need none.
-            let key_required =
-                p.key_required && (base_url.trim_end_matches('/') == p.default_url || p.name != "openai");
+            let key_required = p.key_required && (raw_url.trim_end_matches('/') == p.default_url || p.name != "openai");
+            let base = BaseUrl::parse(&raw_url, &url_var, key_var.as_deref());
+            let base_url = match &base {
+                Ok(b) => b.shown(),
+                Err(_) => format!("(the URL in {url_var}, unusable)"),
+            };
             endpoints.insert(
                 p.name.to_string(),
                 Endpoint {
                     provider: p.name.to_string(),
                     wire: p.wire,
-                    base_url: base_url.trim_end_matches('/').to_string(),
+                    base_url,
+                    base,
                     url_var,
                     api_key,
                     key_var,
@@ -217,9 +239,12 @@ impl Environment {
         self.endpoints.get(provider)
     }
 
-    /// Every secret a message could leak, for redaction.
+    /// Every secret a message could leak, for redaction: keys, and the
+    /// values of base URLs' queries (a server may echo them).
     pub fn secrets(&self) -> Vec<String> {
-        self.endpoints.values().filter_map(|e| e.api_key.clone()).filter(|k| k.len() >= 4).collect()
+        let keys = self.endpoints.values().filter_map(|e| e.api_key.clone()).filter(|k| k.len() >= 4);
+        let in_urls = self.endpoints.values().filter_map(|e| e.base.as_ref().ok()).flat_map(BaseUrl::secrets);
+        keys.chain(in_urls).collect()
     }
 }
 
@@ -246,6 +271,11 @@ impl CallError {
         CallError { kind: wit::FailureKind::ProviderError, message: message.into(), retry: Retry::No }
     }
 
+    /// The connection failed: refused, reset, or dropped before the reply was complete.
+    fn transport(message: impl Into<String>) -> Self {
+        CallError { kind: wit::FailureKind::Transport, message: message.into(), retry: Retry::No }
+    }
+
     fn retryable(mut self, after: Option<Duration>) -> Self {
         self.retry = Retry::Yes { after };
         self
@@ -264,6 +294,18 @@ pub struct Completion {
 pub struct CallOptions {
     pub timeout: Duration,
     pub stream: bool,
+    /// The largest reply accepted, in bytes of text: a larger one fails the
+    /// call (provider-error) instead of filling memory and the journal.
+    pub max_reply: usize,
+}
+
+/// `--max-reply`'s default: far above any real reply, far below trouble.
+pub const DEFAULT_MAX_REPLY: usize = 4 << 20;
+
+impl CallOptions {
+    pub fn new(timeout: Duration, stream: bool) -> CallOptions {
+        CallOptions { timeout, stream, max_reply: DEFAULT_MAX_REPLY }
+    }
 }
 
 /// Perform one request with one model, once; `on_text` sees streamed text as it arrives.
@@ -283,7 +325,7 @@ pub fn complete(
                 env.commands.keys().cloned().collect::<Vec<_>>().join(", ")
             )));
         };
-        return command::complete(cmd, request, options.timeout, on_text);
+        return command::complete(cmd, request, options, on_text);
     }
     let Some(endpoint) = env.endpoint(&model.provider) else {
         return Err(CallError::provider(format!("unknown provider '{}'", model.provider)));
@@ -299,15 +341,16 @@ pub fn complete(
 }
 
 /// A POST with the call's timeout, JSON body and headers; the response or a
-/// failure that names the URL.
+/// failure that names the URL (as shown).
 fn post(
     endpoint: &Endpoint,
-    url: &str,
+    target: &Target,
     headers: &[(&str, String)],
     body: &serde_json::Value,
     options: CallOptions,
 ) -> Result<ureq::http::Response<ureq::Body>, CallError> {
-    let mut call = endpoint.agent.post(url).config().timeout_global(Some(options.timeout)).build();
+    let url = target.shown.as_str();
+    let mut call = endpoint.agent.post(target.url.as_str()).config().timeout_global(Some(options.timeout)).build();
     call = call.header("Content-Type", "application/json");
     for (name, value) in headers {
         call = call.header(*name, value);
@@ -337,29 +380,29 @@ fn role(role: wit::Role) -> &'static str {
 }
 
 /// Map a transport error to a failure that names the URL and what to set.
+/// A connection that failed before any reply came (refused, reset, closed)
+/// is a `transport` failure, tried again: the request cannot have been answered.
 fn transport_error(e: ureq::Error, url: &str, endpoint: &Endpoint, timeout: Duration) -> CallError {
+    use std::io::ErrorKind as K;
     let unreachable = |why: &str| {
-        CallError::provider(format!(
+        CallError::transport(format!(
             "cannot reach {url}{why}: is the endpoint running? Set {} to one that is",
             endpoint.url_var
         ))
+        .retryable(None)
     };
     match e {
         ureq::Error::Timeout(_) => timed_out(url, timeout),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => timed_out(url, timeout),
+        ureq::Error::Io(io) if io.kind() == K::TimedOut => timed_out(url, timeout),
         ureq::Error::ConnectionFailed | ureq::Error::HostNotFound => unreachable(""),
-        ureq::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
-            unreachable(" (connection refused)")
-        }
+        ureq::Error::Io(io) if io.kind() == K::ConnectionRefused => unreachable(" (connection refused)"),
         ureq::Error::Io(io)
             if matches!(
                 io.kind(),
-                std::io::ErrorKind::ConnectionReset
-                    | std::io::ErrorKind::ConnectionAborted
-                    | std::io::ErrorKind::BrokenPipe
+                K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof | K::NotConnected
             ) =>
         {
-            CallError::provider(format!("the connection to {url} was reset: {io}")).retryable(None)
+            CallError::transport(format!("the connection to {url} was closed before any reply: {io}")).retryable(None)
         }
         other => CallError::provider(format!("request to {url} failed: {other}")),
     }
@@ -402,11 +445,63 @@ fn status_error(
 
 /// A body that broke off while being read (the connection dropped, or ureq gave up).
 fn read_error(e: std::io::Error, url: &str, endpoint: &Endpoint, options: CallOptions) -> CallError {
-    match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
-        Some(Ok(ureq_error)) => transport_error(*ureq_error, url, endpoint, options.timeout),
-        Some(Err(other)) => CallError::provider(format!("the reply from {url} broke off: {other}")).retryable(None),
-        None => CallError::provider(format!("the reply from {url} broke off")).retryable(None),
+    if e.kind() == std::io::ErrorKind::FileTooLarge {
+        return too_large(url, options);
     }
+    match e.into_inner().map(|inner| inner.downcast::<ureq::Error>()) {
+        Some(Ok(ureq_error)) => match transport_error(*ureq_error, url, endpoint, options.timeout) {
+            // Once the reply has begun, the connection did not fail "before any reply".
+            e if e.kind == wit::FailureKind::Transport => {
+                CallError::transport(format!("the reply from {url} broke off: {}", e.message)).retryable(None)
+            }
+            e => e,
+        },
+        Some(Err(other)) => CallError::transport(format!("the reply from {url} broke off: {other}")).retryable(None),
+        None => CallError::transport(format!("the reply from {url} broke off")).retryable(None),
+    }
+}
+
+/// A reply larger than `--max-reply`: a failure, never a silent cut.
+fn too_large(url: &str, options: CallOptions) -> CallError {
+    CallError::provider(format!(
+        "the reply from {url} is larger than the limit of {} (--max-reply, or max_reply in agon.toml); none of it was kept",
+        size_name(options.max_reply)
+    ))
+}
+
+/// Bytes as people say them: `4 MiB`, `512 KiB`, `900 bytes`.
+pub fn size_name(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Add streamed text to a reply, failing once it passes the limit.
+fn grow(text: &mut String, piece: &str, url: &str, options: CallOptions) -> Result<(), CallError> {
+    if text.len() + piece.len() > options.max_reply {
+        return Err(too_large(url, options));
+    }
+    text.push_str(piece);
+    Ok(())
+}
+
+/// A whole (not streamed) body: at most twice the reply limit plus room for
+/// the JSON around it; more is a too-large failure, not a read into memory.
+fn read_body(reader: impl Read, url: &str, endpoint: &Endpoint, options: CallOptions) -> Result<String, CallError> {
+    let limit = options.max_reply.saturating_mul(2).saturating_add(64 << 10);
+    let mut text = String::new();
+    reader.take(limit as u64 + 1).read_to_string(&mut text).map_err(|e| read_error(e, url, endpoint, options))?;
+    if text.len() > limit {
+        return Err(too_large(url, options));
+    }
+    Ok(text)
+}
+
+/// The longest line a stream may send (SSE or NDJSON): a whole reply and its JSON.
+fn max_line(options: CallOptions) -> usize {
+    options.max_reply.saturating_mul(2).saturating_add(64 << 10)
 }
 
 fn malformed(url: &str, what: &str, e: impl std::fmt::Display, raw: &str) -> CallError {

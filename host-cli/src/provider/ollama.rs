@@ -1,6 +1,6 @@
 //! Ollama's native `POST {host}/api/chat`, streamed as NDJSON.
 
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 
 use serde_json::{Value, json};
 
@@ -14,7 +14,8 @@ pub(super) fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let url = format!("{}/api/chat", endpoint.base_url);
+    let target = endpoint.target(&["api", "chat"], &[])?;
+    let url = target.shown.as_str();
     let messages = super::chat_messages(request);
     let body = json!({
         "model": model.model,
@@ -22,7 +23,7 @@ pub(super) fn complete(
         "stream": options.stream,
         "options": {"num_predict": request.max_tokens, "temperature": request.temperature},
     });
-    let response = super::post(endpoint, &url, &[], &body, options)?;
+    let response = super::post(endpoint, &target, &[], &body, options)?;
     let mut body = response.into_body();
     let mut reader = BufReader::new(body.as_reader());
     let mut text = String::new();
@@ -31,19 +32,20 @@ pub(super) fn complete(
     let mut line = String::new();
     loop {
         line.clear();
-        let n = reader.read_line(&mut line).map_err(|e| super::read_error(e, &url, endpoint, options))?;
+        let n = super::sse::read_line_limited(&mut reader, &mut line, super::max_line(options))
+            .map_err(|e| super::read_error(e, url, endpoint, options))?;
         if n == 0 {
             break;
         }
         if line.trim().is_empty() {
             continue;
         }
-        let chunk: Value = serde_json::from_str(&line).map_err(|e| super::malformed(&url, "NDJSON", e, &line))?;
+        let chunk: Value = serde_json::from_str(&line).map_err(|e| super::malformed(url, "NDJSON", e, &line))?;
         if let Some(error) = chunk.get("error") {
             return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
         if let Some(piece) = chunk["message"]["content"].as_str() {
-            text.push_str(piece);
+            super::grow(&mut text, piece, url, options)?;
             on_text(piece);
         }
         if chunk["done"].as_bool() == Some(true) {
@@ -55,7 +57,7 @@ pub(super) fn complete(
         }
     }
     if !done {
-        return Err(super::incomplete(&url));
+        return Err(super::incomplete(url));
     }
     Ok(Completion { text, usage })
 }

@@ -1,6 +1,6 @@
 //! OpenAI-compatible `POST {base}/chat/completions`, streamed as SSE.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader};
 
 use serde_json::{Value, json};
 
@@ -15,7 +15,8 @@ pub(super) fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
-    let url = format!("{}/chat/completions", endpoint.base_url);
+    let target = endpoint.target(&["chat", "completions"], &[])?;
+    let url = target.shown.as_str();
     let messages = super::chat_messages(request);
     let mut body = json!({
         "model": model.model,
@@ -31,25 +32,27 @@ pub(super) fn complete(
     }
     let headers: Vec<(&str, String)> =
         endpoint.api_key.iter().map(|key| ("Authorization", format!("Bearer {key}"))).collect();
-    let response = super::post(endpoint, &url, &headers, &body, options)?;
+    let response = super::post(endpoint, &target, &headers, &body, options)?;
     let mut body = response.into_body();
-    let mut reader = body.as_reader();
+    let reader = body.as_reader();
     if options.stream {
-        read_stream(BufReader::new(reader), &url, endpoint, options, on_text)
+        read_stream(BufReader::new(reader), url, endpoint, options, on_text)
     } else {
-        let mut text = String::new();
-        reader.read_to_string(&mut text).map_err(|e| super::read_error(e, &url, endpoint, options))?;
-        let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(&url, "JSON", e, &text))?;
+        let text = super::read_body(reader, url, endpoint, options)?;
+        let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(url, "JSON", e, &text))?;
         if let Some(error) = reply.get("error") {
             return Err(CallError::provider(format!("{url} answered with an error: {error}")));
         }
         let choice = &reply["choices"][0];
         if choice["finish_reason"] == "content_filter" {
-            return Err(super::refused(&url, "content filter"));
+            return Err(super::refused(url, "content filter"));
         }
         let Some(content) = choice["message"]["content"].as_str() else {
             return Err(CallError::provider(format!("{url} sent no choices[0].message.content")));
         };
+        if content.len() > options.max_reply {
+            return Err(super::too_large(url, options));
+        }
         on_text(content);
         Ok(Completion { text: content.to_string(), usage: usage(&reply["usage"]) })
     }
@@ -65,7 +68,7 @@ fn read_stream(
     let mut text = String::new();
     let mut usage_seen = None;
     let mut finished = false;
-    for event in SseReader::new(reader) {
+    for event in SseReader::new(reader, super::max_line(options)) {
         let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
         if event.data.trim() == "[DONE]" {
             finished = true;
@@ -81,7 +84,7 @@ fn read_stream(
         }
         let choice = &chunk["choices"][0];
         if let Some(piece) = choice["delta"]["content"].as_str() {
-            text.push_str(piece);
+            super::grow(&mut text, piece, url, options)?;
             on_text(piece);
         }
         match choice["finish_reason"].as_str() {

@@ -3,7 +3,7 @@
 //! Written here rather than taken from a crate: the maintained SSE crates are
 //! async-only, and this host deliberately stays off an async runtime.
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 
 /// One dispatched event: its `data` lines joined with `\n`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,12 +15,23 @@ pub struct SseEvent {
 pub struct SseReader<R> {
     reader: R,
     line: String,
+    /// The longest line accepted: a server cannot make us buffer without end.
+    max_line: usize,
 }
 
 impl<R: BufRead> SseReader<R> {
-    pub fn new(reader: R) -> Self {
-        SseReader { reader, line: String::new() }
+    pub fn new(reader: R, max_line: usize) -> Self {
+        SseReader { reader, line: String::new(), max_line }
     }
+}
+
+/// `read_line`, failing with `FileTooLarge` on a line longer than `max` bytes.
+pub fn read_line_limited(reader: &mut impl BufRead, line: &mut String, max: usize) -> io::Result<usize> {
+    let n = reader.take(max as u64 + 1).read_line(line)?;
+    if n > max && !line.ends_with('\n') {
+        return Err(io::Error::new(io::ErrorKind::FileTooLarge, format!("a line longer than {max} bytes")));
+    }
+    Ok(n)
 }
 
 impl<R: BufRead> Iterator for SseReader<R> {
@@ -31,7 +42,7 @@ impl<R: BufRead> Iterator for SseReader<R> {
         let mut data: Option<String> = None;
         loop {
             self.line.clear();
-            match self.reader.read_line(&mut self.line) {
+            match read_line_limited(&mut self.reader, &mut self.line, self.max_line) {
                 Err(e) => return Some(Err(e)),
                 // End of stream: a pending event without its blank line is dropped, as the spec says.
                 Ok(0) => return None,
@@ -71,7 +82,7 @@ mod tests {
     use super::*;
 
     fn events(text: &str) -> Vec<SseEvent> {
-        SseReader::new(text.as_bytes()).map(Result::unwrap).collect()
+        SseReader::new(text.as_bytes(), 1 << 20).map(Result::unwrap).collect()
     }
 
     #[test]
@@ -84,6 +95,13 @@ mod tests {
                 SseEvent { event: Some("done".into()), data: "x\ny".into() },
             ]
         );
+    }
+
+    #[test]
+    fn a_line_past_the_limit_is_an_error_not_a_buffer() {
+        let long = format!("data: {}\n\n", "x".repeat(100));
+        let mut events = SseReader::new(long.as_bytes(), 50);
+        assert_eq!(events.next().unwrap().unwrap_err().kind(), io::ErrorKind::FileTooLarge);
     }
 
     #[test]

@@ -34,7 +34,7 @@ impl Live {
     pub fn started(&mut self, id: u64, who: &str) {
         let bar = self.multi.add(ProgressBar::new_spinner());
         bar.set_style(self.style.clone());
-        bar.set_prefix(who.to_string());
+        bar.set_prefix(crate::sanitize::terminal(who).into_owned());
         bar.set_message("waiting");
         bar.enable_steady_tick(Duration::from_millis(100));
         self.bars.insert(id, (bar, 0));

@@ -190,7 +190,7 @@ class Session:
         return self.handle(Variant("reply", {"id": id, "text": text, "usage": usage}))
 
     def fail(self, id: int, kind: str, message: str) -> str:
-        """Feed a failed call (``kind``: timeout, rate-limited, provider-error, refused, cancelled)."""
+        """Feed a failed call (``kind``: timeout, rate-limited, provider-error, refused, cancelled, transport)."""
         return self.handle(Variant("failed", {"id": id, "kind": kind, "message": message}))
 
     def journal(self) -> str:

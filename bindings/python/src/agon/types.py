@@ -76,4 +76,4 @@ class Completion(TypedDict, total=False):
 Reply = Union[str, Completion]
 
 #: How a model call can fail, in the engine's terms.
-FAILURE_KINDS = frozenset({"timeout", "rate-limited", "provider-error", "refused", "cancelled"})
+FAILURE_KINDS = frozenset({"timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport"})
