@@ -260,11 +260,11 @@ fn layers(events: &str) -> usize {
         let e: serde_json::Value = serde_json::from_str(line).unwrap();
         let id = e["id"].as_u64().unwrap_or_default();
         match e["type"].as_str().unwrap_or_default() {
-            "turn_started" | "judge_started" => {
+            "turn-started" | "judge-started" => {
                 depth.insert(id, released_by + 1);
                 deepest = deepest.max(released_by + 1);
             }
-            "turn_completed" | "turn_failed" => released_by = depth.get(&id).copied().unwrap_or_default(),
+            "turn-completed" | "turn-failed" => released_by = depth.get(&id).copied().unwrap_or_default(),
             _ => {}
         }
     }

@@ -57,7 +57,17 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
         }
         skip += 1;
     }
-    // Nothing of the history fits: shorten what remains until it does.
+    // Nothing of the history fits: shorten what remains until it does. A
+    // persona may take at most half the budget, so the question and this
+    // turn's instruction always keep room.
+    let persona_room = budget as usize * 4 / 2;
+    let shortened;
+    let prompt = if prompt.system.chars().count() > persona_room {
+        shortened = Prompt { system: cut(&prompt.system, persona_room), ..prompt.clone() };
+        &shortened
+    } else {
+        prompt
+    };
     let omitted = prompt.history.len();
     let fixed = compose(prompt, None, &[], 0, "");
     let room = (budget as usize * 4).saturating_sub(chars(&fixed));
@@ -65,13 +75,19 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
     let before =
         cut(&prompt.before, room.saturating_sub(summary_text.as_ref().map_or(0, |(_, t)| t.chars().count() + 64)));
     let mut m = compose(prompt, summary_text.as_ref().map(|(k, t)| (*k, t.as_str())), &[], omitted, &before);
-    // Guarantee: shave the user message's head until the whole prompt fits.
+    // Guarantee: shave the user message's head until the whole prompt fits,
+    // then (for a budget too small for anything) the persona's tail.
     while !fits(&m, budget) {
         let user = &mut m.last_mut().expect("a user message").content;
         let keep = user.chars().count().saturating_sub(64);
         *user = cut_front(user, keep);
         if keep == 0 {
-            break;
+            let system = &mut m[0].content;
+            let keep = system.chars().count().saturating_sub(64);
+            *system = system.chars().take(keep).collect();
+            if keep == 0 {
+                break;
+            }
         }
     }
     Rendered { messages: m, omitted }
@@ -126,4 +142,44 @@ fn cut(text: &str, max_chars: usize) -> String {
 fn cut_front(text: &str, keep_chars: usize) -> String {
     let n = text.chars().count();
     text.chars().skip(n.saturating_sub(keep_chars)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prompt(persona_chars: usize) -> Prompt {
+        Prompt {
+            system: "You are a careful analyst. ".repeat(persona_chars / 27 + 1),
+            before: "Question: should we ship on Friday?".into(),
+            history: Vec::new(),
+            history_title: "Earlier turns",
+            after: "Answer in three sentences.".into(),
+        }
+    }
+
+    #[test]
+    fn a_persona_longer_than_the_budget_is_shortened_and_the_instruction_kept() {
+        let rendered = render(&prompt(40_000), Some(500), None);
+        assert!(fits(&rendered.messages, 500), "{} chars", chars(&rendered.messages));
+        let user = &rendered.messages[1].content;
+        assert!(user.contains("Question: should we ship on Friday?"), "{user}");
+        assert!(user.ends_with("Answer in three sentences."), "{user}");
+        assert!(rendered.messages[0].content.ends_with("[…shortened]"));
+    }
+
+    #[test]
+    fn a_persona_that_fits_is_left_whole() {
+        let p = prompt(400);
+        let rendered = render(&p, Some(500), None);
+        assert_eq!(rendered.messages[0].content, p.system);
+    }
+
+    #[test]
+    fn even_a_tiny_budget_is_met() {
+        for budget in [1, 5, 20, 64] {
+            let rendered = render(&prompt(10_000), Some(budget), None);
+            assert!(fits(&rendered.messages, budget), "budget {budget}");
+        }
+    }
 }

@@ -10,7 +10,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::protocol;
 use crate::{DebateSpec, Price, estimate_tokens};
 
-/// An amount of money in micro-dollars; in JSON, a number of US dollars.
+/// An amount of money in micro-dollars (millionths of a US dollar). It is the
+/// one unit agon reports money in: the WIT's `cost-micro-usd` and the JSON's
+/// `cost_micro_usd` are the same integer, so no host rounds a float.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
 pub struct Usd(pub u64);
 
@@ -32,13 +34,13 @@ impl Usd {
 
 impl Serialize for Usd {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f64(self.0 as f64 / 1e6)
+        s.serialize_u64(self.0)
     }
 }
 
 impl<'de> Deserialize<'de> for Usd {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Usd, D::Error> {
-        f64::deserialize(d).map(Usd::from_dollars)
+        u64::deserialize(d).map(Usd)
     }
 }
 
@@ -74,8 +76,8 @@ pub struct CostEstimate {
     /// Completion tokens at most: every call at its `max_tokens`.
     pub completion_tokens: u64,
     /// The cost at most, when every model is priced.
-    pub cost_usd: Option<Usd>,
-    /// Models without a price (then `cost_usd` is absent).
+    pub cost_micro_usd: Option<Usd>,
+    /// Models without a price (then `cost_micro_usd` is absent).
     pub unpriced: Vec<String>,
 }
 
@@ -128,7 +130,7 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     models.sort_unstable();
     models.dedup();
     let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
-    let cost_usd = unpriced.is_empty().then(|| {
+    let cost_micro_usd = unpriced.is_empty().then(|| {
         let dearest =
             models.iter().filter_map(|m| price_of(spec, m)).fold(Price { input: 0.0, output: 0.0 }, |a, p| Price {
                 input: a.input.max(p.input),
@@ -136,7 +138,7 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
             });
         cost(dearest, prompt_tokens, completion_tokens)
     });
-    CostEstimate { calls, prompt_tokens, completion_tokens, cost_usd, unpriced }
+    CostEstimate { calls, prompt_tokens, completion_tokens, cost_micro_usd, unpriced }
 }
 
 /// Tokens and money per seat, as the transcript reports them.
@@ -159,7 +161,7 @@ pub struct SeatUsage {
     pub estimated_calls: u32,
     /// Absent when the model has no price.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<Usd>,
+    pub cost_micro_usd: Option<Usd>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -171,7 +173,7 @@ pub struct UsageTotal {
     pub estimated_calls: u32,
     /// The cost of the priced seats; `unpriced` names the others.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<Usd>,
+    pub cost_micro_usd: Option<Usd>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unpriced: Vec<String>,
 }
@@ -201,7 +203,7 @@ impl UsageReport {
                     prompt_tokens: 0,
                     completion_tokens: 0,
                     estimated_calls: 0,
-                    cost_usd: price_of(spec, model).map(|_| Usd(0)),
+                    cost_micro_usd: price_of(spec, model).map(|_| Usd(0)),
                 });
                 self.seats.last_mut().expect("just pushed")
             }
@@ -210,7 +212,7 @@ impl UsageReport {
         row.prompt_tokens += tokens.prompt;
         row.completion_tokens += tokens.completion;
         row.estimated_calls += tokens.estimated as u32;
-        if let (Some(total), Some(price)) = (row.cost_usd.as_mut(), price_of(spec, model)) {
+        if let (Some(total), Some(price)) = (row.cost_micro_usd.as_mut(), price_of(spec, model)) {
             total.0 += cost(price, tokens.prompt, tokens.completion).0;
         }
     }
@@ -224,20 +226,20 @@ impl UsageReport {
             total.prompt_tokens += s.prompt_tokens;
             total.completion_tokens += s.completion_tokens;
             total.estimated_calls += s.estimated_calls;
-            match s.cost_usd {
+            match s.cost_micro_usd {
                 Some(c) => cost.0 += c.0,
                 None if !total.unpriced.contains(&s.model) => total.unpriced.push(s.model.clone()),
                 None => {}
             }
         }
-        total.cost_usd = Some(cost).filter(|_| self.seats.iter().any(|s| s.cost_usd.is_some()));
+        total.cost_micro_usd = Some(cost).filter(|_| self.seats.iter().any(|s| s.cost_micro_usd.is_some()));
         self.total = total;
         self
     }
 
     /// Spending so far, priced seats only.
     pub fn spent(&self) -> Usd {
-        Usd(self.seats.iter().filter_map(|s| s.cost_usd).map(|c| c.0).sum())
+        Usd(self.seats.iter().filter_map(|s| s.cost_micro_usd).map(|c| c.0).sum())
     }
 }
 
@@ -254,6 +256,7 @@ mod tests {
         assert_eq!(Usd::from_dollars(0.25), Usd(250_000));
         // 1,000 prompt tokens at $2.50/M and 500 completion tokens at $10/M: $0.0025 + $0.005.
         assert_eq!(cost(Price { input: 2.5, output: 10.0 }, 1_000, 500), Usd(7_500));
-        assert_eq!(serde_json::to_string(&Usd(7_500)).unwrap(), "0.0075");
+        // In JSON, the integer itself: one unit everywhere.
+        assert_eq!(serde_json::to_string(&Usd(7_500)).unwrap(), "7500");
     }
 }

@@ -7,8 +7,10 @@
 use std::fmt;
 
 /// Everything that can go wrong when calling into the engine.
+///
+/// Exhaustive on purpose: the WIT binding matches every variant, so a new one
+/// fails to compile until the boundary carries it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub enum Error {
     /// The spec is malformed or inconsistent; `field` is a path such as `panel[1].id`.
     InvalidSpec { field: String, reason: String },

@@ -1,14 +1,15 @@
 //! Events: what happened, in order, for live views and machine consumers.
 //!
 //! Each event is numbered from 0 and serializes to one canonical JSON object
-//! (`{"v":1,"seq":…,"type":…}`), so every host emits the same bytes.
+//! (`{"v":2,"seq":…,"type":…}`), so every host emits the same bytes.
 
 use serde::{Deserialize, Serialize};
 
 use crate::{ConsensusCheck, FailureKind, Outcome, Phase, RequestId};
 
 /// The version of the event envelope.
-pub const EVENT_VERSION: u32 = 1;
+/// 2: `type` is kebab-case (it was snake_case in 1).
+pub const EVENT_VERSION: u32 = 2;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
@@ -33,9 +34,13 @@ pub struct SeatInfo {
     pub model: String,
 }
 
+/// What happened. In JSON, `type` names the variant in kebab-case, as the WIT
+/// and every other enum value agon writes do (`"turn-completed"`).
+///
+/// Exhaustive on purpose: the WIT binding matches every variant, so a new one
+/// fails to compile until the boundary carries it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-#[non_exhaustive]
+#[serde(tag = "type", rename_all = "kebab-case")]
 pub enum EventKind {
     DebateStarted {
         protocol: String,
@@ -84,6 +89,9 @@ pub enum EventKind {
         id: RequestId,
         speaker: String,
         model: String,
+        /// The heading to show over the synthesis: not the plain one when a
+        /// call has failed, so a degraded run never looks like a full one.
+        heading: String,
     },
     /// A protocol-specific result (a ranking, a scorecard, a compete result…).
     ResultRecorded {

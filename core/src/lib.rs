@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 mod budget;
+mod builder;
 pub(crate) mod consensus;
 mod cost;
 mod debate;
@@ -54,6 +55,7 @@ mod spec;
 pub mod stance;
 mod transcript;
 
+pub use builder::{SpecRequest, build_spec, seat_ids};
 pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
 pub use error::Error;

@@ -1,11 +1,15 @@
 //! How a debate ended, said plainly.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use crate::{FailureKind, Phase};
 
 /// The end of a debate. A degraded run is never reported as a full one.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// In JSON it also carries its kind's `headline` and `synthesis_heading`, so
+/// every host heads a result with the same words (they are read back as
+/// nothing: the kind decides them).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Outcome {
     pub kind: OutcomeKind,
     /// One sentence a person can read.
@@ -15,6 +19,30 @@ pub struct Outcome {
     /// Every call that failed, in the order it was planned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failures: Vec<FailureNote>,
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Shown<'a> {
+            kind: OutcomeKind,
+            headline: &'static str,
+            synthesis_heading: &'static str,
+            reason: &'a str,
+            rounds_run: u32,
+            #[serde(skip_serializing_if = "<[_]>::is_empty")]
+            failures: &'a [FailureNote],
+        }
+        Shown {
+            kind: self.kind,
+            headline: self.kind.headline(),
+            synthesis_heading: self.kind.synthesis_heading(),
+            reason: &self.reason,
+            rounds_run: self.rounds_run,
+            failures: &self.failures,
+        }
+        .serialize(s)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,6 +78,30 @@ impl OutcomeKind {
     pub fn is_full(self) -> bool {
         matches!(self, OutcomeKind::Completed | OutcomeKind::Consensus)
     }
+
+    /// The outcome in a few words, as every host heads it. Anything short of
+    /// a full result says what is missing.
+    pub fn headline(self) -> &'static str {
+        match self {
+            OutcomeKind::Completed => "Completed",
+            OutcomeKind::Consensus => "Consensus reached",
+            OutcomeKind::Degraded => "Degraded: not every participant answered",
+            OutcomeKind::JudgeFailed => "Judge failed: no synthesis",
+            OutcomeKind::NoQuorum => "No quorum: too few participants answered",
+            OutcomeKind::CostLimit => "Stopped at the cost limit",
+        }
+    }
+
+    /// The heading over a judge's synthesis: the plain one only for a full result.
+    pub fn synthesis_heading(self) -> &'static str {
+        synthesis_heading(!self.is_full())
+    }
+}
+
+/// The heading over a judge's synthesis, given whether the debate fell short
+/// (known before the outcome is: any call that failed makes it so).
+pub fn synthesis_heading(incomplete: bool) -> &'static str {
+    if incomplete { "Synthesis of an incomplete debate" } else { "Synthesis" }
 }
 
 /// One failed call, as the outcome reports it.

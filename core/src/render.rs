@@ -32,7 +32,7 @@ pub fn markdown(t: &Transcript) -> String {
     }
     match &t.outcome {
         Some(o) if !o.kind.is_full() => {
-            let _ = writeln!(out, "> **Warning — {}:** {}\n", label(o.kind), o.reason);
+            let _ = writeln!(out, "> **Warning — {}:** {}\n", o.kind.headline(), o.reason);
         }
         None => out.push_str("> **Unfinished:** this debate has not ended; what follows is every answered turn.\n\n"),
         _ => {}
@@ -86,9 +86,8 @@ pub fn markdown(t: &Transcript) -> String {
         }
     }
 
-    let degraded = t.outcome.as_ref().is_some_and(|o| !o.kind.is_full());
     if let Some(s) = &t.synthesis {
-        let heading = if degraded { "Synthesis of an incomplete debate" } else { "Synthesis" };
+        let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
         let _ = writeln!(out, "## {heading} — {}\n\n{}\n", name(&s.speaker), s.text.trim());
     } else if let Some(kind) =
         t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
@@ -110,7 +109,7 @@ pub fn markdown(t: &Transcript) -> String {
     out.push_str("## Outcome\n\n");
     match &t.outcome {
         Some(o) => {
-            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", label(o.kind), sentence(&o.reason), o.rounds_run);
+            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", o.kind.headline(), sentence(&o.reason), o.rounds_run);
         }
         None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
     }
@@ -124,14 +123,14 @@ fn usage_table(out: &mut String, u: &crate::UsageReport) {
         return;
     }
     // Without any price, a cost column would only say "unpriced" on every row.
-    let priced = u.seats.iter().any(|s| s.cost_usd.is_some());
+    let priced = u.seats.iter().any(|s| s.cost_micro_usd.is_some());
     out.push_str("## Usage\n\n| seat | model | calls | prompt tokens | completion tokens |");
     out.push_str(if priced { " cost |\n|---|---|---:|---:|---:|---:|\n" } else { "\n|---|---|---:|---:|---:|\n" });
     let approx = |estimated: u32| if estimated > 0 { "≈" } else { "" };
     let money = |c: Option<crate::Usd>| c.map_or("unpriced".to_string(), |c| c.display());
     for s in &u.seats {
         let a = approx(s.estimated_calls);
-        let cost = if priced { format!(" {} |", money(s.cost_usd)) } else { String::new() };
+        let cost = if priced { format!(" {} |", money(s.cost_micro_usd)) } else { String::new() };
         let _ = writeln!(
             out,
             "| {} | `{}` | {} | {a}{} | {a}{} |{cost}",
@@ -140,7 +139,7 @@ fn usage_table(out: &mut String, u: &crate::UsageReport) {
     }
     let t = &u.total;
     let a = approx(t.estimated_calls);
-    let cost = match (&t.cost_usd, t.unpriced.is_empty()) {
+    let cost = match (&t.cost_micro_usd, t.unpriced.is_empty()) {
         _ if !priced => String::new(),
         (Some(c), true) => format!(" {} |", c.display()),
         (Some(c), false) => format!(" {} + unpriced |", c.display()),
@@ -202,17 +201,6 @@ fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
         let _ = writeln!(out, "- Judge: {word}");
     }
     let _ = writeln!(out, "\n*Rule: {}.*\n", c.rule);
-}
-
-fn label(kind: OutcomeKind) -> &'static str {
-    match kind {
-        OutcomeKind::Completed => "Completed",
-        OutcomeKind::Consensus => "Consensus",
-        OutcomeKind::Degraded => "Degraded run",
-        OutcomeKind::JudgeFailed => "Judge failed",
-        OutcomeKind::NoQuorum => "No quorum",
-        OutcomeKind::CostLimit => "Stopped at the cost limit",
-    }
 }
 
 fn sentence(reason: &str) -> String {

@@ -41,7 +41,6 @@ pub enum Purpose {
 /// The stage of the protocol a turn belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
 pub enum Phase {
     /// Independent first answers: no speaker sees another.
     Blind,

@@ -1,20 +1,23 @@
 //! The session: one debate as a state machine. Feed inputs, drain outputs.
 
+mod cost_guard;
+mod quality_gate;
+mod record;
 mod replay;
+mod summaries;
+mod usage;
 
 use std::collections::{BTreeMap, VecDeque};
 
 use serde_json::Value;
 
 use crate::budget;
-use crate::cost;
-use crate::debate::{Answer, Debate, Record, Seat, Slot};
-use crate::protocol::{self, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
-use crate::quality;
-use crate::transcript::{Choice, SummaryNote, Warning};
+use crate::debate::{Answer, Debate, Record, Seat};
+use crate::protocol::{self, EndKind, Ending, Note, PlannedCall, Protocol, Step};
+use crate::transcript::{Choice, Warning};
 use crate::{
     ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureNote, Input, ModelRequest, Outcome,
-    OutcomeKind, Phase, Purpose, QualityGate, SeatInfo, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, journal,
+    OutcomeKind, Purpose, QualityGate, SeatInfo, journal,
 };
 
 /// What the host must do next. Drain with [`Session::poll`] after every
@@ -47,6 +50,8 @@ pub struct Session {
     retry: BTreeMap<usize, PlannedCall>,
     inputs: Vec<Input>,
     outcome: Option<Outcome>,
+    /// Set when another engine version wrote the journal this was rebuilt from.
+    replay_note: Option<String>,
 }
 
 impl Session {
@@ -66,6 +71,7 @@ impl Session {
             retry: BTreeMap::new(),
             inputs: Vec::new(),
             outcome: None,
+            replay_note: None,
         };
         let spec = &session.debate.spec;
         let started = EventKind::DebateStarted {
@@ -91,14 +97,22 @@ impl Session {
     /// Earlier outputs are not replayed to the host; the queue holds only the
     /// requests still unanswered, so a host resumes by calling just those.
     pub fn from_journal(text: &str) -> Result<Session, Error> {
-        let (spec, inputs) = journal::parse(text)?;
-        let mut session = Session::new(spec)?;
+        let (recorded, inputs) = journal::parse(text)?;
+        let replay_note = recorded.replay_note();
+        let mut session = Session::new(recorded.spec)?;
+        session.replay_note = replay_note;
         for (line, input) in inputs {
             session.handle(input).map_err(|e| Error::InvalidJournal { line, reason: e.to_string() })?;
         }
         let outstanding: Vec<u64> = session.outstanding().collect();
         session.queue.retain(|o| matches!(o, Output::Request(r) if outstanding.contains(&r.id)));
         Ok(session)
+    }
+
+    /// When this session was rebuilt from a journal another engine version
+    /// wrote, the sentence a host shows before trusting the replay.
+    pub fn replay_note(&self) -> Option<&str> {
+        self.replay_note.as_deref()
     }
 
     /// The next thing for the host to do.
@@ -155,70 +169,6 @@ impl Session {
         Ok(())
     }
 
-    /// The debate as it stands: complete once the outcome is set.
-    pub fn transcript(&self) -> Transcript {
-        let spec = &self.debate.spec;
-        let mut turns = Vec::new();
-        let mut synthesis = None;
-        let mut summaries = Vec::new();
-        for record in &self.debate.records {
-            let Some(Answer::Text { text, usage }) = &record.answer else { continue };
-            if record.superseded {
-                continue;
-            }
-            match (record.slot.seat, record.slot.purpose) {
-                // The judge's consensus confirmations live in the consensus records.
-                (_, Purpose::Confirmation) => {}
-                (seat, Purpose::Summary) => summaries.push(SummaryNote {
-                    covers_round: record.covers_round,
-                    speaker: self.seat_id(seat).to_string(),
-                    text: text.clone(),
-                }),
-                (Seat::Panel(i), _) => turns.push(Turn {
-                    round: record.slot.round,
-                    phase: record.slot.phase,
-                    speaker: spec.panel[i].id.clone(),
-                    model: spec.panel[i].model.clone(),
-                    challenger: record.slot.challenger,
-                    text: text.clone(),
-                    usage: *usage,
-                }),
-                (Seat::Judge, _) => {
-                    let judge = spec.judge.as_ref().expect("judge calls need a judge");
-                    synthesis = Some(Synthesis {
-                        speaker: judge.id.clone(),
-                        model: judge.model.clone(),
-                        text: text.clone(),
-                        usage: *usage,
-                    });
-                }
-            }
-        }
-        Transcript {
-            version: TRANSCRIPT_VERSION,
-            protocol: spec.protocol.name().to_string(),
-            question: spec.question.clone(),
-            context: spec.context.clone(),
-            seed: spec.seed,
-            participants: spec.panel.iter().map(seat_info).collect(),
-            judge: spec.judge.as_ref().map(seat_info),
-            turns,
-            consensus: self.consensus.clone(),
-            choices: self.choices.clone(),
-            summaries,
-            warnings: self.warnings.clone(),
-            results: self.results.clone(),
-            synthesis,
-            outcome: self.outcome.clone(),
-            usage: self.usage(),
-        }
-    }
-
-    /// The transcript as Markdown.
-    pub fn markdown(&self) -> String {
-        crate::render::markdown(&self.transcript())
-    }
-
     /// Every event so far, in order.
     pub fn events(&self) -> &[Event] {
         &self.events
@@ -267,53 +217,6 @@ impl Session {
         let event = Event { v: EVENT_VERSION, seq: self.events.len() as u64, kind };
         self.events.push(event.clone());
         self.queue.push_back(Output::Event(event));
-    }
-
-    /// Check the batch just completed against the quality gate. Returns true
-    /// when it released regenerated turns (the protocol then waits for them).
-    fn quality_gate(&mut self) -> bool {
-        let gate = self.debate.spec.limits.quality_gate;
-        let pending: Vec<usize> = self.retry.keys().copied().collect();
-        let mut regenerate = Vec::new();
-        for index in pending {
-            let call = self.retry.remove(&index).expect("present");
-            let record = &self.debate.records[index];
-            let Some(Answer::Text { text, .. }) = &record.answer else { continue };
-            let Some(reason) = quality::pulls_punches(text) else { continue };
-            let speaker = Some(self.seat_id(record.slot.seat).to_string());
-            let (round, phase) = (record.slot.round, record.slot.phase);
-            let message = match gate {
-                QualityGate::Regenerate => format!("adversarial turn asked again: {reason}"),
-                _ => format!("adversarial turn kept although it {reason}"),
-            };
-            self.warnings.push(Warning { speaker: speaker.clone(), round, phase, message: message.clone() });
-            self.emit(EventKind::Warning { speaker, round, phase, message });
-            if gate == QualityGate::Regenerate {
-                self.debate.records[index].superseded = true;
-                regenerate.push((call, reason));
-            }
-        }
-        for (mut call, reason) in regenerate {
-            if self.affordable(std::slice::from_ref(&call)).is_err() {
-                let (round, phase) = (call.slot.round, call.slot.phase);
-                let speaker = Some(self.seat_id(call.slot.seat).to_string());
-                let message = "not asked again: a second answer could pass the cost limit".to_string();
-                self.warnings.push(Warning { speaker: speaker.clone(), round, phase, message: message.clone() });
-                self.emit(EventKind::Warning { speaker, round, phase, message });
-                // Keep the first answer after all.
-                if let Some(r) = self.debate.records.iter_mut().rev().find(|r| r.slot == call.slot && r.superseded) {
-                    r.superseded = false;
-                }
-                continue;
-            }
-            call.quality_gate = false; // once only
-            call.prompt.after.push_str(&format!(
-                "\n\nYour previous answer to this was rejected because it {reason}. \
-                 Answer again as the adversary: state plainly what is wrong and why, with no softening."
-            ));
-            self.release(call);
-        }
-        self.debate.records.iter().any(|r| r.answer.is_none())
     }
 
     /// Ask the protocol for the next batch (or the end) and release it.
@@ -371,133 +274,6 @@ impl Session {
         }
     }
 
-    /// The last round a summary should cover, when a planned prompt would
-    /// otherwise lose history to the budget and older rounds are unsummarized.
-    fn summary_needed(&self, calls: &[PlannedCall]) -> Option<u32> {
-        let budget = self.debate.spec.limits.context_budget?;
-        let summary = self.debate.latest_summary();
-        let covers = calls
-            .iter()
-            .filter(|c| budget::render(&c.prompt, Some(budget), summary).omitted > 0)
-            .filter_map(|c| {
-                let newest = c.prompt.history.iter().map(|e| e.round).max()?;
-                // Everything before the newest round: complete rounds only.
-                c.prompt.history.iter().map(|e| e.round).filter(|&r| r < newest).max()
-            })
-            .max()?;
-        let already = summary.map_or(0, |(k, _)| k);
-        (covers > already && !self.debate.summary_attempted(covers)).then_some(covers)
-    }
-
-    /// Whether `calls` fit under the spending limit at their worst: what was
-    /// spent so far, plus each call's rendered prompt and full `max_tokens` at
-    /// its model's price. If not, the ending that says so.
-    fn affordable(&self, calls: &[PlannedCall]) -> Result<(), Ending> {
-        let spec = &self.debate.spec;
-        let Some(limit) = spec.max_cost.map(cost::Usd::from_dollars) else { return Ok(()) };
-        let spent = self.usage().spent();
-        let mut worst = cost::Usd(0);
-        for call in calls {
-            let model = match call.slot.seat {
-                Seat::Panel(i) => &spec.panel[i].model,
-                Seat::Judge => &spec.judge.as_ref().expect("validated plan").model,
-            };
-            let Some(price) = cost::price_of(spec, model) else { continue };
-            let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
-            let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
-            worst.0 += cost::cost(price, prompt, call.max_tokens as u64).0;
-        }
-        if spent.0 + worst.0 <= limit.0 {
-            return Ok(());
-        }
-        let what = match calls.first().map(|c| c.slot) {
-            Some(s) if s.purpose == Purpose::Judge => "the judge's synthesis".to_string(),
-            Some(s) if s.purpose == Purpose::Summary => "a summary of the earlier rounds".to_string(),
-            Some(s) if s.purpose == Purpose::Confirmation => "the judge's consensus confirmation".to_string(),
-            Some(s) => format!("{} call(s) of {} round {}", calls.len(), s.phase.as_str(), s.round),
-            None => "nothing".to_string(),
-        };
-        let rounds_run = self.debate.records.iter().filter(|r| r.answer.is_some()).map(|r| r.slot.round).max();
-        Err(Ending {
-            kind: EndKind::CostLimit,
-            reason: format!(
-                "stopped at the cost limit of {}: {} spent, and {what} could cost up to {} more; every answer so far is kept",
-                limit.display(),
-                spent.display(),
-                worst.display()
-            ),
-            rounds_run: rounds_run.unwrap_or(0),
-        })
-    }
-
-    /// Tokens and cost per seat so far: reported usage, or estimates where a provider gave none.
-    pub fn usage(&self) -> cost::UsageReport {
-        let spec = &self.debate.spec;
-        let mut report = cost::UsageReport::default();
-        for r in &self.debate.records {
-            let tokens = match &r.answer {
-                None => continue,
-                Some(Answer::Text { usage: Some(u), .. }) => cost::CallTokens {
-                    prompt: u.prompt_tokens as u64,
-                    completion: u.completion_tokens as u64,
-                    estimated: false,
-                },
-                Some(Answer::Text { text, usage: None }) => cost::CallTokens {
-                    prompt: r.prompt_tokens as u64,
-                    completion: crate::estimate_tokens(text) as u64,
-                    estimated: true,
-                },
-                // A failed call is counted, with no tokens: nothing came back to count.
-                Some(Answer::Failed { .. }) => cost::CallTokens { prompt: 0, completion: 0, estimated: false },
-            };
-            let model = match r.slot.seat {
-                Seat::Panel(i) => &spec.panel[i].model,
-                Seat::Judge => &spec.judge.as_ref().expect("a judge record has a judge").model,
-            };
-            report.add(spec, self.seat_id(r.slot.seat), model, tokens);
-        }
-        report.finish()
-    }
-
-    fn release_summary(&mut self, covers: u32) {
-        let spec = &self.debate.spec;
-        let seat = if spec.judge.is_some() {
-            Seat::Judge
-        } else {
-            Seat::Panel(self.debate.active_seats().first().copied().unwrap_or(0))
-        };
-        let history: Vec<HistoryEntry> =
-            prompt_kit::entries(&self.debate, |s| s.round <= covers, |s| prompt_kit::name(&self.debate, s));
-        let budget = spec.limits.context_budget.unwrap_or(u32::MAX);
-        let words = (budget / 4).clamp(100, 600);
-        let prompt = Prompt {
-            system: "You keep the record of a council debate. Summarize faithfully and neutrally; \
-                     invent nothing and take no side."
-                .to_string(),
-            before: prompt_kit::question(&self.debate),
-            history,
-            history_title: "THE DEBATE SO FAR",
-            after: format!(
-                "Summarize rounds 1 to {covers} for the participants who will continue the debate, in at most \
-                 {words} words: each speaker's position and strongest arguments, what they agree on, and \
-                 what is still disputed. Plain prose, no preamble."
-            ),
-        };
-        let call = PlannedCall {
-            slot: Slot { seat, purpose: Purpose::Summary, round: covers, phase: Phase::Summary, challenger: false },
-            prompt,
-            max_tokens: spec.limits.max_tokens.min(words * 2),
-            expect: None,
-            quality_gate: false,
-        };
-        if let Err(ending) = self.affordable(std::slice::from_ref(&call)) {
-            return self.finish(ending);
-        }
-        self.release(call);
-        let index = self.debate.records.len() - 1;
-        self.debate.records[index].covers_round = covers;
-    }
-
     fn release(&mut self, call: PlannedCall) {
         let id = self.debate.records.len() as u64 + 1;
         let slot = call.slot;
@@ -521,7 +297,13 @@ impl Session {
         };
         let started = match slot.purpose {
             Purpose::Judge => {
-                EventKind::JudgeStarted { id, speaker: request.seat.clone(), model: request.model.clone() }
+                let failed = self.debate.records.iter().any(|r| matches!(r.answer, Some(Answer::Failed { .. })));
+                EventKind::JudgeStarted {
+                    id,
+                    speaker: request.seat.clone(),
+                    model: request.model.clone(),
+                    heading: crate::outcome::synthesis_heading(failed).to_string(),
+                }
             }
             Purpose::Turn | Purpose::Summary | Purpose::Confirmation => EventKind::TurnStarted {
                 id,

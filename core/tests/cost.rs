@@ -25,7 +25,7 @@ fn hand_computed_bounds() {
     // Call i sees the fixed part and at most i earlier replies of 128, each quoted line by line
     // (at most doubled) under a heading and a label (16): 7·1508 + (2·128 + 16)·(0+1+…+6).
     assert_eq!(e.prompt_tokens, 7 * 1508 + (2 * 128 + 16) * 21);
-    assert_eq!(e.cost_usd, None);
+    assert_eq!(e.cost_micro_usd, None);
     assert_eq!(e.unpriced, ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"]);
 
     // 4 blind answers, 4 × 3 deliberation turns, 3 gated challenger turns asked again, the judge.
@@ -49,7 +49,7 @@ fn hand_computed_bounds() {
     s.prices.insert("openai/b-model".into(), Price { input: 2.0, output: 8.0 });
     let e = worst_case(&s);
     let micro = (7 * 1508 + (2 * 128 + 16) * 21) * 2 + (6 * 64 + 128) * 8;
-    assert_eq!(e.cost_usd, Some(Usd(micro)));
+    assert_eq!(e.cost_micro_usd, Some(Usd(micro)));
 
     // With a budget, no prompt counts above it: 7 calls of at most 1,000... but the fixed part
     // alone is 1,508, so every prompt is capped at the budget; 2 summaries may be added.
@@ -144,7 +144,7 @@ proptest! {
             k += 1;
             answer(r, picks[k % picks.len()], false)
         });
-        let spent = run.session.usage().total.cost_usd.unwrap_or_default();
+        let spent = run.session.usage().total.cost_micro_usd.unwrap_or_default();
         prop_assert!(spent.0 <= limit, "{name}: spent {} of a {} limit", spent.0, limit);
         let outcome = run.session.outcome().unwrap();
         if outcome.kind == agon_core::OutcomeKind::CostLimit {

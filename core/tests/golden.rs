@@ -229,21 +229,21 @@ fn golden_costs_are_the_hand_computed_ones() {
     // judge (gpt-4o): 600·2.5 + 90·10 = 2400.
     let t = transcript("round-robin-priced");
     let cost = |seat: &str| {
-        t["usage"]["seats"].as_array().unwrap().iter().find(|s| s["seat"] == seat).unwrap()["cost_usd"]
-            .as_f64()
+        t["usage"]["seats"].as_array().unwrap().iter().find(|s| s["seat"] == seat).unwrap()["cost_micro_usd"]
+            .as_u64()
             .unwrap()
     };
-    assert_eq!(cost("cto"), 0.00159);
-    assert_eq!(cost("cfo"), 0.00207);
-    assert_eq!(cost("pm"), 0.0);
-    assert_eq!(cost("judge"), 0.0024);
-    assert_eq!(t["usage"]["total"]["cost_usd"].as_f64(), Some(0.00606));
+    assert_eq!(cost("cto"), 580 + 1010);
+    assert_eq!(cost("cfo"), 780 + 1290);
+    assert_eq!(cost("pm"), 0);
+    assert_eq!(cost("judge"), 2400);
+    assert_eq!(t["usage"]["total"]["cost_micro_usd"].as_u64(), Some(6060));
     assert_eq!(t["usage"]["total"]["prompt_tokens"], 120 + 140 + 160 + 300 + 320 + 340 + 600);
 
     // With a $0.006 limit: cto, cfo, pm and cto again answer ($0.00237); the next
     // call, cfo's second turn, could cost more than the $0.00363 left.
     let t = transcript("round-robin-cost-limit");
-    assert_eq!(t["usage"]["total"]["cost_usd"].as_f64(), Some(0.00237));
+    assert_eq!(t["usage"]["total"]["cost_micro_usd"].as_u64(), Some(580 + 780 + 1010));
     assert_eq!(t["turns"].as_array().unwrap().len(), 4);
     assert!(t["synthesis"].is_null(), "no judge call was affordable");
     let reason = t["outcome"]["reason"].as_str().unwrap();

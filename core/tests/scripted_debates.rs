@@ -151,7 +151,8 @@ fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
     let t = run.session.transcript();
     assert_eq!(t.turns.len(), 2 + 2 * 2);
     assert!(t.synthesis.is_some());
-    assert!(run.session.markdown().contains("Warning — Degraded run"));
+    assert!(run.session.markdown().contains("Warning — Degraded: not every participant answered"));
+    assert!(run.session.markdown().contains("## Synthesis of an incomplete debate"));
 }
 
 #[test]

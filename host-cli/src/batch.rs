@@ -210,7 +210,7 @@ impl Batch<'_> {
             "outcome": outcome_kind(outcome.kind),
             "reason": outcome.reason,
             "synthesis": transcript["synthesis"]["text"],
-            "cost_usd": transcript["usage"]["total"]["cost_usd"],
+            "cost_micro_usd": transcript["usage"]["total"]["cost_micro_usd"],
             "transcript": transcript,
         }))
     }

@@ -44,18 +44,7 @@ pub struct EngineError(pub wit::Error);
 
 impl std::fmt::Display for EngineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            wit::Error::InvalidSpec(e) if e.field.is_empty() => {
-                write!(f, "invalid spec: {}", e.reason)
-            }
-            wit::Error::InvalidSpec(e) => write!(f, "invalid spec: {}: {}", e.field, e.reason),
-            wit::Error::UnknownRequest(id) => write!(f, "no request with id {id} was released"),
-            wit::Error::AlreadyAnswered(id) => write!(f, "request {id} was already answered"),
-            wit::Error::InvalidJournal(e) => {
-                write!(f, "invalid journal at line {}: {}", e.line, e.reason)
-            }
-            wit::Error::InvalidRole(e) => write!(f, "invalid role file at line {}: {}", e.line, e.reason),
-        }
+        f.write_str(&self.0.message)
     }
 }
 
@@ -82,6 +71,12 @@ impl Runtime {
     pub fn validate_spec(&mut self, spec_json: &str) -> Result<Result<String, EngineError>> {
         let engine = self.bindings.agon_debate_engine();
         Ok(engine.call_validate_spec(&mut self.store, spec_json)?.map_err(EngineError))
+    }
+
+    /// Build a spec from a request (what the user chose); the spec, normalized.
+    pub fn build_spec(&mut self, request_json: &str) -> Result<Result<String, EngineError>> {
+        let engine = self.bindings.agon_debate_engine();
+        Ok(engine.call_build_spec(&mut self.store, request_json)?.map_err(EngineError))
     }
 
     /// The worst case of a spec: calls, tokens and cost at most.
@@ -170,6 +165,12 @@ impl Council<'_> {
     pub fn spec_json(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_spec_json(&mut rt.store, self.session)?)
+    }
+
+    /// Set when another engine version wrote the journal this was rebuilt from.
+    pub fn replay_note(&mut self) -> Result<Option<String>> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_replay_note(&mut rt.store, self.session)?)
     }
 }
 

@@ -114,7 +114,8 @@ pub fn html(t: &Value) -> String {
     let outcome_box = format!(
         "<section class=\"outcome {}\"><h2>Outcome: {}</h2><p>{}</p>{}</section>\n",
         if healthy { "ok" } else { "bad" },
-        escape(kind),
+        // The engine's words; a transcript from before it wrote them has the kind.
+        escape(outcome.get("headline").and_then(Value::as_str).unwrap_or(kind)),
         escape(str_of(outcome, "reason")),
         failures(outcome)
     );
@@ -190,7 +191,11 @@ pub fn html(t: &Value) -> String {
 
     match t["synthesis"].as_object() {
         Some(s) if healthy || kind == "degraded" => {
-            let title = if healthy { "Synthesis" } else { "Synthesis of a degraded run" };
+            let title = outcome.get("synthesis_heading").and_then(Value::as_str).unwrap_or(if healthy {
+                "Synthesis"
+            } else {
+                "Synthesis of an incomplete debate"
+            });
             let _ = writeln!(
                 h,
                 "<section class=\"synthesis\"><h2>{title}</h2><p class=\"who\">{}</p><pre>{}</pre></section>",
@@ -308,7 +313,15 @@ mod tests {
         let outcome = page.find("Outcome: degraded").unwrap();
         assert!(outcome < page.find("Blind answers").unwrap(), "the outcome comes before the turns");
         assert!(page.contains("<b>c</b> (blind, round 1): timeout — no answer"));
-        assert!(page.contains("Synthesis of a degraded run") && !page.contains("<h2>Synthesis</h2>"));
+        // A transcript from before the engine wrote its headings still gets a degraded one.
+        assert!(page.contains("Synthesis of an incomplete debate") && !page.contains("<h2>Synthesis</h2>"));
+        // The engine's words, when the transcript has them, are the ones shown.
+        let mut t = transcript("degraded", "Yes.");
+        t["outcome"]["headline"] = json!("Headline <from> the engine");
+        t["outcome"]["synthesis_heading"] = json!("Heading from the engine");
+        let page = html(&t);
+        assert!(page.contains("Outcome: Headline &lt;from&gt; the engine"), "escaped, as all text");
+        assert!(page.contains("<h2>Heading from the engine</h2>") && !page.contains("<h2>Synthesis</h2>"));
         let page = html(&transcript("no-quorum", "Yes."));
         assert!(!page.contains("Synthesis"), "no quorum: no synthesis section at all");
     }

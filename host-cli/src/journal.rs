@@ -100,6 +100,10 @@ pub fn open<'r>(runtime: &'r mut Runtime, path: &Path, retry: Option<Retry>) -> 
         return Err(bad(format!("{}: the journal is empty", path.display())));
     };
     let mut council = runtime.from_journal(header)?.map_err(|e| bad(format!("{}: {e}", path.display())))?;
+    if let Some(note) = council.replay_note()? {
+        // The versions come from the file: shown through the sanitizer.
+        eprintln!("warning: {}: {}", path.display(), crate::sanitize::terminal(&note));
+    }
     let mut waiting: Option<Vec<u64>> = None;
     let (mut failures, mut replies_dropped) = (0, 0);
     while let Some((number, line)) = lines.next_line()? {

@@ -80,20 +80,22 @@ fn load_config(explicit: Option<&std::path::Path>) -> Result<Config> {
 }
 
 fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Config) -> Result<String> {
-    let known: Vec<String> = runtime.protocols()?.into_iter().map(|p| p.name).collect();
-    let name = args.protocol.split(':').next().unwrap_or_default();
-    if !known.iter().any(|k| k == name) {
-        return Err(bad(format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))));
-    }
     let mut inputs = spec_args::Inputs::default();
-    if name == "role-council" {
-        inputs.roles = load_roles(args.roles.as_deref(), runtime)?;
+    if let Some(dir) = &args.roles {
+        inputs.roles = read_roles(dir, runtime)?;
     }
     if let Some(path) = &args.items {
         let text = read_text(path, "--items")?;
         inputs.items = spec_args::read_items(&text);
     }
-    let mut spec = spec_args::build(args, question, &inputs, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
+    let protocols = runtime.protocols()?;
+    let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
+    // The engine decides the seats; model references are this host's to check.
+    let built = runtime.build_spec(&request.to_string())?.map_err(|e| bad(e.to_string()))?;
+    let mut spec: serde_json::Value = serde_json::from_str(&built)?;
+    for model in models_of(&spec) {
+        agon_cli::provider::ModelRef::parse_chain(&model).map_err(bad)?;
+    }
     // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
     let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
     if !prices.is_empty() {
@@ -102,27 +104,26 @@ fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Co
     runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
 }
 
-/// The role files of a folder (`*.md`, by file name), or the built-in roles; parsed by the engine.
-fn load_roles(dir: Option<&std::path::Path>, runtime: &mut Runtime) -> Result<Vec<wit::CouncilRole>> {
-    let files: Vec<(String, String)> = match dir {
-        None => runtime.builtin_roles()?.into_iter().map(|t| ("built-in".to_string(), t)).collect(),
-        Some(dir) => {
-            let mut paths: Vec<_> = std::fs::read_dir(dir)
-                .map_err(|e| bad(format!("cannot read --roles {}: {e}", dir.display())))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "md"))
-                .collect();
-            paths.sort();
-            if paths.is_empty() {
-                return Err(bad(format!("--roles {}: no .md role files there", dir.display())));
-            }
-            paths
-                .into_iter()
-                .map(|p| Ok((p.display().to_string(), read_text(&p, "the role file")?)))
-                .collect::<Result<_>>()?
-        }
-    };
-    files.into_iter().map(|(name, text)| runtime.parse_role(&text)?.map_err(|e| bad(format!("{name}: {e}")))).collect()
+/// The role files of a folder (`*.md`, by file name), as text; each is parsed
+/// here first, so an error names its file.
+fn read_roles(dir: &std::path::Path, runtime: &mut Runtime) -> Result<Vec<String>> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| bad(format!("cannot read --roles {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(bad(format!("--roles {}: no .md role files there", dir.display())));
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = read_text(&p, "the role file")?;
+            runtime.parse_role(&text)?.map_err(|e| bad(format!("{}: {e}", p.display())))?;
+            Ok(text)
+        })
+        .collect()
 }
 
 /// A text file the user named; errors name it (and `what` it was for).

@@ -102,14 +102,14 @@ impl Session {
             Some(t) => t["outcome"]["kind"].as_str().unwrap_or("?").to_string(),
             None => "interrupted".to_string(),
         };
-        let cost = transcript.as_ref().and_then(|t| t["usage"]["total"]["cost_usd"].as_f64());
+        let cost = transcript.as_ref().and_then(|t| t["usage"]["total"]["cost_micro_usd"].as_u64());
         Summary {
             id: self.id.clone(),
             created: id_time(&self.id),
             protocol: spec["protocol"]["name"].as_str().unwrap_or("?").to_string(),
             question: spec["question"].as_str().unwrap_or("?").to_string(),
             outcome,
-            cost_usd: cost,
+            cost_micro_usd: cost,
         }
     }
 }
@@ -140,7 +140,7 @@ pub struct Summary {
     pub question: String,
     /// The outcome kind, or `interrupted` when the run never ended.
     pub outcome: String,
-    pub cost_usd: Option<f64>,
+    pub cost_micro_usd: Option<u64>,
 }
 
 impl Summary {
@@ -150,7 +150,9 @@ impl Summary {
         } else {
             self.question.clone()
         };
-        let cost = self.cost_usd.map_or("-".to_string(), |c| format!("${c:.4}"));
+        // Micro-dollars to four decimals, in integers: no float rounding.
+        let cost =
+            self.cost_micro_usd.map_or("-".to_string(), |c| format!("${}.{:04}", c / 1_000_000, c % 1_000_000 / 100));
         format!(
             "{:<21} {:<16} {:<19} {:<12} {:>9}  {question}",
             self.id, self.created, self.protocol, self.outcome, cost

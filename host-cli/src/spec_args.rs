@@ -1,244 +1,127 @@
-//! From command-line flags to a DebateSpec (JSON). The engine validates it.
+//! From command-line flags to a spec request (JSON), which the engine turns
+//! into a spec (`build-spec`): seat ids, the judge and role-council's roles
+//! are decided there, as for every host. This only maps flags to the names
+//! the engine uses, and says which flags a protocol does not take.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::cli::{QualityGateArg, SpecArgs};
-use crate::engine::wit::CouncilRole;
-use crate::provider::ModelRef;
+use crate::engine::wit::ProtocolInfo;
 
-/// What the flags point at, already read by the caller (files, role definitions).
+/// What the flags point at, already read by the caller.
 #[derive(Debug, Default)]
 pub struct Inputs {
-    /// role-council: the roles, parsed by the engine.
-    pub roles: Vec<CouncilRole>,
-    /// priority-vote: the items.
+    /// `--roles`: the role files' texts (empty: the engine's built-in roles where a protocol needs roles).
+    pub roles: Vec<String>,
+    /// `--items`: the items.
     pub items: Vec<String>,
 }
 
-/// Build the spec JSON for these flags. Model references are checked here
-/// (the engine treats them as opaque); everything else the engine checks.
-pub fn build(args: &SpecArgs, question: &str, inputs: &Inputs, warn: &mut dyn FnMut(&str)) -> Result<Value, String> {
-    let (name, seat_arg) = match args.protocol.split_once(':') {
-        Some((n, s)) => (n, Some(s.to_string())),
-        None => (args.protocol.as_str(), None),
+/// The spec request these flags describe. `protocols` is the engine's
+/// catalog: which options a protocol takes comes from there, never from a
+/// list of names here.
+pub fn build(
+    args: &SpecArgs,
+    question: &str,
+    inputs: &Inputs,
+    protocols: &[ProtocolInfo],
+    warn: &mut dyn FnMut(&str),
+) -> Result<Value, String> {
+    let name = args.protocol.split(':').next().unwrap_or_default().trim();
+    let info = protocols.iter().find(|p| p.name == name).ok_or_else(|| {
+        let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
+        format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
+    })?;
+    // A flag sets one option; a protocol without that option does not take the flag.
+    let mut options = Map::new();
+    let mut set = |flag: &str, option: &str, value: Option<Value>| -> Result<(), String> {
+        let Some(value) = value else { return Ok(()) };
+        if !info.options.iter().any(|o| o.name == option) {
+            let takers: Vec<&str> = protocols
+                .iter()
+                .filter(|p| p.options.iter().any(|o| o.name == option))
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(format!("{flag} only applies to {}, not {name}", takers.join(" and ")));
+        }
+        options.insert(option.to_string(), value);
+        Ok(())
     };
-    if seat_arg.is_some() && name != "devils-advocate" {
-        return Err(format!("'{}': only devils-advocate takes a :SEAT suffix", args.protocol));
-    }
-    let mut models: Vec<String> = args.panel.iter().map(|m| m.trim().to_string()).filter(|m| !m.is_empty()).collect();
-    let (panel, role_judge) = if name == "role-council" {
-        role_panel(args, inputs, &models)?
-    } else {
-        if models.is_empty() {
-            return Err("the panel is empty: give --panel provider/model,provider/model,...".into());
-        }
-        // Two-sided protocols with one model: the same model takes every side.
-        let sides = match name {
-            "adversarial" | "steelman" | "priority-vote" => 2,
-            "comparative" => args.options.len(),
-            _ => 0,
-        };
-        if models.len() == 1 && sides > 1 {
-            models = vec![models[0].clone(); sides];
-        }
-        for m in &models {
-            ModelRef::parse_chain(m)?;
-        }
-        let ids = seat_ids(&models);
-        (ids.iter().zip(&models).map(|(id, model)| json!({"id": id, "model": model})).collect::<Vec<_>>(), None)
-    };
-
-    let judge_model = match (&args.judge, args.no_judge, &role_judge) {
-        (_, true, _) => None,
-        (Some(j), false, _) => Some(j.trim().to_string()),
-        (None, false, Some(role)) => Some(role["model"].as_str().unwrap_or_default().to_string()),
-        (None, false, None) => panel.first().and_then(|p| p["model"].as_str()).map(str::to_string),
-    };
-    if let Some(j) = &judge_model {
-        ModelRef::parse_chain(j)?;
-    }
-    let judge = judge_model.map(|m| match &role_judge {
-        Some(role) => {
-            let mut r = role.clone();
-            r["model"] = json!(m);
-            r
-        }
-        None => json!({"id": "judge", "model": m}),
-    });
-
     let mut challenger = args.challenger.clone();
     if let Some(n) = args.advocate {
         warn("warning: --advocate is deprecated; use --challenger instead");
         if challenger.is_none() {
-            let mapped = n
-                .checked_sub(1)
-                .and_then(|i| panel.get(i as usize))
-                .and_then(|p| p["id"].as_str())
-                .map(str::to_string)
-                .unwrap_or_else(|| n.to_string());
-            warn(&format!("  mapping --advocate {n} to --challenger {mapped}"));
-            challenger = Some(mapped);
+            warn(&format!("  mapping --advocate {n} to --challenger {n}"));
+            challenger = Some(n.to_string());
         }
     }
-    if challenger.is_some() && name != "rotating-challenger" {
-        return Err(format!("--challenger only applies to rotating-challenger, not {name}"));
-    }
-    let mut protocol = json!({"name": name});
-    let reads_agreement = matches!(name, "rotating-challenger" | "consensus-check");
-    if let Some(mode) = args.consensus {
-        if !reads_agreement {
-            return Err(format!("--consensus only applies to rotating-challenger and consensus-check, not {name}"));
-        }
-        protocol["consensus"] = json!(mode.as_str());
-    }
-    match name {
-        "rotating-challenger" => {
-            if let Some(c) = challenger {
-                protocol["challenger"] = json!(c);
-            }
-        }
-        "devils-advocate" => {
-            if let Some(s) = seat_arg {
-                protocol["adversary"] = json!(s);
-            }
-        }
-        "comparative" => protocol["options"] = json!(args.options),
-        "priority-vote" => protocol["items"] = json!(inputs.items),
-        "adversarial" => {
-            protocol["compete"] = json!(if args.compete {
-                "compete"
-            } else if args.single {
-                "single"
-            } else {
-                "auto"
-            });
-            let triggers: Vec<Value> = args
-                .triggers
-                .iter()
-                .map(|t| {
-                    let (name, words) = t.split_once('=').ok_or(format!("--trigger '{t}': write NAME=word,word"))?;
-                    Ok(json!({"name": name.trim(), "any_of": words.split(',').map(str::trim).collect::<Vec<_>>()}))
-                })
-                .collect::<Result<_, String>>()?;
-            if !triggers.is_empty() {
-                protocol["triggers"] = json!(triggers);
-            }
-        }
-        _ => {}
-    }
-    let flag_for = |flag: &str, used: bool, only: &str| {
-        if used && name != only { Err(format!("{flag} only applies to {only}, not {name}")) } else { Ok(()) }
+    set("--challenger", "challenger", challenger.map(Value::from))?;
+    set("--consensus", "consensus", args.consensus.map(|m| json!(m.as_str())))?;
+    set("--option", "options", (!args.options.is_empty()).then(|| json!(args.options)))?;
+    set("--items", "items", args.items.as_ref().map(|_| json!(inputs.items)))?;
+    let compete = if args.compete {
+        Some("compete")
+    } else if args.single {
+        Some("single")
+    } else {
+        None
     };
-    flag_for("--option", !args.options.is_empty(), "comparative")?;
-    flag_for("--items", args.items.is_some(), "priority-vote")?;
-    flag_for("--roles", args.roles.is_some(), "role-council")?;
-    flag_for("--model", !args.role_models.is_empty(), "role-council")?;
-    flag_for("--compete/--single/--trigger", args.compete || args.single || !args.triggers.is_empty(), "adversarial")?;
+    set("--compete/--single", "compete", compete.map(Value::from))?;
+    let triggers: Vec<Value> = args
+        .triggers
+        .iter()
+        .map(|t| {
+            let (name, words) = t.split_once('=').ok_or(format!("--trigger '{t}': write NAME=word,word"))?;
+            Ok(json!({"name": name.trim(), "any_of": words.split(',').map(str::trim).collect::<Vec<_>>()}))
+        })
+        .collect::<Result<_, String>>()?;
+    set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
+
+    let mut role_models = Map::new();
+    for o in &args.role_models {
+        let (role, model) = o.split_once('=').ok_or(format!("--model '{o}': write ROLE=provider/model"))?;
+        role_models.insert(role.trim().to_string(), json!(model.trim()));
+    }
+    if args.roles.is_some() && inputs.roles.is_empty() {
+        return Err("--roles: no role files there".into());
+    }
 
     let mut limits = json!({
         "max_tokens": args.max_tokens,
         "judge_max_tokens": args.judge_max_tokens.unwrap_or(args.max_tokens.saturating_mul(2)),
         "temperature": args.temperature,
+        "quality_gate": match args.quality_gate {
+            QualityGateArg::Off => "off",
+            QualityGateArg::Warn => "warn",
+            QualityGateArg::Regenerate => "regenerate",
+        },
     });
     if let Some(b) = args.context_budget {
         limits["context_budget"] = json!(b);
     }
-    limits["quality_gate"] = json!(match args.quality_gate {
-        QualityGateArg::Off => "off",
-        QualityGateArg::Warn => "warn",
-        QualityGateArg::Regenerate => "regenerate",
-    });
-    let mut spec = json!({
+    if let Some(max) = args.max_cost
+        && !(max.is_finite() && max >= 0.0)
+    {
+        return Err(format!("--max-cost {max}: give US dollars, zero or more"));
+    }
+    let mut request = json!({
         "question": question,
-        "panel": panel,
-        "judge": judge,
-        "protocol": protocol,
+        "protocol": args.protocol.trim(),
+        "models": args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect::<Vec<_>>(),
+        "judge": args.judge.as_deref().map(str::trim),
+        "no_judge": args.no_judge,
+        "options": options,
+        "roles": inputs.roles,
+        "role_models": role_models,
+        "rounds": args.rounds,
         "seed": args.seed,
         "limits": limits,
+        "context": args.context,
+        "max_cost": args.max_cost,
     });
-    if let Some(r) = args.rounds {
-        spec["rounds"] = json!(r);
-    }
-    if let Some(c) = &args.context {
-        spec["context"] = json!(c);
-    }
-    if let Some(max) = args.max_cost {
-        if !(max.is_finite() && max >= 0.0) {
-            return Err(format!("--max-cost {max}: give US dollars, zero or more"));
-        }
-        spec["max_cost"] = json!(max);
-    }
-    Ok(spec)
-}
-
-/// role-council: stage-1 roles become seats (their instructions the persona),
-/// the stage-3 role the judge. Models: the role file's (bare names are
-/// Ollama's), then --panel in turn, then --model ROLE=MODEL.
-fn role_panel(
-    args: &SpecArgs,
-    inputs: &Inputs,
-    panel_models: &[String],
-) -> Result<(Vec<Value>, Option<Value>), String> {
-    let mut overrides = std::collections::BTreeMap::new();
-    for o in &args.role_models {
-        let (role, model) = o.split_once('=').ok_or(format!("--model '{o}': write ROLE=provider/model"))?;
-        if !inputs.roles.iter().any(|r| r.role_id == role.trim()) {
-            let known: Vec<&str> = inputs.roles.iter().map(|r| r.role_id.as_str()).collect();
-            return Err(format!("--model '{o}': no role '{}' (roles: {})", role.trim(), known.join(", ")));
-        }
-        ModelRef::parse(model.trim())?;
-        overrides.insert(role.trim().to_string(), model.trim().to_string());
-    }
-    let model_of = |role: &CouncilRole, k: usize| -> String {
-        if let Some(m) = overrides.get(&role.role_id) {
-            return m.clone();
-        }
-        if !panel_models.is_empty() {
-            return panel_models[k % panel_models.len()].clone();
-        }
-        if role.model.contains('/') { role.model.clone() } else { format!("ollama/{}", role.model) }
-    };
-    let debaters: Vec<&CouncilRole> = inputs.roles.iter().filter(|r| r.participates_in_stage1).collect();
-    if debaters.is_empty() {
-        return Err("no role participates in stage 1: role-council needs debating roles".into());
-    }
-    let mut seats = Vec::new();
-    for (k, r) in debaters.iter().enumerate() {
-        let model = model_of(r, k);
-        ModelRef::parse(&model)?;
-        seats.push(json!({"id": r.role_id, "name": r.role_name, "model": model, "persona": r.stage1_instructions}));
-    }
-    let judge = inputs.roles.iter().find(|r| r.participates_in_stage3).map(|r| {
-        json!({"id": r.role_id, "name": r.role_name, "model": model_of(r, debaters.len()), "persona": r.stage3_instructions})
-    });
-    Ok((seats, judge))
-}
-
-/// A seat's id is its model name after the provider; a model that sits twice
-/// gets `-2`, `-3`, … so every id is unique (`openai/gpt-4o` → `gpt-4o`).
-pub fn seat_ids(models: &[String]) -> Vec<String> {
-    let base: Vec<String> = models
-        .iter()
-        .map(|m| {
-            // A fallback chain `a/x|b/y` is named after its first model.
-            let first = m.split('|').next().unwrap_or(m).trim();
-            let name = first.split_once('/').map(|(_, n)| n).unwrap_or(first);
-            name.chars().map(|c| if c.is_whitespace() { '-' } else { c }).collect()
-        })
-        .collect();
-    let mut ids: Vec<String> = Vec::with_capacity(base.len());
-    for (i, b) in base.iter().enumerate() {
-        let earlier = base[..i].iter().filter(|x| *x == b).count();
-        let mut id = if earlier == 0 { b.clone() } else { format!("{b}-{}", earlier + 1) };
-        // "x-2" might itself be a model name further up; keep counting until free.
-        let mut k = earlier + 2;
-        while ids.contains(&id) {
-            id = format!("{b}-{k}");
-            k += 1;
-        }
-        ids.push(id);
-    }
-    ids
+    // Absent rather than null: the engine's defaults apply.
+    request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());
+    Ok(request)
 }
 
 /// Items for priority-vote: one per non-empty line, list markers removed.
@@ -259,6 +142,7 @@ pub fn read_items(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::wit::{OptionInfo, OptionKind};
     use clap::Parser;
 
     fn args(extra: &[&str]) -> SpecArgs {
@@ -270,48 +154,57 @@ mod tests {
         }
     }
 
-    #[test]
-    fn ids_come_from_model_names_and_repeat_with_suffixes() {
-        let models: Vec<String> = ["openai/gpt-4o", "ollama/llama3", "openai/gpt-4o", "openai/gpt-4o"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(seat_ids(&models), ["gpt-4o", "llama3", "gpt-4o-2", "gpt-4o-3"]);
+    /// A catalog as the engine gives it; the names here are the test's own.
+    fn catalog() -> Vec<ProtocolInfo> {
+        let protocol = |name: &str, options: &[&str]| ProtocolInfo {
+            name: name.into(),
+            summary: String::new(),
+            default_rounds: 1,
+            max_rounds: 1,
+            round_unit: String::new(),
+            min_seats: 1,
+            max_seats: None,
+            sides: vec![],
+            options: options
+                .iter()
+                .map(|o| OptionInfo {
+                    name: o.to_string(),
+                    kind: OptionKind::Data,
+                    default: String::new(),
+                    help: String::new(),
+                })
+                .collect(),
+            reads_agreement: false,
+        };
+        vec![protocol("plain", &[]), protocol("pick", &["challenger", "consensus"]), protocol("weigh", &["options"])]
     }
 
-    #[test]
-    fn a_fallback_chain_is_named_after_its_first_model() {
-        let models = vec!["gemini/gemini-2.5-pro|openrouter/google/gemini-2.5-pro".to_string()];
-        assert_eq!(seat_ids(&models), ["gemini-2.5-pro"]);
+    fn build_with(extra: &[&str]) -> Result<Value, String> {
+        build(&args(extra), "q", &Inputs::default(), &catalog(), &mut |_| {})
     }
 
     #[test]
     fn advocate_maps_to_challenger_with_a_warning() {
-        let a = args(&["--protocol", "rotating-challenger", "--panel", "openai/a,openai/b", "--advocate", "2"]);
+        let a = args(&["--protocol", "pick", "--panel", "openai/a,openai/b", "--advocate", "2"]);
         let mut warnings = Vec::new();
-        let spec = build(&a, "q", &Inputs::default(), &mut |w| warnings.push(w.to_string())).unwrap();
-        assert_eq!(spec["protocol"]["challenger"], "b");
+        let request = build(&a, "q", &Inputs::default(), &catalog(), &mut |w| warnings.push(w.to_string())).unwrap();
+        assert_eq!(request["options"]["challenger"], "2");
         assert!(warnings[0].contains("deprecated"));
     }
 
     #[test]
-    fn protocol_specific_flags_land_in_the_spec() {
-        let a = args(&["--protocol", "devils-advocate:b", "--panel", "openai/a,openai/b"]);
-        assert_eq!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap()["protocol"]["adversary"], "b");
-        let a =
-            args(&["--protocol", "comparative", "--panel", "openai/m", "--option", "Postgres", "--option", "SQLite"]);
-        let spec = build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap();
-        assert_eq!(spec["panel"].as_array().unwrap().len(), 2, "one model takes both options");
-        assert_eq!(spec["protocol"]["options"][1], "SQLite");
-        let a = args(&["--protocol", "adversarial", "--panel", "openai/m", "--trigger", "arch=architecture,infra"]);
-        let spec = build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap();
-        assert_eq!(spec["protocol"]["triggers"][0]["any_of"][1], "infra");
-        let a = args(&["--protocol", "round-robin", "--panel", "openai/m", "--option", "x"]);
-        assert!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap_err().contains("--option only applies"));
-        let a = args(&["--protocol", "consensus-check", "--panel", "openai/a,openai/b", "--consensus", "judge"]);
-        assert_eq!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap()["protocol"]["consensus"], "judge");
-        let a = args(&["--protocol", "ranked", "--panel", "openai/a,openai/b", "--consensus", "read"]);
-        assert!(build(&a, "q", &Inputs::default(), &mut |_| {}).unwrap_err().contains("--consensus only applies"));
+    fn flags_become_the_options_the_catalog_says_a_protocol_takes() {
+        let request =
+            build_with(&["--protocol", "weigh", "--panel", "openai/m", "--option", "A", "--option", "B"]).unwrap();
+        assert_eq!(request["options"]["options"], json!(["A", "B"]));
+        assert_eq!(request["models"], json!(["openai/m"]), "the engine decides how many seats one model fills");
+        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--option", "x"]).unwrap_err();
+        assert_eq!(e, "--option only applies to weigh, not plain");
+        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--consensus", "judge"]).unwrap_err();
+        assert!(e.starts_with("--consensus only applies to pick"), "{e}");
+        let request = build_with(&["--protocol", "pick:2", "--panel", "openai/a,openai/b", "--no-judge"]).unwrap();
+        assert_eq!((request["protocol"].as_str(), request["no_judge"].as_bool()), (Some("pick:2"), Some(true)));
+        assert!(build_with(&["--protocol", "nope", "--panel", "openai/m"]).unwrap_err().contains("unknown protocol"));
     }
 
     #[test]

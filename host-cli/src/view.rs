@@ -129,9 +129,8 @@ impl View {
                     live.started(j.id, &format!("{} · {} (synthesis)", j.speaker, j.model));
                     self.judge = Some(j.id);
                 }
-                // A failed call makes the run degraded whatever follows: never the normal heading then.
-                let title = if self.failed { "Synthesis of a DEGRADED debate (a call failed)" } else { "Synthesis" };
-                self.start(j.id, format!("\n== {title} — {} · {} ==\n", j.speaker, j.model));
+                // The engine words the heading: never the plain one once a call failed.
+                self.start(j.id, format!("\n== {} — {} · {} ==\n", j.heading, j.speaker, j.model));
             }
             K::TurnFailed(f) => {
                 self.failed = true;
@@ -284,13 +283,5 @@ pub fn kind_name(kind: wit::FailureKind) -> &'static str {
 
 /// The outcome in one line; a run that is not a full answer says so in words.
 pub fn outcome_line(o: &wit::Outcome) -> String {
-    let label = match o.kind {
-        wit::OutcomeKind::Completed => "Outcome: completed",
-        wit::OutcomeKind::Consensus => "Outcome: consensus (stopped early)",
-        wit::OutcomeKind::Degraded => "Outcome: DEGRADED — not every participant answered",
-        wit::OutcomeKind::JudgeFailed => "Outcome: JUDGE FAILED — no synthesis; weigh the final positions yourself",
-        wit::OutcomeKind::NoQuorum => "Outcome: NO QUORUM — too few participants answered",
-        wit::OutcomeKind::CostLimit => "Outcome: STOPPED AT THE COST LIMIT — no synthesis; every answer so far is kept",
-    };
-    format!("{label}. {} (rounds run: {})", o.reason, o.rounds_run)
+    format!("Outcome: {}. {} (rounds run: {})", o.headline, o.reason, o.rounds_run)
 }

@@ -167,11 +167,15 @@ fn engine_errors_cross_the_boundary_typed() {
         .validate_spec(r#"{"question": "q", "panel": [], "protocol": {"name": "round-robin"}}"#)
         .unwrap()
         .unwrap_err();
-    assert!(matches!(&err.0, wit::Error::InvalidSpec(e) if e.field == "panel"), "{err}");
+    assert!(matches!(&err.0.kind, wit::ErrorKind::InvalidSpec(e) if e.field == "panel"), "{err}");
+    // The message is the core's own sentence, carried across the boundary.
+    assert!(err.0.message.starts_with("invalid spec: panel: "), "{err}");
     let spec = std::fs::read_to_string(golden_cases()[0].join("spec.json")).unwrap();
     let mut council = runtime.create(&spec).unwrap().unwrap();
     let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None });
-    assert!(matches!(council.handle(&bogus).unwrap().unwrap_err().0, wit::Error::UnknownRequest(999)));
+    let err = council.handle(&bogus).unwrap().unwrap_err();
+    assert!(matches!(err.0.kind, wit::ErrorKind::UnknownRequest(999)));
+    assert_eq!(err.to_string(), "no request with id 999 was released");
 }
 
 #[test]
@@ -184,7 +188,7 @@ fn role_files_parse_in_the_component_with_line_numbers() {
     assert!(judge.participates_in_stage3 && !judge.participates_in_stage1);
     let err =
         runtime.parse_role("---\nrole_id: x\nmodel: m\nparticipates_in_stage1: perhaps\n---\n").unwrap().unwrap_err();
-    assert!(matches!(&err.0, wit::Error::InvalidRole(e) if e.line == 4), "{err}");
+    assert!(matches!(&err.0.kind, wit::ErrorKind::InvalidRole(e) if e.line == 4), "{err}");
 }
 
 fn tempdir() -> PathBuf {

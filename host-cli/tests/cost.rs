@@ -37,9 +37,13 @@ fn the_worst_case_is_printed_and_the_spending_reported() {
     let mini = seats.iter().find(|s| s["seat"] == "gpt-4o-mini").unwrap();
     // The test server reports usage; gpt-4o-mini costs $0.15 / $0.60 per million tokens.
     let (p, c) = (mini["prompt_tokens"].as_u64().unwrap(), mini["completion_tokens"].as_u64().unwrap());
-    let expected = ((p as f64 * 0.15 + c as f64 * 0.60).round()) / 1e6;
-    assert_eq!(mini["cost_usd"].as_f64(), Some(expected));
-    assert!(t["usage"]["total"]["cost_usd"].as_f64().unwrap() > expected, "the judge's and gpt-4o's calls count too");
+    // ($0.15 p + $0.60 c) / 1e6 tokens = (15 p + 60 c) / 100 micro-dollars, rounded half up.
+    let expected = (p * 15 + c * 60 + 50) / 100;
+    assert_eq!(mini["cost_micro_usd"].as_u64(), Some(expected));
+    assert!(
+        t["usage"]["total"]["cost_micro_usd"].as_u64().unwrap() > expected,
+        "the judge's and gpt-4o's calls count too"
+    );
 }
 
 #[test]

@@ -79,7 +79,7 @@ fn a_terminal_shows_hostile_text_and_never_obeys_it() {
     for (mode, extra, no_color) in [("live", "", false), ("NO_COLOR", "", true), ("--no-stream", " --no-stream", false)]
     {
         let screen = on_a_terminal(&env, &server, &format!("{RUN}{extra}"), no_color);
-        assert!(screen.contains("Outcome: completed"), "{mode}: {screen}");
+        assert!(screen.contains("Outcome: Completed"), "{mode}: {screen}");
         assert_inert(mode, &screen);
     }
     let screen = on_a_terminal(&env, &server, "show last", false);
@@ -126,7 +126,7 @@ fn piped_output_has_no_escape_codes_and_json_stays_exact() {
     let completed: Vec<Value> = events
         .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|e| e["type"] == "turn_completed")
+        .filter(|e| e["type"] == "turn-completed")
         .collect();
     assert!(completed.iter().any(|e| e["text"] == HOSTILE), "the events carry the exact text");
 }

@@ -108,7 +108,7 @@ fn every_run_is_kept_listed_shown_and_exported() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        html.starts_with("<!doctype html>") && html.contains("Outcome: completed") && html.contains("judge answer")
+        html.starts_with("<!doctype html>") && html.contains("Outcome: Completed") && html.contains("judge answer")
     );
 
     let out = env.agon(&server, &["show", "nope"]);

@@ -133,7 +133,7 @@ fn a_piped_run_says_its_outcome_once() {
     let out =
         agon(&env, &server, &["run", "Q?", "--panel", "openai/a,openai/b,openai/c", "--no-judge", "--retries", "0"]);
     assert_eq!(out.status.code(), Some(3));
-    assert_eq!(stderr(&out).matches("Outcome: DEGRADED").count(), 1, "{}", stderr(&out));
+    assert_eq!(stderr(&out).matches("Outcome: Degraded").count(), 1, "{}", stderr(&out));
 }
 
 #[test]

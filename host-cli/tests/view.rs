@@ -49,11 +49,11 @@ fn a_terminal_gets_status_lines_the_stream_and_the_rendered_synthesis() {
     assert!(screen.contains("judge · openai/judge (synthesis)"));
     // The synthesis is rendered: the Markdown heading and bold markers are gone, the words stay.
     assert!(screen.contains("Verdict") && !screen.contains("## Verdict") && !screen.contains("**spaces**"), "{screen}");
-    assert!(screen.contains("Outcome: completed"));
+    assert!(screen.contains("Outcome: Completed"));
     assert!(screen.contains("\x1b[36m") || screen.contains("\x1b[1m"), "colour and style by default");
 
     let plain = on_a_terminal(&env, &server, true);
-    assert!(plain.contains("Outcome: completed") && plain.contains("a answer "));
+    assert!(plain.contains("Outcome: Completed") && plain.contains("a answer "));
     for code in ["\x1b[36m", "\x1b[1m", "\x1b[2m", "\x1b[0m"] {
         assert!(!plain.contains(code), "NO_COLOR still printed {code:?}");
     }
@@ -69,7 +69,7 @@ fn piped_output_is_plain_and_events_are_pure_ndjson() {
     let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(!stdout.contains('\x1b') && !stderr.contains('\x1b'), "no escape codes when not a terminal");
     assert!(stdout.starts_with("# Tabs or spaces?"), "the Markdown transcript on stdout");
-    assert!(stderr.contains("a answer 1") && stderr.contains("Outcome: completed"), "progress on stderr");
+    assert!(stderr.contains("a answer 1") && stderr.contains("Outcome: Completed"), "progress on stderr");
 
     let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--events", "-"]).output().unwrap();
     assert!(out.status.success());
@@ -79,8 +79,8 @@ fn piped_output_is_plain_and_events_are_pure_ndjson() {
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("not NDJSON: {l:?}: {e}")))
         .map(|v| v["type"].as_str().unwrap_or_default().to_string())
         .collect();
-    assert_eq!(kinds.first().map(String::as_str), Some("debate_started"));
-    assert_eq!(kinds.last().map(String::as_str), Some("debate_ended"));
+    assert_eq!(kinds.first().map(String::as_str), Some("debate-started"));
+    assert_eq!(kinds.last().map(String::as_str), Some("debate-ended"));
 }
 
 #[test]
@@ -96,9 +96,9 @@ fn a_degraded_debate_never_gets_the_normal_synthesis_heading() {
     let out = command(&env, &server, env!("CARGO_BIN_EXE_agon")).args(args).args(["--retries", "0"]).output().unwrap();
     assert_eq!(out.status.code(), Some(3));
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("== Synthesis of a DEGRADED debate (a call failed) — judge"), "{stderr}");
+    assert!(stderr.contains("== Synthesis of an incomplete debate — judge"), "{stderr}");
     assert!(!stderr.contains("== Synthesis —"), "{stderr}");
-    assert!(stderr.contains("Outcome: DEGRADED"), "{stderr}");
+    assert!(stderr.contains("Outcome: Degraded"), "{stderr}");
 }
 
 #[test]

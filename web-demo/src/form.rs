@@ -1,9 +1,9 @@
 //! From the page's form to a debate spec. The core validates the result; this
 //! only shapes it, the way the CLI shapes its flags.
 
-use agon_core::DebateSpec;
+use agon_core::{DebateSpec, Limits, OptionKind, SpecRequest, build_spec};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The form's fields that decide the debate (the endpoint and key do not).
 #[derive(Debug, Clone, Deserialize)]
@@ -26,59 +26,42 @@ pub struct Form {
     pub max_tokens: u32,
 }
 
-/// Build and validate the spec this form describes. Errors are for people.
+/// Build and validate the spec this form describes: the core's spec builder
+/// decides seat ids and the judge, as for every host. Errors are for people.
 pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     let models: Vec<String> =
         form.models.split(',').map(str::trim).filter(|m| !m.is_empty()).map(String::from).collect();
     if models.is_empty() {
         return Err("Models: give at least one model name".into());
     }
-    let panel: Vec<Value> =
-        seat_ids(&models).into_iter().zip(&models).map(|(id, model)| json!({"id": id, "model": model})).collect();
+    let lines: Vec<&str> = form.options.lines().map(str::trim).filter(|o| !o.is_empty()).collect();
+    let mut options = std::collections::BTreeMap::new();
+    if !lines.is_empty() {
+        // The textarea fills the protocol's list of texts, whatever the catalog calls it.
+        let list = agon_core::protocols()
+            .into_iter()
+            .find(|p| p.name == form.protocol)
+            .and_then(|p| p.options.into_iter().find(|o| o.kind == OptionKind::Texts))
+            .ok_or_else(|| format!("Options: {} takes no list", form.protocol))?;
+        options.insert(list.name.to_string(), json!(lines));
+    }
     let judge = form.judge.trim();
-    let options: Vec<&str> = form.options.lines().map(str::trim).filter(|o| !o.is_empty()).collect();
-    let mut protocol = json!({"name": form.protocol});
-    match (form.protocol.as_str(), options.is_empty()) {
-        ("comparative", _) => protocol["options"] = json!(options),
-        ("priority-vote", _) => protocol["items"] = json!(options),
-        (_, true) => {}
-        (other, false) => return Err(format!("Options: {other} takes none (only comparative and priority-vote do)")),
-    }
-    let spec = json!({
-        "question": form.question.trim(),
-        "panel": panel,
-        "judge": (!judge.is_empty()).then(|| json!({"id": "judge", "model": judge})),
-        "protocol": protocol,
-        "rounds": form.rounds,
-        "limits": {
-            "max_tokens": form.max_tokens,
-            "judge_max_tokens": form.max_tokens.saturating_mul(2),
+    let request = SpecRequest {
+        question: form.question.clone(),
+        models,
+        judge: Some(judge.to_string()).filter(|j| !j.is_empty()),
+        no_judge: judge.is_empty(),
+        protocol: form.protocol.clone(),
+        options,
+        rounds: form.rounds,
+        limits: Limits {
+            max_tokens: form.max_tokens,
+            judge_max_tokens: form.max_tokens.saturating_mul(2),
+            ..Limits::default()
         },
-    });
-    DebateSpec::from_json(&spec.to_string()).map_err(|e| e.to_string())
-}
-
-/// A seat's id is the model's last path segment; a model that sits twice gets
-/// `-2`, `-3`, … (`meta/llama-3` → `llama-3`), as in the CLI.
-pub fn seat_ids(models: &[String]) -> Vec<String> {
-    let mut ids: Vec<String> = Vec::with_capacity(models.len());
-    for model in models {
-        let base: String = model
-            .rsplit('/')
-            .next()
-            .unwrap_or(model)
-            .chars()
-            .map(|c| if c.is_whitespace() { '-' } else { c })
-            .collect();
-        let mut id = base.clone();
-        let mut n = 2;
-        while ids.contains(&id) {
-            id = format!("{base}-{n}");
-            n += 1;
-        }
-        ids.push(id);
-    }
-    ids
+        ..SpecRequest::default()
+    };
+    build_spec(request).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -4,14 +4,6 @@ import init, { Council, protocols, specFromForm } from './agon_web_demo.js';
 
 const $ = (selector) => document.querySelector(selector);
 const KEY = 'agon.apiKey';
-const OUTCOME_WORDS = {
-  completed: 'Completed',
-  consensus: 'Consensus reached',
-  degraded: 'Degraded — not every call succeeded',
-  'judge-failed': 'Judge failed — no synthesis; the positions stand side by side',
-  'no-quorum': 'No quorum — too few participants answered',
-  'cost-limit': 'Stopped at the cost limit — no synthesis; every answer so far is kept',
-};
 
 let council;
 let cards = new Map(); // request id -> card element
@@ -66,15 +58,15 @@ function reset() {
 function onEvent(event) {
   $('#event-log ol').append(element('li', '', JSON.stringify(event)));
   switch (event.type) {
-    case 'debate_started':
+    case 'debate-started':
       $('#status').textContent = `Debating (${event.protocol}): ${event.question}`;
       break;
-    case 'round_started': {
+    case 'round-started': {
       const head = section(event.round, event.phase).querySelector('h2');
       if (event.challenger) head.append(element('span', 'challenger-note', ` · challenger: ${event.challenger}`));
       break;
     }
-    case 'turn_started': {
+    case 'turn-started': {
       // The judge confirming an apparent consensus sits in the round it checks.
       const confirming = event.phase === 'confirmation';
       const node = card(event.id, section(event.round, confirming ? 'deliberation' : event.phase).querySelector('.cards'),
@@ -84,20 +76,22 @@ function onEvent(event) {
       if (event.challenger) node.querySelector('header').append(element('span', 'badge', 'challenger'));
       break;
     }
-    case 'judge_started':
+    case 'judge-started':
+      // The engine words the heading: never the plain one once a call failed.
+      $('#synthesis-title').textContent = event.heading;
       card(event.id, $('#synthesis .body'), 'judge', `${event.speaker} (${event.model})`);
       break;
-    case 'turn_completed': {
+    case 'turn-completed': {
       const node = cards.get(event.id);
       if (node) { node.querySelector('.text').textContent = event.text; setState(node, 'done', 'answered'); }
       break;
     }
-    case 'turn_failed': {
+    case 'turn-failed': {
       const node = cards.get(event.id);
       if (node) setState(node, 'failed', `failed (${event.kind}): ${event.message}`);
       break;
     }
-    case 'consensus_checked': { // The decision, then each counted seat's verdict and why.
+    case 'consensus-checked': { // The decision, then each counted seat's verdict and why.
       const verdict = event.judge
         ? (event.reached ? 'Consensus (confirmed by the judge)' : 'The reader saw agreement; the judge disagreed')
         : (event.reached ? 'Consensus' : 'No consensus');
@@ -116,19 +110,20 @@ function onEvent(event) {
       section(event.round, event.phase).append(element('p', 'warning',
         `Warning${event.speaker ? ` (${event.speaker})` : ''}: ${event.message}`));
       break;
-    case 'choice_made':
+    case 'choice-made':
       $('#rounds-view').append(element('p', 'note', `The seed chose ${event.what}: ${event.value}`));
       break;
-    case 'result_recorded': { // A protocol's own result: a ranking, a scorecard…
+    case 'result-recorded': { // A protocol's own result: a ranking, a scorecard…
       const result = element('details', 'result');
       result.open = true;
       result.append(element('summary', '', event.name), element('pre', '', JSON.stringify(event.value, null, 2)));
       $('#synthesis').append(result);
       break;
     }
-    case 'debate_ended': {
-      const { kind, reason, failures = [] } = event.outcome;
-      const lines = [`${OUTCOME_WORDS[kind] ?? kind}. ${reason}`];
+    case 'debate-ended': {
+      const { kind, headline, synthesis_heading, reason, failures = [] } = event.outcome;
+      const lines = [`${headline}. ${reason}`];
+      $('#synthesis-title').textContent = synthesis_heading;
       for (const f of failures) lines.push(`Seat ${f.speaker} failed in ${f.phase} round ${f.round} (${f.kind}): ${f.message}`);
       $('#outcome .body').textContent = lines.join('\n');
       $('#outcome').dataset.kind = kind;

@@ -4,20 +4,19 @@ use crate::exports::agon::debate::types as wit;
 use agon_core as core;
 
 pub fn error(e: core::Error) -> wit::Error {
-    match e {
-        core::Error::InvalidSpec { field, reason } => wit::Error::InvalidSpec(wit::InvalidSpec { field, reason }),
-        core::Error::UnknownRequest { id } => wit::Error::UnknownRequest(id),
-        core::Error::AlreadyAnswered { id } => wit::Error::AlreadyAnswered(id),
+    let message = e.to_string();
+    let kind = match e {
+        core::Error::InvalidSpec { field, reason } => wit::ErrorKind::InvalidSpec(wit::InvalidSpec { field, reason }),
+        core::Error::UnknownRequest { id } => wit::ErrorKind::UnknownRequest(id),
+        core::Error::AlreadyAnswered { id } => wit::ErrorKind::AlreadyAnswered(id),
         core::Error::InvalidJournal { line, reason } => {
-            wit::Error::InvalidJournal(wit::InvalidJournal { line: line as u32, reason })
+            wit::ErrorKind::InvalidJournal(wit::InvalidJournal { line: line as u32, reason })
         }
         core::Error::InvalidRole { line, reason } => {
-            wit::Error::InvalidRole(wit::InvalidRole { line: line as u32, reason })
+            wit::ErrorKind::InvalidRole(wit::InvalidRole { line: line as u32, reason })
         }
-        // agon-core's error is non-exhaustive; a variant this binding does not
-        // know yet is still reported, as an invalid spec with its message.
-        other => wit::Error::InvalidSpec(wit::InvalidSpec { field: String::new(), reason: other.to_string() }),
-    }
+    };
+    wit::Error { message, kind }
 }
 
 pub fn input(i: wit::Input) -> core::Input {
@@ -69,7 +68,6 @@ fn phase(p: core::Phase) -> wit::Phase {
         core::Phase::Synthesis => wit::Phase::Synthesis,
         core::Phase::Summary => wit::Phase::Summary,
         core::Phase::Confirmation => wit::Phase::Confirmation,
-        _ => unreachable!("every core phase has a WIT case"),
     }
 }
 
@@ -129,6 +127,8 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
 
 pub fn outcome(o: core::Outcome) -> wit::Outcome {
     wit::Outcome {
+        headline: o.kind.headline().to_string(),
+        synthesis_heading: o.kind.synthesis_heading().to_string(),
         kind: match o.kind {
             core::OutcomeKind::Completed => wit::OutcomeKind::Completed,
             core::OutcomeKind::Consensus => wit::OutcomeKind::Consensus,
@@ -190,8 +190,8 @@ fn event(e: core::Event) -> wit::DebateEvent {
         }),
         K::ConsensusChecked(c) => wit::EventKind::ConsensusChecked(consensus_check(c)),
         K::RoundEnded { round, phase: p } => wit::EventKind::RoundEnded(wit::RoundEnded { round, phase: phase(p) }),
-        K::JudgeStarted { id, speaker, model } => {
-            wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model })
+        K::JudgeStarted { id, speaker, model, heading } => {
+            wit::EventKind::JudgeStarted(wit::JudgeStarted { id, speaker, model, heading })
         }
         K::ResultRecorded { name, value } => {
             wit::EventKind::ResultRecorded(wit::NamedResult { name, json: value.to_string() })
@@ -201,7 +201,6 @@ fn event(e: core::Event) -> wit::DebateEvent {
             wit::EventKind::Warning(wit::WarningNote { speaker, round, phase: phase(p), message })
         }
         K::DebateEnded { outcome: o } => wit::EventKind::DebateEnded(outcome(o)),
-        _ => unreachable!("an event the WIT does not have yet"),
     };
     wit::DebateEvent { seq: e.seq, kind, json }
 }

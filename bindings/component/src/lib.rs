@@ -32,6 +32,13 @@ impl SessionResource {
 impl Guest for Engine {
     type Session = SessionResource;
 
+    fn build_spec(request_json: String) -> Result<String, Error> {
+        agon_core::SpecRequest::from_json(&request_json)
+            .and_then(agon_core::build_spec)
+            .map(|spec| spec.to_json())
+            .map_err(convert::error)
+    }
+
     fn validate_spec(spec_json: String) -> Result<String, Error> {
         let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
         Ok(spec.to_json())
@@ -44,7 +51,7 @@ impl Guest for Engine {
             calls: e.calls,
             prompt_tokens: e.prompt_tokens,
             completion_tokens: e.completion_tokens,
-            cost_micro_usd: e.cost_usd.map(|c| c.0),
+            cost_micro_usd: e.cost_micro_usd.map(|c| c.0),
             unpriced: e.unpriced,
         })
     }
@@ -112,6 +119,10 @@ impl GuestSession for SessionResource {
 
     fn spec_json(&self) -> String {
         self.inner.borrow().spec().to_json()
+    }
+
+    fn replay_note(&self) -> Option<String> {
+        self.inner.borrow().replay_note().map(str::to_string)
     }
 }
 

@@ -5,42 +5,24 @@ import { engine } from "../gen/agon.js";
 
 /** Misuse of the engine (bad spec, unknown request id, bad journal), with the core's message. */
 export class AgonError extends Error {
-  constructor(payload) {
-    super(message(payload));
+  constructor(error) {
+    super(error.message);
     this.name = "AgonError";
-    /** The WIT `error` variant, e.g. `{ tag: "invalid-spec", val: { field, reason } }`. */
-    this.payload = payload;
-  }
-}
-
-// The same sentences as agon-core's `Display for Error`; a case this SDK does
-// not know yet still gets a readable message.
-function message(error) {
-  const { tag, val } = error ?? {};
-  switch (tag) {
-    case "invalid-spec":
-      return val.field ? `invalid spec: ${val.field}: ${val.reason}` : `invalid spec: ${val.reason}`;
-    case "unknown-request":
-      return `no request with id ${val} was released`;
-    case "already-answered":
-      return `request ${val} was already answered`;
-    case "invalid-journal":
-      return `invalid journal at line ${val.line}: ${val.reason}`;
-    case "invalid-role":
-      return `invalid role file at line ${val.line}: ${val.reason}`;
-    default:
-      return `${tag}: ${JSON.stringify(val, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`;
+    /** The WIT `error-kind` case, e.g. `"invalid-spec"`. */
+    this.kind = error.kind.tag;
+    /** Its payload, e.g. `{ field, reason }` for an invalid spec. */
+    this.detail = error.kind.val;
   }
 }
 
 // jco reports a WIT `result` error as a ComponentError whose payload is the
-// `error` variant; rethrow it as an AgonError carrying the core's message.
+// `error` record; rethrow it as an AgonError carrying the core's message.
 function rethrowing(fn) {
   return function (...args) {
     try {
       return fn.apply(this, args);
     } catch (e) {
-      if (e && typeof e === "object" && "payload" in e && e.payload?.tag) throw new AgonError(e.payload);
+      if (e && typeof e === "object" && "payload" in e && e.payload?.kind?.tag) throw new AgonError(e.payload);
       throw e;
     }
   };
@@ -55,6 +37,18 @@ Session.prototype.handle = rethrowing(Session.prototype.handle);
 /** Check a spec (object or JSON text) without starting a debate; returns it normalized, as JSON text. */
 export function validateSpec(spec) {
   return rethrowing(engine.validateSpec)(specText(spec));
+}
+
+/**
+ * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, options?, roles?, ... }`
+ * (snake_case keys are accepted as well). Seat ids, the judge and role-council's roles are decided by the engine,
+ * as in every other host. Returns the spec as an object, validated and normalized.
+ */
+export function buildSpec(request) {
+  const snake = Object.fromEntries(
+    Object.entries(request).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
+  return JSON.parse(rethrowing(engine.buildSpec)(JSON.stringify(snake)));
 }
 
 /**

@@ -19,9 +19,10 @@ export type * from "../gen/interfaces/agon-debate-types.js";
 export declare const Session: typeof RawSession;
 export type Session = RawSession;
 
-/** Misuse of the engine, with the core's message; `payload` is the WIT `error` variant. */
+/** Misuse of the engine, with the core's message; `kind` and `detail` are the WIT `error-kind` case. */
 export declare class AgonError extends Error {
-  readonly payload: EngineError;
+  readonly kind: EngineError["kind"]["tag"];
+  readonly detail: EngineError["kind"]["val"];
 }
 
 /** A failed model call; throw one from `complete` to choose the failure kind. */
@@ -59,6 +60,27 @@ export declare function drive(session: RawSession, complete: Complete, options?:
 
 /** Check a spec without starting a debate; returns it normalized, as JSON text. */
 export declare function validateSpec(spec: Spec): string;
+/** What a user chose, before it is a spec; the engine decides seat ids, the judge and role-council's roles. */
+export interface SpecRequest {
+  question: string;
+  /** `NAME`, or `NAME:SEAT` to set the protocol's seat option. */
+  protocol: string;
+  models?: string[];
+  judge?: string;
+  noJudge?: boolean;
+  context?: string;
+  options?: Record<string, unknown>;
+  /** Role files, as text. */
+  roles?: string[];
+  roleModels?: Record<string, string>;
+  rounds?: number;
+  seed?: number;
+  limits?: Record<string, unknown>;
+  prices?: Record<string, { input: number; output: number }>;
+  maxCost?: number;
+}
+/** Build a spec from a request; throws `AgonError` naming the field. */
+export declare function buildSpec(request: SpecRequest): Record<string, unknown>;
 /** The worst case of a spec before it runs: calls, tokens and (when every model is priced) cost. */
 export declare function estimate(spec: Spec): CostEstimate;
 /** Parse a role file (markdown with YAML frontmatter); throws `AgonError` naming the line. */

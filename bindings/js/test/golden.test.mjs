@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Session, drive, AgonError, validateSpec, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
+import { Session, drive, AgonError, validateSpec, buildSpec, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
 
 const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
 const cases = readdirSync(goldenDir, { withFileTypes: true })
@@ -109,7 +109,8 @@ test("drive() with a scripted complete() gives the golden transcript, whatever t
 test("a bad spec throws an AgonError with the core's message", () => {
   assert.throws(() => Session.create('{"question": "q", "panel": []}'), (e) => {
     assert.ok(e instanceof AgonError);
-    assert.equal(e.payload.tag, "invalid-spec");
+    assert.equal(e.kind, "invalid-spec");
+    assert.equal(e.detail.field, "panel");
     assert.match(e.message, /^invalid spec: /);
     return true;
   });
@@ -147,4 +148,13 @@ test("the built-in role files parse; a bad one is an AgonError naming its line",
   assert.equal(roles.length, 5);
   assert.ok(roles.every((r) => r.roleId && r.model));
   assert.throws(() => parseRole("no frontmatter here"), (e) => e instanceof AgonError && /^invalid role file at line \d+: /.test(e.message));
+});
+
+test("seat ids and role-council's roles come from the engine, as in every host", () => {
+  const spec = buildSpec({ question: "q", protocol: "round-robin", models: ["openrouter/google/gemini-2.5-pro", "gemini/gemini-2.5-pro"], noJudge: true });
+  assert.deepEqual(spec.panel.map((p) => p.id), ["gemini-2.5-pro", "gemini-2.5-pro-2"]);
+  assert.equal(spec.judge, null);
+  const council = buildSpec({ question: "q", protocol: "role-council", models: ["ollama/smollm2"] });
+  assert.ok(council.panel.length >= 2 && council.panel.every((p) => p.persona && p.model === "ollama/smollm2"));
+  assert.throws(() => buildSpec({ question: "q", protocol: "round-robin" }), (e) => e instanceof AgonError && e.detail.field === "models");
 });

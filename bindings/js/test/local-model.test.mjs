@@ -39,7 +39,7 @@ test("a streamed rotating-challenger debate from the local model", { skip }, asy
   assert.ok(transcript.turns.map((t) => t.text).join("").length > 0, "the model said nothing at all");
   assert.ok(transcript.synthesis?.text, "the judge wrote a synthesis");
   assert.ok([...pieces.values()].some((n) => n > 1), "replies arrived in several streamed pieces");
-  assert.equal(events.at(-1), "debate_ended");
+  assert.equal(events.at(-1), "debate-ended");
 });
 
 test("an unreachable endpoint becomes a failure the transcript states (no model needed)", async () => {

@@ -142,3 +142,15 @@ def test_the_builtin_roles_parse_and_a_bad_one_names_its_line() -> None:
     with pytest.raises(AgonError, match=r"^invalid role file at line \d+: ") as raised:
         agon.parse_role("no frontmatter here")
     assert raised.value.kind == "invalid-role"
+
+
+def test_a_role_council_panel_is_built_by_the_engine() -> None:
+    # The roles-to-seats mapping lives in the core: the SDK gets it whole.
+    spec = agon.build_spec({"question": "q", "protocol": "role-council", "models": ["ollama/smollm2"]})
+    roles = [agon.parse_role(text) for text in agon.builtin_roles()]
+    debaters = [r["role_id"] for r in roles if r["participates_in_stage1"]]
+    assert [seat["id"] for seat in spec["panel"]] == debaters
+    assert all(seat["model"] == "ollama/smollm2" and seat["persona"] for seat in spec["panel"])
+    with pytest.raises(AgonError) as raised:
+        agon.build_spec({"question": "q", "protocol": "round-robin", "models": ["a/x", " "]})
+    assert raised.value.kind == "invalid-spec" and raised.value.detail["field"] == "models[1]"

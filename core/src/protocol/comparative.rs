@@ -25,6 +25,7 @@ pub(crate) const DEF: Definition = Definition {
         default: "",
         help: "The options to compare, two or more; one seat argues for each, in panel order.",
     }],
+    parts: |options| options.get("options").and_then(serde_json::Value::as_array).map_or(0, Vec::len),
     example: |seats| serde_json::json!({"options": (1..=seats).map(|i| format!("Option {i}")).collect::<Vec<_>>()}),
     check: checked::<Options>,
     // One advocate per option, and a rebuttal each with 2 rounds.

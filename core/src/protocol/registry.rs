@@ -44,6 +44,12 @@ pub(crate) struct Definition {
     pub options: &'static [OptionInfo],
     /// It may stop early on agreement: its spec carries a consensus mode.
     pub reads_agreement: bool,
+    /// Its seats are roles from role files (the built-in ones when none are given).
+    pub seats_are_roles: bool,
+    /// How many parts its options ask seats to play, when `sides` does not say
+    /// (comparative: one per option); 0 when every seat is alike. One model
+    /// given alone plays every part.
+    pub parts: fn(&Options) -> usize,
     /// Valid options for a panel of `seats` seats: for tests, the fuzzer and docs.
     pub example: fn(seats: usize) -> Value,
     /// Parse and check the options against the spec; the normalized options.
@@ -225,6 +231,8 @@ pub(crate) const BASE: Definition = Definition {
     sides: &[],
     options: &[],
     reads_agreement: false,
+    seats_are_roles: false,
+    parts: |_| 0,
     example: |_| Value::Object(serde_json::Map::new()),
     check: checked::<NoOptions>,
     bounds: |_| unreachable!("every protocol states its bounds"),

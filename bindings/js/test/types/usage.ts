@@ -21,6 +21,6 @@ void runDebate({ question: "q" }, async (r: ModelRequest) => ({ text: r.seat }),
 try {
   Session.fromJournal("");
 } catch (e) {
-  if (e instanceof AgonError) console.log(e.payload.tag, e.message);
+  if (e instanceof AgonError) console.log(e.kind, e.message);
 }
 throw new ProviderError("rate-limited", "slow down");

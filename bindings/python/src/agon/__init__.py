@@ -12,6 +12,7 @@ from ._drive import drive, drive_async, run_debate, run_debate_async
 from ._engine import (
     AgonError,
     Session,
+    build_spec,
     builtin_roles,
     estimate,
     parse_role,
@@ -40,6 +41,7 @@ __all__ = [
     "run_debate",
     "run_debate_async",
     "spec_text",
+    "build_spec",
     "validate_spec",
     "version",
 ]

@@ -27,29 +27,13 @@ Spec = Union[str, Mapping[str, Any]]
 class AgonError(Exception):
     """Misuse of the engine (bad spec, unknown request id, bad journal), with the core's message.
 
-    ``kind`` is the WIT error case (``"invalid-spec"``, ...), ``detail`` its payload.
+    ``kind`` is the WIT ``error-kind`` case (``"invalid-spec"``, ...), ``detail`` its payload.
     """
 
-    def __init__(self, error: Variant) -> None:
-        super().__init__(_message(error))
-        self.kind = error.tag
-        self.detail = error.value
-
-
-def _message(error: Variant) -> str:
-    # The same sentences as agon-core's `Display for Error`.
-    tag, val = error.tag, error.value
-    if tag == "invalid-spec":
-        return f"invalid spec: {val['field']}: {val['reason']}" if val["field"] else f"invalid spec: {val['reason']}"
-    if tag == "unknown-request":
-        return f"no request with id {val} was released"
-    if tag == "already-answered":
-        return f"request {val} was already answered"
-    if tag == "invalid-journal":
-        return f"invalid journal at line {val['line']}: {val['reason']}"
-    if tag == "invalid-role":
-        return f"invalid role file at line {val['line']}: {val['reason']}"
-    return f"{tag}: {val!r}"
+    def __init__(self, error: Mapping[str, Any]) -> None:
+        super().__init__(error["message"])
+        self.kind = error["kind"].tag
+        self.detail = error["kind"].value
 
 
 def _lift(value: Any) -> Any:
@@ -215,6 +199,12 @@ class Session:
         """The spec as the engine normalized it."""
         return _text(self._method("spec-json"))
 
+    def replay_note(self) -> Optional[str]:
+        """Set when another engine version wrote the journal this was rebuilt from:
+        the sentence to show before trusting the replay."""
+        note = self._method("replay-note")
+        return note if isinstance(note, str) else None
+
     def close(self) -> None:
         """Free the session inside the component (also done when it is garbage collected)."""
         if self._resource is not None:
@@ -226,6 +216,16 @@ class Session:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def build_spec(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Build a spec from what a user chose (``question``, ``protocol`` as ``NAME`` or
+    ``NAME:SEAT``, ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
+    texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``).
+    Seat ids, the judge and role-council's roles are decided by the engine, as in every
+    host. Returns the spec, validated and normalized; raises AgonError naming the field."""
+    text = _text(_Instance().call_result("build-spec", json.dumps(dict(request))))
+    return cast("dict[str, Any]", json.loads(text))
 
 
 def validate_spec(spec: Spec) -> str:

@@ -1,0 +1,330 @@
+//! From what a user chose to a spec: models as typed, a protocol by name, its
+//! options, role files. Every host builds its specs here, so one panel gets
+//! the same seat ids, the same judge and the same roles in the CLI, the page
+//! and the SDKs; a host only turns its flags or form fields into a
+//! [`SpecRequest`].
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::protocol::registry::{self, Definition};
+use crate::{CouncilRole, DebateSpec, Error, Limits, OptionKind, Participant, Price, ProtocolSpec, parse_role};
+
+/// A debate as a user describes it. Only `question` and `protocol` are required.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecRequest {
+    pub question: String,
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Model references in seat order, as typed; a fallback chain `a|b` is one seat.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// The judge's model. Absent: the judging role's (role files), else the first seat's.
+    #[serde(default)]
+    pub judge: Option<String>,
+    /// No judge, hence no synthesis.
+    #[serde(default)]
+    pub no_judge: bool,
+    /// A protocol's name; `NAME:SEAT` also sets its seat option (`devils-advocate:2`).
+    pub protocol: String,
+    /// The protocol's options by name, as `agon protocols` lists them.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+    /// Role files, as text: each debating role becomes a seat with the role's
+    /// instructions as its persona, the judging role the judge. A protocol
+    /// whose seats are roles (role-council) uses the built-in roles without them.
+    #[serde(default)]
+    pub roles: Vec<String>,
+    /// A model per role id, over the role file's own.
+    #[serde(default)]
+    pub role_models: BTreeMap<String, String>,
+    #[serde(default)]
+    pub rounds: Option<u32>,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default)]
+    pub limits: Limits,
+    #[serde(default)]
+    pub prices: BTreeMap<String, Price>,
+    #[serde(default)]
+    pub max_cost: Option<f64>,
+}
+
+impl SpecRequest {
+    /// Read a request from JSON; errors name the field.
+    pub fn from_json(json: &str) -> Result<SpecRequest, Error> {
+        let de = &mut serde_json::Deserializer::from_str(json);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let field = e.path().to_string();
+            let reason = crate::spec::strip_position(&e.into_inner().to_string());
+            Error::spec(if field == "." { String::new() } else { field }, reason)
+        })
+    }
+}
+
+/// Build and validate the spec a request describes.
+pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
+    let (name, seat_suffix) = match request.protocol.split_once(':') {
+        Some((name, seat)) => (name.trim(), Some(seat.trim())),
+        None => (request.protocol.trim(), None),
+    };
+    let def = registry::lookup(name)?;
+    let mut options = request.options;
+    if let Some(seat) = seat_suffix {
+        let option = seat_option(def)?;
+        if options.contains_key(option) {
+            return Err(Error::spec(
+                format!("protocol.{option}"),
+                format!("given twice: as '{name}:{seat}' and as an option"),
+            ));
+        }
+        options.insert(option.to_string(), Value::from(seat));
+    }
+
+    let roles = roles(def, &request.roles)?;
+    let (panel, role_judge) = if roles.is_empty() {
+        (models_panel(def, &request.models, &options)?, None)
+    } else {
+        roles_panel(&roles, &request.models, &request.role_models)?
+    };
+    let judge = if request.no_judge {
+        None
+    } else {
+        match (request.judge.as_deref().map(str::trim), role_judge) {
+            (Some(model), Some(role)) => Some(Participant { model: model.to_string(), ..role }),
+            (Some(model), None) => Some(seat("judge", model)),
+            (None, Some(role)) => Some(role),
+            (None, None) => panel.first().map(|p| seat("judge", &p.model)),
+        }
+    };
+    let spec = DebateSpec {
+        question: request.question.trim().to_string(),
+        context: request.context.filter(|c| !c.trim().is_empty()),
+        panel,
+        judge,
+        protocol: ProtocolSpec { name: name.to_string(), options },
+        rounds: request.rounds,
+        seed: request.seed,
+        limits: request.limits,
+        prices: request.prices,
+        max_cost: request.max_cost,
+    };
+    spec.validate()?;
+    Ok(spec)
+}
+
+/// The one seat option `NAME:SEAT` sets.
+fn seat_option(def: &Definition) -> Result<&'static str, Error> {
+    let mut seats = def.options.iter().filter(|o| o.kind == OptionKind::Seat);
+    match (seats.next(), seats.next()) {
+        (Some(only), None) => Ok(only.name),
+        _ => Err(Error::spec("protocol", format!("'{}' takes no seat: write just '{}'", def.name, def.name))),
+    }
+}
+
+fn roles(def: &Definition, texts: &[String]) -> Result<Vec<CouncilRole>, Error> {
+    let parse =
+        |(i, text): (usize, &str)| parse_role(text).map_err(|e| Error::spec(format!("roles[{i}]"), e.to_string()));
+    if texts.is_empty() && def.seats_are_roles {
+        return crate::BUILTIN_ROLE_FILES.iter().copied().enumerate().map(parse).collect();
+    }
+    texts.iter().map(String::as_str).enumerate().map(parse).collect()
+}
+
+/// Seats from models. When one model is given and the protocol assigns
+/// parts, the model plays every part (a debate of one model with itself is
+/// still a debate when each side is told what to argue).
+fn models_panel(
+    def: &Definition,
+    models: &[String],
+    options: &BTreeMap<String, Value>,
+) -> Result<Vec<Participant>, Error> {
+    let mut models: Vec<&str> = models.iter().map(|m| m.trim()).collect();
+    if let Some(i) = models.iter().position(|m| m.is_empty()) {
+        return Err(Error::spec(format!("models[{i}]"), "must not be empty"));
+    }
+    if models.is_empty() {
+        return Err(Error::spec("models", "the panel is empty: give at least one model"));
+    }
+    let parts = if def.sides.is_empty() { (def.parts)(options) } else { def.sides.len() };
+    if models.len() == 1 && parts > 1 {
+        models = vec![models[0]; parts];
+    }
+    Ok(seat_ids(&models).into_iter().zip(models).map(|(id, model)| seat(&id, model)).collect())
+}
+
+/// role-council's mapping: debating roles become seats, the judging role the
+/// judge. A role's model: `role_models`, else the models in turn, else the
+/// role file's own (a bare name is Ollama's).
+fn roles_panel(
+    roles: &[CouncilRole],
+    models: &[String],
+    role_models: &BTreeMap<String, String>,
+) -> Result<(Vec<Participant>, Option<Participant>), Error> {
+    if let Some(unknown) = role_models.keys().find(|id| !roles.iter().any(|r| &r.role_id == *id)) {
+        let known: Vec<&str> = roles.iter().map(|r| r.role_id.as_str()).collect();
+        return Err(Error::spec(
+            format!("role_models.{unknown}"),
+            format!("no such role (roles: {})", known.join(", ")),
+        ));
+    }
+    let model_of = |role: &CouncilRole, k: usize| -> String {
+        if let Some(m) = role_models.get(&role.role_id) {
+            return m.trim().to_string();
+        }
+        if !models.is_empty() {
+            return models[k % models.len()].trim().to_string();
+        }
+        if role.model.contains('/') { role.model.clone() } else { format!("ollama/{}", role.model) }
+    };
+    let as_seat = |role: &CouncilRole, model: String, persona: &str| Participant {
+        id: role.role_id.clone(),
+        name: role.role_name.clone(),
+        model,
+        persona: Some(persona.to_string()).filter(|p| !p.trim().is_empty()),
+    };
+    let debaters: Vec<&CouncilRole> = roles.iter().filter(|r| r.participates_in_stage1).collect();
+    if debaters.is_empty() {
+        return Err(Error::spec("roles", "no role participates in stage 1: the debate needs debating roles"));
+    }
+    let panel = debaters.iter().enumerate().map(|(k, r)| as_seat(r, model_of(r, k), &r.stage1_instructions)).collect();
+    let judge = roles
+        .iter()
+        .find(|r| r.participates_in_stage3)
+        .map(|r| as_seat(r, model_of(r, debaters.len()), &r.stage3_instructions));
+    Ok((panel, judge))
+}
+
+fn seat(id: &str, model: &str) -> Participant {
+    Participant { id: id.to_string(), name: String::new(), model: model.to_string(), persona: None }
+}
+
+/// The one rule for seat ids: a model's last path segment, from the first
+/// model of a fallback chain (`openrouter/google/gemini-2.5-pro` →
+/// `gemini-2.5-pro`); a name that sits twice gets `-2`, `-3`, … so every id
+/// is unique.
+pub fn seat_ids(models: &[&str]) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::with_capacity(models.len());
+    for model in models {
+        let first = model.split('|').next().unwrap_or(model).trim();
+        let base: String = first
+            .rsplit('/')
+            .next()
+            .unwrap_or(first)
+            .chars()
+            .map(|c| if c.is_whitespace() { '-' } else { c })
+            .collect();
+        let mut id = base.clone();
+        let mut n = 2;
+        while ids.contains(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        ids.push(id);
+    }
+    ids
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn request(value: Value) -> Result<DebateSpec, Error> {
+        build_spec(SpecRequest::from_json(&value.to_string())?)
+    }
+
+    fn ids(spec: &DebateSpec) -> Vec<&str> {
+        spec.panel.iter().map(|p| p.id.as_str()).collect()
+    }
+
+    #[test]
+    fn seat_ids_are_last_path_segments_numbered_when_repeated() {
+        let models = ["openai/gpt-4o", "ollama/llama3", "openai/gpt-4o", "openrouter/openai/gpt-4o", "gpt-4o-2"];
+        assert_eq!(seat_ids(&models), ["gpt-4o", "llama3", "gpt-4o-2", "gpt-4o-3", "gpt-4o-2-2"]);
+        // The same model through three routes gets one name.
+        let routes = ["openrouter/google/gemini-2.5-pro", "gemini/gemini-2.5-pro|openrouter/google/x"];
+        assert_eq!(seat_ids(&routes), ["gemini-2.5-pro", "gemini-2.5-pro-2"]);
+    }
+
+    #[test]
+    fn the_judge_defaults_to_the_first_model_unless_told_otherwise() {
+        let spec = request(json!({"question": " q ", "protocol": "round-robin", "models": ["a/x", "b/y"]})).unwrap();
+        assert_eq!((ids(&spec), spec.question.as_str()), (vec!["x", "y"], "q"));
+        assert_eq!(spec.judge.as_ref().map(|j| (j.id.as_str(), j.model.as_str())), Some(("judge", "a/x")));
+        let spec =
+            request(json!({"question": "q", "protocol": "round-robin", "models": ["a/x", "b/y"], "judge": "c/z"}))
+                .unwrap();
+        assert_eq!(spec.judge.unwrap().model, "c/z");
+        let spec =
+            request(json!({"question": "q", "protocol": "round-robin", "models": ["a/x", "b/y"], "no_judge": true}))
+                .unwrap();
+        assert!(spec.judge.is_none());
+    }
+
+    #[test]
+    fn a_seat_suffix_sets_the_protocols_seat_option() {
+        let spec =
+            request(json!({"question": "q", "protocol": "devils-advocate:2", "models": ["a/x", "b/y"]})).unwrap();
+        assert_eq!(spec.protocol.options["adversary"], json!("2"));
+        let e = request(json!({"question": "q", "protocol": "round-robin:2", "models": ["a/x", "b/y"]})).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol"), "{e}");
+    }
+
+    #[test]
+    fn one_model_plays_every_part() {
+        let spec = request(json!({"question": "q", "protocol": "adversarial", "models": ["a/x"]})).unwrap();
+        assert_eq!(ids(&spec), ["x", "x-2"]);
+        let spec = request(json!({"question": "q", "protocol": "comparative", "models": ["a/x"],
+            "options": {"options": ["Postgres", "SQLite", "DynamoDB"]}}))
+        .unwrap();
+        assert_eq!(spec.panel.len(), 3);
+        // A protocol where every seat is alike does not debate a model with itself.
+        let e = request(json!({"question": "q", "protocol": "ranked", "models": ["a/x"]})).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "panel"), "{e}");
+    }
+
+    #[test]
+    fn roles_become_seats_and_the_judging_role_the_judge() {
+        let spec = request(json!({"question": "q", "protocol": "role-council", "models": ["a/x"]})).unwrap();
+        let builtin: Vec<CouncilRole> = crate::builtin_roles();
+        let debaters: Vec<&str> =
+            builtin.iter().filter(|r| r.participates_in_stage1).map(|r| r.role_id.as_str()).collect();
+        assert_eq!(ids(&spec), debaters);
+        assert!(spec.panel.iter().all(|p| p.model == "a/x" && p.persona.is_some()));
+        let judge = spec.judge.unwrap();
+        assert_eq!(
+            Some(judge.id.as_str()),
+            builtin.iter().find(|r| r.participates_in_stage3).map(|r| r.role_id.as_str())
+        );
+
+        let one = "---\nrole_id: skeptic\nrole_name: Skeptic\nmodel: llama3\nparticipates_in_stage1: true\n---\n## Stage 1\nDoubt.\n";
+        let other = one.replace("skeptic", "optimist").replace("Skeptic", "Optimist");
+        let spec = request(json!({"question": "q", "protocol": "round-robin", "roles": [one, other],
+            "role_models": {"optimist": "openai/gpt-4o"}}))
+        .unwrap();
+        let models: Vec<&str> = spec.panel.iter().map(|p| p.model.as_str()).collect();
+        assert_eq!(models, ["ollama/llama3", "openai/gpt-4o"], "a bare model name is Ollama's");
+        let e = request(json!({"question": "q", "protocol": "role-council", "role_models": {"nobody": "a/b"}}))
+            .unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "role_models.nobody"), "{e}");
+    }
+
+    #[test]
+    fn bad_requests_name_their_field() {
+        for (value, field) in [
+            (json!({"question": "q", "protocol": "round-robin", "models": ["a/x", " "]}), "models[1]"),
+            (json!({"question": "q", "protocol": "round-robin"}), "models"),
+            (json!({"question": "q", "protocol": "shouting-match", "models": ["a/x"]}), "protocol.name"),
+            (json!({"question": "q", "protocol": "round-robin", "modles": []}), "modles"),
+            (json!({"question": "q", "protocol": "round-robin", "models": "a/x"}), "models"),
+        ] {
+            let e = request(value.clone()).unwrap_err();
+            assert!(matches!(&e, Error::InvalidSpec { field: f, .. } if f == field), "{value}: {e}");
+        }
+    }
+}

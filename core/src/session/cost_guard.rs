@@ -1,0 +1,51 @@
+//! The spending guard: no batch is released whose worst case would pass `max_cost`.
+
+use super::Session;
+use crate::Purpose;
+use crate::budget;
+use crate::cost;
+use crate::debate::Seat;
+use crate::protocol::{EndKind, Ending, PlannedCall};
+
+impl Session {
+    /// Whether `calls` fit under the spending limit at their worst: what was
+    /// spent so far, plus each call's rendered prompt and full `max_tokens` at
+    /// its model's price. If not, the ending that says so.
+    pub(super) fn affordable(&self, calls: &[PlannedCall]) -> Result<(), Ending> {
+        let spec = &self.debate.spec;
+        let Some(limit) = spec.max_cost.map(cost::Usd::from_dollars) else { return Ok(()) };
+        let spent = self.usage().spent();
+        let mut worst = cost::Usd(0);
+        for call in calls {
+            let model = match call.slot.seat {
+                Seat::Panel(i) => &spec.panel[i].model,
+                Seat::Judge => &spec.judge.as_ref().expect("validated plan").model,
+            };
+            let Some(price) = cost::price_of(spec, model) else { continue };
+            let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
+            let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
+            worst.0 += cost::cost(price, prompt, call.max_tokens as u64).0;
+        }
+        if spent.0 + worst.0 <= limit.0 {
+            return Ok(());
+        }
+        let what = match calls.first().map(|c| c.slot) {
+            Some(s) if s.purpose == Purpose::Judge => "the judge's synthesis".to_string(),
+            Some(s) if s.purpose == Purpose::Summary => "a summary of the earlier rounds".to_string(),
+            Some(s) if s.purpose == Purpose::Confirmation => "the judge's consensus confirmation".to_string(),
+            Some(s) => format!("{} call(s) of {} round {}", calls.len(), s.phase.as_str(), s.round),
+            None => "nothing".to_string(),
+        };
+        let rounds_run = self.debate.records.iter().filter(|r| r.answer.is_some()).map(|r| r.slot.round).max();
+        Err(Ending {
+            kind: EndKind::CostLimit,
+            reason: format!(
+                "stopped at the cost limit of {}: {} spent, and {what} could cost up to {} more; every answer so far is kept",
+                limit.display(),
+                spent.display(),
+                worst.display()
+            ),
+            rounds_run: rounds_run.unwrap_or(0),
+        })
+    }
+}

@@ -1,0 +1,36 @@
+//! Usage: tokens and cost per seat, reported or estimated.
+
+use super::Session;
+use crate::cost;
+use crate::debate::{Answer, Seat};
+
+impl Session {
+    /// Tokens and cost per seat so far: reported usage, or estimates where a provider gave none.
+    pub fn usage(&self) -> cost::UsageReport {
+        let spec = &self.debate.spec;
+        let mut report = cost::UsageReport::default();
+        for r in &self.debate.records {
+            let tokens = match &r.answer {
+                None => continue,
+                Some(Answer::Text { usage: Some(u), .. }) => cost::CallTokens {
+                    prompt: u.prompt_tokens as u64,
+                    completion: u.completion_tokens as u64,
+                    estimated: false,
+                },
+                Some(Answer::Text { text, usage: None }) => cost::CallTokens {
+                    prompt: r.prompt_tokens as u64,
+                    completion: crate::estimate_tokens(text) as u64,
+                    estimated: true,
+                },
+                // A failed call is counted, with no tokens: nothing came back to count.
+                Some(Answer::Failed { .. }) => cost::CallTokens { prompt: 0, completion: 0, estimated: false },
+            };
+            let model = match r.slot.seat {
+                Seat::Panel(i) => &spec.panel[i].model,
+                Seat::Judge => &spec.judge.as_ref().expect("a judge record has a judge").model,
+            };
+            report.add(spec, self.seat_id(r.slot.seat), model, tokens);
+        }
+        report.finish()
+    }
+}
