@@ -11,7 +11,7 @@ use agon_cli::host::{self, Ending, JournalFile, Sinks};
 use agon_cli::lock::{Lock, LockError};
 use agon_cli::output::{self, document_text};
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
-use agon_cli::sessions::{self, Session};
+use agon_cli::sessions::{self, SessionDir};
 use agon_cli::view::{View, outcome_line};
 use agon_cli::{bad, safe_eprintln, sanitize};
 use anyhow::{Context, Result};
@@ -20,7 +20,7 @@ use super::document::{document, kind};
 use super::exit;
 
 /// One process per session: the lock is held until the returned guard drops.
-pub fn lock_session(session: &Session) -> Result<Lock> {
+pub fn lock_session(session: &SessionDir) -> Result<Lock> {
     Lock::acquire(&session.dir.join(sessions::LOCK)).map_err(|e| match e {
         LockError::Held { pid } => bad(format!(
             "session {} is in use by another agon process{}: wait for it to end (or stop it), then try again",
@@ -56,7 +56,7 @@ pub fn drive_to_end(
     drive: &DriveArgs,
     options: CallOptions,
     journals: Vec<JournalFile>,
-    session: Option<&Session>,
+    session: Option<&SessionDir>,
     journal_copy: Option<&std::path::Path>,
 ) -> Result<u8> {
     let events_to_stdout = drive.events.as_deref() == Some("-");
@@ -141,7 +141,7 @@ pub fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveAr
 }
 
 /// The session's rendered transcripts: as every text agon writes, no control character raw.
-pub fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &Session) -> Result<()> {
+pub fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &SessionDir) -> Result<()> {
     let context = || {
         format!(
             "writing the transcripts of session {} (its journal is whole: `agon resume {}` writes them again)",

@@ -6,7 +6,7 @@ use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host::{self, JournalFile};
 use agon_cli::journal::{self, Retry};
-use agon_cli::sessions::{self, Session};
+use agon_cli::sessions::{self, SessionDir};
 use anyhow::Result;
 
 use super::drive::{
@@ -19,7 +19,7 @@ use super::spec::models_of;
 /// way to a model (or `--retry-failed`, any failure), cut back to ask them again.
 pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -> Result<u8> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
-    let session = Session::find(&root, id).map_err(bad)?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
     let _lock = lock_session(&session)?;
     check_outputs(&drive, None)?;
     let path = session.journal();

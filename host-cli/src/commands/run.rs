@@ -6,7 +6,7 @@ use agon_cli::engine::Runtime;
 use agon_cli::host::{self, JournalFile};
 use agon_cli::output::check_writable;
 use agon_cli::provider::Environment;
-use agon_cli::sessions::{self, Session};
+use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, safe_eprintln};
 use anyhow::{Context, Result};
 
@@ -82,7 +82,7 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
     } else {
         let root = sessions::root()
             .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
-        let session = Session::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
+        let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
         let lock = lock_session(&session)?;
         (Some(session), Some(lock))
     };

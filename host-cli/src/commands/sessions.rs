@@ -6,7 +6,7 @@ use agon_cli::cli::{ExportFormat, Format};
 use agon_cli::engine::Runtime;
 use agon_cli::journal::{self};
 use agon_cli::output::{self, check_writable, document_text};
-use agon_cli::sessions::{self, Session};
+use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, sanitize};
 use anyhow::{Context, Result};
 
@@ -40,7 +40,7 @@ pub fn list_sessions(json: bool) -> Result<u8> {
 /// the journal when the run never ended.
 pub fn session_document(id: &str, format: Format) -> Result<String> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
-    let session = Session::find(&root, id).map_err(bad)?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
     let stored = |name: &str| std::fs::read_to_string(session.dir.join(name)).ok();
     let found = match format {
         Format::Markdown => stored(sessions::TRANSCRIPT_MD),
