@@ -4,7 +4,7 @@
 //! what is done and an interrupted batch loses nothing finished.
 
 use std::collections::{BTreeSet, VecDeque};
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::mpsc;
@@ -128,6 +128,17 @@ pub struct Batch<'a> {
 impl Batch<'_> {
     /// Run every item not already in the output; returns the tally.
     pub fn run(&self, items: Vec<Item>) -> Result<Tally> {
+        self.run_on(items, &Runtime::load, &|runtime: &mut Runtime, item: &Item| self.debate(runtime, item))
+    }
+
+    /// [`Batch::run`] on any engine: `load` makes one for a worker, `debate`
+    /// runs one item on it (tests give a stand-in for the component).
+    fn run_on<E>(
+        &self,
+        items: Vec<Item>,
+        load: &(dyn Fn() -> Result<E> + Sync),
+        debate: &(dyn Fn(&mut E, &Item) -> Result<Value> + Sync),
+    ) -> Result<Tally> {
         let total = items.len();
         let queue = Arc::new(Mutex::new(VecDeque::from(items)));
         let out = Arc::new(Mutex::new(
@@ -139,50 +150,38 @@ impl Batch<'_> {
         ));
         let progress = Progress::new(total);
         let tally = Mutex::new(Tally::default());
-        std::thread::scope(|scope| {
-            for _ in 0..self.concurrency.clamp(1, total.max(1)) {
-                let (queue, out, progress, tally) = (queue.clone(), out.clone(), &progress, &tally);
-                scope.spawn(move || {
-                    // Each worker has its own engine: a wasmtime store stays on one thread.
-                    let mut runtime = match Runtime::load() {
-                        Ok(r) => r,
-                        Err(e) => {
-                            progress.line(&format!("agon: cannot load the engine: {e:#}"));
-                            return;
+        let workers = self.concurrency.clamp(1, total.max(1));
+        let stopped: Vec<String> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..workers)
+                .map(|_| {
+                    let (queue, out, progress, tally) = (queue.clone(), out.clone(), &progress, &tally);
+                    scope.spawn(move || {
+                        let stopped =
+                            work(&queue, load, debate, &|item, line| record(&out, tally, progress, item, line));
+                        if let Err(why) = &stopped {
+                            progress.line(&format!("agon: a batch worker stopped: {why}"));
                         }
-                    };
-                    loop {
-                        let Some(item) = queue.lock().unwrap().pop_front() else { break };
-                        let line = match self.debate(&mut runtime, &item) {
-                            Ok(line) => line,
-                            Err(e) => json!({"id": item.id, "question": item.question, "error": format!("{e:#}")}),
-                        };
-                        let kind = line["outcome"].as_str().unwrap_or("error").to_string();
-                        {
-                            let mut t = tally.lock().unwrap();
-                            match kind.as_str() {
-                                "completed" | "consensus" => t.full += 1,
-                                "error" => t.errors += 1,
-                                _ => t.partial += 1,
-                            }
-                        }
-                        let written = {
-                            let mut f = out.lock().unwrap();
-                            writeln!(f, "{}", crate::output::json_text(&line.to_string()))
-                                .and_then(|_| f.flush())
-                                .and_then(|_| f.sync_data())
-                        };
-                        if let Err(e) = written {
-                            progress.line(&format!("agon: writing the results failed: {e}"));
-                            return;
-                        }
-                        progress.done(&item.id, &kind);
-                    }
-                });
-            }
+                        stopped
+                    })
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().expect("a batch worker panicked").err()).collect()
         });
         progress.finish();
-        Ok(tally.into_inner().unwrap())
+        let tally = tally.into_inner().unwrap();
+        if let Some(first) = stopped.first() {
+            // Debates left in the queue were never run: a rerun does them.
+            anyhow::bail!(
+                "{} of {workers} batch worker(s) stopped, the first because it {first}; {} debate(s) finished are in {} ({} complete, {} degraded or stopped, {} failed): run the same command to continue",
+                stopped.len(),
+                tally.full + tally.partial + tally.errors,
+                self.output.display(),
+                tally.full,
+                tally.partial,
+                tally.errors
+            );
+        }
+        Ok(tally)
     }
 
     /// One debate to its end; the result line.
@@ -214,6 +213,61 @@ impl Batch<'_> {
             "transcript": transcript,
         }))
     }
+}
+
+/// One worker: debates from the queue until it is empty, each recorded by
+/// `record`. Each worker has its own engine (a wasmtime store stays on one
+/// thread). A debate that fails may have trapped, and a trapped instance
+/// refuses every later call, so after a failure the next debate gets a fresh
+/// engine. `Err` says why the worker stopped early.
+fn work<E>(
+    queue: &Mutex<VecDeque<Item>>,
+    load: &dyn Fn() -> Result<E>,
+    debate: &dyn Fn(&mut E, &Item) -> Result<Value>,
+    record: &dyn Fn(&Item, Value) -> Result<(), String>,
+) -> Result<(), String> {
+    let load = || load().map_err(|e| format!("could not load the engine: {e:#}"));
+    let mut engine = load()?;
+    loop {
+        // Not `while let`: its guard would hold the queue for the whole debate.
+        let Some(item) = queue.lock().unwrap().pop_front() else { return Ok(()) };
+        match debate(&mut engine, &item) {
+            Ok(line) => record(&item, line)?,
+            Err(e) => {
+                record(&item, json!({"id": item.id, "question": item.question, "error": format!("{e:#}")}))?;
+                engine = load()?;
+            }
+        }
+    }
+}
+
+/// Count a result line, append it to the results (on disk before the next),
+/// and show it.
+fn record(
+    out: &Mutex<File>,
+    tally: &Mutex<Tally>,
+    progress: &Progress,
+    item: &Item,
+    line: Value,
+) -> Result<(), String> {
+    let kind = line["outcome"].as_str().unwrap_or("error").to_string();
+    {
+        let mut t = tally.lock().unwrap();
+        match kind.as_str() {
+            "completed" | "consensus" => t.full += 1,
+            "error" => t.errors += 1,
+            _ => t.partial += 1,
+        }
+    }
+    let written = {
+        let mut f = out.lock().unwrap();
+        writeln!(f, "{}", crate::output::json_text(&line.to_string()))
+            .and_then(|_| f.flush())
+            .and_then(|_| f.sync_data())
+    };
+    written.map_err(|e| format!("could not write the results: {e}"))?;
+    progress.done(&item.id, &kind);
+    Ok(())
 }
 
 fn outcome_kind(kind: wit::OutcomeKind) -> &'static str {
@@ -314,6 +368,88 @@ mod tests {
         let (items, problems) = read_items(b"Good?\nBad \xff byte?\nAlso good?\n");
         assert_eq!(items.len(), 2);
         assert_eq!(problems, ["line 2 is not UTF-8 text; skipped"]);
+    }
+
+    /// A stand-in for the component: `trap` breaks it, as a trap breaks a
+    /// wasmtime instance (every later call fails).
+    struct Engine {
+        broken: bool,
+    }
+
+    fn fake_debate(engine: &mut Engine, item: &Item) -> Result<Value> {
+        if engine.broken {
+            anyhow::bail!("cannot enter component instance");
+        }
+        if item.question == "trap" {
+            engine.broken = true;
+            anyhow::bail!("wasm trap: wasm `unreachable` instruction executed");
+        }
+        Ok(json!({"id": item.id, "outcome": "completed"}))
+    }
+
+    fn batch_into(output: &Path, concurrency: usize) -> Batch<'_> {
+        let options = CallOptions::new(Duration::from_secs(1), false);
+        Batch { template: json!({}), env: Environment::from_env(), options, concurrency, output }
+    }
+
+    fn items(questions: &[&str]) -> Vec<Item> {
+        let item = |(i, q): (usize, &&str)| Item { id: format!("q{i}"), question: q.to_string(), context: None };
+        questions.iter().enumerate().map(item).collect()
+    }
+
+    #[test]
+    fn a_debate_that_traps_fails_alone_and_the_next_gets_a_fresh_engine() {
+        let path = std::env::temp_dir().join(format!("agon-batch-trap-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let loads = std::sync::atomic::AtomicUsize::new(0);
+        let load = || {
+            loads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok(Engine { broken: false })
+        };
+        let tally = batch_into(&path, 1).run_on(items(&["first?", "trap", "after?"]), &load, &fake_debate).unwrap();
+        assert_eq!(tally, Tally { full: 2, partial: 0, errors: 1 });
+        let lines: Vec<Value> =
+            std::fs::read_to_string(&path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!((&lines[0]["outcome"], &lines[2]["outcome"]), (&json!("completed"), &json!("completed")));
+        assert_eq!(lines[1]["id"], "q1");
+        assert!(lines[1]["error"].as_str().unwrap().contains("wasm trap"), "{}", lines[1]);
+        assert_eq!(loads.into_inner(), 2, "one engine at the start, a fresh one after the trap");
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn workers_debate_at_the_same_time() {
+        let path = std::env::temp_dir().join(format!("agon-batch-together-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        // Each debate waits (a while at most) for another to be under way too.
+        let under_way = (Mutex::new((0, 0)), std::sync::Condvar::new());
+        let debate = |_: &mut Engine, item: &Item| {
+            let (lock, cv) = &under_way;
+            let mut now = lock.lock().unwrap();
+            now.0 += 1;
+            now.1 = now.1.max(now.0);
+            cv.notify_all();
+            let (mut now, _) = cv.wait_timeout_while(now, Duration::from_secs(5), |n| n.1 < 2).unwrap();
+            now.0 -= 1;
+            Ok(json!({"id": item.id, "outcome": "completed"}))
+        };
+        let load = || Ok(Engine { broken: false });
+        batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &debate).unwrap();
+        assert_eq!(under_way.0.into_inner().unwrap().1, 2, "two debates were under way at once");
+        let _ = std::fs::remove_file(path);
+    }
+
+    #[test]
+    fn workers_that_cannot_load_the_engine_fail_the_run() {
+        let path = std::env::temp_dir().join(format!("agon-batch-noload-{}.jsonl", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let load = || -> Result<Engine> { anyhow::bail!("no room for the compiled component") };
+        let error = batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &fake_debate).unwrap_err();
+        let message = format!("{error:#}");
+        assert!(message.contains("could not load the engine"), "{message}");
+        assert!(message.contains("no room for the compiled component"), "{message}");
+        let _ = std::fs::remove_file(path);
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //!
 //! Folder: `$AGON_DATA_DIR`, else `$XDG_DATA_HOME/agon/sessions`, else
 //! `~/.local/share/agon/sessions`. One sub-folder per session, named by its
-//! id: `YYYYMMDD-HHMMSS-xxxx`, so names sort by time.
+//! id: `YYYYMMDD-HHMMSS-xxxx`, so names sort by time. In code a folder is a
+//! [`SessionDir`]; "session" alone is the engine's running debate.
 
 use std::fs;
 use std::io::Write;
@@ -27,16 +28,18 @@ pub fn root() -> Option<PathBuf> {
         .or_else(|| var("HOME").map(|h| h.join(".local/share/agon/sessions")))
 }
 
-/// One session's folder.
+/// One kept session's folder: what a run wrote to disk, not the debate
+/// itself (that is the engine's `Session`, which the CLI drives as a
+/// [`crate::engine::Council`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
+pub struct SessionDir {
     pub id: String,
     pub dir: PathBuf,
 }
 
-impl Session {
+impl SessionDir {
     /// A new, empty session folder under `root`.
-    pub fn create(root: &Path) -> std::io::Result<Session> {
+    pub fn create(root: &Path) -> std::io::Result<SessionDir> {
         fs::create_dir_all(root)?;
         let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
         let stamp = utc_stamp(now.as_secs());
@@ -46,7 +49,7 @@ impl Session {
             let id = format!("{stamp}-{:04x}", salt & 0xffff);
             let dir = root.join(&id);
             match fs::create_dir(&dir) {
-                Ok(()) => return Ok(Session { id, dir }),
+                Ok(()) => return Ok(SessionDir { id, dir }),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     salt = salt.wrapping_mul(6364136223846793005) + 1
                 }
@@ -56,7 +59,7 @@ impl Session {
     }
 
     /// The session whose id is `query`, starts with it, or the newest for `last`.
-    pub fn find(root: &Path, query: &str) -> Result<Session, String> {
+    pub fn find(root: &Path, query: &str) -> Result<SessionDir, String> {
         let all = list(root);
         if all.is_empty() {
             return Err(format!("no sessions in {} yet", root.display()));
@@ -64,7 +67,7 @@ impl Session {
         if query == "last" {
             return Ok(all[0].clone());
         }
-        let matching: Vec<&Session> = all.iter().filter(|s| s.id.starts_with(query)).collect();
+        let matching: Vec<&SessionDir> = all.iter().filter(|s| s.id.starts_with(query)).collect();
         match matching.as_slice() {
             [one] => Ok((*one).clone()),
             [] => Err(format!("no session '{query}' in {} (see `agon sessions`)", root.display())),
@@ -115,17 +118,17 @@ impl Session {
 }
 
 /// Every session under `root`, newest first.
-pub fn list(root: &Path) -> Vec<Session> {
-    let mut all: Vec<Session> = fs::read_dir(root)
+pub fn list(root: &Path) -> Vec<SessionDir> {
+    let mut all: Vec<SessionDir> = fs::read_dir(root)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
         .filter(|e| e.path().join(JOURNAL).is_file())
-        .filter_map(|e| e.file_name().to_str().map(|id| Session { id: id.to_string(), dir: e.path() }))
+        .filter_map(|e| e.file_name().to_str().map(|id| SessionDir { id: id.to_string(), dir: e.path() }))
         .collect();
     // Newest first: by the second in the id, then — for two runs in the same
     // second, whose ids differ only by their random tail — by when the folder was made.
-    let made = |s: &Session| fs::metadata(&s.dir).and_then(|m| m.created().or_else(|_| m.modified())).ok();
+    let made = |s: &SessionDir| fs::metadata(&s.dir).and_then(|m| m.created().or_else(|_| m.modified())).ok();
     all.sort_by_cached_key(|s| std::cmp::Reverse((s.id.get(..15).unwrap_or(&s.id).to_string(), made(s))));
     all
 }
@@ -214,10 +217,10 @@ mod tests {
         fs::create_dir_all(root.join("not-a-session")).unwrap();
         let ids: Vec<String> = list(&root).into_iter().map(|s| s.id).collect();
         assert_eq!(ids, ["20261122-110000-cccc", "20261122-100000-bbbb", "20261121-090000-aaaa"]);
-        assert_eq!(Session::find(&root, "last").unwrap().id, "20261122-110000-cccc");
-        assert_eq!(Session::find(&root, "20261121").unwrap().id, "20261121-090000-aaaa");
-        assert!(Session::find(&root, "20261122").unwrap_err().contains("matches 2 sessions"));
-        assert!(Session::find(&root, "1999").unwrap_err().contains("no session '1999'"));
+        assert_eq!(SessionDir::find(&root, "last").unwrap().id, "20261122-110000-cccc");
+        assert_eq!(SessionDir::find(&root, "20261121").unwrap().id, "20261121-090000-aaaa");
+        assert!(SessionDir::find(&root, "20261122").unwrap_err().contains("matches 2 sessions"));
+        assert!(SessionDir::find(&root, "1999").unwrap_err().contains("no session '1999'"));
         let _ = fs::remove_dir_all(root);
     }
 
@@ -230,15 +233,15 @@ mod tests {
             fs::write(root.join(id).join(JOURNAL), "{}\n").unwrap();
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
-        assert_eq!(Session::find(&root, "last").unwrap().id, "20261122-100000-0000");
+        assert_eq!(SessionDir::find(&root, "last").unwrap().id, "20261122-100000-0000");
         let _ = fs::remove_dir_all(root);
     }
 
     #[test]
     fn two_sessions_in_one_second_get_two_folders() {
         let root = temp("create");
-        let a = Session::create(&root).unwrap();
-        let b = Session::create(&root).unwrap();
+        let a = SessionDir::create(&root).unwrap();
+        let b = SessionDir::create(&root).unwrap();
         assert_ne!(a.id, b.id);
         assert!(a.dir.is_dir() && b.dir.is_dir());
         let _ = fs::remove_dir_all(root);

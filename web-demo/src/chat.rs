@@ -1,7 +1,8 @@
 //! OpenAI-compatible chat completions, minus the network: the request body,
-//! the meaning of each streamed chunk, and which failure an HTTP status is.
+//! and which failure an HTTP status is. What each streamed chunk means is
+//! agon-stream's, shared with the CLI.
 
-use agon_core::{FailureKind, ModelRequest, Role, Usage};
+use agon_core::{FailureKind, ModelRequest, Role};
 use serde_json::{Value, json};
 
 /// Why a call produced no reply; becomes an `Input::Failed`.
@@ -54,61 +55,9 @@ pub fn status_error(status: u16, url: &str, body: &str) -> CallError {
     CallError { kind, message: format!("HTTP {status} from {url}: {body}") }
 }
 
-/// What one streamed chunk says.
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Chunk {
-    pub text: Option<String>,
-    pub usage: Option<Usage>,
-    pub finished: bool,
-}
-
-/// Read one `data:` payload of the stream; `[DONE]` finishes it.
-pub fn chunk(data: &str, url: &str) -> Result<Chunk, CallError> {
-    if data.trim() == "[DONE]" {
-        return Ok(Chunk { finished: true, ..Chunk::default() });
-    }
-    let value: Value = serde_json::from_str(data).map_err(|e| {
-        let start: String = data.chars().take(80).collect();
-        CallError::provider(format!("malformed stream event from {url}: {e}: {start}"))
-    })?;
-    if let Some(error) = value.get("error") {
-        return Err(CallError::provider(format!("{url} reported an error mid-stream: {error}")));
-    }
-    let choice = &value["choices"][0];
-    if choice["finish_reason"] == "content_filter" {
-        return Err(CallError {
-            kind: FailureKind::Refused,
-            message: format!("{url} refused to answer (content filter)"),
-        });
-    }
-    let usage = &value["usage"];
-    Ok(Chunk {
-        text: choice["delta"]["content"].as_str().map(String::from),
-        usage: usage["prompt_tokens"]
-            .as_u64()
-            .zip(usage["completion_tokens"].as_u64())
-            .map(|(p, c)| Usage { prompt_tokens: p as u32, completion_tokens: c as u32 }),
-        finished: choice["finish_reason"].is_string(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn chunks_carry_text_usage_and_the_end() {
-        let u = "http://x/v1/chat/completions";
-        let piece = chunk(r#"{"choices":[{"delta":{"content":"Hi"}}]}"#, u).unwrap();
-        assert_eq!(piece.text.as_deref(), Some("Hi"));
-        assert!(!piece.finished);
-        let last = chunk(r#"{"choices":[],"usage":{"prompt_tokens":3,"completion_tokens":4}}"#, u).unwrap();
-        assert_eq!(last.usage.unwrap().completion_tokens, 4);
-        assert!(chunk("[DONE]", u).unwrap().finished);
-        assert!(chunk("{not json", u).is_err());
-        let refused = chunk(r#"{"choices":[{"finish_reason":"content_filter"}]}"#, u);
-        assert_eq!(refused.unwrap_err().kind, FailureKind::Refused);
-    }
 
     #[test]
     fn statuses_map_to_failures() {

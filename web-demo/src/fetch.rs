@@ -1,6 +1,8 @@
 //! One model call over the page's own `fetch`, streamed chunk by chunk.
 
-use agon_core::{FailureKind, Input, ModelRequest};
+use agon_core::{FailureKind, Input, ModelRequest, Usage};
+use agon_stream::openai::{self, ChunkError};
+use agon_stream::{SseDecoder, SseEvent};
 use futures::future::{self, Either};
 use gloo_net::http::Request;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
@@ -10,7 +12,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
 use crate::chat::{self, CallError};
-use crate::sse::SseDecoder;
+
+/// The longest event accepted: far above any real chunk, far below filling
+/// the page's memory (the CLI's bound for a default `--max-reply`).
+const MAX_EVENT: usize = (8 << 20) + (64 << 10);
 
 /// Where calls go. The key is sent to this endpoint and nowhere else.
 pub struct Endpoint {
@@ -63,7 +68,7 @@ async fn complete(
     request: &ModelRequest,
     signal: &AbortSignal,
     on_text: &dyn Fn(&str),
-) -> Result<(String, Option<agon_core::Usage>), CallError> {
+) -> Result<(String, Option<Usage>), CallError> {
     let url = chat::url(&endpoint.base_url);
     let mut builder = Request::post(&url).abort_signal(Some(signal));
     if let Some(key) = &endpoint.api_key {
@@ -84,32 +89,63 @@ async fn complete(
         return Err(CallError::provider(format!("{url} sent no body")));
     };
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let mut decoder = SseDecoder::default();
+    let mut decoder = SseDecoder::new(MAX_EVENT);
     let mut text = String::new();
     let mut usage = None;
     let mut finished = false;
-    loop {
+    'read: loop {
         let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), &url, signal))?;
         let done = field(&result, "done").as_bool().unwrap_or(true);
-        let events =
-            if done { decoder.finish() } else { decoder.feed(&Uint8Array::new(&field(&result, "value")).to_vec()) };
-        for data in events {
-            let chunk = chat::chunk(&data, &url)?;
-            if let Some(piece) = chunk.text {
-                text.push_str(&piece);
-                on_text(&piece);
+        let events = if done {
+            decoder.finish()
+        } else {
+            let bytes = Uint8Array::new(&field(&result, "value")).to_vec();
+            decoder.feed(&bytes).map_err(|e| CallError::provider(format!("{url} sent {e}")))?
+        };
+        for event in events {
+            let data = match event {
+                SseEvent::Done => {
+                    finished = true;
+                    break 'read;
+                }
+                SseEvent::Message { data, .. } => data,
+            };
+            let chunk = openai::parse_chunk(&data).map_err(|e| match e {
+                // The stream's end cut the last event short.
+                ChunkError::Malformed(_) if done => incomplete(&url),
+                ChunkError::Malformed(e) => {
+                    let start: String = data.chars().take(80).collect();
+                    CallError::provider(format!("malformed stream event from {url}: {e}: {start}"))
+                }
+                ChunkError::Reported(error) => {
+                    CallError::provider(format!("{url} reported an error mid-stream: {error}"))
+                }
+            })?;
+            if let Some(piece) = &chunk.text {
+                text.push_str(piece);
+                on_text(piece);
             }
-            usage = chunk.usage.or(usage);
-            finished |= chunk.finished;
+            if chunk.refused() {
+                let message = format!("{url} refused to answer (content filter)");
+                return Err(CallError { kind: FailureKind::Refused, message });
+            }
+            if let Some(u) = chunk.usage {
+                usage = Some(Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens });
+            }
+            finished |= chunk.finish_reason.is_some();
         }
         if done {
             break;
         }
     }
     if !finished {
-        return Err(CallError::provider(format!("the stream from {url} ended before the reply was complete")));
+        return Err(incomplete(&url));
     }
     Ok((text, usage))
+}
+
+fn incomplete(url: &str) -> CallError {
+    CallError::provider(format!("the stream from {url} ended before the reply was complete"))
 }
 
 /// The request never got an answer: stopped by the person, or unreachable.

@@ -8,12 +8,12 @@
 //! The page (`www/`) only fills a form, shows the events it is handed and
 //! offers downloads; all debate logic stays in the core.
 //!
-//! On the host target only the pure parts are built (form → spec, the SSE
-//! decoder, chat-completion chunks), so they are tested natively.
+//! On the host target only the pure parts are built (form → spec, the
+//! request body and status errors), so they are tested natively. Streams are
+//! decoded by agon-stream, the decoder the CLI uses too.
 
 pub mod chat;
 pub mod form;
-pub mod sse;
 
 #[cfg(target_arch = "wasm32")]
 mod council;

@@ -14,8 +14,10 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
-/// Paths whose change means the component must be rebuilt.
-pub const SOURCES: &[&str] = &["core/src", "core/Cargo.toml", "bindings/component", "wit", "Cargo.lock"];
+/// Paths whose change means the component must be rebuilt: the sources, and
+/// the root manifest and lockfile (the `wasm` profile and the versions of
+/// every dependency live there).
+pub const SOURCES: &[&str] = &["core/src", "core/Cargo.toml", "bindings/component", "wit", "Cargo.toml", "Cargo.lock"];
 
 /// Build the component from the workspace at `root`, using `target_dir` for the
 /// nested build, and return its bytes.
@@ -66,4 +68,20 @@ fn cargo_home() -> Option<PathBuf> {
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask sits in the workspace").to_path_buf()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rebuild_triggers_exist_and_cover_the_root_manifest() {
+        let root = workspace_root();
+        for path in SOURCES {
+            assert!(root.join(path).exists(), "{path} is watched but not there");
+        }
+        for shaping in ["Cargo.toml", "Cargo.lock"] {
+            assert!(SOURCES.contains(&shaping), "a change to {shaping} must rebuild the component");
+        }
+    }
 }

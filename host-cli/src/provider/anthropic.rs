@@ -4,11 +4,9 @@
 //! must alternate user and assistant and start with the user, so adjacent
 //! messages of one role are joined.
 
-use std::io::BufReader;
-
 use serde_json::{Value, json};
 
-use super::sse::SseReader;
+use super::sse::{SseEvent, SseEvents, event_json};
 use super::{CallError, CallOptions, Completion, Endpoint, ModelRef};
 use crate::engine::wit;
 
@@ -63,7 +61,7 @@ pub(super) fn complete(
     let mut body = response.into_body();
     let reader = body.as_reader();
     if options.stream {
-        return read_stream(BufReader::new(reader), url, endpoint, options, on_text);
+        return read_stream(reader, url, endpoint, options, on_text);
     }
     let text = super::read_body(reader, url, endpoint, options)?;
     let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(url, "JSON", e, &text))?;
@@ -89,17 +87,19 @@ pub(super) fn complete(
 }
 
 fn read_stream(
-    reader: impl std::io::BufRead,
+    reader: impl std::io::Read,
     url: &str,
     endpoint: &Endpoint,
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
     let (mut text, mut prompt, mut completion, mut finished) = (String::new(), None, None, false);
-    for event in SseReader::new(reader, super::max_line(options)) {
-        let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
-        let data: Value =
-            serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
+    let mut events = SseEvents::new(reader, super::max_line(options));
+    while let Some(event) = events.next() {
+        let SseEvent::Message { data, .. } = event.map_err(|e| super::read_error(e, url, endpoint, options))? else {
+            continue; // `[DONE]` is OpenAI's; here `message_stop` ends the reply
+        };
+        let data = event_json(&data, url, events.ended())?;
         match data["type"].as_str().unwrap_or_default() {
             "message_start" => prompt = data["message"]["usage"]["input_tokens"].as_u64(),
             "content_block_delta" => {

@@ -246,11 +246,48 @@ impl Watchdog {
 fn kill_group(child: &mut Child) {
     #[cfg(unix)]
     {
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
+        use rustix::process::{Pid, Signal, kill_process_group};
+        // The group is the child's pid (`process_group(0)` above). Failing
+        // here means it is gone already; `kill` below covers the rest.
+        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
     }
     let _ = child.kill();
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    #[test]
+    fn a_timeout_kills_the_program_and_what_it_started() {
+        // `sleep` inherits the script's stdout: unless the whole group dies,
+        // the reply stays open for 30 s after the script is killed.
+        let cmd = CommandModel {
+            name: "slow".into(),
+            program: "sh".into(),
+            args: vec!["-c".into(), "sleep 30; echo late".into()],
+            prompt: PromptVia::Stdin,
+            timeout: Some(Duration::from_millis(300)),
+            install: None,
+        };
+        let request = wit::ModelRequest {
+            id: 0,
+            seat: "a".into(),
+            model: "cmd/slow".into(),
+            purpose: wit::Purpose::Turn,
+            round: 1,
+            phase: wit::Phase::Opening,
+            messages: vec![wit::Message { role: wit::Role::User, content: "Q".into() }],
+            max_tokens: 16,
+            temperature: 0.0,
+            expect: None,
+        };
+        let started = Instant::now();
+        let options = super::super::CallOptions::new(Duration::from_secs(60), true);
+        let error = complete(&cmd, &request, options, &mut |_| {}).unwrap_err();
+        assert_eq!(error.kind, wit::FailureKind::Timeout, "{}", error.message);
+        assert!(started.elapsed() < Duration::from_secs(10), "the group outlived the timeout: {:?}", started.elapsed());
+    }
 }

@@ -4,11 +4,9 @@
 //! The key travels in the `x-goog-api-key` header, never in the URL, so it
 //! cannot end up in a log or an error message that quotes the URL.
 
-use std::io::BufReader;
-
 use serde_json::{Value, json};
 
-use super::sse::SseReader;
+use super::sse::{SseEvent, SseEvents, event_json};
 use super::{CallError, CallOptions, Completion, Endpoint, ModelRef};
 use crate::engine::wit;
 
@@ -52,10 +50,13 @@ pub(super) fn complete(
     let reader = body.as_reader();
     let mut reply = Reply { max_reply: options.max_reply, ..Reply::default() };
     if options.stream {
-        for event in SseReader::new(BufReader::new(reader), super::max_line(options)) {
-            let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
-            let chunk: Value =
-                serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
+        let mut events = SseEvents::new(reader, super::max_line(options));
+        while let Some(event) = events.next() {
+            let SseEvent::Message { data, .. } = event.map_err(|e| super::read_error(e, url, endpoint, options))?
+            else {
+                continue; // `[DONE]` is OpenAI's; here a finish reason ends the reply
+            };
+            let chunk = event_json(&data, url, events.ended())?;
             reply.absorb(&chunk, url, on_text).map_err(|e| e.unwrap_or_else(|| super::too_large(url, options)))?;
         }
     } else {

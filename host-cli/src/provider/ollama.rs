@@ -1,6 +1,6 @@
 //! Ollama's native `POST {host}/api/chat`, streamed as NDJSON.
 
-use std::io::BufReader;
+use std::io::{self, BufRead, BufReader, Read};
 
 use serde_json::{Value, json};
 
@@ -32,7 +32,7 @@ pub(super) fn complete(
     let mut line = String::new();
     loop {
         line.clear();
-        let n = super::sse::read_line_limited(&mut reader, &mut line, super::max_line(options))
+        let n = read_line_limited(&mut reader, &mut line, super::max_line(options))
             .map_err(|e| super::read_error(e, url, endpoint, options))?;
         if n == 0 {
             break;
@@ -60,4 +60,14 @@ pub(super) fn complete(
         return Err(super::incomplete(url));
     }
     Ok(Completion { text, usage })
+}
+
+/// `read_line`, failing with `FileTooLarge` on a line longer than `max` bytes:
+/// a server cannot make us buffer without end.
+fn read_line_limited(reader: &mut impl BufRead, line: &mut String, max: usize) -> io::Result<usize> {
+    let n = reader.take(max as u64 + 1).read_line(line)?;
+    if n > max && !line.ends_with('\n') {
+        return Err(io::Error::new(io::ErrorKind::FileTooLarge, format!("a line longer than {max} bytes")));
+    }
+    Ok(n)
 }

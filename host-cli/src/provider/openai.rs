@@ -1,10 +1,11 @@
 //! OpenAI-compatible `POST {base}/chat/completions`, streamed as SSE.
 
-use std::io::{BufRead, BufReader};
+use std::io::Read;
 
+use agon_stream::openai::{self, ChunkError};
 use serde_json::{Value, json};
 
-use super::sse::SseReader;
+use super::sse::{SseEvent, SseEvents};
 use super::{CallError, CallOptions, Completion, Endpoint, ModelRef};
 use crate::engine::wit;
 
@@ -36,7 +37,7 @@ pub(super) fn complete(
     let mut body = response.into_body();
     let reader = body.as_reader();
     if options.stream {
-        read_stream(BufReader::new(reader), url, endpoint, options, on_text)
+        read_stream(reader, url, endpoint, options, on_text)
     } else {
         let text = super::read_body(reader, url, endpoint, options)?;
         let reply: Value = serde_json::from_str(&text).map_err(|e| super::malformed(url, "JSON", e, &text))?;
@@ -54,12 +55,12 @@ pub(super) fn complete(
             return Err(super::too_large(url, options));
         }
         on_text(content);
-        Ok(Completion { text: content.to_string(), usage: usage(&reply["usage"]) })
+        Ok(Completion { text: content.to_string(), usage: openai::usage(&reply["usage"]).map(usage) })
     }
 }
 
 fn read_stream(
-    reader: impl BufRead,
+    reader: impl Read,
     url: &str,
     endpoint: &Endpoint,
     options: CallOptions,
@@ -68,30 +69,31 @@ fn read_stream(
     let mut text = String::new();
     let mut usage_seen = None;
     let mut finished = false;
-    for event in SseReader::new(reader, super::max_line(options)) {
-        let event = event.map_err(|e| super::read_error(e, url, endpoint, options))?;
-        if event.data.trim() == "[DONE]" {
-            finished = true;
-            break;
+    let mut events = SseEvents::new(reader, super::max_line(options));
+    while let Some(event) = events.next() {
+        let data = match event.map_err(|e| super::read_error(e, url, endpoint, options))? {
+            SseEvent::Done => {
+                finished = true;
+                break;
+            }
+            SseEvent::Message { data, .. } => data,
+        };
+        let chunk = openai::parse_chunk(&data).map_err(|e| match e {
+            ChunkError::Malformed(_) if events.ended() => super::incomplete(url),
+            ChunkError::Malformed(e) => super::malformed(url, "stream event", e, &data),
+            ChunkError::Reported(error) => CallError::provider(format!("{url} reported an error mid-stream: {error}")),
+        })?;
+        if let Some(u) = chunk.usage {
+            usage_seen = Some(usage(u));
         }
-        let chunk: Value =
-            serde_json::from_str(&event.data).map_err(|e| super::malformed(url, "stream event", e, &event.data))?;
-        if let Some(error) = chunk.get("error") {
-            return Err(CallError::provider(format!("{url} reported an error mid-stream: {error}")));
-        }
-        if let Some(u) = usage(&chunk["usage"]) {
-            usage_seen = Some(u);
-        }
-        let choice = &chunk["choices"][0];
-        if let Some(piece) = choice["delta"]["content"].as_str() {
+        if let Some(piece) = &chunk.text {
             super::grow(&mut text, piece, url, options)?;
             on_text(piece);
         }
-        match choice["finish_reason"].as_str() {
-            Some("content_filter") => return Err(super::refused(url, "content filter")),
-            Some(_) => finished = true,
-            None => {}
+        if chunk.refused() {
+            return Err(super::refused(url, "content filter"));
         }
+        finished |= chunk.finish_reason.is_some();
     }
     if !finished {
         return Err(super::incomplete(url));
@@ -99,9 +101,6 @@ fn read_stream(
     Ok(Completion { text, usage: usage_seen })
 }
 
-fn usage(v: &Value) -> Option<wit::Usage> {
-    Some(wit::Usage {
-        prompt_tokens: v.get("prompt_tokens")?.as_u64()? as u32,
-        completion_tokens: v.get("completion_tokens")?.as_u64()? as u32,
-    })
+fn usage(u: openai::Usage) -> wit::Usage {
+    wit::Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }
 }

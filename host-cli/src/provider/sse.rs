@@ -1,80 +1,75 @@
-//! Server-sent events over a blocking reader (the subset LLM APIs use).
+//! Server-sent events over a blocking reader: the response's bytes go to the
+//! shared sans-IO decoder (agon-stream), so this host and the browser's
+//! decode every stream alike, its end included.
 //!
-//! Written here rather than taken from a crate: the maintained SSE crates are
-//! async-only, and this host deliberately stays off an async runtime.
+//! A reader rather than an async stream: this host deliberately stays off an
+//! async runtime.
 
-use std::io::{self, BufRead, Read};
+use std::collections::VecDeque;
+use std::io::{self, Read};
 
-/// One dispatched event: its `data` lines joined with `\n`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SseEvent {
-    pub event: Option<String>,
-    pub data: String,
-}
+use agon_stream::SseDecoder;
+pub use agon_stream::SseEvent;
+use serde_json::Value;
 
-pub struct SseReader<R> {
+use super::CallError;
+
+/// The events of one response, read as they are needed.
+pub struct SseEvents<R> {
     reader: R,
-    line: String,
-    /// The longest line accepted: a server cannot make us buffer without end.
-    max_line: usize,
+    decoder: SseDecoder,
+    ready: VecDeque<SseEvent>,
+    ended: bool,
 }
 
-impl<R: BufRead> SseReader<R> {
-    pub fn new(reader: R, max_line: usize) -> Self {
-        SseReader { reader, line: String::new(), max_line }
+impl<R: Read> SseEvents<R> {
+    /// Events of at most `max_event` bytes; a longer one is a `FileTooLarge` error.
+    pub fn new(reader: R, max_event: usize) -> Self {
+        SseEvents { reader, decoder: SseDecoder::new(max_event), ready: VecDeque::new(), ended: false }
+    }
+
+    /// The response has ended: an event read now is one the server sent
+    /// without its blank line, and may have been cut short.
+    pub fn ended(&self) -> bool {
+        self.ended
     }
 }
 
-/// `read_line`, failing with `FileTooLarge` on a line longer than `max` bytes.
-pub fn read_line_limited(reader: &mut impl BufRead, line: &mut String, max: usize) -> io::Result<usize> {
-    let n = reader.take(max as u64 + 1).read_line(line)?;
-    if n > max && !line.ends_with('\n') {
-        return Err(io::Error::new(io::ErrorKind::FileTooLarge, format!("a line longer than {max} bytes")));
-    }
-    Ok(n)
-}
-
-impl<R: BufRead> Iterator for SseReader<R> {
+impl<R: Read> Iterator for SseEvents<R> {
     type Item = io::Result<SseEvent>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let mut event = None;
-        let mut data: Option<String> = None;
+        let mut buf = [0u8; 8192];
         loop {
-            self.line.clear();
-            match read_line_limited(&mut self.reader, &mut self.line, self.max_line) {
+            if let Some(event) = self.ready.pop_front() {
+                return Some(Ok(event));
+            }
+            if self.ended {
+                return None;
+            }
+            match self.reader.read(&mut buf) {
+                Ok(0) => {
+                    self.ended = true;
+                    self.ready.extend(self.decoder.finish());
+                }
+                Ok(n) => match self.decoder.feed(&buf[..n]) {
+                    Ok(events) => self.ready.extend(events),
+                    Err(e) => return Some(Err(io::Error::new(io::ErrorKind::FileTooLarge, e))),
+                },
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => return Some(Err(e)),
-                // End of stream: a pending event without its blank line is dropped, as the spec says.
-                Ok(0) => return None,
-                Ok(_) => {}
-            }
-            let line = self.line.trim_end_matches(['\n', '\r']);
-            if line.is_empty() {
-                if let Some(data) = data.take() {
-                    return Some(Ok(SseEvent { event: event.take(), data }));
-                }
-                continue;
-            }
-            if line.starts_with(':') {
-                continue; // comment / keep-alive
-            }
-            let (field, value) = match line.split_once(':') {
-                Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-                None => (line, ""),
-            };
-            match field {
-                "data" => {
-                    let d = data.get_or_insert_with(String::new);
-                    if !d.is_empty() {
-                        d.push('\n');
-                    }
-                    d.push_str(value);
-                }
-                "event" => event = Some(value.to_string()),
-                _ => {} // id, retry: not needed for one-shot completions
             }
         }
     }
+}
+
+/// One event's data as JSON. Data the stream's end cut short makes the
+/// stream incomplete (worth another try), not malformed.
+pub(super) fn event_json(data: &str, url: &str, ended: bool) -> Result<Value, CallError> {
+    serde_json::from_str(data).map_err(|e| match ended {
+        true => super::incomplete(url),
+        false => super::malformed(url, "stream event", e, data),
+    })
 }
 
 #[cfg(test)]
@@ -82,30 +77,25 @@ mod tests {
     use super::*;
 
     fn events(text: &str) -> Vec<SseEvent> {
-        SseReader::new(text.as_bytes(), 1 << 20).map(Result::unwrap).collect()
+        SseEvents::new(text.as_bytes(), 1 << 20).map(Result::unwrap).collect()
     }
 
     #[test]
-    fn splits_on_blank_lines_and_joins_data_lines() {
-        let got = events(": ping\ndata: {\"a\":1}\n\nevent: done\ndata: x\ndata: y\r\n\r\n");
-        assert_eq!(
-            got,
-            vec![
-                SseEvent { event: None, data: "{\"a\":1}".into() },
-                SseEvent { event: Some("done".into()), data: "x\ny".into() },
-            ]
-        );
+    fn reads_every_event_and_the_unterminated_last_one() {
+        let message = |data: &str| SseEvent::Message { event: None, data: data.into() };
+        assert_eq!(events(": ping\ndata: {\"a\":1}\r\n\r\ndata: b"), [message("{\"a\":1}"), message("b")]);
     }
 
     #[test]
-    fn a_line_past_the_limit_is_an_error_not_a_buffer() {
+    fn an_event_past_the_limit_is_an_error_not_a_buffer() {
         let long = format!("data: {}\n\n", "x".repeat(100));
-        let mut events = SseReader::new(long.as_bytes(), 50);
+        let mut events = SseEvents::new(long.as_bytes(), 50);
         assert_eq!(events.next().unwrap().unwrap_err().kind(), io::ErrorKind::FileTooLarge);
     }
 
     #[test]
-    fn drops_an_unterminated_last_event() {
-        assert_eq!(events("data: a\n\ndata: b"), vec![SseEvent { event: None, data: "a".into() }]);
+    fn json_cut_by_the_end_is_incomplete_not_malformed() {
+        assert!(event_json("{\"a\":", "u", true).unwrap_err().message.contains("ended before"));
+        assert!(event_json("{\"a\":", "u", false).unwrap_err().message.contains("malformed"));
     }
 }

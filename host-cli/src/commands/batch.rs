@@ -1,0 +1,110 @@
+//! `agon batch`: many debates from a questions file.
+
+use std::time::Duration;
+
+use agon_cli::cli::BatchArgs;
+use agon_cli::config::Config;
+use agon_cli::engine::Runtime;
+use agon_cli::host::{self};
+use agon_cli::lock::{Lock, LockError};
+use agon_cli::output::check_writable;
+use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
+use agon_cli::{bad, safe_eprintln};
+use anyhow::Result;
+
+use super::cost::worst_case_line;
+use super::exit;
+use super::spec::{models_of, spec_json};
+
+/// A lock on a batch's results file, held beside it as `RESULTS.lock`.
+pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
+    let mut name = results.file_name().unwrap_or_default().to_os_string();
+    name.push(".lock");
+    Lock::acquire(&results.with_file_name(name)).map_err(|e| match e {
+        LockError::Held { pid } => bad(format!(
+            "{} is being written by another agon batch{}: wait for it to end (or stop it), then run this again",
+            results.display(),
+            pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
+        )),
+        LockError::Io(e) => anyhow::Error::new(e).context(format!("locking {}", results.display())),
+    })
+}
+
+pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
+    check_writable(&args.output, "--output").map_err(bad)?;
+    let _lock = lock_results(&args.output)?;
+    let bytes =
+        std::fs::read(&args.questions).map_err(|e| bad(format!("cannot read {}: {e}", args.questions.display())))?;
+    let (items, problems) = agon_cli::batch::read_items(&bytes);
+    for p in &problems {
+        safe_eprintln!("agon: {}: {p}", args.questions.display());
+    }
+    let done = agon_cli::batch::finished_ids(&args.output)?;
+    let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
+    let Some(first) = todo.first().or(items.first()).map(|i| i.question.clone()) else {
+        return Err(bad(format!("{}: no questions", args.questions.display())));
+    };
+    let mut runtime = Runtime::load()?;
+    let template: serde_json::Value = serde_json::from_str(&spec_json(&args.spec, &first, &mut runtime, config)?)?;
+    let mut rates = std::collections::BTreeMap::new();
+    for r in &args.rates {
+        let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
+        if !agon_cli::provider::PRESETS.iter().any(|p| p.name == provider) && provider != "cmd" {
+            return Err(bad(format!(
+                "--rate {r}: no provider '{provider}' (known: {})",
+                agon_cli::provider::provider_names()
+            )));
+        }
+        rates.insert(provider, per_minute);
+    }
+    let mut env = Environment::new(config);
+    env.retry.attempts = args.retries + 1;
+    env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(args.max_in_flight), &rates)));
+    host::preflight(&models_of(&template), &env).map_err(bad)?;
+    let bound = runtime.estimate(&template.to_string())?.map_err(|e| bad(e.to_string()))?;
+    safe_eprintln!(
+        "agon: {} to run, {} already in {}; each debate at worst: {}",
+        todo.len(),
+        items.len() - todo.len(),
+        args.output.display(),
+        worst_case_line(&bound).trim_start_matches("agon: worst case ")
+    );
+    // Ctrl-C: every finished debate is already in the results; a rerun continues.
+    let output = args.output.clone();
+    let _ = ctrlc::set_handler(move || {
+        eprintln!(
+            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
+            output.display()
+        );
+        std::process::exit(i32::from(exit::INTERRUPTED));
+    });
+    let run = agon_cli::batch::Batch {
+        template,
+        env,
+        options: CallOptions {
+            timeout: Duration::from_secs(args.timeout),
+            stream: false,
+            max_reply: args
+                .max_reply
+                .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
+                .unwrap_or(DEFAULT_MAX_REPLY),
+        },
+        concurrency: args.concurrency,
+        output: &args.output,
+    };
+    let tally = run.run(todo)?;
+    safe_eprintln!(
+        "agon: batch done: {} complete, {} degraded or stopped, {} failed, {} line(s) skipped; results in {}",
+        tally.full,
+        tally.partial,
+        tally.errors,
+        problems.len(),
+        args.output.display()
+    );
+    Ok(match (tally.errors, tally.partial, problems.len()) {
+        (0, 0, 0) => exit::OK,
+        (0, 0, _) => exit::BAD_INPUT,
+        (0, _, _) => exit::DEGRADED,
+        _ => exit::FAILURE,
+    })
+}

@@ -1,0 +1,81 @@
+//! `agon resume`: finish an interrupted session from its journal.
+
+use agon_cli::bad;
+use agon_cli::cli::DriveArgs;
+use agon_cli::config::Config;
+use agon_cli::engine::Runtime;
+use agon_cli::host::{self, JournalFile};
+use agon_cli::journal::{self, Retry};
+use agon_cli::sessions::{self, SessionDir};
+use anyhow::Result;
+
+use super::drive::{
+    call_options, drive_to_end, environment, lock_session, note_outcome, write_result, write_transcripts,
+};
+use super::run::check_outputs;
+use super::spec::models_of;
+
+/// Continue an interrupted session from its journal; with failures on the
+/// way to a model (or `--retry-failed`, any failure), cut back to ask them again.
+pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -> Result<u8> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let _lock = lock_session(&session)?;
+    check_outputs(&drive, None)?;
+    let path = session.journal();
+    let mut runtime = Runtime::load()?;
+    let retry = if retry_failed { Retry::AllFailures } else { Retry::Transport };
+    let journal::Opened { mut council, tail, cut } = journal::open(&mut runtime, &path, Some(retry))?;
+    if cut.is_none()
+        && let Some(outcome) = council.outcome()?
+    {
+        journal::repair(&path, tail)?;
+        eprintln!("agon: session {} already finished; nothing to call. Its transcript:", session.id);
+        if !outcome.failures.is_empty() && !retry_failed {
+            eprintln!(
+                "agon: {} call(s) failed; `agon resume {} --retry-failed` asks them again (and what followed them)",
+                outcome.failures.len(),
+                session.id
+            );
+        }
+        let code = write_result(&mut council, &drive, false)?;
+        note_outcome(&outcome);
+        write_transcripts(&mut council, &session)?;
+        return Ok(code);
+    }
+    // Before the journal changes: the endpoints must be back.
+    let models = models_of(&serde_json::from_str(&council.spec_json()?)?);
+    let env = environment(config, &drive);
+    host::preflight(&models, &env).map_err(bad)?;
+    match cut {
+        Some(cut) => {
+            let kept = journal::replace(&path, &council.journal()?)?;
+            // They told the old journal's story (still readable: `agon replay` the kept one).
+            for stale in [sessions::TRANSCRIPT_JSON, sessions::TRANSCRIPT_MD] {
+                match std::fs::remove_file(session.dir.join(stale)) {
+                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                        return Err(
+                            anyhow::Error::new(e).context(format!("removing {stale} of session {}", session.id))
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            let what = if retry_failed { "failed" } else { "failed on the way to their model (transport)" };
+            eprintln!(
+                "agon: session {}: asking again {} call(s) that {what}, from journal line {} on; {} answered call(s) planned after them are asked again too; the previous journal is kept as {}",
+                session.id,
+                cut.failures,
+                cut.line,
+                cut.replies_dropped,
+                kept.display()
+            );
+        }
+        None => journal::repair(&path, tail)?,
+    }
+    let waiting = council.outstanding()?.len();
+    eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
+    let journals = vec![JournalFile::append_to(&path)?];
+    let options = call_options(&drive, config);
+    drive_to_end(&mut council, &env, &drive, options, journals, Some(&session), None)
+}

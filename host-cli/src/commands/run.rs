@@ -1,0 +1,98 @@
+//! `agon run`: one debate, from flags to the result document.
+
+use agon_cli::cli::{DriveArgs, RunArgs};
+use agon_cli::config::Config;
+use agon_cli::engine::Runtime;
+use agon_cli::host::{self, JournalFile};
+use agon_cli::output::check_writable;
+use agon_cli::provider::Environment;
+use agon_cli::sessions::{self, SessionDir};
+use agon_cli::{bad, safe_eprintln};
+use anyhow::{Context, Result};
+
+use super::cost::{micro_usd, usd, worst_case_line};
+use super::drive::{call_options, drive_to_end, environment, lock_session};
+use super::spec::{models_of, spec_json};
+
+/// Flags first, then agon.toml, then the built-in defaults.
+pub fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<()> {
+    config.apply_to_spec(&mut args.spec, given).map_err(bad)?;
+    if !given("timeout")
+        && let Some(t) = config.defaults.timeout
+    {
+        args.drive.timeout = t;
+    }
+    // Seats `agon doctor` found dead in the last day stay out (role-council's seats are its roles).
+    let protocol = args.spec.protocol.split(':').next().unwrap_or_default();
+    if protocol != "role-council"
+        && let Some(dir) = agon_cli::engine::cache_dir()
+    {
+        let keep = args.spec.options.len().max(2);
+        let health = agon_cli::doctor::HealthCache::load(&dir);
+        let env = Environment::new(config);
+        let endpoint = |m: &str| agon_cli::doctor::endpoint_of(m, &env);
+        for warning in health.prune(&mut args.spec.panel, keep, agon_cli::doctor::now(), &endpoint) {
+            safe_eprintln!("{warning}");
+        }
+    }
+    Ok(())
+}
+
+/// Every file the run will write, checked before anything is spent.
+pub fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Result<()> {
+    let events = drive.events.as_deref().filter(|e| *e != "-").map(std::path::Path::new);
+    for (path, flag) in [(drive.output.as_deref(), "--output"), (events, "--events"), (journal, "--journal")] {
+        if let Some(path) = path {
+            check_writable(path, flag).map_err(bad)?;
+        }
+    }
+    Ok(())
+}
+
+pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
+    check_outputs(&args.drive, args.journal.as_deref())?;
+    let mut runtime = Runtime::load()?;
+    let spec = spec_json(&args.spec, &args.question, &mut runtime, config)?;
+    let env = environment(config, &args.drive);
+    let models = models_of(&serde_json::from_str(&spec)?);
+    host::preflight(&models, &env).map_err(bad)?;
+    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
+    if !args.drive.quiet {
+        safe_eprintln!("{}", worst_case_line(&bound));
+    }
+    if let (Some(max), Some(micro)) = (args.spec.max_cost, bound.cost_micro_usd)
+        && micro > micro_usd(max)
+    {
+        return Err(bad(format!(
+            "the worst case, {}, is above --max-cost ${max}: lower --rounds, --max-tokens or --judge-max-tokens, set --context-budget, or raise --max-cost",
+            usd(micro)
+        )));
+    }
+    if args.spec.max_cost.is_some() && !bound.unpriced.is_empty() {
+        safe_eprintln!(
+            "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
+            bound.unpriced.join(", ")
+        );
+    }
+
+    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let header = council.journal()?;
+    let (session, _lock) = if args.no_save {
+        (None, None)
+    } else {
+        let root = sessions::root()
+            .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
+        let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
+        let lock = lock_session(&session)?;
+        (Some(session), Some(lock))
+    };
+    let mut journals = Vec::new();
+    if let Some(s) = &session {
+        journals.push(JournalFile::create(&s.journal(), &header)?);
+    }
+    if let Some(path) = &args.journal {
+        journals.push(JournalFile::create(path, &header)?);
+    }
+    let options = call_options(&args.drive, config);
+    drive_to_end(&mut council, &env, &args.drive, options, journals, session.as_ref(), args.journal.as_deref())
+}

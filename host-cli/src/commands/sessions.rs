@@ -1,0 +1,81 @@
+//! `agon sessions`, `agon show` and `agon export`: reading kept sessions.
+
+use std::io::Write;
+
+use agon_cli::cli::{ExportFormat, Format};
+use agon_cli::engine::Runtime;
+use agon_cli::journal::{self};
+use agon_cli::output::{self, check_writable, document_text};
+use agon_cli::sessions::{self, SessionDir};
+use agon_cli::{bad, sanitize};
+use anyhow::{Context, Result};
+
+use super::document::{document, kind, yaml};
+use super::exit;
+
+pub fn list_sessions(json: bool) -> Result<u8> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let all = sessions::list(&root);
+    let mut out = std::io::stdout().lock();
+    if json {
+        for s in &all {
+            writeln!(out, "{}", output::json_text(&serde_json::to_string(&s.summary())?))?;
+        }
+    } else if all.is_empty() {
+        writeln!(out, "no sessions in {} yet", root.display())?;
+    } else {
+        writeln!(
+            out,
+            "{:<21} {:<16} {:<19} {:<12} {:>9}  question",
+            "id", "created (UTC)", "protocol", "outcome", "cost"
+        )?;
+        for s in &all {
+            writeln!(out, "{}", sanitize::terminal(&s.summary().line()))?;
+        }
+    }
+    Ok(exit::OK)
+}
+
+/// A session's transcript in `format`: the stored render, or rendered from
+/// the journal when the run never ended.
+pub fn session_document(id: &str, format: Format) -> Result<String> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let stored = |name: &str| std::fs::read_to_string(session.dir.join(name)).ok();
+    let found = match format {
+        Format::Markdown => stored(sessions::TRANSCRIPT_MD),
+        Format::Json => stored(sessions::TRANSCRIPT_JSON),
+        Format::Yaml => stored(sessions::TRANSCRIPT_JSON).map(|json| yaml(&json)).transpose()?,
+    };
+    if let Some(text) = found {
+        return Ok(text);
+    }
+    let mut runtime = Runtime::load()?;
+    let mut opened = journal::open(&mut runtime, &session.journal(), None)?;
+    document(&mut opened.council, format)
+}
+
+pub fn show(id: &str, format: Format) -> Result<u8> {
+    let document = session_document(id, format)?;
+    std::io::stdout().lock().write_all(document_text(&document, kind(format)).as_bytes())?;
+    Ok(exit::OK)
+}
+
+pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) -> Result<u8> {
+    if let Some(path) = output {
+        check_writable(path, "--output").map_err(bad)?;
+    }
+    let document = match format {
+        ExportFormat::Md => sanitize::terminal(&session_document(id, Format::Markdown)?).into_owned(),
+        ExportFormat::Json => output::json_text(&session_document(id, Format::Json)?).into_owned(),
+        ExportFormat::Html => {
+            let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
+            agon_cli::export::html(&json)
+        }
+    };
+    match output {
+        Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,
+        None => std::io::stdout().lock().write_all(document.as_bytes())?,
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,83 @@
+//! `agon spec`, and the spec every debate command builds from its flags.
+
+use agon_cli::cli::{SpecArgs, SpecCmd};
+use agon_cli::config::Config;
+use agon_cli::engine::Runtime;
+use agon_cli::output::{self};
+use agon_cli::prices::PriceTable;
+use agon_cli::{bad, safe_eprintln, spec_args};
+use anyhow::Result;
+
+use super::exit;
+
+pub fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Config) -> Result<String> {
+    let mut inputs = spec_args::Inputs::default();
+    if let Some(dir) = &args.roles {
+        inputs.roles = read_roles(dir, runtime)?;
+    }
+    if let Some(path) = &args.items {
+        let text = read_text(path, "--items")?;
+        inputs.items = spec_args::read_items(&text);
+    }
+    let protocols = runtime.protocols()?;
+    let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
+    // The engine decides the seats; model references are this host's to check.
+    let built = runtime.build_spec(&request.to_string())?.map_err(|e| bad(e.to_string()))?;
+    let mut spec: serde_json::Value = serde_json::from_str(&built)?;
+    for model in models_of(&spec) {
+        agon_cli::provider::ModelRef::parse_chain(&model).map_err(bad)?;
+    }
+    // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
+    let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
+    if !prices.is_empty() {
+        spec["prices"] = serde_json::Value::Object(prices);
+    }
+    runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
+}
+
+/// The role files of a folder (`*.md`, by file name), as text; each is parsed
+/// here first, so an error names its file.
+fn read_roles(dir: &std::path::Path, runtime: &mut Runtime) -> Result<Vec<String>> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| bad(format!("cannot read --roles {}: {e}", dir.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(bad(format!("--roles {}: no .md role files there", dir.display())));
+    }
+    paths
+        .into_iter()
+        .map(|p| {
+            let text = read_text(&p, "the role file")?;
+            runtime.parse_role(&text)?.map_err(|e| bad(format!("{}: {e}", p.display())))?;
+            Ok(text)
+        })
+        .collect()
+}
+
+/// A text file the user named; errors name it (and `what` it was for).
+pub fn read_text(path: &std::path::Path, what: &str) -> Result<String> {
+    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read {what} {}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| bad(format!("{what} {}: not UTF-8 text ({})", path.display(), e.utf8_error())))
+}
+
+/// Every model a spec names: the panel's, then the judge's.
+pub fn models_of(spec: &serde_json::Value) -> Vec<String> {
+    spec["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
+        .filter_map(|p| p["model"].as_str().map(str::to_string))
+        .collect()
+}
+
+pub fn spec(args: SpecCmd, config: &Config) -> Result<u8> {
+    let mut runtime = Runtime::load()?;
+    let json = spec_json(&args.spec, &args.question, &mut runtime, config)?;
+    let pretty: serde_json::Value = serde_json::from_str(&json)?;
+    println!("{}", output::json_text(&serde_json::to_string_pretty(&pretty)?));
+    Ok(exit::OK)
+}

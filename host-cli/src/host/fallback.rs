@@ -1,0 +1,60 @@
+//! A seat's fallback chain (`a/x|b/y`): each model in turn, each with its
+//! retries, until one answers.
+
+use std::time::Duration;
+
+use crate::engine::wit;
+use crate::provider::{self, CallOptions, Environment, ModelRef, retry};
+
+/// One seat's call: each model of its fallback chain in turn, each with its
+/// retries, until one answers. `note` hears about retries and fallbacks.
+pub fn call_seat(
+    env: &Environment,
+    request: &wit::ModelRequest,
+    options: CallOptions,
+    on_text: &mut dyn FnMut(&str),
+    note: &mut dyn FnMut(String),
+    sleep: &mut dyn FnMut(Duration),
+) -> Result<provider::Completion, provider::CallError> {
+    // References were checked before the run; a bad one here still fails only this call.
+    let chain = ModelRef::parse_chain(&request.model).map_err(provider::CallError::provider)?;
+    let mut failures: Vec<String> = Vec::new();
+    let mut last = None;
+    for (i, model) in chain.iter().enumerate() {
+        let mut attempt = |n: u32| {
+            if n > 1 {
+                note(format!("{}: attempt {n}", model.reference()));
+            }
+            let _permit = env.gate.as_ref().map(|g| g.acquire(&model.provider));
+            let mut streamed = false;
+            let result = provider::complete(env, model, request, options, &mut |piece: &str| {
+                streamed = true;
+                on_text(piece)
+            });
+            (result, streamed)
+        };
+        match retry::with_retries(env.retry, sleep, &mut attempt) {
+            Ok(done) => {
+                if i > 0 {
+                    note(format!("answered by {} after {}", model.reference(), failures.join("; ")));
+                }
+                return Ok(done);
+            }
+            Err(e) => {
+                if i + 1 < chain.len() {
+                    note(format!("{} failed ({}); trying {}", model.reference(), e.message, chain[i + 1].reference()));
+                }
+                failures.push(format!("{} failed", model.reference()));
+                last = Some(e);
+            }
+        }
+    }
+    let e = last.expect("a chain has at least one model");
+    if chain.len() == 1 {
+        return Err(e);
+    }
+    Err(provider::CallError {
+        message: format!("every model of '{}' failed; the last: {}", request.model, e.message),
+        ..e
+    })
+}
