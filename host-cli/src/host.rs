@@ -116,13 +116,39 @@ fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOption
     });
 }
 
-/// The channel the loop listens on, with Ctrl-C wired into it.
-pub fn channel_with_interrupt() -> (Sender<Message>, Receiver<Message>) {
+/// The channel the loop listens on, with Ctrl-C wired into it; `warn` hears
+/// if it cannot be.
+pub fn channel_with_interrupt(warn: &mut dyn FnMut(String)) -> (Sender<Message>, Receiver<Message>) {
     let (tx, rx) = mpsc::channel();
     let signal_tx = tx.clone();
     // A second Ctrl-C while the first is handled must still stop us: the handler only sends.
-    let _ = ctrlc::set_handler(move || {
+    let handler = move || {
         let _ = signal_tx.send(Message::Interrupted);
-    });
+    };
+    on_ctrl_c(handler, "without saying how to resume (every answered turn is in the journal all the same)", warn);
     (tx, rx)
+}
+
+/// Run `handler` on Ctrl-C. Should the OS (or an earlier handler) not allow
+/// it, the run goes on, but Ctrl-C will then stop agon at once, `skipped`
+/// (what the handler would have done): `warn` hears so, for the person.
+pub fn on_ctrl_c(handler: impl FnMut() + Send + 'static, skipped: &str, warn: &mut dyn FnMut(String)) {
+    if let Err(e) = ctrlc::set_handler(handler) {
+        warn(format!("agon: warning: Ctrl-C cannot be caught ({e}); it will stop agon at once, {skipped}"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ctrl_c_handler_that_cannot_be_set_is_reported() {
+        let mut warnings = Vec::new();
+        // A process has one handler: the second cannot be set.
+        on_ctrl_c(|| {}, "a", &mut |w| warnings.push(w));
+        on_ctrl_c(|| {}, "without the notice", &mut |w| warnings.push(w));
+        let last = warnings.last().expect("a warning");
+        assert!(last.contains("Ctrl-C") && last.ends_with("without the notice"), "{last}");
+    }
 }

@@ -92,17 +92,29 @@ impl SessionDir {
         fs::rename(tmp, self.dir.join(name))
     }
 
-    /// What `agon sessions` shows of this session.
+    /// What `agon sessions` shows of this session. A file that cannot be
+    /// read is named with the reason, never guessed around.
     pub fn summary(&self) -> Summary {
-        let header: Value = fs::read_to_string(self.journal())
-            .ok()
-            .and_then(|t| t.lines().next().and_then(|l| serde_json::from_str(l).ok()))
-            .unwrap_or(Value::Null);
+        let mut corrupt = Vec::new();
+        let journal = self.journal();
+        let header = first_line(&journal)
+            .and_then(|line| serde_json::from_str::<Value>(&line).map_err(|e| format!("line 1: {e}")))
+            .and_then(|header| match header["spec"].is_object() {
+                true => Ok(header),
+                false => Err("line 1 holds no spec".to_string()),
+            })
+            .unwrap_or_else(|why| broken(&mut corrupt, &journal, &why));
         let spec = &header["spec"];
-        let transcript: Option<Value> =
-            fs::read_to_string(self.dir.join(TRANSCRIPT_JSON)).ok().and_then(|t| serde_json::from_str(&t).ok());
+        let path = self.dir.join(TRANSCRIPT_JSON);
+        // No transcript is an unfinished run; an unreadable one is a broken file.
+        let transcript = match fs::read(&path).map(|bytes| serde_json::from_slice::<Value>(&bytes)) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Ok(Ok(t)) => Some(t),
+            Err(e) => Some(broken(&mut corrupt, &path, &e)),
+            Ok(Err(e)) => Some(broken(&mut corrupt, &path, &e)),
+        };
         let outcome = match &transcript {
-            Some(t) => t["outcome"]["kind"].as_str().unwrap_or("?").to_string(),
+            Some(t) => t["outcome"]["kind"].as_str().unwrap_or("corrupt").to_string(),
             None => "interrupted".to_string(),
         };
         let cost = transcript.as_ref().and_then(|t| t["usage"]["total"]["cost_micro_usd"].as_u64());
@@ -113,8 +125,24 @@ impl SessionDir {
             question: spec["question"].as_str().unwrap_or("?").to_string(),
             outcome,
             cost_micro_usd: cost,
+            corrupt: (!corrupt.is_empty()).then(|| corrupt.join("; ")),
         }
     }
+}
+
+/// Note that `path` is broken, and why; what it held is unknown.
+fn broken(corrupt: &mut Vec<String>, path: &Path, why: &dyn std::fmt::Display) -> Value {
+    corrupt.push(format!("{}: {why}", path.display()));
+    Value::Null
+}
+
+/// The first line of a file, without its line end.
+fn first_line(path: &Path) -> Result<String, String> {
+    use std::io::BufRead;
+    let file = fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut line = String::new();
+    std::io::BufReader::new(file).read_line(&mut line).map_err(|e| e.to_string())?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
 
 /// Every session under `root`, newest first.
@@ -144,11 +172,16 @@ pub struct Summary {
     /// The outcome kind, or `interrupted` when the run never ended.
     pub outcome: String,
     pub cost_micro_usd: Option<u64>,
+    /// A file of the session that cannot be read: its path and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrupt: Option<String>,
 }
 
 impl Summary {
     pub fn line(&self) -> String {
-        let question: String = if self.question.chars().count() > 48 {
+        let question: String = if let Some(problem) = &self.corrupt {
+            format!("corrupt: {problem}") // whole: the path is the point
+        } else if self.question.chars().count() > 48 {
             format!("{}…", self.question.chars().take(47).collect::<String>())
         } else {
             self.question.clone()
@@ -234,6 +267,49 @@ mod tests {
             std::thread::sleep(std::time::Duration::from_millis(20));
         }
         assert_eq!(SessionDir::find(&root, "last").unwrap().id, "20261122-100000-0000");
+        let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn corrupt_files_are_named_and_the_healthy_sessions_still_listed() {
+        let root = temp("corrupt");
+        let header = r#"{"journal":1,"spec":{"protocol":{"name":"round-robin"},"question":"Tabs?"}}"#;
+        let transcript = r#"{"outcome":{"kind":"completed"},"usage":{"total":{"cost_micro_usd":500000}}}"#;
+        let session = |id: &str, journal: &str, transcript: Option<&str>| {
+            fs::create_dir_all(root.join(id)).unwrap();
+            fs::write(root.join(id).join(JOURNAL), journal).unwrap();
+            if let Some(t) = transcript {
+                fs::write(root.join(id).join(TRANSCRIPT_JSON), t).unwrap();
+            }
+        };
+        session("20261122-100000-aaaa", &format!("{header}\n"), Some(transcript));
+        session("20261122-110000-bbbb", "{\"journal\":1,\"spec\":\n", None);
+        session("20261122-120000-cccc", &format!("{header}\n"), Some("{\"outcome\": {\"kind\""));
+        session("20261122-130000-dddd", &format!("{header}\n"), None);
+        let summaries: Vec<Summary> = list(&root).iter().map(SessionDir::summary).collect();
+        let by_id = |id: &str| summaries.iter().find(|s| s.id == id).unwrap();
+
+        let healthy = by_id("20261122-100000-aaaa");
+        assert_eq!((healthy.protocol.as_str(), healthy.question.as_str()), ("round-robin", "Tabs?"));
+        assert_eq!(
+            (healthy.outcome.as_str(), healthy.cost_micro_usd, &healthy.corrupt),
+            ("completed", Some(500_000), &None)
+        );
+        let interrupted = by_id("20261122-130000-dddd");
+        assert_eq!((interrupted.outcome.as_str(), &interrupted.corrupt), ("interrupted", &None));
+
+        let journal = by_id("20261122-110000-bbbb");
+        let problem = journal.corrupt.as_deref().expect("the journal is named");
+        let path = root.join("20261122-110000-bbbb").join(JOURNAL);
+        assert!(problem.starts_with(&format!("{}: ", path.display())), "{problem}");
+        assert!(problem.contains("EOF while parsing"), "serde says why: {problem}");
+        assert!(journal.line().contains(&format!("corrupt: {problem}")), "{}", journal.line());
+
+        let transcript = by_id("20261122-120000-cccc");
+        let problem = transcript.corrupt.as_deref().expect("the transcript is named");
+        assert!(problem.contains(TRANSCRIPT_JSON) && problem.contains("EOF while parsing"), "{problem}");
+        assert_eq!((transcript.outcome.as_str(), transcript.question.as_str()), ("corrupt", "Tabs?"));
+        assert!(transcript.line().contains(&format!("corrupt: {problem}")), "{}", transcript.line());
         let _ = fs::remove_dir_all(root);
     }
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 use agon_cli::cli::BatchArgs;
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
-use agon_cli::host::{self};
+use agon_cli::host;
 use agon_cli::lock::{Lock, LockError};
 use agon_cli::output::check_writable;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
@@ -71,13 +71,15 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     );
     // Ctrl-C: every finished debate is already in the results; a rerun continues.
     let output = args.output.clone();
-    let _ = ctrlc::set_handler(move || {
+    let skipped = format!("without this notice (finished debates are in {} all the same)", output.display());
+    let handler = move || {
         eprintln!(
             "\nagon: interrupted; finished debates are in {}: run the same command to continue",
             output.display()
         );
         std::process::exit(i32::from(exit::INTERRUPTED));
-    });
+    };
+    host::on_ctrl_c(handler, &skipped, &mut |w| safe_eprintln!("{w}"));
     let run = agon_cli::batch::Batch {
         template,
         env,

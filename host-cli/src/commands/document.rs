@@ -1,7 +1,7 @@
 //! A transcript in the format asked for.
 
 use agon_cli::cli::Format;
-use agon_cli::output::{self};
+use agon_cli::output;
 use anyhow::Result;
 
 /// The transcript in the asked-for form. YAML is the JSON transcript, re-encoded.

@@ -76,17 +76,24 @@ pub fn drive_to_end(
         Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
     let mut sinks = Sinks { events, journals };
-    let ending =
-        host::drive(council, env, options, &mut sinks, &mut view, host::channel_with_interrupt()).map_err(|e| {
-            match session {
-                // A full disk, say: what was answered before it is kept.
-                Some(s) => anyhow::anyhow!(
-                    "{e:#}; every turn answered before that is kept: once that is fixed, continue with: agon resume {}",
-                    s.id
-                ),
-                None => e,
-            }
-        })?;
+    let ending = host::drive(
+        council,
+        env,
+        options,
+        &mut sinks,
+        &mut view,
+        host::channel_with_interrupt(&mut |w| safe_eprintln!("{w}")),
+    )
+    .map_err(|e| {
+        match session {
+            // A full disk, say: what was answered before it is kept.
+            Some(s) => anyhow::anyhow!(
+                "{e:#}; every turn answered before that is kept: once that is fixed, continue with: agon resume {}",
+                s.id
+            ),
+            None => e,
+        }
+    })?;
     // Take the status lines down before anything else is printed (they would be redrawn over it).
     drop(view);
     match ending {

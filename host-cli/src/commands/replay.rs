@@ -5,7 +5,7 @@ use std::io::Write;
 use agon_cli::bad;
 use agon_cli::cli::ReplayArgs;
 use agon_cli::engine::Runtime;
-use agon_cli::journal::{self};
+use agon_cli::journal;
 use agon_cli::output::{check_writable, document_text};
 use anyhow::{Context, Result};
 

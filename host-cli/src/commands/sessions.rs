@@ -4,7 +4,7 @@ use std::io::Write;
 
 use agon_cli::cli::{ExportFormat, Format};
 use agon_cli::engine::Runtime;
-use agon_cli::journal::{self};
+use agon_cli::journal;
 use agon_cli::output::{self, check_writable, document_text};
 use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, sanitize};

@@ -3,7 +3,7 @@
 use agon_cli::cli::{SpecArgs, SpecCmd};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
-use agon_cli::output::{self};
+use agon_cli::output;
 use agon_cli::prices::PriceTable;
 use agon_cli::{bad, safe_eprintln, spec_args};
 use anyhow::Result;
