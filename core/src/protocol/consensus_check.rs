@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed};
+use super::registry::{BASE, CONSENSUS_OPTION, Definition, ProtocolOptions, Rounds, checked, typed};
 use super::sequential::{RoundPolicy, Sequential};
 use super::{Bounds, Prompt, round_robin};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule};
@@ -22,12 +22,7 @@ pub(crate) const DEF: Definition = Definition {
     name: "consensus-check",
     summary: "Round-robin that really stops early once every speaker declares the same position (read by the stance reader).",
     rounds: Rounds { default: 3, max: MAX_ROUNDS, unit: "every seat speaks once, in panel order" },
-    options: &[OptionInfo {
-        name: "consensus",
-        kind: OptionKind::Choice(&["read", "declared", "judge"]),
-        default: "declared",
-        help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
-    }],
+    options: &[CONSENSUS_OPTION],
     reads_agreement: true,
     check: checked::<Options>,
     // One turn per seat per round, in sequence.

@@ -92,6 +92,14 @@ pub struct OptionInfo {
     pub help: &'static str,
 }
 
+/// The option of every protocol that reads agreement (`reads_agreement`).
+pub(crate) const CONSENSUS_OPTION: OptionInfo = OptionInfo {
+    name: "consensus",
+    kind: OptionKind::Choice(&["read", "declared", "judge"]),
+    default: "declared",
+    help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
+};
+
 /// What an option holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -16,7 +16,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed};
+use super::registry::{
+    BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed,
+};
 use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat, Slot};
@@ -33,12 +35,7 @@ pub(crate) const DEF: Definition = Definition {
             default: "the first seat",
             help: "The seat that challenges in round 1; the role then rotates.",
         },
-        OptionInfo {
-            name: "consensus",
-            kind: OptionKind::Choice(&["read", "declared", "judge"]),
-            default: "declared",
-            help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
-        },
+        CONSENSUS_OPTION,
     ],
     reads_agreement: true,
     check: checked::<Options>,
