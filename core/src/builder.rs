@@ -57,11 +57,7 @@ impl SpecRequest {
     /// Read a request from JSON; errors name the field.
     pub fn from_json(json: &str) -> Result<SpecRequest, Error> {
         let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| {
-            let field = e.path().to_string();
-            let reason = crate::spec::strip_position(&e.into_inner().to_string());
-            Error::spec(if field == "." { String::new() } else { field }, reason)
-        })
+        serde_path_to_error::deserialize(de).map_err(|e| crate::spec::field_error("", e))
     }
 }
 

@@ -196,11 +196,7 @@ impl DebateSpec {
     /// Parse and validate a spec from JSON. Errors name the offending field.
     pub fn from_json(json: &str) -> Result<DebateSpec, Error> {
         let mut de = serde_json::Deserializer::from_str(json);
-        let mut spec: DebateSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-            let field = e.path().to_string();
-            let field = if field == "." { String::new() } else { field };
-            Error::spec(field, strip_position(&e.into_inner().to_string()))
-        })?;
+        let mut spec: DebateSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error("", e))?;
         spec.normalize()?;
         Ok(spec)
     }
@@ -367,8 +363,23 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// A deserialization error as an invalid spec naming the field: the path
+/// serde reached under `prefix`, and for a missing field that field itself,
+/// so a host can point at it (`protocol`, not the empty top-level path).
+pub(crate) fn field_error(prefix: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
+    let path = e.path().to_string();
+    let reason = strip_position(&e.into_inner().to_string());
+    let missing = reason.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`'));
+    let field = [prefix, if path == "." { "" } else { &path }, missing.unwrap_or("")]
+        .into_iter()
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(".");
+    Error::spec(field, reason)
+}
+
 /// serde_json appends " at line 1 column 42"; the field path says more.
-pub(crate) fn strip_position(message: &str) -> String {
+fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),
@@ -425,6 +436,16 @@ mod tests {
         let mut v = base();
         v["panel"] = serde_json::json!([]);
         assert_eq!(err(v), Error::spec("panel", "must have at least one participant"));
+    }
+
+    #[test]
+    fn a_missing_field_is_named_with_its_path() {
+        let mut v = base();
+        v.as_object_mut().unwrap().remove("protocol");
+        assert_eq!(err(v), Error::spec("protocol", "missing field `protocol`"));
+        let mut v = base();
+        v["panel"][1].as_object_mut().unwrap().remove("model");
+        assert_eq!(err(v), Error::spec("panel[1].model", "missing field `model`"));
     }
 
     #[test]
@@ -499,7 +520,7 @@ mod tests {
                 "protocol.consensus",
                 "unknown variant",
             ),
-            (serde_json::json!({"challenger": 1}), "protocol", "missing field `name`"),
+            (serde_json::json!({"challenger": 1}), "protocol.name", "missing field `name`"),
             (serde_json::json!({"name": "steelman"}), "panel", "at most 2"),
         ];
         for (protocol, field, words) in cases {

@@ -107,13 +107,16 @@ test("drive() with a scripted complete() gives the golden transcript, whatever t
 });
 
 test("a bad spec throws an AgonError with the core's message", () => {
-  assert.throws(() => Session.create('{"question": "q", "panel": []}'), (e) => {
+  const protocol = { name: "round-robin" };
+  assert.throws(() => Session.create(JSON.stringify({ question: "q", panel: [], protocol })), (e) => {
     assert.ok(e instanceof AgonError);
     assert.equal(e.kind, "invalid-spec");
     assert.equal(e.detail.field, "panel");
     assert.match(e.message, /^invalid spec: /);
     return true;
   });
+  // A missing field is named too, not left as the empty top-level path.
+  assert.throws(() => Session.create('{"question": "q", "panel": []}'), (e) => e.detail.field === "protocol");
   assert.throws(() => validateSpec("not json"), AgonError);
 });
 

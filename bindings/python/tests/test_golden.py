@@ -101,9 +101,12 @@ def test_run_debate_async_runs_released_requests_together_and_gives_the_same_byt
 
 def test_a_bad_spec_raises_the_cores_message() -> None:
     with pytest.raises(AgonError) as raised:
-        Session.create({"question": "q", "panel": []})
-    assert raised.value.kind == "invalid-spec"
+        Session.create({"question": "q", "panel": [], "protocol": {"name": "round-robin"}})
+    assert raised.value.kind == "invalid-spec" and raised.value.detail["field"] == "panel"
     assert str(raised.value).startswith("invalid spec: ")
+    with pytest.raises(AgonError) as raised:
+        Session.create({"question": "q", "panel": []})
+    assert raised.value.detail["field"] == "protocol"
     with pytest.raises(AgonError, match="invalid spec"):
         agon.validate_spec("not json")
 

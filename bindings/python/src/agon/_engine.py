@@ -108,6 +108,7 @@ class _Instance:
         self._funcs: dict[str, wc.Func] = {}
 
     def call(self, name: str, *args: Any) -> Any:
+        """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError."""
         func = self._funcs.get(name)
         if func is None:
             index = self._loaded.component.get_export_index(name, self._loaded.interface)
@@ -115,14 +116,32 @@ class _Instance:
             if func is None:
                 raise RuntimeError(f"agon.wasm exports no function {name}")
             self._funcs[name] = func
-        return func(self.store, *args)
+        value = func(self.store, *args)
+        result = func.type(self.store).result
+        return _unwrap(result, value) if isinstance(result, wc.ResultType) else value
 
-    def call_result(self, name: str, *args: Any) -> Any:
-        """Call a function returning `result<T, error>`: raise the error as AgonError."""
-        value = self.call(name, *args)
-        if isinstance(value, wc.Variant):
-            raise AgonError(_lift(value))
-        return value
+
+def _unwrap(result: wc.ResultType, value: Any) -> Any:
+    """The ok value of a WIT ``result``, or its error raised as AgonError.
+
+    wasmtime-py lifts ``result<T, E>`` as a tagged ``Variant("ok" | "err", ...)``
+    only when T and E lift to the same Python class (two records, say); otherwise
+    it gives the payload alone, and the payload's class tells which case it is.
+    """
+    ok_classes: set[type] = set()
+    err_classes: set[type] = set()
+    for ty, classes in ((result.ok, ok_classes), (result.err, err_classes)):
+        if ty is None:
+            classes.add(object)
+        else:
+            ty.add_classes(classes)
+    if ok_classes & err_classes:
+        if value.tag == "err":
+            raise AgonError(_lift(value.payload))
+        return value.payload
+    if isinstance(value, tuple(err_classes)):
+        raise AgonError(_lift(value))
+    return value
 
 
 def spec_text(spec: Spec) -> str:
@@ -145,13 +164,13 @@ class Session:
     def create(cls, spec: Spec) -> "Session":
         """Start a debate from a spec (JSON text or a mapping)."""
         instance = _Instance()
-        return cls(instance, instance.call_result("[static]session.create", spec_text(spec)))
+        return cls(instance, instance.call("[static]session.create", spec_text(spec)))
 
     @classmethod
     def from_journal(cls, journal: str) -> "Session":
         """Rebuild a debate from its journal; only unanswered requests are polled again."""
         instance = _Instance()
-        return cls(instance, instance.call_result("[static]session.from-journal", journal))
+        return cls(instance, instance.call("[static]session.from-journal", journal))
 
     def _method(self, name: str, *args: Any) -> Any:
         if self._resource is None:
@@ -164,10 +183,7 @@ class Session:
 
     def handle(self, input: Variant) -> str:
         """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append."""
-        value = self._method("handle", _lower(input))
-        if isinstance(value, wc.Variant):
-            raise AgonError(_lift(value))
-        return _text(value)
+        return _text(self._method("handle", _lower(input)))
 
     def reply(self, id: int, text: str, usage: Optional[Usage] = None) -> str:
         """Feed a model's reply to request ``id``; returns the journal line."""
@@ -224,24 +240,24 @@ def build_spec(request: Mapping[str, Any]) -> dict[str, Any]:
     texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``).
     Seat ids, the judge and role-council's roles are decided by the engine, as in every
     host. Returns the spec, validated and normalized; raises AgonError naming the field."""
-    text = _text(_Instance().call_result("build-spec", json.dumps(dict(request))))
+    text = _text(_Instance().call("build-spec", json.dumps(dict(request))))
     return cast("dict[str, Any]", json.loads(text))
 
 
 def validate_spec(spec: Spec) -> str:
     """Check a spec without starting a debate; returns it normalized, as JSON text."""
-    return _text(_Instance().call_result("validate-spec", spec_text(spec)))
+    return _text(_Instance().call("validate-spec", spec_text(spec)))
 
 
 def estimate(spec: Spec) -> dict[str, Any]:
     """The worst case of a spec, before it runs: ``{"calls", "prompt_tokens",
     "completion_tokens", "cost_micro_usd" (None unless every model is priced), "unpriced"}``."""
-    return cast("dict[str, Any]", _lift(_Instance().call_result("estimate", spec_text(spec))))
+    return cast("dict[str, Any]", _lift(_Instance().call("estimate", spec_text(spec))))
 
 
 def parse_role(text: str) -> dict[str, Any]:
     """Parse a role file (markdown with YAML frontmatter); raises AgonError naming the line."""
-    return cast("dict[str, Any]", _lift(_Instance().call_result("parse-role", text)))
+    return cast("dict[str, Any]", _lift(_Instance().call("parse-role", text)))
 
 
 def builtin_roles() -> list[str]:
