@@ -375,7 +375,7 @@ pub(crate) fn field_error(prefix: &str, e: serde_path_to_error::Error<serde_json
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
         .join(".");
-    Error::spec(field, reason)
+    Error::spec(field, if missing.is_some() { "is required".to_string() } else { reason })
 }
 
 /// serde_json appends " at line 1 column 42"; the field path says more.
@@ -442,10 +442,10 @@ mod tests {
     fn a_missing_field_is_named_with_its_path() {
         let mut v = base();
         v.as_object_mut().unwrap().remove("protocol");
-        assert_eq!(err(v), Error::spec("protocol", "missing field `protocol`"));
+        assert_eq!(err(v), Error::spec("protocol", "is required"));
         let mut v = base();
         v["panel"][1].as_object_mut().unwrap().remove("model");
-        assert_eq!(err(v), Error::spec("panel[1].model", "missing field `model`"));
+        assert_eq!(err(v), Error::spec("panel[1].model", "is required"));
     }
 
     #[test]
@@ -520,7 +520,7 @@ mod tests {
                 "protocol.consensus",
                 "unknown variant",
             ),
-            (serde_json::json!({"challenger": 1}), "protocol.name", "missing field `name`"),
+            (serde_json::json!({"challenger": 1}), "protocol.name", "is required"),
             (serde_json::json!({"name": "steelman"}), "panel", "at most 2"),
         ];
         for (protocol, field, words) in cases {

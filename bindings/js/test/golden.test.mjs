@@ -128,6 +128,11 @@ test("an unknown request id is an AgonError and changes nothing", () => {
     name: "AgonError",
     message: "no request with id 999 was released",
   });
+  // On wasm32 a usize cast would make 2^32 + 1 alias request 1.
+  assert.throws(() => session.handle({ tag: "reply", val: { id: 2n ** 32n + 1n, text: "x" } }), {
+    name: "AgonError",
+    message: "no request with id 4294967297 was released",
+  });
   assert.equal(session.journal(), before);
 });
 

@@ -118,6 +118,9 @@ def test_an_unknown_request_raises_and_changes_nothing(cases: list[str]) -> None
         before = session.journal()
         with pytest.raises(AgonError, match="^no request with id 999 was released$"):
             session.handle(Variant("reply", {"id": 999, "text": "x", "usage": None}))
+        # On wasm32 a usize cast would make 2^32 + 1 alias request 1.
+        with pytest.raises(AgonError, match="^no request with id 4294967297 was released$"):
+            session.handle(Variant("reply", {"id": 2**32 + 1, "text": "x", "usage": None}))
         assert session.journal() == before
 
 
