@@ -4,7 +4,8 @@
 //! Everything else is derived from the list: validation of a spec's protocol
 //! and its options, the rounds default and maximum, seat bounds, the cost
 //! bound, the catalog every host shows ([`protocols`]), and the examples tests
-//! and the fuzzer use. Adding a protocol is its file and one line here.
+//! and the fuzzer use. Adding a protocol is its file, its `mod` line in
+//! `protocol/mod.rs` and one line here (then a golden case, which a test demands).
 
 use std::collections::BTreeMap;
 

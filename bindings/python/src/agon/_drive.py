@@ -47,6 +47,21 @@ def _call(complete: Complete, request: ModelRequest) -> Variant:
         return _input(request, error=e)
 
 
+def _drain(session: Session, waiting: deque[ModelRequest], on_event: Optional[OnEvent]) -> Optional[Outcome]:
+    """Poll until ``idle`` (None) or ``done`` (the outcome): requests queue in ``waiting``, events go out."""
+    while True:
+        output = session.poll()
+        if output.tag == "request":
+            waiting.append(output.value)
+        elif output.tag == "event":
+            if on_event is not None:
+                on_event(output.value)
+        elif output.tag == "done":
+            return cast(Outcome, output.value)
+        else:
+            return None
+
+
 def drive(
     session: Session,
     complete: Complete,
@@ -61,20 +76,14 @@ def drive(
     """
     waiting: deque[ModelRequest] = deque()
     while True:
-        output = session.poll()
-        if output.tag == "request":
-            waiting.append(output.value)
-        elif output.tag == "event":
-            if on_event is not None:
-                on_event(output.value)
-        elif output.tag == "done":
-            return cast(Outcome, output.value)
-        else:
-            if not waiting:
-                raise RuntimeError("the engine is idle with no request outstanding")
-            line = session.handle(_call(complete, waiting.popleft()))
-            if on_journal is not None:
-                on_journal(line)
+        outcome = _drain(session, waiting, on_event)
+        if outcome is not None:
+            return outcome
+        if not waiting:
+            raise RuntimeError("the engine is idle with no request outstanding")
+        line = session.handle(_call(complete, waiting.popleft()))
+        if on_journal is not None:
+            on_journal(line)
 
 
 def run_debate(
@@ -122,17 +131,9 @@ async def drive_async(
     in_flight: set[asyncio.Task[Variant]] = set()
     try:
         while True:
-            while True:
-                output = session.poll()
-                if output.tag == "request":
-                    waiting.append(output.value)
-                elif output.tag == "event":
-                    if on_event is not None:
-                        on_event(output.value)
-                elif output.tag == "done":
-                    return cast(Outcome, output.value)
-                else:
-                    break
+            outcome = _drain(session, waiting, on_event)
+            if outcome is not None:
+                return outcome
             while waiting and (concurrency is None or len(in_flight) < concurrency):
                 in_flight.add(asyncio.create_task(call(waiting.popleft())))
             if not in_flight:
