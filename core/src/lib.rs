@@ -65,7 +65,7 @@ pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
-pub use render::markdown;
+pub use render::{markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};

@@ -1,6 +1,7 @@
 //! Markdown rendering of a transcript, shared by every host.
 
 mod inert;
+pub(crate) mod results;
 
 use std::fmt::Write;
 
@@ -20,7 +21,7 @@ pub fn markdown(t: &Transcript) -> String {
     };
     let _ = writeln!(out, "# {}\n", t.question.trim());
     if let Some(context) = &t.context {
-        let _ = writeln!(out, "{}\n", quote(context));
+        let _ = writeln!(out, "{}\n", results::quote(context));
     }
     let panel: Vec<String> = t.participants.iter().map(|p| format!("{} (`{}`)", p.name, p.model)).collect();
     let _ = write!(out, "**Protocol:** {} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));
@@ -80,10 +81,7 @@ pub fn markdown(t: &Transcript) -> String {
     }
     if !t.results.is_empty() {
         out.push_str("## Results\n\n");
-        for (key, value) in &t.results {
-            let pretty = serde_json::to_string_pretty(value).expect("serializes");
-            let _ = writeln!(out, "### {key}\n\n```json\n{pretty}\n```\n");
-        }
+        out.push_str(&results::section(t));
     }
 
     if let Some(s) = &t.synthesis {
@@ -115,6 +113,12 @@ pub fn markdown(t: &Transcript) -> String {
     }
     // Model and user text never renders as HTML or a script link.
     inert::text(&out)
+}
+
+/// The protocol's named results alone, as Markdown (tables and headings, as
+/// in [`markdown`]): what a live view or a page shows under the synthesis.
+pub fn results_markdown(t: &Transcript) -> String {
+    inert::text(&results::section(t))
 }
 
 /// Tokens and cost per seat; `≈` marks numbers estimated for calls without reported usage.
@@ -209,8 +213,4 @@ fn sentence(reason: &str) -> String {
         s.push('.');
     }
     s
-}
-
-fn quote(text: &str) -> String {
-    text.trim().lines().map(|l| format!("> {l}")).collect::<Vec<_>>().join("\n")
 }

@@ -132,6 +132,7 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("priority-vote-four-items", "completed", 1),
         ("challenge-tradeoff", "completed", 2),
         ("challenge-fast-exit", "consensus", 1),
+        ("challenge-partial-escalate", "consensus", 2),
         ("ranked-three-seats", "completed", 1),
         ("round-robin-context-budget", "completed", 3),
         ("round-robin-priced", "completed", 2),
@@ -183,10 +184,13 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     let seats: Vec<&str> = k["aggregate"].as_array().unwrap().iter().map(|x| x["seat"].as_str().unwrap()).collect();
     assert_eq!(seats, ["ana", "cho", "ben"]);
 
-    // Every concern scored below 3, after four earlier zero-disagreement runs: flagged.
+    // Every concern scored 1 (a stretch: no real dispute), after four earlier
+    // zero-disagreement runs: flagged. The artifact is the question's first line.
     let a = transcript("adversarial-compete");
     assert_eq!(a["compete_result"]["disagreements"], 0);
-    assert_eq!(a["compete_result"]["sided_with"]["advocate"], 5);
+    assert_eq!(a["compete_result"]["sided_with"], serde_json::json!({"advocate": 0, "challenger": 0}));
+    assert_eq!(a["compete_result"]["skill"], "adversarial");
+    assert_eq!(a["compete_result"]["artifact"], a["question"].as_str().unwrap().lines().next().unwrap());
     assert!(a["compete_flag"].as_str().unwrap().starts_with("five consecutive"));
 
     // Three versions of the position, two MAINTAINs, y's casual agreement treated as partial.
@@ -194,6 +198,32 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     assert_eq!(ch["positions"].as_array().unwrap().len(), 3);
     assert_eq!(ch["rebuttals"].as_array().unwrap().iter().filter(|r| r["choice"] == "MAINTAIN").count(), 2);
     assert_eq!(ch["verdicts"][1]["treated_as"], "partial");
+
+    // The closing document: no consensus after 2 rounds, x still objecting,
+    // y's accepted point learned, v1 → v2 → v3, both parties' assumptions.
+    let closing = &ch["closing"];
+    assert_eq!((closing["outcome"].as_str(), closing["rounds"].as_u64()), (Some("tradeoff"), Some(2)));
+    assert_eq!(closing["still_objecting"], serde_json::json!(["x"]));
+    assert_eq!(closing["evolution"], serde_json::json!([1, 2, 3]));
+    assert_eq!(closing["learned"][1]["accepted"][0]["reason"], "Thanks.");
+    assert_eq!(closing["assumptions"].as_array().unwrap().len(), 2);
+
+    // A partial acceptance gets its rebuttal (x accepts it), an unreadable
+    // verdict counts as not agreeing, and y's ESCALATE goes back to the
+    // defender, who accepts it in round 2: consensus, with both learned.
+    let pe = transcript("challenge-partial-escalate");
+    let choices: Vec<(&str, &str)> = pe["rebuttals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["challenger"].as_str().unwrap(), r["choice"].as_str().unwrap()))
+        .collect();
+    assert_eq!(choices, [("x", "ACCEPT"), ("y", "ESCALATE")]);
+    assert!(pe["verdicts"][1]["verdict"].is_null());
+    assert_eq!(pe["verdicts"][1]["treated_as"], "partial");
+    assert_eq!(pe["closing"]["outcome"], "consensus");
+    assert_eq!(pe["closing"]["evolution"], serde_json::json!([1, 2, 3]));
+    assert_eq!(pe["closing"]["learned"][1]["accepted"][0]["round"], 2);
 
     let s = transcript("steelman-remote-first");
     assert!(s["revised_position"].as_str().unwrap().starts_with("Go remote-first"));

@@ -315,3 +315,65 @@ fn challenge_treats_an_accept_that_still_objects_as_maintain() {
     assert_ne!(run.session.outcome().unwrap().kind, OutcomeKind::Consensus);
     assert_eq!(t.results["rebuttals"][0]["choice"], "MAINTAIN");
 }
+
+/// No result without its substance: when nothing behind a protocol's named
+/// result could be read, the run ends degraded with the reason, never
+/// `completed` or `consensus` with an empty or all-zero result.
+#[test]
+fn a_result_with_nothing_readable_behind_it_is_degraded() {
+    // challenge: no verdict readable; the defender then accepts both critiques.
+    let s = spec(json!({"name": "challenge"}), &["a", "b", "c"], 2, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.phase {
+        Phase::Critique => reply(r, "Looks fine, mostly."),
+        Phase::Response => reply(
+            r,
+            r#"{"responses": [{"challenger": "b", "decision": "accept", "reason": "ok"}, {"challenger": "c", "decision": "accept", "reason": "ok"}], "updated_position": "v2"}"#,
+        ),
+        _ => reply(r, "Ship the migration behind a flag."),
+    });
+    let outcome = run.session.outcome().unwrap().clone();
+    assert_eq!(outcome.kind, OutcomeKind::Degraded, "{}", outcome.reason);
+    assert!(outcome.reason.contains("no challenger's verdict could be read"), "{}", outcome.reason);
+
+    // ranked: every ranking unreadable (the ranking-parser fuzz regressions' shapes).
+    let s = spec(json!({"name": "ranked"}), &["a", "b", "c"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.phase {
+        Phase::Ranking => reply(r, "FINAL RANKING:\n```json\nnull\n```\n42"),
+        _ => reply(r, "An answer."),
+    });
+    let outcome = run.session.outcome().unwrap().clone();
+    assert_eq!(outcome.kind, OutcomeKind::Degraded, "{}", outcome.reason);
+    let t = run.session.transcript();
+    assert!(!t.results.contains_key("aggregate"), "an all-zero aggregate was recorded");
+    assert!(t.synthesis.is_some(), "the chairman still synthesizes the unranked answers");
+
+    // comparative: the judge's scorecard cannot be read.
+    let s = spec(json!({"name": "comparative", "options": ["Postgres", "DynamoDB"]}), &["a", "b"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "Both are fine; it depends."));
+    let outcome = run.session.outcome().unwrap().clone();
+    assert_eq!(outcome.kind, OutcomeKind::Degraded, "{}", outcome.reason);
+    assert!(!run.session.transcript().results.contains_key("scorecard"));
+}
+
+/// Every critique not fully accepted gets its challenger's rebuttal: a
+/// partial acceptance of a partial verdict is answered, not waved through.
+#[test]
+fn challenge_asks_for_a_rebuttal_to_every_critique_not_fully_accepted() {
+    let partial = r#"{"verdict": "partial", "critique": "No rollback.", "evidence": "none", "alternative": "add one", "confidence": "medium", "objection_strength": "moderate"}"#;
+    let s = spec(json!({"name": "challenge"}), &["a", "b"], 3, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.phase {
+        Phase::Critique => reply(r, partial),
+        Phase::Response => reply(
+            r,
+            r#"{"responses": [{"challenger": "b", "decision": "partially accept", "reason": "a manual rollback"}], "updated_position": "v2"}"#,
+        ),
+        Phase::Rebuttal => reply(r, "MAINTAIN: a manual rollback is not a rollback plan."),
+        _ => reply(r, "Ship it."),
+    });
+    let rebuttals = run.requests.iter().filter(|r| r.phase == Phase::Rebuttal).count();
+    assert_eq!(rebuttals, 3, "one rebuttal per round while the objection stays open");
+    let t = run.session.transcript();
+    assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Completed, "no consensus: a tradeoff");
+    assert_eq!(t.results["closing"]["outcome"], "tradeoff");
+    assert_eq!(t.results["closing"]["still_objecting"], json!(["b"]));
+}

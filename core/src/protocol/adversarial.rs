@@ -60,8 +60,87 @@ pub(crate) const DEF: Definition = Definition {
         Bounds::new(spec, 2 * phases, phases, 3)
     },
     build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
+    render_result,
     ..BASE
 };
+
+/// Seed 001's competitive review: the judge's score for every concern, the
+/// zones and narratives, and the compete-result line; the gate and the flag
+/// in a sentence each.
+fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, list, table, text};
+    use std::fmt::Write;
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string)).collect()
+    };
+    match key {
+        "gate" => {
+            let mode = if value["compete"] == true { "competitive (advocate and challenger)" } else { "single agent" };
+            let _ = writeln!(out, "**Cost gate:** {mode} — {}.\n", cell(&text(value, "reason")));
+        }
+        "compete_flag" => {
+            let _ = writeln!(out, "> **Flag for review:** {}\n", cell(value.as_str().unwrap_or_default()));
+        }
+        // Shown with the review, where it belongs; alone only when there is no review.
+        "compete_result" if t.results.contains_key("review") => {}
+        "compete_result" => compete_line(value, out),
+        "review" => {
+            let Some(concerns) = value["concerns"].as_array() else { return false };
+            out.push_str("### Competitive review\n\n");
+            let rows: Vec<Vec<String>> = concerns
+                .iter()
+                .map(|c| {
+                    let score = c["score"].as_u64().unwrap_or(0);
+                    let call = match score {
+                        3.. => "genuine: sided with the challenger",
+                        2 => "answered: sided with the advocate",
+                        _ => "a stretch",
+                    };
+                    vec![text(c, "concern"), format!("{score} / 5"), call.to_string()]
+                })
+                .collect();
+            table(out, &["challenger concern", "judge's score", "verdict"], &rows);
+            let punches = match value["pulled_punches"].as_bool() {
+                Some(true) => "yes: the judge found the challenger's concerns performative",
+                Some(false) => "no",
+                None => "the judge did not say",
+            };
+            let _ = writeln!(out, "**Challenger pulled punches:** {punches}\n");
+            for (title, field) in [
+                ("Key narratives", "key_narratives"),
+                ("Agreement zones (high confidence)", "agreement_zones"),
+                ("Contested zones (flag for attention)", "contested_zones"),
+            ] {
+                let items = strings(&value[field]);
+                if !items.is_empty() {
+                    let _ = writeln!(out, "**{title}:**\n");
+                    list(out, items.iter().map(String::as_str));
+                }
+            }
+            if let Some(result) = t.results.get("compete_result") {
+                compete_line(result, out);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `compete-result: skill=…, artifact=…, disagreements=N, resolution=…, sided_with=challenger:N/advocate:N`.
+fn compete_line(v: &serde_json::Value, out: &mut String) {
+    use crate::render::results::{cell, text};
+    use std::fmt::Write;
+    let _ = writeln!(
+        out,
+        "`compete-result`: skill {}, artifact “{}”, {} disagreement(s), sided with the challenger {} / the advocate {}; resolution: {}\n",
+        cell(&text(v, "skill")),
+        cell(&text(v, "artifact")),
+        text(v, "disagreements"),
+        text(&v["sided_with"], "challenger"),
+        text(&v["sided_with"], "advocate"),
+        cell(&text(v, "resolution")),
+    );
+}
 
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -348,21 +427,25 @@ fn record_review(debate: &Debate, history: &[CompeteHistory], text: &str, notes:
             return;
         }
     };
-    // A concern scored 3 or more is a genuine issue the advocate did not answer.
+    // From the judge's scores: 1 is a stretch, no real dispute; 2 or more was a
+    // real point of disagreement, resolved for the challenger at 3 or more (a
+    // genuine issue the advocate did not answer), for the advocate at 2.
+    let disputed = review.concerns.iter().filter(|c| c.score >= 2).count() as u32;
     let genuine = review.concerns.iter().filter(|c| c.score >= 3).count() as u32;
-    let others = review.concerns.len() as u32 - genuine;
     let resolution = review.key_narratives.first().cloned().unwrap_or_default();
     notes.push(Note::Result { name: "review", value: serde_json::to_value(&review).expect("serializes") });
     notes.push(Note::Result {
         name: "compete_result",
         value: json!({
-            "disagreements": genuine,
-            "sided_with": {"challenger": genuine, "advocate": others},
+            "skill": DEF.name,
+            "artifact": debate.spec.question.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().trim(),
+            "disagreements": disputed,
+            "sided_with": {"challenger": genuine, "advocate": disputed - genuine},
             "resolution": resolution,
         }),
     });
     let mut recent: Vec<u32> = history.iter().map(|h| h.disagreements).collect();
-    recent.push(genuine);
+    recent.push(disputed);
     if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {
         notes.push(Note::Result {
             name: "compete_flag",

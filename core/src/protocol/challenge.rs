@@ -19,6 +19,7 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
+mod render;
 pub(crate) mod reply;
 
 use serde::{Deserialize, Serialize};
@@ -54,6 +55,7 @@ pub(crate) const DEF: Definition = Definition {
         let o: Options = typed(spec);
         Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
     },
+    render_result: render::result,
     ..BASE
 };
 
@@ -83,8 +85,10 @@ pub(crate) struct Challenge {
     stage: Stage,
     /// Challengers whose objection the defender must answer next, with the text to answer.
     open: Vec<(usize, String)>,
-    /// After the next response: end with consensus (the "address briefly, then exit" rule).
+    /// Every objection in round 1 was minor (the seed's "address briefly, then exit").
     exit_after_response: bool,
+    /// At least one round-1 verdict could be read; without one, no consensus carries authority.
+    any_readable_verdict: bool,
     positions: Vec<Value>,
     verdicts: Vec<Value>,
     responses: Vec<Value>,
@@ -169,11 +173,12 @@ impl Protocol for Challenge {
                             && (v.verdict == VerdictKind::Agree || v.objection_strength == Strength::Minor)
                     });
                     if all_agree {
-                        return Step::Finish(Ending {
+                        let ending = Ending {
                             kind: EndKind::Consensus,
                             reason: "fast exit: every challenger agreed with high confidence".into(),
                             rounds_run: 1,
-                        });
+                        };
+                        return Step::Finish(self.close(debate, ending, notes));
                     }
                     self.exit_after_response = all_minor;
                     self.open = verdicts
@@ -183,8 +188,11 @@ impl Protocol for Challenge {
                             (
                                 *s,
                                 format!(
-                                    "Verdict: {:?}. {} Evidence: {} Alternative: {}",
-                                    v.verdict, v.critique, v.evidence, v.alternative
+                                    "Verdict: {}. {} Evidence: {} Alternative: {}",
+                                    v.verdict.as_str(),
+                                    v.critique,
+                                    v.evidence,
+                                    v.alternative
                                 ),
                             )
                         })
@@ -198,7 +206,8 @@ impl Protocol for Challenge {
                         return Step::Finish(defender_failed(round));
                     };
                     let ids: Vec<String> = self.open.iter().map(|(s, _)| debate.seat(*s).id.clone()).collect();
-                    let rejected: Vec<usize> = match reply::defender_response(text, &ids) {
+                    // Every critique not fully accepted gets its challenger's rebuttal.
+                    let not_accepted: Vec<usize> = match reply::defender_response(text, &ids) {
                         Ok(r) => {
                             for (id, (decision, reason)) in &r.decisions {
                                 self.responses.push(
@@ -209,7 +218,7 @@ impl Protocol for Challenge {
                             self.open
                                 .iter()
                                 .filter(|(s, _)| {
-                                    r.decisions.get(&debate.seat(*s).id).is_none_or(|(d, _)| *d == Decision::Reject)
+                                    r.decisions.get(&debate.seat(*s).id).is_none_or(|(d, _)| *d != Decision::Accept)
                                 })
                                 .map(|(s, _)| *s)
                                 .collect()
@@ -220,25 +229,15 @@ impl Protocol for Challenge {
                         }
                     };
                     notes.push(Note::Result { name: "responses", value: json!(self.responses) });
-                    if self.exit_after_response {
-                        return Step::Finish(Ending {
-                            kind: EndKind::Consensus,
-                            reason: "every objection was minor: addressed once, then a fast exit".into(),
-                            rounds_run: round,
-                        });
-                    }
-                    // Only challengers who disagreed (or escalated) and were rejected answer back.
-                    let asked: Vec<usize> = rejected
-                        .into_iter()
-                        .filter(|s| !debate.is_benched(*s))
-                        .filter(|s| self.disagreed(debate, *s))
-                        .collect();
+                    let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
                     if asked.is_empty() {
-                        return Step::Finish(Ending {
-                            kind: EndKind::Consensus,
-                            reason: format!("every objection was resolved by round {round}"),
-                            rounds_run: round,
-                        });
+                        let reason = if self.exit_after_response && round == 1 {
+                            "every objection was minor and the defender accepted each: a fast exit".to_string()
+                        } else {
+                            format!("the defender accepted every open objection in round {round}")
+                        };
+                        let ending = Ending { kind: EndKind::Consensus, reason, rounds_run: round };
+                        return Step::Finish(self.close(debate, ending, notes));
                     }
                     self.stage = Stage::Rebuttal { round, asked: asked.clone() };
                     let position = self.current_position().to_string();
@@ -287,6 +286,7 @@ impl Protocol for Challenge {
                         self.rebuttals.push(json!({"round": round, "challenger": debate.seat(s).id, "choice": choice}));
                         match choice {
                             Some(Rebuttal::Accept) => {}
+                            // MAINTAIN and ESCALATE (the clarified critique) both go back to the defender.
                             Some(_) => still_open.push((s, text.to_string())),
                             None => {
                                 notes.push(warning(
@@ -303,11 +303,12 @@ impl Protocol for Challenge {
                     notes.push(Note::Result { name: "rebuttals", value: json!(self.rebuttals) });
                     notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
                     if still_open.is_empty() {
-                        return Step::Finish(Ending {
+                        let ending = Ending {
                             kind: EndKind::Consensus,
                             reason: format!("every objection was resolved by round {round}"),
                             rounds_run: round,
-                        });
+                        };
+                        return Step::Finish(self.close(debate, ending, notes));
                     }
                     self.open = still_open;
                     if round < max {
@@ -340,6 +341,7 @@ impl Protocol for Challenge {
                         format!("no consensus after {round} rounds: the disagreement is a tradeoff"),
                         round,
                     );
+                    let ending = self.close(debate, ending, notes);
                     self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
                 }
                 // Stage 6 — the judge's tradeoff document.
@@ -352,6 +354,11 @@ impl Protocol for Challenge {
             }
         }
     }
+}
+
+/// Every challenger seat, answering or not.
+fn challengers_all(debate: &Debate) -> impl Iterator<Item = usize> {
+    (0..debate.spec.panel.len()).filter(|&s| s != DEFENDER)
 }
 
 fn challengers(debate: &Debate) -> Vec<usize> {
@@ -396,16 +403,54 @@ impl Challenge {
         notes.push(Note::Result { name: "positions", value: json!(self.positions) });
     }
 
-    fn current_position(&self) -> &str {
-        self.positions.last().and_then(|p| p["text"].as_str()).unwrap_or("")
+    /// Seed 004's closing document, recorded as `closing`: the final position,
+    /// what the defender took from each challenger, the evolution v1 → vN, the
+    /// rounds, and without consensus who still objects and every party's
+    /// assumptions. A run in which no verdict could be read ends degraded.
+    fn close(&mut self, debate: &Debate, mut ending: Ending, notes: &mut Vec<Note>) -> Ending {
+        let consensus = ending.kind == EndKind::Consensus;
+        let learned: Vec<Value> = challengers_all(debate)
+            .map(|s| {
+                let id = &debate.seat(s).id;
+                let taken: Vec<Value> = self
+                    .responses
+                    .iter()
+                    .filter(|r| r["challenger"] == *id && r["decision"] != "reject")
+                    .map(|r| json!({"round": r["round"], "decision": r["decision"], "reason": r["reason"]}))
+                    .collect();
+                json!({"challenger": id, "accepted": taken})
+            })
+            .collect();
+        let mut closing = json!({
+            "outcome": if consensus { "consensus" } else { "tradeoff" },
+            "final_position": self.current_position(),
+            "evolution": self.positions.iter().map(|p| p["version"].clone()).collect::<Vec<_>>(),
+            "rounds": ending.rounds_run,
+            "learned": learned,
+        });
+        if !consensus {
+            let round = ending.rounds_run;
+            closing["still_objecting"] = json!(self.open.iter().map(|(s, _)| &debate.seat(*s).id).collect::<Vec<_>>());
+            closing["assumptions"] = json!(
+                std::iter::once(DEFENDER)
+                    .chain(self.open.iter().map(|(s, _)| *s))
+                    .filter_map(|s| debate
+                        .text(s, round, Phase::Assumptions)
+                        .map(|t| json!({"party": debate.seat(s).id, "text": t.trim()})))
+                    .collect::<Vec<_>>()
+            );
+        }
+        notes.push(Note::Result { name: "closing", value: closing });
+        if !self.any_readable_verdict {
+            ending.kind = EndKind::Degraded;
+            ending.reason =
+                format!("no challenger's verdict could be read, so no agreement carries authority ({})", ending.reason);
+        }
+        ending
     }
 
-    /// Whether this challenger's last verdict was a disagreement (or it escalated/maintained since).
-    fn disagreed(&self, debate: &Debate, seat: usize) -> bool {
-        let id = &debate.seat(seat).id;
-        let last_verdict = self.verdicts.iter().rev().find(|v| v["challenger"] == *id);
-        let kept_objecting = self.rebuttals.iter().any(|r| r["challenger"] == *id && r["choice"] != "ACCEPT");
-        kept_objecting || last_verdict.is_some_and(|v| v["treated_as"] == "disagree")
+    fn current_position(&self) -> &str {
+        self.positions.last().and_then(|p| p["text"].as_str()).unwrap_or("")
     }
 
     /// Parse round 1's verdicts, apply the skepticism check, record them.
@@ -417,7 +462,10 @@ impl Challenge {
             let mut note = |message: String| notes.push(warning(debate, s, 1, Phase::Critique, message));
             // An unreadable verdict is a non-agreeing one, never a silent pass to a fast exit.
             let (mut v, readable) = match reply::verdict(text) {
-                Ok(v) => (v, true),
+                Ok(v) => {
+                    self.any_readable_verdict = true;
+                    (v, true)
+                }
                 Err(why) => {
                     note(format!("the verdict could not be parsed ({why}); it counts as not agreeing"));
                     (unreadable_verdict(text), false)

@@ -35,6 +35,7 @@ pub(crate) const DEF: Definition = Definition {
     },
     build: |spec| Box::new(Comparative { options: typed::<Options>(spec).options, stage: Stage::default() }),
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
+    render_result,
     ..BASE
 };
 
@@ -151,8 +152,10 @@ impl Protocol for Comparative {
                             return Step::Finish(Ending::no_quorum(debate, rounds.min(2)));
                         }
                     }
-                    if let Some(text) = conclusion.verdict(debate) {
-                        record_scorecard(debate, &self.options, text, notes);
+                    if let Some(text) = conclusion.verdict(debate)
+                        && !record_scorecard(debate, &self.options, text, notes)
+                    {
+                        conclusion.degrade("the judge's scorecard could not be read: no option was scored");
                     }
                     let ending = Ending::completed("every option was argued and scored", rounds.min(2));
                     return conclusion.step(debate, ending, rounds.min(2), || judge_prompt(debate, &self.options));
@@ -162,7 +165,8 @@ impl Protocol for Comparative {
     }
 }
 
-fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut Vec<Note>) {
+/// Record the judge's scorecard; false when none could be read from its reply.
+fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut Vec<Note>) -> bool {
     let labels: Vec<String> = (0..options.len()).map(label).collect();
     let judge = debate.judge().map(|j| j.id.clone());
     match reply::scorecard(text, &labels) {
@@ -190,14 +194,57 @@ fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut
             value["options"] = serde_json::Value::Object(by_label);
             value["highest_total"] = json!(best);
             notes.push(Note::Result { name: "scorecard", value });
+            true
         }
-        Err(why) => notes.push(Note::Warning {
-            speaker: judge,
-            round: debate.spec.rounds().min(2),
-            phase: Phase::Synthesis,
-            message: format!("the scorecard could not be parsed ({why}); none recorded"),
-        }),
+        Err(why) => {
+            notes.push(Note::Warning {
+                speaker: judge,
+                round: debate.spec.rounds().min(2),
+                phase: Phase::Synthesis,
+                message: format!("the scorecard could not be parsed ({why}); none recorded"),
+            });
+            false
+        }
     }
+}
+
+/// The scorecard as seed 001's judge gives it: one row per criterion with its
+/// weight and each option's score, the weighted totals, the recommendation.
+fn render_result(_: &crate::Transcript, key: &str, card: &serde_json::Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, table, text};
+    use std::fmt::Write;
+    let (true, Some(options), Some(criteria)) =
+        (key == "scorecard", card["options"].as_object(), card["criteria"].as_array())
+    else {
+        return false;
+    };
+    let labels: Vec<&String> = options.keys().collect();
+    let _ = writeln!(out, "### Scorecard\n");
+    for (l, o) in options {
+        let _ = writeln!(out, "- **{l}**: {}", cell(o.as_str().unwrap_or_default()));
+    }
+    out.push('\n');
+    let mut header = vec!["criterion", "weight"];
+    header.extend(labels.iter().map(|l| l.as_str()));
+    let mut rows: Vec<Vec<String>> = criteria
+        .iter()
+        .map(|c| {
+            let mut row = vec![text(c, "name"), text(c, "weight")];
+            row.extend(labels.iter().map(|l| text(&c["scores"], l)));
+            row
+        })
+        .collect();
+    let mut total = vec!["**weighted total**".to_string(), String::new()];
+    total.extend(labels.iter().map(|l| format!("**{}**", text(&card["totals"], l))));
+    rows.push(total);
+    table(out, &header, &rows);
+    let _ = writeln!(out, "**Recommendation:** {}\n", cell(&text(card, "recommendation")));
+    if let Some(best) = card["highest_total"].as_str()
+        && !text(card, "recommendation").trim().starts_with(best)
+    {
+        let _ = writeln!(out, "*The highest weighted total is option {best}, not the one recommended.*\n");
+    }
+    true
 }
 
 fn options_block(options: &[String]) -> String {

@@ -291,6 +291,16 @@ impl Conclusion {
         }
     }
 
+    /// The judge answered, but the protocol's named result could not be read
+    /// from it: the run ends degraded with `reason`, never as a normal answer
+    /// with nothing behind it.
+    pub fn degrade(&mut self, reason: impl Into<String>) {
+        if let Conclusion::Asked(ending) = self {
+            ending.kind = EndKind::Degraded;
+            ending.reason = reason.into();
+        }
+    }
+
     /// The judge's reply text, once it has answered.
     pub fn verdict<'d>(&self, debate: &'d Debate) -> Option<&'d str> {
         match (self, debate.judge_answer()) {

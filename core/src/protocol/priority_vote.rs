@@ -35,8 +35,51 @@ pub(crate) const DEF: Definition = Definition {
     bounds: |spec| Bounds { judge: 0, ..Bounds::new(spec, 2, 0, 1) },
     build: |spec| Box::new(PriorityVote { items: typed::<Options>(spec).items, asked: false }),
     prompt_tokens: |spec| typed::<Options>(spec).items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
+    render_result,
     ..BASE
 };
+
+/// The ranking as seed 001 shows it: a table in Borda order, then the flagged
+/// gaps, each with both lenses' justifications.
+fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, table, text};
+    use std::fmt::Write;
+    let (true, Some(rows)) = (key == "ranking", value.as_array()) else { return false };
+    let priority = |row: &serde_json::Value, lens: &str| {
+        row["priorities"][lens].as_str().map_or_else(|| "—".to_string(), str::to_string)
+    };
+    let table_rows: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(rank, row)| {
+            let flag = if row["disagreement"].is_object() { " ⚑" } else { "" };
+            vec![
+                (rank + 1).to_string(),
+                format!("{}{flag}", text(row, "text")),
+                priority(row, "urgency"),
+                priority(row, "impact"),
+                text(row, "score"),
+            ]
+        })
+        .collect();
+    out.push_str("### Priority ranking (Borda count)\n\n");
+    table(out, &["#", "item", "urgency", "impact", "score"], &table_rows);
+    let flagged: Vec<&serde_json::Value> = rows.iter().filter(|r| r["disagreement"].is_object()).collect();
+    if flagged.is_empty() {
+        out.push_str("No item split the lenses by two levels or more.\n\n");
+        return true;
+    }
+    out.push_str("### Flagged: the lenses differ by two levels or more (⚑)\n\n");
+    for row in flagged {
+        let _ = writeln!(out, "- **{}**", cell(&text(row, "text")));
+        for lens in ["urgency", "impact"] {
+            let why = text(&row["disagreement"], lens);
+            let _ = writeln!(out, "  - {lens} {}: {}", priority(row, lens), cell(&why));
+        }
+    }
+    out.push('\n');
+    true
+}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 use serde_json::json;
 
 use super::registry::{BASE, Definition, Seats};
-use super::{Bounds, Conclusion, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::{Bounds, Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::Phase;
 use crate::debate::Debate;
 use crate::rng::Rng;
@@ -29,6 +29,7 @@ pub(crate) const DEF: Definition = Definition {
     // Blind answers, then every seat ranks the others.
     bounds: |spec| Bounds::new(spec, 2 * spec.panel.len() as u32, 0, 1),
     build: |_| Box::new(Ranked::default()),
+    render_result,
     ..BASE
 };
 
@@ -99,13 +100,22 @@ impl Protocol for Ranked {
             }
             // Stage 3 — aggregate, then the chairman.
             Stage::Conclude(conclusion) => {
+                let mut ending = Ending::completed("answers ranked by the panel and synthesized by the chairman", 1);
                 if matches!(conclusion, Conclusion::NotAsked) {
                     notes.push(Note::RoundEnded { round: 1, phase: Phase::Ranking });
-                    let aggregate = aggregate(debate, &self.labels, notes);
-                    notes.push(Note::Result { name: "aggregate", value: aggregate });
+                    match aggregate(debate, &self.labels, notes) {
+                        Some(aggregate) => notes.push(Note::Result { name: "aggregate", value: aggregate }),
+                        // An all-zero aggregate would look like a result: there is none.
+                        None => {
+                            ending = Ending {
+                                kind: EndKind::Degraded,
+                                reason: "no ranking could be read from any reply: the answers are unranked".into(),
+                                rounds_run: 1,
+                            }
+                        }
+                    }
                 }
                 let labels = &self.labels;
-                let ending = Ending::completed("answers ranked by the panel and synthesized by the chairman", 1);
                 conclusion.step(debate, ending, 1, || chairman_prompt(debate, labels))
             }
         }
@@ -114,8 +124,8 @@ impl Protocol for Ranked {
 
 /// Borda over every parsed ranking: in a ranking of k answers, first place
 /// earns k−1 points, last earns 0. Sorted by points, then by average
-/// position, then by label.
-fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<Note>) -> serde_json::Value {
+/// position, then by label. None when no ranking could be read at all.
+fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<Note>) -> Option<serde_json::Value> {
     let mut points: BTreeMap<usize, (u32, u32, u32)> = BTreeMap::new(); // points, count, position sum
     for &s in labels.keys() {
         points.insert(s, (0, 0, 0));
@@ -144,6 +154,9 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
         }
         rankings.push(json!({"ranker": debate.seat(ranker).id, "order": order}));
     }
+    if rankings.is_empty() {
+        return None;
+    }
     notes.push(Note::Result { name: "rankings", value: json!(rankings) });
     let mut rows: Vec<(usize, (u32, u32, u32))> = points.into_iter().collect();
     // Average position compared as a fraction without floats: a/b < c/d ⇔ a·d < c·b.
@@ -153,7 +166,7 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
             .then((a.2 as u64 * b.1.max(1) as u64).cmp(&(b.2 as u64 * a.1.max(1) as u64)))
             .then(labels[sa].cmp(&labels[sb]))
     });
-    json!(
+    Some(json!(
         rows.iter()
             .map(|(s, (p, n, sum))| json!({
                 "seat": debate.seat(*s).id,
@@ -163,7 +176,46 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
                 "average_position": if *n == 0 { serde_json::Value::Null } else { json!(two_decimals(*sum, *n)) },
             }))
             .collect::<Vec<_>>()
-    )
+    ))
+}
+
+/// The peer review as a table in aggregate order, then who ranked what.
+fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, name, table, text};
+    use std::fmt::Write;
+    let Some(rows) = value.as_array() else { return false };
+    match key {
+        "aggregate" => {
+            out.push_str("### Peer ranking (Borda count over anonymized answers)\n\n");
+            let rows: Vec<Vec<String>> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, r)| {
+                    let average =
+                        if r["average_position"].is_null() { "—".into() } else { text(r, "average_position") };
+                    vec![
+                        (i + 1).to_string(),
+                        name(t, &text(r, "seat")),
+                        text(r, "label"),
+                        text(r, "points"),
+                        average,
+                        text(r, "rankings"),
+                    ]
+                })
+                .collect();
+            table(out, &["#", "seat", "answer", "points", "average position", "ranked by"], &rows);
+        }
+        "rankings" => {
+            out.push_str("**Each seat's ranking of the others:**\n\n");
+            for r in rows {
+                let order: Vec<&str> = r["order"].as_array().into_iter().flatten().filter_map(|l| l.as_str()).collect();
+                let _ = writeln!(out, "- {}: {}", cell(&name(t, &text(r, "ranker"))), cell(&order.join(" > ")));
+            }
+            out.push('\n');
+        }
+        _ => return false,
+    }
+    true
 }
 
 /// `numerator / denominator` with two decimals, rounded half to even on the

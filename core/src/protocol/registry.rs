@@ -60,6 +60,9 @@ pub(crate) struct Definition {
     pub build: fn(&DebateSpec) -> Box<dyn Protocol>,
     /// Estimated tokens its options add to every prompt (for the cost bound).
     pub prompt_tokens: fn(&DebateSpec) -> u64,
+    /// Render one of its named results as Markdown into the string; false
+    /// leaves it to the generic form (a text, a list, or JSON).
+    pub render_result: fn(&crate::Transcript, &str, &Value, &mut String) -> bool,
 }
 
 /// A protocol's options as JSON, keys sorted.
@@ -243,6 +246,7 @@ pub(crate) const BASE: Definition = Definition {
     bounds: |_| unreachable!("every protocol states its bounds"),
     build: |_| unreachable!("every protocol builds itself"),
     prompt_tokens: |_| 0,
+    render_result: |_, _, _, _| false,
 };
 
 /// An example spec for protocol `name` with `seats` seats (and a judge):

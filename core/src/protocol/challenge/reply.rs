@@ -26,6 +26,16 @@ pub enum VerdictKind {
     Disagree,
 }
 
+impl VerdictKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VerdictKind::Agree => "agree",
+            VerdictKind::Partial => "partial",
+            VerdictKind::Disagree => "disagree",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {

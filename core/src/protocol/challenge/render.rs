@@ -1,0 +1,134 @@
+//! Seed 004's closing document as a person reads it: the outcome, the final
+//! position, what the defender learned from each challenger, the evolution
+//! v1 → vN, the rounds; without consensus who still objects and each party's
+//! assumptions. Then the audit trail: verdicts, responses and rebuttals as
+//! tables, and every version of the position.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use crate::Transcript;
+use crate::render::results::{cell, name, quote, table, text};
+
+/// With a `closing` record the whole document renders under it (in reading
+/// order, not the map's); an older transcript without one gets each part alone.
+pub(super) fn result(t: &Transcript, key: &str, value: &Value, out: &mut String) -> bool {
+    let whole = t.results.contains_key("closing");
+    match key {
+        "closing" => {
+            closing(t, value, out);
+            for part in ["verdicts", "responses", "rebuttals", "positions"] {
+                if let Some(v) = t.results.get(part) {
+                    audit(t, part, v, out);
+                }
+            }
+            true
+        }
+        _ if whole => true,
+        _ => audit(t, key, value, out),
+    }
+}
+
+fn closing(t: &Transcript, c: &Value, out: &mut String) {
+    let consensus = c["outcome"] == "consensus";
+    let rounds = text(c, "rounds");
+    if consensus {
+        out.push_str("### Debate outcome: consensus\n\n");
+    } else {
+        let _ = writeln!(
+            out,
+            "### Debate outcome: tradeoff identified\n\n**Rounds:** {rounds} (the limit) · **Status:** a genuine disagreement — not a failure, but a signal\n"
+        );
+    }
+    let _ = writeln!(out, "**Final position:**\n\n{}\n", quote(&text(c, "final_position")));
+    out.push_str("**What the defender learned:**\n\n");
+    for l in c["learned"].as_array().into_iter().flatten() {
+        let who = name(t, &text(l, "challenger"));
+        let taken: Vec<String> = l["accepted"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|a| format!("{} (round {}): {}", decision(a), text(a, "round"), text(a, "reason")))
+            .collect();
+        let what = if taken.is_empty() { "nothing accepted".to_string() } else { taken.join("; ") };
+        let _ = writeln!(out, "- From {}: {}", cell(&who), cell(&what));
+    }
+    let versions: Vec<String> = c["evolution"].as_array().into_iter().flatten().map(|v| format!("v{v}")).collect();
+    let _ = writeln!(out, "\n**Position evolution:** {} (final)\n", versions.join(" → "));
+    if consensus {
+        let _ = writeln!(out, "**Rounds to consensus:** {rounds}\n");
+        return;
+    }
+    let objecting: Vec<String> =
+        c["still_objecting"].as_array().into_iter().flatten().filter_map(Value::as_str).map(|s| name(t, s)).collect();
+    let _ = writeln!(out, "**Still objecting:** {}\n", cell(&objecting.join(", ")));
+    let assumptions: Vec<Vec<String>> = c["assumptions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|a| vec![name(t, &text(a, "party")), text(a, "text")])
+        .collect();
+    if !assumptions.is_empty() {
+        out.push_str("#### Assumption extraction\n\nThe disagreement persists because of different assumptions:\n\n");
+        table(out, &["party", "why it still disagrees, and what it assumes"], &assumptions);
+        out.push_str("The judge's tradeoff document below weighs them.\n\n");
+    }
+}
+
+/// One part of the audit trail; false for a shape it cannot read.
+fn audit(t: &Transcript, key: &str, value: &Value, out: &mut String) -> bool {
+    let Some(rows) = value.as_array() else { return false };
+    let who = |r: &Value| name(t, &text(r, "challenger"));
+    match key {
+        "verdicts" => {
+            out.push_str("#### Challenger verdicts (round 1)\n\n");
+            let rows: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    let given = if r["verdict"].is_null() { "unreadable".to_string() } else { text(r, "verdict") };
+                    vec![
+                        who(r),
+                        given,
+                        text(r, "treated_as"),
+                        text(r, "confidence"),
+                        text(r, "objection_strength"),
+                        text(r, "critique"),
+                    ]
+                })
+                .collect();
+            table(out, &["challenger", "verdict", "treated as", "confidence", "strength", "critique"], &rows);
+        }
+        "responses" => {
+            out.push_str("#### The defender's responses\n\n");
+            let rows: Vec<Vec<String>> =
+                rows.iter().map(|r| vec![text(r, "round"), who(r), decision(r), text(r, "reason")]).collect();
+            table(out, &["round", "challenger", "decision", "reason"], &rows);
+        }
+        "rebuttals" => {
+            out.push_str("#### Challenger rebuttals\n\n");
+            let rows: Vec<Vec<String>> = rows
+                .iter()
+                .map(|r| {
+                    let choice =
+                        if r["choice"].is_null() { "unreadable (kept open)".into() } else { text(r, "choice") };
+                    vec![text(r, "round"), who(r), choice]
+                })
+                .collect();
+            table(out, &["round", "challenger", "choice"], &rows);
+        }
+        "positions" => {
+            out.push_str("#### Every version of the position\n\n");
+            for p in rows {
+                let _ = writeln!(out, "**v{}**\n\n{}\n", text(p, "version"), quote(&text(p, "text")));
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// `partially-accept` as "partially accept".
+fn decision(v: &Value) -> String {
+    text(v, "decision").replace('-', " ")
+}
