@@ -117,6 +117,10 @@ impl GuestSession for SessionResource {
         self.inner.borrow().markdown()
     }
 
+    fn results_markdown(&self) -> String {
+        self.inner.borrow().results_markdown()
+    }
+
     fn spec_json(&self) -> String {
         self.inner.borrow().spec().to_json()
     }

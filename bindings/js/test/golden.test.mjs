@@ -71,6 +71,10 @@ for (const name of cases) {
     assert.equal(session.journal(), read(name, "journal.ndjson"), "journal()");
     assert.equal(session.transcriptJson(), read(name, "transcript.json"), "transcript.json");
     assert.equal(session.transcriptMarkdown(), read(name, "transcript.md"), "transcript.md");
+    // The results alone are the transcript's own Results section, not a second rendering.
+    const results = session.resultsMarkdown();
+    const md = read(name, "transcript.md");
+    assert.ok(results ? md.includes(`## Results\n\n${results}`) : !md.includes("## Results"), "resultsMarkdown()");
     session[Symbol.dispose]();
   });
 

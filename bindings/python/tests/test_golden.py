@@ -21,6 +21,12 @@ def test_golden_case_replays_byte_for_byte(case: str) -> None:
     assert session.journal() == read(case, "journal.ndjson")
     assert session.transcript_json() == read(case, "transcript.json")
     assert session.transcript_markdown() == read(case, "transcript.md")
+    # The results alone are the transcript's own Results section, not a second rendering.
+    results, markdown = session.results_markdown(), read(case, "transcript.md")
+    if results:
+        assert f"## Results\n\n{results}" in markdown
+    else:
+        assert "## Results" not in markdown
     session.close()
 
 

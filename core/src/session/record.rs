@@ -69,4 +69,9 @@ impl Session {
     pub fn markdown(&self) -> String {
         crate::render::markdown(&self.transcript())
     }
+
+    /// The named results alone, as Markdown ([`crate::results_markdown`]).
+    pub fn results_markdown(&self) -> String {
+        crate::render::results_markdown(&self.transcript())
+    }
 }

@@ -211,6 +211,10 @@ class Session:
     def transcript_markdown(self) -> str:
         return _text(self._method("transcript-markdown"))
 
+    def results_markdown(self) -> str:
+        """The protocol's named results alone (a ranking, a scorecard, a closing document), as Markdown."""
+        return _text(self._method("results-markdown"))
+
     def spec_json(self) -> str:
         """The spec as the engine normalized it."""
         return _text(self._method("spec-json"))
