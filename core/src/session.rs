@@ -83,6 +83,10 @@ impl Session {
             seed: spec.seed,
         };
         session.emit(started);
+        if let Some(message) = conflicted_judge(&session.debate.spec) {
+            let judge = session.debate.spec.judge.as_ref().map(|j| j.id.clone());
+            session.apply(vec![Note::Warning { speaker: judge, round: 0, phase: crate::Phase::Synthesis, message }]);
+        }
         session.advance();
         Ok(session)
     }
@@ -219,19 +223,8 @@ impl Session {
         self.queue.push_back(Output::Event(event));
     }
 
-    /// Ask the protocol for the next batch (or the end) and release it.
-    fn advance(&mut self) {
-        let snapshot = self.protocol.clone_box();
-        let mut notes = Vec::new();
-        let step = self.protocol.advance(&self.debate, &mut notes);
-        if let Step::Run(calls) = &step
-            && let Some(covers) = self.summary_needed(calls)
-        {
-            // Fetch a summary first, then plan the same step again with it.
-            self.protocol = snapshot;
-            self.release_summary(covers);
-            return;
-        }
+    /// Record what the protocol noted and emit each as an event.
+    fn apply(&mut self, notes: Vec<Note>) {
         for note in notes {
             let kind = match note {
                 Note::RoundStarted { round, phase, challenger } => EventKind::RoundStarted {
@@ -260,6 +253,22 @@ impl Session {
             };
             self.emit(kind);
         }
+    }
+
+    /// Ask the protocol for the next batch (or the end) and release it.
+    fn advance(&mut self) {
+        let snapshot = self.protocol.clone_box();
+        let mut notes = Vec::new();
+        let step = self.protocol.advance(&self.debate, &mut notes);
+        if let Step::Run(calls) = &step
+            && let Some(covers) = self.summary_needed(calls)
+        {
+            // Fetch a summary first, then plan the same step again with it.
+            self.protocol = snapshot;
+            self.release_summary(covers);
+            return;
+        }
+        self.apply(notes);
         match step {
             Step::Run(calls) => {
                 validate_plan(&self.debate, &calls);
@@ -402,4 +411,20 @@ pub(crate) fn canonical(value: Value) -> Value {
 
 fn seat_info(p: &crate::Participant) -> SeatInfo {
     SeatInfo { id: p.id.clone(), name: p.display_name().to_string(), model: p.model.clone() }
+}
+
+/// The judge's model also sits on the panel: its synthesis may favour the
+/// arguments it made itself. Seed 000 keeps the judge apart; agon allows it
+/// (one local model can play every part) but says so in the transcript.
+fn conflicted_judge(spec: &DebateSpec) -> Option<String> {
+    let primary = |model: &str| model.split('|').next().unwrap_or(model).trim().to_string();
+    let judge = primary(&spec.judge.as_ref()?.model);
+    let seats: Vec<&str> = spec.panel.iter().filter(|p| primary(&p.model) == judge).map(|p| p.display_name()).collect();
+    (!seats.is_empty()).then(|| {
+        format!(
+            "the judge's model {judge} also sits on the panel ({}): its synthesis may favour its own arguments; \
+give the judge a model of its own for an independent verdict",
+            seats.join(", ")
+        )
+    })
 }

@@ -60,3 +60,48 @@ fn a_reply_cannot_pass_as_another_speakers_turn_in_the_next_prompt() {
         assert!(line != "[Speaker 3]" || !user.contains("[Speaker 3]\nI agree"), "a forged label: {user}");
     }
 }
+
+/// Prompts never name a seat's model (brand bias): every protocol whose seats
+/// are not roles shows the others anonymously. The seat ids here look like
+/// model names, as the spec builder derives them.
+#[test]
+fn no_prompt_shows_another_seats_model_or_id() {
+    for (which, info) in agon_core::protocols().iter().enumerate() {
+        if info.seats_are_roles {
+            continue; // role-council shows role names: the role is the point
+        }
+        let seats = (info.min_seats as usize).max(2).min(info.max_seats.map_or(usize::MAX, |m| m as usize));
+        let mut v: serde_json::Value =
+            serde_json::from_str(&registry_spec(which, seats, 2, true, false).to_json()).unwrap();
+        for (i, seat) in v["panel"].as_array_mut().unwrap().iter_mut().enumerate() {
+            seat["id"] = json!(format!("brandmodel-{i}"));
+            seat["model"] = json!(format!("openai/brandmodel-{i}"));
+        }
+        let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
+        let run = drive(Session::new(s).unwrap(), |r| reply(r, "I weigh it this way, for these reasons."));
+        for r in &run.requests {
+            for m in &r.messages {
+                assert!(
+                    !m.content.contains("brandmodel"),
+                    "{}: {} prompt to {} names a model",
+                    info.name,
+                    r.phase.as_str(),
+                    r.seat
+                );
+            }
+        }
+    }
+}
+
+/// Seed 000 marks the challenger in the output only: the debaters never see
+/// "(challenger)" in their prompts; the judge does, to weigh its points.
+#[test]
+fn only_the_judge_sees_who_the_challenger_was() {
+    let s = spec(json!({"name": "rotating-challenger"}), &["a", "b", "c"], 3, true);
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "I disagree: the tram fails on cost."));
+    for r in run.requests.iter().filter(|r| r.purpose != Purpose::Judge) {
+        assert!(r.messages.iter().all(|m| !m.content.contains("(challenger)")), "{} sees the mark", r.seat);
+    }
+    let judge = run.requests.iter().find(|r| r.purpose == Purpose::Judge).unwrap();
+    assert!(judge.messages[1].content.contains("(challenger)"));
+}

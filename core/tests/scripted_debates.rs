@@ -303,7 +303,7 @@ fn challenge_treats_an_accept_that_still_objects_as_maintain() {
         Phase::Critique => reply(r, disagree),
         Phase::Response => reply(
             r,
-            r#"{"responses": [{"challenger": "b", "decision": "reject", "reason": "fine"}], "updated_position": "v2"}"#,
+            r#"{"responses": [{"challenger": "Challenger 1", "decision": "reject", "reason": "fine"}], "updated_position": "v2"}"#,
         ),
         Phase::Rebuttal => {
             reply(r, "ACCEPT. But I still think the rollback plan is missing, and I object to shipping without it.")
@@ -327,7 +327,7 @@ fn a_result_with_nothing_readable_behind_it_is_degraded() {
         Phase::Critique => reply(r, "Looks fine, mostly."),
         Phase::Response => reply(
             r,
-            r#"{"responses": [{"challenger": "b", "decision": "accept", "reason": "ok"}, {"challenger": "c", "decision": "accept", "reason": "ok"}], "updated_position": "v2"}"#,
+            r#"{"responses": [{"challenger": "Challenger 1", "decision": "accept", "reason": "ok"}, {"challenger": "Challenger 2", "decision": "accept", "reason": "ok"}], "updated_position": "v2"}"#,
         ),
         _ => reply(r, "Ship the migration behind a flag."),
     });
@@ -365,7 +365,7 @@ fn challenge_asks_for_a_rebuttal_to_every_critique_not_fully_accepted() {
         Phase::Critique => reply(r, partial),
         Phase::Response => reply(
             r,
-            r#"{"responses": [{"challenger": "b", "decision": "partially accept", "reason": "a manual rollback"}], "updated_position": "v2"}"#,
+            r#"{"responses": [{"challenger": "Challenger 1", "decision": "partially accept", "reason": "a manual rollback"}], "updated_position": "v2"}"#,
         ),
         Phase::Rebuttal => reply(r, "MAINTAIN: a manual rollback is not a rollback plan."),
         _ => reply(r, "Ship it."),
@@ -376,4 +376,29 @@ fn challenge_asks_for_a_rebuttal_to_every_critique_not_fully_accepted() {
     assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Completed, "no consensus: a tradeoff");
     assert_eq!(t.results["closing"]["outcome"], "tradeoff");
     assert_eq!(t.results["closing"]["still_objecting"], json!(["b"]));
+}
+
+/// A judge whose model also sits on the panel is allowed (one local model can
+/// play every part) but said, in the transcript and as an event.
+#[test]
+fn a_judge_that_shares_a_panel_model_is_warned_about() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&spec(json!({"name": "round-robin"}), &["a", "b"], 1, true).to_json()).unwrap();
+    v["judge"]["model"] = json!("openai/b-model");
+    let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "Build it."));
+    let warnings = run.session.transcript().warnings;
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].message.contains("openai/b-model also sits on the panel (Name-b)"), "{}", warnings[0].message);
+    assert!(
+        run.events
+            .iter()
+            .any(|e| matches!(&e.kind, EventKind::Warning { message, .. } if message.contains("sits on the panel")))
+    );
+
+    // A judge of its own: no warning.
+    let run = drive(Session::new(spec(json!({"name": "round-robin"}), &["a", "b"], 1, true)).unwrap(), |r| {
+        reply(r, "Build it.")
+    });
+    assert!(run.session.transcript().warnings.is_empty());
 }

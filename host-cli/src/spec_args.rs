@@ -175,6 +175,7 @@ mod tests {
                 })
                 .collect(),
             reads_agreement: false,
+            seats_are_roles: false,
         };
         vec![protocol("plain", &[]), protocol("pick", &["challenger", "consensus"]), protocol("weigh", &["options"])]
     }

@@ -283,5 +283,6 @@ pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
             })
             .collect(),
         reads_agreement: p.reads_agreement,
+        seats_are_roles: p.seats_are_roles,
     }
 }

@@ -553,8 +553,8 @@ Produce the final assessment:\n\
 6. Agreement zones (high confidence) and contested zones (flag for attention).\n\
 7. Two or three key narratives: arguments that survived the debate and should be emphasised.\n\n\
 Format: Markdown under '## Competitive Review' with '### Judge Synthesis', then '**Key narratives:**', \
-'**Agreement zones**' and '**Contested zones**'. End with a fenced JSON block exactly like:\n\
-```json\n{\"concerns\": [{\"concern\": 1, \"score\": 4}], \"pulled_punches\": false, \"key_narratives\": [\"...\"], \
+'**Agreement zones**' and '**Contested zones**'. End with a fenced JSON block in this shape:\n\
+```json\n{\"concerns\": [{\"concern\": <number>, \"score\": <1-5>}], \"pulled_punches\": <true|false>, \"key_narratives\": [\"...\"], \
 \"agreement_zones\": [\"...\"], \"contested_zones\": [\"...\"]}\n```\n\
 with one entry in \"concerns\" per challenger concern."
             .into(),

@@ -205,20 +205,24 @@ impl Protocol for Challenge {
                     let Some(text) = debate.text(DEFENDER, round, Phase::Response) else {
                         return Step::Finish(defender_failed(round));
                     };
-                    let ids: Vec<String> = self.open.iter().map(|(s, _)| debate.seat(*s).id.clone()).collect();
+                    // The defender answers challengers by their anonymous labels.
+                    let labels: Vec<String> = self.open.iter().map(|(s, _)| challenger_label(*s)).collect();
                     // Every critique not fully accepted gets its challenger's rebuttal.
-                    let not_accepted: Vec<usize> = match reply::defender_response(text, &ids) {
+                    let not_accepted: Vec<usize> = match reply::defender_response(text, &labels) {
                         Ok(r) => {
-                            for (id, (decision, reason)) in &r.decisions {
-                                self.responses.push(
-                                    json!({"round": round, "challenger": id, "decision": decision, "reason": reason}),
-                                );
+                            for (s, _) in &self.open {
+                                if let Some((decision, reason)) = r.decisions.get(&challenger_label(*s)) {
+                                    let id = &debate.seat(*s).id;
+                                    self.responses.push(
+                                        json!({"round": round, "challenger": id, "decision": decision, "reason": reason}),
+                                    );
+                                }
                             }
                             self.push_position(round + 1, r.updated_position.clone(), notes);
                             self.open
                                 .iter()
                                 .filter(|(s, _)| {
-                                    r.decisions.get(&debate.seat(*s).id).is_none_or(|(d, _)| *d != Decision::Accept)
+                                    r.decisions.get(&challenger_label(*s)).is_none_or(|(d, _)| *d != Decision::Accept)
                                 })
                                 .map(|(s, _)| *s)
                                 .collect()
@@ -354,6 +358,11 @@ impl Protocol for Challenge {
             }
         }
     }
+}
+
+/// How the defender's prompt shows a challenger: by number, never by model.
+fn challenger_label(seat: usize) -> String {
+    format!("Challenger {seat}")
 }
 
 /// Every challenger seat, answering or not.
@@ -507,7 +516,7 @@ impl Challenge {
             .map(|(s, text)| HistoryEntry {
                 round,
                 heading: format!("Objections to answer (round {round})"),
-                label: debate.seat(*s).id.clone(),
+                label: challenger_label(*s),
                 text: text.trim().to_string(),
             })
             .collect();
@@ -516,7 +525,7 @@ impl Challenge {
 position), PARTIALLY ACCEPT it (say what you accept and what not), or REJECT it (say specifically why it is wrong). \
 Then state your updated position, or the same one if nothing changed.\n\n\
 Answer with JSON and nothing else:\n\
-{\"responses\": [{\"challenger\": \"<id as shown>\", \"decision\": \"accept|partially accept|reject\", \"reason\": \"...\"}], \
+{\"responses\": [{\"challenger\": \"<Challenger N, as shown>\", \"decision\": \"accept|partially accept|reject\", \"reason\": \"...\"}], \
 \"updated_position\": \"...\"}"
                 .into(),
             before: format!(
@@ -604,7 +613,7 @@ fn assumptions_prompt(debate: &Debate, seat: usize, position: &str) -> Prompt {
         history: prompt_kit::entries(
             debate,
             |s| s.phase == Phase::Rebuttal || s.phase == Phase::Critique,
-            |s| prompt_kit::name(debate, s),
+            |slot| prompt_kit::label(debate, slot),
         ),
         history_title: "THE OBJECTIONS THAT REMAIN",
         after: "Your answers.".into(),
@@ -621,7 +630,7 @@ A table | Party | Core assumption | If true → | with one row per party;\n\
 ## Options\nthe positions as options, each with when to choose it."
             .into(),
         before: prompt_kit::question(debate),
-        history: prompt_kit::entries(debate, |_| true, |s| prompt_kit::name(debate, s)),
+        history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot)),
         history_title: "THE DEBATE",
         after: "Write the tradeoff document.".into(),
     }

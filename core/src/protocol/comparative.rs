@@ -293,16 +293,17 @@ your option and show where their cases are weakest. Concede what is true.",
 /// `{"criteria": [{"name", "weight": 1-100, "scores": {"A": 1-5, …}}], "recommendation": "A"}`.
 fn judge_prompt(debate: &Debate, options: &[String]) -> Prompt {
     let labels: Vec<String> = (0..options.len()).map(label).collect();
-    let scores: Vec<String> = labels.iter().map(|l| format!("\"{l}\": 3")).collect();
+    // Placeholders, not values: an example score or recommendation anchors answers.
+    let scores: Vec<String> = labels.iter().map(|l| format!("\"{l}\": <1-5>")).collect();
     Prompt {
         system: format!(
             "You judge a comparison of options argued by one advocate each. Choose the criteria that matter for \
 this decision, weight them, score every option on every criterion from 1 to 5, and recommend one option.\n\n\
 Write your reasoning criterion by criterion in Markdown, then the weighted scorecard as a table, then end with a \
-fenced JSON block exactly like:\n```json\n{{\"criteria\": [{{\"name\": \"cost\", \"weight\": 40, \"scores\": {{{}}}}}], \
-\"recommendation\": \"{}\"}}\n```",
+fenced JSON block in this shape (one entry per criterion; weights from 1 to 100):\n```json\n{{\"criteria\": \
+[{{\"name\": \"<criterion>\", \"weight\": <1-100>, \"scores\": {{{}}}}}], \"recommendation\": \"<{}>\"}}\n```",
             scores.join(", "),
-            labels[0]
+            labels.join("|")
         ),
         before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),

@@ -104,7 +104,8 @@ const LENSES: [(&str, &str); 2] = [
     ("impact", "IMPACT: strategic value, effect on the team's health, leverage — how much else it unlocks."),
 ];
 
-const SHAPE: &str = "json: [{\"item\": 1, \"priority\": \"P0\", \"why\": \"...\"}] — one entry per item";
+const SHAPE: &str =
+    "json: [{\"item\": <number>, \"priority\": \"P0|P1|P2|P3\", \"why\": \"...\"}] — one entry per item";
 
 #[derive(Clone)]
 pub(crate) struct PriorityVote {
@@ -205,7 +206,7 @@ fn prompt(debate: &Debate, items: &[String], seat: usize) -> Prompt {
             "You assign priorities to action items through one lens only.\n\nYOUR LENS — {focus}\n\n\
 Give every item exactly one priority: P0 (now), P1 (this week), P2 (this month) or P3 (later). \
 Answer with a JSON list and nothing else, one entry per item, numbered as given:\n\
-[{{\"item\": 1, \"priority\": \"P0\", \"why\": \"one sentence through the {lens} lens\"}}]{}",
+[{{\"item\": <item number>, \"priority\": \"<P0|P1|P2|P3>\", \"why\": \"<one sentence through the {lens} lens>\"}}]{}",
             prompt_kit::persona(debate.seat(seat))
         ),
         before: format!("{}\nITEMS:\n{list}", prompt_kit::question(debate)),

@@ -39,12 +39,21 @@ pub(crate) fn entries(
         .collect()
 }
 
-/// A seat's display name, or "Judge".
-pub(crate) fn name(debate: &Debate, slot: &Slot) -> String {
+/// How prompts show a speaker: the judge as "Judge"; a panel seat by the
+/// name it was given (a role: "CFO", "Skeptic"), else anonymously as
+/// "Speaker N" — never by its id, which the spec builder derives from the
+/// model, since a brand invites bias for or against what the seat says.
+pub(crate) fn label(debate: &Debate, slot: &Slot) -> String {
     match slot.seat {
-        Seat::Panel(i) => debate.seat(i).display_name().to_string(),
+        Seat::Panel(i) => seat_label(debate, i),
         Seat::Judge => "Judge".to_string(),
     }
+}
+
+/// A panel seat as prompts show it (see [`label`]).
+pub(crate) fn seat_label(debate: &Debate, seat: usize) -> String {
+    let p = debate.seat(seat);
+    if p.name.is_empty() { speaker(seat) } else { p.name.clone() }
 }
 
 /// "Speaker N": the anonymous label for panel seat N−1.

@@ -135,6 +135,9 @@ pub struct ProtocolInfo {
     pub options: Vec<OptionInfo>,
     /// It may stop early on agreement (`protocol.consensus` applies).
     pub reads_agreement: bool,
+    /// Its seats are roles from role files (the built-in ones when none are
+    /// given): hosts offer a model per role, and prompts show role names.
+    pub seats_are_roles: bool,
 }
 
 /// Every protocol, as hosts list it.
@@ -152,6 +155,7 @@ pub fn protocols() -> Vec<ProtocolInfo> {
             sides: d.sides.to_vec(),
             options: d.options.to_vec(),
             reads_agreement: d.reads_agreement,
+            seats_are_roles: d.seats_are_roles,
         })
         .collect()
 }

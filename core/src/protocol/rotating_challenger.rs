@@ -251,7 +251,20 @@ fn check_round(debate: &Debate, round: u32, challenger: Option<usize>, mode: Con
     consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne)
 }
 
-fn anonymous_label(slot: &Slot) -> String {
+/// The debaters' view of a speaker: always "Speaker N" (seed 000 is
+/// anonymous, whatever names the seats have), and no challenger mark.
+fn debater_label(slot: &Slot) -> String {
+    match slot.seat {
+        Seat::Panel(i) => prompt_kit::speaker(i),
+        Seat::Judge => "Judge".to_string(),
+    }
+}
+
+/// The judge's view of a speaker: the challenger is marked, so the judge can
+/// weigh which challenger points survived. The debaters never see the mark
+/// (seed 000 marks it in the output only): shown to them, it would invite
+/// dismissing the objections as role-play.
+fn judge_label(slot: &Slot) -> String {
     match slot.seat {
         Seat::Panel(i) if slot.challenger => format!("{} (challenger)", prompt_kit::speaker(i)),
         Seat::Panel(i) => prompt_kit::speaker(i),
@@ -297,7 +310,7 @@ How to take your turn:\n\
     Prompt {
         system,
         before: prompt_kit::question(debate),
-        history: prompt_kit::entries(debate, |_| true, anonymous_label),
+        history: prompt_kit::entries(debate, |_| true, debater_label),
         history_title: "THE DISCUSSION SO FAR",
         after: format!(
             "Your turn, {} (round {round} of {rounds}){}.",
@@ -332,7 +345,7 @@ Answer in Markdown with exactly these headings:\n\
     Prompt {
         system,
         before: prompt_kit::question(debate),
-        history: prompt_kit::entries(debate, |_| true, anonymous_label),
+        history: prompt_kit::entries(debate, |_| true, judge_label),
         history_title: "COMPLETE DEBATE TRANSCRIPT",
         after: "Write the synthesis now.".to_string(),
     }

@@ -29,7 +29,7 @@ impl RoundPolicy for Policy {
     }
 }
 
-/// A debater's turn, speakers shown by name. Output: free prose, two or three
+/// A debater's turn, every speaker shown as "Speaker N". Output: free prose, two or three
 /// short paragraphs. `extra` is appended to the system prompt.
 pub(crate) fn named_turn_prompt(debate: &Debate, seat: usize, round: u32, extra: &str) -> Prompt {
     let me = debate.seat(seat);
@@ -38,18 +38,18 @@ pub(crate) fn named_turn_prompt(debate: &Debate, seat: usize, round: u32, extra:
         "You are {name}, one of {n} panelists in a council debate. This is round {round} of {rounds}.\n\n\
 How to take your turn:\n\
 - Answer the question from your own perspective.\n\
-- Engage with what the others said: name them, say what you accept and what you reject, and why.\n\
+- Engage with what the others said: name them as shown, say what you accept and what you reject, and why.\n\
 - Add points that are still missing; do not restate earlier points, refer to them briefly.\n\
 - Keep it to two or three short paragraphs of plain prose.{persona}{extra}",
-        name = me.display_name(),
+        name = prompt_kit::seat_label(debate, seat),
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(me),
     );
-    let history = prompt_kit::entries(debate, |_| true, |slot| prompt_kit::name(debate, slot));
+    let history = prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot));
     let after = if history.is_empty() {
-        format!("You speak first. It is your turn, {}.", me.display_name())
+        format!("You speak first. It is your turn, {}.", prompt_kit::seat_label(debate, seat))
     } else {
-        format!("It is your turn, {} (round {round} of {rounds}).", me.display_name())
+        format!("It is your turn, {} (round {round} of {rounds}).", prompt_kit::seat_label(debate, seat))
     };
     Prompt { system, before: prompt_kit::question(debate), history, history_title: "THE DEBATE SO FAR", after }
 }
@@ -67,7 +67,7 @@ Answer in Markdown with exactly these headings:\n\
     Prompt {
         system,
         before: prompt_kit::question(debate),
-        history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::name(debate, slot)),
+        history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot)),
         history_title: "COMPLETE DEBATE TRANSCRIPT",
         after: "Write the synthesis now.".to_string(),
     }

@@ -70,7 +70,7 @@ impl Protocol for Structured {
 }
 
 /// One seat's statement in a phase. Output: prose; in cross-examination, one
-/// line per question, each starting `To <name>:`.
+/// line per question, each starting `To <name as shown>:`.
 fn prompt(debate: &Debate, seat: usize, phase: Phase) -> Prompt {
     let me = debate.seat(seat);
     let task = match phase {
@@ -81,7 +81,7 @@ reasons. You have not seen the others' statements. Two or three short paragraphs
         Phase::CrossExam => {
             "CROSS-EXAMINATION: for each other panelist, ask the one question that most tests \
 their opening statement: its weakest claim, its missing evidence, its hidden assumption. Write one line per \
-question, starting with 'To <their name>:'. Ask questions only; do not argue your own case yet."
+question, starting with 'To <their name as shown>:'. Ask questions only; do not argue your own case yet."
         }
         _ => {
             "REBUTTAL: answer every question addressed to you in the cross-examination, directly and \
@@ -90,19 +90,19 @@ specifically. Then restate your position, saying what, if anything, you now conc
     };
     let system = format!(
         "You are {name}, one of {n} panelists in a structured debate.\n\n{task}{persona}",
-        name = me.display_name(),
+        name = prompt_kit::seat_label(debate, seat),
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(me),
     );
     Prompt {
         system,
         before: prompt_kit::question(debate),
-        history: prompt_kit::entries(debate, |_| phase != Phase::Opening, |slot| prompt_kit::name(debate, slot)),
+        history: prompt_kit::entries(debate, |_| phase != Phase::Opening, |slot| prompt_kit::label(debate, slot)),
         history_title: "THE DEBATE SO FAR",
         after: format!(
             "Your {}, {}.",
             phase.heading(1).to_ascii_lowercase().replace(" (round 1)", ""),
-            me.display_name()
+            prompt_kit::seat_label(debate, seat)
         ),
     }
 }

@@ -34,7 +34,7 @@ impl Session {
             Seat::Panel(self.debate.active_seats().first().copied().unwrap_or(0))
         };
         let history: Vec<HistoryEntry> =
-            prompt_kit::entries(&self.debate, |s| s.round <= covers, |s| prompt_kit::name(&self.debate, s));
+            prompt_kit::entries(&self.debate, |s| s.round <= covers, |s| prompt_kit::label(&self.debate, s));
         let budget = spec.limits.context_budget.unwrap_or(u32::MAX);
         let words = (budget / 4).clamp(100, 600);
         let prompt = Prompt {
