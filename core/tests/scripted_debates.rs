@@ -402,3 +402,30 @@ fn a_judge_that_shares_a_panel_model_is_warned_about() {
     });
     assert!(run.session.transcript().warnings.is_empty());
 }
+
+/// Seed 001's cost gate: auto-triggers match words and phrases (the phrase's
+/// words in order, any case or punctuation between them), never parts of words.
+#[test]
+fn adversarial_auto_triggers_match_words_and_phrases() {
+    let gate = |question: &str, any_of: &[&str]| {
+        let mut v: serde_json::Value = serde_json::from_str(
+            &spec(
+                json!({"name": "adversarial", "compete": "auto", "triggers": [{"name": "risky", "any_of": any_of}]}),
+                &["adv", "chal"],
+                1,
+                true,
+            )
+            .to_json(),
+        )
+        .unwrap();
+        v["question"] = json!(question);
+        let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
+        let run = drive(Session::new(s).unwrap(), |r| reply(r, "A review."));
+        run.session.transcript().results["gate"]["compete"].as_bool().unwrap()
+    };
+    assert!(gate("Ship the BREAKING   change, now?", &["breaking change"]));
+    assert!(gate("P0/P1 incident with outstanding follow-ups", &["p1 incident"]));
+    assert!(!gate("A change that is breaking nothing", &["breaking change"]), "words out of order");
+    assert!(!gate("Rebreaking changes", &["breaking change"]), "part of a word");
+    assert!(gate("Migrate the database", &["migrate"]));
+}

@@ -41,7 +41,7 @@ pub(crate) const DEF: Definition = Definition {
             name: "triggers",
             kind: OptionKind::Data,
             default: "none",
-            help: "Auto-triggers, [{\"name\", \"any_of\": [words]}]: compete when the question or context has a word.",
+            help: "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one.",
         },
         OptionInfo {
             name: "history",
@@ -178,8 +178,8 @@ pub enum CompeteMode {
 }
 
 /// An auto-trigger: competition turns on when the question or context
-/// contains any of these words (ASCII letters match in either case; other
-/// letters as written, the same in every host).
+/// contains any of these words or phrases, a phrase's words in order (ASCII
+/// letters match in either case; other letters as written, the same in every host).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trigger {
@@ -214,18 +214,30 @@ enum Stage {
     Conclude(Conclusion),
 }
 
+/// Text as lower-case words (ASCII letters folded; `-` kept inside words), so
+/// a trigger phrase matches its words in order, whatever the spacing and
+/// punctuation between them: "breaking change" matches "Breaking  change!".
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
 /// Whether to compete, and why (the cost gate).
 fn gate(debate: &Debate, options: &Options) -> (bool, String) {
     match options.compete {
         CompeteMode::Compete => (true, "forced by --compete".into()),
         CompeteMode::Single => (false, "--single overrides every trigger".into()),
         CompeteMode::Auto => {
-            let text = format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or(""))
-                .to_ascii_lowercase();
-            let words: Vec<&str> = text.split(|c: char| !c.is_alphanumeric() && c != '-').collect();
+            let text = words(&format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or("")));
             for t in &options.triggers {
-                if let Some(w) = t.any_of.iter().find(|w| words.contains(&w.trim().to_ascii_lowercase().as_str())) {
-                    return (true, format!("trigger '{}' matched '{}'", t.name, w.trim()));
+                let hit = t.any_of.iter().find(|phrase| {
+                    let phrase = words(phrase);
+                    !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase.as_slice())
+                });
+                if let Some(phrase) = hit {
+                    return (true, format!("trigger '{}' matched '{}'", t.name, phrase.trim()));
                 }
             }
             (false, "no auto-trigger matched; a single agent answers (use --compete to force)".into())

@@ -6,6 +6,13 @@
 //!
 //! Ties are broken deterministically: first the item with the higher single
 //! best score (someone's P0 beats two P1s), then the lower item number.
+//!
+//! Cost-gated as the seed's `/update-todos`: duplicates are found first (the
+//! same text, ignoring case, spacing and end punctuation) and reported; with
+//! 15 or more distinct items both lenses vote (`compete: auto`, the default),
+//! with fewer one agent prioritizes through both lenses at once. `compete`
+//! and `single` force either way. A lens that leaves out an item keeps its
+//! other priorities; the omission is a warning.
 
 pub(crate) mod reply;
 
@@ -23,17 +30,28 @@ pub(crate) const DEF: Definition = Definition {
     summary: "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
     seats: Seats { min: 2, max: Some(2), why: "the urgency lens is seat 1, the impact lens seat 2" },
     sides: &["urgency", "impact"],
-    options: &[OptionInfo {
-        name: "items",
-        kind: OptionKind::Texts,
-        default: "",
-        help: "The action items to prioritize, one or more.",
-    }],
-    example: |_| serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"]}),
+    options: &[
+        OptionInfo {
+            name: "items",
+            kind: OptionKind::Texts,
+            default: "",
+            help: "The action items to prioritize, one or more.",
+        },
+        OptionInfo {
+            name: "compete",
+            kind: OptionKind::Choice(&["auto", "compete", "single"]),
+            default: "auto",
+            help: "compete: both lenses vote; single: one agent; auto: both lenses at 15 or more distinct items.",
+        },
+    ],
+    example: |_| serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"], "compete": "compete"}),
     check: checked::<Options>,
     // Two lenses vote once; the count is the result: the judge is never asked.
     bounds: |spec| Bounds { judge: 0, ..Bounds::new(spec, 2, 0, 1) },
-    build: |spec| Box::new(PriorityVote { items: typed::<Options>(spec).items, asked: false }),
+    build: |spec| {
+        let o: Options = typed(spec);
+        Box::new(PriorityVote { items: o.items, compete: o.compete, asked: Vec::new() })
+    },
     prompt_tokens: |spec| typed::<Options>(spec).items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
     render_result,
     ..BASE
@@ -44,10 +62,42 @@ pub(crate) const DEF: Definition = Definition {
 fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
     use crate::render::results::{cell, table, text};
     use std::fmt::Write;
-    let (true, Some(rows)) = (key == "ranking", value.as_array()) else { return false };
     let priority = |row: &serde_json::Value, lens: &str| {
         row["priorities"][lens].as_str().map_or_else(|| "—".to_string(), str::to_string)
     };
+    match key {
+        "gate" => {
+            let mode = if value["compete"] == true { "both lenses" } else { "one agent" };
+            let _ = writeln!(out, "**Cost gate:** {mode} — {}.\n", cell(&text(value, "reason")));
+            return true;
+        }
+        "duplicates" => {
+            out.push_str("**Duplicates removed before voting:**\n\n");
+            for d in value.as_array().into_iter().flatten() {
+                let _ = writeln!(
+                    out,
+                    "- item {} repeats item {}: {}",
+                    text(d, "item"),
+                    text(d, "same_as"),
+                    cell(&text(d, "text"))
+                );
+            }
+            out.push('\n');
+            return true;
+        }
+        _ => {}
+    }
+    let (true, Some(rows)) = (key == "ranking", value.as_array()) else { return false };
+    if rows.iter().any(|r| r["priorities"].get("priority").is_some()) {
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .enumerate()
+            .map(|(rank, r)| vec![(rank + 1).to_string(), text(r, "text"), priority(r, "priority"), text(r, "why")])
+            .collect();
+        out.push_str("### Priorities (one agent, both lenses)\n\n");
+        table(out, &["#", "item", "priority", "why"], &rows);
+        return true;
+    }
     let table_rows: Vec<Vec<String>> = rows
         .iter()
         .enumerate()
@@ -85,7 +135,23 @@ fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, ou
 #[serde(deny_unknown_fields)]
 pub(crate) struct Options {
     items: Vec<String>,
+    #[serde(default)]
+    compete: CompeteMode,
 }
+
+/// Seed 001's cost gate for priority voting.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum CompeteMode {
+    /// Both lenses from [`AUTO_COMPETE_AT`] distinct items on; one agent below.
+    #[default]
+    Auto,
+    Compete,
+    Single,
+}
+
+/// The seed's trigger: "auto-triggers when total action items >= 15 after deduplication".
+const AUTO_COMPETE_AT: usize = 15;
 
 impl ProtocolOptions for Options {
     fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
@@ -110,18 +176,66 @@ const SHAPE: &str =
 #[derive(Clone)]
 pub(crate) struct PriorityVote {
     items: Vec<String>,
-    asked: bool,
+    compete: CompeteMode,
+    /// The seats asked to vote; empty until the gate has run.
+    asked: Vec<usize>,
+}
+
+/// Items with the same text (case, spacing and end punctuation aside) are one
+/// item: the distinct ones in order, and each duplicate's 1-based number with
+/// the number of the item it repeats.
+fn deduplicate(items: &[String]) -> (Vec<String>, Vec<(usize, usize)>) {
+    let key = |s: &str| {
+        s.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(['.', '!', '?', ';', ',']).to_lowercase()
+    };
+    let (mut distinct, mut keys, mut duplicates) = (Vec::new(), Vec::new(), Vec::new());
+    for (i, item) in items.iter().enumerate() {
+        let k = key(item);
+        match keys.iter().position(|seen| *seen == k) {
+            Some(first) => duplicates.push((i + 1, first + 1)),
+            None => {
+                keys.push(k);
+                distinct.push(item.clone());
+            }
+        }
+    }
+    (distinct, duplicates)
 }
 
 impl Protocol for PriorityVote {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
-        // Stage 1 — both lenses vote at once.
-        if !self.asked {
-            self.asked = true;
+        // Stage 1 — de-duplicate, gate, then the lenses vote at once.
+        if self.asked.is_empty() {
+            let (distinct, duplicates) = deduplicate(&self.items);
+            if !duplicates.is_empty() {
+                let value: Vec<serde_json::Value> = duplicates
+                    .iter()
+                    .map(|&(item, same_as)| json!({"item": item, "same_as": same_as, "text": self.items[item - 1]}))
+                    .collect();
+                notes.push(Note::Result { name: "duplicates", value: json!(value) });
+            }
+            self.items = distinct;
+            let n = self.items.len();
+            let (both, reason) = match self.compete {
+                CompeteMode::Compete => (true, "forced by compete".to_string()),
+                CompeteMode::Single => (false, "single: one agent through both lenses".to_string()),
+                CompeteMode::Auto if n >= AUTO_COMPETE_AT => {
+                    (true, format!("{n} distinct items (auto: both lenses from {AUTO_COMPETE_AT})"))
+                }
+                CompeteMode::Auto => (
+                    false,
+                    format!("{n} distinct items, under {AUTO_COMPETE_AT}: one agent (compete forces both lenses)"),
+                ),
+            };
+            notes.push(Note::Result { name: "gate", value: json!({"compete": both, "reason": reason}) });
+            self.asked = if both { vec![0, 1] } else { vec![0] };
             notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
-            let calls = (0..2)
-                .map(|seat| {
-                    PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, &self.items, seat), &debate.spec)
+            let calls = self
+                .asked
+                .iter()
+                .map(|&seat| {
+                    let lens = if both { Lens::One(seat) } else { Lens::Both };
+                    PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, &self.items, lens), &debate.spec)
                         .expecting(SHAPE)
                 })
                 .collect();
@@ -130,29 +244,38 @@ impl Protocol for PriorityVote {
         // Stage 2 — parse once, count, flag.
         notes.push(Note::RoundEnded { round: 1, phase: Phase::Vote });
         let n = self.items.len();
-        let mut votes: [Option<Vec<Vote>>; 2] = [None, None];
-        for (seat, slot) in votes.iter_mut().enumerate() {
+        let single = self.asked.len() == 1;
+        let mut votes: [Option<reply::Ballot>; 2] = [None, None];
+        for &seat in &self.asked {
             let Some(text) = debate.text(seat, 1, Phase::Vote) else { continue };
+            let lens = if single { "single agent's" } else { LENSES[seat].0 };
+            let warn = |message: String| Note::Warning {
+                speaker: Some(debate.seat(seat).id.clone()),
+                round: 1,
+                phase: Phase::Vote,
+                message,
+            };
             match reply::priorities(text, n) {
-                Ok(v) => *slot = Some(v),
-                Err(why) => notes.push(Note::Warning {
-                    speaker: Some(debate.seat(seat).id.clone()),
-                    round: 1,
-                    phase: Phase::Vote,
-                    message: format!("the {} lens's votes could not be parsed: {why}", LENSES[seat].0),
-                }),
+                Ok(ballot) => {
+                    notes.extend(ballot.problems.iter().map(|p| warn(format!("the {lens} lens: {p}"))));
+                    votes[seat] = Some(ballot);
+                }
+                Err(why) => notes.push(warn(format!("the {lens} votes could not be parsed: {why}"))),
             }
         }
         let counted: Vec<usize> = (0..2).filter(|&s| votes[s].is_some()).collect();
         if counted.is_empty() {
-            return Step::Finish(Ending {
-                kind: EndKind::NoQuorum,
-                reason: "neither lens produced usable priorities".into(),
-                rounds_run: 1,
-            });
+            let reason = if single {
+                "the agent produced no usable priorities"
+            } else {
+                "neither lens produced usable priorities"
+            };
+            return Step::Finish(Ending { kind: EndKind::NoQuorum, reason: reason.into(), rounds_run: 1 });
         }
-        notes.push(Note::Result { name: "ranking", value: ranking(&self.items, &votes) });
-        Step::Finish(if counted.len() == 2 {
+        notes.push(Note::Result { name: "ranking", value: ranking(&self.items, &votes, single) });
+        Step::Finish(if single {
+            Ending::completed(format!("{n} items prioritized by one agent through both lenses"), 1)
+        } else if counted.len() == 2 {
             Ending::completed(format!("{n} items ranked by a Borda count over both lenses"), 1)
         } else {
             let only = LENSES[counted[0]].0;
@@ -165,9 +288,19 @@ impl Protocol for PriorityVote {
     }
 }
 
-/// The Borda ranking: `[{"item", "text", "score", "priorities", "disagreement"}]`, best first.
-fn ranking(items: &[String], votes: &[Option<Vec<Vote>>; 2]) -> serde_json::Value {
-    let level = |lens: usize, item: usize| votes[lens].as_ref().map(|v| &v[item - 1]);
+/// Whose eyes a vote is cast through.
+#[derive(Clone, Copy)]
+enum Lens {
+    /// One of [`LENSES`], by seat.
+    One(usize),
+    /// The single agent: both lenses at once.
+    Both,
+}
+
+/// The Borda ranking: `[{"item", "text", "score", "priorities", "disagreement"}]`,
+/// best first; from one agent, `priorities` is `{"priority"}` with its `why`.
+fn ranking(items: &[String], votes: &[Option<reply::Ballot>; 2], single: bool) -> serde_json::Value {
+    let level = |lens: usize, item: usize| votes[lens].as_ref().and_then(|b| b.votes.get(&item));
     let mut rows: Vec<(u32, u32, usize)> = (1..=items.len())
         .map(|item| {
             let points: Vec<u32> = (0..2).filter_map(|l| level(l, item)).map(|v| 4 - v.level as u32).collect();
@@ -185,6 +318,10 @@ fn ranking(items: &[String], votes: &[Option<Vec<Vote>>; 2]) -> serde_json::Valu
                 (Some(u), Some(i)) if u.level.abs_diff(i.level) >= 2 => json!({"urgency": u.why, "impact": i.why}),
                 _ => serde_json::Value::Null,
             };
+            if single {
+                let why = level(0, item).map(|v| v.why.clone());
+                return json!({"item": item, "text": items[item - 1], "score": score, "priorities": {"priority": p(0)}, "why": why});
+            }
             json!({
                 "item": item,
                 "text": items[item - 1],
@@ -197,20 +334,36 @@ fn ranking(items: &[String], votes: &[Option<Vec<Vote>>; 2]) -> serde_json::Valu
     serde_json::Value::Array(list)
 }
 
-/// One lens's vote. Output: a JSON list, one entry per item, as `SHAPE` shows.
-fn prompt(debate: &Debate, items: &[String], seat: usize) -> Prompt {
-    let (lens, focus) = LENSES[seat];
+/// One vote. Output: a JSON list, one entry per item, as `SHAPE` shows.
+fn prompt(debate: &Debate, items: &[String], who: Lens) -> Prompt {
+    let (seat, lens, intro) = match who {
+        Lens::One(seat) => {
+            let (lens, focus) = LENSES[seat];
+            (seat, lens, format!("You assign priorities to action items through one lens only.\n\nYOUR LENS — {focus}"))
+        }
+        Lens::Both => (
+            0,
+            "urgency and impact",
+            format!(
+                "You assign priorities to action items, weighing two lenses together.\n\n{}\n{}",
+                LENSES[0].1, LENSES[1].1
+            ),
+        ),
+    };
     let list: String = items.iter().enumerate().map(|(i, t)| format!("{}. {t}\n", i + 1)).collect();
     Prompt {
         system: format!(
-            "You assign priorities to action items through one lens only.\n\nYOUR LENS — {focus}\n\n\
+            "{intro}\n\n\
 Give every item exactly one priority: P0 (now), P1 (this week), P2 (this month) or P3 (later). \
 Answer with a JSON list and nothing else, one entry per item, numbered as given:\n\
 [{{\"item\": <item number>, \"priority\": \"<P0|P1|P2|P3>\", \"why\": \"<one sentence through the {lens} lens>\"}}]{}",
             prompt_kit::persona(debate.seat(seat))
         ),
         before: format!("{}\nITEMS:\n{list}", prompt_kit::question(debate)),
-        after: format!("Your priorities through the {lens} lens, as JSON."),
+        after: format!(
+            "Your priorities through the {lens} lens{}, as JSON.",
+            if matches!(who, Lens::Both) { "es" } else { "" }
+        ),
         ..Prompt::default()
     }
 }
@@ -219,21 +372,47 @@ Answer with a JSON list and nothing else, one entry per item, numbered as given:
 mod tests {
     use super::*;
 
-    fn vote(item: usize, level: u8) -> Vote {
-        Vote { item, level, why: format!("why {item}") }
+    fn ballot(levels: &[u8]) -> Option<reply::Ballot> {
+        let votes = levels
+            .iter()
+            .enumerate()
+            .map(|(i, &level)| (i + 1, Vote { item: i + 1, level, why: format!("why {}", i + 1) }))
+            .collect();
+        Some(reply::Ballot { votes, problems: Vec::new() })
     }
 
     #[test]
     fn borda_orders_flags_and_breaks_ties_by_the_best_single_score() {
         let items: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         // item 1: P1+P1 = 6; item 2: P0+P2 = 6 (best single 4); item 3: P3+P3 = 2.
-        let votes = [Some(vec![vote(1, 1), vote(2, 0), vote(3, 3)]), Some(vec![vote(1, 1), vote(2, 2), vote(3, 3)])];
-        let r = ranking(&items, &votes);
+        let votes = [ballot(&[1, 0, 3]), ballot(&[1, 2, 3])];
+        let r = ranking(&items, &votes, false);
         let order: Vec<u64> = r.as_array().unwrap().iter().map(|x| x["item"].as_u64().unwrap()).collect();
         assert_eq!(order, [2, 1, 3]);
         assert_eq!(r[0]["score"], 6);
         assert_eq!(r[0]["disagreement"]["urgency"], "why 2");
         assert!(r[1]["disagreement"].is_null());
         assert_eq!(r[2]["priorities"], json!({"urgency": "P3", "impact": "P3"}));
+    }
+
+    #[test]
+    fn an_omitted_item_is_ranked_on_the_other_lens() {
+        let items: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let mut impact = ballot(&[3, 0]);
+        impact.as_mut().unwrap().votes.remove(&2);
+        let r = ranking(&items, &[ballot(&[2, 0]), impact], false);
+        // item 2: urgency P0 only = 4; item 1: P2 + P3 = 3 + 1 = 4, best single 3 < 4.
+        assert_eq!(r[0]["item"], 2);
+        assert_eq!(r[0]["priorities"], json!({"urgency": "P0", "impact": null}));
+        assert!(r[0]["disagreement"].is_null());
+    }
+
+    #[test]
+    fn duplicates_are_one_item_whatever_their_case_spacing_and_end_punctuation() {
+        let items: Vec<String> =
+            ["Fix CI", "hire an SRE", "fix  ci.", "Hire an SRE!", "ship 1.0"].iter().map(|s| s.to_string()).collect();
+        let (distinct, duplicates) = deduplicate(&items);
+        assert_eq!(distinct, ["Fix CI", "hire an SRE", "ship 1.0"]);
+        assert_eq!(duplicates, [(3, 1), (4, 2)]);
     }
 }
