@@ -176,10 +176,16 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     // Four items, one a duplicate of the first (case, spacing, a full stop): three
     // distinct, under 15, so one agent votes; P0 > P1 > P2 by Borda points 4, 3, 2.
     let d = transcript("priority-vote-single-dedup");
-    assert_eq!(d["duplicates"], serde_json::json!([{"item": 3, "same_as": 1, "text": "rotate the leaked  staging key."}]));
+    assert_eq!(
+        d["duplicates"],
+        serde_json::json!([{"item": 3, "same_as": 1, "text": "rotate the leaked  staging key."}])
+    );
     assert_eq!(d["gate"]["compete"], false);
     let texts: Vec<&str> = d["ranking"].as_array().unwrap().iter().map(|x| x["text"].as_str().unwrap()).collect();
-    assert_eq!(texts, ["Rotate the leaked staging key", "Write the on-call handbook", "Upgrade the Postgres minor version"]);
+    assert_eq!(
+        texts,
+        ["Rotate the leaked staging key", "Write the on-call handbook", "Upgrade the Postgres minor version"]
+    );
     assert_eq!(d["ranking"][0]["score"], 4);
 
     // Weighted totals: A = 50·5 + 30·3 + 20·5 = 440, B = 50·3 + 30·5 + 20·2 = 340.

@@ -23,7 +23,6 @@ use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions,
 use super::{Bounds, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::debate::Debate;
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
-use reply::PriorityVote as Vote;
 
 pub(crate) const DEF: Definition = Definition {
     name: "priority-vote",
@@ -376,7 +375,7 @@ mod tests {
         let votes = levels
             .iter()
             .enumerate()
-            .map(|(i, &level)| (i + 1, Vote { item: i + 1, level, why: format!("why {}", i + 1) }))
+            .map(|(i, &level)| (i + 1, reply::PriorityVote { item: i + 1, level, why: format!("why {}", i + 1) }))
             .collect();
         Some(reply::Ballot { votes, problems: Vec::new() })
     }
