@@ -121,13 +121,37 @@ fn seat_option(def: &Definition) -> Result<&'static str, Error> {
     }
 }
 
+/// Seed 003's speaking order: a folder of its role files speaks in this
+/// order whatever the files are called; other roles follow, as given.
+const SEED_ORDER: [&str; 4] = ["devils_advocate", "optimist", "regulator", "cfo"];
+
 fn roles(def: &Definition, texts: &[String]) -> Result<Vec<CouncilRole>, Error> {
     let parse =
         |(i, text): (usize, &str)| parse_role(text).map_err(|e| Error::spec(format!("roles[{i}]"), e.to_string()));
     if texts.is_empty() && def.seats_are_roles {
         return crate::BUILTIN_ROLE_FILES.iter().copied().enumerate().map(parse).collect();
     }
-    texts.iter().map(String::as_str).enumerate().map(parse).collect()
+    let mut roles: Vec<CouncilRole> =
+        texts.iter().map(String::as_str).enumerate().map(parse).collect::<Result<_, _>>()?;
+    // The seed's roles take the places they hold, in the seed's order; any
+    // other role keeps its place.
+    let rank = |r: &CouncilRole| SEED_ORDER.iter().position(|id| *id == r.role_id);
+    let places: Vec<usize> = (0..roles.len()).filter(|&i| rank(&roles[i]).is_some()).collect();
+    let mut seed_roles: Vec<CouncilRole> = places.iter().map(|&i| roles[i].clone()).collect();
+    seed_roles.sort_by_key(|r| rank(r));
+    for (place, role) in places.into_iter().zip(seed_roles) {
+        roles[place] = role;
+    }
+    Ok(roles)
+}
+
+/// The role a `role_models` key names: its id, or `judge` / seed 003's `juge`
+/// for whichever role judges (stage 3).
+fn named_role<'r>(roles: &'r [CouncilRole], key: &str) -> Option<&'r CouncilRole> {
+    roles
+        .iter()
+        .find(|r| r.role_id == key)
+        .or_else(|| matches!(key, "judge" | "juge").then(|| roles.iter().find(|r| r.participates_in_stage3)).flatten())
 }
 
 /// Seats from models. When one model is given and the protocol assigns
@@ -160,7 +184,7 @@ fn roles_panel(
     models: &[String],
     role_models: &BTreeMap<String, String>,
 ) -> Result<(Vec<Participant>, Option<Participant>), Error> {
-    if let Some(unknown) = role_models.keys().find(|id| !roles.iter().any(|r| &r.role_id == *id)) {
+    if let Some(unknown) = role_models.keys().find(|key| named_role(roles, key).is_none()) {
         let known: Vec<&str> = roles.iter().map(|r| r.role_id.as_str()).collect();
         return Err(Error::spec(
             format!("role_models.{unknown}"),
@@ -168,7 +192,9 @@ fn roles_panel(
         ));
     }
     let model_of = |role: &CouncilRole, k: usize| -> String {
-        if let Some(m) = role_models.get(&role.role_id) {
+        let chosen =
+            role_models.iter().find(|(key, _)| named_role(roles, key).is_some_and(|r| r.role_id == role.role_id));
+        if let Some((_, m)) = chosen {
             return m.trim().to_string();
         }
         if !models.is_empty() {
@@ -305,6 +331,25 @@ mod tests {
         .unwrap();
         let models: Vec<&str> = spec.panel.iter().map(|p| p.model.as_str()).collect();
         assert_eq!(models, ["ollama/llama3", "openai/gpt-4o"], "a bare model name is Ollama's");
+        // Seed 003's habit: the judge role is `juge` (or `judge`), whatever its id.
+        let spec = request(json!({"question": "q", "protocol": "role-council", "models": ["a/x"],
+            "role_models": {"juge": "openai/judge"}}))
+        .unwrap();
+        assert_eq!(spec.judge.unwrap().model, "openai/judge");
+        // A folder read in file-name order (cfo.md, devils_advocate.md, optimist.md, regulator.md)
+        // speaks in the seed's order.
+        let files: Vec<String> = {
+            let mut f: Vec<(String, &str)> = crate::BUILTIN_ROLE_FILES
+                .iter()
+                .map(|t| (crate::parse_role(t).unwrap().role_id, *t))
+                .filter(|(id, _)| id != "judge")
+                .collect();
+            f.sort();
+            f.into_iter().map(|(_, t)| t.to_string()).collect()
+        };
+        let spec =
+            request(json!({"question": "q", "protocol": "role-council", "models": ["a/x"], "roles": files})).unwrap();
+        assert_eq!(ids(&spec), ["devils_advocate", "optimist", "regulator", "cfo"]);
         let e = request(json!({"question": "q", "protocol": "role-council", "role_models": {"nobody": "a/b"}}))
             .unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "role_models.nobody"), "{e}");
