@@ -429,3 +429,33 @@ fn adversarial_auto_triggers_match_words_and_phrases() {
     assert!(!gate("Rebreaking changes", &["breaking change"]), "part of a word");
     assert!(gate("Migrate the database", &["migrate"]));
 }
+
+/// Seed 001's escape hatch for comparisons: `single` asks no advocate; the
+/// judge alone scores the options, and the scorecard is still computed here.
+#[test]
+fn comparative_single_has_the_judge_score_the_options_alone() {
+    let s = spec(
+        json!({"name": "comparative", "options": ["Postgres", "DynamoDB"], "compete": "single"}),
+        &["a", "b"],
+        2,
+        true,
+    );
+    let card = r#"```json
+{"criteria": [{"name": "integrity", "weight": 60, "scores": {"A": 5, "B": 3}}, {"name": "ops", "weight": 40, "scores": {"A": 3, "B": 5}}], "recommendation": "A"}
+```"#;
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, card));
+    assert_eq!(run.requests.len(), 1, "only the judge is asked");
+    assert_eq!(run.requests[0].purpose, Purpose::Judge);
+    assert!(run.requests[0].messages[0].content.contains("no advocates argued them"));
+    let t = run.session.transcript();
+    assert_eq!(t.results["scorecard"]["totals"], json!({"A": 420, "B": 380}), "60·5 + 40·3, 60·3 + 40·5");
+    assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Completed);
+
+    // Without a judge there is no one to score: the spec names the field.
+    let v = json!({"question": "q", "panel": [{"id": "a", "model": "m/a"}, {"id": "b", "model": "m/b"}],
+        "protocol": {"name": "comparative", "options": ["x", "y"], "compete": "single"}});
+    match agon_core::DebateSpec::from_json(&v.to_string()) {
+        Err(Error::InvalidSpec { field, .. }) => assert_eq!(field, "judge"),
+        other => panic!("{other:?}"),
+    }
+}

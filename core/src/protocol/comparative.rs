@@ -19,21 +19,34 @@ pub(crate) const DEF: Definition = Definition {
     summary: "One advocate per option with different lenses, optional rebuttal, the judge's weighted scorecard.",
     rounds: Rounds { default: 2, max: 2, unit: "1: the cases; 2 adds a rebuttal round" },
     seats: Seats { min: 2, max: None, why: "one advocate per option" },
-    options: &[OptionInfo {
-        name: "options",
-        kind: OptionKind::Texts,
-        default: "",
-        help: "The options to compare, two or more; one seat argues for each, in panel order.",
-    }],
+    options: &[
+        OptionInfo {
+            name: "options",
+            kind: OptionKind::Texts,
+            default: "",
+            help: "The options to compare, two or more; one seat argues for each, in panel order.",
+        },
+        OptionInfo {
+            name: "compete",
+            kind: OptionKind::Choice(&["compete", "single"]),
+            default: "compete",
+            help: "single: no advocates; the judge scores the options alone (seed 001's escape hatch).",
+        },
+    ],
     parts: |options| options.get("options").and_then(serde_json::Value::as_array).map_or(0, Vec::len),
     example: |seats| serde_json::json!({"options": (1..=seats).map(|i| format!("Option {i}")).collect::<Vec<_>>()}),
     check: checked::<Options>,
     // One advocate per option, and a rebuttal each with 2 rounds.
     bounds: |spec| {
         let (n, r) = (spec.panel.len() as u32, spec.rounds());
-        Bounds::new(spec, n * (1 + (r >= 2) as u32), 0, 2)
+        let single = typed::<Options>(spec).compete == Mode::Single;
+        Bounds::new(spec, if single { 0 } else { n * (1 + (r >= 2) as u32) }, 0, 2)
     },
-    build: |spec| Box::new(Comparative { options: typed::<Options>(spec).options, stage: Stage::default() }),
+    build: |spec| {
+        let o: Options = typed(spec);
+        let stage = if o.compete == Mode::Single { Stage::Conclude(Conclusion::NotAsked) } else { Stage::default() };
+        Box::new(Comparative { options: o.options, single: o.compete == Mode::Single, stage })
+    },
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
     render_result,
     ..BASE
@@ -43,6 +56,17 @@ pub(crate) const DEF: Definition = Definition {
 #[serde(deny_unknown_fields)]
 pub(crate) struct Options {
     options: Vec<String>,
+    #[serde(default)]
+    compete: Mode,
+}
+
+/// Advocates argue each option (the default), or the judge alone scores them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Mode {
+    #[default]
+    Compete,
+    Single,
 }
 
 impl ProtocolOptions for Options {
@@ -52,6 +76,12 @@ impl ProtocolOptions for Options {
         }
         if let Some(i) = self.options.iter().position(|o| o.trim().is_empty()) {
             return Err(Error::spec(format!("protocol.options[{i}]"), "must not be empty"));
+        }
+        if self.compete == Mode::Single && spec.judge.is_none() {
+            return Err(Error::spec(
+                "judge",
+                "comparative's single mode has the judge score the options: give a judge",
+            ));
         }
         if spec.panel.len() != self.options.len() {
             return Err(Error::spec(
@@ -71,6 +101,8 @@ impl ProtocolOptions for Options {
 pub(crate) struct Comparative {
     /// The options, one per seat, in panel order.
     options: Vec<String>,
+    /// No advocates: the judge scores the options alone.
+    single: bool,
     stage: Stage,
 }
 
@@ -145,7 +177,7 @@ impl Protocol for Comparative {
                 }
                 // Stage 3 — the judge's scorecard.
                 Stage::Conclude(conclusion) => {
-                    if matches!(conclusion, Conclusion::NotAsked) {
+                    if matches!(conclusion, Conclusion::NotAsked) && !self.single {
                         let last = if rounds >= 2 { Phase::Rebuttal } else { Phase::Opening };
                         notes.push(Note::RoundEnded { round: rounds.min(2), phase: last });
                         if debate.active_seats().is_empty() {
@@ -157,8 +189,14 @@ impl Protocol for Comparative {
                     {
                         conclusion.degrade("the judge's scorecard could not be read: no option was scored");
                     }
-                    let ending = Ending::completed("every option was argued and scored", rounds.min(2));
-                    return conclusion.step(debate, ending, rounds.min(2), || judge_prompt(debate, &self.options));
+                    let (single, options) = (self.single, &self.options);
+                    let ending = if single {
+                        Ending::completed("single mode: the judge scored the options alone, without advocates", 0)
+                    } else {
+                        Ending::completed("every option was argued and scored", rounds.min(2))
+                    };
+                    let round = if single { 1 } else { rounds.min(2) };
+                    return conclusion.step(debate, ending, round, || judge_prompt(debate, options, single));
                 }
             }
         }
@@ -291,13 +329,18 @@ your option and show where their cases are weakest. Concede what is true.",
 
 /// The judge. Output: Markdown reasoning, then a closing JSON block
 /// `{"criteria": [{"name", "weight": 1-100, "scores": {"A": 1-5, …}}], "recommendation": "A"}`.
-fn judge_prompt(debate: &Debate, options: &[String]) -> Prompt {
+fn judge_prompt(debate: &Debate, options: &[String], single: bool) -> Prompt {
+    let task = if single {
+        "You compare the options below on your own: no advocates argued them. Weigh each one fairly."
+    } else {
+        "You judge a comparison of options argued by one advocate each."
+    };
     let labels: Vec<String> = (0..options.len()).map(label).collect();
     // Placeholders, not values: an example score or recommendation anchors answers.
     let scores: Vec<String> = labels.iter().map(|l| format!("\"{l}\": <1-5>")).collect();
     Prompt {
         system: format!(
-            "You judge a comparison of options argued by one advocate each. Choose the criteria that matter for \
+            "{task} Choose the criteria that matter for \
 this decision, weight them, score every option on every criterion from 1 to 5, and recommend one option.\n\n\
 Write your reasoning criterion by criterion in Markdown, then the weighted scorecard as a table, then end with a \
 fenced JSON block in this shape (one entry per criterion; weights from 1 to 100):\n```json\n{{\"criteria\": \
