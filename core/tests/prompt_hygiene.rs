@@ -105,3 +105,33 @@ fn only_the_judge_sees_who_the_challenger_was() {
     let judge = run.requests.iter().find(|r| r.purpose == Purpose::Judge).unwrap();
     assert!(judge.messages[1].content.contains("(challenger)"));
 }
+
+/// Wherever the reader reads a reply for dissent — challenge's critiques
+/// (an `agree` that still objects) and rebuttals (an `ACCEPT` that still
+/// objects) — the prompt's own words must not be ones it counts, or an echo
+/// of the instruction would turn an acceptance into an objection.
+#[test]
+fn challenge_prompts_whose_replies_are_read_hold_no_counted_word() {
+    let s = spec(json!({"name": "challenge"}), &["a", "b", "c"], 2, true);
+    let disagree = r#"{"verdict": "disagree", "critique": "No rollback.", "evidence": "none", "alternative": "add one", "confidence": "high", "objection_strength": "strong"}"#;
+    let run = drive(Session::new(s).unwrap(), |r| match r.phase {
+        Phase::Critique => reply(r, disagree),
+        Phase::Response => reply(
+            r,
+            r#"{"responses": [{"challenger": "Challenger 1", "decision": "reject", "reason": "fine"}, {"challenger": "Challenger 2", "decision": "reject", "reason": "fine"}], "updated_position": "v2"}"#,
+        ),
+        Phase::Rebuttal => reply(r, "MAINTAIN: the rollback is still missing."),
+        _ => reply(r, "Ship it."),
+    });
+    let read: Vec<_> = run.requests.iter().filter(|r| matches!(r.phase, Phase::Critique | Phase::Rebuttal)).collect();
+    assert!(read.iter().any(|r| r.phase == Phase::Rebuttal));
+    for r in read {
+        // The system prompt is the instruction a model echoes; the user part quotes the
+        // debate. Seed 004's verdict values (agree|partial|disagree) are the JSON format
+        // itself and are read as JSON, not as prose: that one line is left out.
+        let instruction: String =
+            r.messages[0].content.lines().filter(|l| !l.starts_with("{\"verdict\"")).collect::<Vec<_>>().join("\n");
+        let hits = stance::counted_words(&instruction);
+        assert!(hits.is_empty(), "challenge {} prompt shows {hits:?}", r.phase.as_str());
+    }
+}

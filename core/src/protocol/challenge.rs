@@ -559,14 +559,14 @@ Write, in Markdown:\n**My position:** one clear statement\n**Reasoning:** number
 /// A challenger's critique. Output: one JSON verdict (`VERDICT_SHAPE`).
 fn critique_prompt(debate: &Debate, position: &str) -> Prompt {
     Prompt {
-        system: "You are challenging another model's position. Your job is to find its flaws, not to agree.\n\n\
+        system: "You are challenging another model's position. Your job is to find its flaws, not to wave it through.\n\n\
 1. What is wrong with the position? Be concrete.\n2. Which edge cases, failure modes or risks does it miss?\n\
 3. Which assumptions are unstated or questionable?\n4. What would you recommend instead?\n5. How strong is your objection?\n\n\
 Answer with JSON and nothing else:\n\
 {\"verdict\": \"agree|partial|disagree\", \"critique\": \"...\", \"evidence\": \"a concrete example or scenario\", \
 \"alternative\": \"...\", \"confidence\": \"high|medium|low\", \"objection_strength\": \"strong|moderate|minor\", \
 \"assumptions_challenged\": [\"...\"]}\n\n\
-Agreeing too easily does not help. If after honest analysis you do agree, use \"evidence\" to explain why the position is solid."
+Finding no flaw too easily does not help. If after honest analysis the position holds, use \"evidence\" to explain why it is solid."
             .into(),
         before: format!("{}\nTHE POSITION TO CHALLENGE:\n{}\n", prompt_kit::question(debate), prompt_kit::quoted(position)),
         after: "Your verdict, as JSON.".into(),
@@ -578,7 +578,7 @@ Agreeing too easily does not help. If after honest analysis you do agree, use \"
 fn rebuttal_prompt(debate: &Debate, critique: &str, response: &str, position: &str) -> Prompt {
     Prompt {
         system: "The defender has answered your critique and rejected it. Your options:\n\
-ACCEPT — the answer addresses your concern;\nMAINTAIN — you still disagree; say why;\n\
+ACCEPT — the answer addresses your concern;\nMAINTAIN — your objection stands; say why;\n\
 ESCALATE — the defender missed the point; restate your objection more clearly.\n\n\
 Start your reply with ACCEPT, MAINTAIN or ESCALATE in capitals, then your reasoning."
             .into(),
