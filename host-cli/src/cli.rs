@@ -205,9 +205,14 @@ pub struct SpecArgs {
     /// adversarial: never compete; one agent answers.
     #[arg(long)]
     pub single: bool,
-    /// adversarial: an auto-trigger, NAME=word,word: compete when the question mentions a word.
+    /// adversarial: an auto-trigger, NAME=word,a phrase,…: compete when the question or context
+    /// mentions one (repeatable; replaces agon.toml's [[triggers]]).
     #[arg(long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
+    /// adversarial: the compete history this run counts in and is told about (default: the
+    /// protocol's name); five runs in a row without disagreement raise compete_flag.
+    #[arg(long, value_name = "NAME")]
+    pub label: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize)]

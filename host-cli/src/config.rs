@@ -40,6 +40,9 @@ pub struct Config {
     /// USD per million tokens, by model reference (`openai/gpt-4o`).
     #[serde(default)]
     pub prices: BTreeMap<String, PriceSettings>,
+    /// adversarial's auto-triggers (`[[triggers]]`), in order; `--trigger` replaces them.
+    #[serde(default)]
+    pub triggers: Vec<TriggerSettings>,
     /// Where this configuration was read from (not part of the file).
     #[serde(skip)]
     pub path: Option<PathBuf>,
@@ -151,6 +154,15 @@ impl From<QualityGate> for QualityGateArg {
 pub struct Panel {
     pub models: Vec<String>,
     pub judge: Option<String>,
+}
+
+/// An auto-trigger: compete when the question or context holds one of the
+/// words or phrases (`any_of`), as the protocol's option `triggers` takes it.
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct TriggerSettings {
+    pub name: String,
+    pub any_of: Vec<String>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
@@ -300,9 +312,38 @@ impl Config {
                 if known.is_empty() { "none".to_string() } else { known.join(", ") }
             ));
         }
+        // Model references: a typo is named where it is, not when a run reaches it.
+        let model = |field: String, reference: &str| -> Result<(), String> {
+            crate::provider::ModelRef::parse_chain(reference).map(|_| ()).map_err(|e| format!("{}: {e}", at(&field)))
+        };
         for (name, panel) in &self.panels {
             if panel.models.is_empty() {
                 return Err(format!("{}: a panel needs at least one model", at(&format!("panels.{name}.models"))));
+            }
+            for (i, m) in panel.models.iter().enumerate() {
+                model(format!("panels.{name}.models[{i}]"), m)?;
+            }
+            if let Some(judge) = &panel.judge {
+                model(format!("panels.{name}.judge"), judge)?;
+            }
+        }
+        if let Some(judge) = &self.defaults.judge {
+            model("defaults.judge".into(), judge)?;
+        }
+        if let Some(PanelChoice::Models(models)) = &self.defaults.panel {
+            for (i, m) in models.iter().enumerate() {
+                model(format!("defaults.panel[{i}]"), m)?;
+            }
+        }
+        for (i, t) in self.triggers.iter().enumerate() {
+            if t.name.trim().is_empty() {
+                return Err(format!("{}: the trigger needs a name", at(&format!("triggers[{i}].name"))));
+            }
+            if t.any_of.is_empty() {
+                return Err(format!("{}: give at least one word or phrase", at(&format!("triggers[{i}].any_of"))));
+            }
+            if let Some(j) = t.any_of.iter().position(|w| w.trim().is_empty()) {
+                return Err(format!("{}: an empty phrase", at(&format!("triggers[{i}].any_of[{j}]"))));
             }
         }
         for (model, price) in &self.prices {
@@ -623,6 +664,37 @@ output = 10
         assert_eq!(parse_size("512KiB"), Ok(512 << 10));
         assert_eq!(parse_size("100000"), Ok(100_000));
         assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn triggers_and_panel_judges_are_read_and_bad_values_name_their_field() {
+        let path = Path::new("agon.toml");
+        let c = Config::parse(
+            "[[triggers]]\nname = \"architecture\"\nany_of = [\"data model\", \"infrastructure\"]\n\
+             [[triggers]]\nname = \"exec\"\nany_of = [\"board meeting\"]\n\
+             [panels.p]\nmodels = [\"openai/a\", \"openai/b\"]\njudge = \"anthropic/j|openai/j\"\n",
+            path,
+        )
+        .unwrap();
+        assert_eq!(c.triggers.len(), 2);
+        assert_eq!(c.triggers[0].any_of, ["data model", "infrastructure"], "phrases keep their spaces, in order");
+        assert_eq!(c.panels["p"].judge.as_deref(), Some("anthropic/j|openai/j"));
+        for (text, field) in [
+            ("[panels.p]\nmodels = [\"openai/a\"]\njudge = \"gpt-4o\"\n", "panels.p.judge"),
+            ("[panels.p]\nmodels = [\"openai/a\"]\njudge = \"acme/x\"\n", "panels.p.judge"),
+            ("[panels.p]\nmodels = [\"openai/a\", \"nope\"]\n", "panels.p.models[1]"),
+            ("[defaults]\njudge = \"openai/\"\n", "defaults.judge"),
+            ("[[triggers]]\nname = \"x\"\nany_of = []\n", "triggers[0].any_of"),
+            ("[[triggers]]\nname = \"\"\nany_of = [\"a\"]\n", "triggers[0].name"),
+            ("[[triggers]]\nname = \"x\"\nany_of = [\"a\", \" \"]\n", "triggers[0].any_of[1]"),
+        ] {
+            let err = Config::parse(text, path).unwrap_err();
+            assert!(err.contains(&format!("agon.toml: {field}")), "{field}: {err}");
+        }
+        let err = Config::parse("[[triggers]]\nname = \"x\"\nwords = [\"a\"]\n", path).unwrap_err();
+        assert!(err.contains("words"), "{err}");
+        let err = Config::parse("[panels.p]\nmodels = [\"openai/a\"]\njudge = 3\n", path).unwrap_err();
+        assert!(err.contains("judge"), "{err}");
     }
 
     #[test]

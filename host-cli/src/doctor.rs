@@ -65,14 +65,15 @@ pub fn targets(config: &Config, extra: &[String]) -> Vec<String> {
 pub enum Probe {
     /// The model answered the tiny call.
     Answered,
-    /// A command model's program is installed; it is not called (it would be slow, and may cost).
-    Installed,
+    /// A person (`human/NAME`): nobody is asked; they answer at the terminal during a run.
+    Person,
 }
 
 /// Where `model` would be asked, for the cache's key: see [`Check::endpoint`].
 pub fn endpoint_of(model: &str, env: &Environment) -> String {
     match ModelRef::parse(model) {
         Ok(r) if r.provider == "cmd" => env.commands.get(&r.model).map_or("cmd".into(), |c| c.program.clone()),
+        Ok(r) if r.provider == provider::human::PROVIDER => "the terminal".into(),
         Ok(r) => env.endpoint(&r.provider).map_or_else(String::new, |e| e.base_url.clone()),
         Err(_) => String::new(),
     }
@@ -92,7 +93,7 @@ pub fn check_all(
             let started = Instant::now();
             let (healthy, detail) = match probe(model) {
                 Ok(Probe::Answered) => (true, format!("answered in {} ms", started.elapsed().as_millis())),
-                Ok(Probe::Installed) => (true, "installed (found on PATH; not called)".to_string()),
+                Ok(Probe::Person) => (true, "a person at the terminal (not asked)".to_string()),
                 Err(why) => (false, why),
             };
             Check { model: model.clone(), endpoint: endpoint(model), healthy, detail, checked_at: now }
@@ -202,14 +203,15 @@ impl HealthCache {
 }
 
 /// One tiny live call: eight tokens at most, no streaming, a short timeout.
-/// The error says what failed and what to set.
+/// A command model is run too, with the same prompt and timeout (its own
+/// `timeout` in agon.toml does not apply: a probe is meant to be quick).
+/// The error says what failed and what to do about it.
 pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<Probe, String> {
     let reference = ModelRef::parse(model)?;
-    host::preflight(&[model.to_string()], env)?;
-    // Commands answer slowly by nature; they are checked for being installed only.
-    if reference.provider == "cmd" {
-        return Ok(Probe::Installed);
+    if reference.provider == provider::human::PROVIDER {
+        return Ok(Probe::Person);
     }
+    host::preflight(&[model.to_string()], env)?;
     let request = wit::ModelRequest {
         id: 0,
         seat: "doctor".into(),
@@ -223,6 +225,28 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<P
         expect: None,
     };
     let options = CallOptions::new(timeout, false);
+    if reference.provider == "cmd" {
+        let mut cmd = env
+            .commands
+            .get(&reference.model)
+            .cloned()
+            .ok_or_else(|| format!("no command model '{}'", reference.model))?;
+        cmd.timeout = Some(timeout);
+        let how = std::iter::once(cmd.program.as_str())
+            .chain(cmd.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ");
+        return provider::command::complete(&cmd, &request, options, &mut |_| {}).map(|_| Probe::Answered).map_err(|e| {
+            match e.kind {
+                wit::FailureKind::Timeout => format!(
+                    "{}: raise `agon doctor --timeout`, or run `{how}` by hand: a program waiting for a login or a question never answers here",
+                    e.message
+                ),
+                _ if e.message.contains("not on PATH") => e.message,
+                _ => format!("{}: run `{how}` by hand to see why (a missing login or key is the usual cause)", e.message),
+            }
+        });
+    }
     provider::complete(env, &reference, &request, options, &mut |_| {}).map(|_| Probe::Answered).map_err(|e| e.message)
 }
 
@@ -275,13 +299,13 @@ mod tests {
     fn probes_report_each_model() {
         let mut probe = |m: &str| match m {
             "openai/dead" => Err("HTTP 401 (check OPENAI_API_KEY)".into()),
-            "cmd/mine" => Ok(Probe::Installed),
+            "human/me" => Ok(Probe::Person),
             _ => Ok(Probe::Answered),
         };
-        let checks = check_all(&["openai/ok".into(), "openai/dead".into(), "cmd/mine".into()], &mut probe, &here, 100);
+        let checks = check_all(&["openai/ok".into(), "openai/dead".into(), "human/me".into()], &mut probe, &here, 100);
         assert!(checks[0].healthy && checks[0].detail.starts_with("answered in"));
         assert_eq!((checks[1].healthy, checks[1].detail.as_str()), (false, "HTTP 401 (check OPENAI_API_KEY)"));
-        assert_eq!(checks[2].detail, "installed (found on PATH; not called)", "never 'answered in 0 ms'");
+        assert_eq!(checks[2].detail, "a person at the terminal (not asked)", "never 'answered in 0 ms'");
         assert_eq!(checks[0].endpoint, ENDPOINT);
     }
 

@@ -12,6 +12,7 @@ mod fallback;
 mod journal_file;
 mod preflight;
 
+use std::collections::VecDeque;
 use std::io::Write;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
@@ -23,7 +24,7 @@ pub use journal_file::JournalFile;
 pub use preflight::preflight;
 
 use crate::engine::{Council, wit};
-use crate::provider::{self, CallOptions, Environment};
+use crate::provider::{self, CallOptions, Environment, human};
 use crate::view::View;
 
 /// What a worker thread or the signal handler reports.
@@ -58,6 +59,11 @@ pub struct Sinks {
 }
 
 /// Drive `council` to its end.
+///
+/// Model calls run on threads of their own. A person (`human/NAME`) is asked
+/// one at a time: while they answer, the live view is paused and whatever
+/// the other calls send waits, in order, so nothing moves under their typing;
+/// no timeout applies to them.
 pub fn drive(
     council: &mut Council<'_>,
     env: &Environment,
@@ -67,14 +73,23 @@ pub fn drive(
     channel: (Sender<Message>, Receiver<Message>),
 ) -> Result<Ending> {
     let (tx, rx) = channel;
+    // People waiting for their turn, the one answering now, and what arrived meanwhile.
+    let mut people: VecDeque<wit::ModelRequest> = VecDeque::new();
+    let mut asking: Option<u64> = None;
+    let mut held: VecDeque<Message> = VecDeque::new();
     loop {
         loop {
             match council.poll()? {
+                wit::Output::Request(request) if human::is_human(&request.model) => people.push_back(request),
                 wit::Output::Request(request) => spawn_call(request, env, options, tx.clone()),
                 wit::Output::Event(event) => {
                     if let Some(out) = &mut sinks.events {
                         writeln!(out, "{}", crate::output::json_text(&event.json))?;
                         out.flush()?;
+                    }
+                    if matches!(event.kind, wit::EventKind::DebateEnded(_)) {
+                        // The protocol's named results, under the synthesis and above the outcome.
+                        view.results(&council.results_markdown()?);
                     }
                     view.event(&event);
                 }
@@ -82,7 +97,39 @@ pub fn drive(
                 wit::Output::Done(outcome) => return Ok(Ending::Done(outcome)),
             }
         }
-        match rx.recv().context("every call worker vanished")? {
+        if asking.is_none()
+            && let Some(request) = people.pop_front()
+        {
+            asking = Some(request.id);
+            view.asking_person(request.id, &request.seat, &request.model);
+            spawn_person(request, tx.clone());
+        }
+        let message = match held.pop_front() {
+            Some(m) if asking.is_none() => m,
+            Some(m) => {
+                held.push_front(m);
+                rx.recv().context("every call worker vanished")?
+            }
+            None => rx.recv().context("every call worker vanished")?,
+        };
+        let message = match message {
+            Message::Interrupted => return Ok(Ending::Interrupted),
+            Message::Finished { id, result } if asking == Some(id) => {
+                asking = None;
+                view.person_answered(id);
+                if let Ok(c) = &result {
+                    view.text(id, &c.text);
+                }
+                Message::Finished { id, result }
+            }
+            // While a person answers, the rest waits its turn.
+            other if asking.is_some() => {
+                held.push_back(other);
+                continue;
+            }
+            other => other,
+        };
+        match message {
             Message::Text { id, piece } => view.text(id, &piece),
             Message::Note { id: _, text } => view.notice(&text),
             Message::Finished { id, result } => {
@@ -112,6 +159,18 @@ fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOption
             let _ = tx.send(Message::Note { id, text: note });
         };
         let result = call_seat(&env, &request, options, &mut on_text, &mut on_note, &mut thread::sleep);
+        let _ = tx.send(Message::Finished { id, result });
+    });
+}
+
+/// Ask the person at the terminal on a thread of its own, so that Ctrl-C
+/// still reaches the loop while they type: the prompt on stderr, the answer from stdin.
+fn spawn_person(request: wit::ModelRequest, tx: Sender<Message>) {
+    let id = request.id;
+    thread::spawn(move || {
+        let editor = human::editor_from_env();
+        let stdin = std::io::stdin();
+        let result = human::ask(&request, &mut stdin.lock(), &mut std::io::stderr(), editor.as_deref());
         let _ = tx.send(Message::Finished { id, result });
     });
 }

@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod cli;
+pub mod compete_history;
 pub mod config;
 pub mod doctor;
 pub mod engine;

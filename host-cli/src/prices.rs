@@ -49,8 +49,8 @@ const BUILTIN: &[(&str, f64, f64)] = &[
     ("moonshot/kimi-k2", 0.60, 2.50),
 ];
 
-/// Providers that run on your own machine.
-const LOCAL: &[&str] = &["ollama", "lmstudio", "vllm", "llamacpp"];
+/// Providers that run on your own machine, and people (`human/`).
+const LOCAL: &[&str] = &["ollama", "lmstudio", "vllm", "llamacpp", "human"];
 
 /// The built-in prices with agon.toml's on top.
 #[derive(Debug, Clone, Default)]
@@ -114,6 +114,7 @@ mod tests {
         assert_eq!(t.lookup("anthropic/claude-sonnet-4-5-20250929"), Some(Price { input: 3.0, output: 15.0 }));
         assert_eq!(t.lookup("openai/gpt-4o2"), None, "a prefix must end at a separator");
         assert_eq!(t.lookup("ollama/llama3.2"), Some(Price { input: 0.0, output: 0.0 }));
+        assert_eq!(t.lookup("human/alice"), Some(Price { input: 0.0, output: 0.0 }));
         assert_eq!(t.lookup("openrouter/anthropic/claude-sonnet-4"), Some(Price { input: 3.0, output: 15.0 }));
         assert_eq!(t.lookup("openai/some-private-model"), None);
     }

@@ -17,6 +17,8 @@ use serde_json::Value;
 pub const JOURNAL: &str = "journal.ndjson";
 pub const TRANSCRIPT_JSON: &str = "transcript.json";
 pub const TRANSCRIPT_MD: &str = "transcript.md";
+/// The compete history a run counts in (protocol and label), when its protocol keeps one.
+pub const COMPETE_KEY: &str = "compete-key.json";
 /// Held (an OS lock) while a run or a resume writes the session; see [`crate::lock`].
 pub const LOCK: &str = "lock";
 

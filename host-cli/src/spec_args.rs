@@ -15,6 +15,12 @@ pub struct Inputs {
     pub roles: Vec<String>,
     /// `--items`: the items.
     pub items: Vec<String>,
+    /// agon.toml's `[[triggers]]`, as the option `triggers` takes them; used
+    /// where the protocol takes triggers and no `--trigger` was given.
+    pub file_triggers: Vec<Value>,
+    /// The recent compete history (`[{"disagreements": N}]`, newest last),
+    /// for the protocols that take one.
+    pub history: Vec<Value>,
 }
 
 /// The spec request these flags describe. `protocols` is the engine's
@@ -67,15 +73,29 @@ pub fn build(
         None
     };
     set("--compete/--single", "compete", compete.map(Value::from))?;
-    let triggers: Vec<Value> = args
-        .triggers
-        .iter()
-        .map(|t| {
-            let (name, words) = t.split_once('=').ok_or(format!("--trigger '{t}': write NAME=word,word"))?;
-            Ok(json!({"name": name.trim(), "any_of": words.split(',').map(str::trim).collect::<Vec<_>>()}))
-        })
-        .collect::<Result<_, String>>()?;
+    let triggers: Vec<Value> = args.triggers.iter().map(|t| trigger(t)).collect::<Result<_, String>>()?;
     set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
+    let takes = |option: &str| info.options.iter().any(|o| o.name == option);
+    // The file's triggers are a default: they apply where they mean something.
+    if triggers.is_empty() && !inputs.file_triggers.is_empty() && takes("triggers") {
+        options.insert("triggers".into(), json!(inputs.file_triggers));
+    }
+    if let Some(label) = &args.label {
+        if label.trim().is_empty() {
+            return Err("--label: give a name (the compete history this run counts in)".into());
+        }
+        if !takes("history") {
+            let takers: Vec<&str> = protocols
+                .iter()
+                .filter(|p| p.options.iter().any(|o| o.name == "history"))
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(format!("--label only applies to {}, not {name}", takers.join(" and ")));
+        }
+    }
+    if !inputs.history.is_empty() && takes("history") {
+        options.insert("history".into(), json!(inputs.history));
+    }
 
     let mut role_models = Map::new();
     for o in &args.role_models {
@@ -122,6 +142,21 @@ pub fn build(
     // Absent rather than null: the engine's defaults apply.
     request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());
     Ok(request)
+}
+
+/// `--trigger NAME=word,a phrase,…`: phrases keep their inner spaces; empty ones are dropped.
+fn trigger(flag: &str) -> Result<Value, String> {
+    let (name, words) = flag
+        .split_once('=')
+        .ok_or(format!("--trigger '{flag}': write NAME=word,a phrase,… (e.g. risk=data loss,outage)"))?;
+    let phrases: Vec<&str> = words.split(',').map(str::trim).filter(|w| !w.is_empty()).collect();
+    if name.trim().is_empty() {
+        return Err(format!("--trigger '{flag}': the trigger needs a name before '='"));
+    }
+    if phrases.is_empty() {
+        return Err(format!("--trigger '{flag}': give at least one word or phrase after '='"));
+    }
+    Ok(json!({"name": name.trim(), "any_of": phrases}))
 }
 
 /// Items for priority-vote: one per non-empty line, list markers removed.
@@ -177,7 +212,12 @@ mod tests {
             reads_agreement: false,
             seats_are_roles: false,
         };
-        vec![protocol("plain", &[]), protocol("pick", &["challenger", "consensus"]), protocol("weigh", &["options"])]
+        vec![
+            protocol("plain", &[]),
+            protocol("pick", &["challenger", "consensus"]),
+            protocol("weigh", &["options"]),
+            protocol("gate", &["triggers", "history"]),
+        ]
     }
 
     fn build_with(extra: &[&str]) -> Result<Value, String> {
@@ -206,6 +246,44 @@ mod tests {
         let request = build_with(&["--protocol", "pick:2", "--panel", "openai/a,openai/b", "--no-judge"]).unwrap();
         assert_eq!((request["protocol"].as_str(), request["no_judge"].as_bool()), (Some("pick:2"), Some(true)));
         assert!(build_with(&["--protocol", "nope", "--panel", "openai/m"]).unwrap_err().contains("unknown protocol"));
+    }
+
+    #[test]
+    fn triggers_take_phrases_and_name_the_flag_when_wrong() {
+        let request =
+            build_with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", "risk=data loss, outage ,"])
+                .unwrap();
+        assert_eq!(request["options"]["triggers"], json!([{"name": "risk", "any_of": ["data loss", "outage"]}]));
+        for bad in ["risk", "=x", "risk= , "] {
+            let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", bad]).unwrap_err();
+            assert!(e.starts_with(&format!("--trigger '{bad}'")), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_files_triggers_apply_where_they_mean_something_and_flags_replace_them() {
+        let inputs = Inputs {
+            file_triggers: vec![json!({"name": "arch", "any_of": ["data model"]})],
+            history: vec![json!({"disagreements": 0})],
+            ..Inputs::default()
+        };
+        let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {}).unwrap();
+        let request = with(&["--protocol", "gate", "--panel", "openai/m"]);
+        assert_eq!(request["options"]["triggers"][0]["any_of"], json!(["data model"]));
+        assert_eq!(request["options"]["history"], json!([{"disagreements": 0}]));
+        let request = with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", "x=y"]);
+        assert_eq!(request["options"]["triggers"], json!([{"name": "x", "any_of": ["y"]}]));
+        let request = with(&["--protocol", "plain", "--panel", "openai/m"]);
+        assert_eq!(request["options"], json!({}), "no triggers nor history where the protocol takes none");
+    }
+
+    #[test]
+    fn a_label_belongs_to_protocols_with_a_history() {
+        assert!(build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", "rfc"]).is_ok());
+        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--label", "rfc"]).unwrap_err();
+        assert_eq!(e, "--label only applies to gate, not plain");
+        let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " "]).unwrap_err();
+        assert!(e.starts_with("--label"), "{e}");
     }
 
     #[test]

@@ -121,12 +121,18 @@ impl View {
                 };
                 if let Some(live) = &mut self.live {
                     live.started(t.id, &format!("{}{mark} · {}", t.speaker, t.model));
+                    if crate::provider::human::is_human(&t.model) {
+                        live.waiting_for_person(t.id);
+                    }
                 }
                 self.start(t.id, format!("\n### {}{mark}{phase} · {}\n", t.speaker, t.model));
             }
             K::JudgeStarted(j) => {
                 if let Some(live) = &mut self.live {
                     live.started(j.id, &format!("{} · {} (synthesis)", j.speaker, j.model));
+                    if crate::provider::human::is_human(&j.model) {
+                        live.waiting_for_person(j.id);
+                    }
                     self.judge = Some(j.id);
                 }
                 // The engine words the heading: never the plain one once a call failed.
@@ -146,7 +152,7 @@ impl View {
                 }
                 if self.judge == Some(t.id) {
                     // Held back while it streamed: shown once, rendered.
-                    let rendered = markdown(&sanitize::terminal(&t.text), self.colour);
+                    let rendered = markdown_text(&sanitize::terminal(&t.text), self.colour);
                     if self.focus == Some(t.id) {
                         self.say_styled(&rendered);
                     } else if let Some(p) = self.pending.get_mut(&t.id) {
@@ -185,6 +191,44 @@ impl View {
         self.pending.insert(id, Pending { header, text: String::new(), rendered: None, finished: false, footer: None });
         if self.focus.is_none() {
             self.advance_focus();
+        }
+    }
+
+    /// The protocol's named results (the engine's Markdown), shown once the
+    /// debate ends: rendered like the synthesis on a terminal, as plain
+    /// sanitized text elsewhere.
+    pub fn results(&mut self, markdown: &str) {
+        if markdown.trim().is_empty() {
+            return;
+        }
+        // Behind whatever is still shown, like every note.
+        let safe = sanitize::terminal(markdown).into_owned();
+        if self.live.is_some() && self.focus.is_none() {
+            let rendered = markdown_text(&safe, self.colour);
+            self.say_styled(&format!("\n{rendered}"));
+        } else {
+            self.note(&format!("\n{safe}\n"));
+        }
+    }
+
+    /// A person is about to be asked (`human/NAME`): say so, and keep the
+    /// status lines still while they type.
+    pub fn asking_person(&mut self, id: u64, seat: &str, model: &str) {
+        let line = format!("\n  ⌨ waiting for {seat} ({model}) to answer at the terminal…\n");
+        if let Some(live) = &mut self.live {
+            live.waiting_for_person(id);
+            live.print(&sanitize::terminal(&line));
+            live.pause();
+        } else if let Some(out) = &mut self.out {
+            let _ = out.write_all(sanitize::terminal(&line).as_bytes());
+            let _ = out.flush();
+        }
+    }
+
+    /// The person answered: the status lines move again.
+    pub fn person_answered(&mut self, _id: u64) {
+        if let Some(live) = &mut self.live {
+            live.unpause();
         }
     }
 
@@ -245,7 +289,7 @@ impl View {
 }
 
 /// Markdown for a terminal: styled, or plain layout without escape codes.
-fn markdown(text: &str, colour: bool) -> String {
+fn markdown_text(text: &str, colour: bool) -> String {
     let skin = if colour { termimad::MadSkin::default() } else { termimad::MadSkin::no_style() };
     let width = termimad::terminal_size().0.clamp(40, 120) as usize;
     skin.text(text, Some(width)).to_string()

@@ -69,3 +69,44 @@ fn nothing_configured_says_how_to_name_models() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
     let _ = std::fs::remove_dir_all(cache);
 }
+
+/// A command model is called like every other: a tiny prompt, a timeout, and
+/// for what failed, why and what to do.
+#[cfg(unix)]
+#[test]
+fn doctor_calls_command_models_and_says_what_failed() {
+    use std::os::unix::fs::PermissionsExt;
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let cache = dir("commands");
+    let script = |name: &str, body: &str| {
+        let path = cache.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path.display().to_string()
+    };
+    // It must have read the prompt from stdin to answer.
+    let answers = script("answers.sh", "grep -q 'Reply with the word OK' && echo OK");
+    let hangs = script("hangs.sh", "cat >/dev/null; sleep 30; echo late");
+    let fails = script("fails.sh", "cat >/dev/null; echo 'not logged in' >&2; exit 3");
+    let config = cache.join("commands.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[commands.answers]\nprogram = \"{answers}\"\n[commands.hangs]\nprogram = \"{hangs}\"\ntimeout = 600\n\
+             [commands.fails]\nprogram = \"{fails}\"\n"
+        ),
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let out = agon(&server, &cache, &["--config", config.to_str().unwrap(), "doctor", "--timeout", "1"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "the hang outlived the probe's timeout");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("ok    cmd/answers: answered in"), "{stdout}");
+    assert!(stdout.contains("dead  cmd/hangs: cmd/hangs: no answer within 1 s"), "{stdout}");
+    assert!(stdout.contains("agon doctor --timeout"), "{stdout}");
+    assert!(stdout.contains("dead  cmd/fails: cmd/fails: exit code 3: not logged in"), "{stdout}");
+    assert!(stdout.contains("by hand"), "{stdout}");
+    assert!(stdout.contains("1 of 3 answered"), "{stdout}");
+    let _ = std::fs::remove_dir_all(cache);
+}

@@ -137,7 +137,7 @@ fn a_piped_run_says_its_outcome_once() {
 }
 
 #[test]
-fn doctor_verdicts_hold_for_one_endpoint_and_commands_are_installed_not_answered() {
+fn doctor_verdicts_hold_for_one_endpoint_and_commands_are_called() {
     let env = Sandbox::new("small", "doctor");
     let cache = env.root.join("cache");
     let mut config = Config::default();
@@ -158,8 +158,9 @@ fn doctor_verdicts_hold_for_one_endpoint_and_commands_are_installed_not_answered
     assert!(!stderr(&out).contains("leaving out"), "another endpoint is another seat: {}", stderr(&out));
     assert!(healthy.stats().requests.iter().any(|r| r.model == "b"), "the seat was asked");
 
-    std::fs::write(env.root.join("own.toml"), "[commands.mine]\nprogram = \"sh\"\n").unwrap();
+    // A command model is called too (issue 14): `cat` answers with the prompt it was given.
+    std::fs::write(env.root.join("own.toml"), "[commands.mine]\nprogram = \"cat\"\n").unwrap();
     let out = with_cache(&healthy, &["--config", "own.toml", "doctor", "cmd/mine"]);
     let said = String::from_utf8_lossy(&out.stdout);
-    assert!(said.contains("cmd/mine: installed") && !said.contains("answered in"), "{said}");
+    assert!(said.contains("ok    cmd/mine: answered in"), "{said}");
 }

@@ -155,3 +155,35 @@ fn judge_mode_shows_the_judge_overruling_then_confirming_the_reader() {
     let models: Vec<String> = server.stats().requests.iter().map(|r| r.model.clone()).collect();
     assert_eq!(models.iter().filter(|m| *m == "judge").count(), 3, "two confirmations and the synthesis: {models:?}");
 }
+
+/// The protocol's named results follow the synthesis: rendered on a terminal
+/// (no Markdown markers left), plain text with `--no-stream` piped.
+#[test]
+fn the_results_follow_the_synthesis_rendered_on_a_terminal_and_plain_when_piped() {
+    let env = Sandbox::new("view", "results");
+    let review = "## Competitive Review\n```json\n{\"concerns\": [{\"concern\": 1, \"score\": 4}], \"pulled_punches\": false, \"key_narratives\": [\"rollback\"], \"agreement_zones\": [], \"contested_zones\": [\"rollback\"]}\n```";
+    let mut config = Config::default();
+    config.models.insert(
+        "judge".into(),
+        agon_testkit::ModelScript { replies: vec![review.into(), review.into()], ..Default::default() },
+    );
+    let server = TestServer::start(config, 0).unwrap();
+    let agon = env!("CARGO_BIN_EXE_agon");
+    let line = format!(
+        "{agon} run 'Review the RFC' --protocol adversarial --compete --quality-gate off --panel openai/adv,openai/chal --judge openai/judge"
+    );
+    let out = command(&env, &server, "script").args(["-qec", &line, "/dev/null"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let screen = String::from_utf8_lossy(&out.stdout);
+    let results = screen.find("Competitive review").expect("the review is shown");
+    assert!(!screen.contains("### Competitive review"), "rendered, not raw Markdown: {screen}");
+    assert!(results < screen.rfind("Outcome:").unwrap(), "before the outcome line");
+
+    let args = ["run", "Review the RFC", "--protocol", "adversarial", "--compete", "--quality-gate", "off"];
+    let more = ["--panel", "openai/adv,openai/chal", "--judge", "openai/judge", "--no-stream", "--format", "json"];
+    let out = command(&env, &server, agon).args(args).args(more).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("### Competitive review") && stderr.contains("compete-result"), "{stderr}");
+    assert!(!stderr.contains('\x1b'), "{stderr}");
+}

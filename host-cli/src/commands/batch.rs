@@ -14,7 +14,7 @@ use anyhow::Result;
 
 use super::cost::worst_case_line;
 use super::exit;
-use super::spec::{models_of, spec_json};
+use super::spec::{human_seats, models_of, spec_json};
 
 /// A lock on a batch's results file, held beside it as `RESULTS.lock`.
 pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
@@ -45,7 +45,14 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
         return Err(bad(format!("{}: no questions", args.questions.display())));
     };
     let mut runtime = Runtime::load()?;
-    let template: serde_json::Value = serde_json::from_str(&spec_json(&args.spec, &first, &mut runtime, config)?)?;
+    // Each debate of a batch stands alone: no compete history is read or kept.
+    let template: serde_json::Value =
+        serde_json::from_str(&spec_json(&args.spec, &first, &mut runtime, config, None)?)?;
+    if let Some((seat, model)) = human_seats(&template).into_iter().next() {
+        return Err(bad(format!(
+            "batch cannot seat a person: seat '{seat}' is {model}, and nobody answers at a terminal in a batch; use `agon run`, or give the seat a model"
+        )));
+    }
     let mut rates = std::collections::BTreeMap::new();
     for r in &args.rates {
         let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;

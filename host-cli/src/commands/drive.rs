@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use agon_cli::cli::{DriveArgs, Format};
+use agon_cli::compete_history::{self, Key};
 use agon_cli::config::Config;
 use agon_cli::engine::wit;
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
@@ -48,17 +49,24 @@ pub fn environment(config: &Config, drive: &DriveArgs) -> Environment {
     env
 }
 
+/// Where a run's ending is kept: its session, a `--journal` copy, the compete history.
+pub struct Ends<'a> {
+    pub session: Option<&'a SessionDir>,
+    pub journal_copy: Option<&'a std::path::Path>,
+    pub history: Option<&'a Key>,
+}
+
 /// Drive the council to its end (or an interruption), then write the result,
-/// the session's transcripts and the exit code.
+/// the session's transcripts, the compete history and the exit code.
 pub fn drive_to_end(
     council: &mut agon_cli::engine::Council<'_>,
     env: &Environment,
     drive: &DriveArgs,
     options: CallOptions,
     journals: Vec<JournalFile>,
-    session: Option<&SessionDir>,
-    journal_copy: Option<&std::path::Path>,
+    ends: Ends<'_>,
 ) -> Result<u8> {
+    let Ends { session, journal_copy, history } = ends;
     let events_to_stdout = drive.events.as_deref() == Some("-");
     let stdout_is_terminal = std::io::stdout().is_terminal() && !events_to_stdout;
     // The live view goes to a terminal stdout, else to stderr; the result document to stdout or --output.
@@ -103,6 +111,9 @@ pub fn drive_to_end(
             if drive.quiet {
                 note_outcome(&outcome);
             }
+            if let Some(key) = history {
+                record_history(council, key, session)?;
+            }
             if let Some(s) = session {
                 write_transcripts(council, s)?;
                 if !drive.quiet {
@@ -145,6 +156,22 @@ pub fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveAr
     }
     let outcome = council.outcome()?.context("the debate ended without an outcome")?;
     Ok(exit_code(&outcome))
+}
+
+/// Count a finished run's compete result in its history; a history that
+/// cannot be written costs a warning, never the run.
+fn record_history(council: &mut agon_cli::engine::Council<'_>, key: &Key, session: Option<&SessionDir>) -> Result<()> {
+    let transcript: serde_json::Value = serde_json::from_str(&council.transcript_json()?)?;
+    let (Some(disagreements), Some(path)) = (compete_history::disagreements(&transcript), compete_history::path())
+    else {
+        return Ok(());
+    };
+    let entry =
+        compete_history::Entry { disagreements, session: session.map(|s| s.id.clone()), at: agon_cli::doctor::now() };
+    if let Err(e) = compete_history::append(&path, key, entry) {
+        safe_eprintln!("agon: warning: this run is not counted in the compete history: {e}");
+    }
+    Ok(())
 }
 
 /// The session's rendered transcripts: as every text agon writes, no control character raw.

@@ -2,6 +2,7 @@
 
 use agon_cli::bad;
 use agon_cli::cli::DriveArgs;
+use agon_cli::compete_history::Key;
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host::{self, JournalFile};
@@ -10,7 +11,7 @@ use agon_cli::sessions::{self, SessionDir};
 use anyhow::Result;
 
 use super::drive::{
-    call_options, drive_to_end, environment, lock_session, note_outcome, write_result, write_transcripts,
+    Ends, call_options, drive_to_end, environment, lock_session, note_outcome, write_result, write_transcripts,
 };
 use super::run::check_outputs;
 use super::spec::models_of;
@@ -77,5 +78,10 @@ pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -
     eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
     let journals = vec![JournalFile::append_to(&path)?];
     let options = call_options(&drive, config);
-    drive_to_end(&mut council, &env, &drive, options, journals, Some(&session), None)
+    // The compete history the run counted in, when it had one.
+    let history: Option<Key> = std::fs::read_to_string(session.dir.join(sessions::COMPETE_KEY))
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok());
+    let ends = Ends { session: Some(&session), journal_copy: None, history: history.as_ref() };
+    drive_to_end(&mut council, &env, &drive, options, journals, ends)
 }

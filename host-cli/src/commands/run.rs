@@ -11,8 +11,8 @@ use agon_cli::{bad, safe_eprintln};
 use anyhow::{Context, Result};
 
 use super::cost::{micro_usd, usd, worst_case_line};
-use super::drive::{call_options, drive_to_end, environment, lock_session};
-use super::spec::{models_of, spec_json};
+use super::drive::{Ends, call_options, drive_to_end, environment, lock_session};
+use super::spec::{history_key, models_of, spec_json};
 
 /// Flags first, then agon.toml, then the built-in defaults.
 pub fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<()> {
@@ -52,7 +52,8 @@ pub fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Re
 pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
     check_outputs(&args.drive, args.journal.as_deref())?;
     let mut runtime = Runtime::load()?;
-    let spec = spec_json(&args.spec, &args.question, &mut runtime, config)?;
+    let history = history_key(&args.spec, &mut runtime)?;
+    let spec = spec_json(&args.spec, &args.question, &mut runtime, config, history.as_ref())?;
     let env = environment(config, &args.drive);
     let models = models_of(&serde_json::from_str(&spec)?);
     host::preflight(&models, &env).map_err(bad)?;
@@ -86,6 +87,11 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
         let lock = lock_session(&session)?;
         (Some(session), Some(lock))
     };
+    if let (Some(s), Some(key)) = (&session, &history) {
+        // `agon resume` counts the result in the same history.
+        s.write(sessions::COMPETE_KEY, &serde_json::to_string(key)?)
+            .with_context(|| format!("writing {} in session {}", sessions::COMPETE_KEY, s.id))?;
+    }
     let mut journals = Vec::new();
     if let Some(s) = &session {
         journals.push(JournalFile::create(&s.journal(), &header)?);
@@ -94,5 +100,6 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
         journals.push(JournalFile::create(path, &header)?);
     }
     let options = call_options(&args.drive, config);
-    drive_to_end(&mut council, &env, &args.drive, options, journals, session.as_ref(), args.journal.as_deref())
+    let ends = Ends { session: session.as_ref(), journal_copy: args.journal.as_deref(), history: history.as_ref() };
+    drive_to_end(&mut council, &env, &args.drive, options, journals, ends)
 }

@@ -1,6 +1,7 @@
 //! `agon spec`, and the spec every debate command builds from its flags.
 
 use agon_cli::cli::{SpecArgs, SpecCmd};
+use agon_cli::compete_history::{self, Key};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::output;
@@ -10,8 +11,25 @@ use anyhow::Result;
 
 use super::exit;
 
-pub fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config: &Config) -> Result<String> {
-    let mut inputs = spec_args::Inputs::default();
+/// The spec these flags make. `history`: the compete history this run counts
+/// in, whose recent runs the protocol is told about (see [`history_key`]).
+pub fn spec_json(
+    args: &SpecArgs,
+    question: &str,
+    runtime: &mut Runtime,
+    config: &Config,
+    history: Option<&Key>,
+) -> Result<String> {
+    let mut inputs = spec_args::Inputs {
+        file_triggers: config.triggers.iter().map(|t| serde_json::json!(t)).collect(),
+        ..Default::default()
+    };
+    if let (Some(key), Some(path)) = (history, compete_history::path()) {
+        match compete_history::History::load(&path) {
+            Ok(h) => inputs.history = h.option(key),
+            Err(e) => safe_eprintln!("agon: warning: the compete history is left out: {e}"),
+        }
+    }
     if let Some(dir) = &args.roles {
         inputs.roles = read_roles(dir, runtime)?;
     }
@@ -33,6 +51,31 @@ pub fn spec_json(args: &SpecArgs, question: &str, runtime: &mut Runtime, config:
         spec["prices"] = serde_json::Value::Object(prices);
     }
     runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
+}
+
+/// The compete history a run of these flags counts in: its protocol's, under
+/// `--label` (default: the protocol's name), for the protocols that take a
+/// `history` (the engine's catalog says which).
+pub fn history_key(args: &SpecArgs, runtime: &mut Runtime) -> Result<Option<Key>> {
+    let protocol = args.protocol.split(':').next().unwrap_or_default().trim().to_string();
+    let takes =
+        runtime.protocols()?.iter().any(|p| p.name == protocol && p.options.iter().any(|o| o.name == "history"));
+    Ok(takes.then(|| Key {
+        label: args.label.as_deref().map(str::trim).filter(|l| !l.is_empty()).unwrap_or(&protocol).to_string(),
+        protocol,
+    }))
+}
+
+/// Every seat a person holds (`human/NAME`): (seat id, model).
+pub fn human_seats(spec: &serde_json::Value) -> Vec<(String, String)> {
+    spec["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
+        .filter_map(|p| Some((p["id"].as_str()?.to_string(), p["model"].as_str()?.to_string())))
+        .filter(|(_, model)| agon_cli::provider::human::is_human(model))
+        .collect()
 }
 
 /// The role files of a folder (`*.md`, by file name), as text; each is parsed
@@ -76,7 +119,8 @@ pub fn models_of(spec: &serde_json::Value) -> Vec<String> {
 
 pub fn spec(args: SpecCmd, config: &Config) -> Result<u8> {
     let mut runtime = Runtime::load()?;
-    let json = spec_json(&args.spec, &args.question, &mut runtime, config)?;
+    let key = history_key(&args.spec, &mut runtime)?;
+    let json = spec_json(&args.spec, &args.question, &mut runtime, config, key.as_ref())?;
     let pretty: serde_json::Value = serde_json::from_str(&json)?;
     println!("{}", output::json_text(&serde_json::to_string_pretty(&pretty)?));
     Ok(exit::OK)

@@ -15,8 +15,8 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
     for chain in models {
         for model in ModelRef::parse_chain(chain)? {
             let key = if model.provider == "cmd" { model.reference() } else { model.provider.clone() };
-            if !checked.insert(key) {
-                continue;
+            if !checked.insert(key) || model.provider == crate::provider::human::PROVIDER {
+                continue; // a person needs no key, endpoint nor program
             }
             if model.provider == "cmd" {
                 let Some(cmd) = env.commands.get(&model.model) else {

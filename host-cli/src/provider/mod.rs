@@ -18,6 +18,7 @@ mod failure;
 pub mod gate;
 mod gemini;
 mod http;
+pub mod human;
 mod limits;
 mod model_ref;
 mod ollama;
@@ -49,6 +50,10 @@ pub fn complete(
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
 ) -> Result<Completion, CallError> {
+    if model.provider == human::PROVIDER {
+        // The host loop asks people itself (one at a time, the live view held back).
+        return Err(CallError::provider(format!("{}: a person answers at the terminal, not here", model.reference())));
+    }
     if model.provider == "cmd" {
         let Some(cmd) = env.commands.get(&model.model) else {
             return Err(CallError::provider(format!(

@@ -20,15 +20,26 @@ impl ModelRef {
         if model.is_empty() {
             return Err(format!("model '{reference}' has no model name after '{provider}/'"));
         }
-        if provider != "cmd" && !PRESETS.iter().any(|p| p.name == provider) {
+        if provider != "cmd" && provider != super::human::PROVIDER && !PRESETS.iter().any(|p| p.name == provider) {
             return Err(format!("unknown provider '{provider}' in '{reference}' (known: {})", provider_names()));
         }
         Ok(ModelRef { provider: provider.to_string(), model: model.to_string() })
     }
 
     /// A seat's model: one reference, or a fallback chain `a/x|b/y` tried in order.
+    /// A person (`human/NAME`) has no fallback and is no one's fallback.
     pub fn parse_chain(chain: &str) -> Result<Vec<ModelRef>, String> {
-        chain.split('|').map(ModelRef::parse).collect()
+        let models: Vec<ModelRef> = chain.split('|').map(ModelRef::parse).collect::<Result<_, _>>()?;
+        if models.len() > 1
+            && let Some(person) = models.iter().find(|m| m.provider == super::human::PROVIDER)
+        {
+            return Err(format!(
+                "'{}' puts {} in a fallback chain: a person answers alone; give the seat to the person or to the models",
+                chain.trim(),
+                person.reference()
+            ));
+        }
+        Ok(models)
     }
 
     pub fn reference(&self) -> String {
@@ -56,5 +67,8 @@ mod tests {
         let chain = ModelRef::parse_chain("gemini/x | openrouter/y").unwrap();
         assert_eq!(chain.iter().map(ModelRef::reference).collect::<Vec<_>>(), ["gemini/x", "openrouter/y"]);
         assert!(ModelRef::parse_chain("gemini/x|nope").is_err());
+        assert_eq!(ModelRef::parse("human/alice").unwrap().provider, "human");
+        let err = ModelRef::parse_chain("human/alice|openai/x").unwrap_err();
+        assert!(err.contains("human/alice") && err.contains("fallback"), "{err}");
     }
 }

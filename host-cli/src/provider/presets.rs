@@ -69,7 +69,7 @@ pub const PRESETS: &[Preset] = &[
 /// The provider names a reference may start with.
 pub fn provider_names() -> String {
     let mut names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-    names.push("cmd");
+    names.extend(["cmd", "human"]);
     names.join(", ")
 }
 

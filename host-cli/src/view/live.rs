@@ -40,6 +40,24 @@ impl Live {
         self.bars.insert(id, (bar, 0));
     }
 
+    /// The call is a person's: its status says so, instead of counting tokens.
+    pub fn waiting_for_person(&mut self, id: u64) {
+        if let Some((bar, _)) = self.bars.get(&id) {
+            bar.set_message("waiting for the person at the terminal");
+        }
+    }
+
+    /// Take the status lines down while a person types (they would redraw over the typing).
+    pub fn pause(&mut self) {
+        let _ = self.multi.clear();
+        self.multi.set_draw_target(ProgressDrawTarget::hidden());
+    }
+
+    /// Draw the status lines again.
+    pub fn unpause(&mut self) {
+        self.multi.set_draw_target(ProgressDrawTarget::stdout());
+    }
+
     /// Text arrived for a call: its token count (estimated: characters / 4) goes up.
     pub fn streamed(&mut self, id: u64, piece: &str) {
         if let Some((bar, chars)) = self.bars.get_mut(&id) {

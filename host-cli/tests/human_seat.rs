@@ -1,0 +1,126 @@
+//! A person in a seat (`human/NAME`): asked at the terminal, the prompt shown
+//! sanitized, a multi-line answer read from stdin (here piped), no call
+//! timeout; `batch` refuses such a seat.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use agon_testkit::sandbox::Sandbox;
+use agon_testkit::{Config, TestServer};
+use serde_json::Value;
+
+fn agon(env: &Sandbox, server: &TestServer, args: &[&str]) -> Command {
+    let mut cmd = env.command(env!("CARGO_BIN_EXE_agon"));
+    cmd.args(args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENAI_API_KEY", "sk-test-human")
+        .env_remove("EDITOR")
+        .env_remove("VISUAL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd
+}
+
+/// Run with `answers` written to stdin, each after `pause`.
+fn run_with_answers(env: &Sandbox, server: &TestServer, args: &[&str], answers: &[&str], pause: Duration) -> Output {
+    let mut child = agon(env, server, args).spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for a in answers {
+        std::thread::sleep(pause);
+        stdin.write_all(a.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+const QUESTION: &str = "Tabs or spaces?\x1b]52;c;cGF5bG9hZA==\x07";
+
+#[test]
+fn a_person_answers_at_the_terminal_with_no_timeout_and_the_prompt_sanitized() {
+    let env = Sandbox::new("human", "answers");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let args = [
+        "run",
+        QUESTION,
+        "--panel",
+        "human/alice,openai/b",
+        "--judge",
+        "openai/judge",
+        "--rounds",
+        "1",
+        "--format",
+        "json",
+        "--timeout",
+        "1",
+    ];
+    // The answer comes after the call timeout has long passed: a person is never timed out.
+    let out = run_with_answers(
+        &env,
+        &server,
+        &args,
+        &["Spaces, always.\n", "\nUnless the file says otherwise.\n.\n"],
+        Duration::from_millis(1200),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["outcome"]["kind"], "completed", "{}", t["outcome"]);
+    let alice = t["turns"].as_array().unwrap().iter().find(|turn| turn["speaker"] == "alice").expect("alice spoke");
+    assert_eq!(alice["text"], "Spaces, always.\n\nUnless the file says otherwise.");
+    assert_eq!(alice["model"], "human/alice");
+    // The view says whom it waits for; the prompt is shown, its control characters made visible.
+    assert!(stderr.contains("waiting for alice (human/alice) to answer at the terminal"), "{stderr}");
+    assert!(stderr.contains("alice, your turn"), "{stderr}");
+    assert!(stderr.contains("Tabs or spaces?^[]52;c;cGF5bG9hZA==^G"), "{stderr}");
+    assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "a raw control character reached the terminal");
+    // Nobody called a model for the person.
+    assert!(server.stats().requests.iter().all(|r| r.model != "alice"));
+}
+
+#[test]
+fn a_person_can_answer_in_the_editor_and_no_answer_is_a_failed_turn() {
+    let env = Sandbox::new("human", "editor");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let editor = env.root.join("editor.sh");
+    std::fs::write(&editor, "printf 'Written in the editor.\\n' | cat - \"$1\" > \"$1.new\" && mv \"$1.new\" \"$1\"\n")
+        .unwrap();
+    let args = ["run", "Q?", "--panel", "human/alice,openai/b", "--judge", "openai/judge", "--rounds", "1"];
+    let mut cmd = agon(&env, &server, &[&args[..], &["--format", "json"]].concat());
+    cmd.env("EDITOR", format!("sh {}", editor.display()));
+    let mut child = cmd.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(b":e\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let alice = t["turns"].as_array().unwrap().iter().find(|turn| turn["speaker"] == "alice").unwrap();
+    assert_eq!(alice["text"], "Written in the editor.");
+
+    // The input ends with nothing said: the turn fails, the run says so, and the rest is kept.
+    let args = ["run", "Q?", "--panel", "human/alice,openai/b,openai/c", "--judge", "openai/judge", "--rounds", "1"];
+    let out = run_with_answers(&env, &server, &[&args[..], &["--format", "json"]].concat(), &[], Duration::ZERO);
+    assert_eq!(out.status.code(), Some(3), "degraded: {}", String::from_utf8_lossy(&out.stderr));
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["outcome"]["kind"], "degraded");
+    assert!(t.to_string().contains("no answer was given"), "{}", t["outcome"]);
+    assert!(t["turns"].as_array().unwrap().iter().any(|turn| turn["speaker"] == "b"));
+}
+
+#[test]
+fn batch_refuses_a_seat_held_by_a_person_naming_it() {
+    let env = Sandbox::new("human", "batch");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    std::fs::write(env.root.join("q.jsonl"), "\"Q?\"\n").unwrap();
+    let args = ["batch", "q.jsonl", "--output", "r.jsonl", "--panel", "openai/a,human/bob", "--judge", "openai/judge"];
+    let out = agon(&env, &server, &args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("seat 'bob' is human/bob") && stderr.contains("agon run"), "{stderr}");
+    assert!(server.stats().requests.is_empty(), "nothing was called");
+    // A person is no model's fallback.
+    let out = agon(&env, &server, &["spec", "Q?", "--panel", "openai/a,human/bob|openai/c"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("fallback"));
+}
