@@ -16,6 +16,7 @@ pub struct Case {
 const VERDICT_AGREE: &str = r#"{"verdict": "agree", "critique": "none", "evidence": "it handles rollback", "alternative": "", "confidence": "high", "objection_strength": "minor", "assumptions_challenged": []}"#;
 const REVIEW: &str = "## Competitive Review\n```json\n{\"concerns\": [{\"concern\": 1, \"score\": 4}, {\"concern\": 2, \"score\": 2}], \"pulled_punches\": false, \"key_narratives\": [\"rollback\"], \"agreement_zones\": [], \"contested_zones\": [\"rollback\"]}\n```";
 const SCORECARD: &str = "```json\n{\"criteria\": [{\"name\": \"cost\", \"weight\": 60, \"scores\": {\"A\": 4, \"B\": 2}}], \"recommendation\": \"A\"}\n```";
+const RANKING: &str = "A reads best.\nFINAL RANKING:\n1. Response A\n2. Response B\n3. Response C";
 const URGENCY: &str =
     r#"[{"item": 1, "priority": "P0", "why": "due today"}, {"item": 2, "priority": "P3", "why": "later"}]"#;
 const IMPACT: &str =
@@ -117,7 +118,9 @@ pub const CASES: &[Case] = &[
         protocol: "ranked",
         panel: "openai/a,openai/b,openai/c",
         extra: &[],
-        scripts: &[],
+        // Each seat's blind answer, then its ranking: the labels a seat was not
+        // offered (its own) are skipped, so one list serves all three.
+        scripts: &[("a", &["Answer a.", RANKING]), ("b", &["Answer b.", RANKING]), ("c", &["Answer c.", RANKING])],
         outcome: "completed",
         field: Some("aggregate"),
     },
