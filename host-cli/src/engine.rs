@@ -162,6 +162,12 @@ impl Council<'_> {
         Ok(rt.bindings.agon_debate_engine().session().call_transcript_markdown(&mut rt.store, self.session)?)
     }
 
+    /// The protocol's named results alone, as Markdown (tables, headings).
+    pub fn results_markdown(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_results_markdown(&mut rt.store, self.session)?)
+    }
+
     pub fn spec_json(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_spec_json(&mut rt.store, self.session)?)
