@@ -9,7 +9,12 @@
 //! Built from the transcript JSON (its documented shape), so it renders any
 //! protocol's transcript: turns by round and phase, each seat in its own
 //! colour with the challenger marked, failures and the outcome said plainly,
-//! the synthesis, consensus checks, and the protocol's named results.
+//! the synthesis and consensus checks. The protocol's named results come as
+//! the engine renders them in Markdown (`results-markdown`: rankings and
+//! scorecards as tables, reviews under headings), turned into HTML by
+//! agon-html, the renderer the browser page uses too: raw HTML in it stays
+//! text, links go only to http(s), mailto or relative places, images load
+//! nothing.
 
 use std::fmt::Write;
 
@@ -22,25 +27,6 @@ pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'n
 
 /// Seat colours: distinct hues that keep dark text readable.
 const PALETTE: [&str; 8] = ["#dbeafe", "#dcfce7", "#fef3c7", "#fce7f3", "#e0e7ff", "#ccfbf1", "#fee2e2", "#ede9fe"];
-
-/// Fields of the transcript shown in their own sections (everything else is a named result).
-const KNOWN: &[&str] = &[
-    "version",
-    "protocol",
-    "question",
-    "context",
-    "seed",
-    "participants",
-    "judge",
-    "turns",
-    "consensus",
-    "synthesis",
-    "outcome",
-    "summaries",
-    "warnings",
-    "choices",
-    "usage",
-];
 
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -61,8 +47,9 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v[key].as_str().unwrap_or_default()
 }
 
-/// The page for a transcript.
-pub fn html(t: &Value) -> String {
+/// The page for a transcript; `results` is its named results as the engine
+/// renders them in Markdown (empty when there are none).
+pub fn html(t: &Value, results: &str) -> String {
     let mut seats: Vec<&str> = t["participants"].as_array().into_iter().flatten().map(|p| str_of(p, "id")).collect();
     if let Some(j) = t["judge"].as_object() {
         seats.push(j.get("id").and_then(Value::as_str).unwrap_or("judge"));
@@ -206,17 +193,15 @@ pub fn html(t: &Value) -> String {
         _ => {}
     }
 
-    if let Some(map) = t.as_object() {
-        let results: Vec<(&String, &Value)> = map.iter().filter(|(k, _)| !KNOWN.contains(&k.as_str())).collect();
-        if !results.is_empty() {
-            h.push_str("<h2>Results</h2>");
-            for (k, v) in results {
-                let _ = writeln!(h, "<h3>{}</h3><pre class=\"data\">{}</pre>", escape(k), escape(&pretty(v)));
-            }
-        }
-        if let Some(usage) = map.get("usage") {
-            let _ = writeln!(h, "<h2>Usage and cost</h2><pre class=\"data\">{}</pre>", escape(&pretty(usage)));
-        }
+    if !results.trim().is_empty() {
+        let _ = writeln!(
+            h,
+            "<section class=\"results\"><h2>Results</h2>\n{}</section>",
+            agon_html::markdown_to_html(results)
+        );
+    }
+    if let Some(usage) = t.get("usage") {
+        let _ = writeln!(h, "<h2>Usage and cost</h2><pre class=\"data\">{}</pre>", escape(&pretty(usage)));
     }
 
     if healthy {
@@ -257,6 +242,8 @@ h1{font-size:1.5rem;margin:.2rem 0}.meta{color:#555;margin:0}.panel{list-style:n
 pre{white-space:pre-wrap;word-wrap:break-word;font:inherit;margin:.3rem 0}pre.data,pre.context{font:13px/1.4 ui-monospace,monospace;background:#f9fafb;padding:.5rem}\
 .synthesis{border:2px solid #111;border-radius:.5rem;padding:.5rem .9rem;margin-top:2rem}\
 .outcome{border-radius:.5rem;padding:.5rem .9rem;margin:1rem 0}.outcome.ok{background:#ecfdf5}.outcome.bad{background:#fef2f2;border:2px solid #b91c1c}\
+.results table{border-collapse:collapse;margin:.5rem 0}.results th,.results td{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top}\
+.results blockquote{margin:.3rem 0;padding-left:.7rem;border-left:3px solid #ccc;color:#333}\
 footer{color:#777;font-size:.8rem;margin-top:3rem}";
 
 #[cfg(test)]
@@ -282,7 +269,7 @@ mod tests {
 
     #[test]
     fn model_text_cannot_inject_markup() {
-        let page = html(&transcript("completed", "<script>alert('x')</script> & \"quoted\""));
+        let page = html(&transcript("completed", "<script>alert('x')</script> & \"quoted\""), "");
         assert!(!page.contains("<script>"), "a reply's script tag must come out inert");
         assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"));
         assert!(page.contains("<title>agon · Ship &lt;it&gt;?</title>"));
@@ -292,24 +279,44 @@ mod tests {
         let head = &page[..page.find("</head>").unwrap()];
         assert!(head.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"), "{head}");
         assert!(!CSP.contains("script-src"), "default-src 'none' covers scripts");
-        let page = html(&transcript("completed", "\u{1b}]52;c;eA==\u{7}"));
+        let page = html(&transcript("completed", "\u{1b}]52;c;eA==\u{7}"), "");
         assert!(page.contains("^[]52;c;eA==^G") && !page.contains('\u{1b}'));
     }
 
     #[test]
     fn rounds_seats_and_the_challenger_are_marked() {
-        let page = html(&transcript("completed", "Yes."));
+        let page = html(&transcript("completed", "Yes."), RESULTS);
         assert!(page.contains("<h2 class=\"round\">Blind answers</h2>"));
         assert!(page.contains("<h2 class=\"round\">Round 2 · deliberation</h2>"));
         assert!(page.contains("class=\"turn challenger\" style=\"background:#dcfce7\""), "b's colour, marked");
         assert!(page.contains("class=\"turn\" style=\"background:#dbeafe\""), "a's colour");
         assert!(page.contains("<h2>Synthesis</h2>"));
-        assert!(page.contains("<h3>ranking</h3>"), "named results are shown");
+        assert!(page.contains("<h3>Aggregate ranking</h3>"), "named results are shown: {page}");
+    }
+
+    /// The engine's rendering of a result, with a model's hostile text in a cell.
+    const RESULTS: &str = "### Aggregate ranking\n\n| rank | seat | points |\n|---|---|---|\n\
+| 1 | a | 4 |\n| 2 | b \\<img src=x onerror=alert(1)> | 2 |\n\n> [why](javascript:alert(1)) <script>x()</script>\n";
+
+    #[test]
+    fn results_are_tables_never_json_and_never_markup() {
+        let page = html(&transcript("completed", "Yes."), RESULTS);
+        let results = &page[page.find("<h2>Results</h2>").expect("a results section")..];
+        assert!(
+            results.contains("<table>") && results.contains("<tr><td>1</td><td>a</td><td>4</td></tr>"),
+            "{results}"
+        );
+        assert!(results.contains("&lt;img src=x onerror=alert(1)&gt;"), "{results}");
+        assert!(results.contains("&lt;script&gt;x()&lt;/script&gt;") && !results.contains("javascript:"), "{results}");
+        assert!(!page.contains("<img") && !page.contains("<script") && !page.contains("href="));
+        assert!(!page.contains("\"ranking\""), "no JSON dump of the data");
+        // No results, no section.
+        assert!(!html(&transcript("completed", "Yes."), "\n").contains("<h2>Results</h2>"));
     }
 
     #[test]
     fn a_degraded_run_says_so_first_and_never_under_the_normal_heading() {
-        let page = html(&transcript("degraded", "Yes."));
+        let page = html(&transcript("degraded", "Yes."), "");
         let outcome = page.find("Outcome: degraded").unwrap();
         assert!(outcome < page.find("Blind answers").unwrap(), "the outcome comes before the turns");
         assert!(page.contains("<b>c</b> (blind, round 1): timeout — no answer"));
@@ -319,10 +326,10 @@ mod tests {
         let mut t = transcript("degraded", "Yes.");
         t["outcome"]["headline"] = json!("Headline <from> the engine");
         t["outcome"]["synthesis_heading"] = json!("Heading from the engine");
-        let page = html(&t);
+        let page = html(&t, "");
         assert!(page.contains("Outcome: Headline &lt;from&gt; the engine"), "escaped, as all text");
         assert!(page.contains("<h2>Heading from the engine</h2>") && !page.contains("<h2>Synthesis</h2>"));
-        let page = html(&transcript("no-quorum", "Yes."));
+        let page = html(&transcript("no-quorum", "Yes."), "");
         assert!(!page.contains("Synthesis"), "no quorum: no synthesis section at all");
     }
 }

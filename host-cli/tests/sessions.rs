@@ -74,6 +74,29 @@ fn assert_no_key_under(dir: &Path) {
 }
 
 #[test]
+fn the_html_export_shows_a_protocols_result_as_a_table() {
+    let env = Env::new("export-results");
+    let case = agon_testkit::cases::CASES.iter().find(|c| c.protocol == "priority-vote").unwrap();
+    let server = TestServer::start(case.config(Config::default()), 0).unwrap();
+    let items = env.sandbox.root.join("items.txt");
+    std::fs::write(&items, "- answer the <b>auditor</b>\n- fix the build\n").unwrap();
+    let mut args = case.run_args(items.to_str().unwrap());
+    args.push("--quiet");
+    let out = env.agon(&server, &args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let html = text(&env.agon(&server, &["export", "last", "--format", "html"]).stdout);
+    let results = &html[html.find("<h2>Results</h2>").unwrap_or_else(|| panic!("no results: {html}"))..];
+    // The engine's ranking table, as HTML: a row per item, the lenses' priorities in cells.
+    assert!(results.contains("<h3>Priority ranking (Borda count)</h3>"), "{results}");
+    assert!(results.contains("<th>item</th><th>urgency</th><th>impact</th>"), "{results}");
+    assert!(results.contains("<td>answer the &lt;b&gt;auditor&lt;/b&gt;</td><td>P0</td><td>P1</td>"), "{results}");
+    assert!(results.contains("<td>fix the build ⚑</td><td>P3</td><td>P0</td>"), "flagged: {results}");
+    assert!(results.contains("<li>urgency P3: later</li>\n<li>impact P0: unblocks all</li>"), "{results}");
+    // The data stays in the JSON transcript; the page has no dump of it, and no markup from the items.
+    assert!(!html.contains("\"urgency\"") && !html.contains("<b>auditor"), "{html}");
+}
+
+#[test]
 fn every_run_is_kept_listed_shown_and_exported() {
     let env = Env::new("kept");
     let server = server(0);

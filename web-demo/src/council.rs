@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agon_core::{Error, Event, Output, Session};
+use agon_core::{Error, Event, Output, Phase, Session};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use js_sys::{Function, Promise};
@@ -29,6 +29,28 @@ pub fn spec_from_form(form: JsValue) -> Result<String, JsError> {
     let form: Form = serde_wasm_bindgen::from_value(form)?;
     let spec = form::spec(&form).map_err(|e| JsError::new(&e))?;
     Ok(serde_json::to_string_pretty(&spec)?)
+}
+
+/// The built-in roles with their own models, when `protocol` seats roles
+/// (the page then offers a model field per role); `null` otherwise.
+#[wasm_bindgen(js_name = roleFields)]
+pub fn role_fields(protocol: &str) -> Result<JsValue, JsError> {
+    Ok(to_js(&form::roles(protocol))?)
+}
+
+/// Markdown as HTML that can run and load nothing (agon-html): raw HTML is
+/// text, links only to http(s), mailto or relative places, no images. The
+/// only way model text reaches the page as markup.
+#[wasm_bindgen(js_name = markdownToHtml)]
+pub fn markdown_to_html(markdown: &str) -> String {
+    agon_html::markdown_to_html(markdown)
+}
+
+/// The heading the core gives a phase of a round (`"Blind answers"`, `"Round 2"`, …).
+#[wasm_bindgen(js_name = phaseHeading)]
+pub fn phase_heading(phase: JsValue, round: u32) -> Result<String, JsError> {
+    let phase: Phase = serde_wasm_bindgen::from_value(phase)?;
+    Ok(phase.heading(round))
 }
 
 /// One debate in the page: live, or replayed from a journal.
@@ -114,6 +136,13 @@ impl Council {
     #[wasm_bindgen(js_name = transcriptMarkdown)]
     pub fn transcript_markdown(&self) -> Option<String> {
         self.with_session(Session::markdown)
+    }
+
+    /// The protocol's named results so far (rankings, scorecards, reviews…)
+    /// as the core renders them in Markdown, turned into safe HTML.
+    #[wasm_bindgen(js_name = resultsHtml)]
+    pub fn results_html(&self) -> Option<String> {
+        self.with_session(|s| agon_html::markdown_to_html(&s.results_markdown()))
     }
 
     /// The journal: the spec, then every reply or failure so far.

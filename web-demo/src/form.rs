@@ -1,9 +1,11 @@
 //! From the page's form to a debate spec. The core validates the result; this
 //! only shapes it, the way the CLI shapes its flags.
 
+use std::collections::BTreeMap;
+
 use agon_core::{DebateSpec, Limits, OptionKind, SpecRequest, build_spec};
-use serde::Deserialize;
-use serde_json::json;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 /// The form's fields that decide the debate (the endpoint and key do not).
 #[derive(Debug, Clone, Deserialize)]
@@ -18,9 +20,14 @@ pub struct Form {
     /// Empty: the protocol's own default.
     #[serde(default)]
     pub rounds: Option<u32>,
-    /// One per line: the options `comparative` weighs, the items `priority-vote` ranks.
+    /// The protocol's options as typed, by the names the catalog gives them;
+    /// an empty field means the protocol's default. Read by the option's kind:
+    /// a list of texts one per line, a flag `true`/`false`, data as JSON.
     #[serde(default)]
-    pub options: String,
+    pub options: BTreeMap<String, String>,
+    /// A model per role id (protocols whose seats are roles); empty: the Models in turn.
+    #[serde(default)]
+    pub role_models: BTreeMap<String, String>,
     pub question: String,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
@@ -34,17 +41,13 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     if models.is_empty() {
         return Err("Models: give at least one model name".into());
     }
-    let lines: Vec<&str> = form.options.lines().map(str::trim).filter(|o| !o.is_empty()).collect();
-    let mut options = std::collections::BTreeMap::new();
-    if !lines.is_empty() {
-        // The textarea fills the protocol's list of texts, whatever the catalog calls it.
-        let list = agon_core::protocols()
-            .into_iter()
-            .find(|p| p.name == form.protocol)
-            .and_then(|p| p.options.into_iter().find(|o| o.kind == OptionKind::Texts))
-            .ok_or_else(|| format!("Options: {} takes no list", form.protocol))?;
-        options.insert(list.name.to_string(), json!(lines));
-    }
+    let options = options(&form.protocol, &form.options)?;
+    let role_models = form
+        .role_models
+        .iter()
+        .filter(|(_, m)| !m.trim().is_empty())
+        .map(|(r, m)| (r.clone(), m.trim().into()))
+        .collect();
     let judge = form.judge.trim();
     let request = SpecRequest {
         question: form.question.clone(),
@@ -53,6 +56,7 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
         no_judge: judge.is_empty(),
         protocol: form.protocol.clone(),
         options,
+        role_models,
         rounds: form.rounds,
         limits: Limits {
             max_tokens: form.max_tokens,
@@ -62,6 +66,59 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
         ..SpecRequest::default()
     };
     build_spec(request).map_err(|e| e.to_string())
+}
+
+/// The form's option fields as the spec's option values, each read by the
+/// kind the protocol catalog gives it.
+fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap<String, Value>, String> {
+    let info = agon_core::protocols().into_iter().find(|p| p.name == protocol);
+    let mut options = BTreeMap::new();
+    for (name, text) in fields {
+        let text = text.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let option = info
+            .as_ref()
+            .and_then(|p| p.options.iter().find(|o| o.name == name))
+            .ok_or_else(|| format!("{name}: {protocol} takes no option of that name"))?;
+        let value = match option.kind {
+            OptionKind::Texts => json!(text.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>()),
+            OptionKind::Flag => match text {
+                "true" => json!(true),
+                "false" => json!(false),
+                other => return Err(format!("{name}: true or false, not '{other}'")),
+            },
+            OptionKind::Data => serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?,
+            OptionKind::Seat | OptionKind::Choice(_) => json!(text),
+        };
+        options.insert(name.clone(), value);
+    }
+    Ok(options)
+}
+
+/// One of the roles a protocol seats, for the page's per-role model fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RoleField {
+    pub id: String,
+    pub name: String,
+    /// The role file's own model.
+    pub model: String,
+    /// It debates (stage 1); otherwise it judges.
+    pub debates: bool,
+}
+
+/// The built-in roles, when `protocol` seats roles rather than models (the
+/// core's builder seats them without any model given); `None` otherwise.
+pub fn roles(protocol: &str) -> Option<Vec<RoleField>> {
+    let probe = SpecRequest { question: "?".into(), protocol: protocol.into(), ..SpecRequest::default() };
+    build_spec(probe).ok()?;
+    let roles = agon_core::builtin_roles()
+        .into_iter()
+        .filter(|r| r.participates_in_stage1 || r.participates_in_stage3)
+        .map(|r| RoleField { id: r.role_id, name: r.role_name, model: r.model, debates: r.participates_in_stage1 })
+        .collect();
+    Some(roles)
 }
 
 #[cfg(test)]
@@ -74,7 +131,8 @@ mod tests {
             judge: judge.into(),
             protocol: "rotating-challenger".into(),
             rounds: Some(1),
-            options: String::new(),
+            options: BTreeMap::new(),
+            role_models: BTreeMap::new(),
             question: " Tabs or spaces? ".into(),
             max_tokens: 100,
         }
@@ -103,19 +161,68 @@ mod tests {
         bad.protocol = "shouting-match".into();
         assert!(spec(&bad).unwrap_err().contains("protocol"));
         let mut stray = form("a,b", "j");
-        stray.options = "x".into();
-        assert!(spec(&stray).unwrap_err().starts_with("Options"));
+        stray.options.insert("items".into(), "x".into());
+        assert!(spec(&stray).unwrap_err().starts_with("items: rotating-challenger takes no option"));
     }
 
     #[test]
     fn options_go_where_the_protocol_wants_them() {
         let mut f = form("a,b", "j");
         f.protocol = "priority-vote".into();
-        f.options = "fix login\n\n ship dark mode \n".into();
+        f.options.insert("items".into(), "fix login\n\n ship dark mode \n".into());
         f.rounds = None;
         let spec = spec(&f).unwrap();
         assert_eq!(spec.rounds, None);
         let json = serde_json::to_value(&spec.protocol).unwrap();
         assert_eq!(json["items"], json!(["fix login", "ship dark mode"]));
+    }
+
+    #[test]
+    fn every_kind_of_option_is_read_by_its_kind() {
+        let mut f = form("a,b", "j");
+        f.protocol = "adversarial".into();
+        f.rounds = None;
+        f.options.insert("compete".into(), "compete".into());
+        f.options.insert("triggers".into(), r#"[{"name": "security", "any_of": ["auth"]}]"#.into());
+        f.options.insert("history".into(), " ".into());
+        let json = serde_json::to_value(spec(&f).unwrap().protocol).unwrap();
+        assert_eq!(json["compete"], "compete");
+        assert_eq!(json["triggers"][0]["any_of"], json!(["auth"]));
+        assert!(json.get("history").is_none(), "an empty field is the default");
+        f.options.insert("triggers".into(), "[oops".into());
+        assert!(spec(&f).unwrap_err().starts_with("triggers: not JSON"));
+
+        let mut f = form("a,b,c", "j");
+        f.protocol = "challenge".into();
+        f.rounds = None;
+        f.options.insert("skeptical_of_early_agreement".into(), "false".into());
+        let json = serde_json::to_value(spec(&f).unwrap().protocol).unwrap();
+        assert_eq!(json["skeptical_of_early_agreement"], false);
+        f.options.insert("skeptical_of_early_agreement".into(), "maybe".into());
+        assert!(spec(&f).unwrap_err().contains("true or false"));
+    }
+
+    #[test]
+    fn role_protocols_seat_the_builtin_roles_with_their_own_models() {
+        assert_eq!(roles("rotating-challenger"), None);
+        let fields = roles("role-council").expect("role-council seats roles");
+        let ids: Vec<&str> = fields.iter().map(|r| r.id.as_str()).collect();
+        assert!(ids.contains(&"devils_advocate") && fields.iter().any(|r| !r.debates), "{ids:?}");
+
+        let mut f = form("m1, m2", "");
+        f.protocol = "role-council".into();
+        f.role_models.insert("cfo".into(), " finance-model ".into());
+        f.role_models.insert("optimist".into(), "  ".into());
+        let spec = spec(&f).unwrap();
+        let seat = |id: &str| spec.panel.iter().find(|p| p.id == id).unwrap();
+        assert_eq!(seat("cfo").model, "finance-model");
+        assert_eq!(seat("devils_advocate").name, "Devil's Advocate");
+        assert!(["m1", "m2"].contains(&seat("optimist").model.as_str()), "empty: the Models in turn");
+        f.role_models.insert("nobody".into(), "x".into());
+        assert!(spec_err(&f).contains("nobody"));
+    }
+
+    fn spec_err(f: &Form) -> String {
+        spec(f).unwrap_err()
     }
 }

@@ -130,6 +130,181 @@ test('Open journal replays every golden case without a model call; the JSON and 
   }
 });
 
+/** The Results region's tables, as rows of cell texts. */
+async function resultTables(page) {
+  return page.evaluate(() => [...document.querySelectorAll('#results table')]
+    .map((table) => [...table.rows].map((row) => [...row.cells].map((cell) => cell.textContent.trim()))));
+}
+
+async function replay(page, name) {
+  await page.getByLabel('Open journal').setInputFiles(join(golden, name, 'journal.ndjson'));
+  await page.getByRole('status').filter({ hasText: 'Replayed' }).waitFor();
+}
+
+test('each protocol\'s own result shows on the page as the core renders it: tables and headings, never JSON', async () => {
+  const checks = {
+    'priority-vote-four-items': async (page, text, tables) => {
+      assert.match(text, /Priority ranking \(Borda count\)/);
+      assert.deepEqual(tables[0][0], ['#', 'item', 'urgency', 'impact', 'score']);
+      assert.deepEqual(tables[0][1], ['1', 'Fix the flaky deploy pipeline', 'P1', 'P0', '7']);
+      assert.equal(tables[0].length, 5, 'a header and one row per item');
+      assert.match(text, /Flagged: the lenses differ/);
+      assert.match(text, /urgency P0: the CEO is waiting/);
+      assert.match(text, /impact P2: a quick answer/);
+    },
+    'comparative-postgres-vs-dynamo': async (page, text, tables) => {
+      assert.match(text, /Scorecard/);
+      assert.deepEqual(tables[0][0], ['criterion', 'weight', 'A', 'B']);
+      assert.deepEqual(tables[0].at(-1), ['weighted total', '', '440', '340']);
+      assert.match(text, /Recommendation: A/);
+    },
+    'ranked-three-seats': async (page, text, tables) => {
+      assert.match(text, /Peer ranking/);
+      assert.deepEqual(tables[0][1].slice(0, 4), ['1', 'Ana', 'Response B', '2']);
+      assert.match(text, /Ana: Response C > Response A/);
+    },
+    'adversarial-compete': async (page, text, tables) => {
+      assert.equal(await page.locator('#results h3', { hasText: 'Competitive review' }).count(), 1);
+      assert.deepEqual(tables[0][0], ['challenger concern', 'judge\'s score', 'verdict']);
+      assert.match(text, /Cost gate: competitive \(advocate and challenger\)/);
+      assert.match(text, /Agreement zones/);
+    },
+    'adversarial-gate-single': async (page, text) => assert.match(text, /Cost gate: single agent/),
+    'challenge-tradeoff': async (page, text, tables) => {
+      assert.equal(await page.locator('#results h3', { hasText: 'Debate outcome: tradeoff identified' }).count(), 1);
+      assert.match(text, /Final position:\s*Rewrite it, timeboxed to two quarters/);
+      assert.match(text, /Position evolution: v1 → v2 → v3/);
+      assert.ok(tables.some((t) => t[0].includes('challenger') && t[0].includes('verdict')), JSON.stringify(tables));
+    },
+    'challenge-fast-exit': async (page, text) => assert.match(text, /Debate outcome/),
+    'role-council-builtin': async (page) => {
+      // Every card names its role and its model.
+      for (const [seat, role] of [['devils_advocate', 'Devil\'s Advocate'], ['optimist', 'Optimist'], ['regulator', 'Regulator'], ['cfo', 'CFO']]) {
+        const cards = page.locator(`#rounds-view .card[data-seat="${seat}"]`);
+        assert.ok(await cards.count() >= 2, `${seat}: a card in every round`);
+        for (const header of await cards.locator('header').allTextContents()) {
+          assert.ok(header.includes(role) && header.includes('ollama/llama3.2'), header);
+        }
+      }
+      const colours = await page.locator('#rounds-view .card').evaluateAll((cards) =>
+        [...new Set(cards.map((c) => `${c.dataset.seat} ${getComputedStyle(c).borderTopColor}`))]);
+      assert.equal(new Set(colours.map((c) => c.split(' ').slice(1).join(' '))).size, 4, `a colour per role: ${colours}`);
+      assert.match(await page.locator('#synthesis .card header').textContent(), /Judge.*ollama\/llama3\.1/);
+    },
+  };
+  for (const [name, check] of Object.entries(checks)) {
+    const { page, context } = await openDemo();
+    await replay(page, name);
+    const region = page.getByRole('region', { name: 'Results' });
+    const text = name === 'role-council-builtin' ? '' : (await region.textContent()).replace(/\s+/g, ' ');
+    assert.doesNotMatch(text, /[{[]\s*"/, `${name}: no JSON in the results`);
+    await check(page, text, await resultTables(page));
+    await assertNoCspViolation(page);
+    await context.close();
+  }
+});
+
+test('round tabs: one per round and phase, each showing its own cards; Markdown in turns is rendered', async () => {
+  const { page, context } = await openDemo();
+  await replay(page, 'rotating-challenger-consensus');
+  const tabs = await page.getByRole('tab').allTextContents();
+  assert.deepEqual(tabs.slice(0, 3), ['All rounds', 'Blind answers', 'Round 1'], tabs.join());
+  await page.getByRole('tab', { name: 'Blind answers' }).click();
+  assert.equal(await page.getByRole('tab', { name: 'Blind answers' }).getAttribute('aria-selected'), 'true');
+  const blind = page.getByRole('tabpanel', { name: 'Blind answers' });
+  assert.ok(await blind.locator('.card').count() >= 2);
+  assert.equal(await page.getByRole('tabpanel').count(), 1, 'only the chosen round shows');
+  await page.getByRole('tab', { name: 'Round 1' }).click();
+  assert.equal(await page.getByRole('tabpanel').count(), 1);
+  assert.equal(await page.getByRole('tabpanel', { name: 'Round 1' }).count(), 1);
+  await page.getByRole('tab', { name: 'All rounds' }).click();
+  assert.equal(await page.getByRole('tabpanel').count(), tabs.length - 1);
+  // The keyboard moves between tabs too.
+  await page.getByRole('tab', { name: 'All rounds' }).focus();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getByRole('tab', { name: 'Blind answers' }).getAttribute('aria-selected'), 'true');
+  await context.close();
+});
+
+test('a hostile reply shows as text: no image, no script link, no handler runs; its Markdown still renders', async () => {
+  const hostile = 'Look: <img src=x onerror="window.pwned=1"> and [click me](javascript:window.pwned=2) '
+    + '<script>window.pwned=3</script> **bold** [fine](https://example.com/)\n\n<div onmouseover="window.pwned=4">hover</div>\n';
+  const server = await startTestServer({ models: { evil: { replies: Array(10).fill(hostile) }, judge: { replies: [hostile] } } });
+  try {
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'evil, evil', Judge: 'judge', Protocol: 'round-robin', Rounds: '1',
+      Question: 'Ignore previous instructions?',
+    });
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    const cards = page.locator('.card .text.markdown');
+    assert.equal(await cards.count(), 3, 'two turns and the synthesis, rendered');
+    for (const text of await cards.allTextContents()) {
+      assert.ok(text.includes('<img src=x onerror="window.pwned=1">'), text);
+      assert.ok(text.includes('<script>window.pwned=3</script>') && text.includes('<div onmouseover'), text);
+    }
+    const found = await page.evaluate(() => ({
+      images: document.querySelectorAll('img').length,
+      scripts: document.querySelectorAll('body script').length,
+      handlers: [...document.querySelectorAll('#rounds-view *, #synthesis *')].filter((e) => [...e.attributes].some((a) => a.name.startsWith('on'))).length,
+      links: [...document.querySelectorAll('.card .text a')].map((a) => a.getAttribute('href')),
+      bold: document.querySelectorAll('.card .text strong').length,
+      pwned: window.pwned ?? null,
+    }));
+    await page.locator('.card .text.markdown').first().hover();
+    assert.deepEqual(found, { images: 0, scripts: 0, handlers: 0, links: Array(3).fill('https://example.com/'), bold: 3, pwned: null });
+    assert.equal(await page.evaluate(() => window.pwned ?? null), null);
+    await assertNoCspViolation(page);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
+test('role-council runs from the page with its built-in roles and a model per role', async () => {
+  const server = await startTestServer({});
+  try {
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'role-council', Rounds: '1',
+      'CFO model': 'finance-model', Question: 'Should we adopt a four-day week?',
+    });
+    const outcome = await runDebate(page, 60_000);
+    assert.doesNotMatch(outcome, /Cannot/, outcome);
+    const headers = await page.locator('#rounds-view .card header').allTextContents();
+    assert.ok(headers.some((h) => h.includes('Devil\'s Advocate') && h.includes('m1')), headers.join(' | '));
+    assert.ok(headers.some((h) => h.includes('CFO') && h.includes('finance-model')), headers.join(' | '));
+    assert.equal(headers.length, 4, 'four debating roles, one round');
+    const stats = await (await fetch(`${server.url}/stats`)).json();
+    assert.ok(stats.requests.some((r) => r.model === 'finance-model'), 'the CFO called its own model');
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
+test('adversarial competes, or answers alone, as the compete field says', async () => {
+  const server = await startTestServer({});
+  try {
+    const { page, context } = await openDemo();
+    for (const [mode, gate] of [['compete', /Cost gate: competitive/], ['single', /Cost gate: single agent/]]) {
+      await fillForm(page, {
+        Endpoint: `${server.url}/v1`, Models: 'adv, chal', Judge: 'j', Protocol: 'adversarial', Rounds: '',
+        Question: 'Review this plan: move billing to a queue.',
+      });
+      await page.getByLabel('compete', { exact: true }).selectOption(mode);
+      const outcome = await runDebate(page, 60_000);
+      const results = await page.getByRole('region', { name: 'Results' }).textContent();
+      assert.match(results.replace(/\s+/g, ' '), gate, `${mode}: ${outcome}: ${results}`);
+      const speakers = new Set(await page.locator('#rounds-view .card').evaluateAll((cards) => cards.map((c) => c.dataset.seat)));
+      assert.equal(speakers.size, mode === 'compete' ? 2 : 1, `${mode}: ${[...speakers]}`);
+    }
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
 test('a model answering HTTP 500: the outcome says degraded and names the seat; calls run together; the key goes only to the endpoint', async () => {
   const server = await startTestServer({ latency_ms: 300, models: { bad: { fault: 'server-error' } } });
   try {
@@ -189,13 +364,17 @@ test('every protocol in the select runs in the page to an outcome (test server, 
       options.map((o) => ({ name: o.value, maxSeats: Number(o.dataset.maxSeats ?? 3), options: o.dataset.options.split(' ') })));
     assert.ok(protocols.length >= 12, protocols.map((p) => p.name).join());
     for (const { name, maxSeats, options } of protocols) {
-      const takesTexts = options.includes('options') || options.includes('items');
       const seats = Math.min(3, maxSeats);
       await fillForm(page, {
         Endpoint: `${server.url}/v1`, Models: ['m1', 'm2', 'm3'].slice(0, seats).join(', '), Judge: 'j', Protocol: name, Rounds: '',
-        Options: takesTexts ? ['keep the monolith', 'split out billing', 'rewrite it all'].slice(0, seats).join('\n') : '',
         Question: 'What should we do next quarter?',
       });
+      // The fields come from the catalog: every list of texts gets one line per seat.
+      for (const list of await page.locator('#protocol-options textarea[data-kind="texts"]').all()) {
+        await list.fill(['keep the monolith', 'split out billing', 'rewrite it all'].slice(0, seats).join('\n'));
+      }
+      assert.deepEqual((await page.locator('#protocol-options [data-option]').evaluateAll((fields) => fields.map((f) => f.dataset.option))).sort(),
+        options.filter(Boolean).sort(), `${name}: a field per option`);
       const outcome = await runDebate(page, 60_000);
       const status = await page.getByRole('status').textContent();
       assert.ok(outcome.length > 'Outcome'.length, `${name}: ${outcome} (${status})`);

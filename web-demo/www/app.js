@@ -1,12 +1,18 @@
 // The page around the engine: read the form, show the events the Rust host
 // loop hands over, offer downloads. No debate logic lives here.
-import init, { Council, protocols, specFromForm } from './agon_web_demo.js';
+// Model text reaches the page as markup only through markdownToHtml, the
+// Rust renderer that turns raw HTML into text and keeps only safe links.
+import init, { Council, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
 
 const $ = (selector) => document.querySelector(selector);
 const KEY = 'agon.apiKey';
+const COLOURS = 8; // .seat-0 … .seat-7 in style.css
 
 let council;
+let catalog = [];
 let cards = new Map(); // request id -> card element
+let seats = new Map(); // seat id -> { name, model, colour }
+let following = true; // the newest round's tab opens as it starts, until the person picks one
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -15,29 +21,85 @@ function element(tag, className, text) {
   return node;
 }
 
+/** Show one round's panel (or every panel, for "all"), and mark its tab. */
+function selectTab(key) {
+  for (const tab of document.querySelectorAll('#round-tabs [role="tab"]')) {
+    const selected = tab.dataset.key === key;
+    tab.setAttribute('aria-selected', String(selected));
+    tab.tabIndex = selected ? 0 : -1;
+  }
+  for (const panel of document.querySelectorAll('#rounds-view > .round')) panel.hidden = key !== 'all' && panel.dataset.key !== key;
+}
+
+function tab(key, label) {
+  const button = element('button', '', label);
+  button.type = 'button';
+  button.id = `tab-${key}`;
+  button.dataset.key = key;
+  button.setAttribute('role', 'tab');
+  button.setAttribute('aria-selected', 'false');
+  if (key !== 'all') button.setAttribute('aria-controls', `round-${key}`);
+  button.addEventListener('click', () => {
+    const tabs = [...document.querySelectorAll('#round-tabs [role="tab"]')];
+    following = button === tabs.at(-1); // picking the newest keeps following the debate
+    selectTab(key);
+  });
+  $('#round-tabs').append(button);
+  $('#round-tabs').hidden = false;
+  return button;
+}
+
+/** The panel for a round's phase, with its tab; headings are the core's. */
 function section(round, phase) {
   const key = `${phase}-${round}`;
   let found = document.getElementById(`round-${key}`);
   if (!found) {
+    const heading = phaseHeading(phase, round);
     found = element('section', `round phase-${phase}`);
     found.id = `round-${key}`;
-    // Opening phases (round 0) are named by their phase; later ones by round.
-    found.append(element('h2', '', round === 0 ? `Opening: ${phase}` : phase === 'deliberation' ? `Round ${round}` : `Round ${round} · ${phase}`));
+    found.dataset.key = key;
+    found.setAttribute('role', 'tabpanel');
+    found.setAttribute('aria-labelledby', `tab-${key}`);
+    found.append(element('h2', '', heading));
     found.append(element('div', 'cards'));
     $('#rounds-view').append(found);
+    tab(key, heading);
+    if (following) selectTab(key);
+    else found.hidden = document.querySelector('#round-tabs [aria-selected="true"]')?.dataset.key !== 'all';
   }
   return found;
 }
 
-function card(id, parent, role, title) {
-  const node = element('article', `card role-${role}`);
+/** A card for one call: who speaks (role or seat name), on which model, and its colour. */
+function card(id, parent, seatId, model, role, note) {
+  const seat = seats.get(seatId) ?? { name: seatId, colour: 'judge' };
+  const node = element('article', `card role-${role} seat-${seat.colour}`);
   node.dataset.request = id;
+  node.dataset.seat = seatId;
   const head = element('header');
-  head.append(element('strong', 'seat', title), element('span', 'state', 'speaking…'));
+  head.append(element('strong', 'seat', seat.name), element('span', 'model', model));
+  if (note) head.append(element('span', 'note', note));
+  head.append(element('span', 'state', 'speaking…'));
   node.append(head, element('div', 'text'));
   parent.append(node);
   cards.set(id, node);
   return node;
+}
+
+/** Markdown from a model, shown as safe HTML; links open apart from the page. */
+function showMarkdown(target, markdown) {
+  target.innerHTML = markdownToHtml(markdown);
+  target.classList.add('markdown');
+  for (const link of target.querySelectorAll('a')) {
+    link.target = '_blank';
+    link.rel = 'noopener noreferrer';
+  }
+}
+
+function showResults() {
+  const html = council.resultsHtml() ?? '';
+  $('#results .body').innerHTML = html; // the core's Markdown through markdownToHtml
+  $('#results').hidden = html === '';
 }
 
 function setState(node, state, text) {
@@ -47,9 +109,15 @@ function setState(node, state, text) {
 
 function reset() {
   cards = new Map();
+  seats = new Map();
+  following = true;
   $('#rounds-view').replaceChildren();
+  $('#round-tabs').replaceChildren();
+  $('#round-tabs').hidden = true;
+  tab('all', 'All rounds');
   $('#synthesis .body').replaceChildren();
-  for (const old of document.querySelectorAll('#synthesis .result')) old.remove();
+  $('#results .body').replaceChildren();
+  $('#results').hidden = true;
   $('#outcome .body').textContent = '';
   $('#outcome').dataset.kind = '';
   $('#event-log ol').replaceChildren();
@@ -60,6 +128,9 @@ function onEvent(event) {
   switch (event.type) {
     case 'debate-started':
       $('#status').textContent = `Debating (${event.protocol}): ${event.question}`;
+      // Each seat keeps its colour for the whole debate; roles show their names.
+      event.participants.forEach((p, i) => seats.set(p.id, { name: p.name || p.id, model: p.model, colour: i % COLOURS }));
+      if (event.judge) seats.set(event.judge.id, { name: event.judge.name || 'judge', model: event.judge.model, colour: 'judge' });
       break;
     case 'round-started': {
       const head = section(event.round, event.phase).querySelector('h2');
@@ -70,20 +141,19 @@ function onEvent(event) {
       // The judge confirming an apparent consensus sits in the round it checks.
       const confirming = event.phase === 'confirmation';
       const node = card(event.id, section(event.round, confirming ? 'deliberation' : event.phase).querySelector('.cards'),
-        confirming ? 'judge' : event.challenger ? 'challenger' : 'debater',
-        confirming ? `${event.speaker} · confirming the consensus` : event.speaker);
-      node.dataset.seat = event.speaker;
+        event.speaker, event.model, confirming ? 'judge' : event.challenger ? 'challenger' : 'debater',
+        confirming ? 'confirming the consensus' : '');
       if (event.challenger) node.querySelector('header').append(element('span', 'badge', 'challenger'));
       break;
     }
     case 'judge-started':
       // The engine words the heading: never the plain one once a call failed.
       $('#synthesis-title').textContent = event.heading;
-      card(event.id, $('#synthesis .body'), 'judge', `${event.speaker} (${event.model})`);
+      card(event.id, $('#synthesis .body'), event.speaker, event.model, 'judge');
       break;
     case 'turn-completed': {
       const node = cards.get(event.id);
-      if (node) { node.querySelector('.text').textContent = event.text; setState(node, 'done', 'answered'); }
+      if (node) { showMarkdown(node.querySelector('.text'), event.text); setState(node, 'done', 'answered'); }
       break;
     }
     case 'turn-failed': {
@@ -113,13 +183,9 @@ function onEvent(event) {
     case 'choice-made':
       $('#rounds-view').append(element('p', 'note', `The seed chose ${event.what}: ${event.value}`));
       break;
-    case 'result-recorded': { // A protocol's own result: a ranking, a scorecard…
-      const result = element('details', 'result');
-      result.open = true;
-      result.append(element('summary', '', event.name), element('pre', '', JSON.stringify(event.value, null, 2)));
-      $('#synthesis').append(result);
+    case 'result-recorded': // A protocol's own result: the core renders them all.
+      showResults();
       break;
-    }
     case 'debate-ended': {
       const { kind, headline, synthesis_heading, reason, failures = [] } = event.outcome;
       const lines = [`${headline}. ${reason}`];
@@ -127,6 +193,7 @@ function onEvent(event) {
       for (const f of failures) lines.push(`Seat ${f.speaker} failed in ${f.phase} round ${f.round} (${f.kind}): ${f.message}`);
       $('#outcome .body').textContent = lines.join('\n');
       $('#outcome').dataset.kind = kind;
+      showResults();
       break;
     }
     default: // Events this page does not know yet are still in the log.
@@ -159,7 +226,9 @@ async function run(submit) {
   try {
     spec = specFromForm({
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
-      rounds: $('#rounds').value ? Number($('#rounds').value) : null, options: $('#options').value, question: $('#question').value, max_tokens: Number($('#max-tokens').value),
+      rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value, max_tokens: Number($('#max-tokens').value),
+      options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
+      role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
     });
   } catch (error) {
     $('#status').textContent = `Cannot start: ${error.message}`;
@@ -207,10 +276,60 @@ function download(what) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+/** The chosen protocol's own fields, as the core's catalog describes them. */
+function protocolFields() {
+  const protocol = catalog.find((p) => p.name === $('#protocol').value);
+  const box = $('#protocol-options');
+  box.replaceChildren(element('legend', '', 'Protocol options'));
+  for (const { name, kind, default: fallback, help } of protocol?.options ?? []) {
+    const id = `option-${name}`;
+    let field;
+    if (kind === 'flag' || kind.choice) {
+      field = element('select');
+      field.append(element('option', '', `(default: ${fallback})`));
+      field.firstChild.value = '';
+      for (const word of kind.choice ?? ['true', 'false']) field.append(element('option', '', word));
+    } else if (kind === 'texts' || kind === 'data') {
+      field = element('textarea');
+      field.rows = 2;
+      field.placeholder = kind === 'texts' ? 'one per line' : 'JSON';
+    } else {
+      field = element('input');
+      field.placeholder = fallback ? `default: ${fallback}` : '';
+    }
+    field.id = id;
+    field.dataset.option = name;
+    field.dataset.kind = kind.choice ? 'choice' : kind;
+    field.required = !fallback;
+    field.setAttribute('aria-describedby', `${id}-help`);
+    const label = element('label', '', name);
+    label.htmlFor = id;
+    const about = element('small', 'help', `${help}${fallback ? '' : ' Required.'}`);
+    about.id = `${id}-help`;
+    box.append(label, field, about);
+  }
+  box.hidden = !protocol?.options.length;
+
+  const roles = protocol ? roleFields(protocol.name) : null;
+  const models = $('#role-models');
+  models.replaceChildren(element('legend', '', 'Role models'));
+  for (const { id, name, model, debates } of roles ?? []) {
+    const field = element('input');
+    field.id = `role-model-${id}`;
+    field.dataset.role = id;
+    field.placeholder = debates ? `empty: the Models in turn (role file: ${model})` : 'empty: the Judge field, else the Models in turn';
+    const label = element('label', '', `${name} model`);
+    label.htmlFor = field.id;
+    models.append(label, field);
+  }
+  models.hidden = !roles;
+}
+
 await init();
 council = new Council();
+catalog = protocols();
 // The core says what each protocol takes; the page only shows it.
-for (const { name, summary, min_seats, max_seats, options } of protocols()) {
+for (const { name, summary, min_seats, max_seats, options } of catalog) {
   const option = element('option', '', name);
   option.value = name;
   option.title = summary;
@@ -220,6 +339,17 @@ for (const { name, summary, min_seats, max_seats, options } of protocols()) {
   $('#protocol').append(option);
 }
 $('#protocol').value = 'rotating-challenger';
+$('#protocol').addEventListener('change', protocolFields);
+protocolFields();
+$('#round-tabs').addEventListener('keydown', (key) => { // arrows move between tabs
+  const tabs = [...document.querySelectorAll('#round-tabs [role="tab"]')];
+  const at = tabs.indexOf(document.activeElement);
+  const step = { ArrowRight: 1, ArrowLeft: -1 }[key.key];
+  if (at < 0 || !step) return;
+  const next = tabs[(at + step + tabs.length) % tabs.length];
+  next.focus();
+  next.click();
+});
 $('#api-key').value = sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY) ?? '';
 $('#remember').checked = localStorage.getItem(KEY) !== null;
 $('#remember').addEventListener('change', rememberKey);

@@ -55,6 +55,16 @@ pub fn session_document(id: &str, format: Format) -> Result<String> {
     document(&mut opened.council, format)
 }
 
+/// The session's named results as the engine renders them in Markdown,
+/// from its journal (the stored transcript keeps their data, not their rendering).
+fn session_results(id: &str) -> Result<String> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let mut runtime = Runtime::load()?;
+    let mut opened = journal::open(&mut runtime, &session.journal(), None)?;
+    opened.council.results_markdown()
+}
+
 pub fn show(id: &str, format: Format) -> Result<u8> {
     let document = session_document(id, format)?;
     std::io::stdout().lock().write_all(document_text(&document, kind(format)).as_bytes())?;
@@ -70,7 +80,7 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
         ExportFormat::Json => output::json_text(&session_document(id, Format::Json)?).into_owned(),
         ExportFormat::Html => {
             let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
-            agon_cli::export::html(&json)
+            agon_cli::export::html(&json, &session_results(id)?)
         }
     };
     match output {
