@@ -101,7 +101,7 @@ pub const CASES: &[Case] = &[
     Case {
         protocol: "priority-vote",
         panel: "openai/u,openai/i",
-        extra: &["--items", "ITEMS"],
+        extra: &["--items", "ITEMS", "--compete"],
         scripts: &[("u", &[URGENCY]), ("i", &[IMPACT])],
         outcome: "completed",
         field: Some("ranking"),
