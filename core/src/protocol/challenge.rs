@@ -577,7 +577,7 @@ Finding no flaw too easily does not help. If after honest analysis the position 
 /// A rebuttal. Output: starts with ACCEPT, MAINTAIN or ESCALATE, then the reasoning.
 fn rebuttal_prompt(debate: &Debate, critique: &str, response: &str, position: &str) -> Prompt {
     Prompt {
-        system: "The defender has answered your critique and rejected it. Your options:\n\
+        system: "The defender has answered your critique without fully accepting it. Your options:\n\
 ACCEPT — the answer addresses your concern;\nMAINTAIN — your objection stands; say why;\n\
 ESCALATE — the defender missed the point; restate your objection more clearly.\n\n\
 Start your reply with ACCEPT, MAINTAIN or ESCALATE in capitals, then your reasoning."
