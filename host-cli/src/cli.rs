@@ -196,17 +196,17 @@ pub struct SpecArgs {
     /// role-council: a folder of role files (markdown with YAML frontmatter) instead of the built-in roles.
     #[arg(long, value_name = "DIR")]
     pub roles: Option<PathBuf>,
-    /// role-council: override a role's model, e.g. --model cfo=openai/gpt-4o.
+    /// role-council: override a role's model, e.g. --model cfo=openai/gpt-4o (juge or judge: the judging role).
     #[arg(long = "model", value_name = "ROLE=MODEL")]
     pub role_models: Vec<String>,
-    /// adversarial: always compete.
+    /// adversarial, priority-vote: always compete (both sides, both lenses).
     #[arg(long, conflicts_with = "single")]
     pub compete: bool,
-    /// adversarial: never compete; one agent answers.
+    /// adversarial, priority-vote: one agent answers; comparative: the judge scores the options alone.
     #[arg(long)]
     pub single: bool,
     /// adversarial: an auto-trigger, NAME=word,a phrase,…: compete when the question or context
-    /// mentions one (repeatable; replaces agon.toml's [[triggers]]).
+    /// mentions one (repeatable; replaces agon.toml's `[[triggers]]`).
     #[arg(long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
     /// adversarial: the compete history this run counts in and is told about (default: the
