@@ -209,6 +209,8 @@ test('round tabs: one per round and phase, each showing its own cards; Markdown 
   await replay(page, 'rotating-challenger-consensus');
   const tabs = await page.getByRole('tab').allTextContents();
   assert.deepEqual(tabs.slice(0, 3), ['All rounds', 'Blind answers', 'Round 1'], tabs.join());
+  // The judge shares a panel model in this case: said once, above the rounds, not as a tab.
+  assert.match(await page.locator('#rounds-view > p.warning').first().textContent(), /also sits on the panel/);
   await page.getByRole('tab', { name: 'Blind answers' }).click();
   assert.equal(await page.getByRole('tab', { name: 'Blind answers' }).getAttribute('aria-selected'), 'true');
   const blind = page.getByRole('tabpanel', { name: 'Blind answers' });

@@ -176,10 +176,14 @@ function onEvent(event) {
       section(event.round, 'deliberation').append(check);
       break;
     }
-    case 'warning':
-      section(event.round, event.phase).append(element('p', 'warning',
-        `Warning${event.speaker ? ` (${event.speaker})` : ''}: ${event.message}`));
+    case 'warning': {
+      const note = element('p', 'warning', `Warning${event.speaker ? ` (${event.speaker})` : ''}: ${event.message}`);
+      // Round 0 before any turn (a judge sharing a panel model) is about the whole
+      // debate: it sits above the rounds instead of opening a tab of its own.
+      if (event.round === 0 && !document.getElementById(`round-${event.phase}-0`)) $('#rounds-view').prepend(note);
+      else section(event.round, event.phase).append(note);
       break;
+    }
     case 'choice-made':
       $('#rounds-view').append(element('p', 'note', `The seed chose ${event.what}: ${event.value}`));
       break;
