@@ -11,14 +11,7 @@ use crate::{OutcomeKind, Phase, Transcript};
 /// says so at the top and never uses the normal synthesis heading.
 pub fn markdown(t: &Transcript) -> String {
     let mut out = String::new();
-    let name = |id: &str| -> String {
-        t.participants
-            .iter()
-            .chain(t.judge.iter())
-            .find(|p| p.id == id)
-            .map(|p| p.name.clone())
-            .unwrap_or_else(|| id.to_string())
-    };
+    let name = |id: &str| results::name(t, id);
     let _ = writeln!(out, "# {}\n", t.question.trim());
     if let Some(context) = &t.context {
         let _ = writeln!(out, "{}\n", results::quote(context));
