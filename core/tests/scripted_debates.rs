@@ -459,3 +459,33 @@ fn comparative_single_has_the_judge_score_the_options_alone() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Seed 001's compete result names the skill it reviewed: the run's label
+/// (the CLI's `--label`), else the protocol's name. A label is one line.
+#[test]
+fn adversarial_compete_result_names_the_label_it_counts_under() {
+    let review = r#"```json
+{"concerns": [{"concern": 1, "score": 3}], "key_narratives": ["the rollback gap"]}
+```"#;
+    let skill = |label: Option<&str>| {
+        let mut protocol = json!({"name": "adversarial", "compete": "compete"});
+        if let Some(l) = label {
+            protocol["label"] = json!(l);
+        }
+        let run = drive(Session::new(spec(protocol, &["adv", "chal"], 1, true)).unwrap(), |r| {
+            reply(r, if r.purpose == Purpose::Judge { review } else { "A review." })
+        });
+        run.session.transcript().results["compete_result"]["skill"].clone()
+    };
+    assert_eq!(skill(Some(" rfc ")), json!("rfc"));
+    assert_eq!(skill(None), json!("adversarial"));
+
+    for bad in ["", "two\nlines"] {
+        let v = json!({"question": "q", "panel": [{"id": "a", "model": "m/a"}, {"id": "b", "model": "m/b"}],
+            "protocol": {"name": "adversarial", "label": bad}});
+        match agon_core::DebateSpec::from_json(&v.to_string()) {
+            Err(Error::InvalidSpec { field, .. }) => assert_eq!(field, "protocol.label"),
+            other => panic!("{bad:?}: {other:?}"),
+        }
+    }
+}

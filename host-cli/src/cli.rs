@@ -209,8 +209,9 @@ pub struct SpecArgs {
     /// mentions one (repeatable; replaces agon.toml's `[[triggers]]`).
     #[arg(long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
-    /// adversarial: the compete history this run counts in and is told about (default: the
-    /// protocol's name); five runs in a row without disagreement raise compete_flag.
+    /// adversarial: what this run reviews, e.g. rfc (default: the protocol's name). It names
+    /// the compete result's skill and the history the run counts in; five runs in a row
+    /// without disagreement under one label raise compete_flag.
     #[arg(long, value_name = "NAME")]
     pub label: Option<String>,
 }

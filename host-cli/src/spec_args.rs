@@ -84,14 +84,16 @@ pub fn build(
         if label.trim().is_empty() {
             return Err("--label: give a name (the compete history this run counts in)".into());
         }
-        if !takes("history") {
+        if !takes("label") {
             let takers: Vec<&str> = protocols
                 .iter()
-                .filter(|p| p.options.iter().any(|o| o.name == "history"))
+                .filter(|p| p.options.iter().any(|o| o.name == "label"))
                 .map(|p| p.name.as_str())
                 .collect();
             return Err(format!("--label only applies to {}, not {name}", takers.join(" and ")));
         }
+        // The engine names the compete result's skill after it.
+        options.insert("label".into(), json!(label.trim()));
     }
     if !inputs.history.is_empty() && takes("history") {
         options.insert("history".into(), json!(inputs.history));
@@ -216,7 +218,7 @@ mod tests {
             protocol("plain", &[]),
             protocol("pick", &["challenger", "consensus"]),
             protocol("weigh", &["options"]),
-            protocol("gate", &["triggers", "history"]),
+            protocol("gate", &["triggers", "history", "label"]),
         ]
     }
 
@@ -278,8 +280,9 @@ mod tests {
     }
 
     #[test]
-    fn a_label_belongs_to_protocols_with_a_history() {
-        assert!(build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", "rfc"]).is_ok());
+    fn a_label_reaches_the_protocols_that_take_one() {
+        let request = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " rfc "]).unwrap();
+        assert_eq!(request["options"]["label"], json!("rfc"));
         let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--label", "rfc"]).unwrap_err();
         assert_eq!(e, "--label only applies to gate, not plain");
         let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " "]).unwrap_err();

@@ -92,6 +92,7 @@ fn each_label_keeps_its_own_history_and_a_disagreement_breaks_the_run() {
     }
     let (t, _) = run(&env, &server, &["--label", "rfc"]);
     assert_eq!(t["compete_result"]["disagreements"], 1);
+    assert_eq!(t["compete_result"]["skill"], "rfc", "the label names the skill reviewed");
     assert!(t.get("compete_flag").is_none(), "a disagreement is not zero");
     // Another label starts from nothing: four calm runs are not five.
     for _ in 0..4 {

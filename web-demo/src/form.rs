@@ -90,7 +90,7 @@ fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap
                 other => return Err(format!("{name}: true or false, not '{other}'")),
             },
             OptionKind::Data => serde_json::from_str(text).map_err(|e| format!("{name}: not JSON: {e}"))?,
-            OptionKind::Seat | OptionKind::Choice(_) => json!(text),
+            OptionKind::Seat | OptionKind::Choice(_) | OptionKind::Text => json!(text),
         };
         options.insert(name.clone(), value);
     }

@@ -275,6 +275,7 @@ pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
                         wit::OptionKind::Choice(words.iter().map(|w| w.to_string()).collect())
                     }
                     core::OptionKind::Flag => wit::OptionKind::Flag,
+                    core::OptionKind::Text => wit::OptionKind::Text,
                     core::OptionKind::Texts => wit::OptionKind::Texts,
                     core::OptionKind::Data => wit::OptionKind::Data,
                 },

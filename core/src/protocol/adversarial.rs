@@ -49,6 +49,12 @@ pub(crate) const DEF: Definition = Definition {
             default: "none",
             help: "Earlier runs' [{\"disagreements\"}], newest last: five at zero raise compete_flag.",
         },
+        OptionInfo {
+            name: "label",
+            kind: OptionKind::Text,
+            default: "the protocol's name",
+            help: "What the run reviews (the compete result's skill), e.g. rfc or schema; the CLI keeps a history per label.",
+        },
     ],
     example: |_| serde_json::json!({"compete": "compete"}),
     check: checked::<Options>,
@@ -151,10 +157,16 @@ pub(crate) struct Options {
     triggers: Vec<Trigger>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     history: Vec<CompeteHistory>,
+    /// The compete result's `skill`; `None` is the protocol's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
 }
 
 impl ProtocolOptions for Options {
     fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
+        if self.label.as_deref().is_some_and(|l| l.trim().is_empty() || l.contains(['\n', '\r'])) {
+            return Err(Error::spec("protocol.label", "must be one line of text"));
+        }
         for (i, t) in self.triggers.iter().enumerate() {
             if t.any_of.iter().all(|w| w.trim().is_empty()) {
                 return Err(Error::spec(format!("protocol.triggers[{i}].any_of"), "needs at least one word"));
@@ -392,7 +404,7 @@ impl Protocol for Adversarial {
                 // Stage 4 — the judge's competitive review.
                 Stage::Conclude(conclusion) => {
                     if let Some(text) = conclusion.verdict(debate) {
-                        record_review(debate, &self.options.history, text, notes);
+                        record_review(debate, &self.options, text, notes);
                     }
                     let rounds_run = rounds.min(3);
                     let ending = Ending::completed("competitive review by the judge", rounds_run);
@@ -426,7 +438,7 @@ fn count_numbered(text: &str) -> usize {
 }
 
 /// Parse the judge's closing JSON into the review and the compete result.
-fn record_review(debate: &Debate, history: &[CompeteHistory], text: &str, notes: &mut Vec<Note>) {
+fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec<Note>) {
     let review = match reply::review(text) {
         Ok(r) => r,
         Err(why) => {
@@ -449,14 +461,14 @@ fn record_review(debate: &Debate, history: &[CompeteHistory], text: &str, notes:
     notes.push(Note::Result {
         name: "compete_result",
         value: json!({
-            "skill": DEF.name,
+            "skill": options.label.as_deref().map_or(DEF.name, str::trim),
             "artifact": debate.spec.question.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().trim(),
             "disagreements": disputed,
             "sided_with": {"challenger": genuine, "advocate": disputed - genuine},
             "resolution": resolution,
         }),
     });
-    let mut recent: Vec<u32> = history.iter().map(|h| h.disagreements).collect();
+    let mut recent: Vec<u32> = options.history.iter().map(|h| h.disagreements).collect();
     recent.push(disputed);
     if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {
         notes.push(Note::Result {

@@ -113,6 +113,8 @@ pub enum OptionKind {
     /// One of the listed words.
     Choice(&'static [&'static str]),
     Flag,
+    /// One line of text.
+    Text,
     /// A list of texts.
     Texts,
     /// Structured data (JSON).
