@@ -28,6 +28,9 @@ scripts/bench.sh --quick
 step "fuzzing, bounded"
 scripts/fuzz.sh 20
 
+step "agon mcp: the MCP Python SDK as a client, and the MCP conformance suite"
+scripts/test-mcp.sh
+
 step "browser demo (web-demo/) in headless Chromium"
 scripts/test-web.sh
 

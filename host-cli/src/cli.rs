@@ -58,6 +58,8 @@ pub enum Command {
     },
     /// Render a debate from its journal, without calling any model.
     Replay(ReplayArgs),
+    /// Serve the council to MCP clients (Claude Code, Claude Desktop, Cursor, …): stdio, or --http.
+    Mcp(McpArgs),
     /// Check every configured model with a tiny live call; `run` leaves out seats found dead for a day.
     Doctor {
         /// More models to check (provider/model), beside those agon.toml names.
@@ -115,6 +117,29 @@ pub struct BatchArgs {
     #[command(flatten)]
     pub spec: SpecArgs,
     /// Per-call timeout in seconds.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// Tries again after a failed call (429, 5xx, dropped connection).
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
+    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    pub max_reply: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio; any
+    /// address but a loopback one needs AGON_MCP_TOKEN, a bearer token every client must send.
+    #[arg(long, value_name = "ADDRESS")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Debates at once, over every client; more wait their turn.
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    pub concurrency: usize,
+    /// Model requests in flight at once, over every debate (as `agon batch`).
+    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
+    pub max_in_flight: usize,
+    /// Per-call timeout in seconds (agon.toml's `timeout` wins when set).
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).

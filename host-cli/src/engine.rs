@@ -52,17 +52,34 @@ impl std::error::Error for EngineError {}
 
 impl Runtime {
     /// Load the embedded component, from the compilation cache when possible.
+    /// A process compiles or reads it once: later runtimes (`agon mcp`'s tool
+    /// calls, `agon batch`'s workers) share it and only instantiate it.
     pub fn load() -> Result<Runtime> {
-        Runtime::load_with_cache(cache_dir().as_deref())
+        static LOADED: std::sync::Mutex<Option<(Engine, Component)>> = std::sync::Mutex::new(None);
+        let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let (engine, component) = match &*loaded {
+            Some(pair) => pair.clone(),
+            None => {
+                let engine = Engine::new(&Config::new())?;
+                let component = load_component(&engine, cache_dir().as_deref())?;
+                loaded.insert((engine, component)).clone()
+            }
+        };
+        drop(loaded);
+        Runtime::instantiate(&engine, &component)
     }
 
     /// Load the component, caching its compiled form in `cache` (if any).
     pub fn load_with_cache(cache: Option<&Path>) -> Result<Runtime> {
         let engine = Engine::new(&Config::new())?;
         let component = load_component(&engine, cache)?;
-        let linker = Linker::new(&engine);
-        let mut store = Store::new(&engine, ());
-        let bindings = DebateEngine::instantiate(&mut store, &component, &linker)
+        Runtime::instantiate(&engine, &component)
+    }
+
+    fn instantiate(engine: &Engine, component: &Component) -> Result<Runtime> {
+        let linker = Linker::new(engine);
+        let mut store = Store::new(engine, ());
+        let bindings = DebateEngine::instantiate(&mut store, component, &linker)
             .map_err(anyhow::Error::from)
             .context("instantiating the agon component")?;
         Ok(Runtime { store, bindings })

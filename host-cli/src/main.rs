@@ -1,6 +1,7 @@
 //! `agon`: run LLM councils from the terminal.
 
 mod commands;
+mod mcp;
 
 use std::process::ExitCode;
 
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
             agon_cli::trust::command(file.as_deref(), list, revoke).map(|_| exit::OK)
         }
         Command::Protocols => commands::protocols::protocols(),
+        Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
             .with_context(|| format!("writing {}", output.display()))
             .map(|_| exit::OK),

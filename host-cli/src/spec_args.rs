@@ -21,6 +21,9 @@ pub struct Inputs {
     /// The recent compete history (`[{"disagreements": N}]`, newest last),
     /// for the protocols that take one.
     pub history: Vec<Value>,
+    /// Options by the names the catalog gives them (`agon mcp`'s `options`);
+    /// a flag for the same option wins.
+    pub options: Map<String, Value>,
 }
 
 /// The spec request these flags describe. `protocols` is the engine's
@@ -38,8 +41,16 @@ pub fn build(
         let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
         format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
     })?;
-    // A flag sets one option; a protocol without that option does not take the flag.
     let mut options = Map::new();
+    for (option, value) in &inputs.options {
+        if !info.options.iter().any(|o| &o.name == option) {
+            let takes: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();
+            let takes = if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
+            return Err(format!("options.{option}: {name} takes no such option (it takes: {takes})"));
+        }
+        options.insert(option.clone(), value.clone());
+    }
+    // A flag sets one option; a protocol without that option does not take the flag.
     let mut set = |flag: &str, option: &str, value: Option<Value>| -> Result<(), String> {
         let Some(value) = value else { return Ok(()) };
         if !info.options.iter().any(|o| o.name == option) {
@@ -77,7 +88,7 @@ pub fn build(
     set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
     let takes = |option: &str| info.options.iter().any(|o| o.name == option);
     // The file's triggers are a default: they apply where they mean something.
-    if triggers.is_empty() && !inputs.file_triggers.is_empty() && takes("triggers") {
+    if !options.contains_key("triggers") && !inputs.file_triggers.is_empty() && takes("triggers") {
         options.insert("triggers".into(), json!(inputs.file_triggers));
     }
     if let Some(label) = &args.label {

@@ -1,6 +1,8 @@
 //! The worst case a run may spend, as one line.
 
 use agon_cli::engine::wit;
+use agon_cli::{bad, safe_eprintln};
+use anyhow::Result;
 
 /// "worst case: 16 calls, ≤ 24,000 prompt + 8,192 completion tokens, ≤ $0.14".
 pub fn worst_case_line(e: &wit::CostEstimate) -> String {
@@ -39,4 +41,24 @@ pub fn usd(micro: u64) -> String {
 
 pub fn micro_usd(dollars: f64) -> u64 {
     (dollars * 1e6).round().max(0.0) as u64
+}
+
+/// Refuse a run whose worst case is above `max` US dollars; say which models
+/// it cannot count (no price).
+pub fn check_max_cost(max: Option<f64>, bound: &wit::CostEstimate) -> Result<()> {
+    if let (Some(max), Some(micro)) = (max, bound.cost_micro_usd)
+        && micro > micro_usd(max)
+    {
+        return Err(bad(format!(
+            "the worst case, {}, is above --max-cost ${max}: lower --rounds, --max-tokens or --judge-max-tokens, set --context-budget, or raise --max-cost",
+            usd(micro)
+        )));
+    }
+    if max.is_some() && !bound.unpriced.is_empty() {
+        safe_eprintln!(
+            "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
+            bound.unpriced.join(", ")
+        );
+    }
+    Ok(())
 }

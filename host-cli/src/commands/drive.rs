@@ -160,7 +160,11 @@ pub fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveAr
 
 /// Count a finished run's compete result in its history; a history that
 /// cannot be written costs a warning, never the run.
-fn record_history(council: &mut agon_cli::engine::Council<'_>, key: &Key, session: Option<&SessionDir>) -> Result<()> {
+pub fn record_history(
+    council: &mut agon_cli::engine::Council<'_>,
+    key: &Key,
+    session: Option<&SessionDir>,
+) -> Result<()> {
     let transcript: serde_json::Value = serde_json::from_str(&council.transcript_json()?)?;
     let (Some(disagreements), Some(path)) = (compete_history::disagreements(&transcript), compete_history::path())
     else {

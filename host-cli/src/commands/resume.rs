@@ -4,9 +4,10 @@ use agon_cli::bad;
 use agon_cli::cli::DriveArgs;
 use agon_cli::compete_history::Key;
 use agon_cli::config::Config;
-use agon_cli::engine::Runtime;
+use agon_cli::engine::{Council, Runtime, wit};
 use agon_cli::host::{self, JournalFile};
 use agon_cli::journal::{self, Retry};
+use agon_cli::provider::Environment;
 use agon_cli::sessions::{self, SessionDir};
 use anyhow::Result;
 
@@ -23,10 +24,47 @@ pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -
     let session = SessionDir::find(&root, id).map_err(bad)?;
     let _lock = lock_session(&session)?;
     check_outputs(&drive, None)?;
-    let path = session.journal();
     let mut runtime = Runtime::load()?;
+    let env = environment(config, &drive);
+    match reopen(&mut runtime, &session, retry_failed, &env)? {
+        Reopened::Finished(mut council, outcome) => {
+            let code = write_result(&mut council, &drive, false)?;
+            note_outcome(&outcome);
+            write_transcripts(&mut council, &session)?;
+            Ok(code)
+        }
+        Reopened::Ready { mut council, journals, history } => {
+            let options = call_options(&drive, config);
+            let ends = Ends { session: Some(&session), journal_copy: None, history: history.as_ref() };
+            drive_to_end(&mut council, &env, &drive, options, journals, ends)
+        }
+    }
+}
+
+/// A session opened again: already finished, or ready to drive on.
+pub enum Reopened<'r> {
+    Finished(Council<'r>, wit::Outcome),
+    Ready {
+        council: Council<'r>,
+        /// The session's journal, open for appending.
+        journals: Vec<JournalFile>,
+        /// The compete history the run counts in, when it has one.
+        history: Option<Key>,
+    },
+}
+
+/// Open `session` (locked by the caller) to go on: its journal repaired, and
+/// cut back to the failures that are asked again. The endpoints in `env` are
+/// checked before the journal changes.
+pub fn reopen<'r>(
+    runtime: &'r mut Runtime,
+    session: &SessionDir,
+    retry_failed: bool,
+    env: &Environment,
+) -> Result<Reopened<'r>> {
+    let path = session.journal();
     let retry = if retry_failed { Retry::AllFailures } else { Retry::Transport };
-    let journal::Opened { mut council, tail, cut } = journal::open(&mut runtime, &path, Some(retry))?;
+    let journal::Opened { mut council, tail, cut } = journal::open(runtime, &path, Some(retry))?;
     if cut.is_none()
         && let Some(outcome) = council.outcome()?
     {
@@ -39,15 +77,11 @@ pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -
                 session.id
             );
         }
-        let code = write_result(&mut council, &drive, false)?;
-        note_outcome(&outcome);
-        write_transcripts(&mut council, &session)?;
-        return Ok(code);
+        return Ok(Reopened::Finished(council, outcome));
     }
     // Before the journal changes: the endpoints must be back.
     let models = models_of(&serde_json::from_str(&council.spec_json()?)?);
-    let env = environment(config, &drive);
-    host::preflight(&models, &env).map_err(bad)?;
+    host::preflight(&models, env).map_err(bad)?;
     match cut {
         Some(cut) => {
             let kept = journal::replace(&path, &council.journal()?)?;
@@ -77,11 +111,9 @@ pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -
     let waiting = council.outstanding()?.len();
     eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
     let journals = vec![JournalFile::append_to(&path)?];
-    let options = call_options(&drive, config);
     // The compete history the run counted in, when it had one.
     let history: Option<Key> = std::fs::read_to_string(session.dir.join(sessions::COMPETE_KEY))
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok());
-    let ends = Ends { session: Some(&session), journal_copy: None, history: history.as_ref() };
-    drive_to_end(&mut council, &env, &drive, options, journals, ends)
+    Ok(Reopened::Ready { council, journals, history })
 }

@@ -10,7 +10,7 @@ use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, safe_eprintln};
 use anyhow::{Context, Result};
 
-use super::cost::{micro_usd, usd, worst_case_line};
+use super::cost::{check_max_cost, worst_case_line};
 use super::drive::{Ends, call_options, drive_to_end, environment, lock_session};
 use super::spec::{history_key, models_of, spec_json};
 
@@ -61,20 +61,7 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
     if !args.drive.quiet {
         safe_eprintln!("{}", worst_case_line(&bound));
     }
-    if let (Some(max), Some(micro)) = (args.spec.max_cost, bound.cost_micro_usd)
-        && micro > micro_usd(max)
-    {
-        return Err(bad(format!(
-            "the worst case, {}, is above --max-cost ${max}: lower --rounds, --max-tokens or --judge-max-tokens, set --context-budget, or raise --max-cost",
-            usd(micro)
-        )));
-    }
-    if args.spec.max_cost.is_some() && !bound.unpriced.is_empty() {
-        safe_eprintln!(
-            "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
-            bound.unpriced.join(", ")
-        );
-    }
+    check_max_cost(args.spec.max_cost, &bound)?;
 
     let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;

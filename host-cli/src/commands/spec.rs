@@ -20,8 +20,21 @@ pub fn spec_json(
     config: &Config,
     history: Option<&Key>,
 ) -> Result<String> {
+    spec_json_with(args, question, runtime, config, history, serde_json::Map::new())
+}
+
+/// [`spec_json`], with protocol options given by name as well (`agon mcp`).
+pub fn spec_json_with(
+    args: &SpecArgs,
+    question: &str,
+    runtime: &mut Runtime,
+    config: &Config,
+    history: Option<&Key>,
+    options: serde_json::Map<String, serde_json::Value>,
+) -> Result<String> {
     let mut inputs = spec_args::Inputs {
         file_triggers: config.triggers.iter().map(|t| serde_json::json!(t)).collect(),
+        options,
         ..Default::default()
     };
     if let (Some(key), Some(path)) = (history, compete_history::path()) {

@@ -1,0 +1,431 @@
+//! One debate (or resumed session) for an MCP client, on a thread of its own:
+//! the same path as `agon run` and `agon resume` (agon.toml, providers, the
+//! sessions folder, the compete history), minus everything that would write
+//! to stdout, which belongs to the protocol.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, Sender};
+
+use agon_cli::cli::SpecArgs;
+use agon_cli::config::Config;
+use agon_cli::engine::{Council, Runtime};
+use agon_cli::host::{self, Ending, JournalFile, Message, Sinks};
+use agon_cli::provider::gate::CallGate;
+use agon_cli::provider::{CallOptions, Environment};
+use agon_cli::sessions::{self, SessionDir};
+use agon_cli::view::View;
+use agon_cli::{bad, sanitize};
+use anyhow::{Context, Result};
+use clap::Parser;
+use serde_json::{Value, json};
+
+use super::schema::{DebateArgs, DebateResult, Estimate, Outcome, Position, Usage};
+use crate::commands::cost::check_max_cost;
+use crate::commands::drive::{lock_session, record_history, write_transcripts};
+use crate::commands::resume::{Reopened, reopen};
+use crate::commands::spec::{history_key, human_seats, models_of, spec_json_with};
+
+/// What every debate of one server shares.
+pub struct Shared {
+    pub config: Config,
+    pub calls: CallOptions,
+    pub retries: u32,
+    /// The in-flight limit over every debate, as `agon batch` has.
+    pub gate: Arc<CallGate>,
+}
+
+impl Shared {
+    fn environment(&self) -> Environment {
+        let mut env = Environment::new(&self.config);
+        env.retry.attempts = self.retries + 1;
+        env.gate = Some(self.gate.clone());
+        env
+    }
+}
+
+/// A finished tool call: Markdown for people and models, and the same as data.
+pub struct Answer {
+    pub markdown: String,
+    pub data: Value,
+}
+
+/// The engine's events, one JSON line each, handed on as they are written.
+pub struct EventLines {
+    buffer: Vec<u8>,
+    send: tokio::sync::mpsc::UnboundedSender<Value>,
+}
+
+impl EventLines {
+    pub fn new(send: tokio::sync::mpsc::UnboundedSender<Value>) -> EventLines {
+        EventLines { buffer: Vec::new(), send }
+    }
+}
+
+impl Write for EventLines {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.buffer.extend_from_slice(bytes);
+        while let Some(end) = self.buffer.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = self.buffer.drain(..=end).collect();
+            if let Ok(event) = serde_json::from_slice(&line) {
+                // A client that went away no longer hears; the debate goes on to its end.
+                let _ = self.send.send(event);
+            }
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The flags a `debate` call stands for, so that agon.toml applies exactly as to `agon run`.
+fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::Map<String, Value>)> {
+    #[derive(Parser)]
+    struct Flags {
+        #[command(flatten)]
+        spec: SpecArgs,
+    }
+    let mut flags = Flags::try_parse_from(["agon"]).context("the default flags")?.spec;
+    let mut given = Vec::new();
+    if let Some(p) = &a.protocol {
+        flags.protocol = p.clone();
+        given.push("protocol");
+    }
+    if !a.panel.is_empty() {
+        flags.panel = a.panel.clone();
+        given.push("panel");
+    }
+    if let Some(j) = &a.judge {
+        flags.judge = Some(j.clone());
+        given.push("judge");
+    }
+    if a.no_judge {
+        if a.judge.is_some() {
+            return Err(bad("judge and no_judge: give one or the other"));
+        }
+        flags.no_judge = true;
+        given.push("no_judge");
+    }
+    if let Some(r) = a.rounds {
+        flags.rounds = Some(r);
+        given.push("rounds");
+    }
+    if let Some(n) = a.max_tokens {
+        flags.max_tokens = n;
+        given.push("max_tokens");
+    }
+    if let Some(c) = a.max_cost {
+        flags.max_cost = Some(c);
+        given.push("max_cost");
+    }
+    if let Some(s) = a.seed {
+        flags.seed = s;
+    }
+    flags.context = a.context.clone();
+    let mut options: serde_json::Map<String, Value> = a.options.clone().into_iter().collect();
+    // The compete history is the host's: a label picks it, as `--label` does.
+    if let Some(label) = options.remove("label") {
+        flags.label = Some(label.as_str().ok_or_else(|| bad("options.label: give a name (text)"))?.to_string());
+    }
+    if options.contains_key("history") {
+        return Err(bad("options.history: agon keeps the compete history itself; give options.label instead"));
+    }
+    config.apply_to_spec(&mut flags, &|name| given.contains(&name)).map_err(bad)?;
+    Ok((flags, options))
+}
+
+/// The spec a `debate` call describes, checked as `agon run` checks it.
+fn spec_of(
+    a: &DebateArgs,
+    shared: &Shared,
+    runtime: &mut Runtime,
+) -> Result<(String, Option<agon_cli::compete_history::Key>)> {
+    if a.question.trim().is_empty() {
+        return Err(bad("question: ask something"));
+    }
+    let (flags, options) = spec_args(a, &shared.config)?;
+    let history = history_key(&flags, runtime)?;
+    let spec = spec_json_with(&flags, &a.question, runtime, &shared.config, history.as_ref(), options)?;
+    if let Some((seat, model)) = human_seats(&serde_json::from_str(&spec)?).into_iter().next() {
+        return Err(bad(format!(
+            "seat '{seat}' is {model}, a person: over MCP nobody answers at a terminal; give the seat a model"
+        )));
+    }
+    Ok((spec, history))
+}
+
+/// `estimate`: the worst case, before anything is spent.
+pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
+    let mut runtime = Runtime::load()?;
+    let (spec, _) = spec_of(a, shared, &mut runtime)?;
+    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let estimate = Estimate {
+        calls: bound.calls,
+        prompt_tokens: bound.prompt_tokens,
+        completion_tokens: bound.completion_tokens,
+        cost_usd: bound.cost_micro_usd.map(|m| m as f64 / 1e6),
+        unpriced: bound.unpriced.clone(),
+    };
+    Ok(Answer {
+        markdown: crate::commands::cost::worst_case_line(&bound).trim_start_matches("agon: ").to_string(),
+        data: serde_json::to_value(estimate)?,
+    })
+}
+
+/// `debate`: run it to its end, or until `channel` hears `Interrupted`.
+/// `started` hears the worst-case number of calls and the session, once the run is checked.
+pub fn debate(
+    a: &DebateArgs,
+    shared: &Shared,
+    channel: (Sender<Message>, Receiver<Message>),
+    events: EventLines,
+    started: &mut dyn FnMut(u32, &str),
+) -> Result<Answer> {
+    let mut runtime = Runtime::load()?;
+    let (spec, history) = spec_of(a, shared, &mut runtime)?;
+    let env = shared.environment();
+    host::preflight(&models_of(&serde_json::from_str(&spec)?), &env).map_err(bad)?;
+    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
+    check_max_cost(a.max_cost, &bound)?;
+
+    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
+    let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
+    let _lock = lock_session(&session)?;
+    if let Some(key) = &history {
+        session.write(sessions::COMPETE_KEY, &serde_json::to_string(key)?)?;
+    }
+    let journals = vec![JournalFile::create(&session.journal(), &council.journal()?)?];
+    eprintln!("agon mcp: debating in session {}", session.id);
+    started(bound.calls, &session.id);
+    finish(&mut council, &session, &env, shared.calls, journals, history.as_ref(), channel, events)
+}
+
+/// `resume`: a kept session, on from where it stopped.
+pub fn resume(
+    id: &str,
+    retry_failed: bool,
+    shared: &Shared,
+    channel: (Sender<Message>, Receiver<Message>),
+    events: EventLines,
+    started: &mut dyn FnMut(u32, &str),
+) -> Result<Answer> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let _lock = lock_session(&session)?;
+    let mut runtime = Runtime::load()?;
+    let env = shared.environment();
+    match reopen(&mut runtime, &session, retry_failed, &env)? {
+        Reopened::Finished(mut council, _) => {
+            write_transcripts(&mut council, &session)?;
+            answer(&mut council, &session, None)
+        }
+        Reopened::Ready { mut council, journals, history } => {
+            let spec: Value = serde_json::from_str(&council.spec_json()?)?;
+            if let Some((seat, model)) = human_seats(&spec).into_iter().next() {
+                return Err(bad(format!(
+                    "seat '{seat}' is {model}, a person: resume it with `agon resume {}` at a terminal",
+                    session.id
+                )));
+            }
+            let waiting = council.outstanding()?.len() as u32;
+            started(waiting, &session.id);
+            finish(&mut council, &session, &env, shared.calls, journals, history.as_ref(), channel, events)
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    council: &mut Council<'_>,
+    session: &SessionDir,
+    env: &Environment,
+    calls: CallOptions,
+    journals: Vec<JournalFile>,
+    history: Option<&agon_cli::compete_history::Key>,
+    channel: (Sender<Message>, Receiver<Message>),
+    events: EventLines,
+) -> Result<Answer> {
+    let mut sinks = Sinks { events: Some(Box::new(events)), journals };
+    let ending = host::drive(council, env, calls, &mut sinks, &mut View::new(None), channel).map_err(|e| {
+        anyhow::anyhow!(
+            "{e:#}; every turn answered before that is kept: once that is fixed, call resume with session {}",
+            session.id
+        )
+    })?;
+    match ending {
+        Ending::Done(_) => {
+            if let Some(key) = history {
+                record_history(council, key, Some(session))?;
+            }
+            write_transcripts(council, session)?;
+            answer(council, session, None)
+        }
+        Ending::Interrupted => answer(
+            council,
+            session,
+            Some(format!(
+                "cancelled: every answered turn is kept; call resume with session {} (or run `agon resume {}`)",
+                session.id, session.id
+            )),
+        ),
+    }
+}
+
+/// The result: the outcome first (a run that is not complete says why before
+/// anything else), the synthesis, the protocol's results, each seat's last word.
+fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<String>) -> Result<Answer> {
+    let t: Value = serde_json::from_str(&council.transcript_json()?)?;
+    let outcome = match &interrupted {
+        Some(next) => Outcome {
+            kind: "interrupted".into(),
+            complete: false,
+            headline: "Interrupted".into(),
+            reason: "the client cancelled the debate before it ended".into(),
+            next: Some(next.clone()),
+        },
+        None => {
+            let kind = t["outcome"]["kind"].as_str().unwrap_or("unknown").to_string();
+            Outcome {
+                complete: matches!(kind.as_str(), "completed" | "consensus"),
+                kind,
+                headline: t["outcome"]["headline"].as_str().unwrap_or_default().to_string(),
+                reason: t["outcome"]["reason"].as_str().unwrap_or_default().to_string(),
+                next: None,
+            }
+        }
+    };
+    let result = DebateResult {
+        session: session.id.clone(),
+        synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
+        positions: positions(&t),
+        results: t["results"].as_object().map(|r| r.clone().into_iter().collect()).unwrap_or_default(),
+        usage: usage(&t),
+        warnings: t["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|w| w["message"].as_str().map(str::to_string))
+            .collect(),
+        outcome,
+    };
+    let markdown = markdown(&result, &council.results_markdown()?);
+    Ok(Answer { markdown: sanitize::terminal(&markdown).into_owned(), data: serde_json::to_value(&result)? })
+}
+
+/// Each participant's last turn, in seat order.
+fn positions(t: &Value) -> Vec<Position> {
+    let turns = t["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
+    t["participants"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| {
+            let id = p["id"].as_str()?;
+            let last = turns.iter().rev().find(|turn| turn["speaker"] == id)?;
+            Some(Position {
+                seat: p["name"].as_str().filter(|n| !n.is_empty()).unwrap_or(id).to_string(),
+                model: last["model"].as_str().unwrap_or_default().to_string(),
+                round: last["round"].as_u64().unwrap_or_default() as u32,
+                text: last["text"].as_str().unwrap_or_default().to_string(),
+            })
+        })
+        .collect()
+}
+
+fn usage(t: &Value) -> Usage {
+    let total = &t["usage"]["total"];
+    Usage {
+        calls: total["calls"].as_u64().unwrap_or_default(),
+        prompt_tokens: total["prompt_tokens"].as_u64().unwrap_or_default(),
+        completion_tokens: total["completion_tokens"].as_u64().unwrap_or_default(),
+        cost_usd: t["usage"]["total"]["cost_micro_usd"].as_u64().filter(|_| priced(t)).map(|m| m as f64 / 1e6),
+    }
+}
+
+/// A cost is only a cost when every seat had a price.
+fn priced(t: &Value) -> bool {
+    t["usage"]["seats"].as_array().is_some_and(|s| s.iter().all(|seat| seat["cost_micro_usd"].is_u64()))
+        && t["prices"].as_object().is_some_and(|p| !p.is_empty())
+}
+
+fn markdown(r: &DebateResult, results: &str) -> String {
+    let mut out = String::new();
+    let o = &r.outcome;
+    if o.complete {
+        out.push_str(&format!("**{}**: {}\n\n", o.headline, o.reason));
+    } else {
+        out.push_str(&format!("**{} — not a complete result**: {}\n\n", o.headline, o.reason));
+        if let Some(next) = &o.next {
+            out.push_str(&format!("Next: {next}\n\n"));
+        }
+    }
+    if let Some(s) = &r.synthesis {
+        out.push_str(&format!("## Synthesis\n\n{}\n\n", s.trim()));
+    }
+    if !results.trim().is_empty() {
+        out.push_str(results.trim());
+        out.push_str("\n\n");
+    }
+    if !r.warnings.is_empty() {
+        out.push_str("## Warnings\n\n");
+        for w in &r.warnings {
+            out.push_str(&format!("- {w}\n"));
+        }
+        out.push('\n');
+    }
+    if !r.positions.is_empty() {
+        out.push_str("## Final positions\n\n");
+        for p in &r.positions {
+            out.push_str(&format!("### {} ({}, round {})\n\n{}\n\n", p.seat, p.model, p.round, p.text.trim()));
+        }
+    }
+    let cost = r.usage.cost_usd.map(|c| format!(", ${c:.4}")).unwrap_or_default();
+    out.push_str(&format!(
+        "Session {} · {} calls, {} prompt + {} completion tokens{cost}\n",
+        r.session, r.usage.calls, r.usage.prompt_tokens, r.usage.completion_tokens
+    ));
+    out
+}
+
+/// `json!` for the protocols tool: the catalog as hosts describe it.
+pub fn protocols() -> Result<Value> {
+    let mut runtime = Runtime::load()?;
+    let list: Vec<Value> = runtime
+        .protocols()?
+        .into_iter()
+        .map(|p| {
+            let options: Vec<Value> = p
+                .options
+                .iter()
+                .map(|o| {
+                    use agon_cli::engine::wit::OptionKind as K;
+                    let (kind, choices) = match &o.kind {
+                        K::Seat => ("seat", vec![]),
+                        K::Choice(words) => ("choice", words.clone()),
+                        K::Flag => ("flag", vec![]),
+                        K::Text => ("text", vec![]),
+                        K::Texts => ("texts", vec![]),
+                        K::Data => ("data", vec![]),
+                    };
+                    let mut v = json!({"name": o.name, "kind": kind, "default": o.default, "help": o.help});
+                    if !choices.is_empty() {
+                        v["choices"] = json!(choices);
+                    }
+                    v
+                })
+                .collect();
+            let mut v = json!({
+                "name": p.name, "summary": p.summary, "min_seats": p.min_seats,
+                "default_rounds": p.default_rounds, "max_rounds": p.max_rounds, "options": options,
+            });
+            if let Some(max) = p.max_seats {
+                v["max_seats"] = json!(max);
+            }
+            v
+        })
+        .collect();
+    Ok(json!({ "protocols": list }))
+}

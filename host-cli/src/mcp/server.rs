@@ -1,0 +1,282 @@
+//! The MCP server: its tools, with schemas from [`super::schema`], each call
+//! on a thread of its own (the engine and the providers are synchronous),
+//! progress from the engine's events, and a client's cancellation passed to
+//! the host loop as an interruption.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use agon_cli::BadInput;
+use agon_cli::host::Message;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use super::debate::{self, Answer, EventLines, Shared};
+use super::progress::Progress;
+use super::schema::{self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs};
+
+/// The server every client connection shares.
+#[derive(Clone)]
+pub struct Agon {
+    shared: Arc<Shared>,
+    /// Debates at once, over every client.
+    debates: Arc<Semaphore>,
+}
+
+impl Agon {
+    pub fn new(shared: Shared, debates: usize) -> Agon {
+        Agon { shared: Arc::new(shared), debates: Arc::new(Semaphore::new(debates.max(1))) }
+    }
+}
+
+const DEBATE: &str = "Ask a council of several language models to debate a question under a protocol, then \
+have a judge synthesize; use it for a second opinion, a design or code review, or a decision with trade-offs. \
+The whole council runs in this one call, its independent model calls in parallel, and progress is reported as \
+turns finish. The answer states the outcome first: a run that is degraded, over its cost limit, without its \
+judge or cancelled says so and why before anything else, and it is then not a complete result. It returns the \
+synthesis, each seat's final position, the protocol's own results (rankings, scorecards, verdicts), the cost, \
+and the session id, which `show` and `resume` take. Defaults (panel, protocol, rounds, prices) come from the \
+user's agon.toml; give `panel` as provider/model references only when the user named models.";
+
+const PROTOCOLS: &str = "List the debate protocols agon offers (round-robin, rotating-challenger, ranked, \
+adversarial, comparative, priority-vote, challenge, role-council, …), each with its seats, rounds and the \
+options `debate` takes in its `options` argument. Call it before choosing a protocol other than the default.";
+
+const ESTIMATE: &str = "The worst case of a debate before running it: at most how many model calls, prompt and \
+completion tokens, and US dollars (when agon.toml prices every model). Takes the same arguments as `debate` and \
+calls no model; use it when the user cares about cost.";
+
+const SESSIONS: &str = "List the debates agon has kept, newest first: id, date, protocol, outcome, cost and \
+question. Every debate run through this server or the agon CLI is kept.";
+
+const SHOW: &str = "A kept debate's whole transcript, as Markdown (default) or JSON: every turn of every round, \
+the synthesis, the protocol's results and the outcome. Takes a session id, a unique prefix of one, or `last`.";
+
+const RESUME: &str = "Finish a debate that stopped before its end (cancelled, or a provider failed on the way): \
+only the calls never answered are made again, every answered turn is kept. Returns what `debate` returns. \
+Takes a session id, a unique prefix of one, or `last`.";
+
+fn tools() -> Vec<Tool> {
+    let read_only = ToolAnnotations::new().read_only(true).open_world(false);
+    vec![
+        Tool::new("debate", DEBATE, schema::input::<DebateArgs>())
+            .with_title("Debate a question in a council of models")
+            .with_raw_output_schema(schema::output::<DebateResult>())
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
+        Tool::new("protocols", PROTOCOLS, schema::input::<NoArgs>())
+            .with_title("List debate protocols")
+            .with_raw_output_schema(schema::output::<Protocols>())
+            .with_annotations(read_only.clone()),
+        Tool::new("estimate", ESTIMATE, schema::input::<DebateArgs>())
+            .with_title("Worst-case cost of a debate")
+            .with_raw_output_schema(schema::output::<Estimate>())
+            .with_annotations(read_only.clone()),
+        Tool::new("sessions", SESSIONS, schema::input::<NoArgs>())
+            .with_title("List kept debates")
+            .with_raw_output_schema(schema::output::<Sessions>())
+            .with_annotations(read_only.clone()),
+        Tool::new("show", SHOW, schema::input::<ShowArgs>())
+            .with_title("Show a kept debate")
+            .with_annotations(read_only),
+        Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
+            .with_title("Finish an interrupted debate")
+            .with_raw_output_schema(schema::output::<DebateResult>())
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
+    ]
+}
+
+impl ServerHandler for Agon {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("agon", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "agon runs councils of language models: call `debate` with a question for a debated, \
+judged answer; `protocols` lists the ways a council can debate; `estimate` bounds the cost first.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut result = ListToolsResult::with_all_items(tools());
+        // Newer clients cache the list; it never changes while the server runs.
+        if context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28) {
+            result = result.with_ttl_ms(0).with_cache_scope(CacheScope::Public);
+        }
+        Ok(result)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let shared = self.shared.clone();
+        let args = request.arguments;
+        let bad = |tool: &str, why: String| ErrorData::invalid_params(format!("{tool}: {why}"), None);
+        let result = match request.name.as_ref() {
+            "debate" => {
+                let a: DebateArgs = schema::parse(args).map_err(|e| bad("debate", e))?;
+                self.run(context, move |s, channel, events, started| debate::debate(&a, s, channel, events, started))
+                    .await
+            }
+            "resume" => {
+                let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
+                self.run(context, move |s, channel, events, started| {
+                    debate::resume(&a.session, a.retry_failed, s, channel, events, started)
+                })
+                .await
+            }
+            "estimate" => {
+                let a: DebateArgs = schema::parse(args).map_err(|e| bad("estimate", e))?;
+                blocking(move || debate::estimate(&a, &shared)).await
+            }
+            "protocols" => {
+                let _: NoArgs = schema::parse(args).map_err(|e| bad("protocols", e))?;
+                blocking(|| {
+                    let data = debate::protocols()?;
+                    Ok(Answer { markdown: protocols_markdown(&data), data })
+                })
+                .await
+            }
+            "sessions" => {
+                let _: NoArgs = schema::parse(args).map_err(|e| bad("sessions", e))?;
+                blocking(super::sessions::list).await
+            }
+            "show" => {
+                let a: ShowArgs = schema::parse(args).map_err(|e| bad("show", e))?;
+                blocking(move || super::sessions::show(&a.session, a.format)).await
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("no tool '{other}' (agon has debate, protocols, estimate, sessions, show, resume)"),
+                    None,
+                ));
+            }
+        };
+        Ok(match result {
+            Ok(answer) => {
+                let mut r = CallToolResult::success(vec![ContentBlock::text(answer.markdown)]);
+                if answer.data.is_object() {
+                    r.structured_content = Some(answer.data);
+                }
+                r
+            }
+            // What went wrong is for the caller to read: a tool error, not a protocol one.
+            Err(e) => {
+                let kind = if e.downcast_ref::<BadInput>().is_some() { "bad input" } else { "failed" };
+                CallToolResult::error(vec![ContentBlock::text(format!("agon ({kind}): {e:#}"))])
+            }
+        }
+        .into())
+    }
+}
+
+impl Agon {
+    /// A debate or a resume: on its own thread, once a debate slot is free,
+    /// with progress notifications and cancellation.
+    async fn run<F>(&self, context: RequestContext<RoleServer>, job: F) -> anyhow::Result<Answer>
+    where
+        F: FnOnce(
+                &Shared,
+                (mpsc::Sender<Message>, mpsc::Receiver<Message>),
+                EventLines,
+                &mut dyn FnMut(u32, &str),
+            ) -> anyhow::Result<Answer>
+            + Send
+            + 'static,
+    {
+        let _slot = tokio::select! {
+            slot = self.debates.clone().acquire_owned() => slot?,
+            () = context.ct.cancelled() => anyhow::bail!("cancelled before it started"),
+        };
+        let (tx, rx) = mpsc::channel();
+        let interrupt = tx.clone();
+        let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+        let (started_tx, mut started_rx) = tokio::sync::mpsc::unbounded_channel();
+        let shared = self.shared.clone();
+        let mut worker = tokio::task::spawn_blocking(move || {
+            job(&shared, (tx, rx), EventLines::new(events_tx), &mut |calls, session| {
+                let _ = started_tx.send((calls, session.to_string()));
+            })
+        });
+        let token = context.meta.get_progress_token();
+        let mut progress = Progress::default();
+        let mut total = None;
+        let mut cancelled = false;
+        // A client that stopped listening does not stop the debate: sending may fail.
+        let notify = |value: f64, total: Option<u32>, message: String| {
+            let peer = context.peer.clone();
+            let token = token.clone();
+            async move {
+                if let Some(token) = token {
+                    let mut note = ProgressNotificationParam::new(token, value).with_message(message);
+                    if let Some(total) = total {
+                        note = note.with_total(f64::from(total));
+                    }
+                    let _ = peer.notify_progress(note).await;
+                }
+            }
+        };
+        loop {
+            tokio::select! {
+                done = &mut worker => return done?,
+                Some((calls, session)) = started_rx.recv() => {
+                    // First, so that a client that cancels knows which session to resume.
+                    total = Some(calls);
+                    notify(0.0, total, format!("session {session}: at most {calls} calls")).await;
+                }
+                Some(event) = events.recv() => {
+                    if let Some((value, message)) = progress.step(&event) {
+                        notify(value, total, message).await;
+                    }
+                }
+                () = context.ct.cancelled(), if !cancelled => {
+                    // The host loop stops, keeps the session and says how to resume it.
+                    cancelled = true;
+                    eprintln!("agon mcp: the client cancelled a debate; its session is kept");
+                    let _ = interrupt.send(Message::Interrupted);
+                }
+            }
+        }
+    }
+}
+
+async fn blocking(job: impl FnOnce() -> anyhow::Result<Answer> + Send + 'static) -> anyhow::Result<Answer> {
+    tokio::task::spawn_blocking(job).await?
+}
+
+fn protocols_markdown(data: &Value) -> String {
+    let mut out = String::new();
+    for p in data["protocols"].as_array().into_iter().flatten() {
+        out.push_str(&format!(
+            "- **{}**: {}\n",
+            p["name"].as_str().unwrap_or_default(),
+            p["summary"].as_str().unwrap_or_default()
+        ));
+        for o in p["options"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "  - `{}` ({}, default {}): {}\n",
+                o["name"].as_str().unwrap_or_default(),
+                o["kind"].as_str().unwrap_or_default(),
+                Cow::from(o["default"].as_str().unwrap_or("none")),
+                o["help"].as_str().unwrap_or_default()
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,196 @@
+"""`agon mcp` driven by the official MCP Python SDK (`mcp` on PyPI) over stdio,
+against agon's scripted test model server: the tools and their schemas, a
+rotating-challenger debate with progress, cancellation that keeps the session
+and `resume` that finishes it, and bad arguments that name their field.
+
+scripts/test-mcp.sh runs it with AGON_BIN and AGON_TEST_SERVER set.
+"""
+
+import json
+import os
+import subprocess
+import tempfile
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+AGON = os.environ["AGON_BIN"]
+TEST_SERVER = os.environ["AGON_TEST_SERVER"]
+
+# "slow" answers its first call, then hangs on its second (10 s without a
+# word): a debate that is cancelled there has something answered and
+# something in flight. Asked again, it answers.
+SCRIPT = {
+    "models": {"slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1}},
+    "replies_from_prompt": True,
+}
+
+
+@pytest.fixture(scope="module")
+def model_server():
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(SCRIPT, f)
+    server = subprocess.Popen(
+        [TEST_SERVER, "--config", f.name, "--max-seconds", "300"], stdout=subprocess.PIPE, text=True
+    )
+    url = server.stdout.readline().split()[1]
+    yield url
+    server.kill()
+    server.wait()
+    os.unlink(f.name)
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory):
+    """One cache of the compiled component for every test's server."""
+    return str(tmp_path_factory.mktemp("cache"))
+
+
+@pytest.fixture()
+def agon(model_server, compiled, tmp_path):
+    """The agon mcp command for a client, with its own sessions folder."""
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(tmp_path / "home"),
+        "AGON_CACHE_DIR": compiled,
+        "AGON_DATA_DIR": str(tmp_path / "data"),
+        "OPENAI_BASE_URL": model_server + "/v1",
+        "OPENAI_API_KEY": "test-key",
+    }
+    return StdioServerParameters(command=AGON, args=["mcp", "--timeout", "30"], env=env)
+
+
+def run(coroutine):
+    return anyio.run(coroutine)
+
+
+PANEL = ["openai/ana", "openai/ben", "openai/cho"]
+
+
+def test_tools_have_schemas_from_their_types(agon):
+    async def go():
+        async with Client(agon) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert set(tools) == {"debate", "protocols", "estimate", "sessions", "show", "resume"}
+            debate = tools["debate"]
+            assert debate.input_schema["required"] == ["question"]
+            assert debate.input_schema["properties"]["rounds"]["minimum"] == 1
+            assert "outcome" in debate.output_schema["properties"]
+            assert "not a complete result" in debate.description
+            protocols = await client.call_tool("protocols", {})
+            names = [p["name"] for p in protocols.structured_content["protocols"]]
+            assert "rotating-challenger" in names and "adversarial" in names
+            adversarial = next(p for p in protocols.structured_content["protocols"] if p["name"] == "adversarial")
+            assert {"name": "compete", "kind": "choice"}.items() <= adversarial["options"][0].items()
+
+    run(go)
+
+
+def test_a_rotating_challenger_debate_reports_progress_and_is_kept(agon):
+    notes = []
+
+    async def on_progress(progress, total, message):
+        notes.append((progress, total, message))
+
+    async def go():
+        async with Client(agon) as client:
+            args = {"question": "Tea or coffee for a night shift?", "panel": PANEL, "judge": "openai/judge",
+                    "protocol": "rotating-challenger", "rounds": 2}
+            estimate = await client.call_tool("estimate", args)
+            result = await client.call_tool("debate", args, progress_callback=on_progress)
+            assert not result.is_error, result.content[0].text
+            data = result.structured_content
+            assert data["outcome"]["kind"] in ("completed", "consensus") and data["outcome"]["complete"]
+            assert [p["seat"] for p in data["positions"]] == ["ana", "ben", "cho"]
+            assert data["synthesis"]
+            assert data["usage"]["calls"] <= estimate.structured_content["calls"]
+            text = result.content[0].text
+            assert text.startswith("**Completed**") or text.startswith("**Consensus")
+            assert "## Synthesis" in text and "## Final positions" in text
+            # The session is there to show.
+            shown = await client.call_tool("show", {"session": data["session"], "format": "json"})
+            assert shown.structured_content["question"] == args["question"]
+            listed = await client.call_tool("sessions", {})
+            assert [s["id"] for s in listed.structured_content["sessions"]] == [data["session"]]
+            return data
+
+    data = run(go)
+    values = [n[0] for n in notes]
+    assert values == sorted(set(values)), "progress only rises"
+    assert notes[0][2].startswith(f"session {data['session']}")
+    assert all(n[1] == notes[0][1] and n[1] >= values[-1] for n in notes), "one total, never passed"
+    answered = [n[2] for n in notes if n[2].endswith(" answered")]
+    assert len(answered) == data["usage"]["calls"] - 1, "a note per answered turn, then the judge's"
+    assert any("consensus" in n[2] for n in notes)
+    assert notes[-1][2] == "judge wrote the synthesis"
+
+
+def test_cancelling_keeps_the_session_and_resume_finishes_it(agon):
+    notes = []
+    # Round 1 is answered; in round 2 ana answers and slow hangs. Then the
+    # client abandons the call, and the SDK sends notifications/cancelled.
+    call = []
+
+    async def on_progress(progress, total, message):
+        notes.append(message)
+        if message == "round 2 (deliberation): ana answered":
+            call[0].cancel()
+
+    async def go():
+        call.append(anyio.CancelScope())
+        async with Client(agon) as client:
+            args = {"question": "Ship on Friday?", "panel": ["openai/ana", "openai/slow"], "no_judge": True,
+                    "protocol": "round-robin", "rounds": 2}
+            with call[0]:
+                await client.call_tool("debate", args, progress_callback=on_progress)
+                pytest.fail("the debate finished although slow hangs")
+            # The server is alive, and the session is kept with what was answered.
+            await client.list_tools()
+            session = notes[0].split()[1].rstrip(":")
+            listed = (await client.call_tool("sessions", {})).structured_content["sessions"]
+            assert [s["id"] for s in listed] == [session]
+            before = (await client.call_tool("show", {"session": session, "format": "json"})).structured_content
+            # The cancelled run lets go of its session at once; a resume that
+            # comes first is told it is still in use.
+            for _ in range(50):
+                resumed = await client.call_tool("resume", {"session": session})
+                if not (resumed.is_error and "in use" in resumed.content[0].text):
+                    break
+                await anyio.sleep(0.1)
+            assert not resumed.is_error, resumed.content[0].text
+            return before, resumed.structured_content
+
+    before, after = run(go)
+    answered = [(t["speaker"], t["round"]) for t in before["turns"]]
+    assert answered == [("ana", 1), ("slow", 1), ("ana", 2)], "every answered turn is kept"
+    assert after["outcome"]["kind"] == "completed", after["outcome"]
+    assert {(p["seat"], p["round"]) for p in after["positions"]} == {("ana", 2), ("slow", 2)}
+    texts = {(p["seat"], p["round"]): p["text"] for p in after["positions"]}
+    assert texts[("ana", 2)] == before["turns"][2]["text"], "the resume asked only what was never answered"
+
+
+def test_bad_input_names_the_field_and_dead_providers_name_the_url(agon, tmp_path):
+    async def go():
+        async with Client(agon) as client:
+            with pytest.raises(MCPError) as bad:
+                await client.call_tool("debate", {"question": "q", "rounds": "two"})
+            assert "rounds" in str(bad.value)
+            with pytest.raises(MCPError) as bad:
+                await client.call_tool("debate", {"question": "q", "rouds": 2})
+            assert "rouds" in str(bad.value)
+            r = await client.call_tool("debate", {"question": "q", "panel": PANEL, "protocol": "no-such"})
+            assert r.is_error and "unknown protocol 'no-such'" in r.content[0].text
+            r = await client.call_tool("debate", {"question": "q", "panel": PANEL, "options": {"compete": "x"}})
+            assert r.is_error and "options.compete" in r.content[0].text
+            r = await client.call_tool("debate", {"question": "q", "panel": ["human/zoe", "openai/ana"]})
+            assert r.is_error and "a person" in r.content[0].text
+            r = await client.call_tool("show", {"session": "../../etc"})
+            assert r.is_error and "no session" in r.content[0].text
+            r = await client.call_tool("debate", {"question": "q", "panel": ["ollama/llama3.2", "openai/ana"]})
+            assert r.is_error and "OLLAMA" in r.content[0].text, r.content[0].text
+
+    agon.env["OLLAMA_HOST"] = "http://127.0.0.1:9"
+    run(go)
