@@ -1,21 +1,23 @@
 //! What the page calls: run a debate, stop it, replay a journal, and hand out
 //! the transcript and journal. The host loop lives here; the page only shows
-//! the events it is given.
+//! the events it is given, and asks the people seated in the debate.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use agon_core::{Error, Event, Output, Phase, Session};
+use agon_core::{Error, Event, FailureKind, Input, ModelRequest, Output, Phase, Session};
 use futures::StreamExt;
+use futures::future::{self, Either};
 use futures::stream::FuturesUnordered;
 use js_sys::{Function, Promise};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::future_to_promise;
-use web_sys::AbortController;
+use wasm_bindgen_futures::{JsFuture, future_to_promise};
+use web_sys::{AbortController, AbortSignal};
 
 use crate::fetch::{self, Endpoint};
 use crate::form::{self, Form};
+use crate::human;
 
 /// Every protocol the core offers: name, summary, rounds, seats, sides and options.
 #[wasm_bindgen]
@@ -74,10 +76,14 @@ impl Council {
         Council::default()
     }
 
-    /// Run the debate `spec_json` describes against `endpoint`, each call
-    /// limited to `timeout_seconds`. `on_event` gets each core event (as an
-    /// object), `on_text(request_id, piece)` each piece of streamed text.
+    /// Run the debate `spec_json` describes against `endpoint`, each model
+    /// call limited to `timeout_seconds`. `on_event` gets each core event (as
+    /// an object), `on_text(request_id, piece)` each piece of streamed text.
+    /// A seat whose model is `human/NAME` is asked through
+    /// `on_human(request_id, name, prompt)`, a promise of the typed answer
+    /// (rejected when the person declines), with no time limit.
     /// Resolves to `"done"` or `"stopped"`.
+    #[allow(clippy::too_many_arguments)] // each is one thing the page passes in
     pub fn run(
         &self,
         spec_json: &str,
@@ -86,6 +92,7 @@ impl Council {
         timeout_seconds: u32,
         on_event: Function,
         on_text: Function,
+        on_human: Function,
     ) -> Result<Promise, JsError> {
         let session = Session::from_spec_json(spec_json).map_err(to_error)?;
         let abort = AbortController::new().map_err(|_| JsError::new("no AbortController"))?;
@@ -101,13 +108,14 @@ impl Council {
         let endpoint = Endpoint { base_url: endpoint, api_key, timeout_seconds };
         let state = self.state.clone();
         Ok(future_to_promise(async move {
-            let status = drive(&state, &endpoint, &abort, &on_event, &on_text).await?;
+            let status = drive(&state, &endpoint, &abort, &on_event, &on_text, &on_human).await?;
             Ok(JsValue::from_str(status))
         }))
     }
 
-    /// Stop the debate: calls in flight are aborted, nothing new starts. The
-    /// journal keeps every answered call, so the run can be reopened.
+    /// Stop the debate: calls in flight are aborted, a person asked is no
+    /// longer waited for, nothing new starts. The journal keeps every
+    /// answered call, so the run can be reopened.
     pub fn stop(&self) {
         if let Some(abort) = self.state.borrow_mut().abort.take() {
             abort.abort();
@@ -155,14 +163,16 @@ impl Council {
     }
 }
 
-/// The host loop: drain the session, start every released request at once,
-/// feed back each result as it lands, until the debate is done or stopped.
+/// The host loop: drain the session, start every released request at once
+/// (a person's too: each has a card of their own to answer in), feed back
+/// each result as it lands, until the debate is done or stopped.
 async fn drive(
     state: &RefCell<State>,
     endpoint: &Endpoint,
     abort: &AbortController,
     on_event: &Function,
     on_text: &Function,
+    on_human: &Function,
 ) -> Result<&'static str, JsValue> {
     let signal = abort.signal();
     let mut calls = FuturesUnordered::new();
@@ -176,6 +186,9 @@ async fn drive(
                 Some(Output::Request(request)) => {
                     let signal = signal.clone();
                     calls.push(async move {
+                        if let Some(name) = human::person(&request.model) {
+                            return ask_person(on_human, &request, name, &signal).await;
+                        }
                         let id = JsValue::from_f64(request.id as f64);
                         let on_piece = |piece: &str| {
                             // A failing view must not fail the call.
@@ -204,6 +217,45 @@ async fn drive(
         };
         session.handle(input).map_err(to_error)?;
     }
+}
+
+/// Ask a person through the page's `on_human`, waiting as long as they take
+/// (no timeout applies to a person) or until Stop.
+async fn ask_person(on_human: &Function, request: &ModelRequest, name: &str, signal: &AbortSignal) -> Input {
+    let asked = on_human.call3(
+        &JsValue::NULL,
+        &JsValue::from_f64(request.id as f64),
+        &JsValue::from_str(name),
+        &JsValue::from_str(&human::prompt(request)),
+    );
+    let answer = match asked {
+        Ok(promise) => {
+            let answer = JsFuture::from(Promise::resolve(&promise));
+            let stopped = JsFuture::from(aborted(signal));
+            match future::select(answer, stopped).await {
+                Either::Left((Ok(text), _)) => text.as_string().ok_or_else(|| "the page's answer is not text".into()),
+                Either::Left((Err(why), _)) => Err(fetch::describe(&why)),
+                // The loop sees the abort and stops without feeding this back.
+                Either::Right(_) => {
+                    let message = "stopped by the person".into();
+                    return Input::Failed { id: request.id, kind: FailureKind::Cancelled, message };
+                }
+            }
+        }
+        Err(why) => Err(fetch::describe(&why)),
+    };
+    human::input(request, answer)
+}
+
+/// A promise resolved once `signal` aborts.
+fn aborted(signal: &AbortSignal) -> Promise {
+    Promise::new(&mut |resolve, _| {
+        if signal.aborted() {
+            let _ = resolve.call0(&JsValue::NULL);
+        } else {
+            let _ = signal.add_event_listener_with_callback("abort", &resolve);
+        }
+    })
 }
 
 fn emit(on_event: &Function, event: &Event) -> Result<(), JsValue> {

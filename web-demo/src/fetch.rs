@@ -162,6 +162,9 @@ fn field(object: &JsValue, name: &str) -> JsValue {
     Reflect::get(object, &JsValue::from_str(name)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn describe(error: &JsValue) -> String {
-    error.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_else(|| format!("{error:?}"))
+pub(crate) fn describe(error: &JsValue) -> String {
+    match error.dyn_ref::<js_sys::Error>() {
+        Some(e) => e.message().into(),
+        None => error.as_string().unwrap_or_else(|| format!("{error:?}")),
+    }
 }

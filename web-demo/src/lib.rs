@@ -8,12 +8,17 @@
 //! The page (`www/`) only fills a form, shows the events it is handed and
 //! offers downloads; all debate logic stays in the core.
 //!
+//! A seat whose model is `human/NAME` is a person: the page asks them in the
+//! seat's card instead of calling the endpoint.
+//!
 //! On the host target only the pure parts are built (form → spec, the
-//! request body and status errors), so they are tested natively. Streams are
+//! request body and status errors, what a person is asked), so they are
+//! tested natively. Streams are
 //! decoded by agon-stream, the decoder the CLI uses too.
 
 pub mod chat;
 pub mod form;
+pub mod human;
 
 #[cfg(target_arch = "wasm32")]
 mod council;

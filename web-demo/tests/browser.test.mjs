@@ -420,6 +420,76 @@ test('Stop aborts the calls in flight; the journal of the stopped run reopens; "
   }
 });
 
+/** Wait for `who`'s answer box, type `answer`, send it; returns the prompt they were shown. */
+async function answerAs(page, who, answer) {
+  const box = page.getByLabel(`Your answer as ${who}`);
+  await box.waitFor();
+  const card = page.locator('.card', { has: box });
+  assert.match(await card.locator('.state').textContent(), /your turn/);
+  await card.getByText('What you are asked').click();
+  const prompt = await card.locator('details pre').textContent();
+  await box.fill(answer);
+  await card.getByRole('button', { name: 'Send answer' }).click();
+  return prompt;
+}
+
+test('people in the seats (human/NAME) answer in their cards; no model is called; their text and the prompts show as text', async () => {
+  const { page, requested, context } = await openDemo();
+  const dialogs = [];
+  page.on('dialog', (dialog) => { dialogs.push(dialog.message()); dialog.dismiss(); });
+  await fillForm(page, {
+    Endpoint: 'http://127.0.0.1:9/v1', Models: 'human/ana, human/ben', Judge: '', Protocol: 'round-robin', Rounds: '1',
+    Question: 'Tea or coffee?',
+  });
+  await page.getByRole('button', { name: 'Run debate' }).click();
+  const hostile = 'Tea, always. <img src=x onerror=alert(1)>';
+  const anaAsked = await answerAs(page, 'ana', hostile);
+  assert.match(anaAsked, /^ana, your turn as seat '.*' \(Round 1\)\./);
+  assert.match(anaAsked, /── user ──/);
+  assert.ok(anaAsked.includes('Tea or coffee?'), anaAsked);
+  // Ben's prompt holds Ana's answer, shown as the text she typed.
+  const benAsked = await answerAs(page, 'ben', 'Coffee, **black**.');
+  assert.ok(benAsked.includes(hostile), benAsked);
+  await page.waitForFunction(() => document.querySelector('#outcome .body').textContent !== '');
+  assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /Completed/);
+  const texts = await page.locator('#rounds-view .card .text.markdown').allTextContents();
+  assert.equal(texts.length, 2, texts.join(' | '));
+  assert.ok(texts[0].includes(hostile), texts[0]);
+  assert.equal(texts[1].trim(), 'Coffee, black.');
+  assert.equal(await page.locator('#rounds-view .card strong', { hasText: 'black' }).count(), 1, 'the answer renders as Markdown');
+  assert.deepEqual(await page.locator('.card').evaluateAll((cards) => cards.map((c) => c.dataset.state)), ['done', 'done']);
+  assert.equal(await page.getByRole('textbox', { name: /Your answer as/ }).count(), 0, 'the boxes are gone');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('img').length), 0);
+  assert.deepEqual(dialogs, []);
+  const journal = await download(page, 'Download journal');
+  assert.equal(journal.trim().split('\n').length, 3, 'the header and both answers');
+  const elsewhere = requested.filter((url) => !url.startsWith(site.url) && !url.startsWith('blob:'));
+  assert.deepEqual(elsewhere, [], 'people need no model server');
+  await assertNoCspViolation(page);
+  await context.close();
+});
+
+test('Stop while a person is asked ends the run at once; the journal keeps the answers given', async () => {
+  const { page, context } = await openDemo();
+  await fillForm(page, {
+    Endpoint: 'http://127.0.0.1:9/v1', Models: 'human/ana, human/ben', Judge: '', Protocol: 'round-robin', Rounds: '1',
+    Question: 'Will anyone answer?',
+  });
+  await page.getByRole('button', { name: 'Run debate' }).click();
+  await answerAs(page, 'ana', 'I did.');
+  await page.getByLabel('Your answer as ben').waitFor();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('status').filter({ hasText: 'Stopped' }).waitFor({ timeout: 5_000 });
+  assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /Stopped before the end/);
+  assert.equal(await page.getByLabel('Your answer as ben').count(), 0, 'the box is gone');
+  assert.match(await page.locator('.card', { hasText: 'human/ben' }).locator('.state').textContent(), /not answered \(stopped\)/);
+  assert.equal(await page.getByRole('button', { name: 'Run debate' }).isEnabled(), true);
+  const journal = await download(page, 'Download journal');
+  assert.equal(journal.trim().split('\n').length, 2, 'the header and Ana\'s answer');
+  assert.ok(journal.includes('I did.'), journal);
+  await context.close();
+});
+
 test('a debate against the real local model streams into the page and ends with a synthesis (saves a screenshot)', async () => {
   const endpoint = process.env.OPENAI_BASE_URL;
   assert.ok(endpoint, 'set OPENAI_BASE_URL to the local model (scripts/test-web.sh does)');

@@ -1,5 +1,6 @@
 // The page around the engine: read the form, show the events the Rust host
-// loop hands over, offer downloads. No debate logic lives here.
+// loop hands over, ask the people seated in the debate, offer downloads. No
+// debate logic lives here.
 // Model text reaches the page as markup only through markdownToHtml, the
 // Rust renderer that turns raw HTML into text and keeps only safe links.
 import init, { Council, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
@@ -12,6 +13,7 @@ let council;
 let catalog = [];
 let cards = new Map(); // request id -> card element
 let seats = new Map(); // seat id -> { name, model, colour }
+let asking = new Map(); // request id -> reject, for each person asked and not answered yet
 let following = true; // the newest round's tab opens as it starts, until the person picks one
 
 function element(tag, className, text) {
@@ -108,6 +110,7 @@ function setState(node, state, text) {
 }
 
 function reset() {
+  closeAsks('no longer asked');
   cards = new Map();
   seats = new Map();
   following = true;
@@ -208,6 +211,64 @@ function onText(id, piece) {
   cards.get(id)?.querySelector('.text').append(piece);
 }
 
+/**
+ * A person's turn (model human/NAME): their card shows what they are asked,
+ * as text (it holds model replies), and a box for the answer. Resolves to
+ * what they send; the engine's turn-completed then renders it like any reply.
+ */
+function askPerson(id, who, prompt) {
+  const node = cards.get(id);
+  if (!node) return Promise.reject(new Error('the page has no card for this turn'));
+  return new Promise((resolve, reject) => {
+    asking.set(id, reject);
+    setState(node, 'asking', 'your turn');
+    const asked = element('details', 'prompt');
+    asked.append(element('summary', '', 'What you are asked'), element('pre', '', prompt));
+    const form = element('form', 'answer');
+    const box = element('textarea');
+    box.id = `answer-${id}`;
+    box.rows = 6;
+    const label = element('label', '', `Your answer as ${who}`);
+    label.htmlFor = box.id;
+    const send = element('button', '', 'Send answer');
+    send.type = 'submit';
+    form.append(label, box, element('small', 'help', 'Ctrl+Enter sends too. Sending nothing fails this turn.'), send);
+    box.addEventListener('keydown', (key) => {
+      if (key.key === 'Enter' && (key.ctrlKey || key.metaKey)) form.requestSubmit();
+    });
+    form.addEventListener('submit', (submit) => {
+      submit.preventDefault();
+      asking.delete(id);
+      // The answer takes the box's place, as text until the engine hands it back.
+      form.remove();
+      node.querySelector('.text').textContent = box.value;
+      setState(node, 'sent', 'sent');
+      resolve(box.value);
+    });
+    const ask = element('div', 'ask');
+    ask.append(asked, form);
+    node.querySelector('.text').before(ask);
+    // A person must see their box: open the round it is in, and focus it
+    // unless someone is typing elsewhere (another person's box).
+    const panel = node.closest('#rounds-view > .round');
+    if (panel?.hidden) selectTab(panel.dataset.key);
+    if (!document.activeElement?.matches('textarea, input, select')) box.focus();
+  });
+}
+
+/** Take the answer boxes away from everyone still asked (Stop, the run's end). */
+function closeAsks(why) {
+  for (const [id, reject] of asking) {
+    const node = cards.get(id);
+    if (node) {
+      node.querySelector('.ask form')?.remove();
+      setState(node, 'failed', `not answered (${why})`);
+    }
+    reject(new Error(why));
+  }
+  asking = new Map();
+}
+
 function rememberKey() {
   const key = $('#api-key').value;
   const [keep, drop] = $('#remember').checked ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
@@ -240,7 +301,7 @@ async function run(submit) {
   }
   try {
     const running = council.run(spec, $('#endpoint').value, $('#api-key').value,
-      Number($('#timeout').value) || 120, onEvent, onText);
+      Number($('#timeout').value) || 120, onEvent, onText, askPerson);
     setRunning(true);
     const how = await running;
     $('#status').textContent = how === 'stopped' ? 'Stopped. The journal keeps every answered call.' : 'Finished.';
@@ -248,6 +309,7 @@ async function run(submit) {
   } catch (error) {
     $('#status').textContent = `Error: ${error.message ?? error}`;
   } finally {
+    closeAsks($('#status').textContent.startsWith('Stopped') ? 'stopped' : 'the run ended');
     setRunning(false);
   }
 }
