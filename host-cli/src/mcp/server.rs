@@ -233,8 +233,11 @@ impl Agon {
             }
         };
         loop {
+            // Biased, in the order the worker sends: the session note before any
+            // event, every event before the answer. An unbiased select picks
+            // among ready branches at random, and progress must only rise.
             tokio::select! {
-                done = &mut worker => return done?,
+                biased;
                 Some((calls, session)) = started_rx.recv() => {
                     // First, so that a client that cancels knows which session to resume.
                     total = Some(calls);
@@ -251,6 +254,7 @@ impl Agon {
                     eprintln!("agon mcp: the client cancelled a debate; its session is kept");
                     let _ = interrupt.send(Message::Interrupted);
                 }
+                done = &mut worker => return done?,
             }
         }
     }
