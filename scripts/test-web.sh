@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The browser demo's checks: clippy for wasm32 (warnings denied), the build,
-# then the browser tests in headless Chromium — replay of every golden
-# journal, a run against the test server with a failing model, and a run
-# against the real local model (SmolLM2) that saves a screenshot to
-# target/web-demo/screenshot.png.
+# The browser demo's and the browser extension's checks: clippy for wasm32
+# (warnings denied), the builds (page, then the extension and its zip), then
+# the browser tests in headless Chromium — the page (replay of every golden
+# journal, runs against the test server with faults, a run against the real
+# local model that saves target/web-demo/screenshot.png) and the extension
+# loaded into Chromium (its side panel page against the test server and the
+# local model, saving target/extension/screenshot.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== web: %s\n' "$*" >&2; }
@@ -14,8 +16,8 @@ scripts/setup-web.sh
 step "clippy for wasm32 (warnings denied)"
 cargo clippy --quiet -p agon-web-demo --target wasm32-unknown-unknown -- -D warnings
 
-step "build"
-scripts/build-web.sh
+step "build (the page, then the extension from it)"
+scripts/build-extension.sh
 cargo build --quiet -p agon-testkit --bin agon-test-server
 
 step "browser tests in headless Chromium"

@@ -95,6 +95,43 @@ impl Council {
         on_human: Function,
     ) -> Result<Promise, JsError> {
         let session = Session::from_spec_json(spec_json).map_err(to_error)?;
+        let endpoint = Endpoint::new(endpoint, api_key, timeout_seconds);
+        // A new session's events are all still in its queue: the loop shows them.
+        self.start(session, Vec::new(), endpoint, Callbacks { on_event, on_text, on_human })
+    }
+
+    /// Go on with the debate `journal` holds: every event it produced goes to
+    /// `on_event` first (the debate so far), then only the requests it left
+    /// unanswered are made, as the CLI's `agon resume` does. Answered calls
+    /// are never made again. Takes the rest as [`Council::run`] does.
+    #[allow(clippy::too_many_arguments)] // each is one thing the page passes in
+    pub fn resume(
+        &self,
+        journal: &str,
+        endpoint: String,
+        api_key: String,
+        timeout_seconds: u32,
+        on_event: Function,
+        on_text: Function,
+        on_human: Function,
+    ) -> Result<Promise, JsError> {
+        let session = Session::from_journal(journal).map_err(to_error)?;
+        // A rebuilt session's queue holds only the unanswered requests: its
+        // events so far are shown here, once.
+        let so_far = session.events().to_vec();
+        let endpoint = Endpoint::new(endpoint, api_key, timeout_seconds);
+        self.start(session, so_far, endpoint, Callbacks { on_event, on_text, on_human })
+    }
+
+    /// Make `session` the page's debate: show `so_far` (the debate before a
+    /// resume), then drive it to its end or to Stop.
+    fn start(
+        &self,
+        session: Session,
+        so_far: Vec<Event>,
+        endpoint: Endpoint,
+        callbacks: Callbacks,
+    ) -> Result<Promise, JsError> {
         let abort = AbortController::new().map_err(|_| JsError::new("no AbortController"))?;
         {
             let mut state = self.state.borrow_mut();
@@ -104,11 +141,13 @@ impl Council {
             state.session = Some(session);
             state.abort = Some(abort.clone());
         }
-        let api_key = Some(api_key).filter(|k| !k.trim().is_empty());
-        let endpoint = Endpoint { base_url: endpoint, api_key, timeout_seconds };
+        // After the session is in place: the page may ask it for results meanwhile.
+        for event in &so_far {
+            emit(&callbacks.on_event, event).map_err(|e| JsError::new(&fetch::describe(&e)))?;
+        }
         let state = self.state.clone();
         Ok(future_to_promise(async move {
-            let status = drive(&state, &endpoint, &abort, &on_event, &on_text, &on_human).await?;
+            let status = drive(&state, &endpoint, &abort, &callbacks).await?;
             Ok(JsValue::from_str(status))
         }))
     }
@@ -170,10 +209,9 @@ async fn drive(
     state: &RefCell<State>,
     endpoint: &Endpoint,
     abort: &AbortController,
-    on_event: &Function,
-    on_text: &Function,
-    on_human: &Function,
+    callbacks: &Callbacks,
 ) -> Result<&'static str, JsValue> {
+    let Callbacks { on_event, on_text, on_human } = callbacks;
     let signal = abort.signal();
     let mut calls = FuturesUnordered::new();
     loop {
@@ -217,6 +255,13 @@ async fn drive(
         };
         session.handle(input).map_err(to_error)?;
     }
+}
+
+/// What the page passes in to hear about a run and to ask its people.
+struct Callbacks {
+    on_event: Function,
+    on_text: Function,
+    on_human: Function,
 }
 
 /// Ask a person through the page's `on_human`, waiting as long as they take

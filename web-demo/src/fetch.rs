@@ -25,6 +25,13 @@ pub struct Endpoint {
     pub timeout_seconds: u32,
 }
 
+impl Endpoint {
+    /// A blank key means none: the endpoint gets no credential header.
+    pub fn new(base_url: String, api_key: String, timeout_seconds: u32) -> Endpoint {
+        Endpoint { base_url, api_key: Some(api_key).filter(|k| !k.trim().is_empty()), timeout_seconds }
+    }
+}
+
 /// Perform `request`, passing each piece of text to `on_text` as it streams
 /// in, and turn whatever happens into the input the session expects.
 pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {

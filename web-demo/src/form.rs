@@ -29,6 +29,11 @@ pub struct Form {
     #[serde(default)]
     pub role_models: BTreeMap<String, String>,
     pub question: String,
+    /// Material the question is about (the extension puts a page's selected
+    /// text here); empty for none. The core shows it to every speaker after
+    /// the question.
+    #[serde(default)]
+    pub context: String,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
 }
@@ -51,6 +56,7 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     let judge = form.judge.trim();
     let request = SpecRequest {
         question: form.question.clone(),
+        context: Some(form.context.clone()),
         models,
         judge: Some(judge.to_string()).filter(|j| !j.is_empty()),
         no_judge: judge.is_empty(),
@@ -134,6 +140,7 @@ mod tests {
             options: BTreeMap::new(),
             role_models: BTreeMap::new(),
             question: " Tabs or spaces? ".into(),
+            context: String::new(),
             max_tokens: 100,
         }
     }
@@ -147,6 +154,16 @@ mod tests {
         assert_eq!(spec.judge.unwrap().model, "smollm2");
         assert_eq!(spec.question, "Tabs or spaces?");
         assert_eq!(spec.limits.judge_max_tokens, 200);
+    }
+
+    #[test]
+    fn a_context_reaches_the_spec_and_a_blank_one_is_none() {
+        let mut f = form("a,b", "j");
+        assert_eq!(spec(&f).unwrap().context, None);
+        f.context = " \n ".into();
+        assert_eq!(spec(&f).unwrap().context, None);
+        f.context = "From a page:\nRust has no GC.".into();
+        assert_eq!(spec(&f).unwrap().context.as_deref(), Some("From a page:\nRust has no GC."));
     }
 
     #[test]

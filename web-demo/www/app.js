@@ -3,10 +3,12 @@
 // debate logic lives here.
 // Model text reaches the page as markup only through markdownToHtml, the
 // Rust renderer that turns raw HTML into text and keeps only safe links.
+// What is kept where, and what may be reached, is host.js's: the page's
+// and the browser extension's differ, this file does not.
 import init, { Council, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
+import { allowEndpoint, claimDebate, loadDebate, loadKey, onContext, saveDebate, saveKey } from './host.js';
 
 const $ = (selector) => document.querySelector(selector);
-const KEY = 'agon.apiKey';
 const COLOURS = 8; // .seat-0 … .seat-7 in style.css
 
 let council;
@@ -15,6 +17,8 @@ let cards = new Map(); // request id -> card element
 let seats = new Map(); // seat id -> { name, model, colour }
 let asking = new Map(); // request id -> reject, for each person asked and not answered yet
 let following = true; // the newest round's tab opens as it starts, until the person picks one
+let kept = null; // the running debate as host.js keeps it: { journal, endpoint, timeout_seconds, running }
+let keeping = Promise.resolve(); // saves go out one after another, in order
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -270,10 +274,7 @@ function closeAsks(why) {
 }
 
 function rememberKey() {
-  const key = $('#api-key').value;
-  const [keep, drop] = $('#remember').checked ? [localStorage, sessionStorage] : [sessionStorage, localStorage];
-  drop.removeItem(KEY);
-  if (key) keep.setItem(KEY, key); else keep.removeItem(KEY);
+  return saveKey($('#api-key').value, $('#remember').checked);
 }
 
 function setRunning(running) {
@@ -283,15 +284,36 @@ function setRunning(running) {
   for (const button of document.querySelectorAll('[data-download]')) button.disabled = !council.journal();
 }
 
+/**
+ * Hand the debate to host.js, so that a closed panel loses no answered call:
+ * `journal` is the engine's after an answer; without one, the last kept
+ * (the engine may hold a replayed journal by then).
+ */
+function keep(running, journal = kept?.journal) {
+  if (!kept) return keeping;
+  kept = { ...kept, running, journal };
+  const record = kept;
+  keeping = keeping.then(() => saveDebate(record)).catch((error) => {
+    $('#status').textContent = `Warning: the debate could not be kept (${error.message ?? error}); download its journal to keep it.`;
+  });
+  return keeping;
+}
+
+/** Every event of a live run; after each answer or failure, the journal is kept. */
+function onLiveEvent(event) {
+  onEvent(event);
+  if (['turn-completed', 'turn-failed', 'debate-ended'].includes(event.type)) keep(event.type !== 'debate-ended', council.journal());
+}
+
 async function run(submit) {
   submit.preventDefault();
-  rememberKey();
   reset();
   let spec;
   try {
     spec = specFromForm({
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
-      rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value, max_tokens: Number($('#max-tokens').value),
+      rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value,
+      context: $('#context').value, max_tokens: Number($('#max-tokens').value),
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
       role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
     });
@@ -299,10 +321,42 @@ async function run(submit) {
     $('#status').textContent = `Cannot start: ${error.message}`;
     return;
   }
+  const endpoint = $('#endpoint').value;
+  // Before any await: an extension asks for the endpoint's origin here, and
+  // only the click's own gesture may ask.
+  const allowing = allowEndpoint(endpoint);
+  await rememberKey();
+  const allowed = await allowing;
+  if (!allowed.allowed) {
+    $('#status').textContent = `Cannot start: ${allowed.why}`;
+    return;
+  }
+  if (!(await claimDebate())) {
+    $('#status').textContent = 'Cannot start: another agon panel is running a debate; stop it there first.';
+    return;
+  }
+  const timeout = Number($('#timeout').value) || 120;
+  await follow({ endpoint, timeout_seconds: timeout },
+    () => council.run(spec, endpoint, $('#api-key').value, timeout, onLiveEvent, onText, askPerson));
+}
+
+/** Go on with a kept debate the panel was closed on: the debate so far, then its unanswered calls. */
+async function resume(record) {
+  reset();
+  $('#endpoint').value = record.endpoint;
+  $('#timeout').value = record.timeout_seconds;
+  await follow(record, () => council.resume(record.journal, record.endpoint, $('#api-key').value,
+    record.timeout_seconds, onLiveEvent, onText, askPerson), 'Resumed from the kept journal; answered calls are not made again.');
+}
+
+/** Start a run (`start` returns the engine's promise), keep it, and report how it ended. */
+async function follow(record, start, note) {
   try {
-    const running = council.run(spec, $('#endpoint').value, $('#api-key').value,
-      Number($('#timeout').value) || 120, onEvent, onText, askPerson);
+    const running = start();
+    kept = record;
+    keep(true, council.journal());
     setRunning(true);
+    if (note) $('#status').textContent = `${note} ${$('#status').textContent}`;
     const how = await running;
     $('#status').textContent = how === 'stopped' ? 'Stopped. The journal keeps every answered call.' : 'Finished.';
     if (how === 'stopped' && !$('#outcome .body').textContent) $('#outcome .body').textContent = 'Stopped before the end: no outcome.';
@@ -311,6 +365,8 @@ async function run(submit) {
   } finally {
     closeAsks($('#status').textContent.startsWith('Stopped') ? 'stopped' : 'the run ended');
     setRunning(false);
+    // Stopped, failed or done: it is shown when the panel opens again, not continued.
+    await keep(false);
   }
 }
 
@@ -416,9 +472,18 @@ $('#round-tabs').addEventListener('keydown', (key) => { // arrows move between t
   next.focus();
   next.click();
 });
-$('#api-key').value = sessionStorage.getItem(KEY) ?? localStorage.getItem(KEY) ?? '';
-$('#remember').checked = localStorage.getItem(KEY) !== null;
+const { key, remember } = await loadKey();
+$('#api-key').value = key;
+$('#remember').checked = remember;
 $('#remember').addEventListener('change', rememberKey);
+// Text handed over from elsewhere (the extension's "Debate this with agon"):
+// it becomes the context, and the question stays the person's to edit.
+onContext(({ context, question }) => {
+  $('#context').value = context;
+  if (question && !$('#question').dataset.edited) $('#question').value = question;
+  $('#question').focus();
+});
+$('#question').addEventListener('input', () => { $('#question').dataset.edited = 'yes'; });
 $('#debate-form').addEventListener('submit', run);
 $('#stop').addEventListener('click', () => council.stop());
 $('#open-journal').addEventListener('change', openJournal);
@@ -426,4 +491,18 @@ for (const button of document.querySelectorAll('[data-download]')) {
   button.addEventListener('click', () => download(button.dataset.download));
 }
 $('#run').disabled = false;
-$('#status').textContent = 'Ready.';
+// A debate kept from before (the panel was closed): go on with it if it was
+// running and no other panel has it, else show it as it ended.
+const before = await loadDebate();
+if (before?.running && await claimDebate()) {
+  resume(before);
+} else if (before?.journal) {
+  reset();
+  council.replay(before.journal, onEvent);
+  setRunning(false);
+  $('#status').textContent = before.running
+    ? 'Another agon panel is running this debate; showing it as kept so far. Ready.'
+    : 'Reopened the last debate from its kept journal. Ready.';
+} else {
+  $('#status').textContent = 'Ready.';
+}
