@@ -106,7 +106,8 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     let completion_tokens = turns as u64 * limits.max_tokens as u64 + b.judge as u64 * limits.judge_max_tokens as u64;
 
     let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
-    fixed += spec.context.as_deref().map_or(0, |c| estimate_tokens(c) as u64);
+    // The context is quoted line by line too.
+    fixed += spec.context.as_deref().map_or(0, |c| 2 * estimate_tokens(c) as u64);
     fixed += spec
         .panel
         .iter()

@@ -30,8 +30,8 @@ pub struct Form {
     pub role_models: BTreeMap<String, String>,
     pub question: String,
     /// Material the question is about (the extension puts a page's selected
-    /// text here); empty for none. The core shows it to every speaker after
-    /// the question.
+    /// text here); empty for none. The core quotes it to every speaker after
+    /// the question, as material rather than instructions.
     #[serde(default)]
     pub context: String,
     /// Ceiling on every debate turn; the judge gets twice as much.
