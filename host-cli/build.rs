@@ -1,5 +1,12 @@
 //! Builds the `agon:debate` component (see xtask) into `$OUT_DIR/agon.wasm`,
-//! which `src/engine.rs` embeds with `include_bytes!`.
+//! then compiles it ahead of time, so that no run of `agon` ever compiles:
+//!
+//! - `agon.native.cwasm`: machine code for the target's baseline CPU (not the
+//!   build machine's: a binary built here runs on any CPU of its target);
+//! - `agon.pulley.cwasm`: bytecode for Pulley, wasmtime's portable
+//!   interpreter, loaded only if the native code is refused.
+//!
+//! `src/engine.rs` embeds all three with `include_bytes!`.
 
 use std::env;
 use std::path::PathBuf;
@@ -15,9 +22,35 @@ fn main() -> anyhow::Result<()> {
     let target_dir =
         env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
     let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
-    // Hashed here, not at every start: the hash names the compiled-component cache entry.
     let digest: String = Sha256::digest(&component).iter().map(|b| format!("{b:02x}")).collect();
     println!("cargo:rustc-env=AGON_COMPONENT_SHA256={digest}");
-    std::fs::write(PathBuf::from(env::var("OUT_DIR")?).join("agon.wasm"), component)?;
+    let out = PathBuf::from(env::var("OUT_DIR")?);
+    std::fs::write(out.join("agon.wasm"), &component)?;
+
+    // Cargo's TARGET is the triple the binary is for; the pointer width and
+    // byte order pick the Pulley flavour that matches it.
+    let target = env::var("TARGET")?;
+    let pulley =
+        match (env::var("CARGO_CFG_TARGET_POINTER_WIDTH")?.as_str(), env::var("CARGO_CFG_TARGET_ENDIAN")?.as_str()) {
+            ("32", "little") => "pulley32",
+            ("32", _) => "pulley32be",
+            (_, "little") => "pulley64",
+            _ => "pulley64be",
+        };
+    println!("cargo:rustc-env=AGON_PULLEY_TARGET={pulley}");
+    std::fs::write(out.join("agon.pulley.cwasm"), precompile(&component, pulley)?)?;
+    // A target Cranelift cannot compile for gets the Pulley code in both places.
+    let native = precompile(&component, &target).or_else(|_| precompile(&component, pulley))?;
+    std::fs::write(out.join("agon.native.cwasm"), native)?;
     Ok(())
+}
+
+/// The component compiled for `target` with wasmtime's defaults and no CPU
+/// features beyond the target's baseline (an explicit target turns off the
+/// detection of the build machine's CPU).
+fn precompile(component: &[u8], target: &str) -> anyhow::Result<Vec<u8>> {
+    let mut config = wasmtime::Config::new();
+    config.target(target)?;
+    let engine = wasmtime::Engine::new(&config)?;
+    Ok(engine.precompile_component(component)?)
 }

@@ -5,14 +5,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use agon_bench::{script, spec};
-use agon_cli::engine::Runtime;
+use agon_cli::engine::{Code, Runtime};
 use agon_core::Session;
 use agon_core::script::play;
 
 /// `agon-bench --instructions native|component N CACHE`: set up, then play
 /// the debate N times and exit; callgrind counts the whole process, so the
 /// cost of one debate is the difference between two values of N.
-pub fn run_debates(host: &str, n: usize, cache: &Path) {
+pub fn run_debates(host: &str, n: usize) {
     let s = spec("rotating-challenger", 5, None);
     let entries = script(5, 600);
     match host {
@@ -22,7 +22,7 @@ pub fn run_debates(host: &str, n: usize, cache: &Path) {
             }
         }
         "component" => {
-            let mut runtime = Runtime::load_with_cache(Some(cache)).expect("the component loads");
+            let mut runtime = Runtime::load_code(Code::Native).expect("the component loads");
             let spec_json = s.to_json();
             for _ in 0..n {
                 crate::drive_component(&mut runtime, &spec_json, &entries);
@@ -33,25 +33,19 @@ pub fn run_debates(host: &str, n: usize, cache: &Path) {
 }
 
 /// Instructions for one debate in `host`, or why there is no figure.
-pub fn instructions(host: &str, cache: &Path) -> String {
+pub fn instructions(host: &str) -> String {
     let (few, many) = (1, 11);
     let count = |n: usize| -> Option<u64> {
         let out = Command::new("valgrind")
             .args(["--tool=callgrind", "--callgrind-out-file=/dev/null"])
             .arg(std::env::current_exe().ok()?)
             .args(["--instructions", host, &n.to_string()])
-            .arg(cache)
             .output()
             .ok()?;
         let err = String::from_utf8_lossy(&out.stderr);
         let line = err.lines().find(|l| l.contains("Collected :"))?;
         line.rsplit(':').next()?.trim().parse().ok()
     };
-    // Warm the compilation cache under valgrind itself: it reports other CPU
-    // features, so wasmtime keys (and compiles) a cache entry of its own.
-    if host == "component" {
-        count(0);
-    }
     match (count(few), count(many)) {
         (Some(a), Some(b)) if b > a => {
             format!("{:.2} M instructions", (b - a) as f64 / (many - few) as f64 / 1e6)

@@ -19,7 +19,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use agon_bench::{script, spec};
-use agon_cli::engine::{COMPONENT, Runtime, wit};
+use agon_cli::engine::{COMPONENT, Code, Runtime, wit};
 use agon_core::Session;
 use agon_core::script::{ScriptEntry, play};
 use agon_testkit::cases::{CASES, Case};
@@ -27,10 +27,10 @@ use agon_testkit::{Config, TestServer};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, host, n, cache] = args.as_slice()
+    if let [flag, host, n] = args.as_slice()
         && flag == "--instructions"
     {
-        hosts::run_debates(host, n.parse().expect("a count"), Path::new(cache));
+        hosts::run_debates(host, n.parse().expect("a count"));
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
@@ -64,22 +64,23 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
     let runs = if quick { 3 } else { 30 };
     let cache = std::env::temp_dir().join(format!("agon-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
-    let t = Instant::now();
-    drop(Runtime::load_with_cache(Some(&cache)).expect("compiles"));
-    let compile = t.elapsed();
-    let cached = median(
-        (0..runs)
-            .map(|_| {
-                let t = Instant::now();
-                drop(Runtime::load_with_cache(Some(&cache)).expect("loads"));
-                t.elapsed()
-            })
-            .collect(),
-    );
+    // Both compiled forms are built into agon (build.rs): a load deserializes.
+    let load = |code: Code| {
+        median(
+            (0..runs)
+                .map(|_| {
+                    let t = Instant::now();
+                    drop(Runtime::load_code(code).expect("loads"));
+                    t.elapsed()
+                })
+                .collect(),
+        )
+    };
+    let (native_load, portable_load) = (load(Code::Native), load(Code::Portable));
     let s = spec("rotating-challenger", 5, None);
     let entries = script(5, 600);
     let spec_json = s.to_json();
-    let mut runtime = Runtime::load_with_cache(Some(&cache)).expect("loads");
+    let mut runtime = Runtime::load_code(Code::Native).expect("loads");
     let component = median(
         (0..runs)
             .map(|_| {
@@ -102,11 +103,11 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
     // Instruction counts: stable under load, but valgrind takes a while, so
     // the quick mode only checks that the counted child still runs.
     let (native_ir, component_ir) = if quick {
-        hosts::run_debates("native", 1, &cache);
-        hosts::run_debates("component", 1, &cache);
+        hosts::run_debates("native", 1);
+        hosts::run_debates("component", 1);
         ("skipped (quick)".to_string(), "skipped (quick)".to_string())
     } else {
-        (hosts::instructions("native", &cache), hosts::instructions("component", &cache))
+        (hosts::instructions("native"), hosts::instructions("component"))
     };
     let [(js_name, js), (py_name, py)] = hosts::sdk_rows(root, if quick { 2 } else { 30 });
     let _ = std::fs::remove_dir_all(&cache);
@@ -119,13 +120,13 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
 | the same debate through the component in wasmtime, counted by callgrind | {component_ir} | — |\n\
 | the same debate in the {js_name} | {js} | — |\n\
 | the same debate in the {py_name} | {py} | — |\n\
-| compiling the component (Cranelift, first run) | {} | — |\n\
-| loading the cached, precompiled component | {} | — |\n\
-| `agon run` launch to the first request the server sees (cached component) | {} | < 50 ms |\n",
+| loading the component, compiled when agon was built (every run, the first included) | {} | — |\n\
+| loading its portable (Pulley) form, the fallback | {} | — |\n\
+| `agon run` launch to the first request the server sees | {} | < 50 ms |\n",
         ms(native),
         ms(component),
-        ms(compile),
-        ms(cached),
+        ms(native_load),
+        ms(portable_load),
         ms(first_request)
     )
 }

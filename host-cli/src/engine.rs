@@ -1,12 +1,11 @@
 //! The agon component, embedded and run with wasmtime.
 //!
-//! The component is compiled once per machine and cached
-//! (`Engine::precompile_component`), so later runs deserialize it in
-//! milliseconds instead of compiling it with Cranelift again.
+//! The component is compiled when agon is built (`build.rs`), for the
+//! target's baseline CPU and for Pulley, wasmtime's portable interpreter.
+//! A run only deserializes it: no compiler ships in the binary, nothing is
+//! compiled or cached at run time.
 
-use std::fs;
-use std::hash::{Hash, Hasher};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 use wasmtime::component::{Component, Linker, ResourceAny};
@@ -25,6 +24,21 @@ pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm
 
 /// SHA-256 of [`COMPONENT`], hex, computed by `build.rs`.
 pub const COMPONENT_SHA256: &str = env!("AGON_COMPONENT_SHA256");
+
+/// [`COMPONENT`] compiled by `build.rs` for this target's baseline CPU.
+const NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm"));
+
+/// [`COMPONENT`] compiled by `build.rs` for Pulley, the fallback.
+const PORTABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.pulley.cwasm"));
+
+/// Which of the two compiled forms to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// Machine code for this CPU: what every run uses when the CPU takes it.
+    Native,
+    /// Pulley bytecode, interpreted: slower, but runs wherever wasmtime does.
+    Portable,
+}
 
 /// A loaded engine: one store, one instance of the component.
 pub struct Runtime {
@@ -51,28 +65,40 @@ impl std::fmt::Display for EngineError {
 impl std::error::Error for EngineError {}
 
 impl Runtime {
-    /// Load the embedded component, from the compilation cache when possible.
-    /// A process compiles or reads it once: later runtimes (`agon mcp`'s tool
-    /// calls, `agon batch`'s workers) share it and only instantiate it.
+    /// Load the embedded component: its native code, or, if this CPU or this
+    /// wasmtime refuses that, its portable code (with a warning). A process
+    /// loads it once: later runtimes (`agon mcp`'s tool calls, `agon batch`'s
+    /// workers) share it and only instantiate it.
     pub fn load() -> Result<Runtime> {
         static LOADED: std::sync::Mutex<Option<(Engine, Component)>> = std::sync::Mutex::new(None);
         let mut loaded = LOADED.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         let (engine, component) = match &*loaded {
             Some(pair) => pair.clone(),
             None => {
-                let engine = Engine::new(&Config::new())?;
-                let component = load_component(&engine, cache_dir().as_deref())?;
-                loaded.insert((engine, component)).clone()
+                let pair = compiled(Code::Native).or_else(|native| {
+                    let pair = compiled(Code::Portable).map_err(|portable| {
+                        anyhow!(
+                            "the agon component cannot be loaded: its native code was refused ({native:#}), \
+                             and its portable code too ({portable:#}); build agon on this machine \
+                             (cargo install --path host-cli)"
+                        )
+                    })?;
+                    eprintln!(
+                        "agon: this machine refused the component's native code ({native:#}); \
+                         running it in wasmtime's portable interpreter, which is slower"
+                    );
+                    Ok::<_, anyhow::Error>(pair)
+                })?;
+                loaded.insert(pair).clone()
             }
         };
         drop(loaded);
         Runtime::instantiate(&engine, &component)
     }
 
-    /// Load the component, caching its compiled form in `cache` (if any).
-    pub fn load_with_cache(cache: Option<&Path>) -> Result<Runtime> {
-        let engine = Engine::new(&Config::new())?;
-        let component = load_component(&engine, cache)?;
+    /// Load one compiled form of the component, with no fallback (tests run both).
+    pub fn load_code(code: Code) -> Result<Runtime> {
+        let (engine, component) = compiled(code)?;
         Runtime::instantiate(&engine, &component)
     }
 
@@ -203,6 +229,7 @@ impl Drop for Council<'_> {
     }
 }
 
+/// Where `agon doctor` keeps what it found (the component needs no cache):
 /// `$XDG_CACHE_HOME/agon` or `~/.cache/agon`; `AGON_CACHE_DIR` overrides both.
 pub fn cache_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("AGON_CACHE_DIR") {
@@ -214,39 +241,20 @@ pub fn cache_dir() -> Option<PathBuf> {
     Some(base.join("agon"))
 }
 
-/// The cache file for this component under this engine's settings.
-fn cache_file(engine: &Engine, dir: &Path) -> PathBuf {
-    let mut compat = std::collections::hash_map::DefaultHasher::new();
-    engine.precompile_compatibility_hash().hash(&mut compat);
-    let component = &COMPONENT_SHA256[..24];
-    dir.join(format!("agon-{component}-{:016x}.cwasm", compat.finish()))
-}
-
-fn load_component(engine: &Engine, cache: Option<&Path>) -> Result<Component> {
-    let Some(dir) = cache else {
-        return Component::new(engine, COMPONENT).map_err(anyhow::Error::from).context("compiling the agon component");
+/// An engine for `code` and the component in that form, deserialized.
+fn compiled(code: Code) -> Result<(Engine, Component)> {
+    let mut config = Config::new();
+    let bytes = match code {
+        Code::Native => NATIVE,
+        Code::Portable => {
+            config.target(env!("AGON_PULLEY_TARGET"))?;
+            PORTABLE
+        }
     };
-    let file = cache_file(engine, dir);
-    if file.exists() {
-        // SAFETY: the file is one this function wrote, named by a hash of the
-        // component and of the engine's compatibility settings; wasmtime also
-        // checks the header and refuses artifacts from another version.
-        match unsafe { Component::deserialize_file(engine, &file) } {
-            Ok(component) => return Ok(component),
-            Err(_) => {
-                let _ = fs::remove_file(&file);
-            }
-        }
-    }
-    let compiled =
-        engine.precompile_component(COMPONENT).map_err(anyhow::Error::from).context("compiling the agon component")?;
-    // Best effort: a read-only cache directory only costs the next run a compile.
-    if fs::create_dir_all(dir).is_ok() {
-        let tmp = file.with_extension(format!("tmp{}", std::process::id()));
-        if fs::write(&tmp, &compiled).is_ok() {
-            let _ = fs::rename(&tmp, &file);
-        }
-    }
-    // SAFETY: `compiled` was produced just now by this engine.
-    unsafe { Component::deserialize(engine, &compiled) }.map_err(|e| anyhow!("loading the compiled component: {e}"))
+    let engine = Engine::new(&config)?;
+    // SAFETY: the bytes are what build.rs compiled from COMPONENT with this
+    // very wasmtime; wasmtime checks their header, its version, its settings
+    // and the CPU features the code needs, and refuses what does not match.
+    let component = unsafe { Component::deserialize(&engine, bytes) }.map_err(anyhow::Error::from)?;
+    Ok((engine, component))
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agon_cli::engine::{COMPONENT, Runtime, wit};
+use agon_cli::engine::{COMPONENT, Code, Runtime, wit};
 use agon_core::script::ScriptEntry;
 
 #[test]
@@ -74,11 +74,21 @@ fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
     }
 }
 
-/// The golden replay rule (see agon_core::script), driven through the component.
+/// The golden replay rule (see agon_core::script), driven through the
+/// component in both its compiled forms: the native code every run uses, and
+/// the portable fallback.
 #[test]
 fn the_component_replays_every_golden_case_byte_for_byte() {
-    let dir = tempdir();
-    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    replay_every_golden_case(Code::Native);
+}
+
+#[test]
+fn the_portable_fallback_replays_every_golden_case_byte_for_byte() {
+    replay_every_golden_case(Code::Portable);
+}
+
+fn replay_every_golden_case(code: Code) {
+    let mut runtime = Runtime::load_code(code).unwrap();
     let cases = golden_cases();
     assert!(cases.len() >= 20, "every protocol has a golden case");
     for case in cases {
@@ -147,22 +157,8 @@ fn the_component_replays_every_golden_case_byte_for_byte() {
 }
 
 #[test]
-fn the_compiled_component_is_cached_and_reused() {
-    let dir = tempdir();
-    drop(Runtime::load_with_cache(Some(&dir)).unwrap());
-    let cached: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(cached.len(), 1, "{cached:?}");
-    assert!(cached[0].extension().is_some_and(|e| e == "cwasm"));
-    let modified = std::fs::metadata(&cached[0]).unwrap().modified().unwrap();
-    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
-    assert_eq!(std::fs::metadata(&cached[0]).unwrap().modified().unwrap(), modified, "the cache was rewritten");
-    assert_eq!(runtime.protocols().unwrap().len(), 12);
-}
-
-#[test]
 fn engine_errors_cross_the_boundary_typed() {
-    let dir = tempdir();
-    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    let mut runtime = Runtime::load().unwrap();
     let err = runtime
         .validate_spec(r#"{"question": "q", "panel": [], "protocol": {"name": "round-robin"}}"#)
         .unwrap()
@@ -180,8 +176,7 @@ fn engine_errors_cross_the_boundary_typed() {
 
 #[test]
 fn role_files_parse_in_the_component_with_line_numbers() {
-    let dir = tempdir();
-    let mut runtime = Runtime::load_with_cache(Some(&dir)).unwrap();
+    let mut runtime = Runtime::load().unwrap();
     let builtin = runtime.builtin_roles().unwrap();
     assert_eq!(builtin.len(), 5);
     let judge = runtime.parse_role(&builtin[4]).unwrap().unwrap();
@@ -191,12 +186,34 @@ fn role_files_parse_in_the_component_with_line_numbers() {
     assert!(matches!(&err.0.kind, wit::ErrorKind::InvalidRole(e) if e.line == 4), "{err}");
 }
 
-fn tempdir() -> PathBuf {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir =
-        std::env::temp_dir().join(format!("agon-test-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A first run on a fresh machine compiles nothing and writes nothing: the
+/// component was compiled when agon was built.
+#[test]
+fn a_first_run_with_an_empty_home_writes_no_cache() {
+    let home = std::env::temp_dir().join(format!("agon-empty-home-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .arg("protocols")
+        .env("HOME", &home)
+        .env_remove("XDG_CACHE_HOME")
+        .env_remove("AGON_CACHE_DIR")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("rotating-challenger"));
+    assert!(out.stderr.is_empty(), "no fallback warning: {}", String::from_utf8_lossy(&out.stderr));
+    let written: Vec<_> = walk(&home);
+    assert!(written.is_empty(), "a run wrote {written:?}");
+    std::fs::remove_dir_all(&home).unwrap();
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flat_map(|e| {
+            let path = e.unwrap().path();
+            if path.is_dir() { walk(&path).into_iter().chain([path]).collect() } else { vec![path] }
+        })
+        .collect()
 }
