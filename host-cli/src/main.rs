@@ -14,6 +14,7 @@ use clap::{CommandFactory, FromArgMatches};
 use commands::exit;
 
 fn main() -> ExitCode {
+    quiet_when_stdout_closes();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
@@ -62,4 +63,26 @@ fn load_config(explicit: Option<&std::path::Path>) -> Result<Config> {
         safe_eprintln!("{notice}");
     }
     Ok(config)
+}
+
+/// Piped into `head`, or a pager that quits early, agon stops quietly with
+/// the status a Unix tool killed by SIGPIPE has (141), instead of reporting a
+/// panic. Rust ignores SIGPIPE so that sockets and a command model's pipes
+/// give errors rather than kill agon; the price is that `println!` panics
+/// once stdout is closed, and this turns that one panic back into an exit.
+/// Answered calls are already in the session's journal.
+fn quiet_when_stdout_closes() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        report(info);
+    }));
 }

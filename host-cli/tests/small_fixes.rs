@@ -164,3 +164,18 @@ fn doctor_verdicts_hold_for_one_endpoint_and_commands_are_called() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(said.contains("ok    cmd/mine: answered in"), "{said}");
 }
+
+#[test]
+fn a_closed_stdout_ends_agon_quietly_as_sigpipe_would() {
+    // The read end is closed before agon starts: its first line fails.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_agon"))
+        .arg("protocols")
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(141), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "no panic report");
+}
