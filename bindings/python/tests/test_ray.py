@@ -136,17 +136,17 @@ def processes_under(folder: str) -> list[int]:
     return pids
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    """`ray start --head` plus a second node joined to it; yields the head's address."""
-    needs_ray()
+@contextmanager
+def ray_cluster(cpus: int = 2) -> Iterator[str]:
+    """`ray start --head` plus a second node joined to it, each with `cpus` CPUs, the
+    driver (this process) connected; yields the head's address. Torn down however it ends."""
     ray_bin = Path(sys.executable).parent / "ray"
     temp = tempfile.mkdtemp(prefix="agon-ray-")
     env = {**os.environ, "RAY_USAGE_STATS_ENABLED": "0", "OMP_NUM_THREADS": "1",
            # SIGTERM stops a node at once instead of draining it for 30 s.
            "RAY_GRACEFUL_SHUTDOWN_DRAIN_TIMEOUT_S": "0"}
     port = free_port(HEAD)
-    common = ["--block", "--num-cpus=2", "--object-store-memory=100000000", "--disable-usage-stats",
+    common = ["--block", f"--num-cpus={cpus}", "--object-store-memory=100000000", "--disable-usage-stats",
               f"--temp-dir={temp}"]
     nodes: list[subprocess.Popen[bytes]] = []
 
@@ -196,6 +196,13 @@ def cluster() -> Iterator[str]:
             except ProcessLookupError:
                 pass
         subprocess.run(["rm", "-rf", temp], check=False)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    needs_ray()
+    with ray_cluster() as address:
+        yield address
 
 
 @contextmanager
