@@ -5,7 +5,8 @@
 # 1. target/agon.wasm, the component (cargo run -p xtask -- component);
 # 2. bindings/js: npm ci from the lockfile, then jco transpiles the component into gen/;
 # 3. bindings/python: agon.wasm copied into the package, and .venv-sdk with the
-#    pinned test tools and the package itself installed (pip install ./bindings/python).
+#    pinned test tools, Ray (for agon.ray) and the package itself installed
+#    (pip install ./bindings/python).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[setup-sdk] %s\n' "$*" >&2; }
@@ -37,8 +38,10 @@ if [ ! -x .venv-sdk/bin/python ]; then
   say "creating .venv-sdk"
   python3 -m venv .venv-sdk
 fi
-# Skipped when every pin is already installed at its version.
-if ! .venv-sdk/bin/python - bindings/python/requirements-test.txt <<'PY'
+# Each requirements file is skipped when every pin in it is already installed
+# at its version: the test tools, and Ray for agon.ray's tests.
+for requirements in bindings/python/requirements-test.txt bindings/python/requirements-ray.txt; do
+  if ! .venv-sdk/bin/python - "$requirements" <<'PY'
 import sys
 from importlib.metadata import PackageNotFoundError, version
 pins = [l.split("#")[0].strip() for l in open(sys.argv[1])]
@@ -47,10 +50,11 @@ try:
 except PackageNotFoundError:
     sys.exit(1)
 PY
-then
-  say "installing the pinned SDK test tools into .venv-sdk"
-  .venv-sdk/bin/python -m pip install --quiet --disable-pip-version-check -r bindings/python/requirements-test.txt
-fi
+  then
+    say "installing the pinned packages of $requirements into .venv-sdk"
+    .venv-sdk/bin/python -m pip install --quiet --disable-pip-version-check -r "$requirements"
+  fi
+done
 say "pip install ./bindings/python into .venv-sdk"
 .venv-sdk/bin/python -m pip install --quiet --disable-pip-version-check --no-deps --force-reinstall \
   --no-build-isolation ./bindings/python

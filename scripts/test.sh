@@ -42,3 +42,6 @@ cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-th
 
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
+
+step "agon.ray: Python SDK debates on a two-node Ray cluster"
+scripts/test-ray.sh

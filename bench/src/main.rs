@@ -8,7 +8,8 @@
 //! 3. prompt growth over rounds, with and without a context budget;
 //! 4. sizes;
 //!
-//! and agon beside a peer council tool on the same endpoint (`--peers PYTHON`).
+//! and agon beside a peer council tool on the same endpoint (`--peers PYTHON`),
+//! and `agon batch` at width (`--batch-only` prints that table alone).
 //! `--instructions native|component N CACHE` is the child that callgrind counts.
 
 mod hosts;
@@ -34,6 +35,12 @@ fn main() {
         return;
     }
     let quick = args.iter().any(|a| a == "--quick");
+    if args.iter().any(|a| a == "--batch-only") {
+        // Just the batch at width, at full size unless --quick.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+        println!("{}", batch_at_width(quick, &agon_binary(&root)));
+        return;
+    }
     let peer_python = args.iter().position(|a| a == "--peers").and_then(|i| args.get(i + 1)).map(PathBuf::from);
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
     let agon = agon_binary(&root);
@@ -42,11 +49,13 @@ fn main() {
     println!("{}", prompt_growth());
     println!("{}", sizes(&root, &agon));
     println!("{}", beside_peers(quick, &agon, &root, peer_python.as_deref()));
+    println!("{}", batch_at_width(quick, &agon));
 }
 
 fn agon_binary(root: &Path) -> PathBuf {
-    let release = root.join("target/release/agon");
-    if release.exists() { release } else { root.join("target/debug/agon") }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let release = target.join("release/agon");
+    if release.exists() { release } else { target.join("debug/agon") }
 }
 
 fn ms(d: Duration) -> String {
@@ -354,6 +363,86 @@ together); \"lost between layers\" is the mean time from a layer's replies to th
     }
     let _ = std::fs::remove_dir_all(&dir);
     out
+}
+
+// ------------------------------------------------------------------ batch at width
+
+/// `agon batch` over many debates at once: wall over the ideal (waves × layers ×
+/// latency), CPU per debate and peak memory, from `/usr/bin/time`.
+fn batch_at_width(quick: bool, agon: &Path) -> String {
+    let (debates, concurrency, latency) = if quick { (40, 20, 20) } else { (1000, 200, 300) };
+    let dir = std::env::temp_dir().join(format!("agon-bench-batch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let questions: String =
+        (0..debates).map(|i| format!("{{\"id\": \"q{i}\", \"question\": \"Question {i}?\"}}\n")).collect();
+    std::fs::write(dir.join("questions.jsonl"), questions).unwrap();
+    let cache = dir.join("cache");
+    let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", &cache).output();
+    let panel = ["--protocol", "rotating-challenger", "--panel", "openai/a,openai/b,openai/c", "--judge", "openai/j"];
+    let run = |n: usize, concurrency: usize, latency_ms: u64| {
+        let server =
+            TestServer::start(Config { latency_ms, chunk_delay_ms: Some(0), ..Default::default() }, 0).unwrap();
+        let _ = std::fs::remove_file(dir.join("results.jsonl"));
+        let (questions, measures) = (dir.join(format!("q{n}.jsonl")), dir.join("time.txt"));
+        let text = std::fs::read_to_string(dir.join("questions.jsonl")).unwrap();
+        std::fs::write(&questions, text.lines().take(n).map(|l| format!("{l}\n")).collect::<String>()).unwrap();
+        let t = Instant::now();
+        let status = Command::new("/usr/bin/time")
+            .args(["-f", "%M %U %S", "-o"])
+            .arg(&measures)
+            .arg(agon)
+            .arg("batch")
+            .arg(&questions)
+            .args(["--output"])
+            .arg(dir.join("results.jsonl"))
+            .args(panel)
+            .args(["--rounds", "1", "--concurrency", &concurrency.to_string()])
+            // Not the limit under test: four calls per debate at once is more than any layer asks.
+            .args(["--max-in-flight", &(4 * concurrency).to_string()])
+            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+            .env("OPENAI_API_KEY", "bench")
+            .env("AGON_CACHE_DIR", &cache)
+            .env("AGON_DATA_DIR", dir.join("data"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .expect("agon batch starts");
+        let wall = t.elapsed();
+        assert!(status.success(), "agon batch failed: {status}");
+        let text = std::fs::read_to_string(&measures).unwrap();
+        let fields: Vec<f64> =
+            text.trim().lines().last().unwrap().split_whitespace().map(|f| f.parse().unwrap()).collect();
+        let results = std::fs::read_to_string(dir.join("results.jsonl")).unwrap();
+        let mut ids: Vec<&str> =
+            results.lines().map(|l| l.split("\"id\":\"").nth(1).unwrap().split('"').next().unwrap()).collect();
+        let lines = ids.len();
+        ids.sort_unstable();
+        ids.dedup();
+        let stats = server.stats();
+        (wall, fields[0] as u64, fields[1] + fields[2], lines, ids.len(), stats.requests, stats.max_in_flight)
+    };
+    // One debate alone at this latency: its layers, counted from outside.
+    let (_, _, _, _, _, requests, _) = run(1, 1, latency);
+    let layers = peers::arrival_layers(&requests, latency);
+    let (wall, rss_kb, cpu_s, lines, unique, requests, in_flight) = run(debates, concurrency, latency);
+    let waves = debates.div_ceil(concurrency);
+    let ideal = Duration::from_millis(waves as u64 * layers as u64 * latency);
+    let _ = std::fs::remove_dir_all(&dir);
+    format!(
+        "## Batch at width\n\n`agon batch` with {debates} debates (rotating-challenger, three seats and a judge, one round), \
+`--concurrency {concurrency}`, the test server at {latency} ms per call. Ideal = waves × layers × latency = {waves} × {layers} × \
+{latency} ms. CPU and peak memory from `/usr/bin/time` (user + system). Targets: ≤ 1.10 of ideal, ≤ 10 ms CPU per debate, \
+≤ 200 MB peak.\n\n\
+| debates | concurrency | calls | most in flight | ideal | wall | wall / ideal | CPU per debate | peak memory | result lines (unique ids) |\n\
+|---|---|---|---|---|---|---|---|---|---|\n\
+| {debates} | {concurrency} | {} | {in_flight} | {} | {} | {:.3} | {:.2} ms | {:.0} MB | {lines} ({unique}) |\n",
+        requests.len(),
+        ms(ideal),
+        ms(wall),
+        wall.as_secs_f64() / ideal.as_secs_f64(),
+        cpu_s * 1000.0 / debates as f64,
+        rss_kb as f64 / 1024.0,
+    )
 }
 
 // ------------------------------------------------------------------ 4. sizes

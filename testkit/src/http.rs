@@ -66,6 +66,10 @@ impl Drop for Listener {
 }
 
 fn serve_connection(stream: TcpStream, handler: &dyn Fn(Request)) {
+    // Without it, an answer written in two pieces (head, then body) can wait out
+    // the client's delayed ACK (~40 ms): Nagle holds the second piece back. Real
+    // providers' servers send at once; so must the one that stands in for them.
+    let _ = stream.set_nodelay(true);
     let Ok(read_half) = stream.try_clone() else { return };
     let mut reader = BufReader::new(read_half);
     while let Some(request) = read_request(&mut reader, &stream) {

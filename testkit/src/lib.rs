@@ -96,6 +96,15 @@ pub struct Stats {
     pub requests: Vec<Seen>,
     pub in_flight: usize,
     pub max_in_flight: usize,
+    /// Requests that arrived and whose answer has not started yet. Unlike
+    /// `in_flight`, which still counts a request while its thread finishes
+    /// writing an answer the client may already have read, this can never
+    /// count a client's next request together with the one it followed, so a
+    /// client's own limit on requests in flight bounds `max_unanswered` exactly.
+    #[serde(default)]
+    pub unanswered: usize,
+    #[serde(default)]
+    pub max_unanswered: usize,
 }
 
 struct Shared {
@@ -294,6 +303,8 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
         stats.requests.push(seen.clone());
         stats.in_flight += 1;
         stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
+        stats.unanswered += 1;
+        stats.max_unanswered = stats.max_unanswered.max(stats.unanswered);
         shared.changed.notify_all();
         if let Some(n) = shared.config.hold_until_in_flight {
             let deadline = std::time::Instant::now() + Duration::from_secs(10);
@@ -323,6 +334,7 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
     };
     let latency = script.latency_ms.unwrap_or(shared.config.latency_ms);
     thread::sleep(Duration::from_millis(latency));
+    shared.stats.lock().unwrap().unanswered -= 1;
     let text = script.replies.get(call - 1).cloned().unwrap_or_else(|| {
         let label = if shared.config.replies_from_prompt {
             // FNV-1a of the messages: stable across runs and processes.

@@ -12,10 +12,11 @@ import os
 import threading
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any, Optional, Union, cast
+from typing import Any, Callable, Optional, Union, cast
 
 import wasmtime
 from wasmtime import component as wc
+from wasmtime.component import _types as wt
 
 from .types import Outcome, Usage, Variant
 
@@ -67,6 +68,83 @@ def _lower(value: Any) -> Any:
     return value
 
 
+# --- types read once -----------------------------------------------------------------------
+#
+# wasmtime-py (50.x) reads a function's WIT type anew on every call: each record's
+# fields, each variant's cases, each list's element, through ctypes, and again for
+# every value it converts. For this engine that was most of a debate's time in
+# Python (profiled: ~85% of a 5-seat, 5-round debate). The types never change, so
+# each function's type is read once, and every type object in it is given a class
+# whose reflective properties return what was read: the same objects, the same
+# conversion code, without the re-reading.
+
+_FROZEN_PROPERTIES: dict[type, tuple[str, ...]] = {
+    wt.FuncType: ("params", "result"),
+    wt.RecordType: ("fields",),
+    wt.VariantType: ("cases",),
+    wt.ListType: ("element",),
+    wt.TupleType: ("elements",),
+    wt.OptionType: ("payload",),
+    wt.ResultType: ("ok", "err"),
+    wt.EnumType: ("names",),
+    wt.FlagsType: ("names",),
+}
+_frozen_classes: dict[type, type] = {}
+
+
+def _read(name: str) -> Callable[[Any], Any]:
+    def read(self: Any) -> Any:
+        return self.__dict__["_agon_" + name]
+
+    return read
+
+
+def _frozen_class(cls: type) -> type:
+    frozen = _frozen_classes.get(cls)
+    if frozen is None:
+        namespace: dict[str, Any] = {name: property(_read(name)) for name in _FROZEN_PROPERTIES[cls]}
+        if issubclass(cls, wt.VariantLikeType):
+            namespace["_tagged"] = lambda self: self.__dict__["_agon_tagged"]
+        if cls is wt.ListType:
+            namespace["_is_bytes"] = lambda self: self.__dict__["_agon_is_bytes"]
+        frozen = _frozen_classes[cls] = type(cls.__name__, (cls,), namespace)
+    return frozen
+
+
+def _freeze(ty: Any) -> Any:
+    """Read ``ty``'s type tree once; from then on it answers from what was read."""
+    cls = type(ty)
+    if cls not in _FROZEN_PROPERTIES:
+        return ty  # a leaf (string, u32, …) or already frozen
+    read = {}
+    for name in _FROZEN_PROPERTIES[cls]:
+        value = getattr(ty, name)
+        if name in ("params", "fields", "cases"):
+            value = [(n, None if t is None else _freeze(t)) for n, t in value]
+        elif name == "elements":
+            value = [_freeze(t) for t in value]
+        elif name != "names" and value is not None:
+            value = _freeze(value)
+        read["_agon_" + name] = value
+    ty.__class__ = _frozen_class(cls)
+    ty.__dict__.update(read)
+    if isinstance(ty, wt.VariantLikeType):
+        ty.__dict__["_agon_tagged"] = wt.VariantLikeType._tagged(ty)
+    if isinstance(ty, wt.ListType):
+        ty.__dict__["_agon_is_bytes"] = wt.ListType._is_bytes(ty)
+    return ty
+
+
+def _typed_once(func: wc.Func, fty: Any) -> wc.Func:
+    """``func`` answering with the frozen type ``fty``: ``Func.__call__`` asks
+    ``self.type(store)`` on every call (the instance attribute shadows the method)."""
+    def frozen_type(store: Any) -> Any:
+        return fty
+
+    func.type = frozen_type  # type: ignore[method-assign]
+    return func
+
+
 class _Component:
     """The compiled component, shared by every session of the process."""
 
@@ -88,6 +166,8 @@ class _Component:
             self.component = wc.Component(self.engine, wasm.read_bytes())
         self.linker = wc.Linker(self.engine)
         self.interface = self.component.get_export_index(_ENGINE_INTERFACE)
+        #: Each export's type, read once (the component's types are the same in every instance).
+        self.types: dict[str, Any] = {}
 
     @classmethod
     def get(cls) -> "_Component":
@@ -115,7 +195,10 @@ class _Instance:
             func = self._instance.get_func(self.store, index) if index else None
             if func is None:
                 raise RuntimeError(f"agon.wasm exports no function {name}")
-            self._funcs[name] = func
+            fty = self._loaded.types.get(name)
+            if fty is None:
+                fty = self._loaded.types[name] = _freeze(func.type(self.store))
+            func = self._funcs[name] = _typed_once(func, fty)
         value = func(self.store, *args)
         result = func.type(self.store).result
         return _unwrap(result, value) if isinstance(result, wc.ResultType) else value
