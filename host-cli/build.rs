@@ -51,6 +51,8 @@ fn main() -> anyhow::Result<()> {
 fn precompile(component: &[u8], target: &str) -> anyhow::Result<Vec<u8>> {
     let mut config = wasmtime::Config::new();
     config.target(target)?;
+    // As engine.rs loads it: memory initialized by copying, no memfd.
+    config.memory_init_cow(false);
     let engine = wasmtime::Engine::new(&config)?;
     Ok(engine.precompile_component(component)?)
 }

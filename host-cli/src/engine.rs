@@ -244,6 +244,11 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// An engine for `code` and the component in that form, deserialized.
 fn compiled(code: Code) -> Result<(Engine, Component)> {
     let mut config = Config::new();
+    // Memory is initialized by copying the component's data, not from a
+    // memfd image: that would be a file write, which a file-size limit
+    // (`ulimit -f`) or a sandbox can refuse. build.rs compiles with the same
+    // setting, as wasmtime requires. The data is a few kilobytes.
+    config.memory_init_cow(false);
     let bytes = match code {
         Code::Native => NATIVE,
         Code::Portable => {

@@ -308,6 +308,18 @@ test('Open journal replays a golden case in the panel; the transcript equals the
   await page.close();
 });
 
+test('a kept journal the engine cannot read does not stop the panel: it says so and is Ready', async () => {
+  const first = await openPanel();
+  await first.page.evaluate(() => chrome.storage.local.set({ 'agon.debate': { journal: 'not a journal', endpoint: 'http://127.0.0.1:9/v1', timeout_seconds: 5, running: false } }));
+  await first.page.close();
+  const { page, problems } = await openPanel();
+  assert.match(await page.locator('#status').textContent(), /^The kept debate could not be reopened \(.+\)\. Ready\.$/);
+  assert.equal(await page.getByRole('button', { name: 'Run debate' }).isEnabled(), true);
+  await assertClean(page, problems);
+  await clearStorage(page);
+  await page.close();
+});
+
 test('a debate against the real local model in the side panel ends with a synthesis (saves a screenshot)', async () => {
   const endpoint = process.env.OPENAI_BASE_URL;
   assert.ok(endpoint, 'set OPENAI_BASE_URL to the local model (scripts/test-web.sh does)');

@@ -498,11 +498,15 @@ if (before?.running && await claimDebate()) {
   resume(before);
 } else if (before?.journal) {
   reset();
-  council.replay(before.journal, onEvent);
+  try {
+    council.replay(before.journal, onEvent);
+    $('#status').textContent = before.running
+      ? 'Another agon panel is running this debate; showing it as kept so far. Ready.'
+      : 'Reopened the last debate from its kept journal. Ready.';
+  } catch (error) { // a kept journal this engine cannot read must not stop the page
+    $('#status').textContent = `The kept debate could not be reopened (${error.message ?? error}). Ready.`;
+  }
   setRunning(false);
-  $('#status').textContent = before.running
-    ? 'Another agon panel is running this debate; showing it as kept so far. Ready.'
-    : 'Reopened the last debate from its kept journal. Ready.';
 } else {
   $('#status').textContent = 'Ready.';
 }
