@@ -11,8 +11,6 @@
 use std::env;
 use std::path::PathBuf;
 
-use sha2::{Digest, Sha256};
-
 fn main() -> anyhow::Result<()> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
     let root = manifest.parent().expect("host-cli sits inside the workspace").to_path_buf();
@@ -22,8 +20,6 @@ fn main() -> anyhow::Result<()> {
     let target_dir =
         env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
     let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
-    let digest: String = Sha256::digest(&component).iter().map(|b| format!("{b:02x}")).collect();
-    println!("cargo:rustc-env=AGON_COMPONENT_SHA256={digest}");
     let out = PathBuf::from(env::var("OUT_DIR")?);
     std::fs::write(out.join("agon.wasm"), &component)?;
 

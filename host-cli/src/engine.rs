@@ -22,9 +22,6 @@ pub use exports::agon::debate::types as wit;
 /// The component this binary carries, built by `build.rs`.
 pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm"));
 
-/// SHA-256 of [`COMPONENT`], hex, computed by `build.rs`.
-pub const COMPONENT_SHA256: &str = env!("AGON_COMPONENT_SHA256");
-
 /// [`COMPONENT`] compiled by `build.rs` for this target's baseline CPU.
 const NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm"));
 
