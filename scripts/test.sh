@@ -4,6 +4,18 @@
 # server), then the end-to-end runs against the real local model.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Everything the tests write to a temp folder (servers' configs, browser
+# profiles, sessions, Ray's session files) goes into one folder for this run,
+# removed when the run ends however it ends: the stages run in a child so
+# their own exit traps (the local model's) cannot replace this one.
+if [[ -z "${AGON_RUN_TMPDIR:-}" ]]; then
+  AGON_RUN_TMPDIR="$(mktemp -d "${TMPDIR:-/tmp}/agon-run.XXXXXX")"
+  export AGON_RUN_TMPDIR TMPDIR="$AGON_RUN_TMPDIR"
+  trap 'rm -rf "$AGON_RUN_TMPDIR"' EXIT
+  "$0" "$@"
+  exit
+fi
 export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 step() { printf '\n=== %s\n' "$*" >&2; }
 

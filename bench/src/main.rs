@@ -71,8 +71,6 @@ fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
 
 fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
     let runs = if quick { 3 } else { 30 };
-    let cache = std::env::temp_dir().join(format!("agon-bench-cache-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&cache);
     // Both compiled forms are built into agon (build.rs): a load deserializes.
     let load = |code: Code| {
         median(
@@ -108,7 +106,8 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
             })
             .collect(),
     );
-    let first_request = launch_to_first_request(agon, &cache, runs);
+    let warm = launch_to_first_request(agon, runs, PageCache::Warm);
+    let cold = launch_to_first_request(agon, runs, PageCache::Cold);
     // Instruction counts: stable under load, but valgrind takes a while, so
     // the quick mode only checks that the counted child still runs.
     let (native_ir, component_ir) = if quick {
@@ -119,7 +118,6 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
         (hosts::instructions("native"), hosts::instructions("component"))
     };
     let [(js_name, js), (py_name, py)] = hosts::sdk_rows(root, if quick { 2 } else { 30 });
-    let _ = std::fs::remove_dir_all(&cache);
     format!(
         "## 1. Engine overhead\n\n\
 | measure | median | target |\n|---|---|---|\n\
@@ -131,12 +129,14 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
 | the same debate in the {py_name} | {py} | — |\n\
 | loading the component, compiled when agon was built (every run, the first included) | {} | — |\n\
 | loading its portable (Pulley) form, the fallback | {} | — |\n\
-| `agon run` launch to the first request the server sees | {} | < 50 ms |\n",
+| `agon run` launch to the first request the server sees, empty HOME, binary in the page cache (warm) | {} | ≤ 5 ms |\n\
+| the same, with the binary's pages dropped from the page cache before each launch (cold) | {} | ≤ 10 ms |\n",
         ms(native),
         ms(component),
         ms(native_load),
         ms(portable_load),
-        ms(first_request)
+        ms(warm),
+        ms(cold)
     )
 }
 
@@ -183,16 +183,36 @@ fn phase(p: wit::Phase) -> &'static str {
     }
 }
 
-fn launch_to_first_request(agon: &Path, cache: &Path, runs: usize) -> Duration {
+#[derive(Clone, Copy, PartialEq)]
+enum PageCache {
+    Warm,
+    /// The binary's pages dropped before each launch (`posix_fadvise`
+    /// DONTNEED: no root needed); the shared libraries stay cached.
+    Cold,
+}
+
+/// Launch to the first request the test server sees, each run with an empty
+/// HOME: no config, no cache, no sessions from earlier runs.
+fn launch_to_first_request(agon: &Path, runs: usize, cache: PageCache) -> Duration {
     median(
         (0..runs)
             .map(|_| {
+                let home = agon_testkit::sandbox::scratch("bench-launch");
+                if cache == PageCache::Cold {
+                    drop_from_page_cache(agon);
+                }
                 let run = peers::measure(0, |url| {
                     let mut c = Command::new(agon);
                     c.args(["run", "Q?", "--panel", "openai/a", "--rounds", "1", "--quiet", "--no-judge"])
                         .env("OPENAI_BASE_URL", format!("{url}/v1"))
-                        .env("AGON_CACHE_DIR", cache)
-                        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"));
+                        .env("HOME", home.path())
+                        .env_remove("XDG_CONFIG_HOME")
+                        .env_remove("XDG_CACHE_HOME")
+                        .env_remove("XDG_DATA_HOME")
+                        .env_remove("AGON_CACHE_DIR")
+                        .env_remove("AGON_DATA_DIR")
+                        .env_remove("AGON_CONFIG")
+                        .current_dir(home.path());
                     c
                 });
                 run.first_request
@@ -201,12 +221,17 @@ fn launch_to_first_request(agon: &Path, cache: &Path, runs: usize) -> Duration {
     )
 }
 
+fn drop_from_page_cache(file: &Path) {
+    let f = std::fs::File::open(file).expect("the agon binary");
+    rustix::fs::fadvise(&f, 0, None, rustix::fs::Advice::DontNeed).expect("posix_fadvise");
+}
+
 // ------------------------------------------------------------------ 2. scheduling
 
 fn scheduling(quick: bool, agon: &Path) -> String {
     let (latency, runs) = if quick { (20, 1) } else { (200, 3) };
-    let dir = std::env::temp_dir().join(format!("agon-bench-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = agon_testkit::sandbox::scratch("bench-scheduling");
+    let dir = scratch.path();
     std::fs::write(dir.join("items.txt"), "answer the auditor\nfix the build\n").unwrap();
     let mut out = format!(
         "## 2. Scheduling\n\n{latency} ms per call from the test server; critical path = dependent call layers × {latency} ms \
@@ -219,10 +244,10 @@ Target ≤ 1.05.\n\n\
     // Warm the component cache so every run starts the same way.
     let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", dir.join("cache")).output();
     for case in CASES {
-        let measured: Vec<_> = (0..runs).map(|_| run_case(agon, case, latency, &dir)).collect();
+        let measured: Vec<_> = (0..runs).map(|_| run_case(agon, case, latency, dir)).collect();
         let (_, layers, calls) = measured[0];
         let wall = median(measured.iter().map(|m| m.0).collect());
-        let fixed = median((0..runs).map(|_| run_case(agon, case, 0, &dir).0).collect());
+        let fixed = median((0..runs).map(|_| run_case(agon, case, 0, dir).0).collect());
         let critical = Duration::from_millis(latency * layers as u64);
         out.push_str(&format!(
             "| {} | {calls} | {layers} | {} | {} | {} | {} | {:.3} |\n",
@@ -234,7 +259,6 @@ Target ≤ 1.05.\n\n\
             wall.as_secs_f64() / critical.as_secs_f64()
         ));
     }
-    let _ = std::fs::remove_dir_all(&dir);
     out
 }
 
@@ -251,7 +275,7 @@ fn run_case(agon: &Path, case: &Case, latency_ms: u64, dir: &Path) -> (Duration,
         .args(&args)
         .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
         .env("AGON_CACHE_DIR", dir.join("cache"))
-        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
+        .env("AGON_DATA_DIR", dir.join("data"))
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
@@ -314,8 +338,8 @@ fn prompt_growth() -> String {
 fn beside_peers(quick: bool, agon: &Path, root: &Path, peer_python: Option<&Path>) -> String {
     // 300 ms per call: how the issue's quoted peer figures were taken.
     let (latency, runs) = if quick { (20, 1) } else { (300, 3) };
-    let dir = std::env::temp_dir().join(format!("agon-bench-peers-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = agon_testkit::sandbox::scratch("bench-peers");
+    let dir = scratch.path();
     let cache = dir.join("cache");
     let _ = Command::new(agon).arg("protocols").env("AGON_CACHE_DIR", &cache).output();
     let row = |name: &str, runs: Vec<peers::Run>| {
@@ -348,12 +372,12 @@ together); \"lost between layers\" is the mean time from a layer's replies to th
         Some(python) => {
             out.push_str(&row(
                 "frontier-council 0.2.1",
-                (0..runs).map(|_| peers::measure(latency, peers::frontier_council(python, &dir))).collect(),
+                (0..runs).map(|_| peers::measure(latency, peers::frontier_council(python, dir))).collect(),
             ));
             let driver = root.join("bench/peers/llm_council_core.py");
             out.push_str(&row(
                 "llm-council-core 0.53.0",
-                (0..runs).map(|_| peers::measure(latency, peers::llm_council_core(python, &driver, &dir))).collect(),
+                (0..runs).map(|_| peers::measure(latency, peers::llm_council_core(python, &driver, dir))).collect(),
             ));
         }
         None => {
@@ -361,7 +385,6 @@ together); \"lost between layers\" is the mean time from a layer's replies to th
             out.push_str("| llm-council-core 0.53.0 | not run (`scripts/bench.sh --peers`) | | | | | | |\n");
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     out
 }
 
@@ -371,8 +394,8 @@ together); \"lost between layers\" is the mean time from a layer's replies to th
 /// latency), CPU per debate and peak memory, from `/usr/bin/time`.
 fn batch_at_width(quick: bool, agon: &Path) -> String {
     let (debates, concurrency, latency) = if quick { (40, 20, 20) } else { (1000, 200, 300) };
-    let dir = std::env::temp_dir().join(format!("agon-bench-batch-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = agon_testkit::sandbox::scratch("bench-batch");
+    let dir = scratch.path();
     let questions: String =
         (0..debates).map(|i| format!("{{\"id\": \"q{i}\", \"question\": \"Question {i}?\"}}\n")).collect();
     std::fs::write(dir.join("questions.jsonl"), questions).unwrap();
@@ -427,7 +450,6 @@ fn batch_at_width(quick: bool, agon: &Path) -> String {
     let (wall, rss_kb, cpu_s, lines, unique, requests, in_flight) = run(debates, concurrency, latency);
     let waves = debates.div_ceil(concurrency);
     let ideal = Duration::from_millis(waves as u64 * layers as u64 * latency);
-    let _ = std::fs::remove_dir_all(&dir);
     format!(
         "## Batch at width\n\n`agon batch` with {debates} debates (rotating-challenger, three seats and a judge, one round), \
 `--concurrency {concurrency}`, the test server at {latency} ms per call. Ideal = waves × layers × latency = {waves} × {layers} × \

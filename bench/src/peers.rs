@@ -163,7 +163,7 @@ pub fn agon(agon: &Path, cache: &Path) -> impl Fn(&str) -> Command {
         ])
         .env("OPENAI_BASE_URL", format!("{url}/v1"))
         .env("AGON_CACHE_DIR", &cache)
-        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"));
+        .env("AGON_DATA_DIR", cache.with_file_name("data"));
         c
     }
 }

@@ -138,8 +138,8 @@ mod tests {
 
     #[test]
     fn kept_per_protocol_and_label_newest_last_and_each_session_once() {
-        let dir = std::env::temp_dir().join(format!("agon-history-{}", std::process::id()));
-        let path = dir.join(FILE);
+        let dir = agon_testkit::sandbox::scratch("history");
+        let path = dir.path().join(FILE);
         append(&path, &key("rfc"), entry(2, Some("s1"))).unwrap();
         append(&path, &key("rfc"), entry(1, Some("s2"))).unwrap();
         append(&path, &key("rfc"), entry(0, Some("s2"))).unwrap();
@@ -155,7 +155,6 @@ mod tests {
         let err = append(&path, &key("rfc"), entry(1, None)).unwrap_err();
         assert!(err.contains(FILE), "{err}");
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{broken", "a broken file is not overwritten");
-        let _ = std::fs::remove_dir_all(dir);
     }
 
     #[test]

@@ -250,13 +250,12 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 mod tests {
     use super::*;
 
-    fn temp(name: &str, contents: &[u8]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("agon-journal-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.ndjson");
+    /// `journal.ndjson` holding `contents`, in a scratch folder removed on drop.
+    fn temp(name: &str, contents: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = agon_testkit::sandbox::scratch(&format!("journal-{name}"));
+        let path = dir.path().join("journal.ndjson");
         std::fs::write(&path, contents).unwrap();
-        path
+        (dir, path)
     }
 
     fn collect(path: &Path) -> (Vec<(usize, String)>, Tail) {
@@ -270,7 +269,7 @@ mod tests {
 
     #[test]
     fn a_whole_last_line_without_newline_is_kept_and_completed() {
-        let path = temp("newline", b"{\"journal\":1}");
+        let (_scratch, path) = temp("newline", b"{\"journal\":1}");
         let (seen, tail) = collect(&path);
         assert_eq!((seen.len(), tail), (1, Tail::MissingNewline), "the header alone is not torn");
         repair(&path, tail).unwrap();
@@ -279,7 +278,7 @@ mod tests {
 
     #[test]
     fn a_torn_last_line_is_set_aside_before_it_is_cut() {
-        let path = temp("torn", b"{\"journal\":1}\n{\"type\":\"reply\",\"id\":1}\n{\"type\":\"rep");
+        let (_scratch, path) = temp("torn", b"{\"journal\":1}\n{\"type\":\"reply\",\"id\":1}\n{\"type\":\"rep");
         let (seen, tail) = collect(&path);
         assert_eq!(seen.len(), 2);
         assert_eq!(tail, Tail::Torn { keep: 38 });
@@ -290,7 +289,7 @@ mod tests {
 
     #[test]
     fn replacing_keeps_the_old_journal() {
-        let path = temp("replace", b"old\n");
+        let (_scratch, path) = temp("replace", b"old\n");
         assert_eq!(replace(&path, "new\n").unwrap(), sibling(&path, ".1"));
         assert_eq!(replace(&path, "newer\n").unwrap(), sibling(&path, ".2"));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "newer\n");

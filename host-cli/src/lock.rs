@@ -92,9 +92,8 @@ mod tests {
 
     #[test]
     fn a_second_taker_is_refused_with_the_holders_pid_until_the_first_lets_go() {
-        let dir = std::env::temp_dir().join(format!("agon-lock-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("lock");
+        let dir = agon_testkit::sandbox::scratch("lock");
+        let path = dir.path().join("lock");
         let first = Lock::acquire(&path).unwrap();
         match Lock::acquire(&path) {
             Err(LockError::Held { pid }) => assert_eq!(pid, Some(std::process::id())),
@@ -104,6 +103,5 @@ mod tests {
         assert!(!path.exists(), "the holder removes the file");
         let again = Lock::acquire(&path).unwrap();
         drop(again);
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

@@ -227,10 +227,11 @@ fn id_time(id: &str) -> String {
 mod tests {
     use super::*;
 
-    fn temp(name: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!("agon-sessions-{}-{name}", std::process::id()));
-        let _ = fs::remove_dir_all(&d);
-        d
+    /// A folder that does not exist yet, inside a scratch folder removed on drop.
+    fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let scratch = agon_testkit::sandbox::scratch(&format!("sessions-{name}"));
+        let root = scratch.path().join("sessions");
+        (scratch, root)
     }
 
     #[test]
@@ -244,7 +245,7 @@ mod tests {
 
     #[test]
     fn finds_by_prefix_and_newest_first() {
-        let root = temp("find");
+        let (_scratch, root) = temp("find");
         for id in ["20261121-090000-aaaa", "20261122-100000-bbbb", "20261122-110000-cccc"] {
             fs::create_dir_all(root.join(id)).unwrap();
             fs::write(root.join(id).join(JOURNAL), "{}\n").unwrap();
@@ -261,7 +262,7 @@ mod tests {
 
     #[test]
     fn in_one_second_the_later_session_is_last() {
-        let root = temp("same-second");
+        let (_scratch, root) = temp("same-second");
         // The random tails sort the wrong way round on purpose.
         for id in ["20261122-100000-ffff", "20261122-100000-0000"] {
             fs::create_dir_all(root.join(id)).unwrap();
@@ -274,7 +275,7 @@ mod tests {
 
     #[test]
     fn corrupt_files_are_named_and_the_healthy_sessions_still_listed() {
-        let root = temp("corrupt");
+        let (_scratch, root) = temp("corrupt");
         let header = r#"{"journal":1,"spec":{"protocol":{"name":"round-robin"},"question":"Tabs?"}}"#;
         let transcript = r#"{"outcome":{"kind":"completed"},"usage":{"total":{"cost_micro_usd":500000}}}"#;
         let session = |id: &str, journal: &str, transcript: Option<&str>| {
@@ -317,7 +318,7 @@ mod tests {
 
     #[test]
     fn two_sessions_in_one_second_get_two_folders() {
-        let root = temp("create");
+        let (_scratch, root) = temp("create");
         let a = SessionDir::create(&root).unwrap();
         let b = SessionDir::create(&root).unwrap();
         assert_ne!(a.id, b.id);

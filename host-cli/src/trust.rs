@@ -177,8 +177,8 @@ mod tests {
 
     #[test]
     fn trust_is_for_these_contents_only() {
-        let dir = std::env::temp_dir().join(format!("agon-trust-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = agon_testkit::sandbox::scratch("trust");
+        let dir = scratch.path().join("agon");
         let mut store = TrustStore::load_from(&dir.join("trusted.json")).unwrap();
         let file = Path::new("/work/repo/agon.toml");
         assert_eq!(store.verdict(file, b"[commands.x]\nprogram = \"sh\"\n"), Verdict::Unknown);
@@ -190,6 +190,5 @@ mod tests {
         assert_eq!(store.verdict(Path::new("/elsewhere/agon.toml"), b""), Verdict::Unknown);
         std::fs::write(dir.join("trusted.json"), "{broken").unwrap();
         assert!(TrustStore::load_from(&dir.join("trusted.json")).unwrap_err().contains("trusted.json"));
-        let _ = std::fs::remove_dir_all(dir);
     }
 }

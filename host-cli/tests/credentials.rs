@@ -12,28 +12,16 @@ use agon_testkit::{Config, Fault, ModelScript, TestServer};
 const TOKEN: &str = "tok-never-written-4d5e6f";
 const PASSWORD: &str = "hunter2-never-written";
 
-/// A sandbox with a cache folder of its own (doctor writes there), seeded
-/// with the compiled component so nothing is compiled again.
+/// A sandbox with a cache folder of its own (doctor writes there).
 fn sandbox(name: &str) -> Sandbox {
     let env = Sandbox::new("credentials", name);
-    let cache = env.root.join("cache");
-    std::fs::create_dir_all(&cache).unwrap();
-    let shared = std::env::temp_dir().join("agon-e2e-cache");
-    let newest = std::fs::read_dir(shared)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().extension().is_some_and(|x| x == "cwasm"))
-        .max_by_key(|e| e.metadata().and_then(|m| m.modified()).ok());
-    if let Some(entry) = newest {
-        let _ = std::fs::copy(entry.path(), cache.join(entry.file_name()));
-    }
+    std::fs::create_dir_all(env.root.join("cache")).unwrap();
     env
 }
 
 fn agon(env: &Sandbox, base_url: &str, args: &[&str]) -> Output {
     let mut cmd: Command = env.command(env!("CARGO_BIN_EXE_agon"));
-    cmd.env("AGON_CACHE_DIR", env.root.join("cache")).env("OPENAI_BASE_URL", base_url).args(args);
+    cmd.env("OPENAI_BASE_URL", base_url).args(args);
     cmd.output().unwrap()
 }
 

@@ -4,13 +4,14 @@
 use std::process::Command;
 
 use agon_testkit::cases::CASES;
+use agon_testkit::sandbox::scratch;
 use agon_testkit::{Config, TestServer};
 use serde_json::Value;
 
 #[test]
 fn every_protocol_runs_end_to_end_through_the_cli() {
-    let dir = std::env::temp_dir().join(format!("agon-every-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch_dir = scratch("every-protocol");
+    let dir = scratch_dir.path();
     let items = dir.join("items.txt");
     std::fs::write(&items, "- answer the auditor\n- fix the build\n").unwrap();
     let listed = Command::new(env!("CARGO_BIN_EXE_agon")).arg("protocols").output().unwrap();
@@ -27,8 +28,8 @@ fn every_protocol_runs_end_to_end_through_the_cli() {
         let out = Command::new(env!("CARGO_BIN_EXE_agon"))
             .args(&args)
             .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
-            .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-            .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
+            .env("AGON_CACHE_DIR", dir.join("cache"))
+            .env("AGON_DATA_DIR", dir.join("data"))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

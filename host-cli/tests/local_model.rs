@@ -4,6 +4,7 @@
 
 use std::process::{Command, Output};
 
+use agon_testkit::sandbox::scratch;
 use serde_json::Value;
 
 fn base_url() -> String {
@@ -12,25 +13,26 @@ fn base_url() -> String {
 }
 
 fn agon(args: &[&str]) -> Output {
+    // Sessions and cache of this call's own, gone when it has answered.
+    let home = scratch("local-home");
     Command::new(env!("CARGO_BIN_EXE_agon"))
         .args(args)
         .env("OPENAI_BASE_URL", base_url())
-        .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
+        .env("AGON_CACHE_DIR", home.path().join("cache"))
+        .env("AGON_DATA_DIR", home.path().join("data"))
         .output()
         .unwrap()
 }
 
-fn dir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("agon-local-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
+fn dir(name: &str) -> tempfile::TempDir {
+    scratch(&format!("local-{name}"))
 }
 
 #[test]
 #[ignore = "needs the local model; scripts/test.sh runs it"]
 fn streams_a_rotating_challenger_debate_from_the_local_model() {
-    let d = dir("stream");
+    let scratch_dir = dir("stream");
+    let d = scratch_dir.path();
     let (journal, output) = (d.join("j.ndjson"), d.join("t.json"));
     let out = agon(&[
         "run",
@@ -98,7 +100,8 @@ fn runs_a_round_robin_debate_without_streaming() {
 #[test]
 #[ignore = "needs the local model; scripts/test.sh runs it"]
 fn every_protocol_ends_honestly_against_the_local_model() {
-    let d = dir("every");
+    let scratch_dir = dir("every");
+    let d = scratch_dir.path();
     let items = d.join("items.txt");
     std::fs::write(&items, "reply to the auditor\nfix the build\n").unwrap();
     let items = items.to_str().unwrap().to_string();

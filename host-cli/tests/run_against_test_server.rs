@@ -2,26 +2,27 @@
 //! real streaming, injected faults. Nothing here measures time; latency only
 //! makes concurrent calls overlap so the server can count them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use agon_testkit::sandbox::scratch;
 use agon_testkit::{Config, Fault, ModelScript, TestServer};
 use serde_json::Value;
+use tempfile::TempDir;
 
 const KEY: &str = "sk-test-never-written-4f2a9c";
 
-fn work_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agon-e2e-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn work_dir(name: &str) -> TempDir {
+    scratch(&format!("e2e-{name}"))
 }
 
 fn agon(server: Option<&TestServer>, args: &[&str]) -> Output {
+    // Sessions and cache of this call's own, gone when it has answered.
+    let home = scratch("e2e-home");
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
     cmd.args(args)
-        .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
-        .env("AGON_DATA_DIR", std::env::temp_dir().join("agon-test-sessions"))
+        .env("AGON_CACHE_DIR", home.path().join("cache"))
+        .env("AGON_DATA_DIR", home.path().join("data"))
         .env("OPENAI_API_KEY", KEY)
         .env_remove("OLLAMA_HOST");
     match server {
@@ -69,7 +70,8 @@ fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
     config.models.insert("s4".into(), script(&["Maybe.", agree]));
     config.models.insert("s5".into(), script(&["Buses first.", "The depot site still needs a survey."]));
     let server = TestServer::start(config, 0).unwrap();
-    let dir = work_dir("five");
+    let scratch_dir = work_dir("five");
+    let dir = scratch_dir.path();
     let (journal, output, events) = (dir.join("journal.ndjson"), dir.join("out.json"), dir.join("events.ndjson"));
     let out = agon(
         Some(&server),
@@ -130,14 +132,15 @@ fn five_seat_rotating_challenger_stops_on_consensus_and_replays_offline() {
     let replayed = agon(None, &["replay", journal.to_str().unwrap(), "--format", "json"]);
     assert!(replayed.status.success(), "{}", stderr(&replayed));
     assert_eq!(String::from_utf8(replayed.stdout).unwrap(), std::fs::read_to_string(&output).unwrap());
-    assert_no_key_in(&dir);
+    assert_no_key_in(dir);
 }
 
 fn run_with_faulty_seat(fault: Fault, extra: &[&str]) -> (Output, Value, String) {
     let mut config = Config::default();
     config.models.insert("bad".into(), faulty(fault));
     let server = TestServer::start(config, 0).unwrap();
-    let dir = work_dir(&format!("{fault:?}{}", extra.len()));
+    let scratch_dir = work_dir(&format!("{fault:?}{}", extra.len()));
+    let dir = scratch_dir.path();
     let (journal, output) = (dir.join("journal.ndjson"), dir.join("out.json"));
     let mut args = vec![
         "run",
@@ -160,7 +163,7 @@ fn run_with_faulty_seat(fault: Fault, extra: &[&str]) -> (Output, Value, String)
     args.extend_from_slice(extra);
     let out = agon(Some(&server), &args);
     let journal_text = std::fs::read_to_string(&journal).unwrap();
-    assert_no_key_in(&dir);
+    assert_no_key_in(dir);
     (out, read_json(&output), journal_text)
 }
 
@@ -301,7 +304,7 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
     let dead = stderr(&agon(None, &["run", "Q?", "--panel", "openai/a"]));
     assert!(dead.contains("OPENAI_BASE_URL"), "{dead}");
     let dir = work_dir("badjournal");
-    let bad = dir.join("j.ndjson");
+    let bad = dir.path().join("j.ndjson");
     std::fs::write(&bad, "not a journal\n").unwrap();
     let out = agon(None, &["replay", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));

@@ -4,20 +4,19 @@
 //! exactly one request per journaled call.)
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 
+use agon_testkit::sandbox::scratch;
 use agon_testkit::{Config, Fault, ModelScript, TestServer};
 use serde_json::Value;
+use tempfile::TempDir;
 
 const KEY: &str = "sk-test-secret-sessions-7d31e0";
 
 /// A fresh, empty folder under the system temp folder.
-fn work_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agon-sessions-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn work_dir(name: &str) -> TempDir {
+    scratch(&format!("sessions-{name}"))
 }
 
 /// `agon ARGS` with AGON_DATA_DIR = `data`, talking to `openai` (and `ollama`) test servers.
@@ -25,7 +24,7 @@ fn command(data: &Path, openai: &str, ollama: Option<&str>, args: &[&str]) -> Co
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
     cmd.args(args)
         .env("AGON_DATA_DIR", data)
-        .env("AGON_CACHE_DIR", std::env::temp_dir().join("agon-e2e-cache"))
+        .env("AGON_CACHE_DIR", data.join(".cache"))
         .env("OPENAI_API_KEY", KEY)
         .env("OPENAI_BASE_URL", format!("{openai}/v1"))
         .env("OLLAMA_HOST", ollama.unwrap_or("http://127.0.0.1:9"))
@@ -126,7 +125,8 @@ fn fault_case(name: &str, fault: Fault, extra: &[&str], expected_outcome: &str, 
     let mut config = Config::default();
     config.models.insert("s3".into(), ModelScript { fault: Some(fault), ..Default::default() });
     let server = TestServer::start(config, 0).unwrap();
-    let data = work_dir(name);
+    let data_dir = work_dir(name);
+    let data = data_dir.path().to_path_buf();
     let out = agon(&data, &server, &run_args(extra));
     let id = only_session(&data);
     let list = sessions_json(&data, &server);
@@ -208,7 +208,8 @@ fn a_refused_connection_degrades_the_run() {
     let slow = Config { latency_ms: 150, ..Default::default() };
     let server = TestServer::start(slow, 0).unwrap();
     let ollama = TestServer::start(Config::default(), 0).unwrap();
-    let data = work_dir("refused");
+    let data_dir = work_dir("refused");
+    let data = data_dir.path().to_path_buf();
     let args =
         ["run", "Tram?", "--panel", "openai/s1,openai/s2,ollama/s3", "--judge", "openai/j", "--rounds", "3", "-q"];
     let mut child = command(&data, &server.url(), Some(&ollama.url()), &args)
@@ -247,7 +248,8 @@ fn a_refused_connection_degrades_the_run() {
 /// An endpoint that refuses from the start: agon says which and keeps no session.
 #[test]
 fn a_refused_endpoint_is_named_before_anything_is_kept() {
-    let data = work_dir("refused-at-start");
+    let data_dir = work_dir("refused-at-start");
+    let data = data_dir.path().to_path_buf();
     let out = command(&data, "http://127.0.0.1:9", None, &run_args(&[])).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("OPENAI_BASE_URL"), "{}", text(&out.stderr));
@@ -262,7 +264,8 @@ fn a_hung_call_interrupted_is_the_only_call_a_resume_repeats() {
     let mut config = Config::default();
     config.models.insert("s3".into(), ModelScript { fault: Some(Fault::Hang), ..Default::default() });
     let server = TestServer::start(config, 0).unwrap();
-    let data = work_dir("hang-interrupted");
+    let data_dir = work_dir("hang-interrupted");
+    let data = data_dir.path().to_path_buf();
     let mut child = spawn(&data, &server, &run_args(&["--timeout", "60"]));
     while !server.stats().requests.iter().any(|r| r.model == "s3") {
         std::thread::sleep(std::time::Duration::from_millis(10));

@@ -6,7 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -90,7 +90,7 @@ async function startTestServer(config) {
     { stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout })) {
     const found = line.match(/^listening (http:\/\/127\.0\.0\.1:\d+)/);
-    if (found) return { url: found[1], stop: () => child.kill() };
+    if (found) return { url: found[1], stop: () => { child.kill(); return rm(dir, { recursive: true, force: true }); } };
   }
   throw new Error('the test server did not start');
 }
@@ -407,10 +407,12 @@ test('Stop aborts the calls in flight; the journal of the stopped run reopens; "
     assert.equal(await page.getByRole('button', { name: 'Run debate' }).isEnabled(), true);
     const journal = await download(page, 'Download journal');
     assert.equal(journal.trim().split('\n').length, 1, 'only the header: nothing was answered');
-    const saved = join(await mkdtemp(join(tmpdir(), 'agon-web-')), 'stopped.ndjson');
+    const savedDir = await mkdtemp(join(tmpdir(), 'agon-web-'));
+    const saved = join(savedDir, 'stopped.ndjson');
     await writeFile(saved, journal);
     await page.getByLabel('Open journal').setInputFiles(saved);
     await page.getByRole('status').filter({ hasText: 'Replayed stopped.ndjson' }).waitFor();
+    await rm(savedDir, { recursive: true, force: true });
     assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /ends before the debate did/);
     assert.equal(await page.evaluate(() => localStorage.getItem('agon.apiKey')), 'sk-remembered');
     assert.equal(await page.evaluate(() => sessionStorage.getItem('agon.apiKey')), null);

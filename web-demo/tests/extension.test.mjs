@@ -130,7 +130,7 @@ async function startTestServer(config) {
     { stdio: ['ignore', 'pipe', 'inherit'] });
   for await (const line of createInterface({ input: child.stdout })) {
     const found = line.match(/^listening (http:\/\/127\.0\.0\.1:\d+)/);
-    if (found) return { url: found[1], stats: async () => (await fetch(`${found[1]}/stats`)).json(), stop: () => child.kill() };
+    if (found) return { url: found[1], stats: async () => (await fetch(`${found[1]}/stats`)).json(), stop: () => { child.kill(); return rm(dir, { recursive: true, force: true }); } };
   }
   throw new Error('the test server did not start');
 }

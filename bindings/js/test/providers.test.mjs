@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,16 +24,20 @@ const config = {
 };
 let server;
 let url;
+let dir;
 
 before(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "agon-js-providers-"));
+  dir = mkdtempSync(join(tmpdir(), "agon-js-providers-"));
   writeFileSync(join(dir, "config.json"), JSON.stringify(config));
   server = spawn(serverBin, ["--port", "0", "--config", join(dir, "config.json"), "--max-seconds", "60"], { stdio: ["ignore", "pipe", "inherit"] });
   const [line] = await once(createInterface({ input: server.stdout }), "line");
   assert.match(line, /^listening http:\/\/127\.0\.0\.1:\d+$/);
   url = line.split(" ")[1];
 });
-after(() => server?.kill());
+after(() => {
+  server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 
 const request = (model) => ({
   id: 1n, seat: "s", model, purpose: "turn", round: 1, phase: "deliberation",
