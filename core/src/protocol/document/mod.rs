@@ -7,9 +7,28 @@
 //! tokens and cost of a run are bounded from the document and the spec
 //! alone, before the run ([`bounds`](bounds::bounds)).
 //!
-//! The built-ins that the format can say ship as documents
-//! ([`builtin`]); the rest stay Rust (see the README's "what the format
-//! lacks").
+//! The built-ins that the format can say ship as documents ([`builtin`]):
+//! round-robin, devils-advocate, consensus-check and steelman, each
+//! reproducing its golden cases byte for byte. The rest stay Rust, because
+//! the format (version 1) lacks:
+//!
+//! - structured: nothing in the format; its document (`pending/`) differs
+//!   only in a second `round-ended` event the Rust emits after the judge,
+//!   which its golden case records. Dropping the duplicate needs a re-blessed golden.
+//! - ranked: seeded shuffled answer labels ("Response A…") recorded as a
+//!   choice, a ranking phase that hides each seat's own answer, the
+//!   `FINAL RANKING:` reader and Borda points (an aggregator).
+//! - rotating-challenger: a blind phase whose speakers then see the blind
+//!   answers under a different title, an order that starts after the
+//!   challenger, and its own judge prompt wording — close, untried.
+//! - role-council: labels as "Name (id)", the persona as raw instructions
+//!   and the judge's persona in its prompt.
+//! - adversarial, comparative, priority-vote, challenge: their options
+//!   (`options`, `items`, compete history) and aggregators (scorecards,
+//!   verdict tallies, Borda over priorities), per-verdict follow-ups.
+//! - the judge as a speaker inside a phase (only the closing synthesis),
+//!   and consensus confirmation (judge mode) on a phase other than
+//!   `deliberation` (the confirmation prompt reads that phase).
 
 pub(crate) mod aggregators;
 pub(crate) mod bounds;
@@ -166,4 +185,41 @@ pub(crate) fn builtin(name: &str) -> Arc<Document> {
     });
     let i = BUILTIN_DOCUMENTS.iter().position(|(n, _)| *n == name).expect("a shipped document");
     parsed[i].clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::registry;
+
+    /// The registry lists a document's facts for every host; they must be the document's.
+    #[test]
+    fn each_shipped_document_is_its_registered_protocol() {
+        for (name, _) in BUILTIN_DOCUMENTS {
+            let doc = builtin(name);
+            let def = registry::lookup(name).unwrap();
+            assert_eq!(doc.name, def.name);
+            assert_eq!(doc.summary, def.summary, "{name}");
+            assert_eq!(
+                (doc.rounds.default, doc.rounds.max, doc.rounds.unit.as_str()),
+                (def.rounds.default, def.rounds.max, def.rounds.unit),
+                "{name}"
+            );
+            assert_eq!(
+                (doc.seats.min as usize, doc.seats.max.map(|m| m as usize)),
+                (def.seats.min, def.seats.max),
+                "{name}"
+            );
+            assert_eq!(def.reads_agreement, matches!(doc.stop, Stop::Consensus(_)), "{name}");
+            assert_eq!(def.options.iter().any(|o| o.name == "adversary"), doc.adversary.is_some(), "{name}");
+        }
+    }
+
+    /// structured's document reproduces everything but a second `round-ended`
+    /// the Rust protocol emits after the judge, which its golden case records.
+    #[test]
+    fn the_pending_structured_document_loads() {
+        let doc = load_str(include_str!("pending/structured.json"), "protocol").unwrap();
+        assert_eq!(doc.phases.len(), 3);
+    }
 }

@@ -245,3 +245,200 @@ fn prompt(doc: &Document, part: Option<(usize, &Part)>, sees: &Sees, prompt: &Pr
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::Error;
+
+    /// A small valid document: a blind opening, then rounds of named debate, a judge.
+    fn base() -> Value {
+        json!({
+            "version": 1,
+            "name": "red-blue",
+            "rounds": {"default": 2, "max": 3},
+            "seats": {"min": 2},
+            "adversary": {"title": "red team", "pick": "seeded"},
+            "phases": [
+                {"phase": "opening", "once": true, "order": "parallel", "turns": [
+                    {"speakers": "each", "prompt": {"system": "Answer.{persona}", "user": "{question}{history}Go."},
+                     "output": {"json": {"claim": "text", "sure": "flag"}}}
+                ]},
+                {"phase": "deliberation", "turns": [
+                    {"speakers": "others", "sees": {"turns": "all", "title": "SO FAR"},
+                     "prompt": {"system": "Defend. {opening.claim}", "user": "{question}{history}Your turn, {label}."}},
+                    {"speakers": "adversary", "adversarial": "gated", "sees": {"turns": "all", "title": "SO FAR"},
+                     "prompt": {"system": "Attack, {label}.", "user": "{question}{history}Attack."}}
+                ]}
+            ],
+            "stop": {"consensus": {"phase": "deliberation", "exclude_adversary": true}},
+            "aggregate": {"synthesis": {"sees": {"turns": "all", "labels": "anonymized", "title": "ALL"},
+                "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}}
+        })
+    }
+
+    fn error(doc: &Value) -> (String, String) {
+        match super::super::load(doc, "protocol") {
+            Err(Error::InvalidSpec { field, reason }) => (field, reason),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_base_document_loads_and_round_trips() {
+        let doc = super::super::load(&base(), "protocol").unwrap();
+        let again = serde_json::to_value(&doc).unwrap();
+        assert_eq!(super::super::load(&again, "protocol").unwrap(), doc);
+    }
+
+    #[test]
+    fn every_kind_of_error_names_its_path() {
+        let cases: Vec<(&str, Value, &str, &str)> = vec![
+            ("version", json!(2), "protocol.version", "reads version 1"),
+            ("name", json!("Red Blue"), "protocol.name", "lowercase words"),
+            ("rounds", json!({"default": 4, "max": 3}), "protocol.rounds", "default ≤ max"),
+            ("rounds", json!({"default": 1, "max": 51}), "protocol.rounds", "≤ 50"),
+            ("seats", json!({"min": 3, "max": 2}), "protocol.seats", "min ≤ max"),
+            ("/adversary/pick", json!({"seat": 3}), "protocol.adversary.pick.seat", "seat 3"),
+            (
+                "/adversary/pick",
+                json!({"rotate": {"start": 1, "step": 0}}),
+                "protocol.adversary.pick.rotate.step",
+                "at least 1",
+            ),
+            (
+                "/phases/1/turns/0/prompt/user",
+                json!("{question}{histroy}"),
+                "protocol.phases[1].turns[0].prompt.user",
+                "unknown slot {histroy}",
+            ),
+            (
+                "/phases/1/turns/0/prompt/user",
+                json!("{question} Your turn."),
+                "protocol.phases[1].turns[0].prompt.user",
+                "no {history}",
+            ),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{history}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "belongs in the user",
+            ),
+            ("/phases/1/turns/0/prompt/system", json!("{stance}"), "", ""),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{role}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "no role",
+            ),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{opening.nope}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "declares that JSON field",
+            ),
+            (
+                "/phases/0/turns/0/prompt/system",
+                json!("{deliberation.claim}"),
+                "protocol.phases[0].turns[0].prompt.system",
+                "no earlier phase",
+            ),
+            ("/phases/1/turns/0/speakers", json!("each"), "protocol.phases[1].turns[1].speakers", "turns[0] already"),
+            ("/phases/1/turns/0/speakers", json!({"seat": 3}), "protocol.phases[1].turns[0].speakers", "seat 3"),
+            (
+                "/phases/1/turns/0/speakers",
+                json!("everyone"),
+                "protocol.phases[1].turns[0].speakers",
+                "unknown variant",
+            ),
+            (
+                "/phases/1/turns/0/sees/turns",
+                json!({"phases": ["rebuttal"]}),
+                "protocol.phases[1].turns[0].sees.turns",
+                "no phase 'rebuttal'",
+            ),
+            ("/phases/1/turns/0/sees/title", json!(""), "protocol.phases[1].turns[0].sees.title", "needs a title"),
+            ("/phases/1/turns/0/sees/labels", json!("roles"), "protocol.phases[1].turns[0].sees.labels", "has no role"),
+            ("/phases/1/phase", json!("opening"), "protocol.phases[1].phase", "also phases[0]"),
+            ("/phases/1/phase", json!("synthesis"), "protocol.phases[1].phase", "judge's or the session's"),
+            ("/phases/1/once", json!(true), "protocol.phases", "rounds after the first"),
+            ("/phases/1/turns", json!([]), "protocol.phases[1].turns", "at least one part"),
+            (
+                "/phases/0/turns/0/output/json",
+                json!({"a b": "text"}),
+                "protocol.phases[0].turns[0].output.json",
+                "letters",
+            ),
+            (
+                "/phases/0/turns/0/output/json/claim",
+                json!("prose"),
+                "protocol.phases[0].turns[0].output.json.claim",
+                "unknown variant",
+            ),
+            ("/phases/0/turns/0/colour", json!("red"), "protocol.phases[0].turns[0].colour", "unknown field `colour`"),
+            (
+                "/stop",
+                json!({"consensus": {"phase": "rebuttal"}}),
+                "protocol.stop.consensus.phase",
+                "no phase 'rebuttal'",
+            ),
+            (
+                "/stop",
+                json!({"when": {"phase": "opening", "field": "nope", "equals": true}}),
+                "protocol.stop.when",
+                "no phase 'opening' declares",
+            ),
+            ("/aggregate/synthesis/prompt/user", json!("{adversary} {history}"), "", ""),
+            (
+                "/aggregate/synthesis/sections",
+                json!([{"heading": "", "result": "x"}]),
+                "protocol.aggregate.synthesis.sections[0]",
+                "a heading",
+            ),
+            ("/aggregate/borda", json!({}), "protocol.aggregate.borda", "unknown field `borda`"),
+            ("/completed", json!(" "), "protocol.completed", "must not be empty"),
+        ];
+        for (pointer, value, field, words) in cases {
+            let mut doc = base();
+            if pointer.starts_with('/') {
+                let (parent, key) = pointer.rsplit_once('/').unwrap();
+                let target = if parent.is_empty() { &mut doc } else { doc.pointer_mut(parent).unwrap() };
+                target[key] = value.clone();
+            } else {
+                doc[pointer] = value.clone();
+            }
+            if pointer == "/phases/1/turns/0/speakers" && value == json!("each") {
+                // An overlap is reported on the later part.
+                let loaded = super::super::load(&doc, "protocol");
+                let Err(Error::InvalidSpec { field: f, reason }) = loaded else { panic!("{pointer}: accepted") };
+                assert_eq!(f, field, "{reason}");
+                assert!(reason.contains(words), "{pointer}: {reason}");
+                continue;
+            }
+            if field.is_empty() {
+                // Valid as it stands: the slot is declared ({stance} with a consensus stop, {adversary} with an adversary).
+                super::super::load(&doc, "protocol").unwrap_or_else(|e| panic!("{pointer}: {e}"));
+                continue;
+            }
+            let (f, reason) = error(&doc);
+            assert_eq!(f, field, "{pointer}: {reason}");
+            assert!(reason.contains(words), "{pointer} = {value}: {reason}");
+        }
+    }
+
+    #[test]
+    fn slots_that_need_a_declaration_are_refused_without_it() {
+        let mut doc = base();
+        doc["stop"] = json!("rounds");
+        doc["phases"][1]["turns"][0]["prompt"]["system"] = json!("{stance}");
+        assert_eq!(
+            error(&doc),
+            ("protocol.phases[1].turns[0].prompt.system".into(), "{stance} needs a consensus stop".into())
+        );
+        let mut doc = base();
+        doc.as_object_mut().unwrap().remove("adversary");
+        let (field, reason) = error(&doc);
+        assert_eq!(field, "protocol.phases[1].turns[0].speakers", "{reason}");
+    }
+}
