@@ -146,6 +146,22 @@ fn a_spec_borne_document_is_checked_with_the_spec_and_errors_name_their_path() {
 }
 
 #[test]
+fn an_unreadable_reply_never_meets_a_stop_condition() {
+    let session = Session::from_spec_json(&spec_with(red_blue(), 2).to_string()).unwrap();
+    let script = vec![
+        entry("r1", Phase::Critique, 1, r#"{"flaw": "x", "fatal": false}"#),
+        entry("r2", Phase::Critique, 1, "No JSON here, but a flaw all the same."),
+        entry("b", Phase::Rebuttal, 1, "z"),
+        entry("r1", Phase::Critique, 2, r#"{"flaw": "x", "fatal": false}"#),
+        entry("r2", Phase::Critique, 2, r#"{"flaw": "y", "fatal": false}"#),
+        entry("b", Phase::Rebuttal, 2, "z"),
+        entry("judge", Phase::Synthesis, 2, "## Verdict\nno"),
+    ];
+    let outcome = play(session, &script).unwrap().session.outcome().unwrap().clone();
+    assert_eq!(outcome.rounds_run, 2, "{}", outcome.reason);
+}
+
+#[test]
 fn a_spec_borne_document_survives_the_journal() {
     let spec = spec_with(red_blue(), 1);
     let session = Session::from_spec_json(&spec.to_string()).unwrap();

@@ -213,10 +213,11 @@ impl Interpreter {
                 self.end_round(debate, round, Some(check), None, notes)
             }
             Stop::When(c) => {
+                // An unreadable reply never meets the condition: a stop needs what was asked for.
                 let values: Vec<bool> = self
-                    .fields(debate, round, c.phase)
+                    .parsed(debate, round, c.phase)
                     .into_iter()
-                    .map(|(_, fields)| fields.get(&c.field) == Some(&c.equals))
+                    .map(|(_, fields)| fields.is_ok_and(|f| f.get(&c.field) == Some(&c.equals)))
                     .collect();
                 let met = match c.among {
                     Among::All => !values.is_empty() && values.iter().all(|&v| v),
