@@ -107,7 +107,7 @@ fn compose(
             user.push('\n');
         }
         user.push('\n');
-        user.push_str(prompt.history_title);
+        user.push_str(&prompt.history_title);
         user.push_str(":\n\n");
         if let Some((k, text)) = summary {
             user.push_str(&format!("=== Summary of rounds 1 to {k} ===\n\n{}\n\n", prompt_kit::quoted(text)));
@@ -153,7 +153,7 @@ mod tests {
             system: "You are a careful analyst. ".repeat(persona_chars / 27 + 1),
             before: "Question: should we ship on Friday?".into(),
             history: Vec::new(),
-            history_title: "Earlier turns",
+            history_title: "Earlier turns".into(),
             after: "Answer in three sentences.".into(),
         }
     }

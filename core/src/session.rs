@@ -302,7 +302,7 @@ impl Session {
             messages: rendered.messages,
             max_tokens: call.max_tokens,
             temperature: spec.limits.temperature,
-            expect: call.expect.map(str::to_string),
+            expect: call.expect.as_deref().map(str::to_string),
         };
         let started = match slot.purpose {
             Purpose::Judge => {

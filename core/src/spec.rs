@@ -294,8 +294,12 @@ impl DebateSpec {
 
     /// How this debate reads agreement, when its protocol stops on it.
     pub fn consensus_mode(&self) -> Option<ConsensusMode> {
-        let def = crate::protocol::registry::lookup(&self.protocol.name).ok()?;
-        def.reads_agreement.then(|| {
+        let reads_agreement = match self.document() {
+            // Read leniently: this may run before the document is checked.
+            Some(doc) => doc.get("stop").is_some_and(|s| s.get("consensus").is_some()),
+            None => crate::protocol::registry::lookup(&self.protocol.name).ok()?.reads_agreement,
+        };
+        reads_agreement.then(|| {
             self.protocol
                 .options
                 .get("consensus")
@@ -306,8 +310,15 @@ impl DebateSpec {
 
     /// The rounds this debate runs: the spec's, or the protocol's default.
     pub fn rounds(&self) -> u32 {
-        self.rounds
-            .unwrap_or_else(|| crate::protocol::registry::lookup(&self.protocol.name).map_or(1, |d| d.rounds.default))
+        self.rounds.unwrap_or_else(|| match self.document() {
+            Some(doc) => doc.pointer("/rounds/default").and_then(|d| d.as_u64()).map_or(1, |d| d as u32),
+            None => crate::protocol::registry::lookup(&self.protocol.name).map_or(1, |d| d.rounds.default),
+        })
+    }
+
+    /// The protocol document the spec carries, when it brings its own protocol.
+    fn document(&self) -> Option<&serde_json::Value> {
+        self.protocol.options.get("document")
     }
 
     /// Validate, and normalize the protocol's options (keys sorted, defaults made explicit

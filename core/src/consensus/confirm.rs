@@ -43,7 +43,7 @@ Answer with JSON only:\n\
             .to_string(),
         before: prompt_kit::question(debate),
         history,
-        history_title: "THIS ROUND'S REPLIES",
+        history_title: "THIS ROUND'S REPLIES".into(),
         after: format!("Speakers to check: {}. Your JSON answer.", labels.join(", ")),
     };
     PlannedCall::confirmation(round, prompt, &debate.spec).expecting(SHAPE)

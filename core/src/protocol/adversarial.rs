@@ -265,7 +265,10 @@ impl Protocol for Adversarial {
                 // Stage 1 — the cost gate.
                 Stage::Gate => {
                     let (compete, reason) = gate(debate, &self.options);
-                    notes.push(Note::Result { name: "gate", value: json!({"compete": compete, "reason": reason}) });
+                    notes.push(Note::Result {
+                        name: "gate".into(),
+                        value: json!({"compete": compete, "reason": reason}),
+                    });
                     if !compete {
                         self.stage = Stage::Single;
                         let prompt = single_prompt(debate);
@@ -457,9 +460,9 @@ fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec
     let disputed = review.concerns.iter().filter(|c| c.score >= 2).count() as u32;
     let genuine = review.concerns.iter().filter(|c| c.score >= 3).count() as u32;
     let resolution = review.key_narratives.first().cloned().unwrap_or_default();
-    notes.push(Note::Result { name: "review", value: serde_json::to_value(&review).expect("serializes") });
+    notes.push(Note::Result { name: "review".into(), value: serde_json::to_value(&review).expect("serializes") });
     notes.push(Note::Result {
-        name: "compete_result",
+        name: "compete_result".into(),
         value: json!({
             "skill": options.label.as_deref().map_or(DEF.name, str::trim),
             "artifact": debate.spec.question.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().trim(),
@@ -472,7 +475,7 @@ fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec
     recent.push(disputed);
     if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {
         notes.push(Note::Result {
-            name: "compete_flag",
+            name: "compete_flag".into(),
             value: json!("five consecutive competitive runs found zero disagreement: the competition is not adding value here; review it"),
         });
     }
@@ -537,7 +540,7 @@ directly and specifically. Concede what is right; hold what is not, and say why.
         system: format!("You are the {me} in a competitive review of the proposal below.\n\n{task}"),
         before: artifact(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
-        history_title: "THE REVIEW SO FAR",
+        history_title: "THE REVIEW SO FAR".into(),
         after: format!("Your {}, {}.", phase.as_str(), me.to_ascii_lowercase()),
     }
 }
@@ -584,7 +587,7 @@ with one entry in \"concerns\" per challenger concern."
             .into(),
         before: artifact(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
-        history_title: "THE TWO REVIEWS",
+        history_title: "THE TWO REVIEWS".into(),
         after: "Write the competitive review now.".into(),
     }
 }

@@ -232,7 +232,7 @@ impl Protocol for Challenge {
                             self.open.iter().map(|(s, _)| *s).collect()
                         }
                     };
-                    notes.push(Note::Result { name: "responses", value: json!(self.responses) });
+                    notes.push(Note::Result { name: "responses".into(), value: json!(self.responses) });
                     let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
                     if asked.is_empty() {
                         let reason = if self.exit_after_response && round == 1 {
@@ -304,7 +304,7 @@ impl Protocol for Challenge {
                             }
                         }
                     }
-                    notes.push(Note::Result { name: "rebuttals", value: json!(self.rebuttals) });
+                    notes.push(Note::Result { name: "rebuttals".into(), value: json!(self.rebuttals) });
                     notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
                     if still_open.is_empty() {
                         let ending = Ending {
@@ -409,7 +409,7 @@ impl Challenge {
             return; // unchanged
         }
         self.positions.push(json!({"version": version, "text": text}));
-        notes.push(Note::Result { name: "positions", value: json!(self.positions) });
+        notes.push(Note::Result { name: "positions".into(), value: json!(self.positions) });
     }
 
     /// Seed 004's closing document, recorded as `closing`: the final position,
@@ -449,7 +449,7 @@ impl Challenge {
                     .collect::<Vec<_>>()
             );
         }
-        notes.push(Note::Result { name: "closing", value: closing });
+        notes.push(Note::Result { name: "closing".into(), value: closing });
         if !self.any_readable_verdict {
             ending.kind = EndKind::Degraded;
             ending.reason =
@@ -505,7 +505,7 @@ impl Challenge {
             self.verdicts.push(record);
             out.push((s, v));
         }
-        notes.push(Note::Result { name: "verdicts", value: json!(self.verdicts) });
+        notes.push(Note::Result { name: "verdicts".into(), value: json!(self.verdicts) });
         out
     }
 
@@ -534,7 +534,7 @@ Answer with JSON and nothing else:\n\
                 prompt_kit::quoted(self.current_position())
             ),
             history: critiques,
-            history_title: "THE OBJECTIONS",
+            history_title: "THE OBJECTIONS".into(),
             after: "Your responses, as JSON.".into(),
         };
         PlannedCall::turn(DEFENDER, round, Phase::Response, false, prompt, &debate.spec).expecting(RESPONSE_SHAPE)
@@ -615,7 +615,7 @@ fn assumptions_prompt(debate: &Debate, seat: usize, position: &str) -> Prompt {
             |s| s.phase == Phase::Rebuttal || s.phase == Phase::Critique,
             |slot| prompt_kit::label(debate, slot),
         ),
-        history_title: "THE OBJECTIONS THAT REMAIN",
+        history_title: "THE OBJECTIONS THAT REMAIN".into(),
         after: "Your answers.".into(),
     }
 }
@@ -631,7 +631,7 @@ A table | Party | Core assumption | If true → | with one row per party;\n\
             .into(),
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot)),
-        history_title: "THE DEBATE",
+        history_title: "THE DEBATE".into(),
         after: "Write the tradeoff document.".into(),
     }
 }

@@ -231,7 +231,7 @@ fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut
             let mut value = serde_json::to_value(&card).expect("serializes");
             value["options"] = serde_json::Value::Object(by_label);
             value["highest_total"] = json!(best);
-            notes.push(Note::Result { name: "scorecard", value });
+            notes.push(Note::Result { name: "scorecard".into(), value });
             true
         }
         Err(why) => {
@@ -322,7 +322,7 @@ your option and show where their cases are weakest. Concede what is true.",
         ),
         before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),
-        history_title: "THE CASES SO FAR",
+        history_title: "THE CASES SO FAR".into(),
         after: format!("Your rebuttal for option {}.", label(i)),
     }
 }
@@ -350,7 +350,7 @@ fenced JSON block in this shape (one entry per criterion; weights from 1 to 100)
         ),
         before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),
-        history_title: "THE CASES",
+        history_title: "THE CASES".into(),
         after: "Write the scorecard and your recommendation now.".into(),
     }
 }

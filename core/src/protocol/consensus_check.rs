@@ -7,16 +7,15 @@
 //! `VOTE:` line, in the default mode), and the debate stops when every one of
 //! them agrees — read by the stance reader, confirmed by the judge in judge
 //! mode. The seed's stand-down phrase ("stress-tested") is no longer asked
-//! for: a phrase the prompt shows is a phrase a model echoes.
+//! for: a phrase the prompt shows is a phrase a model echoes. A protocol
+//! document: `document/builtin/consensus-check.json`.
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{BASE, CONSENSUS_OPTION, Definition, ProtocolOptions, Rounds, checked, typed};
-use super::sequential::{RoundPolicy, Sequential};
-use super::{Bounds, Prompt, round_robin};
-use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule};
-use crate::debate::Debate;
-use crate::{DebateSpec, Error, MAX_ROUNDS, Phase};
+use super::document;
+use super::registry::{BASE, CONSENSUS_OPTION, Definition, ProtocolOptions, Rounds, checked};
+use crate::consensus::ConsensusMode;
+use crate::{DebateSpec, Error, MAX_ROUNDS};
 
 pub(crate) const DEF: Definition = Definition {
     name: "consensus-check",
@@ -25,12 +24,10 @@ pub(crate) const DEF: Definition = Definition {
     options: &[CONSENSUS_OPTION],
     reads_agreement: true,
     check: checked::<Options>,
-    // One turn per seat per round, in sequence.
-    bounds: |spec| {
-        let (n, r) = (spec.panel.len() as u32, spec.rounds());
-        Bounds::new(spec, n * r, 0, r)
-    },
-    build: |spec| Box::new(create(typed::<Options>(spec).consensus)),
+    // The document's: every phase that may run in a round, each part at its largest.
+    bounds: |spec| document::bounds::bounds(&document::builtin(DEF.name), spec),
+    build: |spec| Box::new(document::build(document::builtin(DEF.name), spec)),
+    prompt_tokens: |spec| document::bounds::prompt_tokens(&document::builtin(DEF.name), spec),
     ..BASE
 };
 
@@ -44,31 +41,5 @@ pub(crate) struct Options {
 impl ProtocolOptions for Options {
     fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         spec.check_consensus(self.consensus)
-    }
-}
-
-pub(crate) fn create(mode: ConsensusMode) -> Sequential<Policy> {
-    Sequential::new(Policy { mode })
-}
-
-#[derive(Clone)]
-pub(crate) struct Policy {
-    mode: ConsensusMode,
-}
-
-impl RoundPolicy for Policy {
-    fn turn_prompt(&self, debate: &Debate, seat: usize, round: u32, _adversary: bool) -> Prompt {
-        round_robin::named_turn_prompt(debate, seat, round, &consensus::closing(self.mode))
-    }
-
-    fn judge_prompt(&self, debate: &Debate) -> Prompt {
-        round_robin::judge_prompt(debate)
-    }
-
-    fn check_round(&self, debate: &Debate, round: u32) -> Option<ConsensusCheck> {
-        let replies: Vec<(&str, &str)> = (0..debate.spec.panel.len())
-            .filter_map(|s| debate.text(s, round, Phase::Deliberation).map(|t| (debate.seat(s).id.as_str(), t)))
-            .collect();
-        Some(consensus::evaluate(round, &replies, None, self.mode, Rule::All))
     }
 }

@@ -3,15 +3,12 @@
 //! find the weaknesses in what was just said and the scenarios in which the
 //! proposals fail. Without `:SEAT` the seed picks the adversary (and the
 //! transcript says so) — the original always took the first expert and let
-//! it speak in panel order.
+//! it speak in panel order. A protocol document: `document/builtin/devils-advocate.json`.
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
-use super::sequential::{RoundPolicy, Sequential};
-use super::{Bounds, Note, Prompt, round_robin};
-use crate::debate::Debate;
-use crate::rng::Rng;
+use super::document;
+use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked};
 use crate::{DebateSpec, Error, MAX_ROUNDS, SeatRef};
 
 pub(crate) const DEF: Definition = Definition {
@@ -26,16 +23,10 @@ pub(crate) const DEF: Definition = Definition {
         help: "The seat that attacks the others' claims and speaks last.",
     }],
     check: checked::<Options>,
-    // One turn per seat per round, and the adversary's turn each round is gated.
-    bounds: |spec| {
-        let (n, r) = (spec.panel.len() as u32, spec.rounds());
-        Bounds::new(spec, n * r, r, r)
-    },
-    build: |spec| {
-        let named =
-            typed::<Options>(spec).adversary.map(|s| spec.resolve_seat(&s, "protocol.adversary").expect("validated"));
-        Box::new(create(named))
-    },
+    // The document's: every phase that may run in a round, each part at its largest.
+    bounds: |spec| document::bounds::bounds(&document::builtin(DEF.name), spec),
+    build: |spec| Box::new(document::build(document::builtin(DEF.name), spec)),
+    prompt_tokens: |spec| document::bounds::prompt_tokens(&document::builtin(DEF.name), spec),
     ..BASE
 };
 
@@ -52,47 +43,5 @@ impl ProtocolOptions for Options {
             Some(seat) => spec.resolve_seat(seat, "protocol.adversary").map(|_| ()),
             None => Ok(()),
         }
-    }
-}
-
-pub(crate) fn create(named: Option<usize>) -> Sequential<Policy> {
-    Sequential::new(Policy { adversary: named })
-}
-
-#[derive(Clone)]
-pub(crate) struct Policy {
-    adversary: Option<usize>,
-}
-
-/// The adversary's instructions. Output: prose that names each weak claim and a failure scenario for it.
-const ADVOCATE_ROLE: &str = "\n\nYOUR ROLE: DEVIL'S ADVOCATE. You speak last in every round. \
-Find the weaknesses in the arguments made above: the claims with the least support, the assumptions \
-nobody checked, the costs nobody counted. For each proposal, describe a concrete scenario in which it fails. \
-Attack the strongest argument, not the weakest. Do not soften your objections and do not agree for the sake of it.";
-
-impl RoundPolicy for Policy {
-    fn start(&mut self, debate: &Debate, notes: &mut Vec<Note>) {
-        if self.adversary.is_none() {
-            let pick = Rng::new(debate.spec.seed, "devils-advocate").below(debate.spec.panel.len());
-            notes.push(Note::Choice { what: "devil's advocate".into(), value: debate.seat(pick).id.clone() });
-            self.adversary = Some(pick);
-        }
-    }
-
-    fn order(&self, debate: &Debate, _round: u32) -> Vec<usize> {
-        let adversary = self.adversary.expect("picked at start");
-        (0..debate.spec.panel.len()).filter(|&s| s != adversary).chain([adversary]).collect()
-    }
-
-    fn adversary(&self, debate: &Debate, _round: u32) -> Option<usize> {
-        self.adversary.filter(|&a| !debate.is_benched(a))
-    }
-
-    fn turn_prompt(&self, debate: &Debate, seat: usize, round: u32, adversary: bool) -> Prompt {
-        round_robin::named_turn_prompt(debate, seat, round, if adversary { ADVOCATE_ROLE } else { "" })
-    }
-
-    fn judge_prompt(&self, debate: &Debate) -> Prompt {
-        round_robin::judge_prompt(debate)
     }
 }

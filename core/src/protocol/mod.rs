@@ -16,6 +16,7 @@ pub(crate) mod challenge;
 pub(crate) mod comparative;
 mod consensus_check;
 mod devils_advocate;
+pub(crate) mod document;
 pub(crate) mod priority_vote;
 pub(crate) mod prompt_kit;
 pub(crate) mod ranked;
@@ -23,9 +24,11 @@ pub(crate) mod registry;
 mod role_council;
 mod rotating_challenger;
 mod round_robin;
-mod sequential;
-mod steelman;
+pub(crate) mod sequential;
+pub(crate) mod steelman;
 mod structured;
+
+use std::borrow::Cow;
 
 use serde_json::Value;
 
@@ -103,7 +106,7 @@ pub(crate) struct Prompt {
     /// Earlier turns this speaker may see, oldest first.
     pub history: Vec<HistoryEntry>,
     /// The heading introducing the history block.
-    pub history_title: &'static str,
+    pub history_title: Cow<'static, str>,
     /// User text after the history (the instruction for this turn).
     pub after: String,
 }
@@ -124,7 +127,7 @@ pub(crate) struct PlannedCall {
     pub prompt: Prompt,
     pub max_tokens: u32,
     /// The reply shape the protocol will parse, stated in the prompt too.
-    pub expect: Option<&'static str>,
+    pub expect: Option<Cow<'static, str>>,
     /// Check this adversarial turn for softeners and missing disagreement.
     pub quality_gate: bool,
 }
@@ -187,8 +190,8 @@ impl PlannedCall {
         self
     }
 
-    pub fn expecting(mut self, shape: &'static str) -> Self {
-        self.expect = Some(shape);
+    pub fn expecting(mut self, shape: impl Into<Cow<'static, str>>) -> Self {
+        self.expect = Some(shape.into());
         self
     }
 }
@@ -208,7 +211,7 @@ pub(crate) enum Note {
     },
     /// A protocol-specific result, stored under `name` in the transcript.
     Result {
-        name: &'static str,
+        name: Cow<'static, str>,
         value: Value,
     },
     /// A choice the seed made, recorded so the run can be explained.

@@ -211,7 +211,7 @@ impl Protocol for PriorityVote {
                     .iter()
                     .map(|&(item, same_as)| json!({"item": item, "same_as": same_as, "text": self.items[item - 1]}))
                     .collect();
-                notes.push(Note::Result { name: "duplicates", value: json!(value) });
+                notes.push(Note::Result { name: "duplicates".into(), value: json!(value) });
             }
             self.items = distinct;
             let n = self.items.len();
@@ -226,7 +226,7 @@ impl Protocol for PriorityVote {
                     format!("{n} distinct items, under {AUTO_COMPETE_AT}: one agent (compete forces both lenses)"),
                 ),
             };
-            notes.push(Note::Result { name: "gate", value: json!({"compete": both, "reason": reason}) });
+            notes.push(Note::Result { name: "gate".into(), value: json!({"compete": both, "reason": reason}) });
             self.asked = if both { vec![0, 1] } else { vec![0] };
             notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
             let calls = self
@@ -271,7 +271,7 @@ impl Protocol for PriorityVote {
             };
             return Step::Finish(Ending { kind: EndKind::NoQuorum, reason: reason.into(), rounds_run: 1 });
         }
-        notes.push(Note::Result { name: "ranking", value: ranking(&self.items, &votes, single) });
+        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &votes, single) });
         Step::Finish(if single {
             Ending::completed(format!("{n} items prioritized by one agent through both lenses"), 1)
         } else if counted.len() == 2 {

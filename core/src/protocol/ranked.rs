@@ -104,7 +104,7 @@ impl Protocol for Ranked {
                 if matches!(conclusion, Conclusion::NotAsked) {
                     notes.push(Note::RoundEnded { round: 1, phase: Phase::Ranking });
                     match aggregate(debate, &self.labels, notes) {
-                        Some(aggregate) => notes.push(Note::Result { name: "aggregate", value: aggregate }),
+                        Some(aggregate) => notes.push(Note::Result { name: "aggregate".into(), value: aggregate }),
                         // An all-zero aggregate would look like a result: there is none.
                         None => {
                             ending = Ending {
@@ -157,7 +157,7 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
     if rankings.is_empty() {
         return None;
     }
-    notes.push(Note::Result { name: "rankings", value: json!(rankings) });
+    notes.push(Note::Result { name: "rankings".into(), value: json!(rankings) });
     let mut rows: Vec<(usize, (u32, u32, u32))> = points.into_iter().collect();
     // Average position compared as a fraction without floats: a/b < c/d ⇔ a·d < c·b.
     // Labels are unique, so the order is total and an unstable sort is exact.
@@ -270,7 +270,7 @@ Write nothing after the list."
             .into(),
         before: prompt_kit::question(debate),
         history: answers(debate, labels, Some(seat)),
-        history_title: "THE RESPONSES",
+        history_title: "THE RESPONSES".into(),
         after: "Your evaluation and final ranking.".into(),
     }
 }
@@ -295,7 +295,7 @@ what they got wrong, and say where the council disagreed."
             .into(),
         before: prompt_kit::question(debate),
         history,
-        history_title: "ANSWERS AND RANKINGS",
+        history_title: "ANSWERS AND RANKINGS".into(),
         after: "The council's final answer.".into(),
     }
 }

@@ -170,13 +170,20 @@ pub(crate) fn lookup(name: &str) -> Result<&'static Definition, Error> {
     })
 }
 
-/// The definition a validated spec names.
+/// The definition a validated spec names, or the one every spec-borne document shares.
 pub(crate) fn of(spec: &DebateSpec) -> &'static Definition {
+    if super::document::carried(spec) {
+        return &super::document::DEF;
+    }
     lookup(&spec.protocol.name).expect("a validated spec names a registered protocol")
 }
 
 /// Check everything a protocol requires of a spec: seats, rounds, options.
 pub(crate) fn check(spec: &DebateSpec) -> Result<Options, Error> {
+    if super::document::carried(spec) {
+        // The document states its own seats and rounds; its check reads them.
+        return (super::document::DEF.check)(spec);
+    }
     let def = lookup(&spec.protocol.name)?;
     let n = spec.panel.len();
     let seats = |bound: &str| format!("{} {bound} ({}); it has {n}", def.name, def.seats.why);

@@ -46,7 +46,7 @@ DEBATE CONTEXT: this is round {round} of {rounds} of a council debate between ro
             system,
             before: prompt_kit::question(debate),
             history,
-            history_title: "THE DEBATE SO FAR",
+            history_title: "THE DEBATE SO FAR".into(),
             after: format!("Round {round} of {rounds}: your turn, {}.", me.display_name()),
         }
     }
@@ -63,7 +63,7 @@ and what you recommend.",
             ),
             before: prompt_kit::question(debate),
             history: prompt_kit::entries(debate, |_| true, |slot| label(debate, slot.seat)),
-            history_title: "COMPLETE DEBATE TRANSCRIPT",
+            history_title: "COMPLETE DEBATE TRANSCRIPT".into(),
             after: "Synthesize this debate into a clear, actionable answer to the question.".into(),
         }
     }

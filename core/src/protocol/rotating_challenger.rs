@@ -311,7 +311,7 @@ How to take your turn:\n\
         system,
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| true, debater_label),
-        history_title: "THE DISCUSSION SO FAR",
+        history_title: "THE DISCUSSION SO FAR".into(),
         after: format!(
             "Your turn, {} (round {round} of {rounds}){}.",
             prompt_kit::speaker(seat),
@@ -346,7 +346,7 @@ Answer in Markdown with exactly these headings:\n\
         system,
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| true, judge_label),
-        history_title: "COMPLETE DEBATE TRANSCRIPT",
+        history_title: "COMPLETE DEBATE TRANSCRIPT".into(),
         after: "Write the synthesis now.".to_string(),
     }
 }

@@ -4,7 +4,7 @@
 //! and in each later phase every seat reacts to the same material.
 
 use super::registry::{BASE, Definition, Rounds};
-use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit, round_robin};
+use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::Phase;
 use crate::debate::Debate;
 
@@ -48,7 +48,7 @@ impl Protocol for Structured {
                     reason: "opening, cross-examination and rebuttal ran".into(),
                     rounds_run: 1,
                 };
-                return conclusion.step(debate, ending, 1, || round_robin::judge_prompt(debate));
+                return conclusion.step(debate, ending, 1, || judge_prompt(debate));
             }
         };
         if phase != Phase::Opening {
@@ -98,11 +98,30 @@ specifically. Then restate your position, saying what, if anything, you now conc
         system,
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| phase != Phase::Opening, |slot| prompt_kit::label(debate, slot)),
-        history_title: "THE DEBATE SO FAR",
+        history_title: "THE DEBATE SO FAR".into(),
         after: format!(
             "Your {}, {}.",
             phase.heading(1).to_ascii_lowercase().replace(" (round 1)", ""),
             prompt_kit::seat_label(debate, seat)
         ),
+    }
+}
+
+/// The judge's synthesis. Output: Markdown under four fixed headings.
+pub(crate) fn judge_prompt(debate: &Debate) -> Prompt {
+    let system = "You are the judge of a council debate. You did not take part in it. \
+Read the whole transcript and write the council's answer.\n\n\
+Answer in Markdown with exactly these headings:\n\
+## Answer\n(the answer the debate supports, in a few sentences)\n\
+## Common ground\n(the points the whole panel shares)\n\
+## Disagreement\n(the points still contested, and who holds which side)\n\
+## Open questions\n(what would have to be known to settle them)"
+        .to_string();
+    Prompt {
+        system,
+        before: prompt_kit::question(debate),
+        history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot)),
+        history_title: "COMPLETE DEBATE TRANSCRIPT".into(),
+        after: "Write the synthesis now.".to_string(),
     }
 }

@@ -43,7 +43,7 @@ impl Session {
                 .to_string(),
             before: prompt_kit::question(&self.debate),
             history,
-            history_title: "THE DEBATE SO FAR",
+            history_title: "THE DEBATE SO FAR".into(),
             after: format!(
                 "Summarize rounds 1 to {covers} for the participants who will continue the debate, in at most \
                  {words} words: each speaker's position and strongest arguments, what they agree on, and \

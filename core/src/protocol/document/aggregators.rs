@@ -1,0 +1,67 @@
+//! What the core makes of the turns at the end: a fixed set of aggregators.
+
+use serde::{Deserialize, Serialize};
+
+use super::phases::Prompt;
+use super::visibility::Sees;
+
+/// The aggregators a document may ask for. Only the judge's synthesis so
+/// far; Borda, vote counts, scorecards and verdict tallies are still Rust.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Aggregate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub synthesis: Option<Synthesis>,
+}
+
+/// The judge reads what it sees and writes the council's answer (when the spec has a judge).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Synthesis {
+    pub sees: Sees,
+    pub prompt: Prompt,
+    /// `## Heading` sections of the synthesis stored as named transcript results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<Section>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Section {
+    pub heading: String,
+    pub result: String,
+}
+
+/// The text under a `## <title>` heading (case-insensitive), up to the next heading.
+pub(crate) fn section(text: &str, title: &str) -> Option<String> {
+    let mut out = None::<String>;
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('#') {
+            if out.is_some() {
+                break;
+            }
+            if t.trim_start_matches('#').trim().to_ascii_lowercase().starts_with(title) {
+                out = Some(String::new());
+            }
+            continue;
+        }
+        if let Some(o) = &mut out {
+            o.push_str(line);
+            o.push('\n');
+        }
+    }
+    out.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::section;
+
+    #[test]
+    fn reads_a_section_up_to_the_next_heading() {
+        let text = "## What survived\nA\n## Revised position\nShip in May.\nWith a pilot.\n## Notes\nx";
+        assert_eq!(section(text, "revised position").unwrap(), "Ship in May.\nWith a pilot.");
+        assert_eq!(section(text, "missing"), None);
+    }
+}

@@ -1,0 +1,77 @@
+//! The most a document can ask for with a spec, from the two alone: every
+//! phase that may run in each round, each part at its largest speaker set.
+//! Early stops, failures and benched seats only ever ask for less.
+
+use super::Document;
+use super::phases::Adversarial;
+use super::speakers::Speakers;
+use super::templates::Slot;
+use crate::cost::{ENTRY_TOKENS, TEMPLATE_TOKENS};
+use crate::protocol::Bounds;
+use crate::{ConsensusMode, DebateSpec, estimate_tokens};
+
+pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
+    let n = spec.panel.len() as u32;
+    let rounds = spec.rounds();
+    let (mut turns, mut gated) = (0, 0);
+    for round in 1..=rounds {
+        for part in doc.phases.iter().filter(|p| p.runs_in(round)).flat_map(|p| &p.turns) {
+            let speakers = match part.speakers {
+                Speakers::Each => n,
+                Speakers::Others => n.saturating_sub(1),
+                Speakers::Adversary | Speakers::Seat(_) | Speakers::Role(_) => 1,
+            };
+            turns += speakers;
+            if part.adversarial == Adversarial::Gated {
+                gated += speakers;
+            }
+        }
+    }
+    let confirmations = if spec.consensus_mode() == Some(ConsensusMode::Judge) { rounds } else { 0 };
+    let synthesis = (spec.judge.is_some() && doc.aggregate.synthesis.is_some()) as u32;
+    Bounds { turns, gated, judge: synthesis + confirmations, rounds }
+}
+
+/// Tokens a document's prompts may add beyond what the cost bound already
+/// counts for every prompt (fixed text up to [`TEMPLATE_TOKENS`], the
+/// question, the context, one persona): its largest prompt, every slot at
+/// its largest, less that. A `{phase.field}` slot shows each seat's reply
+/// once more; `{history}` is counted by the bound's per-reply ceiling.
+pub(crate) fn prompt_tokens(doc: &Document, spec: &DebateSpec) -> u64 {
+    let tokens = |s: &str| estimate_tokens(s) as u64;
+    let question = tokens(&spec.question);
+    let context = spec.context.as_deref().map_or(0, |c| 2 * tokens(c));
+    let people = || spec.panel.iter().chain(&spec.judge);
+    let persona = people().filter_map(|p| p.persona.as_deref()).map(|p| tokens(p) + 8).max().unwrap_or(0);
+    let name = people().map(|p| tokens(&p.name).max(4)).max().unwrap_or(0);
+    let role = doc.phases.iter().flat_map(|p| &p.turns).map(|t| tokens(&t.role)).max().unwrap_or(0);
+    let field = spec.panel.len() as u64 * (2 * spec.limits.max_tokens as u64 + ENTRY_TOKENS);
+    let slot = |s: &Slot| match s {
+        Slot::Question => question + context + 16,
+        Slot::Context => context,
+        Slot::Persona => persona,
+        Slot::Label | Slot::Adversary => name,
+        Slot::Role => role,
+        Slot::Round | Slot::Rounds | Slot::Seats => 4,
+        Slot::Stance => 64,
+        Slot::History => 0,
+        Slot::Field { .. } => field,
+    };
+    let prompts = doc
+        .phases
+        .iter()
+        .flat_map(|p| &p.turns)
+        .map(|t| &t.prompt)
+        .chain(doc.aggregate.synthesis.as_ref().map(|s| &s.prompt));
+    let largest = prompts
+        .map(|p| {
+            // `first` replaces `user`: the larger of the two counts.
+            let user = |t: &super::templates::Template| {
+                t.literal_chars().div_ceil(4) as u64 + t.slots().map(slot).sum::<u64>()
+            };
+            user(&p.system) + user(&p.user).max(p.first.as_ref().map_or(0, user))
+        })
+        .max()
+        .unwrap_or(0);
+    largest.saturating_sub(TEMPLATE_TOKENS + question + context + persona)
+}

@@ -1,0 +1,78 @@
+//! Phases: who speaks, seeing what, asked what, expecting what.
+
+use serde::{Deserialize, Serialize};
+
+use super::outputs::Output;
+use super::speakers::Speakers;
+use super::templates::Template;
+
+/// One phase of a round. Its kind names it in events, headings and
+/// templates (`{critique.verdict}`), so each kind appears once in a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PhaseDoc {
+    pub phase: crate::Phase,
+    /// Runs in round 1 only (a blind opening before the debate rounds).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub once: bool,
+    #[serde(default)]
+    pub order: Order,
+    /// The parts of the phase, in speaking order; no seat speaks twice in a phase.
+    pub turns: Vec<Part>,
+}
+
+impl PhaseDoc {
+    pub fn runs_in(&self, round: u32) -> bool {
+        !self.once || round == 1
+    }
+}
+
+/// Whether a phase's speakers answer one after another (each seeing the
+/// turns before it) or all at once (independent calls a host may run together).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Order {
+    #[default]
+    Sequential,
+    Parallel,
+}
+
+/// Speakers who share a prompt within a phase.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Part {
+    pub speakers: Speakers,
+    /// The part's name in prompts (`{role}`) and role-labelled histories.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub role: String,
+    #[serde(default)]
+    pub sees: super::visibility::Sees,
+    pub prompt: Prompt,
+    #[serde(default)]
+    pub output: Output,
+    #[serde(default)]
+    pub adversarial: Adversarial,
+}
+
+/// Whether the part holds the adversarial role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Adversarial {
+    #[default]
+    No,
+    /// Marked as the challenger in events and transcript.
+    Marked,
+    /// Marked, and checked by the quality gate (asked again if it pulls its punches).
+    Gated,
+}
+
+/// A prompt: the system message, and the user message with `{history}`
+/// where the earlier turns go. `first` replaces `user` when there are none.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Prompt {
+    pub system: Template,
+    pub user: Template,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first: Option<Template>,
+}

@@ -1,0 +1,108 @@
+//! A document in the spec: `"protocol": {"name": "red-blue", "document": {…}}`,
+//! so SDKs and MCP clients can bring their own protocol. The spec may also
+//! set `adversary` (a seat) when the document declares one, and `consensus`
+//! (the reading mode) when it stops on consensus.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::stopping::Stop;
+use super::{Document, Interpreter, bounds, load};
+use crate::consensus::ConsensusMode;
+use crate::protocol::registry::{self, BASE, Definition, ProtocolOptions, checked, typed};
+use crate::{DebateSpec, Error, SeatRef};
+
+/// The definition every spec-borne document shares; what differs is read from the document.
+pub(crate) const DEF: Definition = Definition {
+    name: "",
+    summary: "a protocol document given in the spec",
+    check: checked::<Options>,
+    bounds: |spec| bounds::bounds(&document(spec), spec),
+    build: |spec| Box::new(build(Arc::new(document(spec)), spec)),
+    prompt_tokens: |spec| bounds::prompt_tokens(&document(spec), spec),
+    ..BASE
+};
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Options {
+    document: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    adversary: Option<SeatRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    consensus: Option<ConsensusMode>,
+}
+
+impl ProtocolOptions for Options {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
+        let doc = load(&self.document, "protocol.document")?;
+        let name = &spec.protocol.name;
+        if registry::REGISTRY.iter().any(|d| d.name == name) {
+            return Err(Error::spec(
+                "protocol.name",
+                format!("'{name}' is a built-in protocol; give your document a name of its own"),
+            ));
+        }
+        if *name != doc.name {
+            return Err(Error::spec("protocol.name", format!("'{name}', but the document is named '{}'", doc.name)));
+        }
+        let n = spec.panel.len() as u32;
+        if n < doc.seats.min || doc.seats.max.is_some_and(|m| n > m) {
+            let most = doc.seats.max.map_or(String::new(), |m| format!(" and at most {m}"));
+            return Err(Error::spec(
+                "panel",
+                format!("{name} takes at least {}{most} seats; it has {n}", doc.seats.min),
+            ));
+        }
+        if let Some(r) = spec.rounds.filter(|&r| r > doc.rounds.max) {
+            return Err(Error::spec("rounds", format!("{name} runs at most {} rounds; {r} asked", doc.rounds.max)));
+        }
+        match (&self.adversary, &doc.adversary) {
+            (Some(_), None) => return Err(Error::spec("protocol.adversary", "the document declares no adversary")),
+            (Some(seat), Some(_)) => drop(spec.resolve_seat(seat, "protocol.adversary")?),
+            _ => {}
+        }
+        match (self.consensus, &doc.stop) {
+            (Some(_), stop) if !matches!(stop, Stop::Consensus(_)) => {
+                return Err(Error::spec("protocol.consensus", "the document does not stop on consensus"));
+            }
+            (mode, _) => spec.check_consensus(mode.unwrap_or_default())?,
+        }
+        let roles = doc.phases.iter().flat_map(|p| &p.turns).filter_map(|t| match &t.speakers {
+            super::speakers::Speakers::Role(r) => Some(r),
+            _ => None,
+        });
+        for role in roles {
+            if !spec.panel.iter().any(|p| &p.name == role) {
+                return Err(Error::spec(
+                    "panel",
+                    format!("no seat is named '{role}', a role the document gives the floor to"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The validated spec's document.
+pub(crate) fn document(spec: &DebateSpec) -> Document {
+    load(&typed::<Options>(spec).document, "protocol.document").expect("validated")
+}
+
+/// Whether the spec carries its protocol as a document.
+pub(crate) fn carried(spec: &DebateSpec) -> bool {
+    spec.protocol.options.contains_key("document")
+}
+
+/// The interpreter for a document, with what the spec chose: the adversary and the consensus mode.
+pub(crate) fn build(doc: Arc<Document>, spec: &DebateSpec) -> Interpreter {
+    let named = spec
+        .protocol
+        .options
+        .get("adversary")
+        .and_then(|v| serde_json::from_value::<SeatRef>(v.clone()).ok())
+        .map(|s| spec.resolve_seat(&s, "protocol.adversary").expect("validated"));
+    Interpreter::new(doc, named, spec.consensus_mode().unwrap_or_default())
+}

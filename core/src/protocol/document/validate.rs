@@ -1,0 +1,444 @@
+//! The checks types cannot make: every slot resolves, every reference points
+//! at something the document declares, no seat speaks twice in a phase.
+//! Each error names its JSON path.
+
+use super::Document;
+use super::phases::{Part, PhaseDoc, Prompt};
+use super::speakers::{Pick, Speakers};
+use super::stopping::Stop;
+use super::templates::{Slot, Template};
+use super::visibility::{Labels, Sees, Turns};
+use crate::{Error, MAX_ROUNDS, Phase};
+
+pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
+    let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
+    let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
+
+    if doc.name.is_empty()
+        || !doc
+            .name
+            .split('-')
+            .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
+    {
+        return fail("name", format!("{:?} must be lowercase words joined by hyphens", doc.name));
+    }
+    let r = &doc.rounds;
+    if !(1 <= r.default && r.default <= r.max && r.max <= MAX_ROUNDS) {
+        return fail(
+            "rounds",
+            format!("need 1 ≤ default ≤ max ≤ {MAX_ROUNDS}; got default {}, max {}", r.default, r.max),
+        );
+    }
+    let seats = &doc.seats;
+    if seats.min == 0 || seats.max.is_some_and(|m| m < seats.min) {
+        return fail("seats", "need 1 ≤ min ≤ max".into());
+    }
+    if let Some(adversary) = &doc.adversary {
+        if seats.min < 2 {
+            return fail("seats.min", "an adversary needs someone to challenge: at least 2 seats".into());
+        }
+        let position = match adversary.pick {
+            Pick::Seat(p) => Some(("adversary.pick.seat", p)),
+            Pick::Rotate { start, step } => {
+                if step == 0 {
+                    return fail("adversary.pick.rotate.step", "must be at least 1 (a fixed seat is `seat`)".into());
+                }
+                Some(("adversary.pick.rotate.start", start))
+            }
+            Pick::Seeded => None,
+        };
+        if let Some((path, p)) = position {
+            check_position(p, seats.min, &at(path))?;
+        }
+    }
+    if doc.phases.is_empty() {
+        return fail("phases", "a protocol needs at least one phase".into());
+    }
+    if r.max > 1 && doc.phases.iter().all(|p| p.once) {
+        return fail(
+            "phases",
+            "every phase runs once, so rounds after the first would be empty: set rounds.max to 1".into(),
+        );
+    }
+    for (i, phase) in doc.phases.iter().enumerate() {
+        let path = format!("phases[{i}]");
+        if let Some(j) = doc.phases[..i].iter().position(|p| p.phase == phase.phase) {
+            return fail(
+                &format!("{path}.phase"),
+                format!("'{}' is also phases[{j}]; each phase appears once", phase.phase.as_str()),
+            );
+        }
+        if matches!(phase.phase, Phase::Synthesis | Phase::Summary | Phase::Confirmation) {
+            return fail(
+                &format!("{path}.phase"),
+                format!("'{}' is the judge's or the session's, not a debate phase", phase.phase.as_str()),
+            );
+        }
+        if phase.turns.is_empty() {
+            return fail(&format!("{path}.turns"), "a phase needs at least one part".into());
+        }
+        for (k, part) in phase.turns.iter().enumerate() {
+            let path = format!("{path}.turns[{k}]");
+            speakers(doc, phase, k, &at(&path))?;
+            sees(doc, &part.sees, &at(&format!("{path}.sees")))?;
+            prompt(doc, Some((i, part)), &part.sees, &part.prompt, &at(&format!("{path}.prompt")))?;
+            for name in part.output.json.keys() {
+                if !plain(name) {
+                    return fail(&format!("{path}.output.json"), format!("field {name:?}: letters, digits and _ only"));
+                }
+            }
+        }
+    }
+    match &doc.stop {
+        Stop::Rounds => {}
+        Stop::Consensus(c) => {
+            if !doc.phases.iter().any(|p| p.phase == c.phase) {
+                return fail("stop.consensus.phase", format!("no phase '{}' in this document", c.phase.as_str()));
+            }
+            if c.exclude_adversary && doc.adversary.is_none() {
+                return fail("stop.consensus.exclude_adversary", "the document declares no adversary".into());
+            }
+        }
+        Stop::When(c) => {
+            if declares(doc, c.phase, &c.field, doc.phases.len()).is_none() {
+                return fail(
+                    "stop.when",
+                    format!("no phase '{}' declares a JSON field '{}'", c.phase.as_str(), c.field),
+                );
+            }
+        }
+    }
+    if let Some(s) = &doc.aggregate.synthesis {
+        sees(doc, &s.sees, &at("aggregate.synthesis.sees"))?;
+        prompt(doc, None, &s.sees, &s.prompt, &at("aggregate.synthesis.prompt"))?;
+        for (k, section) in s.sections.iter().enumerate() {
+            if section.heading.trim().is_empty() || !plain(&section.result) {
+                return fail(
+                    &format!("aggregate.synthesis.sections[{k}]"),
+                    "a heading, and a result name of letters, digits and _".into(),
+                );
+            }
+        }
+    }
+    if doc.completed.as_deref().is_some_and(|c| c.trim().is_empty()) {
+        return fail("completed", "must not be empty".into());
+    }
+    Ok(())
+}
+
+fn plain(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn check_position(p: u32, min: u32, path: &str) -> Result<(), Error> {
+    if p == 0 || p > min {
+        return Err(Error::spec(
+            path,
+            format!("seat {p}: positions run from 1 to seats.min ({min}), which every panel has"),
+        ));
+    }
+    Ok(())
+}
+
+/// A part's speakers exist, and no seat can get the floor twice in its phase.
+fn speakers(doc: &Document, phase: &PhaseDoc, k: usize, path: &str) -> Result<(), Error> {
+    let here = &phase.turns[k].speakers;
+    let path = format!("{path}.speakers");
+    match here {
+        Speakers::Seat(p) => check_position(*p, doc.seats.min, &path)?,
+        Speakers::Adversary | Speakers::Others if doc.adversary.is_none() => {
+            return Err(Error::spec(path, "the document declares no adversary".to_string()));
+        }
+        Speakers::Role(name) if name.trim().is_empty() => return Err(Error::spec(path, "a role needs a name")),
+        _ => {}
+    }
+    for (j, earlier) in phase.turns[..k].iter().enumerate() {
+        let apart = match (&earlier.speakers, here) {
+            (Speakers::Others, Speakers::Adversary) | (Speakers::Adversary, Speakers::Others) => true,
+            (Speakers::Seat(a), Speakers::Seat(b)) => a != b,
+            (Speakers::Role(a), Speakers::Role(b)) => a != b,
+            _ => false,
+        };
+        if !apart {
+            return Err(Error::spec(path, format!("may give the floor to a seat that turns[{j}] already gives it to")));
+        }
+    }
+    Ok(())
+}
+
+fn sees(doc: &Document, sees: &Sees, path: &str) -> Result<(), Error> {
+    if let Turns::Phases(list) = &sees.turns
+        && let Some(p) = list.iter().find(|p| !doc.phases.iter().any(|d| d.phase == **p))
+    {
+        return Err(Error::spec(format!("{path}.turns"), format!("no phase '{}' in this document", p.as_str())));
+    }
+    if sees.turns != Turns::None && sees.title.trim().is_empty() {
+        return Err(Error::spec(format!("{path}.title"), "a speaker who sees earlier turns needs a title over them"));
+    }
+    if sees.labels == Labels::Roles
+        && let Some((i, k)) = parts(doc).find(|(_, _, part)| part.role.is_empty()).map(|(i, k, _)| (i, k))
+    {
+        return Err(Error::spec(format!("{path}.labels"), format!("'roles', but phases[{i}].turns[{k}] has no role")));
+    }
+    Ok(())
+}
+
+fn parts(doc: &Document) -> impl Iterator<Item = (usize, usize, &Part)> {
+    doc.phases.iter().enumerate().flat_map(|(i, p)| p.turns.iter().enumerate().map(move |(k, part)| (i, k, part)))
+}
+
+/// The index of a phase before `before` that declares JSON field `field`.
+fn declares(doc: &Document, phase: Phase, field: &str, before: usize) -> Option<usize> {
+    doc.phases[..before]
+        .iter()
+        .position(|p| p.phase == phase && p.turns.iter().any(|t| t.output.json.contains_key(field)))
+}
+
+/// Every slot of a prompt can be filled where it is used. `part` is the
+/// phase index and part of a turn, `None` for the judge's synthesis.
+fn prompt(doc: &Document, part: Option<(usize, &Part)>, sees: &Sees, prompt: &Prompt, path: &str) -> Result<(), Error> {
+    let templates: [(&str, Option<&Template>); 3] =
+        [("system", Some(&prompt.system)), ("user", Some(&prompt.user)), ("first", prompt.first.as_ref())];
+    for (name, template) in templates {
+        let Some(template) = template else { continue };
+        let path = format!("{path}.{name}");
+        let histories = template.slots().filter(|s| **s == Slot::History).count();
+        if name == "system" && histories > 0 {
+            return Err(Error::spec(path, "{history} belongs in the user message"));
+        }
+        if histories > 1 {
+            return Err(Error::spec(path, "{history} may appear once"));
+        }
+        if name == "user" && histories == 0 && sees.turns != Turns::None {
+            return Err(Error::spec(
+                path,
+                "the speaker sees earlier turns, but the template has no {history} to show them",
+            ));
+        }
+        for slot in template.slots() {
+            let problem = match slot {
+                Slot::Stance if !matches!(doc.stop, Stop::Consensus(_)) => {
+                    Some("{stance} needs a consensus stop".to_string())
+                }
+                Slot::Adversary if doc.adversary.is_none() => {
+                    Some("{adversary}: the document declares no adversary".into())
+                }
+                Slot::Role if part.is_none_or(|(_, p)| p.role.is_empty()) => {
+                    Some("{role}: this part has no role".into())
+                }
+                Slot::Field { phase, field } => {
+                    let before = part.map_or(doc.phases.len(), |(i, _)| i);
+                    declares(doc, *phase, field, before).is_none().then(|| {
+                        format!(
+                            "{{{}.{field}}}: no earlier phase '{}' declares that JSON field",
+                            phase.as_str(),
+                            phase.as_str()
+                        )
+                    })
+                }
+                _ => None,
+            };
+            if let Some(problem) = problem {
+                return Err(Error::spec(path, problem));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::Error;
+
+    /// A small valid document: a blind opening, then rounds of named debate, a judge.
+    fn base() -> Value {
+        json!({
+            "version": 1,
+            "name": "red-blue",
+            "rounds": {"default": 2, "max": 3},
+            "seats": {"min": 2},
+            "adversary": {"title": "red team", "pick": "seeded"},
+            "phases": [
+                {"phase": "opening", "once": true, "order": "parallel", "turns": [
+                    {"speakers": "each", "prompt": {"system": "Answer.{persona}", "user": "{question}{history}Go."},
+                     "output": {"json": {"claim": "text", "sure": "flag"}}}
+                ]},
+                {"phase": "deliberation", "turns": [
+                    {"speakers": "others", "sees": {"turns": "all", "title": "SO FAR"},
+                     "prompt": {"system": "Defend. {opening.claim}", "user": "{question}{history}Your turn, {label}."}},
+                    {"speakers": "adversary", "adversarial": "gated", "sees": {"turns": "all", "title": "SO FAR"},
+                     "prompt": {"system": "Attack, {label}.", "user": "{question}{history}Attack."}}
+                ]}
+            ],
+            "stop": {"consensus": {"phase": "deliberation", "exclude_adversary": true}},
+            "aggregate": {"synthesis": {"sees": {"turns": "all", "labels": "anonymized", "title": "ALL"},
+                "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}}
+        })
+    }
+
+    fn error(doc: &Value) -> (String, String) {
+        match super::super::load(doc, "protocol") {
+            Err(Error::InvalidSpec { field, reason }) => (field, reason),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_base_document_loads_and_round_trips() {
+        let doc = super::super::load(&base(), "protocol").unwrap();
+        let again = serde_json::to_value(&doc).unwrap();
+        assert_eq!(super::super::load(&again, "protocol").unwrap(), doc);
+    }
+
+    #[test]
+    fn every_kind_of_error_names_its_path() {
+        let cases: Vec<(&str, Value, &str, &str)> = vec![
+            ("version", json!(2), "protocol.version", "reads version 1"),
+            ("name", json!("Red Blue"), "protocol.name", "lowercase words"),
+            ("rounds", json!({"default": 4, "max": 3}), "protocol.rounds", "default ≤ max"),
+            ("rounds", json!({"default": 1, "max": 51}), "protocol.rounds", "≤ 50"),
+            ("seats", json!({"min": 3, "max": 2}), "protocol.seats", "min ≤ max"),
+            ("/adversary/pick", json!({"seat": 3}), "protocol.adversary.pick.seat", "seat 3"),
+            (
+                "/adversary/pick",
+                json!({"rotate": {"start": 1, "step": 0}}),
+                "protocol.adversary.pick.rotate.step",
+                "at least 1",
+            ),
+            (
+                "/phases/1/turns/0/prompt/user",
+                json!("{question}{histroy}"),
+                "protocol.phases[1].turns[0].prompt.user",
+                "unknown slot {histroy}",
+            ),
+            (
+                "/phases/1/turns/0/prompt/user",
+                json!("{question} Your turn."),
+                "protocol.phases[1].turns[0].prompt.user",
+                "no {history}",
+            ),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{history}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "belongs in the user",
+            ),
+            ("/phases/1/turns/0/prompt/system", json!("{stance}"), "", ""),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{role}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "no role",
+            ),
+            (
+                "/phases/1/turns/0/prompt/system",
+                json!("{opening.nope}"),
+                "protocol.phases[1].turns[0].prompt.system",
+                "declares that JSON field",
+            ),
+            (
+                "/phases/0/turns/0/prompt/system",
+                json!("{deliberation.claim}"),
+                "protocol.phases[0].turns[0].prompt.system",
+                "no earlier phase",
+            ),
+            ("/phases/1/turns/0/speakers", json!("each"), "protocol.phases[1].turns[1].speakers", "turns[0] already"),
+            ("/phases/1/turns/0/speakers", json!({"seat": 3}), "protocol.phases[1].turns[0].speakers", "seat 3"),
+            (
+                "/phases/1/turns/0/speakers",
+                json!("everyone"),
+                "protocol.phases[1].turns[0].speakers",
+                "unknown variant",
+            ),
+            (
+                "/phases/1/turns/0/sees/turns",
+                json!({"phases": ["rebuttal"]}),
+                "protocol.phases[1].turns[0].sees.turns",
+                "no phase 'rebuttal'",
+            ),
+            ("/phases/1/turns/0/sees/title", json!(""), "protocol.phases[1].turns[0].sees.title", "needs a title"),
+            ("/phases/1/turns/0/sees/labels", json!("roles"), "protocol.phases[1].turns[0].sees.labels", "has no role"),
+            ("/phases/1/phase", json!("opening"), "protocol.phases[1].phase", "also phases[0]"),
+            ("/phases/1/phase", json!("synthesis"), "protocol.phases[1].phase", "judge's or the session's"),
+            ("/phases/1/once", json!(true), "protocol.phases", "rounds after the first"),
+            ("/phases/1/turns", json!([]), "protocol.phases[1].turns", "at least one part"),
+            (
+                "/phases/0/turns/0/output/json",
+                json!({"a b": "text"}),
+                "protocol.phases[0].turns[0].output.json",
+                "letters",
+            ),
+            (
+                "/phases/0/turns/0/output/json/claim",
+                json!("prose"),
+                "protocol.phases[0].turns[0].output.json.claim",
+                "unknown variant",
+            ),
+            ("/phases/0/turns/0/colour", json!("red"), "protocol.phases[0].turns[0].colour", "unknown field `colour`"),
+            (
+                "/stop",
+                json!({"consensus": {"phase": "rebuttal"}}),
+                "protocol.stop.consensus.phase",
+                "no phase 'rebuttal'",
+            ),
+            (
+                "/stop",
+                json!({"when": {"phase": "opening", "field": "nope", "equals": true}}),
+                "protocol.stop.when",
+                "no phase 'opening' declares",
+            ),
+            ("/aggregate/synthesis/prompt/user", json!("{adversary} {history}"), "", ""),
+            (
+                "/aggregate/synthesis/sections",
+                json!([{"heading": "", "result": "x"}]),
+                "protocol.aggregate.synthesis.sections[0]",
+                "a heading",
+            ),
+            ("/aggregate/borda", json!({}), "protocol.aggregate.borda", "unknown field `borda`"),
+            ("/completed", json!(" "), "protocol.completed", "must not be empty"),
+        ];
+        for (pointer, value, field, words) in cases {
+            let mut doc = base();
+            if pointer.starts_with('/') {
+                let (parent, key) = pointer.rsplit_once('/').unwrap();
+                let target = if parent.is_empty() { &mut doc } else { doc.pointer_mut(parent).unwrap() };
+                target[key] = value.clone();
+            } else {
+                doc[pointer] = value.clone();
+            }
+            if pointer == "/phases/1/turns/0/speakers" && value == json!("each") {
+                // An overlap is reported on the later part.
+                let loaded = super::super::load(&doc, "protocol");
+                let Err(Error::InvalidSpec { field: f, reason }) = loaded else { panic!("{pointer}: accepted") };
+                assert_eq!(f, field, "{reason}");
+                assert!(reason.contains(words), "{pointer}: {reason}");
+                continue;
+            }
+            if field.is_empty() {
+                // Valid as it stands: the slot is declared ({stance} with a consensus stop, {adversary} with an adversary).
+                super::super::load(&doc, "protocol").unwrap_or_else(|e| panic!("{pointer}: {e}"));
+                continue;
+            }
+            let (f, reason) = error(&doc);
+            assert_eq!(f, field, "{pointer}: {reason}");
+            assert!(reason.contains(words), "{pointer} = {value}: {reason}");
+        }
+    }
+
+    #[test]
+    fn slots_that_need_a_declaration_are_refused_without_it() {
+        let mut doc = base();
+        doc["stop"] = json!("rounds");
+        doc["phases"][1]["turns"][0]["prompt"]["system"] = json!("{stance}");
+        assert_eq!(
+            error(&doc),
+            ("protocol.phases[1].turns[0].prompt.system".into(), "{stance} needs a consensus stop".into())
+        );
+        let mut doc = base();
+        doc.as_object_mut().unwrap().remove("adversary");
+        let (field, reason) = error(&doc);
+        assert_eq!(field, "protocol.phases[1].turns[0].speakers", "{reason}");
+    }
+}

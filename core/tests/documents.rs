@@ -1,0 +1,310 @@
+//! Protocols as data: a document carried in the spec runs like a built-in,
+//! its errors name their JSON path, and no document asks for more than the
+//! bound computed from it before the run.
+
+mod common;
+
+use agon_core::script::{ScriptEntry, play};
+use agon_core::{
+    DebateSpec, Error, FailureKind, Input, ModelRequest, Phase, Session, Usage, estimate_tokens, worst_case,
+};
+use common::*;
+use proptest::prelude::*;
+use serde_json::{Value, json};
+
+/// The guide's example: a red team of two attacks, a blue team defends, the judge scores.
+fn red_blue() -> Value {
+    json!({
+        "version": 1,
+        "name": "red-blue",
+        "summary": "Two red seats attack, the blue seat defends; the judge scores.",
+        "rounds": {"default": 2, "max": 4, "unit": "the attack, then the defence"},
+        "seats": {"min": 3, "max": 3},
+        "phases": [
+            {"phase": "critique", "order": "parallel", "turns": [
+                {"speakers": {"seat": 1}, "role": "RED 1", "adversarial": "gated",
+                 "sees": {"turns": "all", "labels": "roles", "title": "SO FAR"},
+                 "prompt": {"system": "You are on the red team. Attack the plan.{persona}",
+                            "user": "{question}{history}Round {round} of {rounds}: your attack, as JSON {{\"flaw\": \"...\", \"fatal\": true|false}}."},
+                 "output": {"json": {"flaw": "text", "fatal": "flag"}}},
+                {"speakers": {"seat": 2}, "role": "RED 2", "adversarial": "gated",
+                 "sees": {"turns": "all", "labels": "roles", "title": "SO FAR"},
+                 "prompt": {"system": "You are on the red team. Attack the plan.{persona}",
+                            "user": "{question}{history}Round {round} of {rounds}: your attack, as JSON {{\"flaw\": \"...\", \"fatal\": true|false}}."},
+                 "output": {"json": {"flaw": "text", "fatal": "flag"}}}
+            ]},
+            {"phase": "rebuttal", "turns": [
+                {"speakers": {"seat": 3}, "role": "BLUE",
+                 "sees": {"turns": {"phases": ["critique"]}, "labels": "roles", "title": "THE ATTACKS"},
+                 "prompt": {"system": "You are the blue team, {label}. Defend the plan.",
+                            "user": "{question}{history}The flaws named this round:\n{critique.flaw}Answer each."}}
+            ]}
+        ],
+        "stop": {"when": {"phase": "critique", "field": "fatal", "equals": false}},
+        "aggregate": {"synthesis": {
+            "sees": {"turns": "all", "labels": "roles", "title": "THE EXERCISE"},
+            "prompt": {"system": "Score the exercise.", "user": "{question}{history}Your scores, then ## Verdict."},
+            "sections": [{"heading": "Verdict", "result": "verdict"}]
+        }},
+        "completed": "every round of attack and defence ran"
+    })
+}
+
+fn spec_with(document: Value, rounds: u32) -> Value {
+    json!({
+        "question": "Should we ship the new billing system on Monday?",
+        "panel": [
+            {"id": "r1", "model": "m/r1"},
+            {"id": "r2", "model": "m/r2"},
+            {"id": "b", "name": "Blue", "model": "m/b"}
+        ],
+        "judge": {"id": "judge", "model": "m/judge"},
+        "protocol": {"name": document["name"].clone(), "document": document},
+        "rounds": rounds,
+        "seed": 3
+    })
+}
+
+fn entry(seat: &str, phase: Phase, round: u32, text: &str) -> ScriptEntry {
+    ScriptEntry { seat: seat.into(), phase, round, text: Some(text.into()), usage: None, fail: None }
+}
+
+#[test]
+fn a_document_in_the_spec_runs_its_phases_reads_its_fields_and_stops_on_its_condition() {
+    let spec = spec_with(red_blue(), 3);
+    let session = Session::from_spec_json(&spec.to_string()).unwrap();
+    let script = vec![
+        entry("r1", Phase::Critique, 1, r#"{"flaw": "No rollback plan.", "fatal": true}"#),
+        // Red pulls its punches: the quality gate asks again; the second answer stands.
+        entry("r2", Phase::Critique, 1, "I think the migration is untested."),
+        entry("r2", Phase::Critique, 1, "The migration is untested: a risk on day one."),
+        entry("b", Phase::Rebuttal, 1, "A rollback plan exists: feature flags."),
+        entry("r1", Phase::Critique, 2, r#"Fine: {"flaw": "Flags are untested.", "fatal": false}"#),
+        entry("r2", Phase::Critique, 2, r#"{"flaw": "Support is not trained.", "fatal": false}"#),
+        entry("b", Phase::Rebuttal, 2, "Training is on Friday."),
+        entry("judge", Phase::Synthesis, 2, "Red 6, Blue 7.\n## Verdict\nShip, with a flag drill first."),
+    ];
+    let played = play(session, &script).unwrap();
+    let t = played.session.transcript();
+    let outcome = t.outcome.as_ref().unwrap();
+    // Round 2's attacks both say "not fatal": the stop condition ends the debate before round 3.
+    assert_eq!((outcome.kind.as_str(), outcome.rounds_run), ("completed", 2), "{}", outcome.reason);
+    assert!(outcome.reason.contains("stopped in round 2"), "{}", outcome.reason);
+    assert_eq!(t.results["verdict"], json!("Ship, with a flag drill first."));
+    // Round 1's unreadable attack is warned about; the readings are recorded.
+    assert!(t.warnings.iter().any(|w| w.speaker.as_deref() == Some("r2") && w.message.contains("asked again")));
+    assert!(t.warnings.iter().any(|w| w.speaker.as_deref() == Some("r2") && w.message.contains("no JSON object")));
+    assert_eq!(t.results["critique"][0]["fields"]["flaw"], "No rollback plan.");
+    // Both attacks of a round are released together; blue answers after them, seeing only the attacks.
+    let r = &played.requests;
+    let seats: Vec<&str> = r[..4].iter().map(|r| r.seat.as_str()).collect();
+    assert_eq!(seats, ["r1", "r2", "r2", "b"], "r2 asked again before blue speaks");
+    assert_eq!(r[0].expect.as_deref(), Some(r#"json: {"fatal": true|false, "flaw": "..."}"#));
+    let r = &r[1..];
+    let blue = &r[2].messages[1].content;
+    assert!(blue.contains("THE ATTACKS:\n\n=== Critiques (round 1) ===\n\n[RED 1]\n> {\"flaw\""), "{blue}");
+    assert!(blue.contains("The flaws named this round:\n[Speaker 1]\n> No rollback plan.\nAnswer each."), "{blue}");
+    assert!(r[2].messages[0].content.contains("blue team, Blue."));
+    assert!(r[0].messages[1].content.ends_with(r#"your attack, as JSON {"flaw": "...", "fatal": true|false}."#));
+    // The events name the protocol by the document's name.
+    assert_eq!(t.protocol, "red-blue");
+    // And the bound was known before the run: 3 seats × 3 rounds at most, the judge.
+    let bound = worst_case(&DebateSpec::from_json(&spec.to_string()).unwrap());
+    assert_eq!(bound.calls, 9 + 2 * 3 + 1, "turns, gated red turns asked again, the judge");
+}
+
+#[test]
+fn a_spec_borne_document_is_checked_with_the_spec_and_errors_name_their_path() {
+    let err = |spec: Value| match DebateSpec::from_json(&spec.to_string()) {
+        Err(Error::InvalidSpec { field, reason }) => (field, reason),
+        other => panic!("{other:?}"),
+    };
+    let mut doc = red_blue();
+    doc["phases"][1]["turns"][0]["prompt"]["user"] = json!("{question}{histroy}");
+    let (field, reason) = err(spec_with(doc, 2));
+    assert_eq!(
+        (field.as_str(), reason.as_str()),
+        ("protocol.document.phases[1].turns[0].prompt.user", "unknown slot {histroy}")
+    );
+
+    let mut spec = spec_with(red_blue(), 5);
+    assert_eq!(err(spec.clone()).0, "rounds");
+    spec["rounds"] = json!(2);
+    spec["protocol"]["name"] = json!("round-robin");
+    assert!(err(spec.clone()).1.contains("built-in"));
+    spec["protocol"]["name"] = json!("blue-red");
+    assert!(err(spec.clone()).1.contains("named 'red-blue'"));
+    spec["protocol"]["name"] = json!("red-blue");
+    spec["protocol"]["adversary"] = json!(1);
+    assert_eq!(err(spec.clone()).0, "protocol.adversary");
+    spec["protocol"].as_object_mut().unwrap().remove("adversary");
+    spec["protocol"]["consensus"] = json!("judge");
+    assert_eq!(err(spec.clone()).0, "protocol.consensus");
+    spec["protocol"].as_object_mut().unwrap().remove("consensus");
+    spec["panel"].as_array_mut().unwrap().pop();
+    assert_eq!(err(spec).0, "panel");
+}
+
+#[test]
+fn an_unreadable_reply_never_meets_a_stop_condition() {
+    let session = Session::from_spec_json(&spec_with(red_blue(), 2).to_string()).unwrap();
+    let script = vec![
+        entry("r1", Phase::Critique, 1, r#"{"flaw": "x", "fatal": false}"#),
+        entry("r2", Phase::Critique, 1, "No JSON here, but a flaw all the same."),
+        entry("b", Phase::Rebuttal, 1, "z"),
+        entry("r1", Phase::Critique, 2, r#"{"flaw": "x", "fatal": false}"#),
+        entry("r2", Phase::Critique, 2, r#"{"flaw": "y", "fatal": false}"#),
+        entry("b", Phase::Rebuttal, 2, "z"),
+        entry("judge", Phase::Synthesis, 2, "## Verdict\nno"),
+    ];
+    let outcome = play(session, &script).unwrap().session.outcome().unwrap().clone();
+    assert_eq!(outcome.rounds_run, 2, "{}", outcome.reason);
+}
+
+#[test]
+fn a_spec_borne_document_survives_the_journal() {
+    let spec = spec_with(red_blue(), 1);
+    let session = Session::from_spec_json(&spec.to_string()).unwrap();
+    let script = vec![
+        entry("r1", Phase::Critique, 1, r#"{"flaw": "x", "fatal": true}"#),
+        entry("r2", Phase::Critique, 1, r#"{"flaw": "y", "fatal": true}"#),
+        entry("b", Phase::Rebuttal, 1, "z"),
+        entry("judge", Phase::Synthesis, 1, "## Verdict\nno"),
+    ];
+    let played = play(session, &script).unwrap();
+    let replayed = Session::from_journal(&played.session.journal()).unwrap();
+    assert_eq!(replayed.transcript().to_json(), played.session.transcript().to_json());
+}
+
+/// A random document: phases from a small set of kinds, each with one of a
+/// few speaker plans, visibility, order and outputs; a stop rule; maybe a judge.
+fn document() -> impl Strategy<Value = Value> {
+    let kinds = prop::sample::subsequence(vec!["blind", "opening", "deliberation", "critique", "rebuttal"], 1..=3);
+    let plans =
+        prop::collection::vec((0usize..5, any::<bool>(), any::<bool>(), 0usize..4, 0usize..3, any::<bool>()), 3);
+    (kinds, plans, 1u32..=3, 0usize..4, 0usize..4, any::<bool>()).prop_map(
+        |(kinds, plans, max, adversary, stop, synthesis)| {
+            let adversary = [None, Some(json!("seeded")), Some(json!({"seat": 2})), Some(json!({"rotate": {"start": 1, "step": 1}}))][adversary].clone();
+            let phases: Vec<Value> = kinds
+                .iter()
+                .zip(&plans)
+                .enumerate()
+                .map(|(i, (kind, &(plan, parallel, once, sees, gated, json_out)))| {
+                    let speakers: Vec<Value> = match plan {
+                        0 => vec![json!("each")],
+                        1 if adversary.is_some() => vec![json!("others"), json!("adversary")],
+                        2 => vec![json!({"seat": 1}), json!({"seat": 2})],
+                        3 if adversary.is_some() => vec![json!("adversary")],
+                        _ => vec![json!({"seat": 2})],
+                    };
+                    let sees = match sees {
+                        0 => json!({"turns": "none"}),
+                        1 => json!({"turns": "all", "title": "SO FAR"}),
+                        2 => json!({"turns": "own", "labels": "anonymized", "title": "YOURS"}),
+                        _ => json!({"turns": {"phases": [kinds[0]]}, "title": "FIRST"}),
+                    };
+                    let field = if i > 0 && plans[0].5 { format!(" {{{}.claim}}", kinds[0]) } else { String::new() };
+                    let turns: Vec<Value> = speakers
+                        .into_iter()
+                        .enumerate()
+                        .map(|(k, s)| {
+                            let adversarial = ["no", "marked", "gated"][if k == 1 { gated } else { 0 }];
+                            let mut part = json!({
+                                "speakers": s,
+                                "sees": sees,
+                                "prompt": {"system": format!("You are {{label}}, round {{round}}.{{persona}}{field}"),
+                                           "user": "{question}{history}Go."},
+                                "adversarial": adversarial,
+                            });
+                            if json_out {
+                                part["output"] = json!({"json": {"claim": "text", "done": "flag"}});
+                            }
+                            part
+                        })
+                        .collect();
+                    json!({"phase": kind, "once": once && i > 0, "order": if parallel { "parallel" } else { "sequential" }, "turns": turns})
+                })
+                .collect();
+            let stop = match stop {
+                1 => json!({"consensus": {"phase": kinds[0]}}),
+                2 if plans[0].5 => json!({"when": {"phase": kinds[0], "field": "done", "equals": true, "among": "any"}}),
+                _ => json!("rounds"),
+            };
+            let mut doc = json!({
+                "version": 1, "name": "random", "rounds": {"default": 1, "max": max},
+                "seats": {"min": 2}, "phases": phases, "stop": stop,
+            });
+            if let Some(pick) = adversary {
+                doc["adversary"] = json!({"title": "adversary", "pick": pick});
+            }
+            if synthesis {
+                doc["aggregate"] = json!({"synthesis": {"sees": {"turns": "all", "title": "ALL"},
+                    "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}});
+            }
+            doc
+        },
+    )
+}
+
+const REPLIES: [&str; 6] = [
+    r#"{"claim": "build it", "done": true}"#,
+    r#"{"claim": "do not", "done": false}"#,
+    "Build it in two phases.\nVOTE: SAME — build it in two phases.",
+    "I disagree with everyone; the costs are wrong.",
+    "This is probably fine, just a minor nitpick.",
+    r#"{"settled": true, "position": "build it", "holdouts": []}"#,
+];
+
+fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
+    if fail {
+        return Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "boom".into() };
+    }
+    let mut text = REPLIES[pick % REPLIES.len()].repeat(1 + pick % 3);
+    text.truncate(r.max_tokens as usize * 4);
+    let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
+    Input::Reply {
+        id: r.id,
+        text: text.clone(),
+        usage: Some(Usage { prompt_tokens: prompt, completion_tokens: estimate_tokens(&text) }),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Any valid document, any replies and failures: never more calls, prompt
+    /// or completion tokens than the bound computed before the run.
+    #[test]
+    fn no_document_run_exceeds_its_bound(
+        doc in document(),
+        seats in 2usize..=5,
+        rounds in 1u32..=3,
+        judge in any::<bool>(),
+        judge_mode in any::<bool>(),
+        budget in prop_oneof![Just(None), (1000u32..3000).prop_map(Some)],
+        picks in prop::collection::vec(0usize..1000, 1..32),
+        failures in prop::collection::vec(any::<bool>(), 1..8),
+    ) {
+        let ids = ["a", "b", "c", "d", "e"];
+        let mut s = spec(json!({"name": "random", "document": doc.clone()}), &ids[..seats], rounds.min(doc["rounds"]["max"].as_u64().unwrap() as u32), judge);
+        if judge && judge_mode && doc["stop"].get("consensus").is_some() {
+            s.protocol.options.insert("consensus".into(), json!("judge"));
+        }
+        s.limits.context_budget = budget;
+        let s = DebateSpec::from_json(&s.to_json());
+        prop_assume!(s.is_ok(), "{:?}", s.err());
+        let s = s.unwrap();
+        let bound = worst_case(&s);
+        let mut k = 0;
+        let run = drive(Session::new(s).unwrap(), |r| {
+            k += 1;
+            answer(r, picks[k % picks.len()], failures[k % failures.len()] && k % 4 == 0)
+        });
+        prop_assert!(run.session.outcome().is_some());
+        prop_assert!(run.requests.len() as u32 <= bound.calls, "{} calls, bound {}", run.requests.len(), bound.calls);
+        let prompt: u64 = run.requests.iter().flat_map(|r| &r.messages).map(|m| estimate_tokens(&m.content) as u64).sum();
+        prop_assert!(prompt <= bound.prompt_tokens, "{prompt} prompt tokens, bound {}", bound.prompt_tokens);
+        let completion: u64 = run.requests.iter().map(|r| r.max_tokens as u64).sum();
+        prop_assert!(completion <= bound.completion_tokens, "{completion} completion tokens, bound {}", bound.completion_tokens);
+    }
+}
