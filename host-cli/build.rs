@@ -3,13 +3,17 @@
 //!
 //! - `agon.native.cwasm`: machine code for the target's baseline CPU (not the
 //!   build machine's: a binary built here runs on any CPU of its target);
-//! - `agon.pulley.cwasm`: bytecode for Pulley, wasmtime's portable
-//!   interpreter, loaded only if the native code is refused.
+//! - `agon.pulley.cwasm.deflate`: bytecode for Pulley, wasmtime's portable
+//!   interpreter, loaded only if the native code is refused; deflated, since
+//!   it is rarely needed (1.3 MB, 0.5 MB deflated).
 //!
 //! `src/engine.rs` embeds all three with `include_bytes!`.
 
 use std::env;
 use std::path::PathBuf;
+
+#[path = "src/engine_config.rs"]
+mod engine_config;
 
 fn main() -> anyhow::Result<()> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
@@ -17,6 +21,7 @@ fn main() -> anyhow::Result<()> {
     for watched in xtask::SOURCES {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
+    println!("cargo:rerun-if-changed=src/engine_config.rs");
     let target_dir =
         env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
     let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
@@ -34,7 +39,8 @@ fn main() -> anyhow::Result<()> {
             _ => "pulley64be",
         };
     println!("cargo:rustc-env=AGON_PULLEY_TARGET={pulley}");
-    std::fs::write(out.join("agon.pulley.cwasm"), precompile(&component, pulley)?)?;
+    let portable = precompile(&component, pulley)?;
+    std::fs::write(out.join("agon.pulley.cwasm.deflate"), miniz_oxide::deflate::compress_to_vec(&portable, 9))?;
     // A target Cranelift cannot compile for gets the Pulley code in both places.
     let native = precompile(&component, &target).or_else(|_| precompile(&component, pulley))?;
     std::fs::write(out.join("agon.native.cwasm"), native)?;
@@ -47,8 +53,7 @@ fn main() -> anyhow::Result<()> {
 fn precompile(component: &[u8], target: &str) -> anyhow::Result<Vec<u8>> {
     let mut config = wasmtime::Config::new();
     config.target(target)?;
-    // As engine.rs loads it: memory initialized by copying, no memfd.
-    config.memory_init_cow(false);
+    engine_config::shared(&mut config);
     let engine = wasmtime::Engine::new(&config)?;
     Ok(engine.precompile_component(component)?)
 }

@@ -25,8 +25,9 @@ pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm
 /// [`COMPONENT`] compiled by `build.rs` for this target's baseline CPU.
 const NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm"));
 
-/// [`COMPONENT`] compiled by `build.rs` for Pulley, the fallback.
-const PORTABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.pulley.cwasm"));
+/// [`COMPONENT`] compiled by `build.rs` for Pulley, the fallback; deflated,
+/// since a run on a CPU that takes the native code never needs it.
+const PORTABLE_DEFLATED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.pulley.cwasm.deflate"));
 
 /// Which of the two compiled forms to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,22 +242,20 @@ pub fn cache_dir() -> Option<PathBuf> {
 /// An engine for `code` and the component in that form, deserialized.
 fn compiled(code: Code) -> Result<(Engine, Component)> {
     let mut config = Config::new();
-    // Memory is initialized by copying the component's data, not from a
-    // memfd image: that would be a file write, which a file-size limit
-    // (`ulimit -f`) or a sandbox can refuse. build.rs compiles with the same
-    // setting, as wasmtime requires. The data is a few kilobytes.
-    config.memory_init_cow(false);
+    crate::engine_config::shared(&mut config);
     let bytes = match code {
-        Code::Native => NATIVE,
+        Code::Native => std::borrow::Cow::Borrowed(NATIVE),
         Code::Portable => {
             config.target(env!("AGON_PULLEY_TARGET"))?;
-            PORTABLE
+            let inflated = miniz_oxide::inflate::decompress_to_vec(PORTABLE_DEFLATED)
+                .map_err(|e| anyhow::anyhow!("the portable engine in this binary is damaged: {e}"))?;
+            std::borrow::Cow::Owned(inflated)
         }
     };
     let engine = Engine::new(&config)?;
     // SAFETY: the bytes are what build.rs compiled from COMPONENT with this
     // very wasmtime; wasmtime checks their header, its version, its settings
     // and the CPU features the code needs, and refuses what does not match.
-    let component = unsafe { Component::deserialize(&engine, bytes) }.map_err(anyhow::Error::from)?;
+    let component = unsafe { Component::deserialize(&engine, &bytes) }.map_err(anyhow::Error::from)?;
     Ok((engine, component))
 }

@@ -7,6 +7,7 @@ pub mod compete_history;
 pub mod config;
 pub mod doctor;
 pub mod engine;
+mod engine_config;
 pub mod export;
 pub mod host;
 pub mod journal;

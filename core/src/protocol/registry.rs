@@ -225,7 +225,7 @@ impl ProtocolOptions for NoOptions {}
 /// Parse `T` from the spec's protocol options.
 pub(crate) fn parse<T: ProtocolOptions>(spec: &DebateSpec) -> Result<T, Error> {
     let object: serde_json::Map<String, Value> = spec.protocol.options.clone().into_iter().collect();
-    serde_path_to_error::deserialize(Value::Object(object)).map_err(|e| crate::spec::field_error("protocol", e))
+    serde_path_to_error::deserialize(&Value::Object(object)).map_err(|e| crate::spec::field_error("protocol", e))
 }
 
 /// Parse, check and normalize `T`: the `check` of a definition.

@@ -158,12 +158,14 @@ pub(crate) fn load(json: &serde_json::Value, prefix: &str) -> Result<Document, E
     Ok(doc)
 }
 
-/// Parse and check a document from its JSON text.
+/// Parse and check a document from its JSON text. Through a `Value` and
+/// [`load`], so the document's types are deserialized by one deserializer
+/// only: each more would instantiate all their serde code again (about 60 KB
+/// of the component).
 pub(crate) fn load_str(text: &str, prefix: &str) -> Result<Document, Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let doc: Document = serde_path_to_error::deserialize(&mut de).map_err(|e| crate::spec::field_error(prefix, e))?;
-    validate::document(&doc, prefix)?;
-    Ok(doc)
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| Error::spec(prefix, format!("not JSON: {e}")))?;
+    load(&json, prefix)
 }
 
 /// The built-in protocols the format can say, as the documents they are.
