@@ -23,7 +23,7 @@ rm -rf "$js_user" && mkdir -p "$js_user"
 (cd "$js_user" && printf '{"name":"js-user","private":true,"type":"module"}\n' >package.json &&
   npm install --no-audit --no-fund --offline --loglevel=error "$root/bindings/js" &&
   node --input-type=module -e '
-    import { runDebate } from "agon";
+    import { runDebate } from "agon-debate";
     const spec = { question: "Tea or coffee?", panel: [{ id: "a", model: "openai/x" }, { id: "b", model: "openai/y" }], protocol: { name: "round-robin" }, rounds: 1 };
     const t = await runDebate(spec, async (r) => `${r.seat} prefers tea.`);
     if (t.turns.length !== 2 || t.outcome.kind !== "completed") throw new Error(JSON.stringify(t.outcome));

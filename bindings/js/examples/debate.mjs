@@ -1,4 +1,4 @@
-import { runDebate, openai } from "agon";
+import { runDebate, openai } from "agon-debate";
 
 const seat = (id) => ({ id, model: "openai/smollm2" });
 const spec = { question: "Walk or cycle to work?", panel: ["a", "b", "c"].map(seat), judge: seat("judge"),

@@ -1,7 +1,7 @@
 // Type-checked (never run) by `npm run typecheck`: the SDK's declarations and
 // the types jco generated from wit/debate.wit fit together as a user sees them.
-import { AgonError, ProviderError, Session, builtinRoles, drive, openai, ollama, byProvider, parseRole, runDebate } from "agon";
-import type { DebateEvent, ModelRequest, Outcome, Phase } from "agon";
+import { AgonError, ProviderError, Session, builtinRoles, drive, openai, ollama, byProvider, parseRole, runDebate } from "agon-debate";
+import type { DebateEvent, ModelRequest, Outcome, Phase } from "agon-debate";
 
 const session: Session = Session.create("{}");
 const output = session.poll();

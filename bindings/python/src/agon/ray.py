@@ -1,6 +1,6 @@
 """Many debates over a Ray cluster: ``agon.ray.run_batch``.
 
-``pip install agon[ray]`` adds Ray (PyPI ``ray``, pinned). The same
+``pip install agon-debate[ray]`` adds Ray (PyPI ``ray``, pinned). The same
 ``agon.wasm`` runs on every worker; Ray only places the work:
 
 * **Runners**: a few async Ray actors (one per CPU of the cluster by default,
