@@ -8,13 +8,12 @@
 //! alone, before the run ([`bounds`](bounds::bounds)).
 //!
 //! The built-ins that the format can say ship as documents ([`builtin`]):
-//! round-robin, devils-advocate, consensus-check and steelman, each
-//! reproducing its golden cases byte for byte. The rest stay Rust, because
-//! the format (version 1) lacks:
+//! round-robin, devils-advocate, consensus-check, structured and steelman,
+//! each reproducing its golden cases byte for byte (structured's golden case
+//! was re-blessed once: the Rust protocol emitted the rebuttal's
+//! `round-ended` twice, and the document emits it once). The rest stay Rust,
+//! because the format (version 1) lacks:
 //!
-//! - structured: nothing in the format; its document (`pending/`) differs
-//!   only in a second `round-ended` event the Rust emits after the judge,
-//!   which its golden case records. Dropping the duplicate needs a re-blessed golden.
 //! - ranked: seeded shuffled answer labels ("Response A…") recorded as a
 //!   choice, a ranking phase that hides each seat's own answer, the
 //!   `FINAL RANKING:` reader and Borda points (an aggregator).
@@ -171,6 +170,7 @@ pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("round-robin", include_str!("builtin/round-robin.json")),
     ("devils-advocate", include_str!("builtin/devils-advocate.json")),
     ("consensus-check", include_str!("builtin/consensus-check.json")),
+    ("structured", include_str!("builtin/structured.json")),
     ("steelman", include_str!("builtin/steelman.json")),
 ];
 
@@ -213,13 +213,5 @@ mod tests {
             assert_eq!(def.reads_agreement, matches!(doc.stop, Stop::Consensus(_)), "{name}");
             assert_eq!(def.options.iter().any(|o| o.name == "adversary"), doc.adversary.is_some(), "{name}");
         }
-    }
-
-    /// structured's document reproduces everything but a second `round-ended`
-    /// the Rust protocol emits after the judge, which its golden case records.
-    #[test]
-    fn the_pending_structured_document_loads() {
-        let doc = load_str(include_str!("pending/structured.json"), "protocol").unwrap();
-        assert_eq!(doc.phases.len(), 3);
     }
 }
