@@ -165,6 +165,14 @@ pub(crate) fn load_str(text: &str, prefix: &str) -> Result<Document, Error> {
     Ok(doc)
 }
 
+/// Check a protocol document on its own (a file a host read, before any
+/// spec): the document normalized, every default written out, as pretty
+/// JSON. Errors name the JSON path under `protocol`.
+pub fn check_document(json: &str) -> Result<String, Error> {
+    let doc = load_str(json, "protocol")?;
+    Ok(serde_json::to_string_pretty(&doc).expect("a document serializes"))
+}
+
 /// The built-in protocols the format can say, as the documents they are.
 pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("round-robin", include_str!("builtin/round-robin.json")),
