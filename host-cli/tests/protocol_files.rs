@@ -13,9 +13,24 @@ use serde_json::Value;
 
 const AGON: &str = env!("CARGO_BIN_EXE_agon");
 
+/// An example document of `examples/protocols/`.
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/protocols").join(name)
+}
+
 /// The guide's document, as the README builds it.
 fn red_blue() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/protocols/red-blue.toml")
+    example("red-blue.toml")
+}
+
+/// A test server serving these replies, in order, per model.
+fn scripted(models: &[(&str, &[&str])]) -> TestServer {
+    let mut config = Config::default();
+    for (model, replies) in models {
+        let replies = replies.iter().map(|r| r.to_string()).collect();
+        config.models.insert(model.to_string(), ModelScript { replies, ..Default::default() });
+    }
+    TestServer::start(config, 0).unwrap()
 }
 
 /// Two rounds of attack and defence: both red seats find a fatal flaw in
@@ -194,6 +209,158 @@ fn bad_documents_are_named_by_file_and_json_path() {
     assert!(stderr(&out).contains("cannot say it yet"), "{}", stderr(&out));
 }
 
+/// The pre-mortem: blind JSON causes in round 1, which the deliberation
+/// quotes, and a consensus stop read from the VOTE lines in round 2.
+#[test]
+fn the_pre_mortem_example_runs() {
+    let sandbox = Sandbox::new("protocol-files", "pre-mortem");
+    let agreed = "VOTE: SAME — freeze month-end and rehearse the restore.";
+    let server = scripted(&[
+        (
+            "a",
+            &[
+                r#"{"cause": "The migration ran during month-end billing.", "likelihood": 4}"#,
+                "Freeze migrations at month-end.\nVOTE: DIFFERENT — freeze month-end only.",
+                &format!("Freeze month-end and rehearse the restore.\n{agreed}"),
+            ],
+        ),
+        (
+            "b",
+            &[
+                r#"{"cause": "The restore was never rehearsed.", "likelihood": 5}"#,
+                "Rehearse the restore first.\nVOTE: PARTLY — rehearse, then decide.",
+                agreed,
+            ],
+        ),
+        (
+            "c",
+            &[
+                r#"{"cause": "Nobody owned the cut-over.", "likelihood": 3}"#,
+                "Name an owner.\nVOTE: DIFFERENT — an owner matters most.",
+                agreed,
+            ],
+        ),
+        (
+            "judge",
+            &["## Top risks\n1. An unrehearsed restore.\n## Safeguards\nRehearse the restore; freeze month-end."],
+        ),
+    ]);
+    let file = example("pre-mortem.yaml");
+    let out = agon(
+        &sandbox,
+        &server,
+        &[
+            "run",
+            "Migrate the billing database this quarter?",
+            "--no-save",
+            "--protocol-file",
+            file.to_str().unwrap(),
+            "--panel",
+            "openai/a,openai/b,openai/c",
+            "--judge",
+            "openai/judge",
+            "--rounds",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["protocol"], "pre-mortem");
+    assert_eq!(
+        (t["outcome"]["kind"].as_str(), t["outcome"]["rounds_run"].as_u64()),
+        (Some("consensus"), Some(2)),
+        "{}",
+        t["outcome"]
+    );
+    let likelihood: Vec<&Value> = t["blind"].as_array().unwrap().iter().map(|b| &b["fields"]["likelihood"]).collect();
+    assert_eq!(likelihood, [4, 5, 3]);
+    assert_eq!(t["safeguards"], "Rehearse the restore; freeze month-end.");
+    let requests = server.stats().requests;
+    let first_deliberation = requests.iter().filter(|r| r.model == "a").nth(1).unwrap().messages.to_string();
+    assert!(
+        first_deliberation.contains("Nobody owned the cut-over."),
+        "the blind causes are quoted: {first_deliberation}"
+    );
+    assert_eq!(requests.len(), 3 + 6 + 1);
+}
+
+/// The design review through agon.toml with `NAME:SEAT`: seat 3 is the
+/// skeptic, whose JSON the authors' revisions quote and whose `blocking`
+/// ends the review. (The skeptic's part is gated: a reply without a word of
+/// disagreement would be asked again, so the scripted ones carry one.)
+#[test]
+fn the_design_review_example_runs() {
+    let sandbox = Sandbox::new("protocol-files", "design-review");
+    let server = scripted(&[
+        (
+            "a",
+            &[
+                "Put a queue between billing and invoicing.",
+                "Add an idempotency key to each message.",
+                "Name an owner.",
+            ],
+        ),
+        ("b", &["Write invoices synchronously.", "Keep the queue; add a dead-letter queue.", "The team owns it."]),
+        (
+            "c",
+            &[
+                r#"{"issue": "A flaw: messages can be delivered twice, so invoices can double.", "blocking": true}"#,
+                r#"{"issue": "A risk: the dead-letter queue has no owner.", "blocking": false}"#,
+            ],
+        ),
+        (
+            "judge",
+            &["## Decision\nApprove with changes.\n## Changes\nIdempotency keys; an owner for the dead-letter queue."],
+        ),
+    ]);
+    let config = sandbox.root.join("mine.toml");
+    std::fs::write(
+        &config,
+        format!("[protocols.design-review]\nfile = {:?}\n", example("design-review.json").display().to_string()),
+    )
+    .unwrap();
+    let out = agon(
+        &sandbox,
+        &server,
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "run",
+            "Split invoicing out of billing?",
+            "--no-save",
+            "--protocol",
+            "design-review:3",
+            "--panel",
+            "openai/a,openai/b,openai/c",
+            "--judge",
+            "openai/judge",
+            "--rounds",
+            "3",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["protocol"], "design-review");
+    assert_eq!(t["outcome"]["rounds_run"], 2, "{}", t["outcome"]);
+    assert_eq!(t["decision"], "Approve with changes.");
+    let skeptic: Vec<(&str, bool)> = t["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|turn| turn["phase"] == "critique")
+        .map(|turn| (turn["speaker"].as_str().unwrap(), turn["challenger"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(skeptic, [("c", true), ("c", true)]);
+    let requests = server.stats().requests;
+    let revision = requests.iter().filter(|r| r.model == "b").nth(1).unwrap().messages.to_string();
+    assert!(revision.contains("messages can be delivered twice"), "{revision}");
+    assert_eq!(requests.len(), 2 + 2 * 3 + 1);
+}
+
 /// `--show` prints a built-in's shipped document, which runs as one's own
 /// once renamed (the starting point the README promises).
 #[test]
@@ -214,4 +381,15 @@ fn a_shown_built_in_is_a_starting_point() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((t["protocol"].as_str(), t["outcome"]["kind"].as_str()), (Some("my-steelman"), Some("completed")));
+}
+
+/// Every example document has its run above; a new one needs its own.
+#[test]
+fn every_example_has_a_test() {
+    let mut found: Vec<String> = std::fs::read_dir(example(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    found.sort();
+    assert_eq!(found, ["design-review.json", "pre-mortem.yaml", "red-blue.toml"]);
 }
