@@ -393,3 +393,15 @@ fn every_example_has_a_test() {
     found.sort();
     assert_eq!(found, ["design-review.json", "pre-mortem.yaml", "red-blue.toml"]);
 }
+
+/// The README's "Write your own protocol" builds red-blue.toml block by
+/// block; together the blocks are exactly the file the tests above run.
+#[test]
+fn the_readme_guide_is_the_example_file() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+    let marker = "<!-- examples/protocols/red-blue.toml -->\n```toml\n";
+    let blocks: Vec<&str> =
+        readme.split(marker).skip(1).map(|rest| &rest[..rest.find("\n```\n").expect("a closed block") + 1]).collect();
+    assert!(blocks.len() >= 5, "the guide builds the file in steps: {} blocks", blocks.len());
+    assert_eq!(blocks.join("\n"), std::fs::read_to_string(red_blue()).unwrap());
+}

@@ -61,22 +61,31 @@ pub const DOCUMENT_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Document {
+    /// The format's version: 1.
     pub version: Version,
     /// Lowercase words joined by hyphens; events and transcripts name the protocol by it.
     pub name: String,
+    /// One line, for `agon protocols` and every host's picker.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,
+    /// The rounds a spec may ask for (default: one pass).
     #[serde(default)]
     pub rounds: Rounds,
+    /// The panel sizes it takes (default: one seat or more).
     #[serde(default)]
     pub seats: Seats,
+    /// The seat that holds the adversarial role, if the document has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adversary: Option<Adversary>,
+    /// How many seats must still answer (default: the spec's quorum).
     #[serde(default)]
     pub quorum: Quorum,
+    /// The phases of a round, in order; each kind of phase appears once.
     pub phases: Vec<PhaseDoc>,
+    /// What may end the debate before its last round (default: nothing).
     #[serde(default)]
     pub stop: Stop,
+    /// What the core makes of the turns at the end (default: nothing).
     #[serde(default)]
     pub aggregate: Aggregate,
     /// The outcome's reason when every round ran ("all 3 rounds ran" if absent).
@@ -109,7 +118,9 @@ impl<'de> Deserialize<'de> for Version {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Rounds {
+    /// The rounds a spec gets when it does not say.
     pub default: u32,
+    /// The most a spec may ask for (at most the engine's limit, 50).
     pub max: u32,
     /// What one round is, in a few words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -126,7 +137,9 @@ impl Default for Rounds {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Seats {
+    /// The fewest seats; seat positions in the document run from 1 to this.
     pub min: u32,
+    /// The most seats (no limit if absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
 }
