@@ -4,6 +4,9 @@
 //! attributes). The test fails when the committed file is stale;
 //! `AGON_BLESS=1 cargo test -p agon-core --test protocol_format` rewrites it.
 
+// This test reads AGON_BLESS; the engine itself reads nothing from its environment.
+#![allow(clippy::disallowed_methods)]
+
 use std::path::{Path, PathBuf};
 
 /// The types of the format, in the order the reference shows them: (file, type).
