@@ -16,7 +16,7 @@ if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VE
 fi
 export RUSTC_BOOTSTRAP=1
 cd fuzz
-for target in spec replies session; do
+for target in spec replies session documents; do
   echo "[fuzz] $target for ${seconds}s" >&2
   cargo fuzz run --sanitizer none -O "$target" -- -max_total_time="$seconds" -print_final_stats=1 2>&1 \
     | grep -E '^(Done|stat::number_of_executed_units|==|thread|.*panicked)' || true

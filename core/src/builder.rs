@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::protocol::document;
 use crate::protocol::registry::{self, Definition};
 use crate::{CouncilRole, DebateSpec, Error, Limits, OptionKind, Participant, Price, ProtocolSpec, parse_role};
 
@@ -28,7 +29,8 @@ pub struct SpecRequest {
     /// No judge, hence no synthesis.
     #[serde(default)]
     pub no_judge: bool,
-    /// A protocol's name; `NAME:SEAT` also sets its seat option (`devils-advocate:2`).
+    /// A protocol's name; `NAME:SEAT` also sets its seat option (`devils-advocate:2`;
+    /// a document's adversary). A protocol document comes as the option `document`.
     pub protocol: String,
     /// The protocol's options by name, as `agon protocols` lists them.
     #[serde(default)]
@@ -67,10 +69,11 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         Some((name, seat)) => (name.trim(), Some(seat.trim())),
         None => (request.protocol.trim(), None),
     };
-    let def = registry::lookup(name)?;
     let mut options = request.options;
+    // A document brings its own protocol; the spec checks it (and its name) when it validates.
+    let def = if options.contains_key("document") { &document::DEF } else { registry::lookup(name)? };
     if let Some(seat) = seat_suffix {
-        let option = seat_option(def)?;
+        let option = if options.contains_key("document") { "adversary" } else { seat_option(def)? };
         if options.contains_key(option) {
             return Err(Error::spec(
                 format!("protocol.{option}"),
@@ -170,6 +173,11 @@ fn models_panel(
         return Err(Error::spec("models", "the panel is empty: give at least one model"));
     }
     let parts = if def.sides.is_empty() { (def.parts)(options) } else { def.sides.len() };
+    // A document of a fixed size assigns parts by seat: one model plays them all.
+    let parts = match options.get("document").map(|d| (&d["seats"]["min"], &d["seats"]["max"])) {
+        Some((min, max)) if min == max => min.as_u64().map_or(parts, |n| n.min(64) as usize),
+        _ => parts,
+    };
     if models.len() == 1 && parts > 1 {
         models = vec![models[0]; parts];
     }

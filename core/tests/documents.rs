@@ -145,6 +145,69 @@ fn a_spec_borne_document_is_checked_with_the_spec_and_errors_name_their_path() {
     assert_eq!(err(spec).0, "panel");
 }
 
+/// Hosts check a document on its own (a file, before any spec): the
+/// document comes back normalized, and an error names its JSON path.
+#[test]
+fn a_document_alone_is_checked_and_normalized() {
+    let normalized: Value = serde_json::from_str(&agon_core::check_document(&red_blue().to_string()).unwrap()).unwrap();
+    assert_eq!(normalized["name"], "red-blue");
+    // Defaults the author left out are written out: the quorum is the spec's.
+    assert_eq!(normalized["quorum"], "spec");
+    let mut doc = red_blue();
+    doc["phases"][0]["turns"][1]["prompt"]["system"] = json!("{persona}{histroy}");
+    match agon_core::check_document(&doc.to_string()) {
+        Err(Error::InvalidSpec { field, reason }) => {
+            assert_eq!(
+                (field.as_str(), reason.as_str()),
+                ("protocol.phases[0].turns[1].prompt.system", "unknown slot {histroy}")
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    match agon_core::check_document("{\"version\": 2}") {
+        Err(Error::InvalidSpec { field, reason }) => {
+            assert!(field == "protocol.version" && reason.contains("version 1"), "{field}: {reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A host builds a spec for a document as for a built-in: the request names
+/// the document's protocol and carries it as the option `document`.
+#[test]
+fn a_spec_request_may_carry_a_document() {
+    let request = json!({
+        "question": "Ship on Monday?",
+        "protocol": "red-blue",
+        "models": ["m/r1", "m/r2", "m/b"],
+        "options": {"document": red_blue()},
+    });
+    let spec = agon_core::build_spec(agon_core::SpecRequest::from_json(&request.to_string()).unwrap()).unwrap();
+    assert_eq!(spec.protocol.name, "red-blue");
+    assert_eq!(spec.protocol.options["document"]["phases"][1]["phase"], "rebuttal");
+    let ids: Vec<&str> = spec.panel.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids.len(), 3);
+    assert_eq!(spec.judge.as_ref().unwrap().model, "m/r1", "the first seat's model judges, as for a built-in");
+
+    // A document of a fixed size, given one model: the model plays every seat.
+    let mut one = request.clone();
+    one["models"] = json!(["m/one"]);
+    let spec = agon_core::build_spec(agon_core::SpecRequest::from_json(&one.to_string()).unwrap()).unwrap();
+    assert_eq!(spec.panel.iter().map(|p| p.model.as_str()).collect::<Vec<_>>(), ["m/one"; 3]);
+
+    // `NAME:SEAT` names the adversary of a document that declares one, and only then.
+    let mut doc = red_blue();
+    doc["adversary"] = json!({"title": "red lead", "pick": "seeded"});
+    let mut request = request.clone();
+    request["options"]["document"] = doc;
+    request["protocol"] = json!("red-blue:2");
+    let spec = agon_core::build_spec(agon_core::SpecRequest::from_json(&request.to_string()).unwrap()).unwrap();
+    assert_eq!(spec.protocol.options["adversary"], json!("2"));
+    request["options"]["document"] = red_blue();
+    let e = agon_core::build_spec(agon_core::SpecRequest::from_json(&request.to_string()).unwrap()).unwrap_err();
+    assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.adversary"), "{e}");
+}
+
 #[test]
 fn an_unreadable_reply_never_meets_a_stop_condition() {
     let session = Session::from_spec_json(&spec_with(red_blue(), 2).to_string()).unwrap();

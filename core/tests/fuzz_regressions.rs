@@ -22,6 +22,7 @@ fn every_saved_crash_stays_fixed() {
     assert!(sweep("spec", fuzzing::spec) > 0);
     assert!(sweep("replies", fuzzing::replies) > 0);
     assert!(sweep("session", fuzzing::session) > 0);
+    assert!(sweep("documents", fuzzing::document) > 0);
 }
 
 proptest! {
@@ -30,6 +31,11 @@ proptest! {
     #[test]
     fn random_sessions_never_panic(data in proptest::collection::vec(any::<u8>(), 0..400)) {
         fuzzing::session(&data);
+    }
+
+    #[test]
+    fn random_documents_never_panic_nor_pass_their_bound(data in proptest::collection::vec(any::<u8>(), 0..300)) {
+        fuzzing::document(&data);
     }
 
     #[test]

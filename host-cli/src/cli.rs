@@ -79,8 +79,15 @@ pub enum Command {
         #[arg(long)]
         revoke: bool,
     },
-    /// List every protocol, one line each.
-    Protocols,
+    /// List every protocol, one line each: the built-ins, then agon.toml's `[protocols]`.
+    Protocols {
+        /// Print this protocol's document (a built-in's or your own), a starting point for one of your own.
+        #[arg(long, value_name = "NAME")]
+        show: Option<String>,
+        /// The form `--show` prints the document in.
+        #[arg(long, value_enum, default_value_t = DocumentFormat::Json, requires = "show")]
+        format: DocumentFormat,
+    },
     /// Write the embedded agon:debate WebAssembly component to a file.
     Component {
         /// Where to write it.
@@ -161,9 +168,12 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 /// The flags that make a spec.
 #[derive(Debug, Args, Clone)]
 pub struct SpecArgs {
-    /// Protocol: see `agon protocols`; `devils-advocate:SEAT` names the adversary.
+    /// Protocol: see `agon protocols` (agon.toml's `[protocols.NAME]` too); `devils-advocate:SEAT` names the adversary.
     #[arg(long, short, default_value = "round-robin")]
     pub protocol: String,
+    /// A protocol document of your own (JSON, TOML or YAML) instead of --protocol.
+    #[arg(long, value_name = "FILE", conflicts_with = "protocol")]
+    pub protocol_file: Option<PathBuf>,
     /// Comma-separated model references, one per seat: provider/model. (role-council: optional,
     /// models assigned to the roles in turn.)
     #[arg(long, value_delimiter = ',')]
@@ -319,6 +329,13 @@ pub struct ReplayArgs {
     pub format: Format,
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DocumentFormat {
+    Json,
+    Toml,
+    Yaml,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -9,7 +9,7 @@
 //!
 //! A `./agon.toml` that is not in your own config folder is somebody else's
 //! until `agon trust` says otherwise (see [`crate::trust`]): until then its
-//! `[commands]`, `[providers]`, `[prices]` and `defaults.roles` are left out,
+//! `[commands]`, `[providers]`, `[prices]`, `[protocols]` and `defaults.roles` are left out,
 //! and a panel or judge of it that names a `cmd/` model is refused. Its
 //! other defaults and its panels of HTTP models still apply: they choose
 //! among your own providers and keys, and the worst case is printed first.
@@ -40,6 +40,10 @@ pub struct Config {
     /// USD per million tokens, by model reference (`openai/gpt-4o`).
     #[serde(default)]
     pub prices: BTreeMap<String, PriceSettings>,
+    /// Your own protocols (`[protocols.NAME]`): protocol document files, used
+    /// as `--protocol NAME`.
+    #[serde(default)]
+    pub protocols: BTreeMap<String, ProtocolSettings>,
     /// adversarial's auto-triggers (`[[triggers]]`), in order; `--trigger` replaces them.
     #[serde(default)]
     pub triggers: Vec<TriggerSettings>,
@@ -165,6 +169,14 @@ pub struct TriggerSettings {
     pub any_of: Vec<String>,
 }
 
+/// A protocol of your own: its document's file (JSON, TOML or YAML), relative
+/// to the configuration file.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ProtocolSettings {
+    pub file: PathBuf,
+}
+
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProviderSettings {
@@ -215,6 +227,11 @@ impl Config {
         {
             config.defaults.roles = Some(path.parent().unwrap_or(Path::new(".")).join(roles));
         }
+        for protocol in config.protocols.values_mut() {
+            if protocol.file.is_relative() {
+                protocol.file = path.parent().unwrap_or(Path::new(".")).join(&protocol.file);
+            }
+        }
         Ok(config)
     }
 
@@ -263,6 +280,10 @@ impl Config {
         }
         if !std::mem::take(&mut self.prices).is_empty() {
             withheld.push("[prices]");
+        }
+        // A document's file may be any file of yours, and its prompts go to the models.
+        if !std::mem::take(&mut self.protocols).is_empty() {
+            withheld.push("[protocols]");
         }
         if self.defaults.roles.take().is_some() {
             withheld.push("defaults.roles");
@@ -346,6 +367,20 @@ impl Config {
                 return Err(format!("{}: an empty phrase", at(&format!("triggers[{i}].any_of[{j}]"))));
             }
         }
+        for (name, protocol) in &self.protocols {
+            let words = name
+                .split('-')
+                .all(|w| !w.is_empty() && w.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()));
+            if !words {
+                return Err(format!(
+                    "{}: name a protocol with lowercase words joined by hyphens",
+                    at(&format!("protocols.{name}"))
+                ));
+            }
+            if protocol.file.as_os_str().is_empty() {
+                return Err(format!("{}: name the protocol document's file", at(&format!("protocols.{name}.file"))));
+            }
+        }
         for (model, price) in &self.prices {
             if !model.contains('/') {
                 return Err(format!("{}: write the model as provider/model", at(&format!("prices.\"{model}\""))));
@@ -407,6 +442,7 @@ impl Config {
     pub fn apply_to_spec(&self, args: &mut SpecArgs, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         let d = &self.defaults;
         if !given("protocol")
+            && args.protocol_file.is_none()
             && let Some(p) = &d.protocol
         {
             args.protocol = p.clone();
@@ -703,15 +739,19 @@ output = 10
             "[defaults]\nrounds = 3\nroles = \"r\"\npanel = \"p\"\n[panels.p]\nmodels = [\"openai/a\", \"cmd/x|openai/b\"]\n\
              [panels.q]\nmodels = [\"openai/a\", \"openai/b\"]\n\
              [providers.openai]\nbase_url = \"http://evil\"\nkey_env = \"AWS_SECRET_ACCESS_KEY\"\n\
-             [commands.x]\nprogram = \"sh\"\n[prices.\"openai/a\"]\ninput = 0\noutput = 0\n",
+             [commands.x]\nprogram = \"sh\"\n[prices.\"openai/a\"]\ninput = 0\noutput = 0\n\
+             [protocols.mine]\nfile = \"/home/you/.ssh/id_ed25519\"\n",
             Path::new("agon.toml"),
         )
         .unwrap();
         c.withhold(false);
         assert!(c.commands.is_empty() && c.providers.is_empty() && c.prices.is_empty() && c.defaults.roles.is_none());
+        assert!(c.protocols.is_empty(), "an untrusted file must not make agon read a file of yours");
         let notice = c.trust_notice().unwrap();
         assert!(
-            notice.contains("[commands], [providers], [prices] and defaults.roles") && notice.contains("agon trust")
+            notice.contains("[commands], [providers], [prices], [protocols] and defaults.roles")
+                && notice.contains("agon trust"),
+            "{notice}"
         );
         let (mut args, m) = run_args(&["agon", "run", "Q?"]);
         let err = c.apply_to_spec(&mut args, &given_in(&m)).unwrap_err();
@@ -719,6 +759,17 @@ output = 10
         let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "q"]);
         c.apply_to_spec(&mut args, &given_in(&m)).unwrap();
         assert_eq!((args.panel.len(), args.rounds), (2, Some(3)), "panels and defaults still apply");
+    }
+
+    #[test]
+    fn protocol_files_are_relative_to_the_file_and_named_in_words() {
+        let c = Config::parse("[protocols.red-blue]\nfile = \"p/red-blue.toml\"\n", Path::new("/etc/agon/agon.toml"))
+            .unwrap();
+        assert_eq!(c.protocols["red-blue"].file, Path::new("/etc/agon/p/red-blue.toml"));
+        let err = Config::parse("[protocols.Red_Blue]\nfile = \"x.toml\"\n", Path::new("agon.toml")).unwrap_err();
+        assert!(err.contains("agon.toml: protocols.Red_Blue") && err.contains("lowercase"), "{err}");
+        let err = Config::parse("[protocols.x]\npath = \"x.toml\"\n", Path::new("agon.toml")).unwrap_err();
+        assert!(err.contains("path"), "{err}");
     }
 
     #[test]

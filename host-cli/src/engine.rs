@@ -138,6 +138,16 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_builtin_roles(&mut self.store)?)
     }
 
+    /// The built-in protocols that are documents: (name, document JSON).
+    pub fn protocol_documents(&mut self) -> Result<Vec<(String, String)>> {
+        Ok(self.bindings.agon_debate_engine().call_protocol_documents(&mut self.store)?)
+    }
+
+    /// Check a protocol document; the document normalized (JSON).
+    pub fn check_document(&mut self, json: &str) -> Result<Result<String, EngineError>> {
+        Ok(self.bindings.agon_debate_engine().call_check_document(&mut self.store, json)?.map_err(EngineError))
+    }
+
     pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {
         let made = self.bindings.agon_debate_engine().session().call_create(&mut self.store, spec_json)?;
         Ok(made.map(|session| Council { runtime: self, session }).map_err(EngineError))

@@ -14,6 +14,7 @@ pub mod journal;
 pub mod lock;
 pub mod output;
 pub mod prices;
+pub mod protocol_file;
 pub mod provider;
 pub mod sanitize;
 pub mod sessions;

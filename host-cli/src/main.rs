@@ -40,7 +40,9 @@ fn main() -> ExitCode {
         Command::Trust { file, list, revoke } => {
             agon_cli::trust::command(file.as_deref(), list, revoke).map(|_| exit::OK)
         }
-        Command::Protocols => commands::protocols::protocols(),
+        Command::Protocols { show, format } => {
+            config().and_then(|c| commands::protocols::protocols(&c, show.as_deref(), format))
+        }
         Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),
         Command::Component { output } => std::fs::write(&output, COMPONENT)
             .with_context(|| format!("writing {}", output.display()))

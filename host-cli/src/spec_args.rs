@@ -24,6 +24,9 @@ pub struct Inputs {
     /// Options by the names the catalog gives them (`agon mcp`'s `options`);
     /// a flag for the same option wins.
     pub options: Map<String, Value>,
+    /// The protocol document this run uses (`--protocol-file`, or agon.toml's
+    /// `[protocols]`), checked by the engine; its options replace the catalog's.
+    pub document: Option<Value>,
 }
 
 /// The spec request these flags describe. `protocols` is the engine's
@@ -36,11 +39,18 @@ pub fn build(
     protocols: &[ProtocolInfo],
     warn: &mut dyn FnMut(&str),
 ) -> Result<Value, String> {
-    let name = args.protocol.split(':').next().unwrap_or_default().trim();
-    let info = protocols.iter().find(|p| p.name == name).ok_or_else(|| {
-        let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
-        format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
-    })?;
+    let own = inputs.document.as_ref().map(crate::protocol_file::info);
+    let name = match &own {
+        Some(info) => info.name.as_str(),
+        None => args.protocol.split(':').next().unwrap_or_default().trim(),
+    };
+    let info = match &own {
+        Some(info) => info,
+        None => protocols.iter().find(|p| p.name == name).ok_or_else(|| {
+            let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
+            format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
+        })?,
+    };
     let mut options = Map::new();
     for (option, value) in &inputs.options {
         if !info.options.iter().any(|o| &o.name == option) {
@@ -137,9 +147,20 @@ pub fn build(
     {
         return Err(format!("--max-cost {max}: give US dollars, zero or more"));
     }
+    let protocol = match &inputs.document {
+        Some(document) => {
+            // `NAME:SEAT` of agon.toml's protocol names its adversary; a file has no suffix.
+            let seat = args.protocol_file.is_none().then(|| args.protocol.split_once(':')).flatten();
+            let (protocol, document) =
+                crate::protocol_file::request_protocol(document, seat.map(|(_, seat)| seat.trim()));
+            options.insert("document".into(), document);
+            protocol
+        }
+        None => args.protocol.trim().to_string(),
+    };
     let mut request = json!({
         "question": question,
-        "protocol": args.protocol.trim(),
+        "protocol": protocol,
         "models": args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect::<Vec<_>>(),
         "judge": args.judge.as_deref().map(str::trim),
         "no_judge": args.no_judge,

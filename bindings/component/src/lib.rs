@@ -71,6 +71,14 @@ impl Guest for Engine {
     fn builtin_roles() -> Vec<String> {
         agon_core::BUILTIN_ROLE_FILES.iter().map(|f| f.to_string()).collect()
     }
+
+    fn protocol_documents() -> Vec<(String, String)> {
+        agon_core::BUILTIN_DOCUMENTS.iter().map(|(name, text)| (name.to_string(), text.to_string())).collect()
+    }
+
+    fn check_document(document_json: String) -> Result<String, Error> {
+        agon_core::check_document(&document_json).map_err(convert::error)
+    }
 }
 
 impl GuestSession for SessionResource {

@@ -6,6 +6,7 @@ use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::output;
 use agon_cli::prices::PriceTable;
+use agon_cli::protocol_file::{self, UserProtocol};
 use agon_cli::{bad, safe_eprintln, spec_args};
 use anyhow::Result;
 
@@ -50,6 +51,7 @@ pub fn spec_json_with(
         let text = read_text(path, "--items")?;
         inputs.items = spec_args::read_items(&text);
     }
+    inputs.document = own_protocol(args, runtime, config)?.map(|p| p.document);
     let protocols = runtime.protocols()?;
     let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
     // The engine decides the seats; model references are this host's to check.
@@ -64,6 +66,33 @@ pub fn spec_json_with(
         spec["prices"] = serde_json::Value::Object(prices);
     }
     runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
+}
+
+/// The protocol document these flags choose, checked: `--protocol-file`, or
+/// the agon.toml `[protocols]` entry `--protocol` names. None for a built-in.
+pub fn own_protocol(args: &SpecArgs, runtime: &mut Runtime, config: &Config) -> Result<Option<UserProtocol>> {
+    if let Some(path) = &args.protocol_file {
+        return protocol_file::load(runtime, path)?.map(Some).map_err(bad);
+    }
+    let name = args.protocol.split(':').next().unwrap_or_default().trim();
+    match config.protocols.get(name) {
+        Some(entry) => configured(runtime, config, name, &entry.file).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// agon.toml's protocol `name`, checked; its document must bear that name.
+pub fn configured(runtime: &mut Runtime, config: &Config, name: &str, file: &std::path::Path) -> Result<UserProtocol> {
+    let at = config.path.as_ref().map_or("agon.toml".into(), |p| p.display().to_string());
+    let protocol = protocol_file::load(runtime, file)?.map_err(|e| bad(format!("{at}: protocols.{name}: {e}")))?;
+    if protocol.name() != name {
+        return Err(bad(format!(
+            "{at}: protocols.{name}: the document in {} is named '{}'; name the entry after it",
+            file.display(),
+            protocol.name()
+        )));
+    }
+    Ok(protocol)
 }
 
 /// The compete history a run of these flags counts in: its protocol's, under

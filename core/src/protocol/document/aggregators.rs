@@ -10,6 +10,7 @@ use super::visibility::Sees;
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Aggregate {
+    /// The judge's synthesis at the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthesis: Option<Synthesis>,
 }
@@ -18,17 +19,22 @@ pub(crate) struct Aggregate {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Synthesis {
+    /// What of the debate the judge sees.
     pub sees: Sees,
+    /// What the judge is asked.
     pub prompt: Prompt,
     /// `## Heading` sections of the synthesis stored as named transcript results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sections: Vec<Section>,
 }
 
+/// One section of the synthesis kept as a result.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Section {
+    /// The `## Heading` to read (its start, case-insensitive).
     pub heading: String,
+    /// The transcript field it lands in: letters, digits and `_`.
     pub result: String,
 }
 

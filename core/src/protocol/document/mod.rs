@@ -8,13 +8,12 @@
 //! alone, before the run ([`bounds`](bounds::bounds)).
 //!
 //! The built-ins that the format can say ship as documents ([`builtin`]):
-//! round-robin, devils-advocate, consensus-check and steelman, each
-//! reproducing its golden cases byte for byte. The rest stay Rust, because
-//! the format (version 1) lacks:
+//! round-robin, devils-advocate, consensus-check, structured and steelman,
+//! each reproducing its golden cases byte for byte (structured's golden case
+//! was re-blessed once: the Rust protocol emitted the rebuttal's
+//! `round-ended` twice, and the document emits it once). The rest stay Rust,
+//! because the format (version 1) lacks:
 //!
-//! - structured: nothing in the format; its document (`pending/`) differs
-//!   only in a second `round-ended` event the Rust emits after the judge,
-//!   which its golden case records. Dropping the duplicate needs a re-blessed golden.
 //! - ranked: seeded shuffled answer labels ("Response A…") recorded as a
 //!   choice, a ranking phase that hides each seat's own answer, the
 //!   `FINAL RANKING:` reader and Borda points (an aggregator).
@@ -62,22 +61,31 @@ pub const DOCUMENT_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Document {
+    /// The format's version: 1.
     pub version: Version,
     /// Lowercase words joined by hyphens; events and transcripts name the protocol by it.
     pub name: String,
+    /// One line, for `agon protocols` and every host's picker.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub summary: String,
+    /// The rounds a spec may ask for (default: one pass).
     #[serde(default)]
     pub rounds: Rounds,
+    /// The panel sizes it takes (default: one seat or more).
     #[serde(default)]
     pub seats: Seats,
+    /// The seat that holds the adversarial role, if the document has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adversary: Option<Adversary>,
+    /// How many seats must still answer (default: the spec's quorum).
     #[serde(default)]
     pub quorum: Quorum,
+    /// The phases of a round, in order; each kind of phase appears once.
     pub phases: Vec<PhaseDoc>,
+    /// What may end the debate before its last round (default: nothing).
     #[serde(default)]
     pub stop: Stop,
+    /// What the core makes of the turns at the end (default: nothing).
     #[serde(default)]
     pub aggregate: Aggregate,
     /// The outcome's reason when every round ran ("all 3 rounds ran" if absent).
@@ -110,7 +118,9 @@ impl<'de> Deserialize<'de> for Version {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Rounds {
+    /// The rounds a spec gets when it does not say.
     pub default: u32,
+    /// The most a spec may ask for (at most the engine's limit, 50).
     pub max: u32,
     /// What one round is, in a few words.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -127,7 +137,9 @@ impl Default for Rounds {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Seats {
+    /// The fewest seats; seat positions in the document run from 1 to this.
     pub min: u32,
+    /// The most seats (no limit if absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
 }
@@ -168,11 +180,20 @@ pub(crate) fn load_str(text: &str, prefix: &str) -> Result<Document, Error> {
     load(&json, prefix)
 }
 
+/// Check a protocol document on its own (a file a host read, before any
+/// spec): the document normalized, every default written out, as pretty
+/// JSON. Errors name the JSON path under `protocol`.
+pub fn check_document(json: &str) -> Result<String, Error> {
+    let doc = load_str(json, "protocol")?;
+    Ok(serde_json::to_string_pretty(&doc).expect("a document serializes"))
+}
+
 /// The built-in protocols the format can say, as the documents they are.
 pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("round-robin", include_str!("builtin/round-robin.json")),
     ("devils-advocate", include_str!("builtin/devils-advocate.json")),
     ("consensus-check", include_str!("builtin/consensus-check.json")),
+    ("structured", include_str!("builtin/structured.json")),
     ("steelman", include_str!("builtin/steelman.json")),
 ];
 
@@ -215,13 +236,5 @@ mod tests {
             assert_eq!(def.reads_agreement, matches!(doc.stop, Stop::Consensus(_)), "{name}");
             assert_eq!(def.options.iter().any(|o| o.name == "adversary"), doc.adversary.is_some(), "{name}");
         }
-    }
-
-    /// structured's document reproduces everything but a second `round-ended`
-    /// the Rust protocol emits after the judge, which its golden case records.
-    #[test]
-    fn the_pending_structured_document_loads() {
-        let doc = load_str(include_str!("pending/structured.json"), "protocol").unwrap();
-        assert_eq!(doc.phases.len(), 3);
     }
 }

@@ -19,12 +19,17 @@ pub(crate) struct Output {
     pub json: BTreeMap<String, Kind>,
 }
 
+/// What a declared JSON field holds; a reply whose field holds anything else is not read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Kind {
+    /// A JSON string.
     Text,
+    /// A JSON number.
     Number,
+    /// `true` or `false`.
     Flag,
+    /// A JSON array.
     List,
 }
 

@@ -11,10 +11,12 @@ use super::templates::Template;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct PhaseDoc {
+    /// Which kind of phase: its name in events, headings and `{PHASE.FIELD}` slots.
     pub phase: crate::Phase,
     /// Runs in round 1 only (a blind opening before the debate rounds).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
+    /// Whether its speakers answer one after another (the default) or all at once.
     #[serde(default)]
     pub order: Order,
     /// The parts of the phase, in speaking order; no seat speaks twice in a phase.
@@ -32,8 +34,10 @@ impl PhaseDoc {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Order {
+    /// One after another, each seeing the turns before it in this phase.
     #[default]
     Sequential,
+    /// All at once, independently.
     Parallel,
 }
 
@@ -41,15 +45,20 @@ pub(crate) enum Order {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Part {
+    /// Who speaks.
     pub speakers: Speakers,
     /// The part's name in prompts (`{role}`) and role-labelled histories.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub role: String,
+    /// What of the debate so far the speakers see (default: nothing, they answer blind).
     #[serde(default)]
     pub sees: super::visibility::Sees,
+    /// What they are asked.
     pub prompt: Prompt,
+    /// The reply expected (default: prose).
     #[serde(default)]
     pub output: Output,
+    /// Whether the part holds the adversarial role (default: no).
     #[serde(default)]
     pub adversarial: Adversarial,
 }
@@ -58,6 +67,7 @@ pub(crate) struct Part {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Adversarial {
+    /// An ordinary part.
     #[default]
     No,
     /// Marked as the challenger in events and transcript.
@@ -71,8 +81,11 @@ pub(crate) enum Adversarial {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Prompt {
+    /// The system message.
     pub system: Template,
+    /// The user message; `{history}` marks where the earlier turns go.
     pub user: Template,
+    /// The user message when there are no earlier turns to show (default: `user`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<Template>,
 }

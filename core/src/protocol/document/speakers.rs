@@ -25,6 +25,7 @@ pub(crate) enum Speakers {
 pub(crate) struct Adversary {
     /// What the role is called in the transcript's record of a seeded pick.
     pub title: String,
+    /// Which seat it is.
     pub pick: Pick,
 }
 

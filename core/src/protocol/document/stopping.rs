@@ -20,10 +20,13 @@ pub(crate) enum Stop {
     When(Condition),
 }
 
+/// A consensus stop: the stance reader reads every counted speaker's turn in the phase.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Consensus {
+    /// The phase whose turns are read, at the end of each round.
     pub phase: Phase,
+    /// How many must agree (default: all).
     #[serde(default)]
     pub rule: Rule,
     /// Leave the adversary's stance out of the count.
@@ -41,11 +44,15 @@ pub(crate) enum Rule {
     AllButOne,
 }
 
+/// A stop on a parsed result: a reply that cannot be read does not meet it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Condition {
+    /// The phase whose replies are read, at the end of each round.
     pub phase: Phase,
+    /// A JSON field that phase declares in its `output`.
     pub field: String,
+    /// The value that stops the debate.
     pub equals: Value,
     /// Whether every reply of the phase must say so, or one is enough.
     #[serde(default)]
@@ -55,7 +62,9 @@ pub(crate) struct Condition {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Among {
+    /// Every reply of the phase says so.
     #[default]
     All,
+    /// One reply is enough.
     Any,
 }

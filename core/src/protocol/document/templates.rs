@@ -26,7 +26,9 @@ pub(crate) enum Slot {
     Question,
     /// The context alone, quoted line by line (empty without one).
     Context,
+    /// The round, from 1.
     Round,
+    /// How many rounds the debate runs at most.
     Rounds,
     /// How many seats the panel has.
     Seats,
@@ -43,10 +45,7 @@ pub(crate) enum Slot {
     /// Where the earlier turns go, fitted to the context budget by the session.
     History,
     /// A field an earlier phase's structured replies declared.
-    Field {
-        phase: Phase,
-        field: String,
-    },
+    Field { phase: Phase, field: String },
 }
 
 impl Slot {

@@ -8,7 +8,9 @@ use crate::Phase;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Sees {
+    /// Which earlier turns.
     pub turns: Turns,
+    /// How their speakers are shown (default: named).
     #[serde(default)]
     pub labels: Labels,
     /// The heading over the history block ("THE DEBATE SO FAR").
