@@ -149,8 +149,9 @@ pub fn build(
     }
     let protocol = match &inputs.document {
         Some(document) => {
-            // `NAME:SEAT` of agon.toml's protocol names its adversary; a file has no suffix.
-            let seat = args.protocol_file.is_none().then(|| args.protocol.split_once(':')).flatten();
+            // `NAME:SEAT` names the document's adversary (a file has no suffix).
+            let named = document["name"].as_str().unwrap_or_default();
+            let seat = args.protocol.split_once(':').filter(|(n, _)| args.protocol_file.is_none() && n.trim() == named);
             let (protocol, document) =
                 crate::protocol_file::request_protocol(document, seat.map(|(_, seat)| seat.trim()));
             options.insert("document".into(), document);

@@ -405,3 +405,69 @@ fn the_readme_guide_is_the_example_file() {
     assert!(blocks.len() >= 5, "the guide builds the file in steps: {} blocks", blocks.len());
     assert_eq!(blocks.join("\n"), std::fs::read_to_string(red_blue()).unwrap());
 }
+
+/// `agon mcp`'s `debate` tool takes a protocol document: the red/blue
+/// exercise runs over stdio as it does from the command line, and a bad
+/// document is refused with its JSON path.
+#[test]
+fn the_mcp_debate_tool_takes_a_document() {
+    use std::io::{BufRead, BufReader, Write};
+    let sandbox = Sandbox::new("protocol-files", "mcp");
+    let server = red_blue_server();
+    // The guide's document as JSON, converted from its TOML here.
+    let toml: toml::Value = toml::from_str(&std::fs::read_to_string(red_blue()).unwrap()).unwrap();
+    let document = serde_json::to_value(toml).unwrap();
+    let mut child = sandbox
+        .command(AGON)
+        .args(["mcp", "--timeout", "30"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENAI_API_KEY", "sk-test")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut send = |v: Value| writeln!(stdin, "{v}").unwrap();
+    // The answer to request `id`, past any notification.
+    let mut answer = |id: u64| loop {
+        let line = lines.next().expect("agon mcp answers").unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == id {
+            break v;
+        }
+    };
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
+    assert!(answer(1)["result"]["serverInfo"].is_object());
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let call = |id: u64, arguments: Value| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "debate", "arguments": arguments}})
+    };
+    send(call(
+        2,
+        serde_json::json!({
+            "question": "Ship the billing rewrite on Monday?",
+            "panel": ["openai/red1", "openai/red2", "openai/blue"], "judge": "openai/judge",
+            "rounds": 3, "document": document,
+        }),
+    ));
+    let result = answer(2)["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    let data = &result["structuredContent"];
+    assert_eq!(data["outcome"]["kind"], "completed", "{data}");
+    assert!(data["outcome"]["reason"].as_str().unwrap().contains("stopped in round 2"), "{data}");
+    assert_eq!(data["results"]["verdict"], "Ship after a rollback drill.", "{data}");
+
+    let mut broken = document.clone();
+    broken["phases"][1]["turns"][0]["prompt"]["user"] = "{question}{histroy}".into();
+    send(call(3, serde_json::json!({"question": "Q?", "panel": ["openai/a"], "document": broken})));
+    let refused = answer(3);
+    let text = refused.to_string();
+    assert!(text.contains("document: protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}"), "{text}");
+    drop(stdin);
+    child.kill().ok();
+    child.wait().unwrap();
+}

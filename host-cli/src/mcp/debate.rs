@@ -89,7 +89,18 @@ fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::M
     }
     let mut flags = Flags::try_parse_from(["agon"]).context("the default flags")?.spec;
     let mut given = Vec::new();
-    if let Some(p) = &a.protocol {
+    if let Some(document) = &a.document {
+        let name = document["name"].as_str().unwrap_or_default();
+        match &a.protocol {
+            Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
+                return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
+            }
+            // `NAME:SEAT` names the document's adversary.
+            Some(p) => flags.protocol = p.clone(),
+            None => flags.protocol = name.to_string(),
+        }
+        given.push("protocol");
+    } else if let Some(p) = &a.protocol {
         flags.protocol = p.clone();
         given.push("protocol");
     }
@@ -131,6 +142,13 @@ fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::M
     }
     if options.contains_key("history") {
         return Err(bad("options.history: agon keeps the compete history itself; give options.label instead"));
+    }
+    if options.contains_key("document") {
+        return Err(bad("options.document: give the protocol document as `document`"));
+    }
+    if let Some(document) = &a.document {
+        // spec_json_with takes it from here, as build-spec does.
+        options.insert("document".into(), document.clone());
     }
     config.apply_to_spec(&mut flags, &|name| given.contains(&name)).map_err(bad)?;
     Ok((flags, options))
@@ -274,6 +292,28 @@ fn finish(
     }
 }
 
+/// The protocol's named results: the transcript keeps them beside its own
+/// fields (flattened), so they are every key but those.
+fn results(t: &Value) -> std::collections::BTreeMap<String, Value> {
+    const FRAME: &[&str] = &[
+        "version",
+        "protocol",
+        "question",
+        "context",
+        "seed",
+        "participants",
+        "judge",
+        "turns",
+        "summaries",
+        "warnings",
+        "synthesis",
+        "outcome",
+        "usage",
+    ];
+    let fields = t.as_object().into_iter().flatten();
+    fields.filter(|(k, _)| !FRAME.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
 /// The result: the outcome first (a run that is not complete says why before
 /// anything else), the synthesis, the protocol's results, each seat's last word.
 fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<String>) -> Result<Answer> {
@@ -301,7 +341,7 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
         session: session.id.clone(),
         synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
         positions: positions(&t),
-        results: t["results"].as_object().map(|r| r.clone().into_iter().collect()).unwrap_or_default(),
+        results: results(&t),
         usage: usage(&t),
         warnings: t["warnings"]
             .as_array()
