@@ -471,3 +471,13 @@ fn the_mcp_debate_tool_takes_a_document() {
     child.kill().ok();
     child.wait().unwrap();
 }
+
+/// The golden case every host replays (tests/golden/red-blue-document) runs
+/// exactly the guide's document, as the CLI reads it from its TOML.
+#[test]
+fn the_golden_red_blue_case_carries_the_example_document() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/red-blue-document/spec.json");
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(spec).unwrap()).unwrap();
+    let document = agon_cli::protocol_file::read(&red_blue()).unwrap();
+    assert_eq!(spec["protocol"]["document"], document);
+}
