@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runDebate, validateSpec, buildSpec, AgonError } from "../src/index.js";
+import { runDebate, validateSpec, buildSpec, checkDocument, protocolDocuments, AgonError } from "../src/index.js";
 
 const dir = fileURLToPath(new URL("../../../tests/golden/red-blue-document/", import.meta.url));
 const read = (file) => readFileSync(dir + file, "utf8");
@@ -23,6 +23,16 @@ test("a spec with a protocol document passes through unchanged", () => {
   const broken = structuredClone(spec);
   broken.protocol.document.phases[1].turns[0].prompt.user = "{question}{histroy}";
   assert.throws(() => validateSpec(broken), (e) => e instanceof AgonError && e.detail.field === "protocol.document.phases[1].turns[0].prompt.user");
+});
+
+test("checkDocument checks a document alone; protocolDocuments are starting points", () => {
+  const { document } = JSON.parse(read("spec.json")).protocol;
+  assert.equal(JSON.parse(checkDocument(document)).quorum, "spec", "defaults are written out");
+  const broken = structuredClone(document);
+  broken.phases[0].turns[0].prompt.system = "{persona}{histroy}";
+  assert.throws(() => checkDocument(broken), (e) => e instanceof AgonError && e.detail.field === "protocol.phases[0].turns[0].prompt.system");
+  const names = protocolDocuments().map(([name, text]) => (checkDocument(text), name));
+  assert.ok(names.includes("round-robin") && names.includes("structured") && !names.includes("ranked"), names.join(", "));
 });
 
 test("the red/blue example runs from its scripted replies to the golden transcript", async () => {

@@ -34,6 +34,18 @@ def test_a_spec_with_a_protocol_document_passes_through_unchanged() -> None:
     assert raised.value.detail["field"] == "protocol.document.phases[1].turns[0].prompt.user"
 
 
+def test_check_document_alone_and_the_built_in_documents() -> None:
+    document = json.loads(read(CASE, "spec.json"))["protocol"]["document"]
+    assert json.loads(agon.check_document(document))["quorum"] == "spec", "defaults are written out"
+    broken = copy.deepcopy(document)
+    broken["phases"][0]["turns"][0]["prompt"]["system"] = "{persona}{histroy}"
+    with pytest.raises(agon.AgonError) as raised:
+        agon.check_document(broken)
+    assert raised.value.detail["field"] == "protocol.phases[0].turns[0].prompt.system"
+    names = [name for name, text in agon.protocol_documents() if agon.check_document(text)]
+    assert "round-robin" in names and "structured" in names and "ranked" not in names, names
+
+
 def test_the_red_blue_example_runs_from_its_scripted_replies() -> None:
     script = json.loads(read(CASE, "script.json"))
     used = [False] * len(script)
