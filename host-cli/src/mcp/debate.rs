@@ -430,42 +430,52 @@ fn markdown(r: &DebateResult, results: &str) -> String {
     out
 }
 
-/// `json!` for the protocols tool: the catalog as hosts describe it.
-pub fn protocols() -> Result<Value> {
+/// `json!` for the protocols tool: the catalog as hosts describe it, then
+/// agon.toml's own protocols (one whose file is unusable is left out, and the log says why).
+pub fn protocols(config: &Config) -> Result<Value> {
     let mut runtime = Runtime::load()?;
-    let list: Vec<Value> = runtime
-        .protocols()?
-        .into_iter()
-        .map(|p| {
-            let options: Vec<Value> = p
-                .options
-                .iter()
-                .map(|o| {
-                    use agon_cli::engine::wit::OptionKind as K;
-                    let (kind, choices) = match &o.kind {
-                        K::Seat => ("seat", vec![]),
-                        K::Choice(words) => ("choice", words.clone()),
-                        K::Flag => ("flag", vec![]),
-                        K::Text => ("text", vec![]),
-                        K::Texts => ("texts", vec![]),
-                        K::Data => ("data", vec![]),
-                    };
-                    let mut v = json!({"name": o.name, "kind": kind, "default": o.default, "help": o.help});
-                    if !choices.is_empty() {
-                        v["choices"] = json!(choices);
-                    }
-                    v
-                })
-                .collect();
-            let mut v = json!({
-                "name": p.name, "summary": p.summary, "min_seats": p.min_seats,
-                "default_rounds": p.default_rounds, "max_rounds": p.max_rounds, "options": options,
-            });
-            if let Some(max) = p.max_seats {
-                v["max_seats"] = json!(max);
+    let mut list: Vec<Value> = runtime.protocols()?.iter().map(protocol_json).collect();
+    for (name, entry) in &config.protocols {
+        match crate::commands::spec::configured(&mut runtime, config, name, &entry.file) {
+            Ok(own) => {
+                let mut v = protocol_json(&agon_cli::protocol_file::info(&own.document));
+                v["file"] = json!(own.file.display().to_string());
+                list.push(v);
+            }
+            Err(e) => agon_cli::safe_eprintln!("agon mcp: {e:#}"),
+        }
+    }
+    Ok(json!({ "protocols": list }))
+}
+
+/// One protocol as the protocols tool shows it.
+fn protocol_json(p: &agon_cli::engine::wit::ProtocolInfo) -> Value {
+    let options: Vec<Value> = p
+        .options
+        .iter()
+        .map(|o| {
+            use agon_cli::engine::wit::OptionKind as K;
+            let (kind, choices) = match &o.kind {
+                K::Seat => ("seat", vec![]),
+                K::Choice(words) => ("choice", words.clone()),
+                K::Flag => ("flag", vec![]),
+                K::Text => ("text", vec![]),
+                K::Texts => ("texts", vec![]),
+                K::Data => ("data", vec![]),
+            };
+            let mut v = json!({"name": o.name, "kind": kind, "default": o.default, "help": o.help});
+            if !choices.is_empty() {
+                v["choices"] = json!(choices);
             }
             v
         })
         .collect();
-    Ok(json!({ "protocols": list }))
+    let mut v = json!({
+        "name": p.name, "summary": p.summary, "min_seats": p.min_seats,
+        "default_rounds": p.default_rounds, "max_rounds": p.max_rounds, "options": options,
+    });
+    if let Some(max) = p.max_seats {
+        v["max_seats"] = json!(max);
+    }
+    v
 }

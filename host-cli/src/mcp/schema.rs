@@ -179,6 +179,9 @@ pub struct ProtocolInfo {
     pub default_rounds: u32,
     pub max_rounds: u32,
     pub options: Vec<OptionInfo>,
+    /// A protocol of the user's own (agon.toml's `[protocols]`): its document's file. Absent for the built-ins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
