@@ -322,6 +322,23 @@ mod tests {
         assert!(e.starts_with("--label"), "{e}");
     }
 
+    /// A document's name and options replace the catalog's: `NAME:SEAT` names
+    /// its adversary, and a flag for an option it does not take is refused.
+    #[test]
+    fn a_document_brings_its_own_name_and_options() {
+        let document = json!({"name": "mine", "adversary": {"title": "x", "pick": "seeded"}});
+        let inputs = Inputs { document: Some(document.clone()), ..Inputs::default() };
+        let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {});
+        let request = with(&["--protocol", "mine:2", "--panel", "openai/m"]).unwrap();
+        assert_eq!(request["protocol"], "mine:2");
+        assert_eq!(request["options"]["document"], document);
+        // Another protocol's suffix is not this document's seat.
+        let request = with(&["--protocol", "pick:2", "--panel", "openai/m"]).unwrap();
+        assert_eq!(request["protocol"], "mine");
+        let e = with(&["--protocol", "mine", "--panel", "openai/m", "--consensus", "judge"]).unwrap_err();
+        assert!(e.starts_with("--consensus only applies to") && e.ends_with("not mine"), "{e}");
+    }
+
     #[test]
     fn items_files_lose_their_list_markers() {
         assert_eq!(read_items("- fix CI\n\n2. hire\n* ship 1.0\n"), ["fix CI", "hire", "ship 1.0"]);
