@@ -44,9 +44,17 @@ pub fn load(runtime: &mut Runtime, path: &Path) -> anyhow::Result<Result<UserPro
         Ok(d) => d,
         Err(e) => return Ok(Err(e)),
     };
+    Ok(check(runtime, &document)?
+        .map(|document| UserProtocol { file: path.to_path_buf(), document })
+        .map_err(|e| format!("{}: {e}", path.display())))
+}
+
+/// Check a document; the document as the engine normalized it, or the JSON
+/// path of the mistake and what it is.
+pub fn check(runtime: &mut Runtime, document: &Value) -> anyhow::Result<Result<Value, String>> {
     Ok(match runtime.check_document(&document.to_string())? {
-        Ok(normalized) => Ok(UserProtocol { file: path.to_path_buf(), document: serde_json::from_str(&normalized)? }),
-        Err(e) => Err(format!("{}: {}", path.display(), engine_reason(&e.0))),
+        Ok(normalized) => Ok(serde_json::from_str(&normalized)?),
+        Err(e) => Err(engine_reason(&e.0)),
     })
 }
 

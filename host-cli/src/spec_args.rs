@@ -149,8 +149,9 @@ pub fn build(
     }
     let protocol = match &inputs.document {
         Some(document) => {
-            // `NAME:SEAT` of agon.toml's protocol names its adversary; a file has no suffix.
-            let seat = args.protocol_file.is_none().then(|| args.protocol.split_once(':')).flatten();
+            // `NAME:SEAT` names the document's adversary (a file has no suffix).
+            let named = document["name"].as_str().unwrap_or_default();
+            let seat = args.protocol.split_once(':').filter(|(n, _)| args.protocol_file.is_none() && n.trim() == named);
             let (protocol, document) =
                 crate::protocol_file::request_protocol(document, seat.map(|(_, seat)| seat.trim()));
             options.insert("document".into(), document);
@@ -319,6 +320,23 @@ mod tests {
         assert_eq!(e, "--label only applies to gate, not plain");
         let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " "]).unwrap_err();
         assert!(e.starts_with("--label"), "{e}");
+    }
+
+    /// A document's name and options replace the catalog's: `NAME:SEAT` names
+    /// its adversary, and a flag for an option it does not take is refused.
+    #[test]
+    fn a_document_brings_its_own_name_and_options() {
+        let document = json!({"name": "mine", "adversary": {"title": "x", "pick": "seeded"}});
+        let inputs = Inputs { document: Some(document.clone()), ..Inputs::default() };
+        let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {});
+        let request = with(&["--protocol", "mine:2", "--panel", "openai/m"]).unwrap();
+        assert_eq!(request["protocol"], "mine:2");
+        assert_eq!(request["options"]["document"], document);
+        // Another protocol's suffix is not this document's seat.
+        let request = with(&["--protocol", "pick:2", "--panel", "openai/m"]).unwrap();
+        assert_eq!(request["protocol"], "mine");
+        let e = with(&["--protocol", "mine", "--panel", "openai/m", "--consensus", "judge"]).unwrap_err();
+        assert!(e.starts_with("--consensus only applies to") && e.ends_with("not mine"), "{e}");
     }
 
     #[test]

@@ -36,8 +36,13 @@ fn scripted(models: &[(&str, &[&str])]) -> TestServer {
 /// Two rounds of attack and defence: both red seats find a fatal flaw in
 /// round 1 and none in round 2, so the document's stop ends the run there.
 fn red_blue_server() -> TestServer {
+    red_blue_runs(1)
+}
+
+/// The replies of [`red_blue_server`], for `runs` runs one after another.
+fn red_blue_runs(runs: usize) -> TestServer {
     let script = |replies: &[&str]| ModelScript {
-        replies: replies.iter().map(|r| r.to_string()).collect(),
+        replies: replies.repeat(runs).iter().map(|r| r.to_string()).collect(),
         ..Default::default()
     };
     let mut config = Config::default();
@@ -404,4 +409,97 @@ fn the_readme_guide_is_the_example_file() {
         readme.split(marker).skip(1).map(|rest| &rest[..rest.find("\n```\n").expect("a closed block") + 1]).collect();
     assert!(blocks.len() >= 5, "the guide builds the file in steps: {} blocks", blocks.len());
     assert_eq!(blocks.join("\n"), std::fs::read_to_string(red_blue()).unwrap());
+}
+
+/// `agon mcp`'s `debate` tool takes a protocol document, and agon.toml's
+/// `[protocols]` by name: the red/blue exercise runs over stdio both ways as
+/// it does from the command line, the `protocols` tool lists it, and a bad
+/// document is refused with its JSON path.
+#[test]
+fn the_mcp_debate_tool_takes_a_document() {
+    use std::io::{BufRead, BufReader, Write};
+    let sandbox = Sandbox::new("protocol-files", "mcp");
+    let server = red_blue_runs(2);
+    let config = sandbox.root.join("mine.toml");
+    std::fs::write(&config, format!("[protocols.red-blue]\nfile = {:?}\n", red_blue().display().to_string())).unwrap();
+    // The guide's document as JSON, converted from its TOML here.
+    let toml: toml::Value = toml::from_str(&std::fs::read_to_string(red_blue()).unwrap()).unwrap();
+    let document = serde_json::to_value(toml).unwrap();
+    let mut child = sandbox
+        .command(AGON)
+        .args(["--config", config.to_str().unwrap(), "mcp", "--timeout", "30"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENAI_API_KEY", "sk-test")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut send = |v: Value| writeln!(stdin, "{v}").unwrap();
+    // The answer to request `id`, past any notification.
+    let mut answer = |id: u64| loop {
+        let line = lines.next().expect("agon mcp answers").unwrap();
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == id {
+            break v;
+        }
+    };
+    send(serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}));
+    assert!(answer(1)["result"]["serverInfo"].is_object());
+    send(serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    let call = |id: u64, tool: &str, arguments: Value| {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}})
+    };
+    let red_blue = |extra: Value| {
+        let mut arguments = serde_json::json!({
+            "question": "Ship the billing rewrite on Monday?",
+            "panel": ["openai/red1", "openai/red2", "openai/blue"], "judge": "openai/judge", "rounds": 3,
+        });
+        arguments.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        arguments
+    };
+    // Once as a document, once by agon.toml's name for it: the same exercise.
+    for (id, extra) in
+        [(2, serde_json::json!({"document": document})), (3, serde_json::json!({"protocol": "red-blue"}))]
+    {
+        send(call(id, "debate", red_blue(extra)));
+        let result = answer(id)["result"].clone();
+        assert_ne!(result["isError"], true, "{result}");
+        let data = &result["structuredContent"];
+        assert_eq!(data["outcome"]["kind"], "completed", "{data}");
+        assert!(data["outcome"]["reason"].as_str().unwrap().contains("stopped in round 2"), "{data}");
+        assert_eq!(data["results"]["verdict"], "Ship after a rollback drill.", "{data}");
+    }
+    send(call(4, "protocols", serde_json::json!({})));
+    let listed = answer(4)["result"]["structuredContent"]["protocols"].clone();
+    let own = listed.as_array().unwrap().iter().find(|p| p["name"] == "red-blue").expect("red-blue is listed").clone();
+    assert!(own["file"].as_str().unwrap().ends_with("red-blue.toml"), "{own}");
+    assert_eq!((own["min_seats"].as_u64(), own["max_rounds"].as_u64()), (Some(3), Some(3)));
+
+    let mut broken = document.clone();
+    broken["phases"][1]["turns"][0]["prompt"]["user"] = "{question}{histroy}".into();
+    send(call(5, "debate", serde_json::json!({"question": "Q?", "panel": ["openai/a"], "document": broken})));
+    let refused = answer(5);
+    let text = refused.to_string();
+    assert!(text.contains("document: protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}"), "{text}");
+    send(call(6, "estimate", red_blue(serde_json::json!({"document": document, "protocol": "blue-red"}))));
+    let text = answer(6).to_string();
+    assert!(text.contains("protocol: 'blue-red', but the document is named 'red-blue'"), "{text}");
+    drop(stdin);
+    child.kill().ok();
+    child.wait().unwrap();
+}
+
+/// The golden case every host replays (tests/golden/red-blue-document) runs
+/// exactly the guide's document, as the CLI reads it from its TOML.
+#[test]
+fn the_golden_red_blue_case_carries_the_example_document() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/red-blue-document/spec.json");
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(spec).unwrap()).unwrap();
+    let document = agon_cli::protocol_file::read(&red_blue()).unwrap();
+    assert_eq!(spec["protocol"]["document"], document);
 }

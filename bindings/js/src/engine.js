@@ -67,6 +67,17 @@ export function parseRole(text) {
 /** The built-in role files (four debaters and a judge), as text. */
 export const builtinRoles = () => engine.builtinRoles();
 
+/**
+ * Check a protocol document (an object or JSON text) on its own; returns it normalized, as JSON
+ * text. A mistake throws an `AgonError` whose `detail.field` is its JSON path.
+ */
+export function checkDocument(document) {
+  return rethrowing(engine.checkDocument)(specText(document));
+}
+
+/** The built-in protocols that are protocol documents: `[[name, documentJson], …]`, to start one's own from. */
+export const protocolDocuments = () => engine.protocolDocuments();
+
 /** Every protocol the engine offers: `[{ name, summary }]`. */
 export const protocols = () => engine.protocols();
 

@@ -87,6 +87,10 @@ export declare function estimate(spec: Spec): CostEstimate;
 export declare function parseRole(text: string): CouncilRole;
 /** The built-in role files (four debaters and a judge), as text. */
 export declare function builtinRoles(): string[];
+/** Check a protocol document on its own; the document normalized, as JSON text. Throws `AgonError` naming its JSON path. */
+export declare function checkDocument(document: string | Record<string, unknown>): string;
+/** The built-in protocols that are protocol documents: `[name, documentJson]` pairs. */
+export declare function protocolDocuments(): [string, string][];
 export declare function protocols(): ProtocolInfo[];
 export declare function version(): string;
 export declare function specText(spec: Spec): string;

@@ -51,7 +51,11 @@ pub fn spec_json_with(
         let text = read_text(path, "--items")?;
         inputs.items = spec_args::read_items(&text);
     }
-    inputs.document = own_protocol(args, runtime, config)?.map(|p| p.document);
+    // A document given with the options (`agon mcp`'s `document`), else a file's.
+    inputs.document = match inputs.options.remove("document") {
+        Some(document) => Some(protocol_file::check(runtime, &document)?.map_err(|e| bad(format!("document: {e}")))?),
+        None => own_protocol(args, runtime, config)?.map(|p| p.document),
+    };
     let protocols = runtime.protocols()?;
     let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
     // The engine decides the seats; model references are this host's to check.

@@ -89,7 +89,18 @@ fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::M
     }
     let mut flags = Flags::try_parse_from(["agon"]).context("the default flags")?.spec;
     let mut given = Vec::new();
-    if let Some(p) = &a.protocol {
+    if let Some(document) = &a.document {
+        let name = document["name"].as_str().unwrap_or_default();
+        match &a.protocol {
+            Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
+                return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
+            }
+            // `NAME:SEAT` names the document's adversary.
+            Some(p) => flags.protocol = p.clone(),
+            None => flags.protocol = name.to_string(),
+        }
+        given.push("protocol");
+    } else if let Some(p) = &a.protocol {
         flags.protocol = p.clone();
         given.push("protocol");
     }
@@ -131,6 +142,13 @@ fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::M
     }
     if options.contains_key("history") {
         return Err(bad("options.history: agon keeps the compete history itself; give options.label instead"));
+    }
+    if options.contains_key("document") {
+        return Err(bad("options.document: give the protocol document as `document`"));
+    }
+    if let Some(document) = &a.document {
+        // spec_json_with takes it from here, as build-spec does.
+        options.insert("document".into(), document.clone());
     }
     config.apply_to_spec(&mut flags, &|name| given.contains(&name)).map_err(bad)?;
     Ok((flags, options))
@@ -274,6 +292,28 @@ fn finish(
     }
 }
 
+/// The protocol's named results: the transcript keeps them beside its own
+/// fields (flattened), so they are every key but those.
+fn results(t: &Value) -> std::collections::BTreeMap<String, Value> {
+    const FRAME: &[&str] = &[
+        "version",
+        "protocol",
+        "question",
+        "context",
+        "seed",
+        "participants",
+        "judge",
+        "turns",
+        "summaries",
+        "warnings",
+        "synthesis",
+        "outcome",
+        "usage",
+    ];
+    let fields = t.as_object().into_iter().flatten();
+    fields.filter(|(k, _)| !FRAME.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+}
+
 /// The result: the outcome first (a run that is not complete says why before
 /// anything else), the synthesis, the protocol's results, each seat's last word.
 fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<String>) -> Result<Answer> {
@@ -301,7 +341,7 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
         session: session.id.clone(),
         synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
         positions: positions(&t),
-        results: t["results"].as_object().map(|r| r.clone().into_iter().collect()).unwrap_or_default(),
+        results: results(&t),
         usage: usage(&t),
         warnings: t["warnings"]
             .as_array()
@@ -390,42 +430,52 @@ fn markdown(r: &DebateResult, results: &str) -> String {
     out
 }
 
-/// `json!` for the protocols tool: the catalog as hosts describe it.
-pub fn protocols() -> Result<Value> {
+/// `json!` for the protocols tool: the catalog as hosts describe it, then
+/// agon.toml's own protocols (one whose file is unusable is left out, and the log says why).
+pub fn protocols(config: &Config) -> Result<Value> {
     let mut runtime = Runtime::load()?;
-    let list: Vec<Value> = runtime
-        .protocols()?
-        .into_iter()
-        .map(|p| {
-            let options: Vec<Value> = p
-                .options
-                .iter()
-                .map(|o| {
-                    use agon_cli::engine::wit::OptionKind as K;
-                    let (kind, choices) = match &o.kind {
-                        K::Seat => ("seat", vec![]),
-                        K::Choice(words) => ("choice", words.clone()),
-                        K::Flag => ("flag", vec![]),
-                        K::Text => ("text", vec![]),
-                        K::Texts => ("texts", vec![]),
-                        K::Data => ("data", vec![]),
-                    };
-                    let mut v = json!({"name": o.name, "kind": kind, "default": o.default, "help": o.help});
-                    if !choices.is_empty() {
-                        v["choices"] = json!(choices);
-                    }
-                    v
-                })
-                .collect();
-            let mut v = json!({
-                "name": p.name, "summary": p.summary, "min_seats": p.min_seats,
-                "default_rounds": p.default_rounds, "max_rounds": p.max_rounds, "options": options,
-            });
-            if let Some(max) = p.max_seats {
-                v["max_seats"] = json!(max);
+    let mut list: Vec<Value> = runtime.protocols()?.iter().map(protocol_json).collect();
+    for (name, entry) in &config.protocols {
+        match crate::commands::spec::configured(&mut runtime, config, name, &entry.file) {
+            Ok(own) => {
+                let mut v = protocol_json(&agon_cli::protocol_file::info(&own.document));
+                v["file"] = json!(own.file.display().to_string());
+                list.push(v);
+            }
+            Err(e) => agon_cli::safe_eprintln!("agon mcp: {e:#}"),
+        }
+    }
+    Ok(json!({ "protocols": list }))
+}
+
+/// One protocol as the protocols tool shows it.
+fn protocol_json(p: &agon_cli::engine::wit::ProtocolInfo) -> Value {
+    let options: Vec<Value> = p
+        .options
+        .iter()
+        .map(|o| {
+            use agon_cli::engine::wit::OptionKind as K;
+            let (kind, choices) = match &o.kind {
+                K::Seat => ("seat", vec![]),
+                K::Choice(words) => ("choice", words.clone()),
+                K::Flag => ("flag", vec![]),
+                K::Text => ("text", vec![]),
+                K::Texts => ("texts", vec![]),
+                K::Data => ("data", vec![]),
+            };
+            let mut v = json!({"name": o.name, "kind": kind, "default": o.default, "help": o.help});
+            if !choices.is_empty() {
+                v["choices"] = json!(choices);
             }
             v
         })
         .collect();
-    Ok(json!({ "protocols": list }))
+    let mut v = json!({
+        "name": p.name, "summary": p.summary, "min_seats": p.min_seats,
+        "default_rounds": p.default_rounds, "max_rounds": p.max_rounds, "options": options,
+    });
+    if let Some(max) = p.max_seats {
+        v["max_seats"] = json!(max);
+    }
+    v
 }

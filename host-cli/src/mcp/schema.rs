@@ -58,6 +58,11 @@ pub struct DebateArgs {
     /// for comparative, `{"items": [...]}` for priority-vote).
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
+    /// A protocol of your own: a protocol document (JSON; the format is agon's
+    /// docs/protocol-format.md, and `agon protocols --show NAME` prints one to
+    /// start from). The debate then runs it; `protocol`, if given, must be its name.
+    #[serde(default)]
+    pub document: Option<Value>,
 }
 
 /// No arguments.
@@ -174,6 +179,9 @@ pub struct ProtocolInfo {
     pub default_rounds: u32,
     pub max_rounds: u32,
     pub options: Vec<OptionInfo>,
+    /// A protocol of the user's own (agon.toml's `[protocols]`): its document's file. Absent for the built-ins.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

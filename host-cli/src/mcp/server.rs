@@ -147,8 +147,8 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "protocols" => {
                 let _: NoArgs = schema::parse(args).map_err(|e| bad("protocols", e))?;
-                blocking(|| {
-                    let data = debate::protocols()?;
+                blocking(move || {
+                    let data = debate::protocols(&shared.config)?;
                     Ok(Answer { markdown: protocols_markdown(&data), data })
                 })
                 .await

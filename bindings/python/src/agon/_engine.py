@@ -352,6 +352,18 @@ def builtin_roles() -> list[str]:
     return cast("list[str]", _Instance().call("builtin-roles"))
 
 
+def check_document(document: Spec) -> str:
+    """Check a protocol document (a mapping or JSON text) on its own; returns it normalized,
+    as JSON text. A mistake raises AgonError whose ``detail["field"]`` is its JSON path."""
+    return _text(_Instance().call("check-document", spec_text(document)))
+
+
+def protocol_documents() -> list[tuple[str, str]]:
+    """The built-in protocols that are protocol documents: ``[(name, document_json), ...]``,
+    to start one's own from."""
+    return [(str(name), str(text)) for name, text in _Instance().call("protocol-documents")]
+
+
 def protocols() -> list[dict[str, str]]:
     """Every protocol the engine offers: ``[{"name", "summary"}]``."""
     return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
