@@ -140,6 +140,8 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("round-robin-cost-limit", "cost-limit", 2),
         // The guide's protocol document: both reds find no fatal flaw in round 2, which stops it.
         ("red-blue-document", "completed", 2),
+        // The same document as the browser page's form seats it (no names, its own limits).
+        ("red-blue-page", "completed", 2),
     ];
     // Every case declares the outcome it was written for: a new case must be added here.
     let mut declared: Vec<&str> = expect.iter().map(|(case, _, _)| *case).collect();

@@ -33,6 +33,13 @@ pub fn spec_from_form(form: JsValue) -> Result<String, JsError> {
     Ok(serde_json::to_string_pretty(&spec)?)
 }
 
+/// Check a protocol document (JSON) with the core: the document normalized
+/// (pretty JSON), or an error naming the JSON path of the mistake.
+#[wasm_bindgen(js_name = checkDocument)]
+pub fn check_document(document: &str) -> Result<String, JsError> {
+    form::check_document(document).map_err(|e| JsError::new(&e))
+}
+
 /// The built-in roles with their own models, when `protocol` seats roles
 /// (the page then offers a model field per role); `null` otherwise.
 #[wasm_bindgen(js_name = roleFields)]

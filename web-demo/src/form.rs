@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use agon_core::{DebateSpec, Limits, OptionKind, SpecRequest, build_spec};
+use agon_core::{DebateSpec, Error, Limits, OptionKind, SpecRequest, build_spec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -16,7 +16,12 @@ pub struct Form {
     /// The judge's model; empty for a debate without synthesis.
     #[serde(default)]
     pub judge: String,
+    /// A built-in protocol's name; ignored when `document` is given.
+    #[serde(default)]
     pub protocol: String,
+    /// A protocol document of one's own (JSON text); empty: `protocol` is a built-in.
+    #[serde(default)]
+    pub document: String,
     /// Empty: the protocol's own default.
     #[serde(default)]
     pub rounds: Option<u32>,
@@ -46,7 +51,11 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     if models.is_empty() {
         return Err("Models: give at least one model name".into());
     }
-    let options = options(&form.protocol, &form.options)?;
+    let (protocol, options) = if form.document.trim().is_empty() {
+        (form.protocol.clone(), options(&form.protocol, &form.options)?)
+    } else {
+        own_protocol(&form.document, &form.options)?
+    };
     let role_models = form
         .role_models
         .iter()
@@ -60,7 +69,7 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
         models,
         judge: Some(judge.to_string()).filter(|j| !j.is_empty()),
         no_judge: judge.is_empty(),
-        protocol: form.protocol.clone(),
+        protocol,
         options,
         role_models,
         rounds: form.rounds,
@@ -103,6 +112,30 @@ fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap
     Ok(options)
 }
 
+/// Check a protocol document (JSON) with the core: the document normalized,
+/// or the JSON path of the mistake and what it is
+/// (`protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}`).
+pub fn check_document(text: &str) -> Result<String, String> {
+    agon_core::check_document(text).map_err(|e| match e {
+        // A document is not a spec: its errors read without the "invalid spec" lead.
+        Error::InvalidSpec { field, reason } if field.is_empty() => reason,
+        Error::InvalidSpec { field, reason } => format!("{field}: {reason}"),
+        other => other.to_string(),
+    })
+}
+
+/// The spec request's protocol for a document: its name, and the document
+/// (as the core normalized it) as the option `document`. The page offers no
+/// option fields for a document, so any option given is a mistake.
+fn own_protocol(text: &str, fields: &BTreeMap<String, String>) -> Result<(String, BTreeMap<String, Value>), String> {
+    let document: Value = serde_json::from_str(&check_document(text)?).map_err(|e| e.to_string())?;
+    if let Some((name, _)) = fields.iter().find(|(_, v)| !v.trim().is_empty()) {
+        return Err(format!("{name}: the page takes no options for a protocol of your own"));
+    }
+    let name = document["name"].as_str().unwrap_or_default().to_string();
+    Ok((name, BTreeMap::from([("document".to_string(), document)])))
+}
+
 /// One of the roles a protocol seats, for the page's per-role model fields.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RoleField {
@@ -136,6 +169,7 @@ mod tests {
             models: models.into(),
             judge: judge.into(),
             protocol: "rotating-challenger".into(),
+            document: String::new(),
             rounds: Some(1),
             options: BTreeMap::new(),
             role_models: BTreeMap::new(),
@@ -237,6 +271,50 @@ mod tests {
         assert!(["m1", "m2"].contains(&seat("optimist").model.as_str()), "empty: the Models in turn");
         f.role_models.insert("nobody".into(), "x".into());
         assert!(spec_err(&f).contains("nobody"));
+    }
+
+    /// The red/blue exercise as the page's browser test fills the form:
+    /// the document pasted, three models, a judge.
+    fn red_blue_form(document: String) -> Form {
+        Form {
+            models: "red1, red2, blue".into(),
+            judge: "judge".into(),
+            protocol: "rotating-challenger".into(),
+            document,
+            rounds: Some(3),
+            options: BTreeMap::new(),
+            role_models: BTreeMap::new(),
+            question: "Ship the billing rewrite on Monday?".into(),
+            context: String::new(),
+            max_tokens: 200,
+        }
+    }
+
+    fn golden(case: &str) -> Value {
+        let path = format!("{}/../tests/golden/{case}/spec.json", env!("CARGO_MANIFEST_DIR"));
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    }
+
+    /// The golden case the browser test compares the page's run with holds
+    /// exactly the spec this form makes: the document decides the protocol,
+    /// not the select's leftover choice.
+    #[test]
+    fn a_pasted_document_makes_the_spec_of_its_golden_case() {
+        let document = golden("red-blue-document")["protocol"]["document"].to_string();
+        let spec = spec(&red_blue_form(document)).unwrap();
+        assert_eq!(serde_json::to_value(&spec).unwrap(), golden("red-blue-page"));
+    }
+
+    #[test]
+    fn a_bad_document_is_named_by_its_json_path() {
+        let mut document = golden("red-blue-document")["protocol"]["document"].clone();
+        document["phases"][1]["turns"][0]["prompt"]["user"] = json!("{question}{histroy}");
+        let err = spec_err(&red_blue_form(document.to_string()));
+        assert_eq!(err, "protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}");
+        assert!(spec_err(&red_blue_form("{\"version\": 1,".into())).starts_with("protocol: not JSON"));
+        let mut f = red_blue_form(golden("red-blue-document")["protocol"]["document"].to_string());
+        f.options.insert("items".into(), "x".into());
+        assert!(spec_err(&f).starts_with("items: the page takes no options"));
     }
 
     fn spec_err(f: &Form) -> String {

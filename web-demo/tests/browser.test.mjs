@@ -5,19 +5,17 @@
 // provides all three).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { serve } from './serve.mjs';
+import { startTestServer } from './test_server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'target/web-demo');
 const golden = join(root, 'tests/golden');
-const testServerBin = process.env.AGON_TEST_SERVER ?? join(root, 'target/debug/agon-test-server');
 const screenshot = process.env.AGON_WEB_SCREENSHOT ?? join(dist, 'screenshot.png');
 
 let browser;
@@ -80,19 +78,6 @@ async function download(page, button) {
     page.getByRole('button', { name: button }).click(),
   ]);
   return readFile(await file.path(), 'utf8');
-}
-
-/** The project's own model server, with faults; stops by itself after 120 s. */
-async function startTestServer(config) {
-  const dir = await mkdtemp(join(tmpdir(), 'agon-web-'));
-  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
-  const child = spawn(testServerBin, ['--port', '0', '--config', join(dir, 'config.json'), '--max-seconds', '120'],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  for await (const line of createInterface({ input: child.stdout })) {
-    const found = line.match(/^listening (http:\/\/127\.0\.0\.1:\d+)/);
-    if (found) return { url: found[1], stop: () => { child.kill(); return rm(dir, { recursive: true, force: true }); } };
-  }
-  throw new Error('the test server did not start');
 }
 
 test('the protocol select lists every protocol the core offers', async () => {
@@ -362,7 +347,8 @@ test('every protocol in the select runs in the page to an outcome (test server, 
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     // What each protocol takes comes from the core, through the page's select.
-    const protocols = await page.getByLabel('Protocol').locator('option').evaluateAll((options) =>
+    // Built-ins only: a protocol of one's own has its own tests below.
+    const protocols = await page.getByLabel('Protocol').locator('option:not([value="(own)"])').evaluateAll((options) =>
       options.map((o) => ({ name: o.value, maxSeats: Number(o.dataset.maxSeats ?? 3), options: o.dataset.options.split(' ') })));
     assert.ok(protocols.length >= 12, protocols.map((p) => p.name).join());
     for (const { name, maxSeats, options } of protocols) {
@@ -388,6 +374,78 @@ test('every protocol in the select runs in the page to an outcome (test server, 
   } finally {
     server.stop();
   }
+});
+
+/** The red/blue exercise (examples/protocols/red-blue.toml), as the JSON its golden case carries. */
+async function redBlueDocument() {
+  const spec = JSON.parse(await readFile(join(golden, 'red-blue-document', 'spec.json'), 'utf8'));
+  return spec.protocol.document;
+}
+
+test('a protocol of your own, loaded from a JSON file, runs in the page; its transcripts equal its golden case byte for byte', async () => {
+  // The golden case holds the spec the page's form makes (a unit test in
+  // web-demo/src/form.rs checks that) and the replies; the test server
+  // serves each model its replies, in order.
+  const name = 'red-blue-page';
+  const spec = JSON.parse(await readFile(join(golden, name, 'spec.json'), 'utf8'));
+  const script = JSON.parse(await readFile(join(golden, name, 'script.json'), 'utf8'));
+  const modelOf = Object.fromEntries([...spec.panel, spec.judge].map((p) => [p.id, p.model]));
+  const models = {};
+  for (const { seat, text } of script) (models[modelOf[seat]] ??= { replies: [] }).replies.push(text);
+  const server = await startTestServer({ models });
+  const dir = await mkdtemp(join(tmpdir(), 'agon-web-'));
+  try {
+    const file = join(dir, 'red-blue.json');
+    await writeFile(file, JSON.stringify(await redBlueDocument(), null, 2));
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'red1, red2, blue', Judge: 'judge', Protocol: '(own)', Rounds: '3',
+      'Max tokens': '200', Question: spec.question,
+    });
+    await page.getByLabel('Load protocol file').setInputFiles(file);
+    const check = page.locator('#protocol-document-check');
+    await check.filter({ hasText: 'The engine accepts red-blue' }).waitFor();
+    assert.equal(await page.getByLabel('Protocol document').getAttribute('aria-invalid'), 'false');
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    const json = await download(page, 'Download transcript (JSON)');
+    assert.equal(json, await readFile(join(golden, name, 'transcript.json'), 'utf8'), 'transcript.json');
+    const markdown = await download(page, 'Download transcript (Markdown)');
+    assert.equal(markdown, await readFile(join(golden, name, 'transcript.md'), 'utf8'), 'transcript.md');
+    assert.equal((await server.stats()).requests.length, script.length, 'one call per scripted reply');
+    await assertNoCspViolation(page);
+    await context.close();
+  } finally {
+    server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('a pasted document with a mistake: the page names its JSON path beside the field and does not start', async () => {
+  const document = await redBlueDocument();
+  document.phases[1].turns[0].prompt.user = '{question}{histroy}Answer the attacks.';
+  const { page, requested, context } = await openDemo();
+  await fillForm(page, { Endpoint: 'http://127.0.0.1:9/v1', Models: 'a, b, c', Judge: 'j', Protocol: '(own)' });
+  const field = page.getByLabel('Protocol document');
+  await field.fill(JSON.stringify(document));
+  const where = 'protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}';
+  const check = page.locator('#protocol-document-check');
+  await check.filter({ hasText: where }).waitFor();
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  // Read out with the field, and announced as it changes.
+  assert.match(await field.getAttribute('aria-describedby'), /\bprotocol-document-check\b/);
+  assert.equal(await check.getAttribute('aria-live'), 'polite');
+  await page.getByRole('button', { name: 'Run debate' }).click();
+  await page.getByRole('status').filter({ hasText: `Cannot start: ${where}` }).waitFor();
+  await field.fill('{"version": 1, "name": "x"');
+  await check.filter({ hasText: 'protocol: not JSON' }).waitFor();
+  await field.fill('');
+  assert.equal(await check.textContent(), '');
+  await page.getByRole('button', { name: 'Run debate' }).click();
+  await page.getByRole('status').filter({ hasText: 'Cannot start: paste a protocol document' }).waitFor();
+  const elsewhere = requested.filter((url) => !url.startsWith(site.url));
+  assert.deepEqual(elsewhere, [], 'nothing was called');
+  await assertNoCspViolation(page);
+  await context.close();
 });
 
 test('Stop aborts the calls in flight; the journal of the stopped run reopens; "remember" keeps the key in localStorage', async () => {

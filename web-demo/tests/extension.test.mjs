@@ -9,18 +9,16 @@
 // the extension's CSP forbids.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startTestServer } from './test_server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const unpacked = join(root, 'target/extension/unpacked');
 const golden = join(root, 'tests/golden');
-const testServerBin = process.env.AGON_TEST_SERVER ?? join(root, 'target/debug/agon-test-server');
 const screenshot = process.env.AGON_EXTENSION_SCREENSHOT ?? join(root, 'target/extension/screenshot.png');
 const KEY = 'sk-agon-extension-test-7319';
 
@@ -120,19 +118,6 @@ async function valueHolding(field, text, timeout = 10_000) {
 async function download(page, button) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
   return readFile(await file.path(), 'utf8');
-}
-
-/** The project's own model server; stops by itself after 120 s. */
-async function startTestServer(config) {
-  const dir = await mkdtemp(join(tmpdir(), 'agon-ext-server-'));
-  await writeFile(join(dir, 'config.json'), JSON.stringify(config));
-  const child = spawn(testServerBin, ['--port', '0', '--config', join(dir, 'config.json'), '--max-seconds', '120'],
-    { stdio: ['ignore', 'pipe', 'inherit'] });
-  for await (const line of createInterface({ input: child.stdout })) {
-    const found = line.match(/^listening (http:\/\/127\.0\.0\.1:\d+)/);
-    if (found) return { url: found[1], stats: async () => (await fetch(`${found[1]}/stats`)).json(), stop: () => { child.kill(); return rm(dir, { recursive: true, force: true }); } };
-  }
-  throw new Error('the test server did not start');
 }
 
 test('the extension loads: its worker runs, the panel is ready with no error, its CSP holds, and it may reach only this machine until asked', async () => {

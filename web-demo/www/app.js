@@ -5,11 +5,14 @@
 // Rust renderer that turns raw HTML into text and keeps only safe links.
 // What is kept where, and what may be reached, is host.js's: the page's
 // and the browser extension's differ, this file does not.
-import init, { Council, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
+import init, { Council, checkDocument, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
 import { allowEndpoint, claimDebate, loadDebate, loadKey, onContext, saveDebate, saveKey } from './host.js';
 
 const $ = (selector) => document.querySelector(selector);
 const COLOURS = 8; // .seat-0 … .seat-7 in style.css
+// The Protocol select's entry for a document of one's own: no protocol name
+// has parentheses, so it cannot stand for a built-in.
+const OWN = '(own)';
 
 let council;
 let catalog = [];
@@ -308,10 +311,16 @@ function onLiveEvent(event) {
 async function run(submit) {
   submit.preventDefault();
   reset();
+  const own = $('#protocol').value === OWN;
+  if (own && !$('#protocol-document').value.trim()) {
+    $('#status').textContent = 'Cannot start: paste a protocol document, or load one from a file.';
+    return;
+  }
   let spec;
   try {
     spec = specFromForm({
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
+      document: own ? $('#protocol-document').value : '',
       rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value,
       context: $('#context').value, max_tokens: Number($('#max-tokens').value),
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
@@ -398,8 +407,41 @@ function download(what) {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
+/**
+ * Check the pasted document with the engine and say what it found next to
+ * the field: the protocol's name, or the JSON path of the mistake.
+ */
+function checkOwnDocument() {
+  const field = $('#protocol-document');
+  const check = $('#protocol-document-check');
+  if (!field.value.trim()) {
+    check.textContent = '';
+    delete check.dataset.valid;
+    field.removeAttribute('aria-invalid');
+    return;
+  }
+  try {
+    const { name, summary } = JSON.parse(checkDocument(field.value));
+    check.textContent = `The engine accepts ${name}${summary ? `: ${summary}` : '.'}`;
+    check.dataset.valid = 'true';
+    field.setAttribute('aria-invalid', 'false');
+  } catch (error) {
+    check.textContent = `Not a protocol the engine can run: ${error.message ?? error}`;
+    check.dataset.valid = 'false';
+    field.setAttribute('aria-invalid', 'true');
+  }
+}
+
+async function loadProtocolFile() {
+  const file = $('#protocol-file').files[0];
+  if (!file) return;
+  $('#protocol-document').value = await file.text();
+  checkOwnDocument();
+}
+
 /** The chosen protocol's own fields, as the core's catalog describes them. */
 function protocolFields() {
+  $('#own-protocol').hidden = $('#protocol').value !== OWN;
   const protocol = catalog.find((p) => p.name === $('#protocol').value);
   const box = $('#protocol-options');
   box.replaceChildren(element('legend', '', 'Protocol options'));
@@ -460,8 +502,13 @@ for (const { name, summary, min_seats, max_seats, options } of catalog) {
   option.dataset.options = options.map((o) => o.name).join(' ');
   $('#protocol').append(option);
 }
+const ownOption = element('option', '', 'your own (a protocol document)');
+ownOption.value = OWN;
+$('#protocol').append(ownOption);
 $('#protocol').value = 'rotating-challenger';
 $('#protocol').addEventListener('change', protocolFields);
+$('#protocol-document').addEventListener('input', checkOwnDocument);
+$('#protocol-file').addEventListener('change', loadProtocolFile);
 protocolFields();
 $('#round-tabs').addEventListener('keydown', (key) => { // arrows move between tabs
   const tabs = [...document.querySelectorAll('#round-tabs [role="tab"]')];

@@ -12,6 +12,7 @@
 //! can fit every request into the context budget in one place.
 
 pub(crate) mod adversarial;
+pub(crate) mod borda;
 pub(crate) mod challenge;
 pub(crate) mod comparative;
 mod consensus_check;

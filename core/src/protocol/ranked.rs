@@ -16,6 +16,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use super::borda;
 use super::registry::{BASE, Definition, Seats};
 use super::{Bounds, Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
 use crate::Phase;
@@ -122,14 +123,10 @@ impl Protocol for Ranked {
     }
 }
 
-/// Borda over every parsed ranking: in a ranking of k answers, first place
-/// earns k−1 points, last earns 0. Sorted by points, then by average
-/// position, then by label. None when no ranking could be read at all.
+/// Borda over every parsed ranking ([`borda`]): sorted by points, then by
+/// average position, then by label. None when no ranking could be read at all.
 fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<Note>) -> Option<serde_json::Value> {
-    let mut points: BTreeMap<usize, (u32, u32, u32)> = BTreeMap::new(); // points, count, position sum
-    for &s in labels.keys() {
-        points.insert(s, (0, 0, 0));
-    }
+    let mut orders: Vec<Vec<usize>> = Vec::new();
     let mut rankings = Vec::new();
     for (&ranker, _) in labels.iter() {
         let Some(text) = debate.text(ranker, 1, Phase::Ranking) else { continue };
@@ -144,36 +141,25 @@ fn aggregate(debate: &Debate, labels: &BTreeMap<usize, String>, notes: &mut Vec<
             });
             continue;
         }
-        let k = order.len() as u32;
-        for (pos, label) in order.iter().enumerate() {
-            let seat = *labels.iter().find(|(_, l)| *l == label).expect("offered label").0;
-            let e = points.get_mut(&seat).expect("known seat");
-            e.0 += k - 1 - pos as u32;
-            e.1 += 1;
-            e.2 += pos as u32 + 1;
-        }
+        orders.push(
+            order.iter().map(|label| *labels.iter().find(|(_, l)| *l == label).expect("offered label").0).collect(),
+        );
         rankings.push(json!({"ranker": debate.seat(ranker).id, "order": order}));
     }
     if rankings.is_empty() {
         return None;
     }
     notes.push(Note::Result { name: "rankings".into(), value: json!(rankings) });
-    let mut rows: Vec<(usize, (u32, u32, u32))> = points.into_iter().collect();
-    // Average position compared as a fraction without floats: a/b < c/d ⇔ a·d < c·b.
-    // Labels are unique, so the order is total and an unstable sort is exact.
-    rows.sort_unstable_by(|(sa, a), (sb, b)| {
-        b.0.cmp(&a.0)
-            .then((a.2 as u64 * b.1.max(1) as u64).cmp(&(b.2 as u64 * a.1.max(1) as u64)))
-            .then(labels[sa].cmp(&labels[sb]))
-    });
+    // Labels are unique: the last tie-break tells any two seats apart.
+    let rows = borda::standings(borda::count(labels.keys().copied(), &orders), |a, b| labels[a].cmp(&labels[b]));
     Some(json!(
         rows.iter()
-            .map(|(s, (p, n, sum))| json!({
+            .map(|(s, tally)| json!({
                 "seat": debate.seat(*s).id,
                 "label": labels[s],
-                "points": p,
-                "rankings": n,
-                "average_position": if *n == 0 { serde_json::Value::Null } else { json!(two_decimals(*sum, *n)) },
+                "points": tally.points,
+                "rankings": tally.rankings,
+                "average_position": tally.average_place().map_or(serde_json::Value::Null, |a| json!(a)),
             }))
             .collect::<Vec<_>>()
     ))
@@ -216,18 +202,6 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
         _ => return false,
     }
     true
-}
-
-/// `numerator / denominator` with two decimals, rounded half to even on the
-/// exact fraction. Integer arithmetic: the same digits on every host, and no
-/// float formatting code in the component.
-fn two_decimals(numerator: u32, denominator: u32) -> String {
-    let (scaled, d) = (numerator as u64 * 100, denominator.max(1) as u64);
-    let (mut hundredths, rest) = (scaled / d, scaled % d);
-    if 2 * rest > d || (2 * rest == d && hundredths % 2 == 1) {
-        hundredths += 1;
-    }
-    format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
 fn answers(debate: &Debate, labels: &BTreeMap<usize, String>, except: Option<usize>) -> Vec<HistoryEntry> {
@@ -297,18 +271,5 @@ what they got wrong, and say where the council disagreed."
         history,
         history_title: "ANSWERS AND RANKINGS".into(),
         after: "The council's final answer.".into(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn two_decimals_rounds_the_exact_fraction_half_to_even() {
-        assert_eq!(super::two_decimals(3, 2), "1.50");
-        assert_eq!(super::two_decimals(2, 3), "0.67");
-        assert_eq!(super::two_decimals(1, 3), "0.33");
-        assert_eq!(super::two_decimals(1, 8), "0.12"); // 0.125: the tie goes to the even digit
-        assert_eq!(super::two_decimals(3, 8), "0.38"); // 0.375
-        assert_eq!(super::two_decimals(7, 1), "7.00");
     }
 }

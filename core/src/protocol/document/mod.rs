@@ -15,8 +15,9 @@
 //! because the format (version 1) lacks:
 //!
 //! - ranked: seeded shuffled answer labels ("Response A…") recorded as a
-//!   choice, a ranking phase that hides each seat's own answer, the
-//!   `FINAL RANKING:` reader and Borda points (an aggregator).
+//!   choice, a ranking phase that hides each seat's own answer, history
+//!   headings of its own, the `FINAL RANKING:` reader, and an aggregator
+//!   over [`borda`](crate::protocol::borda) (the count itself is shared).
 //! - rotating-challenger: a blind phase whose speakers then see the blind
 //!   answers under a different title, an order that starts after the
 //!   challenger, and its own judge prompt wording — close, untried.
