@@ -16,6 +16,7 @@
 use super::Verdict;
 use super::lexicon as lx;
 use super::tokens::{Sentence, Token, sentences};
+use core::cell::Cell;
 
 /// What the reader found, and where: the span of the clause that decided it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,6 +132,11 @@ struct Clauses<'s> {
     after_break: Vec<bool>,
     /// For each word, the index of its clause.
     clause: Vec<usize>,
+    /// For each word, the word range of its clause (clauses are contiguous).
+    bounds: Vec<(usize, usize)>,
+    /// For each word, its verb's subject and scope once asked for: the
+    /// reader asks for them many times per word, and each answer scans back.
+    subjects: Vec<Cell<Option<(Subject, usize)>>>,
     question: bool,
 }
 
@@ -171,18 +177,29 @@ impl<'s> Clauses<'s> {
         }
         // A clause of bare conjunctions ("and", "or", "so") belongs to the next one.
         let mut merged = clause.clone();
-        for c in 0..=current {
-            let members: Vec<usize> = (0..words.len()).filter(|&i| clause[i] == c).collect();
-            if !members.is_empty()
-                && c < current
-                && members.iter().all(|&i| matches!(words[i].0, "and" | "or" | "so" | "then" | "also" | "just"))
+        let mut start = 0;
+        while start < words.len() {
+            let c = clause[start];
+            let end = (start..words.len()).find(|&k| clause[k] != c).unwrap_or(words.len());
+            if c < current
+                && words[start..end].iter().all(|w| matches!(w.0, "and" | "or" | "so" | "then" | "also" | "just"))
             {
-                for i in members {
-                    merged[i] = c + 1;
-                }
+                merged[start..end].fill(c + 1);
+            }
+            start = end;
+        }
+        let mut bounds = vec![(0, 0); words.len()];
+        let mut from = 0;
+        for i in 0..words.len() {
+            if i > 0 && merged[i] != merged[i - 1] {
+                from = i;
+            }
+            if i + 1 == words.len() || merged[i + 1] != merged[i] {
+                bounds[from..=i].fill((from, i + 1));
             }
         }
-        Clauses { words, after_break, clause: merged, question: sentence.question }
+        let subjects = vec![Cell::new(None); words.len()];
+        Clauses { words, after_break, clause: merged, bounds, subjects, question: sentence.question }
     }
 
     fn w(&self, i: usize) -> &'s str {
@@ -195,10 +212,7 @@ impl<'s> Clauses<'s> {
 
     /// Word indices of the clause word `i` is in.
     fn clause_range(&self, i: usize) -> (usize, usize) {
-        let c = self.clause[i];
-        let from = (0..=i).rev().take_while(|&k| self.clause[k] == c).last().unwrap_or(i);
-        let to = (i..self.len()).take_while(|&k| self.clause[k] == c).last().unwrap_or(i) + 1;
-        (from, to)
+        self.bounds[i]
     }
 
     /// The byte span of the clause word `i` is in.
@@ -238,6 +252,15 @@ impl<'s> Clauses<'s> {
     /// agree", "…and agree", "…but reject the remedy") — the word of the
     /// subject it carries over, so negation and modals there still apply.
     fn subject_and_scope(&self, i: usize) -> (Subject, usize) {
+        if let Some(known) = self.subjects[i].get() {
+            return known;
+        }
+        let found = self.find_subject_and_scope(i);
+        self.subjects[i].set(Some(found));
+        found
+    }
+
+    fn find_subject_and_scope(&self, i: usize) -> (Subject, usize) {
         let (from, _) = self.clause_range(i);
         for k in (from..i).rev() {
             let w = self.w(k);
@@ -499,6 +522,9 @@ impl<'s> Clauses<'s> {
     /// Opposition (or withdrawn opposition) at word `i`.
     fn opposition(&self, i: usize) -> Option<Kind> {
         let w = self.w(i);
+        if !may_oppose(w) {
+            return None;
+        }
         // "Only if the depot is funded…": a sentence that opens with an emphatic
         // condition sets one on the speaker's stance, whatever verb follows.
         if i == 0 && w == "only" && matches!(self.w(1), "if" | "when" | "once" | "with" | "provided") {
@@ -608,25 +634,6 @@ impl<'s> Clauses<'s> {
             return None;
         }
         // Holding out: "I stand by my position", "I still prefer my plan".
-        const HOLDOUT: &[&[&str]] = &[
-            &["stand", "by", "my"],
-            &["hold", "my"],
-            &["maintain", "my"],
-            &["sticking", "with", "my"],
-            &["stick", "with", "my"],
-            &["stick", "to", "my"],
-            &["keep", "my", "position"],
-            &["my", "position", "stands"],
-            &["my", "position", "remains"],
-            &["my", "position", "is", "unchanged"],
-            &["my", "view", "stands"],
-            &["my", "view", "remains"],
-            &["still", "prefer"],
-            &["still", "favor"],
-            &["still", "favour"],
-            &["still", "think", "the"],
-            &["still", "believe", "the"],
-        ];
         if HOLDOUT.iter().any(|p| self.phrase_at(i, p)) {
             return Some(Kind::Oppose);
         }
@@ -728,8 +735,7 @@ impl<'s> Clauses<'s> {
 
     fn contrast_at(&self, i: usize) -> bool {
         let w = self.w(i);
-        let (from, _) = self.clause_range(i);
-        if lx::CONTRAST_PHRASES.iter().any(|p| self.phrase_at(i, p)) {
+        if lx::CONTRAST_PHRASES.iter().any(|p| p.first() == Some(&w) && self.phrase_at(i, p)) {
             return true;
         }
         match w {
@@ -744,12 +750,48 @@ impl<'s> Clauses<'s> {
                     && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
                     && !joins_verbs
             }
-            "yet" => i == from,
+            "yet" => i == self.clause_range(i).0,
             // "Still, …" opens a sentence; "I still agree" is no contrast.
             "still" => i == 0 && self.clause[1.min(self.len() - 1)] != self.clause[0],
             w => lx::contrast(w),
         }
     }
+}
+
+/// Holding out: "I stand by my position", "I still prefer my plan".
+const HOLDOUT: &[&[&str]] = &[
+    &["stand", "by", "my"],
+    &["hold", "my"],
+    &["maintain", "my"],
+    &["sticking", "with", "my"],
+    &["stick", "with", "my"],
+    &["stick", "to", "my"],
+    &["keep", "my", "position"],
+    &["my", "position", "stands"],
+    &["my", "position", "remains"],
+    &["my", "position", "is", "unchanged"],
+    &["my", "view", "stands"],
+    &["my", "view", "remains"],
+    &["still", "prefer"],
+    &["still", "favor"],
+    &["still", "favour"],
+    &["still", "think", "the"],
+    &["still", "believe", "the"],
+];
+
+/// Whether `w` can start anything [`Clauses::opposition`] looks for: most
+/// words cannot, and the full look (the clause, its subject, the words
+/// before) costs far more than these lookups.
+fn may_oppose(w: &str) -> bool {
+    let starts = |phrases: &[&[&str]]| phrases.iter().any(|p| p.first() == Some(&w));
+    matches!(w, "only" | "longer" | "not" | "it" | "it's" | "this" | "that" | "that's" | "its")
+        || lx::oppose_verb(w)
+        || lx::oppose_past(w)
+        || lx::opposed_state(w)
+        || lx::reservation(w)
+        || lx::discussion_target(w)
+        || starts(lx::NOT_CONVERGED)
+        || starts(HOLDOUT)
 }
 
 /// Words that open a clause with a subject of its own (or a negation): after

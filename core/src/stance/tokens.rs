@@ -66,19 +66,18 @@ pub(crate) fn sentences(own: &str) -> Vec<Sentence> {
             }
             match c {
                 '’' => word.push('\''),
+                c if c.is_ascii() => word.push(c.to_ascii_lowercase()),
                 c => word.extend(c.to_lowercase()),
             }
             continue;
         }
-        let last_word = word.clone();
+        // Read before the word is flushed: "e.g." ends no sentence.
+        let abbreviation =
+            c == '.' && ABBREVIATIONS.contains(&word.as_str()) && prev.is_some_and(char::is_alphanumeric);
         flush(&mut word, word_start, &mut tokens);
         let ends_sentence = match c {
             '!' | '?' | ';' | '\n' => true,
-            '.' => {
-                let abbreviation =
-                    ABBREVIATIONS.contains(&last_word.as_str()) && prev.is_some_and(char::is_alphanumeric);
-                !abbreviation && next.is_none_or(|n| n.is_whitespace() || "\"')]*_".contains(n))
-            }
+            '.' => !abbreviation && next.is_none_or(|n| n.is_whitespace() || "\"')]*_".contains(n)),
             _ => false,
         };
         if ends_sentence {
