@@ -42,9 +42,12 @@ mkdir "$work/js-src"
 cp -r bindings/js/package.json bindings/js/README.md bindings/js/src bindings/js/gen LICENSE-MIT LICENSE-APACHE "$work/js-src/"
 (cd "$work/js-src" && npm pack --silent --pack-destination "$work" >/dev/null)
 tarball="$(ls "$work"/agon-debate-*.tgz)"
-tar -tzf "$tarball" | grep -q '^package/gen/.*\.wasm$' || fail "$tarball carries no component (gen/*.wasm)"
-tar -tzf "$tarball" | grep -qx 'package/README.md' || fail "$tarball carries no README.md"
-tar -tzf "$tarball" | grep -qx 'package/LICENSE-MIT' || fail "$tarball carries no LICENSE-MIT"
+# Listed to a file first: `grep -q` quits early, and pipefail would count the lister's SIGPIPE.
+tar -tzf "$tarball" >"$work/npm-files"
+grep -q '^package/gen/.*\.wasm$' "$work/npm-files" || fail "$tarball carries no component (gen/*.wasm)"
+for file in README.md LICENSE-MIT LICENSE-APACHE; do
+  grep -qx "package/$file" "$work/npm-files" || fail "$tarball carries no $file"
+done
 mkdir "$work/npm-user"
 (cd "$work/npm-user" &&
   printf '{"name":"npm-user","private":true,"type":"module"}\n' >package.json &&
@@ -66,7 +69,9 @@ cp -r bindings/python "$work/python-src"
 cp LICENSE-MIT LICENSE-APACHE "$work/python-src/"
 .venv-pkg/bin/python -m build --wheel --no-isolation --outdir "$work/dist" "$work/python-src" >/dev/null
 wheel="$(ls "$work"/dist/agon_debate-*.whl)"
-python3 -m zipfile -l "$wheel" | grep -q ' agon/agon.wasm ' || fail "$wheel carries no component (agon/agon.wasm)"
+python3 -m zipfile -l "$wheel" >"$work/wheel-files"
+grep -q '^agon/agon.wasm ' "$work/wheel-files" || fail "$wheel carries no component (agon/agon.wasm)"
+grep -q 'dist-info/licenses/LICENSE-MIT ' "$work/wheel-files" || fail "$wheel carries no LICENSE-MIT"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
 (cd "$work" && GOLDEN="$golden" "$work/venv/bin/python" - <<'PY'
