@@ -9,7 +9,7 @@ out=target/web-demo
 cargo build --quiet -p agon-web-demo --target wasm32-unknown-unknown --profile web
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen --target web --no-typescript --out-dir "$out" \
-  target/wasm32-unknown-unknown/web/agon_web_demo.wasm
+  "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/web/agon_web_demo.wasm"
 wasm=$out/agon_web_demo_bg.wasm
 # Features are read from the target_features section wasm-bindgen keeps.
 web-demo/node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers "$wasm" -o "$wasm.opt"

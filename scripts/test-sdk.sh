@@ -38,13 +38,13 @@ if [ -z "${AGON_LOCAL_MODEL_URL:-}" ]; then
   export AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL"
 fi
 
-step "the README's SDK examples, verbatim, against the local model"
+step "the book's SDK examples (docs/src/sdks.md), verbatim, against the local model"
 python3 - <<'PY'
 import pathlib, sys
-readme = pathlib.Path("README.md").read_text()
+readme = pathlib.Path("docs/src/sdks.md").read_text()
 for example in ("bindings/js/examples/debate.mjs", "bindings/python/examples/debate.py"):
     if pathlib.Path(example).read_text() not in readme:
-        sys.exit(f"README.md does not show {example} verbatim")
+        sys.exit(f"docs/src/sdks.md does not show {example} verbatim")
 PY
 (cd bindings/js && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" node examples/debate.mjs | tail -n 3)
 (cd "$js_user" && OPENAI_BASE_URL="$AGON_LOCAL_MODEL_URL" "$root/.venv-sdk/bin/python" "$root/bindings/python/examples/debate.py" | tail -n 3)

@@ -31,6 +31,9 @@ cargo clippy --workspace --all-targets --quiet -- -D warnings
 step "docs and dependencies (cargo doc and cargo-deny, warnings denied)"
 scripts/lint.sh
 
+step "the book (docs/): mdBook builds it; links, anchors and command marks checked"
+scripts/test-docs.sh
+
 step "workspace tests"
 cargo test --workspace --quiet
 
@@ -51,9 +54,15 @@ step "end to end against the real local model"
 source scripts/local-model.sh
 start_local_model
 cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-threads 1
+# The README's first command, on the debug build (its release build takes minutes).
+AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" \
+  --max-tokens 40 --judge-max-tokens 60 --quiet
 
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
+
+step "packages: cargo package, npm pack and python -m build, each installed from clean and replaying a golden case"
+scripts/test-packages.sh
 
 step "agon.ray: Python SDK debates on a two-node Ray cluster"
 scripts/test-ray.sh

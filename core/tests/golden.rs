@@ -369,17 +369,18 @@ fn every_registered_protocol_has_golden_cases() {
     }
 }
 
-/// The README's captured results are real output: each ````markdown block in
-/// it appears, verbatim, in a golden case's transcript.md.
+/// The book's captured results (docs/src/protocols.md) are real output:
+/// each ````markdown block in it appears, verbatim, in a golden case's
+/// transcript.md.
 #[test]
-fn the_readmes_captured_results_are_golden_output() {
+fn the_books_captured_results_are_golden_output() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/src/protocols.md")).unwrap();
     let transcripts: Vec<String> =
         cases().iter().map(|c| std::fs::read_to_string(c.join("transcript.md")).unwrap()).collect();
     let blocks: Vec<&str> =
         readme.split("````markdown\n").skip(1).map(|rest| rest.split("\n````").next().unwrap()).collect();
-    assert!(blocks.len() >= 2, "the README shows challenge's closing document and the competitive review");
+    assert!(blocks.len() >= 2, "the book shows challenge's closing document and the competitive review");
     for block in blocks {
         assert!(transcripts.iter().any(|t| t.contains(block)), "not in any golden transcript.md:\n{block}");
     }

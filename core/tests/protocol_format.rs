@@ -1,4 +1,4 @@
-//! docs/protocol-format.md, the reference of the protocol document format,
+//! docs/src/protocol-format.md, the book's reference of the protocol document format,
 //! is generated here from the document's types: their source in
 //! core/src/protocol/document/ (doc comments, fields, variants and serde
 //! attributes). The test fails when the committed file is stale;
@@ -233,7 +233,7 @@ fn reference() -> String {
          <!-- Generated from the types in core/src/protocol/document/ by core/tests/protocol_format.rs: \
          do not edit. Regenerate with AGON_BLESS=1 cargo test -p agon-core --test protocol_format -->\n\n\
          A protocol document is JSON (the CLI also reads TOML and YAML and converts them). \
-         The README's \"Write your own protocol\" builds one step by step; `agon protocols --show NAME` \
+         [Write your own protocol](own-protocol.md) builds one step by step; `agon protocols --show NAME` \
          prints a built-in one. Every field below is checked when the document loads, and an error \
          names its JSON path (`protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}`).\n",
     );
@@ -245,7 +245,7 @@ fn reference() -> String {
 }
 
 fn committed() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/protocol-format.md")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/protocol-format.md")
 }
 
 #[test]
@@ -258,7 +258,7 @@ fn the_committed_reference_is_generated_from_the_types() {
     let old = std::fs::read_to_string(committed()).unwrap_or_default();
     assert!(
         old == fresh,
-        "docs/protocol-format.md is stale: AGON_BLESS=1 cargo test -p agon-core --test protocol_format"
+        "docs/src/protocol-format.md is stale: AGON_BLESS=1 cargo test -p agon-core --test protocol_format"
     );
 }
 

@@ -184,7 +184,7 @@ pub struct SpecArgs {
     /// End without a synthesis.
     #[arg(long, conflicts_with = "judge")]
     pub no_judge: bool,
-    /// Debate rounds (default: the protocol's own, see README).
+    /// Debate rounds (default: the protocol's own, see docs/src/protocols.md).
     #[arg(long, short)]
     pub rounds: Option<u32>,
     /// The seat that challenges first (id or 1-based number); rotating-challenger only.

@@ -18,7 +18,7 @@ fn example(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/protocols").join(name)
 }
 
-/// The guide's document, as the README builds it.
+/// The guide's document, as the book builds it.
 fn red_blue() -> PathBuf {
     example("red-blue.toml")
 }
@@ -367,7 +367,7 @@ fn the_design_review_example_runs() {
 }
 
 /// `--show` prints a built-in's shipped document, which runs as one's own
-/// once renamed (the starting point the README promises).
+/// once renamed (the starting point the book promises).
 #[test]
 fn a_shown_built_in_is_a_starting_point() {
     let sandbox = Sandbox::new("protocol-files", "show");
@@ -399,11 +399,13 @@ fn every_example_has_a_test() {
     assert_eq!(found, ["design-review.json", "pre-mortem.yaml", "red-blue.toml"]);
 }
 
-/// The README's "Write your own protocol" builds red-blue.toml block by
-/// block; together the blocks are exactly the file the tests above run.
+/// The book's "Write your own protocol" (docs/src/own-protocol.md) builds
+/// red-blue.toml block by block; together the blocks are exactly the file
+/// the tests above run.
 #[test]
-fn the_readme_guide_is_the_example_file() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap();
+fn the_books_guide_is_the_example_file() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/own-protocol.md")).unwrap();
     let marker = "<!-- examples/protocols/red-blue.toml -->\n```toml\n";
     let blocks: Vec<&str> =
         readme.split(marker).skip(1).map(|rest| &rest[..rest.find("\n```\n").expect("a closed block") + 1]).collect();

@@ -13,7 +13,7 @@ pub mod run;
 pub mod sessions;
 pub mod spec;
 
-/// Exit codes, documented in the README.
+/// Exit codes, documented in the book (docs/src/cli.md).
 pub mod exit {
     pub const OK: u8 = 0;
     pub const FAILURE: u8 = 1;

@@ -79,8 +79,8 @@ fn show_document(runtime: &mut Runtime, config: &Config, name: &str, format: Doc
         serde_json::from_str(&text)?
     } else if runtime.protocols()?.iter().any(|p| p.name == name) {
         return Err(bad(format!(
-            "{name} is built into the engine as code: the protocol format cannot say it yet (see the README's \
-             \"Write your own protocol\"); `agon protocols` marks the ones that are documents"
+            "{name} is built into the engine as code: the protocol format cannot say it yet (see the book's \
+             \"Write your own protocol\", docs/src/own-protocol.md); `agon protocols` marks the ones that are documents"
         )));
     } else {
         return Err(bad(format!("no protocol named '{name}' (see `agon protocols`)")));

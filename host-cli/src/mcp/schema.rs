@@ -59,7 +59,7 @@ pub struct DebateArgs {
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
     /// A protocol of your own: a protocol document (JSON; the format is agon's
-    /// docs/protocol-format.md, and `agon protocols --show NAME` prints one to
+    /// docs/src/protocol-format.md, and `agon protocols --show NAME` prints one to
     /// start from). The debate then runs it; `protocol`, if given, must be its name.
     #[serde(default)]
     pub document: Option<Value>,

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The packages as a registry would get them, each checked from clean:
+#
+# 1. crates.io: `cargo package` (which builds the packaged crate on its own,
+#    from its .crate file) for agon-core and agon-stream. agon-cli is not
+#    packaged: its build script builds the component from the workspace's
+#    other crates, so it cannot build from a .crate yet (publish = false;
+#    it ships as a binary, scripts/release.sh).
+# 2. npm: `npm pack` of bindings/js, the tarball installed into a fresh
+#    project, which replays a golden case from its journal and must give its
+#    transcript byte for byte.
+# 3. PyPI: `python -m build --wheel` of bindings/python, the wheel installed
+#    into a fresh venv, which replays the same golden case the same way.
+#
+# Both the tarball and the wheel must carry the component. Everything is
+# built and installed under $TMPDIR (scripts/test.sh gives each run its own),
+# removed when this script ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+step() { printf '\n--- %s\n' "$*" >&2; }
+fail() { echo "test-packages: $*" >&2; exit 1; }
+
+case_name=challenge-partial-escalate
+golden="$root/tests/golden/$case_name"
+work="$(mktemp -d "${TMPDIR:-/tmp}/agon-packages.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+step "set-up: the SDKs (target/agon.wasm, bindings/js/gen, the wheel's agon.wasm) and the build tools"
+scripts/setup-sdk.sh
+scripts/setup-packages.sh
+
+step "cargo package: agon-core, agon-stream (each verified: built from its .crate alone)"
+cargo package --quiet -p agon-core -p agon-stream --target-dir "$work/cargo-target"
+for crate in agon-core agon-stream; do
+  ls "$work/cargo-target/package/$crate-"*.crate >/dev/null || fail "no .crate for $crate"
+done
+
+step "npm pack bindings/js, installed into a fresh project, replaying $case_name"
+# Packed from a copy that has the licence files beside package.json.
+mkdir "$work/js-src"
+cp -r bindings/js/package.json bindings/js/README.md bindings/js/src bindings/js/gen LICENSE-MIT LICENSE-APACHE "$work/js-src/"
+(cd "$work/js-src" && npm pack --silent --pack-destination "$work" >/dev/null)
+tarball="$(ls "$work"/agon-debate-*.tgz)"
+# Listed to a file first: `grep -q` quits early, and pipefail would count the lister's SIGPIPE.
+tar -tzf "$tarball" >"$work/npm-files"
+grep -q '^package/gen/.*\.wasm$' "$work/npm-files" || fail "$tarball carries no component (gen/*.wasm)"
+for file in README.md LICENSE-MIT LICENSE-APACHE; do
+  grep -qx "package/$file" "$work/npm-files" || fail "$tarball carries no $file"
+done
+mkdir "$work/npm-user"
+(cd "$work/npm-user" &&
+  printf '{"name":"npm-user","private":true,"type":"module"}\n' >package.json &&
+  npm install --no-audit --no-fund --offline --loglevel=error "$tarball" &&
+  GOLDEN="$golden" node --input-type=module -e '
+    import { readFileSync } from "node:fs";
+    import { Session } from "agon-debate";
+    const read = (f) => readFileSync(`${process.env.GOLDEN}/${f}`, "utf8");
+    const session = Session.fromJournal(read("journal.ndjson"));
+    while (session.poll().tag !== "done");
+    if (session.transcriptJson() !== read("transcript.json")) throw new Error("transcript.json differs");
+    if (session.transcriptMarkdown() !== read("transcript.md")) throw new Error("transcript.md differs");
+    console.log("npm: the installed tarball replays the golden case byte for byte");')
+
+step "python -m build --wheel bindings/python, installed into a fresh venv, replaying $case_name"
+# --no-isolation: the backend is .venv-pkg's pinned setuptools, not whatever
+# PyPI serves today. Built from a copy so no build/ or egg-info is left here.
+cp -r bindings/python "$work/python-src"
+cp LICENSE-MIT LICENSE-APACHE "$work/python-src/"
+.venv-pkg/bin/python -m build --wheel --no-isolation --outdir "$work/dist" "$work/python-src" >/dev/null
+wheel="$(ls "$work"/dist/agon_debate-*.whl)"
+python3 -m zipfile -l "$wheel" >"$work/wheel-files"
+grep -q '^agon/agon.wasm ' "$work/wheel-files" || fail "$wheel carries no component (agon/agon.wasm)"
+grep -q 'dist-info/licenses/LICENSE-MIT ' "$work/wheel-files" || fail "$wheel carries no LICENSE-MIT"
+python3 -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
+(cd "$work" && GOLDEN="$golden" "$work/venv/bin/python" - <<'PY'
+import os, pathlib
+import agon
+golden = pathlib.Path(os.environ["GOLDEN"])
+read = lambda f: (golden / f).read_text()
+assert pathlib.Path(agon.__file__).is_relative_to(pathlib.Path(os.getcwd())), agon.__file__
+with agon.Session.from_journal(read("journal.ndjson")) as session:
+    while session.poll().tag != "done":
+        pass
+    assert session.transcript_json() == read("transcript.json"), "transcript.json differs"
+    assert session.transcript_markdown() == read("transcript.md"), "transcript.md differs"
+print("wheel: the installed wheel replays the golden case byte for byte")
+PY
+)
+echo "test-packages: 3 passed, 0 failed"
