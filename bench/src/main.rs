@@ -9,7 +9,8 @@
 //! 4. sizes;
 //!
 //! and agon beside a peer council tool on the same endpoint (`--peers PYTHON`),
-//! and `agon batch` at width (`--batch-only` prints that table alone).
+//! and `agon batch` at width (`--batch-only` prints that table alone; `--overhead-only`
+//! prints section 1 alone).
 //! `--instructions native|component N CACHE` is the child that callgrind counts.
 
 mod hosts;
@@ -39,6 +40,12 @@ fn main() {
         // Just the batch at width, at full size unless --quick.
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
         println!("{}", batch_at_width(quick, &agon_binary(&root)));
+        return;
+    }
+    if args.iter().any(|a| a == "--overhead-only") {
+        // Just section 1, the engine's overhead in every host.
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+        println!("{}", engine_overhead(quick, &agon_binary(&root), &root));
         return;
     }
     let peer_python = args.iter().position(|a| a == "--peers").and_then(|i| args.get(i + 1)).map(PathBuf::from);
