@@ -90,11 +90,14 @@ pub fn text_bars(timings: &[Timing], width: usize) -> String {
                 (true, true) => "answered (fallback)",
                 (true, false) => "answered",
             };
+            let range = format!(
+                "{:.1}–{:.1} s",
+                (c.start_ms - start) as f64 / 1000.0,
+                (c.end_ms.max(c.start_ms) - start) as f64 / 1000.0
+            );
             let _ = writeln!(
                 out,
-                "  {bar} {:>6.1}–{:<6.1}s round {} attempt {} {} {what}",
-                (c.start_ms - start) as f64 / 1000.0,
-                (c.end_ms.max(c.start_ms) - start) as f64 / 1000.0,
+                "  {bar} {range:<14} round {} attempt {} {} {what}",
                 c.round,
                 c.attempt,
                 sanitize::terminal(&clip(&c.model, 60)),
