@@ -42,6 +42,7 @@ mod input;
 pub mod journal;
 mod outcome;
 mod parse;
+pub mod picture;
 mod protocol;
 mod quality;
 mod render;

@@ -197,7 +197,7 @@ impl Batch<'_> {
             }
         }
         let mut council = runtime.create(&spec.to_string())?.map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut sinks = Sinks { events: None, journals: Vec::new() };
+        let mut sinks = Sinks { events: None, journals: Vec::new(), timings: None };
         let mut view = View::new(None);
         // No Ctrl-C here: the batch's own handler stops the process, and the results file keeps what finished.
         let ending = host::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel())?;

@@ -45,6 +45,9 @@ pub enum Command {
         id: String,
         #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
         format: Format,
+        /// Instead of the transcript, when each model call ran: text bars from the session's timings.
+        #[arg(long)]
+        timeline: bool,
     },
     /// Export a session as Markdown, JSON, or a self-contained HTML page.
     Export {

@@ -143,6 +143,11 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_protocol_documents(&mut self.store)?)
     }
 
+    /// The call timeline as SVG, drawn by the engine from the timings NDJSON; None without timings.
+    pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
+        Ok(self.bindings.agon_debate_engine().call_timeline_svg(&mut self.store, timings_ndjson)?)
+    }
+
     /// Check a protocol document; the document normalized (JSON).
     pub fn check_document(&mut self, json: &str) -> Result<Result<String, EngineError>> {
         Ok(self.bindings.agon_debate_engine().call_check_document(&mut self.store, json)?.map_err(EngineError))
@@ -217,6 +222,17 @@ impl Council<'_> {
     pub fn results_markdown(&mut self) -> Result<String> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_results_markdown(&mut rt.store, self.session)?)
+    }
+
+    /// The call timeline as SVG from timings NDJSON, drawn by the engine; None without timings.
+    pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
+        self.runtime.timeline_svg(timings_ndjson)
+    }
+
+    /// The debate's pictures as (file name, SVG), drawn by the engine.
+    pub fn pictures(&mut self) -> Result<Vec<(String, String)>> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_pictures(&mut rt.store, self.session)?)
     }
 
     pub fn spec_json(&mut self) -> Result<String> {

@@ -48,8 +48,10 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
 }
 
 /// The page for a transcript; `results` is its named results as the engine
-/// renders them in Markdown (empty when there are none).
-pub fn html(t: &Value, results: &str) -> String {
+/// renders them in Markdown (empty when there are none), `pictures` the
+/// engine's SVG pictures of it (file name, SVG), shown inline as they are:
+/// the engine escaped every model-written text in them.
+pub fn html(t: &Value, results: &str, pictures: &[(String, String)]) -> String {
     let mut seats: Vec<&str> = t["participants"].as_array().into_iter().flatten().map(|p| str_of(p, "id")).collect();
     if let Some(j) = t["judge"].as_object() {
         seats.push(j.get("id").and_then(Value::as_str).unwrap_or("judge"));
@@ -200,6 +202,13 @@ pub fn html(t: &Value, results: &str) -> String {
             agon_html::markdown_to_html(results)
         );
     }
+    if !pictures.is_empty() {
+        h.push_str("<section class=\"pictures\"><h2>Pictures</h2>\n");
+        for (name, svg) in pictures {
+            let _ = writeln!(h, "<figure data-name=\"{}\">{svg}</figure>", escape(name));
+        }
+        h.push_str("</section>\n");
+    }
     if let Some(usage) = t.get("usage") {
         let _ = writeln!(h, "<h2>Usage and cost</h2><pre class=\"data\">{}</pre>", escape(&pretty(usage)));
     }
@@ -244,6 +253,7 @@ pre{white-space:pre-wrap;word-wrap:break-word;font:inherit;margin:.3rem 0}pre.da
 .outcome{border-radius:.5rem;padding:.5rem .9rem;margin:1rem 0}.outcome.ok{background:#ecfdf5}.outcome.bad{background:#fef2f2;border:2px solid #b91c1c}\
 .results table{border-collapse:collapse;margin:.5rem 0}.results th,.results td{border:1px solid #ccc;padding:.2rem .5rem;text-align:left;vertical-align:top}\
 .results blockquote{margin:.3rem 0;padding-left:.7rem;border-left:3px solid #ccc;color:#333}\
+figure{margin:1rem 0;max-width:40rem}figure svg{display:block;height:auto}\
 footer{color:#777;font-size:.8rem;margin-top:3rem}";
 
 #[cfg(test)]
@@ -269,7 +279,7 @@ mod tests {
 
     #[test]
     fn model_text_cannot_inject_markup() {
-        let page = html(&transcript("completed", "<script>alert('x')</script> & \"quoted\""), "");
+        let page = html(&transcript("completed", "<script>alert('x')</script> & \"quoted\""), "", &[]);
         assert!(!page.contains("<script>"), "a reply's script tag must come out inert");
         assert!(page.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;quoted&quot;"));
         assert!(page.contains("<title>agon · Ship &lt;it&gt;?</title>"));
@@ -279,13 +289,13 @@ mod tests {
         let head = &page[..page.find("</head>").unwrap()];
         assert!(head.contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none';"), "{head}");
         assert!(!CSP.contains("script-src"), "default-src 'none' covers scripts");
-        let page = html(&transcript("completed", "\u{1b}]52;c;eA==\u{7}"), "");
+        let page = html(&transcript("completed", "\u{1b}]52;c;eA==\u{7}"), "", &[]);
         assert!(page.contains("^[]52;c;eA==^G") && !page.contains('\u{1b}'));
     }
 
     #[test]
     fn rounds_seats_and_the_challenger_are_marked() {
-        let page = html(&transcript("completed", "Yes."), RESULTS);
+        let page = html(&transcript("completed", "Yes."), RESULTS, &[]);
         assert!(page.contains("<h2 class=\"round\">Blind answers</h2>"));
         assert!(page.contains("<h2 class=\"round\">Round 2 · deliberation</h2>"));
         assert!(page.contains("class=\"turn challenger\" style=\"background:#dcfce7\""), "b's colour, marked");
@@ -300,7 +310,7 @@ mod tests {
 
     #[test]
     fn results_are_tables_never_json_and_never_markup() {
-        let page = html(&transcript("completed", "Yes."), RESULTS);
+        let page = html(&transcript("completed", "Yes."), RESULTS, &[]);
         let results = &page[page.find("<h2>Results</h2>").expect("a results section")..];
         assert!(
             results.contains("<table>") && results.contains("<tr><td>1</td><td>a</td><td>4</td></tr>"),
@@ -311,12 +321,21 @@ mod tests {
         assert!(!page.contains("<img") && !page.contains("<script") && !page.contains("href="));
         assert!(!page.contains("\"ranking\""), "no JSON dump of the data");
         // No results, no section.
-        assert!(!html(&transcript("completed", "Yes."), "\n").contains("<h2>Results</h2>"));
+        assert!(!html(&transcript("completed", "Yes."), "\n", &[]).contains("<h2>Results</h2>"));
+    }
+
+    #[test]
+    fn the_engine_pictures_are_shown_inline_and_only_when_there_are_some() {
+        let svg = "<svg role=\"img\"><title>Stance map</title></svg>".to_string();
+        let page = html(&transcript("completed", "Yes."), "", &[("stance-map.svg".into(), svg.clone())]);
+        let pictures = &page[page.find("<h2>Pictures</h2>").expect("a pictures section")..];
+        assert!(pictures.contains(&format!("<figure data-name=\"stance-map.svg\">{svg}</figure>")), "{pictures}");
+        assert!(!html(&transcript("completed", "Yes."), "", &[]).contains("<h2>Pictures</h2>"));
     }
 
     #[test]
     fn a_degraded_run_says_so_first_and_never_under_the_normal_heading() {
-        let page = html(&transcript("degraded", "Yes."), "");
+        let page = html(&transcript("degraded", "Yes."), "", &[]);
         let outcome = page.find("Outcome: degraded").unwrap();
         assert!(outcome < page.find("Blind answers").unwrap(), "the outcome comes before the turns");
         assert!(page.contains("<b>c</b> (blind, round 1): timeout — no answer"));
@@ -326,10 +345,10 @@ mod tests {
         let mut t = transcript("degraded", "Yes.");
         t["outcome"]["headline"] = json!("Headline <from> the engine");
         t["outcome"]["synthesis_heading"] = json!("Heading from the engine");
-        let page = html(&t, "");
+        let page = html(&t, "", &[]);
         assert!(page.contains("Outcome: Headline &lt;from&gt; the engine"), "escaped, as all text");
         assert!(page.contains("<h2>Heading from the engine</h2>") && !page.contains("<h2>Synthesis</h2>"));
-        let page = html(&transcript("no-quorum", "Yes."), "");
+        let page = html(&transcript("no-quorum", "Yes."), "", &[]);
         assert!(!page.contains("Synthesis"), "no quorum: no synthesis section at all");
     }
 }

@@ -25,6 +25,7 @@ pub use preflight::preflight;
 
 use crate::engine::{Council, wit};
 use crate::provider::{self, CallOptions, Environment, human};
+use crate::timings::{Timing, TimingsFile};
 use crate::view::View;
 
 /// What a worker thread or the signal handler reports.
@@ -42,6 +43,8 @@ pub enum Message {
         id: u64,
         result: Result<provider::Completion, provider::CallError>,
     },
+    /// When one call attempt ran, for the session's timings file.
+    Timed(Timing),
     Interrupted,
 }
 
@@ -56,6 +59,8 @@ pub struct Sinks {
     pub events: Option<Box<dyn Write>>,
     /// The session's journal and any `--journal` copy; every input goes to each.
     pub journals: Vec<JournalFile>,
+    /// The session's call timings (not the journal's business: replay ignores time).
+    pub timings: Option<TimingsFile>,
 }
 
 /// Drive `council` to its end.
@@ -132,6 +137,11 @@ pub fn drive(
         match message {
             Message::Text { id, piece } => view.text(id, &piece),
             Message::Note { id: _, text } => view.notice(&text),
+            Message::Timed(timing) => {
+                if let Some(file) = &mut sinks.timings {
+                    file.record(&timing);
+                }
+            }
             Message::Finished { id, result } => {
                 let input = match result {
                     Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage }),
@@ -155,10 +165,15 @@ fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOption
         let mut on_text = |piece: &str| {
             let _ = text_tx.send(Message::Text { id, piece: piece.to_string() });
         };
+        let note_tx = tx.clone();
         let mut on_note = |note: String| {
-            let _ = tx.send(Message::Note { id, text: note });
+            let _ = note_tx.send(Message::Note { id, text: note });
         };
-        let result = call_seat(&env, &request, options, &mut on_text, &mut on_note, &mut thread::sleep);
+        let timed_tx = tx.clone();
+        let mut on_timed = |timing: Timing| {
+            let _ = timed_tx.send(Message::Timed(timing));
+        };
+        let result = call_seat(&env, &request, options, &mut on_text, &mut on_note, &mut on_timed, &mut thread::sleep);
         let _ = tx.send(Message::Finished { id, result });
     });
 }

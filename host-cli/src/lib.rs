@@ -19,6 +19,7 @@ pub mod provider;
 pub mod sanitize;
 pub mod sessions;
 pub mod spec_args;
+pub mod timings;
 pub mod trust;
 pub mod view;
 

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
             config().and_then(|c| commands::resume::resume(&id, retry_failed, drive, &c))
         }
         Command::Sessions { json } => commands::sessions::list_sessions(json),
-        Command::Show { id, format } => commands::sessions::show(&id, format),
+        Command::Show { id, format, timeline } => commands::sessions::show(&id, format, timeline),
         Command::Export { id, format, output } => commands::sessions::export(&id, format, output.as_deref()),
         Command::Doctor { models, timeout } => config().and_then(|c| commands::doctor::doctor(&c, &models, timeout)),
         Command::Trust { file, list, revoke } => {

@@ -17,6 +17,10 @@ use serde_json::Value;
 pub const JOURNAL: &str = "journal.ndjson";
 pub const TRANSCRIPT_JSON: &str = "transcript.json";
 pub const TRANSCRIPT_MD: &str = "transcript.md";
+/// When each call attempt ran (the host's clock; never in the journal).
+pub const TIMINGS: &str = "timings.ndjson";
+/// The timings drawn; the engine's other pictures are named by [`crate::engine::Council::pictures`].
+pub const TIMELINE_SVG: &str = "timeline.svg";
 /// The compete history a run counts in (protocol and label), when its protocol keeps one.
 pub const COMPETE_KEY: &str = "compete-key.json";
 /// Held (an OS lock) while a run or a resume writes the session; see [`crate::lock`].

@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use agon_core::picture::{self, CallTiming};
 use agon_core::{Error, Event, FailureKind, Input, ModelRequest, Output, Phase, Session};
 use futures::StreamExt;
 use futures::future::{self, Either};
@@ -74,6 +75,9 @@ struct State {
     session: Option<Session>,
     /// Aborts the calls in flight; present while a run is going.
     abort: Option<AbortController>,
+    /// When each model call of this page's run ran (the page's clock): the
+    /// timeline. A replayed journal has none; it holds no time.
+    timings: Vec<CallTiming>,
 }
 
 #[wasm_bindgen]
@@ -147,6 +151,7 @@ impl Council {
             }
             state.session = Some(session);
             state.abort = Some(abort.clone());
+            state.timings.clear();
         }
         // After the session is in place: the page may ask it for results meanwhile.
         for event in &so_far {
@@ -174,7 +179,11 @@ impl Council {
         self.stop();
         let session = Session::from_journal(journal).map_err(to_error)?;
         let events = session.events().to_vec();
-        self.state.borrow_mut().session = Some(session);
+        {
+            let mut state = self.state.borrow_mut();
+            state.session = Some(session);
+            state.timings.clear();
+        }
         for event in &events {
             emit(on_event, event)?;
         }
@@ -197,6 +206,20 @@ impl Council {
     #[wasm_bindgen(js_name = resultsHtml)]
     pub fn results_html(&self) -> Option<String> {
         self.with_session(|s| agon_html::markdown_to_html(&s.results_markdown()))
+    }
+
+    /// The debate's pictures as HTML figures: the core's SVGs (the stance
+    /// map, the results' charts), then the timeline of this page's calls when
+    /// it made any. The core escaped every model-written text in them.
+    #[wasm_bindgen(js_name = picturesHtml)]
+    pub fn pictures_html(&self) -> Option<String> {
+        let state = self.state.borrow();
+        let session = state.session.as_ref()?;
+        let mut all = picture::pictures(&session.transcript());
+        if let Some(svg) = picture::timeline(&state.timings) {
+            all.push(("timeline.svg".to_string(), svg));
+        }
+        Some(all.into_iter().map(|(name, svg)| format!("<figure data-name=\"{name}\">{svg}</figure>")).collect())
     }
 
     /// The journal: the spec, then every reply or failure so far.
@@ -232,14 +255,28 @@ async fn drive(
                     let signal = signal.clone();
                     calls.push(async move {
                         if let Some(name) = human::person(&request.model) {
-                            return ask_person(on_human, &request, name, &signal).await;
+                            return (ask_person(on_human, &request, name, &signal).await, None);
                         }
                         let id = JsValue::from_f64(request.id as f64);
                         let on_piece = |piece: &str| {
                             // A failing view must not fail the call.
                             let _ = on_text.call2(&JsValue::NULL, &id, &JsValue::from_str(piece));
                         };
-                        fetch::call(endpoint, &request, &signal, &on_piece).await
+                        let start_ms = js_sys::Date::now() as u64;
+                        let input = fetch::call(endpoint, &request, &signal, &on_piece).await;
+                        // The page makes one attempt a call: no retries, no fallbacks.
+                        let timing = CallTiming {
+                            id: request.id,
+                            seat: request.seat.clone(),
+                            model: request.model.clone(),
+                            round: request.round,
+                            attempt: 1,
+                            fallback: false,
+                            start_ms,
+                            end_ms: js_sys::Date::now() as u64,
+                            ok: matches!(input, Input::Reply { .. }),
+                        };
+                        (input, Some(timing))
                     });
                 }
                 Some(Output::Event(event)) => emit(on_event, &event)?,
@@ -249,7 +286,7 @@ async fn drive(
             }
         }
         // 2. Wait for the next call to land, whichever it is.
-        let Some(input) = calls.next().await else {
+        let Some((input, timing)) = calls.next().await else {
             return Err(JsError::new("the engine is idle with no call in flight").into());
         };
         if signal.aborted() {
@@ -257,6 +294,7 @@ async fn drive(
         }
         // 3. Feed it back, then drain again.
         let mut state = state.borrow_mut();
+        state.timings.extend(timing);
         let Some(session) = state.session.as_mut() else {
             return Ok("stopped");
         };

@@ -17,6 +17,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'target/web-demo');
 const golden = join(root, 'tests/golden');
 const screenshot = process.env.AGON_WEB_SCREENSHOT ?? join(dist, 'screenshot.png');
+// The docs' pictures screenshots: AGON_PICTURES_SCREENSHOTS=docs/src/images rewrites them.
+const pictureShots = process.env.AGON_PICTURES_SCREENSHOTS ?? dist;
 
 let browser;
 let site;
@@ -125,6 +127,39 @@ async function replay(page, name) {
   await page.getByLabel('Open journal').setInputFiles(join(golden, name, 'journal.ndjson'));
   await page.getByRole('status').filter({ hasText: 'Replayed' }).waitFor();
 }
+
+test('an opened journal shows its pictures under the transcript: the core\'s stance map and charts, no timeline (a journal holds no time)', async () => {
+  const { page, context } = await openDemo();
+  const cases = {
+    'rotating-challenger-judge-overrules': ['stance-map.svg', async (svg) => {
+      assert.equal(await svg.locator('rect.verdict').count(), 6, 'three counted seats in each of two checks');
+      assert.equal(await svg.locator('rect.challenger').count(), 2, 'a challenger each check');
+      assert.equal(await svg.locator('rect.consensus').count(), 1, 'round 2 reached consensus');
+      assert.equal(await svg.locator('rect.overruled').count(), 1, 'round 1 the judge overruled');
+    }],
+    'priority-vote-four-items': ['chart-ranking.svg', async (svg) => {
+      assert.equal(await svg.locator('rect.bar').count(), 4);
+      assert.equal(await svg.locator('rect.flagged').count(), 2);
+    }],
+  };
+  for (const [name, [file, check]] of Object.entries(cases)) {
+    await replay(page, name);
+    const region = page.getByRole('region', { name: 'Pictures' });
+    await region.waitFor();
+    const svg = region.locator(`figure[data-name="${file}"] svg`);
+    assert.equal(await svg.getAttribute('role'), 'img');
+    // The same words as the blessed picture: every host draws the same bytes.
+    const blessed = await readFile(join(root, 'tests/pictures', name, file), 'utf8');
+    const title = blessed.match(/<title id="[^"]+">([^<]*)<\/title>/)[1];
+    assert.equal(await svg.locator('title').first().textContent(), title);
+    assert.equal(await page.getByRole('img', { name: title }).count(), 1, 'its title names it for a screen reader');
+    await check(svg);
+    assert.equal(await region.locator('figure[data-name="timeline.svg"]').count(), 0);
+    await region.screenshot({ path: join(pictureShots, `page-${file.replace('.svg', '')}.png`) });
+  }
+  await assertNoCspViolation(page);
+  await context.close();
+});
 
 test('each protocol\'s own result shows on the page as the core renders it: tables and headings, never JSON', async () => {
   const checks = {
@@ -309,6 +344,11 @@ test('a model answering HTTP 500: the outcome says degraded and names the seat; 
 
     const stats = await (await fetch(`${server.url}/stats`)).json();
     assert.ok(stats.max_in_flight >= 3, `the three blind calls run together (max in flight ${stats.max_in_flight})`);
+    // The page timed its own calls: the timeline shows them, the failed ones hatched.
+    const timeline = page.locator('#pictures figure[data-name="timeline.svg"] svg');
+    assert.equal(await timeline.locator('g.call').count(), stats.requests.length, 'a bar per call');
+    assert.ok(await timeline.locator('g.call.failed').count() >= 1);
+    await page.locator('#pictures').screenshot({ path: join(pictureShots, 'page-timeline.png') });
     assert.ok(stats.requests.every((r) => r.authorization === 'Bearer sk-web-test' && r.stream));
     const foreign = requested.filter((url) => !url.startsWith(site.url) && !url.startsWith(server.url));
     assert.deepEqual(foreign, []);

@@ -109,6 +109,9 @@ function showResults() {
   const html = council.resultsHtml() ?? '';
   $('#results .body').innerHTML = html; // the core's Markdown through markdownToHtml
   $('#results').hidden = html === '';
+  const pictures = council.picturesHtml() ?? '';
+  $('#pictures .body').innerHTML = pictures; // the core's SVG, model text escaped in it
+  $('#pictures').hidden = pictures === '';
 }
 
 function setState(node, state, text) {
@@ -128,6 +131,8 @@ function reset() {
   $('#synthesis .body').replaceChildren();
   $('#results .body').replaceChildren();
   $('#results').hidden = true;
+  $('#pictures .body').replaceChildren();
+  $('#pictures').hidden = true;
   $('#outcome .body').textContent = '';
   $('#outcome').dataset.kind = '';
   $('#event-log ol').replaceChildren();

@@ -79,6 +79,10 @@ impl Guest for Engine {
     fn check_document(document_json: String) -> Result<String, Error> {
         agon_core::check_document(&document_json).map_err(convert::error)
     }
+
+    fn timeline_svg(timings_ndjson: String) -> Option<String> {
+        agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson))
+    }
 }
 
 impl GuestSession for SessionResource {
@@ -127,6 +131,10 @@ impl GuestSession for SessionResource {
 
     fn results_markdown(&self) -> String {
         self.inner.borrow().results_markdown()
+    }
+
+    fn pictures(&self) -> Vec<(String, String)> {
+        agon_core::picture::pictures(&self.inner.borrow().transcript())
     }
 
     fn spec_json(&self) -> String {

@@ -77,6 +77,8 @@ export function checkDocument(document) {
 
 /** The built-in protocols that are protocol documents: `[[name, documentJson], …]`, to start one's own from. */
 export const protocolDocuments = () => engine.protocolDocuments();
+/** The call timeline as SVG from timings NDJSON (a line per call attempt); null without timings. */
+export const timelineSvg = (timingsNdjson) => engine.timelineSvg(timingsNdjson) ?? null;
 
 /** Every protocol the engine offers: `[{ name, summary }]`. */
 export const protocols = () => engine.protocols();

@@ -91,6 +91,8 @@ export declare function builtinRoles(): string[];
 export declare function checkDocument(document: string | Record<string, unknown>): string;
 /** The built-in protocols that are protocol documents: `[name, documentJson]` pairs. */
 export declare function protocolDocuments(): [string, string][];
+/** The call timeline as SVG, drawn by the engine from timings NDJSON (a line per call attempt); null without timings. */
+export declare function timelineSvg(timingsNdjson: string): string | null;
 export declare function protocols(): ProtocolInfo[];
 export declare function version(): string;
 export declare function specText(spec: Spec): string;

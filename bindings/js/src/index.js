@@ -10,6 +10,7 @@ export {
   builtinRoles,
   checkDocument,
   protocolDocuments,
+  timelineSvg,
   protocols,
   version,
   specText,

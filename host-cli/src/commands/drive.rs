@@ -13,6 +13,7 @@ use agon_cli::lock::{Lock, LockError};
 use agon_cli::output::{self, document_text};
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
 use agon_cli::sessions::{self, SessionDir};
+use agon_cli::timings::TimingsFile;
 use agon_cli::view::{View, outcome_line};
 use agon_cli::{bad, safe_eprintln, sanitize};
 use anyhow::{Context, Result};
@@ -83,7 +84,8 @@ pub fn drive_to_end(
         Some("-") => Some(Box::new(std::io::stdout())),
         Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
-    let mut sinks = Sinks { events, journals };
+    let timings = session.map(|s| TimingsFile::open(&s.dir.join(sessions::TIMINGS)));
+    let mut sinks = Sinks { events, journals, timings };
     let ending = host::drive(
         council,
         env,
@@ -189,6 +191,14 @@ pub fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &
     session.write(sessions::TRANSCRIPT_JSON, &output::json_text(&council.transcript_json()?)).with_context(context)?;
     let markdown = council.transcript_markdown()?;
     session.write(sessions::TRANSCRIPT_MD, &sanitize::terminal(&markdown)).with_context(context)?;
+    // The pictures: the engine's bytes, as every host shows them.
+    for (name, svg) in council.pictures()? {
+        session.write(&name, &svg).with_context(context)?;
+    }
+    let timings = std::fs::read_to_string(session.dir.join(sessions::TIMINGS)).unwrap_or_default();
+    if let Some(svg) = council.timeline_svg(&timings)? {
+        session.write(sessions::TIMELINE_SVG, &svg).with_context(context)?;
+    }
     Ok(())
 }
 

@@ -7,7 +7,7 @@ use agon_cli::engine::Runtime;
 use agon_cli::journal;
 use agon_cli::output::{self, check_writable, document_text};
 use agon_cli::sessions::{self, SessionDir};
-use agon_cli::{bad, sanitize};
+use agon_cli::{bad, sanitize, timings};
 use anyhow::{Context, Result};
 
 use super::document::{document, kind, yaml};
@@ -55,17 +55,35 @@ pub fn session_document(id: &str, format: Format) -> Result<String> {
     document(&mut opened.council, format)
 }
 
-/// The session's named results as the engine renders them in Markdown,
-/// from its journal (the stored transcript keeps their data, not their rendering).
-fn session_results(id: &str) -> Result<String> {
+/// The session's named results as the engine renders them in Markdown, and
+/// its pictures (the engine's, then the call timeline when timings were
+/// kept), from its journal: the stored transcript keeps the data, not these.
+fn session_rendered(id: &str) -> Result<(String, Vec<(String, String)>)> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
     let session = SessionDir::find(&root, id).map_err(bad)?;
     let mut runtime = Runtime::load()?;
     let mut opened = journal::open(&mut runtime, &session.journal(), None)?;
-    opened.council.results_markdown()
+    let mut pictures = opened.council.pictures()?;
+    let timings = std::fs::read_to_string(session.dir.join(sessions::TIMINGS)).unwrap_or_default();
+    if let Some(svg) = opened.council.timeline_svg(&timings)? {
+        pictures.push((sessions::TIMELINE_SVG.to_string(), svg));
+    }
+    Ok((opened.council.results_markdown()?, pictures))
 }
 
-pub fn show(id: &str, format: Format) -> Result<u8> {
+/// The session's call timeline as text bars.
+fn timeline(id: &str) -> Result<String> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let text = std::fs::read_to_string(session.dir.join(sessions::TIMINGS)).unwrap_or_default();
+    Ok(timings::text_bars(&timings::parse(&text), 48))
+}
+
+pub fn show(id: &str, format: Format, timeline_only: bool) -> Result<u8> {
+    if timeline_only {
+        std::io::stdout().lock().write_all(timeline(id)?.as_bytes())?;
+        return Ok(exit::OK);
+    }
     let document = session_document(id, format)?;
     std::io::stdout().lock().write_all(document_text(&document, kind(format)).as_bytes())?;
     Ok(exit::OK)
@@ -80,7 +98,8 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
         ExportFormat::Json => output::json_text(&session_document(id, Format::Json)?).into_owned(),
         ExportFormat::Html => {
             let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
-            agon_cli::export::html(&json, &session_results(id)?)
+            let (results, pictures) = session_rendered(id)?;
+            agon_cli::export::html(&json, &results, &pictures)
         }
     };
     match output {

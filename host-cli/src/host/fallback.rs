@@ -5,15 +5,18 @@ use std::time::Duration;
 
 use crate::engine::wit;
 use crate::provider::{self, CallOptions, Environment, ModelRef, retry};
+use crate::timings::{Timing, now_ms};
 
 /// One seat's call: each model of its fallback chain in turn, each with its
-/// retries, until one answers. `note` hears about retries and fallbacks.
+/// retries, until one answers. `note` hears about retries and fallbacks,
+/// `timed` when each attempt started and ended.
 pub fn call_seat(
     env: &Environment,
     request: &wit::ModelRequest,
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
     note: &mut dyn FnMut(String),
+    timed: &mut dyn FnMut(Timing),
     sleep: &mut dyn FnMut(Duration),
 ) -> Result<provider::Completion, provider::CallError> {
     // References were checked before the run; a bad one here still fails only this call.
@@ -27,9 +30,22 @@ pub fn call_seat(
             }
             let _permit = env.gate.as_ref().map(|g| g.acquire(&model.provider));
             let mut streamed = false;
+            // Timed after the permit: waiting for one's turn is not the call.
+            let start_ms = now_ms();
             let result = provider::complete(env, model, request, options, &mut |piece: &str| {
                 streamed = true;
                 on_text(piece)
+            });
+            timed(Timing {
+                id: request.id,
+                seat: request.seat.clone(),
+                model: model.reference(),
+                round: request.round,
+                attempt: n,
+                fallback: i > 0,
+                start_ms,
+                end_ms: now_ms(),
+                ok: result.is_ok(),
             });
             (result, streamed)
         };

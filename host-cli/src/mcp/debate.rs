@@ -266,7 +266,7 @@ fn finish(
     channel: (Sender<Message>, Receiver<Message>),
     events: EventLines,
 ) -> Result<Answer> {
-    let mut sinks = Sinks { events: Some(Box::new(events)), journals };
+    let mut sinks = Sinks { events: Some(Box::new(events)), journals, timings: None };
     let ending = host::drive(council, env, calls, &mut sinks, &mut View::new(None), channel).map_err(|e| {
         anyhow::anyhow!(
             "{e:#}; every turn answered before that is kept: once that is fixed, call resume with session {}",

@@ -1,0 +1,255 @@
+//! Charts of a protocol's named results: priority-vote's Borda scores with
+//! its flagged gaps, ranked's aggregate, comparative's weighted scorecard.
+//! Each is a horizontal bar chart; a result whose shape cannot be read (a
+//! transcript from another version) gets no chart rather than a wrong one.
+
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use super::svg;
+use crate::Transcript;
+
+/// One bar: its label, its parts (value, colour index) and a note after it.
+struct Bar {
+    label: String,
+    parts: Vec<(f64, usize)>,
+    note: String,
+    flagged: bool,
+}
+
+impl Bar {
+    fn total(&self) -> f64 {
+        self.parts.iter().map(|p| p.0).sum()
+    }
+}
+
+/// Part colours: distinct in hue and lightness, so neighbours differ in grey too.
+const PARTS: [&str; 6] = ["#1f5fa8", "#7fb3e6", "#c2571a", "#f2b37f", "#2e7d32", "#a5d6a7"];
+const BAR: &str = "#1f5fa8";
+
+const LABEL_W: u32 = 210;
+const PLOT_W: u32 = 200;
+const WIDTH: u32 = 660;
+const ROW_H: u32 = 28;
+const TOP: u32 = 34;
+
+/// Every chart `t`'s results allow, as (result key, SVG), in key order.
+pub fn charts(t: &Transcript) -> Vec<(String, String)> {
+    t.results.iter().filter_map(|(key, value)| chart(&t.protocol, key, value).map(|svg| (key.clone(), svg))).collect()
+}
+
+fn chart(protocol: &str, key: &str, value: &Value) -> Option<String> {
+    match (protocol, key) {
+        ("priority-vote", "ranking") => borda(value),
+        ("ranked", "aggregate") => aggregate(value),
+        ("comparative", "scorecard") => scorecard(value),
+        _ => None,
+    }
+}
+
+fn num(v: &Value) -> Option<f64> {
+    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+}
+
+fn word(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        other => other.to_string(),
+    }
+}
+
+fn borda(value: &Value) -> Option<String> {
+    let mut bars = Vec::new();
+    for row in value.as_array()? {
+        let score = num(&row["score"])?;
+        let flagged = row["disagreement"].is_object();
+        let priorities: Vec<String> = row["priorities"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(lens, p)| format!("{lens} {}", word(p)))
+            .collect();
+        bars.push(Bar {
+            label: format!("#{} {}", word(&row["item"]), word(&row["text"])),
+            parts: vec![(score, 0)],
+            note: if flagged { format!("gap: {}", priorities.join(", ")) } else { String::new() },
+            flagged,
+        });
+    }
+    let flagged = bars.iter().filter(|b| b.flagged).count();
+    let title = format!("Priority vote: Borda scores of {} items, {} flagged", bars.len(), flagged);
+    Some(draw("agon-chart-ranking", &title, &bars, &[], "hatched: the lenses disagree by two levels or more"))
+}
+
+fn aggregate(value: &Value) -> Option<String> {
+    let mut bars = Vec::new();
+    for row in value.as_array()? {
+        bars.push(Bar {
+            label: format!("{} ({})", word(&row["label"]), word(&row["seat"])),
+            parts: vec![(num(&row["points"])?, 0)],
+            note: format!("avg position {}", word(&row["average_position"])),
+            flagged: false,
+        });
+    }
+    let title = format!("Ranked: aggregate points of {} responses", bars.len());
+    Some(draw("agon-chart-aggregate", &title, &bars, &[], ""))
+}
+
+fn scorecard(value: &Value) -> Option<String> {
+    let criteria = value["criteria"].as_array()?;
+    let options = value["options"].as_object()?;
+    let recommended = value["recommendation"].as_str().unwrap_or_default();
+    let mut bars = Vec::new();
+    for (key, name) in options {
+        let mut parts = Vec::new();
+        for (i, c) in criteria.iter().enumerate() {
+            parts.push((num(&c["weight"])? * num(&c["scores"][key])?, i % PARTS.len()));
+        }
+        bars.push(Bar {
+            label: format!("{key}: {}", word(name)),
+            parts,
+            note: if key == recommended { "recommended".into() } else { String::new() },
+            flagged: false,
+        });
+    }
+    let legend: Vec<String> =
+        criteria.iter().map(|c| format!("{} (weight {})", word(&c["name"]), word(&c["weight"]))).collect();
+    let title = format!("Comparative: weighted scorecard of {} options over {} criteria", bars.len(), criteria.len());
+    Some(draw("agon-chart-scorecard", &title, &bars, &legend, "each part: weight × score"))
+}
+
+fn fmt(v: f64) -> String {
+    if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.2}") }
+}
+
+fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) -> String {
+    let max = bars.iter().map(Bar::total).fold(0.0_f64, f64::max);
+    let legend_rows = legend.len() as u32 + u32::from(!footnote.is_empty());
+    let height = TOP + bars.len() as u32 * ROW_H + 10 + legend_rows * 22;
+    let desc: Vec<String> = bars
+        .iter()
+        .map(|b| {
+            let note = if b.note.is_empty() { String::new() } else { format!(" ({})", svg::clip(&b.note, 80)) };
+            format!("{}: {}{note}", svg::clip(&b.label, 60), fmt(b.total()))
+        })
+        .collect();
+    let mut out = String::new();
+    svg::open(&mut out, id, WIDTH, height, title, &format!("{}.", desc.join("; ")));
+    let hatch = format!("{id}-hatch");
+    svg::hatch(&mut out, &hatch, "#ffffff");
+    let _ = writeln!(out, "<text x=\"8\" y=\"20\" font-weight=\"bold\">{}</text>", svg::text(title, 80));
+    for (row, bar) in bars.iter().enumerate() {
+        let y = TOP + row as u32 * ROW_H;
+        let _ = writeln!(out, "<text x=\"8\" y=\"{}\">{}</text>", y + 18, svg::text(&bar.label, 28));
+        let mut x = f64::from(LABEL_W);
+        for (value, colour) in &bar.parts {
+            let w = if max > 0.0 { value / max * f64::from(PLOT_W) } else { 0.0 };
+            let fill = if bar.parts.len() == 1 { BAR } else { PARTS[*colour] };
+            let _ = writeln!(
+                out,
+                "<rect class=\"bar\" x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"{fill}\"/>",
+                y + 4,
+                ROW_H - 8
+            );
+            if bar.flagged {
+                let _ = writeln!(
+                    out,
+                    "<rect class=\"flagged\" x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"url(#{hatch})\"/>",
+                    y + 4,
+                    ROW_H - 8
+                );
+            }
+            x += w;
+        }
+        let flag = if bar.flagged { "⚑ " } else { "" };
+        let note = if bar.note.is_empty() { String::new() } else { format!(" · {flag}{}", svg::text(&bar.note, 26)) };
+        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{}\">{}{note}</text>", x + 6.0, y + 18, fmt(bar.total()));
+    }
+    let mut y = TOP + bars.len() as u32 * ROW_H + 10;
+    for (i, words) in legend.iter().enumerate() {
+        svg::legend_entry(&mut out, 8, y, PARTS[i % PARTS.len()], "#ffffff", "", &svg::text(words, 60));
+        y += 22;
+    }
+    if !footnote.is_empty() {
+        let _ = writeln!(out, "<text x=\"8\" y=\"{}\" fill=\"#444444\">{}</text>", y + 13, svg::escape(footnote));
+    }
+    svg::close(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn with(protocol: &str, key: &str, value: Value) -> Transcript {
+        let mut t = super::super::stance_map::tests::transcript(&["a", "b"], vec![]);
+        t.protocol = protocol.into();
+        t.results.insert(key.into(), value);
+        t
+    }
+
+    #[test]
+    fn borda_scores_with_their_gaps_flagged() {
+        let t = with(
+            "priority-vote",
+            "ranking",
+            json!([
+                {"item": 2, "text": "Fix <the> pipeline", "score": 6, "priorities": {"impact": "P0", "urgency": "P0"}, "disagreement": null},
+                {"item": 1, "text": "Reply", "score": 3, "priorities": {"impact": "P2", "urgency": "P0"}, "disagreement": {"impact": "x", "urgency": "y"}}
+            ]),
+        );
+        let charts = charts(&t);
+        assert_eq!(charts.len(), 1);
+        let (key, svg) = &charts[0];
+        assert_eq!(key, "ranking");
+        assert_eq!(svg.matches("class=\"bar\"").count(), 2);
+        assert_eq!(svg.matches("class=\"flagged\"").count(), 1);
+        assert!(svg.contains("width=\"200.0\""), "the top score fills the plot");
+        assert!(svg.contains("width=\"100.0\""), "half the score, half the bar");
+        assert!(svg.contains("#2 Fix &lt;the&gt; pipeline") && svg.contains("⚑ gap: impact P2, urgency P0"));
+        assert!(svg.contains("1 flagged"), "{svg}");
+    }
+
+    #[test]
+    fn ranked_aggregate_and_comparative_scorecard() {
+        let t = with(
+            "ranked",
+            "aggregate",
+            json!([{"label": "Response B", "seat": "ana", "points": 2, "average_position": "1.00"},
+                   {"label": "Response A", "seat": "ben", "points": 0, "average_position": "2.00"}]),
+        );
+        let svg = &charts(&t)[0].1;
+        assert!(svg.contains("Response B (ana): 2 (avg position 1.00); Response A (ben): 0"), "{svg}");
+        let t = with(
+            "comparative",
+            "scorecard",
+            json!({"criteria": [{"name": "integrity", "weight": 50, "scores": {"A": 5, "B": 3}},
+                                 {"name": "speed", "weight": 30, "scores": {"A": 3, "B": 5}}],
+                   "options": {"A": "Postgres", "B": "Dynamo"}, "recommendation": "A", "totals": {"A": 340, "B": 300}}),
+        );
+        let svg = &charts(&t)[0].1;
+        assert_eq!(svg.matches("class=\"bar\"").count(), 4, "a part per option and criterion");
+        assert!(svg.contains("A: Postgres: 340 (recommended); B: Dynamo: 300."), "{svg}");
+        assert!(svg.contains("integrity (weight 50)"));
+    }
+
+    #[test]
+    fn an_unreadable_shape_or_another_result_gets_no_chart() {
+        assert!(charts(&with("priority-vote", "ranking", json!({"not": "a list"}))).is_empty());
+        assert!(charts(&with("round-robin", "ranking", json!([]))).is_empty());
+        assert!(charts(&with("ranked", "aggregate", json!([{"label": "x", "points": "lots"}]))).is_empty());
+    }
+
+    #[test]
+    fn hostile_labels_stay_text() {
+        let evil = format!("</svg><script>x()</script>\"\u{1b}[2J{}", "y".repeat(1 << 20));
+        let t =
+            with("ranked", "aggregate", json!([{"label": evil, "seat": evil, "points": 1, "average_position": evil}]));
+        let svg = &charts(&t)[0].1;
+        assert!(!svg.contains("<script") && !svg.contains('\u{1b}') && svg.matches("</svg>").count() == 1);
+        assert!(svg.len() < 10_000, "{}", svg.len());
+    }
+}
