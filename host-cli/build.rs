@@ -1,5 +1,6 @@
-//! Builds the `agon:debate` component (see xtask) into `$OUT_DIR/agon.wasm`,
-//! then compiles it ahead of time, so that no run of `agon` ever compiles:
+//! Builds the `agon:debate` component (see xtask) into `$OUT_DIR/agon.wasm.deflate`
+//! (carried for `agon component`), then compiles it ahead of time, so that no
+//! run of `agon` ever compiles:
 //!
 //! - `agon.native.cwasm`: machine code for the target's baseline CPU (not the
 //!   build machine's: a binary built here runs on any CPU of its target);
@@ -26,7 +27,8 @@ fn main() -> anyhow::Result<()> {
         env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
     let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
     let out = PathBuf::from(env::var("OUT_DIR")?);
-    std::fs::write(out.join("agon.wasm"), &component)?;
+    // Carried only for `agon component`, which writes it out: deflated.
+    std::fs::write(out.join("agon.wasm.deflate"), miniz_oxide::deflate::compress_to_vec(&component, 9))?;
 
     // Cargo's TARGET is the triple the binary is for; the pointer width and
     // byte order pick the Pulley flavour that matches it.

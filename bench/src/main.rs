@@ -21,7 +21,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use agon_bench::{script, spec};
-use agon_cli::engine::{COMPONENT, Code, Runtime, wit};
+use agon_cli::engine::{Code, Runtime, component, wit};
 use agon_core::Session;
 use agon_core::script::{ScriptEntry, play};
 use agon_testkit::cases::{CASES, Case};
@@ -504,10 +504,10 @@ fn sizes(root: &Path, agon: &Path) -> String {
 | JS package (`npm pack` tarball) | {js_tarball} | — |\n\
 | JS package, unpacked | {js_unpacked} | — |\n\
 | `agon` CLI binary ({}) | {} | — |\n",
-        kb(COMPONENT.len() as u64),
+        kb(component().len() as u64),
         {
             let tmp = std::env::temp_dir().join(format!("agon-bench-{}.wasm", std::process::id()));
-            std::fs::write(&tmp, COMPONENT).unwrap();
+            std::fs::write(&tmp, component()).unwrap();
             let gz = gzipped(&tmp).map(kb).unwrap_or_else(|| "gzip missing".into());
             let _ = std::fs::remove_file(&tmp);
             gz

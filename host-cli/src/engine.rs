@@ -19,13 +19,20 @@ wasmtime::component::bindgen!({
 
 pub use exports::agon::debate::types as wit;
 
-/// The component this binary carries, built by `build.rs`.
-pub const COMPONENT: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm"));
+/// The component this binary carries, built by `build.rs`, deflated: a run
+/// never needs it (it runs the compiled forms below); `agon component` does.
+const COMPONENT_DEFLATED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.wasm.deflate"));
 
-/// [`COMPONENT`] compiled by `build.rs` for this target's baseline CPU.
+/// The component this binary carries, inflated.
+pub fn component() -> Vec<u8> {
+    miniz_oxide::inflate::decompress_to_vec(COMPONENT_DEFLATED)
+        .expect("build.rs deflated the component this binary carries")
+}
+
+/// [`component`] compiled by `build.rs` for this target's baseline CPU.
 const NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm"));
 
-/// [`COMPONENT`] compiled by `build.rs` for Pulley, the fallback; deflated,
+/// [`component`] compiled by `build.rs` for Pulley, the fallback; deflated,
 /// since a run on a CPU that takes the native code never needs it.
 const PORTABLE_DEFLATED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.pulley.cwasm.deflate"));
 
@@ -279,7 +286,7 @@ fn compiled(code: Code) -> Result<(Engine, Component)> {
         }
     };
     let engine = Engine::new(&config)?;
-    // SAFETY: the bytes are what build.rs compiled from COMPONENT with this
+    // SAFETY: the bytes are what build.rs compiled from the component with this
     // very wasmtime; wasmtime checks their header, its version, its settings
     // and the CPU features the code needs, and refuses what does not match.
     let component = unsafe { Component::deserialize(&engine, &bytes) }.map_err(anyhow::Error::from)?;

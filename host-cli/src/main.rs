@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use agon_cli::cli::{Cli, Command};
 use agon_cli::config::{Config, given_in};
-use agon_cli::engine::COMPONENT;
+use agon_cli::engine::component;
 use agon_cli::{BadInput, bad, safe_eprintln};
 use anyhow::{Context, Result};
 use clap::{CommandFactory, FromArgMatches};
@@ -44,7 +44,7 @@ fn main() -> ExitCode {
             config().and_then(|c| commands::protocols::protocols(&c, show.as_deref(), format))
         }
         Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),
-        Command::Component { output } => std::fs::write(&output, COMPONENT)
+        Command::Component { output } => std::fs::write(&output, component())
             .with_context(|| format!("writing {}", output.display()))
             .map(|_| exit::OK),
     };

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use agon_cli::engine::{COMPONENT, Code, Runtime, wit};
+use agon_cli::engine::{Code, Runtime, component, wit};
 use agon_core::script::ScriptEntry;
 
 #[test]
@@ -11,7 +11,7 @@ fn the_component_imports_nothing() {
     let mut imports = Vec::new();
     let mut top_level_components = 0;
     let mut depth = 0;
-    for payload in wasmparser::Parser::new(0).parse_all(COMPONENT) {
+    for payload in wasmparser::Parser::new(0).parse_all(&component()) {
         match payload.unwrap() {
             wasmparser::Payload::Version { encoding, .. } => {
                 if depth == 0 && encoding == wasmparser::Encoding::Component {
@@ -33,7 +33,7 @@ fn the_component_imports_nothing() {
     // And it exports the engine interface at the version the WIT declares.
     let wit = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../wit/debate.wit")).unwrap();
     assert!(wit.contains("package agon:debate@0.1.0;"));
-    assert!(COMPONENT.windows(b"agon:debate/engine@0.1.0".len()).any(|w| w == b"agon:debate/engine@0.1.0"));
+    assert!(component().windows(b"agon:debate/engine@0.1.0".len()).any(|w| w == b"agon:debate/engine@0.1.0"));
 }
 
 fn golden_cases() -> Vec<PathBuf> {

@@ -127,9 +127,16 @@ fn replay_reads_the_journal_a_line_at_a_time() {
     }
     let ended_on_its_own = status.is_some();
     drop(done);
-    if !writer.is_finished() {
-        let _ = std::fs::File::open(&fifo); // unblocks a writer whose reader never came
-    }
+    // A writer whose reader never came is blocked opening the pipe: a reader
+    // unblocks it. Opened without blocking, since the writer may also have
+    // just ended, and a blocking open would then wait for ever.
+    let unblock = {
+        use std::os::unix::fs::OpenOptionsExt;
+        const O_NONBLOCK: i32 = 0o4000; // Linux
+        std::fs::OpenOptions::new().read(true).custom_flags(O_NONBLOCK).open(&fifo)
+    };
+    let _ = writer.join();
+    drop(unblock);
     let status = status.unwrap_or_else(|| {
         let _ = child.kill();
         child.wait().unwrap()
