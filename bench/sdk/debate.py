@@ -1,5 +1,6 @@
 """The Python SDK's engine overhead: the bench's 5-seat, 5-round debate replayed
-from scripted replies on the raw Session, with the golden replay rule.
+from scripted replies on the raw Session, with the golden replay rule, draining
+with `poll_all` (one call per drain) as the SDK's drive loop does.
 
     python bench/sdk/debate.py SPEC.json SCRIPT.json RUNS   → {"median_ms": …, "runs": …}
 """
@@ -20,12 +21,10 @@ def play(spec: str, script: list[dict]) -> None:
     outstanding: list[dict] = []
     with Session.create(spec) as session:
         while True:
-            output = session.poll()
-            while output.tag in ("request", "event"):
-                if output.tag == "request":
-                    outstanding.append(output.value)
-                output = session.poll()
-            if output.tag == "done":
+            # Drain to idle or done in one call, as the SDK's own drive loop does.
+            outputs = session.poll_all()
+            outstanding += [o.value for o in outputs if o.tag == "request"]
+            if outputs[-1].tag == "done":
                 return
             pick = next(
                 (

@@ -14,7 +14,8 @@ use wasmtime::{Config, Engine, Store};
 wasmtime::component::bindgen!({
     path: "../wit",
     world: "debate-engine",
-    additional_derives: [PartialEq],
+    // Serialize: tests compare `poll-json` with what `poll` gives, value for value.
+    additional_derives: [PartialEq, serde::Serialize],
 });
 
 pub use exports::agon::debate::types as wit;
@@ -175,6 +176,14 @@ impl Council<'_> {
     pub fn poll(&mut self) -> Result<wit::Output> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_poll(&mut rt.store, self.session)?)
+    }
+
+    /// Every output up to the next idle or done, as one JSON array (`poll-json`):
+    /// for hosts where each value across the boundary is costly. This host uses
+    /// [`Council::poll`]; its tests check that the two agree.
+    pub fn poll_json(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_poll_json(&mut rt.store, self.session)?)
     }
 
     /// Feed an input; returns the journal line to append.

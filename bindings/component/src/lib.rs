@@ -14,6 +14,8 @@ use exports::agon::debate::types::{CostEstimate, CouncilRole, Error, Input, Outc
 wit_bindgen::generate!({
     path: "../../wit",
     world: "debate-engine",
+    // `poll-json` writes outputs in the WIT's own shape.
+    additional_derives: [serde::Serialize],
 });
 
 struct Engine;
@@ -96,6 +98,20 @@ impl GuestSession for SessionResource {
 
     fn poll(&self) -> Output {
         convert::output(self.inner.borrow_mut().poll())
+    }
+
+    fn poll_json(&self) -> String {
+        let mut session = self.inner.borrow_mut();
+        let mut outputs = Vec::new();
+        loop {
+            let output = convert::output(session.poll());
+            let last = matches!(output, Output::Idle | Output::Done(_));
+            outputs.push(output);
+            if last {
+                break;
+            }
+        }
+        serde_json::to_string(&outputs).expect("outputs are plain data")
     }
 
     fn handle(&self, input: Input) -> Result<String, Error> {

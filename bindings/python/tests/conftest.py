@@ -61,23 +61,39 @@ def cases() -> list[str]:
 
 def replay(spec: str, script: list[dict[str, Any]]) -> tuple[Session, list[str], str]:
     """The golden replay rule (agon_core::script), step by step, on the raw Session."""
+    session, events, journal, _ = replay_outputs(spec, script, bulk=False)
+    return session, events, journal
+
+
+def drain_one_by_one(session: Session) -> list[Variant]:
+    outputs = [session.poll()]
+    while outputs[-1].tag not in ("idle", "done"):
+        outputs.append(session.poll())
+    return outputs
+
+
+def replay_outputs(
+    spec: str, script: list[dict[str, Any]], bulk: bool
+) -> tuple[Session, list[str], str, list[Variant]]:
+    """The replay rule, draining with ``poll`` one output at a time or with ``poll_all``
+    (``bulk``); also gives every output in the order it came."""
     session = Session.create(spec)
     used = [False] * len(script)
     outstanding: list[dict[str, Any]] = []
     events: list[str] = []
+    outputs: list[Variant] = []
     journal = session.journal()
     while True:
         # 1. Drain poll until idle or done.
-        while True:
-            out = session.poll()
+        drained = session.poll_all() if bulk else drain_one_by_one(session)
+        outputs += drained
+        for out in drained:
             if out.tag == "request":
                 outstanding.append(out.value)
             elif out.tag == "event":
                 events.append(out.value["json"])
-            else:
-                break
         if out.tag == "done":
-            return session, events, journal
+            return session, events, journal, outputs
         # 2. The first unused entry that matches an outstanding request answers it.
         pick = None
         for i, e in enumerate(script):

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from conftest import find_entry, golden_cases, load_script, read, replay, script_input
+from conftest import find_entry, golden_cases, load_script, read, replay, replay_outputs, script_input
 
 import agon
 from agon import AgonError, Session, Variant
@@ -28,6 +28,28 @@ def test_golden_case_replays_byte_for_byte(case: str) -> None:
     else:
         assert "## Results" not in markdown
     session.close()
+
+
+@pytest.mark.parametrize("case", golden_cases())
+def test_poll_all_gives_every_output_poll_gives(case: str) -> None:
+    # poll_all reads one JSON string against the WIT types; poll converts value by value
+    # through wasmtime-py. Every output of every golden case must come out the same.
+    spec, script = read(case, "spec.json"), load_script(case)
+    one_by_one, _, _, by_poll = replay_outputs(spec, script, bulk=False)
+    bulk, _, _, by_poll_all = replay_outputs(spec, script, bulk=True)
+    assert by_poll_all == by_poll
+    assert [o.tag for o in by_poll_all].count("done") == 1
+    assert bulk.transcript_json() == read(case, "transcript.json")
+    one_by_one.close()
+    bulk.close()
+
+
+def test_poll_all_after_done_gives_done_again(cases: list[str]) -> None:
+    case = cases[0]
+    session, _, _, _ = replay_outputs(read(case, "spec.json"), load_script(case), bulk=True)
+    with session:
+        assert [o.tag for o in session.poll_all()] == ["done"]
+        assert session.poll().tag == "done"
 
 
 @pytest.mark.parametrize("case", golden_cases())

@@ -48,9 +48,10 @@ def _call(complete: Complete, request: ModelRequest) -> Variant:
 
 
 def _drain(session: Session, waiting: deque[ModelRequest], on_event: Optional[OnEvent]) -> Optional[Outcome]:
-    """Poll until ``idle`` (None) or ``done`` (the outcome): requests queue in ``waiting``, events go out."""
-    while True:
-        output = session.poll()
+    """Poll until ``idle`` (None) or ``done`` (the outcome): requests queue in ``waiting``, events go out.
+
+    One ``poll_all`` per drain: every output up to ``idle`` or ``done`` crosses the boundary at once."""
+    for output in session.poll_all():
         if output.tag == "request":
             waiting.append(output.value)
         elif output.tag == "event":
@@ -58,8 +59,7 @@ def _drain(session: Session, waiting: deque[ModelRequest], on_event: Optional[On
                 on_event(output.value)
         elif output.tag == "done":
             return cast(Outcome, output.value)
-        else:
-            return None
+    return None
 
 
 def drive(

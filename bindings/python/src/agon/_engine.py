@@ -145,6 +145,63 @@ def _typed_once(func: wc.Func, fty: Any) -> wc.Func:
     return func
 
 
+# --- outputs as one JSON string ---------------------------------------------------------------
+#
+# `poll-json` hands every output up to the next idle or done over as one string: one call
+# and one string instead of a call per output and a ctypes conversion per value. Its JSON
+# is the WIT's shape (serde over the component's own WIT types); it is read back here
+# against the same WIT types the SDK read once, into exactly what `poll` gives.
+
+
+def _camel(name: str) -> str:
+    """A WIT case name as the component's serde writes it: ``turn-started`` → ``TurnStarted``."""
+    return "".join(part[:1].upper() + part[1:] for part in name.split("-"))
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _decoder(ty: Any) -> Callable[[Any], Any]:
+    """A function from ``ty``'s JSON (as `poll-json` writes it) to what :func:`_lift` gives for it."""
+    if isinstance(ty, wt.RecordType):
+        fields = [(name.replace("-", "_"), _decoder(fty)) for name, fty in ty.fields]
+        return lambda value: {key: decode(value[key]) for key, decode in fields}
+    if isinstance(ty, wt.EnumType):
+        names = {_camel(name): name for name in ty.names}
+        return lambda value: names[value]
+    if isinstance(ty, wt.OptionType):
+        if ty._tagged():
+            raise TypeError("agon.wasm: an option of an option cannot be read from JSON")
+        inner = _decoder(ty.payload)
+        return lambda value: None if value is None else inner(value)
+    if isinstance(ty, wt.VariantType):
+        cases = {_camel(name): (name, None if cty is None else _decoder(cty)) for name, cty in ty.cases}
+        tagged = ty._tagged()
+
+        def variant(value: Any) -> Any:
+            if isinstance(value, str):
+                name, payload = cases[value][0], None
+            else:
+                ((key, raw),) = value.items()
+                name, decode = cases[key]
+                payload = None if decode is None else decode(raw)
+            return Variant(name, payload) if tagged else payload
+
+        return variant
+    if isinstance(ty, wt.ListType):
+        element = _decoder(ty.element)
+        if ty._is_bytes():
+            return bytes
+        return lambda value: [element(v) for v in value]
+    if isinstance(ty, wt.TupleType):
+        elements = [_decoder(t) for t in ty.elements]
+        return lambda value: tuple(decode(v) for decode, v in zip(elements, value))
+    if isinstance(ty, (wt.ResultType, wt.FlagsType)):
+        raise TypeError(f"agon.wasm: {type(ty).__name__} is not read from JSON")
+    return _identity  # bool, integers, floats, char, string
+
+
 class _Component:
     """The compiled component, shared by every session of the process."""
 
@@ -168,6 +225,8 @@ class _Component:
         self.interface = self.component.get_export_index(_ENGINE_INTERFACE)
         #: Each export's type, read once (the component's types are the same in every instance).
         self.types: dict[str, Any] = {}
+        #: `poll-json`'s reader, built from `poll`'s type once.
+        self.output_decoder: Optional[Callable[[Any], Any]] = None
 
     @classmethod
     def get(cls) -> "_Component":
@@ -187,8 +246,8 @@ class _Instance:
         self._instance = loaded.linker.instantiate(self.store, loaded.component)
         self._funcs: dict[str, wc.Func] = {}
 
-    def call(self, name: str, *args: Any) -> Any:
-        """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError."""
+    def _func(self, name: str) -> wc.Func:
+        """An export, with its type read once per process."""
         func = self._funcs.get(name)
         if func is None:
             index = self._loaded.component.get_export_index(name, self._loaded.interface)
@@ -199,9 +258,22 @@ class _Instance:
             if fty is None:
                 fty = self._loaded.types[name] = _freeze(func.type(self.store))
             func = self._funcs[name] = _typed_once(func, fty)
+        return func
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError."""
+        func = self._func(name)
         value = func(self.store, *args)
         result = func.type(self.store).result
         return _unwrap(result, value) if isinstance(result, wc.ResultType) else value
+
+    def output_decoder(self) -> Callable[[Any], Any]:
+        """Reads one element of `poll-json` into what `poll` gives (after :func:`_lift`)."""
+        decode = self._loaded.output_decoder
+        if decode is None:
+            poll = self._func("[method]session.poll")
+            decode = self._loaded.output_decoder = _decoder(poll.type(self.store).result)
+        return decode
 
 
 def _unwrap(result: wc.ResultType, value: Any) -> Any:
@@ -263,6 +335,12 @@ class Session:
     def poll(self) -> Variant:
         """What to do next: ``request`` (a ModelRequest), ``event`` (a DebateEvent), ``idle``, or ``done`` (the Outcome)."""
         return cast(Variant, _lift(self._method("poll")))
+
+    def poll_all(self) -> list[Variant]:
+        """Every output :meth:`poll` would give up to and including the next ``idle`` or
+        ``done``, in one call across the boundary: the same values, far cheaper in Python."""
+        decode = self._instance.output_decoder()
+        return [decode(output) for output in json.loads(_text(self._method("poll-json")))]
 
     def handle(self, input: Variant) -> str:
         """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append."""
