@@ -31,10 +31,13 @@
 //!   `deliberation` (the confirmation prompt reads that phase).
 
 pub(crate) mod aggregators;
+pub(crate) mod borda_aggregate;
 pub(crate) mod bounds;
 mod interpreter;
+pub(crate) mod labels;
 pub(crate) mod outputs;
 pub(crate) mod phases;
+pub(crate) mod ranking;
 pub(crate) mod speakers;
 mod spec_option;
 pub(crate) mod stopping;
@@ -196,6 +199,7 @@ pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("consensus-check", include_str!("builtin/consensus-check.json")),
     ("structured", include_str!("builtin/structured.json")),
     ("steelman", include_str!("builtin/steelman.json")),
+    ("ranked", include_str!("builtin/ranked.json")),
 ];
 
 /// The built-in document `name`, parsed once.

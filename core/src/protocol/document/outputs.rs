@@ -17,6 +17,10 @@ pub(crate) struct Output {
     /// Declared fields of a JSON reply, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub json: BTreeMap<String, Kind>,
+    /// A ranking of the drawn labels other than the speaker's own, read from
+    /// the list after this marker (not beside `json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<super::ranking::Ranking>,
 }
 
 /// What a declared JSON field holds; a reply whose field holds anything else is not read.
@@ -58,6 +62,9 @@ impl Kind {
 impl Output {
     /// What the request's `expect` says: the declared text, or the JSON shape.
     pub fn expect(&self) -> Option<String> {
+        if let (None, Some(r)) = (&self.expect, &self.ranking) {
+            return Some(format!("text: then '{}:' and a numbered list of the labels shown, best first", r.marker));
+        }
         if self.expect.is_some() || self.json.is_empty() {
             return self.expect.clone();
         }

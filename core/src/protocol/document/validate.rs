@@ -7,7 +7,7 @@ use super::phases::{Part, PhaseDoc, Prompt};
 use super::speakers::{Pick, Speakers};
 use super::stopping::Stop;
 use super::templates::{Slot, Template};
-use super::visibility::{Labels, Sees, Turns};
+use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::{Error, MAX_ROUNDS, Phase};
 
 pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
@@ -77,6 +77,17 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
         if phase.turns.is_empty() {
             return fail(&format!("{path}.turns"), "a phase needs at least one part".into());
         }
+        if phase.min_speakers == 0 || seats.max.is_some_and(|m| phase.min_speakers > m) {
+            return fail(&format!("{path}.min_speakers"), "need 1 ≤ min_speakers ≤ seats.max".into());
+        }
+        if let Some(draw) = &phase.labels {
+            if let Some(j) = doc.phases[..i].iter().position(|p| p.labels.is_some()) {
+                return fail(&format!("{path}.labels"), format!("phases[{j}] already draws labels; one phase may"));
+            }
+            if draw.prefix.trim().is_empty() || draw.choice.trim().is_empty() {
+                return fail(&format!("{path}.labels"), "needs a prefix and a choice, neither empty".into());
+            }
+        }
         for (k, part) in phase.turns.iter().enumerate() {
             let path = format!("{path}.turns[{k}]");
             speakers(doc, phase, k, &at(&path))?;
@@ -85,6 +96,18 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             for name in part.output.json.keys() {
                 if !plain(name) {
                     return fail(&format!("{path}.output.json"), format!("field {name:?}: letters, digits and _ only"));
+                }
+            }
+            if let Some(ranking) = &part.output.ranking {
+                let path = format!("{path}.output.ranking");
+                if !part.output.json.is_empty() {
+                    return fail(&path, "a reply is read as JSON or as a ranking, not both".into());
+                }
+                if ranking.marker.trim().is_empty() {
+                    return fail(&format!("{path}.marker"), "must not be empty".into());
+                }
+                if !doc.phases[..=i].iter().any(|p| p.labels.is_some()) {
+                    return fail(&path, "ranks drawn labels, but no phase up to this one draws them".into());
                 }
             }
         }
@@ -106,6 +129,21 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
                     format!("no phase '{}' declares a JSON field '{}'", c.phase.as_str(), c.field),
                 );
             }
+        }
+    }
+    if let Some(b) = &doc.aggregate.borda {
+        let reads = doc.phases.iter().any(|p| p.phase == b.phase && p.turns.iter().any(|t| t.output.ranking.is_some()));
+        if !reads {
+            return fail("aggregate.borda.phase", format!("no phase '{}' reads rankings", b.phase.as_str()));
+        }
+        if !plain(&b.result) {
+            return fail("aggregate.borda.result", "a result name of letters, digits and _".into());
+        }
+        if b.readings.as_ref().is_some_and(|r| !plain(r) || *r == b.result) {
+            return fail("aggregate.borda.readings", "a result name of letters, digits and _, not `result`'s".into());
+        }
+        if b.none.trim().is_empty() {
+            return fail("aggregate.borda.none", "must not be empty".into());
         }
     }
     if let Some(s) = &doc.aggregate.synthesis {
@@ -150,6 +188,9 @@ fn speakers(doc: &Document, phase: &PhaseDoc, k: usize, path: &str) -> Result<()
             return Err(Error::spec(path, "the document declares no adversary".to_string()));
         }
         Speakers::Role(name) if name.trim().is_empty() => return Err(Error::spec(path, "a role needs a name")),
+        Speakers::Answered if std::ptr::eq(phase, &doc.phases[0]) => {
+            return Err(Error::spec(path, "'answered' needs a phase before this one"));
+        }
         _ => {}
     }
     for (j, earlier) in phase.turns[..k].iter().enumerate() {
@@ -174,6 +215,30 @@ fn sees(doc: &Document, sees: &Sees, path: &str) -> Result<(), Error> {
     }
     if sees.turns != Turns::None && sees.title.trim().is_empty() {
         return Err(Error::spec(format!("{path}.title"), "a speaker who sees earlier turns needs a title over them"));
+    }
+    let draws = doc.phases.iter().any(|p| p.labels.is_some());
+    if sees.labels == Labels::Drawn && !draws {
+        return Err(Error::spec(format!("{path}.labels"), "'drawn', but no phase draws labels"));
+    }
+    for (k, show) in sees.show.iter().enumerate() {
+        let path = format!("{path}.show[{k}]");
+        if !doc.phases.iter().any(|d| d.phase == show.phase) {
+            return Err(Error::spec(format!("{path}.phase"), format!("no phase '{}' in this document", show.phase.as_str())));
+        }
+        if sees.show[..k].iter().any(|s| s.phase == show.phase) {
+            return Err(Error::spec(format!("{path}.phase"), "shown twice; one entry per phase"));
+        }
+        if show.heading.as_ref().is_some_and(|h| h.trim().is_empty()) {
+            return Err(Error::spec(format!("{path}.heading"), "must not be empty"));
+        }
+        if let Some(label) = &show.label
+            && (label.slots().count() != 1 || label.slots().any(|s| *s != Slot::Label))
+        {
+            return Err(Error::spec(format!("{path}.label"), "needs {label} once, and no other slot"));
+        }
+        if show.order == ShowOrder::Labels && !draws {
+            return Err(Error::spec(format!("{path}.order"), "'labels', but no phase draws labels"));
+        }
     }
     if sees.labels == Labels::Roles
         && let Some((i, k)) = parts(doc).find(|(_, _, part)| part.role.is_empty()).map(|(i, k, _)| (i, k))
