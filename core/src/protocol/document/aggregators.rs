@@ -3,8 +3,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::phases::Prompt;
-use crate::Phase;
 use super::visibility::Sees;
+use crate::Phase;
 
 /// The aggregators a document may ask for: the judge's synthesis, and a
 /// Borda count over ranking readings. Vote counts, scorecards and verdict

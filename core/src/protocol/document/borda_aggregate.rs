@@ -12,7 +12,14 @@ use crate::protocol::{Note, borda};
 
 /// Count the rankings of `round`'s replies; false when none could be read
 /// (then no standings are recorded: all zeros would look like a result).
-pub(crate) fn count(b: &Borda, reader: &Ranking, drawn: &Drawn, debate: &Debate, round: u32, notes: &mut Vec<Note>) -> bool {
+pub(crate) fn count(
+    b: &Borda,
+    reader: &Ranking,
+    drawn: &Drawn,
+    debate: &Debate,
+    round: u32,
+    notes: &mut Vec<Note>,
+) -> bool {
     let (mut orders, mut readings) = (Vec::new(), Vec::new());
     for ranker in 0..debate.spec.panel.len() {
         let Some(text) = debate.text(ranker, round, b.phase) else { continue };

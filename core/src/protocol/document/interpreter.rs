@@ -19,7 +19,9 @@ use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat};
 use crate::protocol::sequential::rounds_ran;
-use crate::protocol::{Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::protocol::{
+    Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit,
+};
 use crate::rng::Rng;
 
 /// A reply's declared fields, by name.
@@ -293,8 +295,9 @@ impl Interpreter {
         if !self.quorate(debate) {
             return Err(Step::Finish(Ending::no_quorum(debate, round)));
         }
-        let mut conclude =
-            |ending| Ok(Stage::Conclude { conclusion: Conclusion::NotAsked, ending: self.count(debate, ending, notes) });
+        let mut conclude = |ending| {
+            Ok(Stage::Conclude { conclusion: Conclusion::NotAsked, ending: self.count(debate, ending, notes) })
+        };
         match early {
             Some(ending) => conclude(ending),
             None if round < rounds => {

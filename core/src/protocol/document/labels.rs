@@ -30,7 +30,13 @@ impl Drawn {
         for i in (1..order.len()).rev() {
             order.swap(i, rng.below(i + 1));
         }
-        Drawn(order.into_iter().enumerate().map(|(k, s)| (s, format!("{} {}", draw.prefix, prompt_kit::letter(k)))).collect())
+        Drawn(
+            order
+                .into_iter()
+                .enumerate()
+                .map(|(k, s)| (s, format!("{} {}", draw.prefix, prompt_kit::letter(k))))
+                .collect(),
+        )
     }
 
     pub fn label(&self, seat: usize) -> Option<&str> {

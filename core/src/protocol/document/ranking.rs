@@ -71,7 +71,8 @@ mod tests {
         assert!(reader().read("", &offered).is_empty());
         assert!(reader().read("Response A", &[]).is_empty());
         // The last marker counts: an earlier draft list is not the answer.
-        let text = "FINAL RANKING: Response A, Response C\nOn reflection:\nFINAL RANKING:\n1. Response C\n2. Response A";
+        let text =
+            "FINAL RANKING: Response A, Response C\nOn reflection:\nFINAL RANKING:\n1. Response C\n2. Response A";
         assert_eq!(reader().read(text, &offered), ["Response C", "Response A"]);
     }
 

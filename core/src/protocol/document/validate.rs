@@ -223,7 +223,10 @@ fn sees(doc: &Document, sees: &Sees, path: &str) -> Result<(), Error> {
     for (k, show) in sees.show.iter().enumerate() {
         let path = format!("{path}.show[{k}]");
         if !doc.phases.iter().any(|d| d.phase == show.phase) {
-            return Err(Error::spec(format!("{path}.phase"), format!("no phase '{}' in this document", show.phase.as_str())));
+            return Err(Error::spec(
+                format!("{path}.phase"),
+                format!("no phase '{}' in this document", show.phase.as_str()),
+            ));
         }
         if sees.show[..k].iter().any(|s| s.phase == show.phase) {
             return Err(Error::spec(format!("{path}.phase"), "shown twice; one entry per phase"));
@@ -461,7 +464,7 @@ mod tests {
                 "protocol.aggregate.synthesis.sections[0]",
                 "a heading",
             ),
-            ("/aggregate/borda", json!({}), "protocol.aggregate.borda", "unknown field `borda`"),
+            ("/aggregate/tally", json!({}), "protocol.aggregate.tally", "unknown field `tally`"),
             ("/completed", json!(" "), "protocol.completed", "must not be empty"),
         ];
         for (pointer, value, field, words) in cases {
@@ -505,5 +508,147 @@ mod tests {
         doc.as_object_mut().unwrap().remove("adversary");
         let (field, reason) = error(&doc);
         assert_eq!(field, "protocol.phases[1].turns[0].speakers", "{reason}");
+    }
+
+    /// A small ranked-style document: blind answers, then the seats that
+    /// answered rank each other under drawn labels, a Borda count, a judge.
+    fn drawn() -> Value {
+        json!({
+            "version": 1,
+            "name": "peer-review",
+            "seats": {"min": 2},
+            "phases": [
+                {"phase": "blind", "order": "parallel", "turns": [
+                    {"speakers": "each", "prompt": {"system": "Answer.", "user": "{question}{history}"}}
+                ]},
+                {"phase": "ranking", "order": "parallel", "min_speakers": 2,
+                 "labels": {"prefix": "Draft", "choice": "draft labels"},
+                 "turns": [
+                    {"speakers": "answered",
+                     "sees": {"turns": {"phases": ["blind"]}, "labels": "drawn", "title": "DRAFTS", "hide_own": true,
+                              "show": [{"phase": "blind", "heading": "Drafts", "order": "labels"}]},
+                     "prompt": {"system": "Rank.", "user": "{question}{history}Rank them."},
+                     "output": {"ranking": {"marker": "RANKING"}}}
+                ]}
+            ],
+            "aggregate": {
+                "borda": {"phase": "ranking", "result": "standings", "readings": "readings", "none": "nothing read"},
+                "synthesis": {"sees": {"turns": "all", "labels": "drawn", "title": "ALL",
+                    "show": [{"phase": "ranking", "label": "Review by {label}"}]},
+                    "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}
+            }
+        })
+    }
+
+    #[test]
+    fn the_ranking_features_load_and_round_trip() {
+        let doc = super::super::load(&drawn(), "protocol").unwrap();
+        let again = serde_json::to_value(&doc).unwrap();
+        assert_eq!(super::super::load(&again, "protocol").unwrap(), doc);
+    }
+
+    #[test]
+    fn the_ranking_features_name_the_path_of_each_error() {
+        let cases: Vec<(&str, Value, &str, &str)> = vec![
+            ("/phases/0/turns/0/speakers", json!("answered"), "protocol.phases[0].turns[0].speakers", "a phase before"),
+            ("/phases/1/min_speakers", json!(0), "protocol.phases[1].min_speakers", "1 ≤ min_speakers"),
+            ("/phases/1/labels/prefix", json!(" "), "protocol.phases[1].labels", "a prefix"),
+            ("/phases/1/labels/colour", json!("red"), "protocol.phases[1].labels.colour", "unknown field"),
+            (
+                "/phases/0/labels",
+                json!({"prefix": "A", "choice": "a"}),
+                "protocol.phases[1].labels",
+                "phases[0] already",
+            ),
+            ("/phases/1/turns/0/sees/labels", json!("named"), "", ""),
+            (
+                "/phases/1/turns/0/sees/show/0/phase",
+                json!("rebuttal"),
+                "protocol.phases[1].turns[0].sees.show[0].phase",
+                "no phase",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/heading",
+                json!(""),
+                "protocol.phases[1].turns[0].sees.show[0].heading",
+                "empty",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/order",
+                json!("random"),
+                "protocol.phases[1].turns[0].sees.show[0].order",
+                "unknown variant",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("{round}: {label}"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "no other slot",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("By nobody"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "{label} once",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("{labl}"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "unknown slot",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/1",
+                json!({"phase": "blind"}),
+                "protocol.phases[1].turns[0].sees.show[1].phase",
+                "shown twice",
+            ),
+            (
+                "/phases/1/turns/0/output/ranking/marker",
+                json!(""),
+                "protocol.phases[1].turns[0].output.ranking.marker",
+                "empty",
+            ),
+            (
+                "/phases/1/turns/0/output/json",
+                json!({"best": "text"}),
+                "protocol.phases[1].turns[0].output.ranking",
+                "not both",
+            ),
+            ("/aggregate/borda/phase", json!("blind"), "protocol.aggregate.borda.phase", "reads rankings"),
+            ("/aggregate/borda/result", json!("a b"), "protocol.aggregate.borda.result", "letters"),
+            ("/aggregate/borda/readings", json!("standings"), "protocol.aggregate.borda.readings", "not `result`'s"),
+            ("/aggregate/borda/none", json!(" "), "protocol.aggregate.borda.none", "empty"),
+        ];
+        for (pointer, value, field, words) in cases {
+            let mut doc = drawn();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            let slot = doc.pointer_mut(parent).unwrap_or_else(|| panic!("{pointer}"));
+            match slot {
+                Value::Array(items) => items.push(value.clone()),
+                _ => slot[key] = value.clone(),
+            }
+            if field.is_empty() {
+                super::super::load(&doc, "protocol").unwrap_or_else(|e| panic!("{pointer}: {e}"));
+                continue;
+            }
+            let (f, reason) = error(&doc);
+            assert_eq!(f, field, "{pointer} = {value}: {reason}");
+            assert!(reason.contains(words), "{pointer} = {value}: {reason}");
+        }
+        // Drawn labels, a label order and a ranking all need a phase that draws labels.
+        let mut doc = drawn();
+        doc["phases"][1].as_object_mut().unwrap().remove("labels");
+        assert_eq!(error(&doc).0, "protocol.phases[1].turns[0].sees.labels");
+        doc["phases"][1]["turns"][0]["sees"]["labels"] = json!("anonymized");
+        assert_eq!(error(&doc).0, "protocol.phases[1].turns[0].sees.show[0].order");
+        doc["phases"][1]["turns"][0]["sees"]["show"] = json!([]);
+        assert_eq!(
+            error(&doc),
+            (
+                "protocol.phases[1].turns[0].output.ranking".into(),
+                "ranks drawn labels, but no phase up to this one draws them".into()
+            )
+        );
     }
 }
