@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ranking::Ranking;
+
 /// The reply a part asks for: prose (optionally with a stated shape), or a
 /// JSON object whose declared fields later templates, stops and the
 /// transcript can use. JSON is read with the core's tolerant parser.
@@ -20,7 +22,7 @@ pub(crate) struct Output {
     /// A ranking of the drawn labels other than the speaker's own, read from
     /// the list after this marker (not beside `json`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ranking: Option<super::ranking::Ranking>,
+    pub ranking: Option<Ranking>,
 }
 
 /// What a declared JSON field holds; a reply whose field holds anything else is not read.

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::labels::Draw;
 use super::outputs::Output;
 use super::speakers::Speakers;
 use super::templates::Template;
@@ -25,7 +26,7 @@ pub(crate) struct PhaseDoc {
     pub min_speakers: u32,
     /// Labels the seed draws over the phase's speakers as it starts (at most one phase draws them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub labels: Option<super::labels::Draw>,
+    pub labels: Option<Draw>,
     /// The parts of the phase, in speaking order; no seat speaks twice in a phase.
     pub turns: Vec<Part>,
 }
