@@ -20,12 +20,13 @@ pub fn replies(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let labels: Vec<String> = ["Response A", "Response B", "Response C"].iter().map(|s| s.to_string()).collect();
     let _ = parse::extract_json(&text);
-    use crate::protocol::{adversarial, challenge, comparative, priority_vote, ranked};
+    use crate::protocol::{adversarial, challenge, comparative, priority_vote};
     let _ = priority_vote::reply::priorities(&text, 4);
     let _ = challenge::reply::verdict(&text);
     let _ = challenge::reply::defender_response(&text, &["x".to_string(), "y".to_string()]);
     let _ = challenge::reply::rebuttal(&text);
-    let _ = ranked::reply::final_ranking(&text, &labels);
+    let ranking = crate::protocol::document::ranking::Ranking { marker: "FINAL RANKING".into() };
+    let _ = ranking.read(&text, &labels);
     let _ = comparative::reply::scorecard(&text, &["A".to_string(), "B".to_string()]);
     let _ = adversarial::reply::review(&text);
     for declared in [false, true] {

@@ -489,3 +489,48 @@ fn adversarial_compete_result_names_the_label_it_counts_under() {
         }
     }
 }
+
+/// ranked, from its document: a seat that fails its blind answer is neither
+/// labelled nor asked to rank, each ranker sees only the others' answers,
+/// and with one answer left there is no one to rank it.
+#[test]
+fn ranked_labels_and_asks_only_the_seats_that_answered() {
+    let s = spec(json!({"name": "ranked"}), &["a", "b", "c"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| match (r.phase, r.seat.as_str()) {
+        (Phase::Blind, "b") => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into() },
+        (Phase::Blind, seat) => reply(r, format!("The answer of {seat}.")),
+        _ => reply(r, "FINAL RANKING:\n1. Response A\n2. Response B\n3. Response C"),
+    });
+    let choice = run.events.iter().find_map(|e| match &e.kind {
+        EventKind::ChoiceMade { what, value } if what == "response labels" => Some(value.clone()),
+        _ => None,
+    });
+    let choice = choice.expect("the labels are recorded");
+    assert!(choice.contains("= a") && choice.contains("= c") && !choice.contains("= b"), "{choice}");
+    let rankers: Vec<&str> =
+        run.requests.iter().filter(|r| r.phase == Phase::Ranking).map(|r| r.seat.as_str()).collect();
+    assert_eq!(rankers, ["a", "c"]);
+    for r in run.requests.iter().filter(|r| r.phase == Phase::Ranking) {
+        let user = &r.messages[1].content;
+        let other = if r.seat == "a" { "c" } else { "a" };
+        assert!(user.contains(&format!("The answer of {other}.")), "{user}");
+        assert!(!user.contains(&format!("The answer of {}.", r.seat)), "its own answer was shown: {user}");
+        assert_eq!(user.matches("[Response ").count(), 1, "{user}");
+    }
+    let t = run.session.transcript();
+    assert_eq!(t.results["aggregate"].as_array().unwrap().len(), 2);
+    // Each ranked the one other answer, first of one: no points, the label order breaks the tie.
+    assert!(t.results["aggregate"].as_array().unwrap().iter().all(|row| row["points"] == 0));
+    let outcome = run.session.outcome().unwrap();
+    // Degraded only by the failed call, not for want of a ranking.
+    assert!(outcome.reason.starts_with("answers ranked by the panel"), "{}", outcome.reason);
+
+    // Two seats, one fails: a ranking needs two answers.
+    let s = spec(json!({"name": "ranked"}), &["a", "b"], 1, true);
+    let run = drive(Session::new(s).unwrap(), |r| match r.seat.as_str() {
+        "b" => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into() },
+        _ => reply(r, "An answer."),
+    });
+    assert_eq!(run.session.outcome().unwrap().kind, OutcomeKind::NoQuorum);
+    assert!(run.requests.iter().all(|r| r.phase != Phase::Ranking));
+}

@@ -209,7 +209,7 @@ fn bad_documents_are_named_by_file_and_json_path() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("round-robin"), "the built-ins are still listed");
 
     // A protocol the format cannot say has no document to show.
-    let out = agon(&sandbox, &server, &["protocols", "--show", "ranked"]);
+    let out = agon(&sandbox, &server, &["protocols", "--show", "priority-vote"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("cannot say it yet"), "{}", stderr(&out));
 }

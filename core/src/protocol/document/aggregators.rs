@@ -4,12 +4,17 @@ use serde::{Deserialize, Serialize};
 
 use super::phases::Prompt;
 use super::visibility::Sees;
+use crate::Phase;
 
-/// The aggregators a document may ask for. Only the judge's synthesis so
-/// far; Borda, vote counts, scorecards and verdict tallies are still Rust.
+/// The aggregators a document may ask for: the judge's synthesis, and a
+/// Borda count over ranking readings. Vote counts, scorecards and verdict
+/// tallies are still Rust.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Aggregate {
+    /// A Borda count over a phase's rankings, before the judge's synthesis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub borda: Option<Borda>,
     /// The judge's synthesis at the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthesis: Option<Synthesis>,
@@ -26,6 +31,23 @@ pub(crate) struct Synthesis {
     /// `## Heading` sections of the synthesis stored as named transcript results.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sections: Vec<Section>,
+}
+
+/// A Borda count over the rankings a phase's replies gave (`output.ranking`):
+/// in a ranking of k labels the first earns k−1 points, the last 0. Replies
+/// no ranking could be read from are left out with a warning.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Borda {
+    /// The phase whose replies are read; it reads rankings.
+    pub phase: Phase,
+    /// The transcript field the standings land in: letters, digits and `_`.
+    pub result: String,
+    /// The transcript field each seat's reading lands in (none if absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readings: Option<String>,
+    /// The degraded outcome's reason when no reply could be read (no standings are recorded then).
+    pub none: String,
 }
 
 /// One section of the synthesis kept as a result.

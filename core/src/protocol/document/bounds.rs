@@ -17,7 +17,8 @@ pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
     for round in 1..=rounds {
         for part in doc.phases.iter().filter(|p| p.runs_in(round)).flat_map(|p| &p.turns) {
             let speakers = match part.speakers {
-                Speakers::Each => n,
+                // Those who answered the phase before are at most every seat.
+                Speakers::Each | Speakers::Answered => n,
                 Speakers::Others => n.saturating_sub(1),
                 Speakers::Adversary | Speakers::Seat(_) | Speakers::Role(_) => 1,
             };

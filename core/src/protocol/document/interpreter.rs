@@ -9,15 +9,19 @@ use serde_json::{Value, json};
 use super::Document;
 use super::Quorum;
 use super::aggregators::section;
+use super::borda_aggregate;
+use super::labels::Drawn;
 use super::phases::{Adversarial, Order, Part, Prompt as PromptDoc};
 use super::speakers::{Pick, Speakers};
 use super::stopping::{Among, Stop};
 use super::templates::{Piece, Slot};
-use super::visibility::{Labels, Sees, Turns};
+use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat};
 use crate::protocol::sequential::rounds_ran;
-use crate::protocol::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use crate::protocol::{
+    Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit,
+};
 use crate::rng::Rng;
 
 /// A reply's declared fields, by name.
@@ -31,6 +35,8 @@ pub(crate) struct Interpreter {
     /// The adversary as picked at the start (round 1's, for a rotation).
     chosen: Option<usize>,
     mode: ConsensusMode,
+    /// The labels the drawing phase drew, its latest round's.
+    drawn: Drawn,
     stage: Stage,
 }
 
@@ -65,7 +71,7 @@ struct Speaker<'a> {
 
 impl Interpreter {
     pub fn new(doc: Arc<Document>, named: Option<usize>, mode: ConsensusMode) -> Self {
-        Interpreter { doc, named, chosen: None, mode, stage: Stage::Start }
+        Interpreter { doc, named, chosen: None, mode, drawn: Drawn::default(), stage: Stage::Start }
     }
 
     fn quorate(&self, debate: &Debate) -> bool {
@@ -102,8 +108,8 @@ impl Interpreter {
         }
     }
 
-    /// The seats a part gives the floor to in `round`, in order.
-    fn members(&self, debate: &Debate, speakers: &Speakers, round: u32) -> Vec<usize> {
+    /// The seats a part of phase `index` gives the floor to in `round`, in order.
+    fn members(&self, debate: &Debate, speakers: &Speakers, round: u32, index: usize) -> Vec<usize> {
         let n = debate.spec.panel.len();
         let adversary = self.adversary(debate, round);
         match speakers {
@@ -112,6 +118,12 @@ impl Interpreter {
             Speakers::Adversary => adversary.into_iter().collect(),
             Speakers::Seat(p) => vec![*p as usize - 1],
             Speakers::Role(name) => debate.spec.panel.iter().position(|p| &p.name == name).into_iter().collect(),
+            Speakers::Answered => {
+                // Validated: never the first phase; the one before may not have run this round.
+                let before = (0..index).rev().find(|&i| self.doc.phases[i].runs_in(round));
+                let phase = before.map(|i| self.doc.phases[i].phase);
+                (0..n).filter(|&s| phase.is_some_and(|p| debate.text(s, round, p).is_some())).collect()
+            }
         }
     }
 
@@ -121,19 +133,34 @@ impl Interpreter {
     }
 
     /// Start phase `index` of `round`: its speakers still answering, in order.
-    fn begin(&self, debate: &Debate, round: u32, index: usize, notes: &mut Vec<Note>) -> Result<Stage, Ending> {
+    fn begin(&mut self, debate: &Debate, round: u32, index: usize, notes: &mut Vec<Note>) -> Result<Stage, Ending> {
         if !self.quorate(debate) {
             return Err(Ending::no_quorum(debate, round - 1));
         }
         let phase = &self.doc.phases[index];
         let mut queue: Vec<(usize, usize)> = Vec::new();
         for (k, part) in phase.turns.iter().enumerate() {
-            for seat in self.members(debate, &part.speakers, round) {
+            for seat in self.members(debate, &part.speakers, round, index) {
                 // Validation keeps parts apart; a role two seats share must not plan one seat twice.
                 if !debate.is_benched(seat) && !queue.iter().any(|(s, _)| *s == seat) {
                     queue.push((seat, k));
                 }
             }
+        }
+        if queue.len() < phase.min_speakers as usize {
+            return Err(Ending::no_quorum(debate, round - 1));
+        }
+        if let Some(draw) = &phase.labels {
+            let seats: Vec<usize> = queue.iter().map(|(s, _)| *s).collect();
+            // Salted with the document's name, apart from a seeded adversary's pick; round 1 keeps the plain salt.
+            let salt = match round {
+                1 => format!("{}-labels", self.doc.name),
+                r => format!("{}-labels-{r}", self.doc.name),
+            };
+            let drawn = Drawn::draw(draw, &seats, debate.spec.seed, &salt);
+            let mapping: Vec<String> = drawn.0.iter().map(|(s, l)| format!("{l} = {}", debate.seat(*s).id)).collect();
+            notes.push(Note::Choice { what: draw.choice.clone(), value: mapping.join(", ") });
+            self.drawn = drawn;
         }
         let challenger =
             queue.iter().find(|(_, k)| phase.turns[*k].adversarial != Adversarial::No).map(|(seat, _)| *seat);
@@ -186,7 +213,7 @@ impl Interpreter {
 
     /// Phase `index` of `round` has been answered: read its JSON replies,
     /// then start the next phase, or end the round.
-    fn end_phase(&self, debate: &Debate, round: u32, index: usize, notes: &mut Vec<Note>) -> Result<Stage, Step> {
+    fn end_phase(&mut self, debate: &Debate, round: u32, index: usize, notes: &mut Vec<Note>) -> Result<Stage, Step> {
         self.read_fields(debate, round, index, notes);
         let kind = self.doc.phases[index].phase;
         if let Some(next) = self.phase_from(round, index + 1) {
@@ -245,7 +272,7 @@ impl Interpreter {
 
     /// The round is over: record its check, then stop early, go on, or conclude.
     fn end_round(
-        &self,
+        &mut self,
         debate: &Debate,
         round: u32,
         check: Option<ConsensusCheck>,
@@ -268,7 +295,9 @@ impl Interpreter {
         if !self.quorate(debate) {
             return Err(Step::Finish(Ending::no_quorum(debate, round)));
         }
-        let conclude = |ending| Ok(Stage::Conclude { conclusion: Conclusion::NotAsked, ending });
+        let mut conclude = |ending| {
+            Ok(Stage::Conclude { conclusion: Conclusion::NotAsked, ending: self.count(debate, ending, notes) })
+        };
         match early {
             Some(ending) => conclude(ending),
             None if round < rounds => {
@@ -282,12 +311,31 @@ impl Interpreter {
         }
     }
 
+    /// The aggregators that run before the judge: a Borda count, which
+    /// degrades the ending when no ranking could be read.
+    fn count(&self, debate: &Debate, ending: Ending, notes: &mut Vec<Note>) -> Ending {
+        let Some(b) = &self.doc.aggregate.borda else { return ending };
+        let phase = self.doc.phases.iter().find(|p| p.phase == b.phase);
+        let Some(reader) = phase.into_iter().flat_map(|p| &p.turns).find_map(|t| t.output.ranking.as_ref()) else {
+            return ending;
+        };
+        // The newest round in which the phase was answered.
+        let round = (1..=ending.rounds_run.max(1))
+            .rev()
+            .find(|&r| (0..debate.spec.panel.len()).any(|s| debate.text(s, r, b.phase).is_some()))
+            .unwrap_or(1);
+        if borda_aggregate::count(b, reader, &self.drawn, debate, round, notes) {
+            return ending;
+        }
+        Ending { kind: EndKind::Degraded, reason: b.none.clone(), rounds_run: ending.rounds_run }
+    }
+
     /// Each answering seat's declared fields in phase `phase` of `round`, or why they could not be read.
     fn parsed(&self, debate: &Debate, round: u32, phase: crate::Phase) -> Vec<(usize, Result<Fields, String>)> {
-        let Some(doc_phase) = self.doc.phases.iter().find(|p| p.phase == phase) else { return Vec::new() };
+        let Some(index) = self.doc.phases.iter().position(|p| p.phase == phase) else { return Vec::new() };
         let mut out = Vec::new();
-        for part in doc_phase.turns.iter().filter(|t| !t.output.json.is_empty()) {
-            for seat in self.members(debate, &part.speakers, round) {
+        for part in self.doc.phases[index].turns.iter().filter(|t| !t.output.json.is_empty()) {
+            for seat in self.members(debate, &part.speakers, round, index) {
                 if let Some(text) = debate.text(seat, round, phase) {
                     out.push((seat, part.output.parse(text).map(|m| m.into_iter().collect())));
                 }
@@ -330,15 +378,7 @@ impl Interpreter {
     fn prompt(&self, debate: &Debate, who: Speaker, sees: &Sees, prompt: &PromptDoc) -> Prompt {
         let history = match &sees.turns {
             Turns::None => Vec::new(),
-            turns => prompt_kit::entries(
-                debate,
-                |slot| match turns {
-                    Turns::Own => who.seat.is_some_and(|s| slot.is_panel(s)),
-                    Turns::Phases(list) => list.contains(&slot.phase),
-                    _ => true,
-                },
-                |slot| self.label(debate, slot.seat, slot.phase, slot.round, sees.labels),
-            ),
+            _ => self.history(debate, who, sees),
         };
         let user = match (&prompt.first, history.is_empty()) {
             (Some(first), true) => first,
@@ -354,19 +394,60 @@ impl Interpreter {
         }
     }
 
+    /// The earlier turns `sees` shows `who`: kept, labelled, headed and ordered as it says.
+    fn history(&self, debate: &Debate, who: Speaker, sees: &Sees) -> Vec<HistoryEntry> {
+        let own = |slot: &crate::debate::Slot| who.seat.is_some_and(|s| slot.is_panel(s));
+        let keep = |slot: &crate::debate::Slot| match &sees.turns {
+            Turns::None => false,
+            Turns::Own => own(slot),
+            Turns::Phases(list) => list.contains(&slot.phase),
+            Turns::All => true,
+        };
+        let mut shown: Vec<(crate::debate::Slot, HistoryEntry)> = debate
+            .turns()
+            .filter(|(slot, _)| keep(slot) && !(sees.hide_own && own(slot)))
+            .map(|(slot, text)| {
+                let show = sees.show.iter().find(|s| s.phase == slot.phase);
+                let mut label = self.label(debate, slot.seat, slot.phase, slot.round, sees.labels);
+                if let Some(template) = show.and_then(|s| s.label.as_ref()) {
+                    label = around(template, &label);
+                }
+                let heading = show.and_then(|s| s.heading.clone()).unwrap_or_else(|| slot.phase.heading(slot.round));
+                (slot, HistoryEntry { round: slot.round, heading, label, text: text.trim().to_string() })
+            })
+            .collect();
+        // Label order within each run of one phase's turns in one round.
+        let mut start = 0;
+        while start < shown.len() {
+            let (phase, round) = (shown[start].0.phase, shown[start].0.round);
+            let len = shown[start..].iter().take_while(|(s, _)| s.phase == phase && s.round == round).count();
+            if sees.show.iter().any(|s| s.phase == phase && s.order == ShowOrder::Labels) {
+                shown[start..start + len].sort_by_key(|(s, _)| match s.seat {
+                    Seat::Panel(i) => self.drawn.position(i),
+                    Seat::Judge => usize::MAX,
+                });
+            }
+            start += len;
+        }
+        shown.into_iter().map(|(_, entry)| entry).collect()
+    }
+
     /// How a turn is shown in a history.
     fn label(&self, debate: &Debate, seat: Seat, phase: crate::Phase, round: u32, labels: Labels) -> String {
         let Seat::Panel(i) = seat else { return "Judge".into() };
         match labels {
             Labels::Named => prompt_kit::seat_label(debate, i),
             Labels::Anonymized => prompt_kit::speaker(i),
+            Labels::Drawn => self.drawn.label(i).map_or_else(|| prompt_kit::speaker(i), str::to_string),
             Labels::Roles => self
                 .doc
                 .phases
                 .iter()
-                .filter(|p| p.phase == phase)
-                .flat_map(|p| &p.turns)
-                .find(|part| self.members(debate, &part.speakers, round).contains(&i))
+                .enumerate()
+                .filter(|(_, p)| p.phase == phase)
+                .flat_map(|(index, p)| p.turns.iter().map(move |part| (index, part)))
+                .find(|(index, part)| self.members(debate, &part.speakers, round, *index).contains(&i))
+                .map(|(_, part)| part)
                 .map_or_else(|| prompt_kit::seat_label(debate, i), |part| part.role.clone()),
         }
     }
@@ -489,4 +570,16 @@ impl Protocol for Interpreter {
             }
         }
     }
+}
+
+/// A `show` label template around a turn's label: its text, `{label}` where the label goes.
+fn around(template: &super::templates::Template, label: &str) -> String {
+    template
+        .0
+        .iter()
+        .map(|piece| match piece {
+            Piece::Text(t) => t.as_str(),
+            Piece::Slot(_) => label,
+        })
+        .collect()
 }

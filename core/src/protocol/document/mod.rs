@@ -8,16 +8,15 @@
 //! alone, before the run ([`bounds`](bounds::bounds)).
 //!
 //! The built-ins that the format can say ship as documents ([`builtin`]):
-//! round-robin, devils-advocate, consensus-check, structured and steelman,
-//! each reproducing its golden cases byte for byte (structured's golden case
-//! was re-blessed once: the Rust protocol emitted the rebuttal's
-//! `round-ended` twice, and the document emits it once). The rest stay Rust,
-//! because the format (version 1) lacks:
+//! round-robin, devils-advocate, consensus-check, structured, steelman and
+//! ranked, each reproducing its golden cases byte for byte (structured's
+//! golden case was re-blessed once: the Rust protocol emitted the rebuttal's
+//! `round-ended` twice, and the document emits it once). ranked uses the
+//! peer-review features: [`labels`] drawn by the seed, `answered` speakers,
+//! `hide_own` and `show` in a `sees`, the [`ranking`] reader and the
+//! [`borda_aggregate`]. The rest stay Rust, because the format (version 1)
+//! lacks:
 //!
-//! - ranked: seeded shuffled answer labels ("Response A…") recorded as a
-//!   choice, a ranking phase that hides each seat's own answer, history
-//!   headings of its own, the `FINAL RANKING:` reader, and an aggregator
-//!   over [`borda`](crate::protocol::borda) (the count itself is shared).
 //! - rotating-challenger: a blind phase whose speakers then see the blind
 //!   answers under a different title, an order that starts after the
 //!   challenger, and its own judge prompt wording — close, untried.
@@ -31,10 +30,13 @@
 //!   `deliberation` (the confirmation prompt reads that phase).
 
 pub(crate) mod aggregators;
+pub(crate) mod borda_aggregate;
 pub(crate) mod bounds;
 mod interpreter;
+pub(crate) mod labels;
 pub(crate) mod outputs;
 pub(crate) mod phases;
+pub(crate) mod ranking;
 pub(crate) mod speakers;
 mod spec_option;
 pub(crate) mod stopping;
@@ -196,6 +198,7 @@ pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("consensus-check", include_str!("builtin/consensus-check.json")),
     ("structured", include_str!("builtin/structured.json")),
     ("steelman", include_str!("builtin/steelman.json")),
+    ("ranked", include_str!("builtin/ranked.json")),
 ];
 
 /// The built-in document `name`, parsed once.

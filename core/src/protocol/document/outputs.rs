@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::ranking::Ranking;
+
 /// The reply a part asks for: prose (optionally with a stated shape), or a
 /// JSON object whose declared fields later templates, stops and the
 /// transcript can use. JSON is read with the core's tolerant parser.
@@ -17,6 +19,10 @@ pub(crate) struct Output {
     /// Declared fields of a JSON reply, by name.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub json: BTreeMap<String, Kind>,
+    /// A ranking of the drawn labels other than the speaker's own, read from
+    /// the list after this marker (not beside `json`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranking: Option<Ranking>,
 }
 
 /// What a declared JSON field holds; a reply whose field holds anything else is not read.
@@ -58,6 +64,9 @@ impl Kind {
 impl Output {
     /// What the request's `expect` says: the declared text, or the JSON shape.
     pub fn expect(&self) -> Option<String> {
+        if let (None, Some(r)) = (&self.expect, &self.ranking) {
+            return Some(format!("text: then '{}:' and a numbered list of the labels shown, best first", r.marker));
+        }
         if self.expect.is_some() || self.json.is_empty() {
             return self.expect.clone();
         }

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::labels::Draw;
 use super::outputs::Output;
 use super::speakers::Speakers;
 use super::templates::Template;
@@ -19,8 +20,23 @@ pub(crate) struct PhaseDoc {
     /// Whether its speakers answer one after another (the default) or all at once.
     #[serde(default)]
     pub order: Order,
+    /// The fewest speakers the phase needs, besides the spec's quorum; with
+    /// fewer the debate ends for want of quorum (default: 1).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub min_speakers: u32,
+    /// Labels the seed draws over the phase's speakers as it starts (at most one phase draws them).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub labels: Option<Draw>,
     /// The parts of the phase, in speaking order; no seat speaks twice in a phase.
     pub turns: Vec<Part>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn is_one(n: &u32) -> bool {
+    *n == 1
 }
 
 impl PhaseDoc {

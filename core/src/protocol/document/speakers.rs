@@ -17,6 +17,9 @@ pub(crate) enum Speakers {
     Seat(u32),
     /// The seat whose display name is this role ("CFO").
     Role(String),
+    /// Every seat that answered the phase before this one in the same round, in
+    /// panel order (not in a document's first phase).
+    Answered,
 }
 
 /// The seat that holds the adversarial role.

@@ -7,7 +7,7 @@ use super::phases::{Part, PhaseDoc, Prompt};
 use super::speakers::{Pick, Speakers};
 use super::stopping::Stop;
 use super::templates::{Slot, Template};
-use super::visibility::{Labels, Sees, Turns};
+use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::{Error, MAX_ROUNDS, Phase};
 
 pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
@@ -77,6 +77,17 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
         if phase.turns.is_empty() {
             return fail(&format!("{path}.turns"), "a phase needs at least one part".into());
         }
+        if phase.min_speakers == 0 || seats.max.is_some_and(|m| phase.min_speakers > m) {
+            return fail(&format!("{path}.min_speakers"), "need 1 ≤ min_speakers ≤ seats.max".into());
+        }
+        if let Some(draw) = &phase.labels {
+            if let Some(j) = doc.phases[..i].iter().position(|p| p.labels.is_some()) {
+                return fail(&format!("{path}.labels"), format!("phases[{j}] already draws labels; one phase may"));
+            }
+            if draw.prefix.trim().is_empty() || draw.choice.trim().is_empty() {
+                return fail(&format!("{path}.labels"), "needs a prefix and a choice, neither empty".into());
+            }
+        }
         for (k, part) in phase.turns.iter().enumerate() {
             let path = format!("{path}.turns[{k}]");
             speakers(doc, phase, k, &at(&path))?;
@@ -85,6 +96,18 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             for name in part.output.json.keys() {
                 if !plain(name) {
                     return fail(&format!("{path}.output.json"), format!("field {name:?}: letters, digits and _ only"));
+                }
+            }
+            if let Some(ranking) = &part.output.ranking {
+                let path = format!("{path}.output.ranking");
+                if !part.output.json.is_empty() {
+                    return fail(&path, "a reply is read as JSON or as a ranking, not both".into());
+                }
+                if ranking.marker.trim().is_empty() {
+                    return fail(&format!("{path}.marker"), "must not be empty".into());
+                }
+                if !doc.phases[..=i].iter().any(|p| p.labels.is_some()) {
+                    return fail(&path, "ranks drawn labels, but no phase up to this one draws them".into());
                 }
             }
         }
@@ -106,6 +129,21 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
                     format!("no phase '{}' declares a JSON field '{}'", c.phase.as_str(), c.field),
                 );
             }
+        }
+    }
+    if let Some(b) = &doc.aggregate.borda {
+        let reads = doc.phases.iter().any(|p| p.phase == b.phase && p.turns.iter().any(|t| t.output.ranking.is_some()));
+        if !reads {
+            return fail("aggregate.borda.phase", format!("no phase '{}' reads rankings", b.phase.as_str()));
+        }
+        if !plain(&b.result) {
+            return fail("aggregate.borda.result", "a result name of letters, digits and _".into());
+        }
+        if b.readings.as_ref().is_some_and(|r| !plain(r) || *r == b.result) {
+            return fail("aggregate.borda.readings", "a result name of letters, digits and _, not `result`'s".into());
+        }
+        if b.none.trim().is_empty() {
+            return fail("aggregate.borda.none", "must not be empty".into());
         }
     }
     if let Some(s) = &doc.aggregate.synthesis {
@@ -150,6 +188,9 @@ fn speakers(doc: &Document, phase: &PhaseDoc, k: usize, path: &str) -> Result<()
             return Err(Error::spec(path, "the document declares no adversary".to_string()));
         }
         Speakers::Role(name) if name.trim().is_empty() => return Err(Error::spec(path, "a role needs a name")),
+        Speakers::Answered if std::ptr::eq(phase, &doc.phases[0]) => {
+            return Err(Error::spec(path, "'answered' needs a phase before this one"));
+        }
         _ => {}
     }
     for (j, earlier) in phase.turns[..k].iter().enumerate() {
@@ -174,6 +215,33 @@ fn sees(doc: &Document, sees: &Sees, path: &str) -> Result<(), Error> {
     }
     if sees.turns != Turns::None && sees.title.trim().is_empty() {
         return Err(Error::spec(format!("{path}.title"), "a speaker who sees earlier turns needs a title over them"));
+    }
+    let draws = doc.phases.iter().any(|p| p.labels.is_some());
+    if sees.labels == Labels::Drawn && !draws {
+        return Err(Error::spec(format!("{path}.labels"), "'drawn', but no phase draws labels"));
+    }
+    for (k, show) in sees.show.iter().enumerate() {
+        let path = format!("{path}.show[{k}]");
+        if !doc.phases.iter().any(|d| d.phase == show.phase) {
+            return Err(Error::spec(
+                format!("{path}.phase"),
+                format!("no phase '{}' in this document", show.phase.as_str()),
+            ));
+        }
+        if sees.show[..k].iter().any(|s| s.phase == show.phase) {
+            return Err(Error::spec(format!("{path}.phase"), "shown twice; one entry per phase"));
+        }
+        if show.heading.as_ref().is_some_and(|h| h.trim().is_empty()) {
+            return Err(Error::spec(format!("{path}.heading"), "must not be empty"));
+        }
+        if let Some(label) = &show.label
+            && (label.slots().count() != 1 || label.slots().any(|s| *s != Slot::Label))
+        {
+            return Err(Error::spec(format!("{path}.label"), "needs {label} once, and no other slot"));
+        }
+        if show.order == ShowOrder::Labels && !draws {
+            return Err(Error::spec(format!("{path}.order"), "'labels', but no phase draws labels"));
+        }
     }
     if sees.labels == Labels::Roles
         && let Some((i, k)) = parts(doc).find(|(_, _, part)| part.role.is_empty()).map(|(i, k, _)| (i, k))
@@ -396,7 +464,7 @@ mod tests {
                 "protocol.aggregate.synthesis.sections[0]",
                 "a heading",
             ),
-            ("/aggregate/borda", json!({}), "protocol.aggregate.borda", "unknown field `borda`"),
+            ("/aggregate/tally", json!({}), "protocol.aggregate.tally", "unknown field `tally`"),
             ("/completed", json!(" "), "protocol.completed", "must not be empty"),
         ];
         for (pointer, value, field, words) in cases {
@@ -440,5 +508,147 @@ mod tests {
         doc.as_object_mut().unwrap().remove("adversary");
         let (field, reason) = error(&doc);
         assert_eq!(field, "protocol.phases[1].turns[0].speakers", "{reason}");
+    }
+
+    /// A small ranked-style document: blind answers, then the seats that
+    /// answered rank each other under drawn labels, a Borda count, a judge.
+    fn drawn() -> Value {
+        json!({
+            "version": 1,
+            "name": "peer-review",
+            "seats": {"min": 2},
+            "phases": [
+                {"phase": "blind", "order": "parallel", "turns": [
+                    {"speakers": "each", "prompt": {"system": "Answer.", "user": "{question}{history}"}}
+                ]},
+                {"phase": "ranking", "order": "parallel", "min_speakers": 2,
+                 "labels": {"prefix": "Draft", "choice": "draft labels"},
+                 "turns": [
+                    {"speakers": "answered",
+                     "sees": {"turns": {"phases": ["blind"]}, "labels": "drawn", "title": "DRAFTS", "hide_own": true,
+                              "show": [{"phase": "blind", "heading": "Drafts", "order": "labels"}]},
+                     "prompt": {"system": "Rank.", "user": "{question}{history}Rank them."},
+                     "output": {"ranking": {"marker": "RANKING"}}}
+                ]}
+            ],
+            "aggregate": {
+                "borda": {"phase": "ranking", "result": "standings", "readings": "readings", "none": "nothing read"},
+                "synthesis": {"sees": {"turns": "all", "labels": "drawn", "title": "ALL",
+                    "show": [{"phase": "ranking", "label": "Review by {label}"}]},
+                    "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}
+            }
+        })
+    }
+
+    #[test]
+    fn the_ranking_features_load_and_round_trip() {
+        let doc = super::super::load(&drawn(), "protocol").unwrap();
+        let again = serde_json::to_value(&doc).unwrap();
+        assert_eq!(super::super::load(&again, "protocol").unwrap(), doc);
+    }
+
+    #[test]
+    fn the_ranking_features_name_the_path_of_each_error() {
+        let cases: Vec<(&str, Value, &str, &str)> = vec![
+            ("/phases/0/turns/0/speakers", json!("answered"), "protocol.phases[0].turns[0].speakers", "a phase before"),
+            ("/phases/1/min_speakers", json!(0), "protocol.phases[1].min_speakers", "1 ≤ min_speakers"),
+            ("/phases/1/labels/prefix", json!(" "), "protocol.phases[1].labels", "a prefix"),
+            ("/phases/1/labels/colour", json!("red"), "protocol.phases[1].labels.colour", "unknown field"),
+            (
+                "/phases/0/labels",
+                json!({"prefix": "A", "choice": "a"}),
+                "protocol.phases[1].labels",
+                "phases[0] already",
+            ),
+            ("/phases/1/turns/0/sees/labels", json!("named"), "", ""),
+            (
+                "/phases/1/turns/0/sees/show/0/phase",
+                json!("rebuttal"),
+                "protocol.phases[1].turns[0].sees.show[0].phase",
+                "no phase",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/heading",
+                json!(""),
+                "protocol.phases[1].turns[0].sees.show[0].heading",
+                "empty",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/order",
+                json!("random"),
+                "protocol.phases[1].turns[0].sees.show[0].order",
+                "unknown variant",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("{round}: {label}"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "no other slot",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("By nobody"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "{label} once",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/0/label",
+                json!("{labl}"),
+                "protocol.phases[1].turns[0].sees.show[0].label",
+                "unknown slot",
+            ),
+            (
+                "/phases/1/turns/0/sees/show/1",
+                json!({"phase": "blind"}),
+                "protocol.phases[1].turns[0].sees.show[1].phase",
+                "shown twice",
+            ),
+            (
+                "/phases/1/turns/0/output/ranking/marker",
+                json!(""),
+                "protocol.phases[1].turns[0].output.ranking.marker",
+                "empty",
+            ),
+            (
+                "/phases/1/turns/0/output/json",
+                json!({"best": "text"}),
+                "protocol.phases[1].turns[0].output.ranking",
+                "not both",
+            ),
+            ("/aggregate/borda/phase", json!("blind"), "protocol.aggregate.borda.phase", "reads rankings"),
+            ("/aggregate/borda/result", json!("a b"), "protocol.aggregate.borda.result", "letters"),
+            ("/aggregate/borda/readings", json!("standings"), "protocol.aggregate.borda.readings", "not `result`'s"),
+            ("/aggregate/borda/none", json!(" "), "protocol.aggregate.borda.none", "empty"),
+        ];
+        for (pointer, value, field, words) in cases {
+            let mut doc = drawn();
+            let (parent, key) = pointer.rsplit_once('/').unwrap();
+            let slot = doc.pointer_mut(parent).unwrap_or_else(|| panic!("{pointer}"));
+            match slot {
+                Value::Array(items) => items.push(value.clone()),
+                _ => slot[key] = value.clone(),
+            }
+            if field.is_empty() {
+                super::super::load(&doc, "protocol").unwrap_or_else(|e| panic!("{pointer}: {e}"));
+                continue;
+            }
+            let (f, reason) = error(&doc);
+            assert_eq!(f, field, "{pointer} = {value}: {reason}");
+            assert!(reason.contains(words), "{pointer} = {value}: {reason}");
+        }
+        // Drawn labels, a label order and a ranking all need a phase that draws labels.
+        let mut doc = drawn();
+        doc["phases"][1].as_object_mut().unwrap().remove("labels");
+        assert_eq!(error(&doc).0, "protocol.phases[1].turns[0].sees.labels");
+        doc["phases"][1]["turns"][0]["sees"]["labels"] = json!("anonymized");
+        assert_eq!(error(&doc).0, "protocol.phases[1].turns[0].sees.show[0].order");
+        doc["phases"][1]["turns"][0]["sees"]["show"] = json!([]);
+        assert_eq!(
+            error(&doc),
+            (
+                "protocol.phases[1].turns[0].output.ranking".into(),
+                "ranks drawn labels, but no phase up to this one draws them".into()
+            )
+        );
     }
 }

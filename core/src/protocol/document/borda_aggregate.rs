@@ -1,0 +1,101 @@
+//! The `borda` aggregator: each reply of a phase read as a ranking of the
+//! drawn labels, counted by [`borda`](crate::protocol::borda), the standings
+//! and the readings kept as named results, and a table for the transcript.
+
+use serde_json::{Value, json};
+
+use super::aggregators::Borda;
+use super::labels::Drawn;
+use super::ranking::Ranking;
+use crate::debate::Debate;
+use crate::protocol::{Note, borda};
+
+/// Count the rankings of `round`'s replies; false when none could be read
+/// (then no standings are recorded: all zeros would look like a result).
+pub(crate) fn count(
+    b: &Borda,
+    reader: &Ranking,
+    drawn: &Drawn,
+    debate: &Debate,
+    round: u32,
+    notes: &mut Vec<Note>,
+) -> bool {
+    let (mut orders, mut readings) = (Vec::new(), Vec::new());
+    for ranker in 0..debate.spec.panel.len() {
+        let Some(text) = debate.text(ranker, round, b.phase) else { continue };
+        let order = reader.read(text, &drawn.offered_to(ranker));
+        if order.is_empty() {
+            notes.push(Note::Warning {
+                speaker: Some(debate.seat(ranker).id.clone()),
+                round,
+                phase: b.phase,
+                message: "no ranking could be read from this reply; it is left out of the aggregate".into(),
+            });
+            continue;
+        }
+        // Every label read was offered, so it stands for a drawn seat.
+        orders.push(order.iter().filter_map(|l| drawn.seat_of(l)).collect::<Vec<usize>>());
+        readings.push(json!({"ranker": debate.seat(ranker).id, "order": order}));
+    }
+    if readings.is_empty() {
+        return false;
+    }
+    if let Some(name) = &b.readings {
+        notes.push(Note::Result { name: name.clone().into(), value: json!(readings) });
+    }
+    let mut seats: Vec<usize> = drawn.0.iter().map(|(s, _)| *s).collect();
+    seats.sort_unstable();
+    // Label order is total over drawn seats: the last tie-break tells any two apart.
+    let rows = borda::standings(borda::count(seats, &orders), |a, b| drawn.position(*a).cmp(&drawn.position(*b)));
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|(s, tally)| {
+            json!({
+                "seat": debate.seat(*s).id,
+                "label": drawn.label(*s).unwrap_or_default(),
+                "points": tally.points,
+                "rankings": tally.rankings,
+                "average_position": tally.average_place().map_or(Value::Null, |a| json!(a)),
+            })
+        })
+        .collect();
+    notes.push(Note::Result { name: b.result.clone().into(), value: Value::Array(rows) });
+    true
+}
+
+/// The standings as a table in their order, the readings as who ranked what;
+/// false for any other result (left to the generic form).
+pub(crate) fn render(b: &Borda, t: &crate::Transcript, key: &str, value: &Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, name, table, text};
+    use std::fmt::Write;
+    let Some(rows) = value.as_array() else { return false };
+    if key == b.result {
+        out.push_str("### Peer ranking (Borda count over anonymized answers)\n\n");
+        let rows: Vec<Vec<String>> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let average = if r["average_position"].is_null() { "—".into() } else { text(r, "average_position") };
+                vec![
+                    (i + 1).to_string(),
+                    name(t, &text(r, "seat")),
+                    text(r, "label"),
+                    text(r, "points"),
+                    average,
+                    text(r, "rankings"),
+                ]
+            })
+            .collect();
+        table(out, &["#", "seat", "answer", "points", "average position", "ranked by"], &rows);
+    } else if b.readings.as_deref() == Some(key) {
+        out.push_str("**Each seat's ranking of the others:**\n\n");
+        for r in rows {
+            let order: Vec<&str> = r["order"].as_array().into_iter().flatten().filter_map(|l| l.as_str()).collect();
+            let _ = writeln!(out, "- {}: {}", cell(&name(t, &text(r, "ranker"))), cell(&order.join(" > ")));
+        }
+        out.push('\n');
+    } else {
+        return false;
+    }
+    true
+}
