@@ -32,7 +32,7 @@ test("checkDocument checks a document alone; protocolDocuments are starting poin
   broken.phases[0].turns[0].prompt.system = "{persona}{histroy}";
   assert.throws(() => checkDocument(broken), (e) => e instanceof AgonError && e.detail.field === "protocol.phases[0].turns[0].prompt.system");
   const names = protocolDocuments().map(([name, text]) => (checkDocument(text), name));
-  assert.ok(names.includes("round-robin") && names.includes("structured") && !names.includes("ranked"), names.join(", "));
+  assert.ok(names.includes("round-robin") && names.includes("ranked") && !names.includes("priority-vote"), names.join(", "));
 });
 
 test("the red/blue example runs from its scripted replies to the golden transcript", async () => {

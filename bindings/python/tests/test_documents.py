@@ -43,7 +43,7 @@ def test_check_document_alone_and_the_built_in_documents() -> None:
         agon.check_document(broken)
     assert raised.value.detail["field"] == "protocol.phases[0].turns[0].prompt.system"
     names = [name for name, text in agon.protocol_documents() if agon.check_document(text)]
-    assert "round-robin" in names and "structured" in names and "ranked" not in names, names
+    assert "round-robin" in names and "ranked" in names and "priority-vote" not in names, names
 
 
 def test_the_red_blue_example_runs_from_its_scripted_replies() -> None:
