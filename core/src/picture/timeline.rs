@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use super::svg;
 
 /// One attempt at a model call, as a host measured it. Times are
-/// milliseconds since the run (or the resumed run) started.
+/// milliseconds on one clock of the host's choosing (the CLI's: since the
+/// Unix epoch); only their differences are drawn.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallTiming {
     /// The engine's request id.
