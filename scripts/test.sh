@@ -55,8 +55,9 @@ source scripts/local-model.sh
 start_local_model
 cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-threads 1
 # The README's first command, on the debug build (its release build takes minutes).
-# Its own flags stand (agon refuses a flag given twice): only --quiet is added.
-AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" --quiet
+# Flags after the question replace the script's own (a flag given again wins).
+AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" \
+  --max-tokens 40 --judge-max-tokens 60 --quiet
 
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh

@@ -17,8 +17,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a debate.
+    // A flag given again replaces the earlier one (`scripts/demo.sh "Q" --rounds 2`
+    // overrides the script's own `--rounds 1`), as in most command-line tools.
+    #[command(args_override_self = true)]
     Run(RunArgs),
     /// Print the DebateSpec JSON that `run` would use with the same flags.
+    #[command(args_override_self = true)]
     Spec(SpecCmd),
     /// Continue an interrupted session: only what was never answered is called, and
     /// calls that failed on the way to the model (transport failures) are asked again.

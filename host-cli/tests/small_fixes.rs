@@ -179,3 +179,29 @@ fn a_closed_stdout_ends_agon_quietly_as_sigpipe_would() {
     assert_eq!(out.status.code(), Some(141), "{}", stderr(&out));
     assert_eq!(stderr(&out), "", "no panic report");
 }
+
+/// A flag given twice takes its last value, so a wrapper's defaults can be
+/// overridden: `scripts/demo.sh "Q" --rounds 2` after the script's `--rounds 1`.
+#[test]
+fn a_flag_given_again_replaces_the_earlier_one() {
+    let env = Sandbox::new("small-fixes", "override");
+    let out = env
+        .command(env!("CARGO_BIN_EXE_agon"))
+        .args(["spec", "Q?", "--panel", "openai/a,openai/b", "--rounds", "1", "--max-tokens", "120"])
+        .args(["--rounds", "2", "--max-tokens", "40"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let spec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(spec["rounds"], 2, "{spec}");
+    assert_eq!(spec["limits"]["max_tokens"], 40, "{spec}");
+    // A flag that collects values still collects them all.
+    let out = env
+        .command(env!("CARGO_BIN_EXE_agon"))
+        .args(["spec", "Q?", "--protocol", "comparative", "--panel", "openai/a,openai/b"])
+        .args(["--option", "trains", "--option", "buses"])
+        .output()
+        .unwrap();
+    let spec: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(spec["protocol"]["options"], serde_json::json!(["trains", "buses"]), "{spec}");
+}
