@@ -58,8 +58,9 @@ pub struct SpecRequest {
 impl SpecRequest {
     /// Read a request from JSON; errors name the field.
     pub fn from_json(json: &str) -> Result<SpecRequest, Error> {
-        let de = &mut serde_json::Deserializer::from_str(json);
-        serde_path_to_error::deserialize(de).map_err(|e| crate::spec::field_error("", e))
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| Error::spec("", crate::spec::strip_position(&e.to_string())))?;
+        crate::json_read::read(&value).map_err(|e| crate::spec::field_error("", e))
     }
 }
 
@@ -141,7 +142,7 @@ fn roles(def: &Definition, texts: &[String]) -> Result<Vec<CouncilRole>, Error> 
     let rank = |r: &CouncilRole| SEED_ORDER.iter().position(|id| *id == r.role_id);
     let places: Vec<usize> = (0..roles.len()).filter(|&i| rank(&roles[i]).is_some()).collect();
     let mut seed_roles: Vec<CouncilRole> = places.iter().map(|&i| roles[i].clone()).collect();
-    seed_roles.sort_by_key(|r| rank(r));
+    crate::order::sort_by_key(&mut seed_roles, |r| rank(r));
     for (place, role) in places.into_iter().zip(seed_roles) {
         roles[place] = role;
     }

@@ -128,7 +128,7 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
         .sum();
 
     let mut models: Vec<&str> = spec.panel.iter().chain(&spec.judge).map(|p| p.model.as_str()).collect();
-    models.sort_unstable();
+    crate::order::sort(&mut models);
     models.dedup();
     let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
     let cost_micro_usd = unpriced.is_empty().then(|| {

@@ -69,7 +69,7 @@ pub fn parse(text: &str) -> Result<(Recorded, Vec<(usize, Input)>), Error> {
     let Some((_, first)) = lines.next() else {
         return Err(Error::InvalidJournal { line: 1, reason: "the journal is empty".into() });
     };
-    let header: Header = serde_json::from_str(first).map_err(|e| Error::InvalidJournal {
+    let header: Header = crate::json_read::from_str(first).map_err(|e| Error::InvalidJournal {
         line: 1,
         reason: format!("the first line must be the journal header: {e}"),
     })?;
@@ -83,12 +83,12 @@ pub fn parse(text: &str) -> Result<(Recorded, Vec<(usize, Input)>), Error> {
         .map_err(|e| Error::InvalidJournal { line: 1, reason: e.to_string() })?;
     let mut inputs = Vec::new();
     for (i, line) in lines {
-        match serde_json::from_str::<Input>(line) {
+        match crate::json_read::from_str::<Input>(line) {
             Ok(input) => inputs.push((i + 1, input)),
             // A crash mid-write leaves a last line without its newline: drop it.
             Err(_) if !line.ends_with('\n') => break,
             Err(e) => {
-                return Err(Error::InvalidJournal { line: i + 1, reason: e.to_string() });
+                return Err(Error::InvalidJournal { line: i + 1, reason: e });
             }
         }
     }

@@ -40,6 +40,8 @@ mod event;
 pub mod fuzzing;
 mod input;
 pub mod journal;
+mod json_read;
+mod order;
 mod outcome;
 mod parse;
 pub mod picture;

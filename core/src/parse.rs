@@ -88,7 +88,7 @@ fn balanced_spans(text: &str) -> Vec<(usize, usize)> {
             _ => {}
         }
     }
-    spans.sort_unstable();
+    crate::order::sort(&mut spans);
     spans
 }
 

@@ -195,8 +195,9 @@ pub const MAX_ROUNDS: u32 = 50;
 impl DebateSpec {
     /// Parse and validate a spec from JSON. Errors name the offending field.
     pub fn from_json(json: &str) -> Result<DebateSpec, Error> {
-        let mut de = serde_json::Deserializer::from_str(json);
-        let mut spec: DebateSpec = serde_path_to_error::deserialize(&mut de).map_err(|e| field_error("", e))?;
+        let value: serde_json::Value =
+            serde_json::from_str(json).map_err(|e| Error::spec("", strip_position(&e.to_string())))?;
+        let mut spec: DebateSpec = crate::json_read::read(&value).map_err(|e| field_error("", e))?;
         spec.normalize()?;
         Ok(spec)
     }
@@ -300,11 +301,7 @@ impl DebateSpec {
             None => crate::protocol::registry::lookup(&self.protocol.name).ok()?.reads_agreement,
         };
         reads_agreement.then(|| {
-            self.protocol
-                .options
-                .get("consensus")
-                .and_then(|v| serde_json::from_value(v.clone()).ok())
-                .unwrap_or_default()
+            self.protocol.options.get("consensus").and_then(|v| crate::json_read::read(v).ok()).unwrap_or_default()
         })
     }
 
@@ -377,11 +374,10 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
 /// A deserialization error as an invalid spec naming the field: the path
 /// serde reached under `prefix`, and for a missing field that field itself,
 /// so a host can point at it (`protocol`, not the empty top-level path).
-pub(crate) fn field_error(prefix: &str, e: serde_path_to_error::Error<serde_json::Error>) -> Error {
-    let path = e.path().to_string();
-    let reason = strip_position(&e.into_inner().to_string());
+pub(crate) fn field_error(prefix: &str, e: crate::json_read::Misread) -> Error {
+    let reason = e.reason();
     let missing = reason.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`'));
-    let field = [prefix, if path == "." { "" } else { &path }, missing.unwrap_or("")]
+    let field = [prefix, e.path(), missing.unwrap_or("")]
         .into_iter()
         .filter(|part| !part.is_empty())
         .collect::<Vec<_>>()
@@ -390,7 +386,7 @@ pub(crate) fn field_error(prefix: &str, e: serde_path_to_error::Error<serde_json
 }
 
 /// serde_json appends " at line 1 column 42"; the field path says more.
-fn strip_position(message: &str) -> String {
+pub(crate) fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

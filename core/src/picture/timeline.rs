@@ -50,7 +50,7 @@ const FAILED: &str = "#c62828";
 /// Timings from NDJSON, one [`CallTiming`] a line; a line that cannot be
 /// read (torn by a crash mid-write) is skipped.
 pub fn timings_from_ndjson(text: &str) -> Vec<CallTiming> {
-    text.lines().filter_map(|l| serde_json::from_str(l).ok()).collect()
+    text.lines().filter_map(|l| crate::json_read::from_str(l).ok()).collect()
 }
 
 /// The timeline of `timings`, or `None` when there are none.
@@ -59,7 +59,7 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
         return None;
     }
     let mut calls: Vec<&CallTiming> = timings.iter().collect();
-    calls.sort_by_key(|c| (c.start_ms, c.end_ms.max(c.start_ms), c.id, c.attempt));
+    crate::order::sort_by_key(&mut calls, |c| (c.start_ms, c.end_ms.max(c.start_ms), c.id, c.attempt));
     let mut seats: Vec<&str> = Vec::new();
     for c in &calls {
         if !seats.contains(&c.seat.as_str()) {
@@ -166,7 +166,7 @@ fn most_at_once(calls: &[&CallTiming]) -> usize {
     let mut edges: Vec<(u64, i32)> =
         calls.iter().flat_map(|c| [(c.start_ms, 1), (c.end_ms.max(c.start_ms), -1)]).collect();
     // At equal times an end comes before a start: back-to-back calls did not overlap.
-    edges.sort();
+    crate::order::sort(&mut edges);
     let (mut now, mut most) = (0i32, 0i32);
     for (_, d) in edges {
         now += d;

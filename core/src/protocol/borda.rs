@@ -31,7 +31,11 @@ impl Tally {
 /// ranking names still stands, with nothing. Names that are not candidates
 /// are a caller's mistake: they are counted all the same.
 pub(crate) fn count<K: Ord + Copy>(candidates: impl IntoIterator<Item = K>, rankings: &[Vec<K>]) -> BTreeMap<K, Tally> {
-    let mut tallies: BTreeMap<K, Tally> = candidates.into_iter().map(|c| (c, Tally::default())).collect();
+    // Filled by insertion: `collect` would instantiate a sort.
+    let mut tallies = BTreeMap::new();
+    for candidate in candidates {
+        tallies.insert(candidate, Tally::default());
+    }
     for ranking in rankings {
         let k = ranking.len() as u32;
         for (place, candidate) in ranking.iter().enumerate() {
@@ -49,8 +53,7 @@ pub(crate) fn count<K: Ord + Copy>(candidates: impl IntoIterator<Item = K>, rank
 pub(crate) fn standings<K>(tallies: BTreeMap<K, Tally>, tie: impl Fn(&K, &K) -> Ordering) -> Vec<(K, Tally)> {
     let mut rows: Vec<(K, Tally)> = tallies.into_iter().collect();
     // Average places compared as fractions without floats: a/b < c/d ⇔ a·d < c·b.
-    // A total order, so an unstable sort is exact.
-    rows.sort_unstable_by(|(ka, a), (kb, b)| {
+    crate::order::sort_by(&mut rows, |(ka, a), (kb, b)| {
         b.points
             .cmp(&a.points)
             .then((a.places as u64 * b.rankings.max(1) as u64).cmp(&(b.places as u64 * a.rankings.max(1) as u64)))

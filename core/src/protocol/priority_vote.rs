@@ -306,9 +306,8 @@ fn ranking(items: &[String], votes: &[Option<reply::Ballot>; 2], single: bool) -
             (points.iter().sum(), points.iter().copied().max().unwrap_or(0), item)
         })
         .collect();
-    // Unstable is exact here: the item number breaks every tie (and a stable
-    // sort would add one more monomorphized merge sort to the component).
-    rows.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+    // The item number breaks every tie.
+    crate::order::sort_by(&mut rows, |a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
     let list: Vec<serde_json::Value> = rows
         .iter()
         .map(|&(score, _, item)| {

@@ -224,8 +224,17 @@ impl ProtocolOptions for NoOptions {}
 
 /// Parse `T` from the spec's protocol options.
 pub(crate) fn parse<T: ProtocolOptions>(spec: &DebateSpec) -> Result<T, Error> {
-    let object: serde_json::Map<String, Value> = spec.protocol.options.clone().into_iter().collect();
-    serde_path_to_error::deserialize(&Value::Object(object)).map_err(|e| crate::spec::field_error("protocol", e))
+    crate::json_read::read(&options_object(spec)).map_err(|e| crate::spec::field_error("protocol", e))
+}
+
+/// The spec's protocol options as one JSON object. Not generic, and filled
+/// by insertion (`collect` would instantiate a sort), so every protocol shares it.
+fn options_object(spec: &DebateSpec) -> Value {
+    let mut object = serde_json::Map::new();
+    for (key, value) in &spec.protocol.options {
+        object.insert(key.clone(), value.clone());
+    }
+    Value::Object(object)
 }
 
 /// Parse, check and normalize `T`: the `check` of a definition.
@@ -233,7 +242,14 @@ pub(crate) fn checked<T: ProtocolOptions>(spec: &DebateSpec) -> Result<Options, 
     let options: T = parse(spec)?;
     options.check(spec)?;
     match crate::session::canonical(serde_json::to_value(&options).expect("options serialize")) {
-        Value::Object(map) => Ok(map.into_iter().collect()),
+        // Filled by insertion: `collect` would instantiate a sort.
+        Value::Object(map) => {
+            let mut options = Options::new();
+            for (key, value) in map {
+                options.insert(key, value);
+            }
+            Ok(options)
+        }
         _ => unreachable!("options are a struct"),
     }
 }

@@ -17,7 +17,7 @@ impl Session {
             return Ok(());
         }
         let input: Input =
-            serde_json::from_str(line).map_err(|e| Error::InvalidJournal { line: number, reason: e.to_string() })?;
+            crate::json_read::from_str(line).map_err(|reason| Error::InvalidJournal { line: number, reason })?;
         self.handle(input).map_err(|e| Error::InvalidJournal { line: number, reason: e.to_string() })?;
         let outstanding: Vec<u64> = self.outstanding().collect();
         self.queue.retain(|o| matches!(o, Output::Request(r) if outstanding.contains(&r.id)));

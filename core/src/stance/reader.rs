@@ -58,7 +58,7 @@ pub(crate) fn read(own: &str) -> Finding {
     for sentence in sentences(&own) {
         Clauses::new(&sentence).signals(&mut signals);
     }
-    signals.sort_by_key(|s| s.span.0);
+    crate::order::sort_by_key(&mut signals, |s| s.span.0);
     decide(&signals)
 }
 

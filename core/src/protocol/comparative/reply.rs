@@ -48,7 +48,11 @@ pub fn scorecard(text: &str, labels: &[String]) -> Result<Scorecard, String> {
         }
         criteria.push(Criterion { name, weight: weight as u32, scores });
     }
-    let totals = labels.iter().map(|l| (l.clone(), criteria.iter().map(|c| c.weight * c.scores[l]).sum())).collect();
+    // Filled by insertion: `collect` would instantiate a sort.
+    let mut totals = BTreeMap::new();
+    for l in labels {
+        totals.insert(l.clone(), criteria.iter().map(|c| c.weight * c.scores[l]).sum());
+    }
     Ok(Scorecard { criteria, totals, recommendation: field_str(&v, "recommendation") })
 }
 

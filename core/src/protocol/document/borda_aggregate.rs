@@ -44,7 +44,7 @@ pub(crate) fn count(
         notes.push(Note::Result { name: name.clone().into(), value: json!(readings) });
     }
     let mut seats: Vec<usize> = drawn.0.iter().map(|(s, _)| *s).collect();
-    seats.sort_unstable();
+    crate::order::sort(&mut seats);
     // Label order is total over drawn seats: the last tie-break tells any two apart.
     let rows = borda::standings(borda::count(seats, &orders), |a, b| drawn.position(*a).cmp(&drawn.position(*b)));
     let rows: Vec<Value> = rows

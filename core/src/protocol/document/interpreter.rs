@@ -27,6 +27,16 @@ use crate::rng::Rng;
 /// A reply's declared fields, by name.
 type Fields = serde_json::Map<String, Value>;
 
+/// Declared fields as a JSON object, filled by insertion (`collect` would
+/// instantiate a sort).
+fn into_object(fields: std::collections::BTreeMap<String, Value>) -> Fields {
+    let mut object = Fields::new();
+    for (name, value) in fields {
+        object.insert(name, value);
+    }
+    object
+}
+
 #[derive(Clone)]
 pub(crate) struct Interpreter {
     doc: Arc<Document>,
@@ -337,7 +347,7 @@ impl Interpreter {
         for part in self.doc.phases[index].turns.iter().filter(|t| !t.output.json.is_empty()) {
             for seat in self.members(debate, &part.speakers, round, index) {
                 if let Some(text) = debate.text(seat, round, phase) {
-                    out.push((seat, part.output.parse(text).map(|m| m.into_iter().collect())));
+                    out.push((seat, part.output.parse(text).map(into_object)));
                 }
             }
         }
@@ -422,7 +432,7 @@ impl Interpreter {
             let (phase, round) = (shown[start].0.phase, shown[start].0.round);
             let len = shown[start..].iter().take_while(|(s, _)| s.phase == phase && s.round == round).count();
             if sees.show.iter().any(|s| s.phase == phase && s.order == ShowOrder::Labels) {
-                shown[start..start + len].sort_by_key(|(s, _)| match s.seat {
+                crate::order::sort_by_key(&mut shown[start..start + len], |(s, _)| match s.seat {
                     Seat::Panel(i) => self.drawn.position(i),
                     Seat::Judge => usize::MAX,
                 });

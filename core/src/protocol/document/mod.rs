@@ -168,7 +168,7 @@ pub(crate) enum Quorum {
 /// Parse and check a document. Errors name the JSON path under `prefix`
 /// (`protocol.phases[2].turns[0].prompt.user: unknown slot {histroy}`).
 pub(crate) fn load(json: &serde_json::Value, prefix: &str) -> Result<Document, Error> {
-    let doc: Document = serde_path_to_error::deserialize(json).map_err(|e| crate::spec::field_error(prefix, e))?;
+    let doc: Document = crate::json_read::read(json).map_err(|e| crate::spec::field_error(prefix, e))?;
     validate::document(&doc, prefix)?;
     Ok(doc)
 }

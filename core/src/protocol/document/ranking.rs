@@ -34,7 +34,7 @@ impl Ranking {
 fn push_labels(s: &str, offered: &[String], order: &mut Vec<String>) {
     let mut found: Vec<(usize, &String)> =
         offered.iter().filter(|l| !l.is_empty()).filter_map(|l| s.find(l.as_str()).map(|pos| (pos, l))).collect();
-    found.sort_unstable();
+    crate::order::sort(&mut found);
     for (_, l) in found {
         if !order.contains(l) {
             order.push(l.clone());

@@ -102,7 +102,7 @@ pub(crate) fn build(doc: Arc<Document>, spec: &DebateSpec) -> Interpreter {
         .protocol
         .options
         .get("adversary")
-        .and_then(|v| serde_json::from_value::<SeatRef>(v.clone()).ok())
+        .and_then(|v| crate::json_read::read::<SeatRef>(v).ok())
         .map(|s| spec.resolve_seat(&s, "protocol.adversary").expect("validated"));
     Interpreter::new(doc, named, spec.consensus_mode().unwrap_or_default())
 }

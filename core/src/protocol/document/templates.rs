@@ -64,7 +64,7 @@ impl Slot {
             "history" => Slot::History,
             _ => {
                 let (phase, field) = name.split_once('.')?;
-                let phase = serde_json::from_value(serde_json::Value::from(phase)).ok()?;
+                let phase = crate::json_read::read(&serde_json::Value::from(phase)).ok()?;
                 let plain = !field.is_empty() && field.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 return plain.then(|| Slot::Field { phase, field: field.to_string() });
             }

@@ -39,7 +39,7 @@ pub fn priorities(text: &str, n: usize) -> Result<Ballot, String> {
             .find_map(|k| o.get(*k).and_then(Value::as_array))
             .or_else(|| {
                 let mut keys: Vec<&String> = o.keys().collect();
-                keys.sort_unstable();
+                crate::order::sort(&mut keys);
                 keys.into_iter().find_map(|k| o[k].as_array())
             })
             .cloned()
