@@ -49,7 +49,8 @@ fn chart(protocol: &str, key: &str, value: &Value) -> Option<String> {
 }
 
 fn num(v: &Value) -> Option<f64> {
-    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    // serde_json's number reader, not `str::parse`: core's float parser is 6 KB of the component.
+    v.as_f64().or_else(|| v.as_str().and_then(|s| s.parse::<serde_json::Number>().ok()).and_then(|n| n.as_f64()))
 }
 
 fn word(v: &Value) -> String {
@@ -121,7 +122,7 @@ fn scorecard(value: &Value) -> Option<String> {
 }
 
 fn fmt(v: f64) -> String {
-    if v.fract() == 0.0 { format!("{v:.0}") } else { format!("{v:.2}") }
+    svg::Fixed(v, if v.fract() == 0.0 { 0 } else { 2 }).to_string()
 }
 
 fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) -> String {
@@ -147,16 +148,17 @@ fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) 
         for (value, colour) in &bar.parts {
             let w = if max > 0.0 { value / max * f64::from(PLOT_W) } else { 0.0 };
             let fill = if bar.parts.len() == 1 { BAR } else { PARTS[*colour] };
+            let (at, width) = (svg::Fixed(x, 1), svg::Fixed(w, 1));
             let _ = writeln!(
                 out,
-                "<rect class=\"bar\" x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"{fill}\"/>",
+                "<rect class=\"bar\" x=\"{at}\" y=\"{}\" width=\"{width}\" height=\"{}\" fill=\"{fill}\"/>",
                 y + 4,
                 ROW_H - 8
             );
             if bar.flagged {
                 let _ = writeln!(
                     out,
-                    "<rect class=\"flagged\" x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"url(#{hatch})\"/>",
+                    "<rect class=\"flagged\" x=\"{at}\" y=\"{}\" width=\"{width}\" height=\"{}\" fill=\"url(#{hatch})\"/>",
                     y + 4,
                     ROW_H - 8
                 );
@@ -165,7 +167,8 @@ fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) 
         }
         let flag = if bar.flagged { "⚑ " } else { "" };
         let note = if bar.note.is_empty() { String::new() } else { format!(" · {flag}{}", svg::text(&bar.note, 26)) };
-        let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{}\">{}{note}</text>", x + 6.0, y + 18, fmt(bar.total()));
+        let _ =
+            writeln!(out, "<text x=\"{}\" y=\"{}\">{}{note}</text>", svg::Fixed(x + 6.0, 1), y + 18, fmt(bar.total()));
     }
     let mut y = TOP + bars.len() as u32 * ROW_H + 10;
     for (i, words) in legend.iter().enumerate() {

@@ -3,7 +3,29 @@
 //! takes no drawing crate, and text is what makes the bytes the same in
 //! every host.
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
+
+/// A number with a fixed count of decimals: scaled, rounded to nearest (ties
+/// to even), and written by integer arithmetic. `{:.N}` would bring core's
+/// float formatter and its tables, 34 KB of the component, for a handful of
+/// coordinates; the two differ only where scaling rounds across a half
+/// (0.15 to one place: 0.2 here, 0.1 there). Not finite is 0: a coordinate
+/// must always be a number.
+pub(crate) struct Fixed(pub f64, pub u32);
+
+impl fmt::Display for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let scale = 10u64.pow(self.1);
+        let scaled = (self.0 * scale as f64).round_ties_even();
+        let scaled = if scaled.is_finite() { scaled as i64 } else { 0 };
+        let sign = if scaled < 0 { "-" } else { "" };
+        let (whole, part) = (scaled.unsigned_abs() / scale, scaled.unsigned_abs() % scale);
+        match self.1 {
+            0 => write!(f, "{sign}{whole}"),
+            places => write!(f, "{sign}{whole}.{part:0width$}", width = places as usize),
+        }
+    }
+}
 
 /// Untrusted text as SVG character data or an attribute value: markup
 /// characters escaped, control characters (ANSI escapes among them, which
@@ -88,6 +110,26 @@ pub(crate) fn legend_entry(out: &mut String, x: u32, y: u32, fill: &str, ink: &s
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_writes_decimals_rounding_ties_to_even() {
+        let cases = [
+            (12.25, 1, "12.2"),
+            // 12.35 is 12.3499… in binary, but ×10 rounds to 123.5 exactly: to even, 124.
+            (12.35, 1, "12.4"),
+            (0.0, 1, "0.0"),
+            (3.0, 0, "3"),
+            (2.5, 0, "2"),
+            (1234.5678, 2, "1234.57"),
+            (0.05, 2, "0.05"),
+            (-1.25, 1, "-1.2"),
+            (f64::NAN, 1, "0.0"),
+            (f64::INFINITY, 0, "0"),
+        ];
+        for (value, places, written) in cases {
+            assert_eq!(Fixed(value, places).to_string(), written, "{value} to {places} places");
+        }
+    }
 
     #[test]
     fn escapes_markup_and_drops_control_characters() {

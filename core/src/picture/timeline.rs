@@ -82,11 +82,11 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
     let step = tick_step(end - start);
     let mut t = 0;
     while t <= end - start {
-        let x = x_of(start + t);
+        let x = svg::Fixed(x_of(start + t), 1);
         let _ = writeln!(
             out,
-            "<line x1=\"{x:.1}\" y1=\"{}\" x2=\"{x:.1}\" y2=\"{grid_bottom}\" stroke=\"#dddddd\"/>\
-<text x=\"{x:.1}\" y=\"{}\" text-anchor=\"middle\" fill=\"#444444\" font-size=\"11\">{}</text>",
+            "<line x1=\"{x}\" y1=\"{}\" x2=\"{x}\" y2=\"{grid_bottom}\" stroke=\"#dddddd\"/>\
+<text x=\"{x}\" y=\"{}\" text-anchor=\"middle\" fill=\"#444444\" font-size=\"11\">{}</text>",
             TOP - 4,
             grid_bottom + 14,
             secs(t)
@@ -104,10 +104,11 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
                 (true, true) => (FALLBACK, "fallback"),
                 (true, false) => (OK, "ok"),
             };
+            let (x, w) = (svg::Fixed(x, 1), svg::Fixed(w, 1));
             let _ = write!(
                 out,
                 "<g class=\"call {kind}\"><title>{} · {} · round {} · attempt {} · {} · {}</title>\
-<rect x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"{fill}\" stroke=\"#ffffff\"/>",
+<rect x=\"{x}\" y=\"{}\" width=\"{w}\" height=\"{}\" fill=\"{fill}\" stroke=\"#ffffff\"/>",
                 svg::text(&c.seat, 24),
                 svg::text(&c.model, 40),
                 c.round,
@@ -120,7 +121,7 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
             if !c.ok {
                 let _ = write!(
                     out,
-                    "<rect x=\"{x:.1}\" y=\"{}\" width=\"{w:.1}\" height=\"{}\" fill=\"url(#agon-timeline-hatch)\"/>",
+                    "<rect x=\"{x}\" y=\"{}\" width=\"{w}\" height=\"{}\" fill=\"url(#agon-timeline-hatch)\"/>",
                     y + 4,
                     ROW_H - 8
                 );
