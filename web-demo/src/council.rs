@@ -23,13 +23,13 @@ use crate::human;
 /// Every protocol the core offers: name, summary, rounds, seats, sides and options.
 #[wasm_bindgen]
 pub fn protocols() -> Result<JsValue, JsError> {
-    Ok(to_js(&agon_core::protocols())?)
+    to_js(&agon_core::protocols()).map_err(js_error)
 }
 
 /// The spec JSON (pretty) the form describes, or an error a person can read.
 #[wasm_bindgen(js_name = specFromForm)]
 pub fn spec_from_form(form: JsValue) -> Result<String, JsError> {
-    let form: Form = serde_wasm_bindgen::from_value(form)?;
+    let form: Form = from_js(&form)?;
     let spec = form::spec(&form).map_err(|e| JsError::new(&e))?;
     Ok(serde_json::to_string_pretty(&spec)?)
 }
@@ -45,7 +45,7 @@ pub fn check_document(document: &str) -> Result<String, JsError> {
 /// (the page then offers a model field per role); `null` otherwise.
 #[wasm_bindgen(js_name = roleFields)]
 pub fn role_fields(protocol: &str) -> Result<JsValue, JsError> {
-    Ok(to_js(&form::roles(protocol))?)
+    to_js(&form::roles(protocol)).map_err(js_error)
 }
 
 /// Markdown as HTML that can run and load nothing (agon-html): raw HTML is
@@ -59,7 +59,7 @@ pub fn markdown_to_html(markdown: &str) -> String {
 /// The heading the core gives a phase of a round (`"Blind answers"`, `"Round 2"`, …).
 #[wasm_bindgen(js_name = phaseHeading)]
 pub fn phase_heading(phase: JsValue, round: u32) -> Result<String, JsError> {
-    let phase: Phase = serde_wasm_bindgen::from_value(phase)?;
+    let phase: Phase = from_js(&phase)?;
     Ok(phase.heading(round))
 }
 
@@ -353,8 +353,22 @@ fn emit(on_event: &Function, event: &Event) -> Result<(), JsValue> {
     Ok(())
 }
 
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, serde_wasm_bindgen::Error> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+/// Values cross to the page as JSON text, parsed by the browser: the core
+/// already writes its types to JSON, while a serializer to JS objects would
+/// instantiate all their serde code a second time (tens of KB of the wasm).
+fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let json = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&json)
+}
+
+/// A value from the page, through JSON text, for the same reason.
+fn from_js<T: serde::de::DeserializeOwned>(value: &JsValue) -> Result<T, JsError> {
+    let json: String = js_sys::JSON::stringify(value).map_err(|_| JsError::new("not JSON"))?.into();
+    Ok(serde_json::from_str(&json)?)
+}
+
+fn js_error(e: JsValue) -> JsError {
+    JsError::new(&e.as_string().unwrap_or_else(|| "the browser could not read agon's JSON".into()))
 }
 
 fn to_error(e: Error) -> JsError {
