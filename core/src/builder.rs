@@ -58,8 +58,8 @@ pub struct SpecRequest {
 impl SpecRequest {
     /// Read a request from JSON; errors name the field.
     pub fn from_json(json: &str) -> Result<SpecRequest, Error> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| Error::spec("", crate::spec::strip_position(&e.to_string())))?;
+        let value =
+            crate::json_read::parse(json).map_err(|e| Error::spec("", crate::spec::strip_position(&e.to_string())))?;
         crate::json_read::read(&value).map_err(|e| crate::spec::field_error("", e))
     }
 }

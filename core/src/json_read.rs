@@ -25,8 +25,83 @@ pub(crate) fn read<'a, T: Deserialize<'a>>(value: &'a Value) -> Result<T, Misrea
 /// path in their errors (journal lines), with the path put in front of the
 /// reason when there is one.
 pub(crate) fn from_str<T: for<'a> Deserialize<'a>>(text: &str) -> Result<T, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let value = parse(text).map_err(|e| e.to_string())?;
     read(&value).map_err(|e| e.to_string())
+}
+
+/// JSON text as a `Value`, refusing an object that names a key twice.
+/// serde_json keeps the last one silently; a spec that sets `rounds` twice
+/// is a mistake to point at, not to guess about. (Model replies are read
+/// leniently elsewhere: this is for what people and hosts write.)
+pub(crate) fn parse(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str::<Strict>(text).map(|strict| strict.0)
+}
+
+/// A `Value` whose objects have no repeated key.
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Strict, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, i: i64) -> Result<Value, E> {
+        Ok(Value::from(i))
+    }
+
+    fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
+        Ok(Value::from(u))
+    }
+
+    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(f).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Strict(value) = map.next_value()?;
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
 }
 
 /// Why a value could not be read, and the path of the value that failed.
@@ -522,6 +597,15 @@ mod tests {
     fn too_many_elements_for_a_tuple_fail() {
         let e = read::<(u32, u32)>(&json!([1, 2, 3])).unwrap_err();
         assert_eq!(e.reason(), "invalid length 3, expected fewer elements in array");
+    }
+
+    #[test]
+    fn parse_refuses_a_repeated_key_at_any_depth() {
+        let e = parse(r#"{"a": 1, "b": {"c": 2, "c": 3}}"#).unwrap_err().to_string();
+        assert!(e.starts_with("duplicate field `c`"), "{e}");
+        let v = parse(r#"{"a": [1, -2, 0.5, "s", null, true, {"c": 2}]}"#).unwrap();
+        assert_eq!(v, json!({"a": [1, -2, 0.5, "s", null, true, {"c": 2}]}));
+        assert!(parse(&"[".repeat(1000)).is_err(), "serde_json's depth limit still holds");
     }
 
     #[test]

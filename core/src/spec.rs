@@ -195,8 +195,7 @@ pub const MAX_ROUNDS: u32 = 50;
 impl DebateSpec {
     /// Parse and validate a spec from JSON. Errors name the offending field.
     pub fn from_json(json: &str) -> Result<DebateSpec, Error> {
-        let value: serde_json::Value =
-            serde_json::from_str(json).map_err(|e| Error::spec("", strip_position(&e.to_string())))?;
+        let value = crate::json_read::parse(json).map_err(|e| Error::spec("", strip_position(&e.to_string())))?;
         let mut spec: DebateSpec = crate::json_read::read(&value).map_err(|e| field_error("", e))?;
         spec.normalize()?;
         Ok(spec)
@@ -428,6 +427,13 @@ mod tests {
         v["panel"][1]["model"] = serde_json::json!(7);
         let e = err(v);
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "panel[1].model"), "{e}");
+    }
+
+    #[test]
+    fn refuses_a_field_given_twice() {
+        let text = base().to_string().replacen('{', r#"{"rounds": 1, "rounds": 3, "#, 1);
+        let e = DebateSpec::from_json(&text).unwrap_err().to_string();
+        assert!(e.contains("duplicate field `rounds`"), "{e}");
     }
 
     #[test]

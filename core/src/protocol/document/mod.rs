@@ -178,8 +178,7 @@ pub(crate) fn load(json: &serde_json::Value, prefix: &str) -> Result<Document, E
 /// only: each more would instantiate all their serde code again (about 60 KB
 /// of the component).
 pub(crate) fn load_str(text: &str, prefix: &str) -> Result<Document, Error> {
-    let json: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| Error::spec(prefix, format!("not JSON: {e}")))?;
+    let json = crate::json_read::parse(text).map_err(|e| Error::spec(prefix, format!("not JSON: {e}")))?;
     load(&json, prefix)
 }
 
