@@ -2,18 +2,30 @@
 // blessed pictures in tests/pictures/, so a JS host shows what the CLI writes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Session, timelineSvg } from "../src/index.js";
 
 const root = fileURLToPath(new URL("../../../tests/", import.meta.url));
 const read = (path) => readFileSync(root + path, "utf8");
+const cases = readdirSync(root + "pictures").filter((c) => existsSync(`${root}golden/${c}`)).sort();
 
-test("a replayed golden journal draws the blessed stance map", () => {
-  const case_ = "rotating-challenger-judge-overrules";
-  const session = Session.fromJournal(read(`golden/${case_}/journal.ndjson`));
-  assert.deepEqual(session.pictures(), [["stance-map.svg", read(`pictures/${case_}/stance-map.svg`)]]);
+test("the blessed pictures have golden cases", () => {
+  assert.ok(cases.length >= 6, `found ${cases}`);
 });
+
+for (const case_ of cases) {
+  test(`a replayed golden journal draws the blessed pictures: ${case_}`, () => {
+    const session = Session.fromJournal(read(`golden/${case_}/journal.ndjson`));
+    const drawn = Object.fromEntries(session.pictures());
+    const blessed = Object.fromEntries(
+      readdirSync(`${root}pictures/${case_}`)
+        .filter((f) => f.endsWith(".svg"))
+        .map((f) => [f, read(`pictures/${case_}/${f}`)]),
+    );
+    assert.deepEqual(drawn, blessed);
+  });
+}
 
 test("timings draw the blessed timeline; none draw nothing", () => {
   assert.equal(timelineSvg(read("pictures/timeline/timings.ndjson")), read("pictures/timeline/timeline.svg"));

@@ -34,7 +34,7 @@ const LABEL_W: u32 = 120;
 const CELL_W: u32 = 56;
 const CELL_H: u32 = 30;
 const TOP: u32 = 34;
-const LEGEND_H: u32 = 82;
+const LEGEND_H: u32 = 106;
 /// Wide enough for the legend's rows.
 const MIN_W: u32 = 500;
 
@@ -157,6 +157,13 @@ fn legend(out: &mut String, y: u32) {
         x + 23,
         y + 61
     );
+    let _ = writeln!(
+        out,
+        "<rect x=\"8\" y=\"{}\" width=\"18\" height=\"18\" fill=\"none\" stroke=\"#111111\" stroke-width=\"3\" stroke-dasharray=\"6 4\"/>\
+<text x=\"31\" y=\"{}\">dashed: the judge overruled the reader</text>",
+        y + 72,
+        y + 85
+    );
 }
 
 /// Each check in words: "Round 2: 3 of 4 seats agree; s3 disagrees; consensus reached."
@@ -272,6 +279,18 @@ pub(crate) mod tests {
         assert!(!stance_map(&t).unwrap().contains("class=\"consensus\""));
         t.consensus[2].judge = Some(JudgeReview { confirmed: false, position: None, holdouts: vec![], readable: true });
         assert!(stance_map(&t).unwrap().contains("class=\"overruled\""));
+    }
+
+    #[test]
+    fn the_legend_explains_both_outlines_inside_the_picture() {
+        let svg = stance_map(&sample()).unwrap();
+        assert!(svg.contains(">consensus reached</text>"));
+        assert!(svg.contains("stroke-dasharray=\"6 4\"/><text x=\"31\""), "a dashed legend entry: {svg}");
+        assert!(svg.contains(">dashed: the judge overruled the reader</text>"));
+        let height: u32 = svg.split("viewBox=\"0 0 500 ").nth(1).unwrap().split('"').next().unwrap().parse().unwrap();
+        let last_text_y: u32 =
+            svg.rsplit("<text x=\"31\" y=\"").next().unwrap().split('"').next().unwrap().parse().unwrap();
+        assert!(last_text_y < height, "the last legend row ({last_text_y}) is inside the picture ({height})");
     }
 
     #[test]

@@ -20,6 +20,7 @@ from ._engine import (
     protocol_documents,
     protocols,
     spec_text,
+    timeline_svg,
     validate_spec,
     version,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "run_debate",
     "run_debate_async",
     "spec_text",
+    "timeline_svg",
     "build_spec",
     "validate_spec",
     "version",

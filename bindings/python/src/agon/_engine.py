@@ -380,6 +380,12 @@ class Session:
         """The spec as the engine normalized it."""
         return _text(self._method("spec-json"))
 
+    def pictures(self) -> list[tuple[str, str]]:
+        """The debate's pictures as ``[(file_name, svg), ...]``: ``stance-map.svg`` when it
+        read agreement, ``chart-<result>.svg`` for a ranking or scorecard. The same bytes
+        the CLI writes beside ``transcript.md``; model text in them is escaped and clipped."""
+        return [(str(name), str(svg)) for name, svg in self._method("pictures")]
+
     def replay_note(self) -> Optional[str]:
         """Set when another engine version wrote the journal this was rebuilt from:
         the sentence to show before trusting the replay."""
@@ -445,6 +451,14 @@ def protocol_documents() -> list[tuple[str, str]]:
 def protocols() -> list[dict[str, str]]:
     """Every protocol the engine offers: ``[{"name", "summary"}]``."""
     return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
+
+
+def timeline_svg(timings_ndjson: str) -> Optional[str]:
+    """The call timeline as SVG, from call timings as NDJSON (one ``CallTiming`` object a
+    line, as the CLI's ``timings.ndjson``); ``None`` when there are none. A line that
+    cannot be read is skipped."""
+    svg = _Instance().call("timeline-svg", timings_ndjson)
+    return svg if isinstance(svg, str) else None
 
 
 def version() -> str:
