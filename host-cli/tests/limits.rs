@@ -63,6 +63,33 @@ fn a_reply_past_the_default_limit_fails_its_call_streamed_or_whole() {
     assert_refused_huge(&env, &out, "4 MiB");
 }
 
+/// A reply and a prompt many times a connection's HTTP buffers (32 KiB each
+/// way) pass whole, streamed or not: the buffers bound nothing a debate sends
+/// or reads.
+#[test]
+fn replies_and_prompts_larger_than_the_http_buffers_pass_whole() {
+    let env = Sandbox::new("limits", "buffers");
+    let server = server(1 << 20);
+    let context = format!("{} end of context", "c".repeat(100 << 10));
+    for stream in [&[][..], &["--no-stream"][..]] {
+        let out = agon(&env, &server, &[&RUN[..], &["json", "--context", &context], stream].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let huge = t["turns"].as_array().unwrap().iter().find(|turn| turn["speaker"] == "huge").expect("huge's turn");
+        let text = huge["text"].as_str().unwrap();
+        assert!(text.len() > 1 << 20 && text.ends_with(" end"), "the whole reply: {} bytes", text.len());
+    }
+    let seen = server.stats().requests;
+    assert!(!seen.is_empty());
+    for request in &seen {
+        assert!(
+            request.messages.to_string().contains(" end of context"),
+            "the whole context reached {}",
+            request.model
+        );
+    }
+}
+
 #[test]
 fn the_limit_is_a_flag_and_a_setting() {
     let env = Sandbox::new("limits", "flag");

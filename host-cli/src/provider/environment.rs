@@ -6,6 +6,9 @@ use std::collections::BTreeMap;
 use super::{BaseUrl, Endpoint, PRESETS, Wire, command, gate, retry};
 use crate::config::Config;
 
+/// Each HTTP connection's input and output buffer.
+const BUFFER_BYTES: usize = 32 * 1024;
+
 /// Every endpoint and command model this run can call.
 #[derive(Debug, Clone)]
 pub struct Environment {
@@ -25,7 +28,17 @@ impl Environment {
     /// From the environment variables, with agon.toml's `[providers]` and `[commands]`.
     pub fn new(config: &Config) -> Environment {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let agent: ureq::Agent = ureq::Agent::config_builder().http_status_as_error(false).build().into();
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            // ureq's buffers are 128 KiB each way per connection by default,
+            // and `agon batch` holds hundreds of calls in flight: 600 of them
+            // were 150 MB of its peak. A response's headers must fit in the
+            // input buffer (providers send a few KiB); bodies stream through
+            // both buffers in pieces, so these sizes bound no prompt or reply.
+            .input_buffer_size(BUFFER_BYTES)
+            .output_buffer_size(BUFFER_BYTES)
+            .build()
+            .into();
         let mut endpoints = BTreeMap::new();
         for p in PRESETS {
             let settings = config.providers.get(p.name);
