@@ -6,7 +6,7 @@
 pub fn shared(config: &mut wasmtime::Config) {
     // Memory is initialized by copying the component's data, not from a
     // memfd image: that would be a file write, which a file-size limit
-    // (`ulimit -f`) or a sandbox can refuse. The data is a few kilobytes.
+    // (`ulimit -f`) or a sandbox can refuse. The data is about 120 KB.
     config.memory_init_cow(false);
     // No map from machine code back to wasm offsets: it only adds offsets to
     // a trap's backtrace, and it was a quarter of a megabyte in each of the
