@@ -51,7 +51,10 @@ impl Lock {
                 continue; // its last holder removed it between our open and our lock
             }
             file.set_len(0).map_err(LockError::Io)?;
-            write!(file, "{}", std::process::id()).and_then(|_| file.sync_data()).map_err(LockError::Io)?;
+            // Not flushed to disk: the lock is the `flock`, which no crash
+            // outlives; the pid only names the holder to a process that
+            // reads it while the lock is held, and reads see unflushed writes.
+            write!(file, "{}", std::process::id()).map_err(LockError::Io)?;
             return Ok(Lock { file, path: path.to_path_buf() });
         }
     }
