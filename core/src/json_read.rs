@@ -29,6 +29,17 @@ pub(crate) fn from_str<T: for<'a> Deserialize<'a>>(text: &str) -> Result<T, Stri
     read(&value).map_err(|e| e.to_string())
 }
 
+/// A JSON object from its entries, inserted one by one: `collect()` into a
+/// map sorts first, and each sort is one more monomorphized sort in the
+/// component.
+pub(crate) fn object(entries: impl IntoIterator<Item = (String, Value)>) -> Map<String, Value> {
+    let mut object = Map::new();
+    for (key, value) in entries {
+        object.insert(key, value);
+    }
+    object
+}
+
 /// JSON text as a `Value`, refusing an object that names a key twice.
 /// serde_json keeps the last one silently; a spec that sets `rounds` twice
 /// is a mistake to point at, not to guess about. (Model replies are read

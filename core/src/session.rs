@@ -398,11 +398,7 @@ pub(crate) fn canonical(value: Value) -> Value {
             for (k, v) in map {
                 sorted.insert(k, canonical(v));
             }
-            let mut object = serde_json::Map::new();
-            for (k, v) in sorted {
-                object.insert(k, v);
-            }
-            Value::Object(object)
+            Value::Object(crate::json_read::object(sorted))
         }
         Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
         other => other,

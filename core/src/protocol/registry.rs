@@ -227,14 +227,9 @@ pub(crate) fn parse<T: ProtocolOptions>(spec: &DebateSpec) -> Result<T, Error> {
     crate::json_read::read(&options_object(spec)).map_err(|e| crate::spec::field_error("protocol", e))
 }
 
-/// The spec's protocol options as one JSON object. Not generic, and filled
-/// by insertion (`collect` would instantiate a sort), so every protocol shares it.
+/// The spec's protocol options as one JSON object; not generic, so every protocol shares it.
 fn options_object(spec: &DebateSpec) -> Value {
-    let mut object = serde_json::Map::new();
-    for (key, value) in &spec.protocol.options {
-        object.insert(key.clone(), value.clone());
-    }
-    Value::Object(object)
+    Value::Object(crate::json_read::object(spec.protocol.options.clone()))
 }
 
 /// Parse, check and normalize `T`: the `check` of a definition.

@@ -27,16 +27,6 @@ use crate::rng::Rng;
 /// A reply's declared fields, by name.
 type Fields = serde_json::Map<String, Value>;
 
-/// Declared fields as a JSON object, filled by insertion (`collect` would
-/// instantiate a sort).
-fn into_object(fields: std::collections::BTreeMap<String, Value>) -> Fields {
-    let mut object = Fields::new();
-    for (name, value) in fields {
-        object.insert(name, value);
-    }
-    object
-}
-
 #[derive(Clone)]
 pub(crate) struct Interpreter {
     doc: Arc<Document>,
@@ -347,7 +337,7 @@ impl Interpreter {
         for part in self.doc.phases[index].turns.iter().filter(|t| !t.output.json.is_empty()) {
             for seat in self.members(debate, &part.speakers, round, index) {
                 if let Some(text) = debate.text(seat, round, phase) {
-                    out.push((seat, part.output.parse(text).map(into_object)));
+                    out.push((seat, part.output.parse(text).map(crate::json_read::object)));
                 }
             }
         }
