@@ -240,13 +240,17 @@ fn a_spec_borne_document_survives_the_journal() {
 }
 
 /// A random document: phases from a small set of kinds, each with one of a
-/// few speaker plans, visibility, order and outputs; a stop rule; maybe a judge.
+/// few speaker plans, visibility, order and outputs; a stop rule; maybe a
+/// ranking phase over labelled answers (drawn or anonymized labels, the
+/// ranker's own answer hidden or not, a minimum of speakers), maybe a Borda
+/// aggregate of its rankings; maybe a judge.
 fn document() -> impl Strategy<Value = Value> {
     let kinds = prop::sample::subsequence(vec!["blind", "opening", "deliberation", "critique", "rebuttal"], 1..=3);
     let plans =
         prop::collection::vec((0usize..5, any::<bool>(), any::<bool>(), 0usize..4, 0usize..3, any::<bool>()), 3);
-    (kinds, plans, 1u32..=3, 0usize..4, 0usize..4, any::<bool>()).prop_map(
-        |(kinds, plans, max, adversary, stop, synthesis)| {
+    let ranking = (0usize..3, any::<bool>(), any::<bool>(), 1u32..=3);
+    (kinds, plans, 1u32..=3, 0usize..4, 0usize..4, any::<bool>(), ranking).prop_map(
+        |(kinds, plans, max, adversary, stop, synthesis, (ranking, drawn, hide_own, min_speakers))| {
             let adversary = [None, Some(json!("seeded")), Some(json!({"seat": 2})), Some(json!({"rotate": {"start": 1, "step": 1}}))][adversary].clone();
             let phases: Vec<Value> = kinds
                 .iter()
@@ -288,6 +292,22 @@ fn document() -> impl Strategy<Value = Value> {
                     json!({"phase": kind, "once": once && i > 0, "order": if parallel { "parallel" } else { "sequential" }, "turns": turns})
                 })
                 .collect();
+            let mut phases = phases;
+            if ranking > 0 {
+                let first = kinds[0];
+                phases.push(json!({
+                    "phase": "ranking", "order": "parallel", "min_speakers": min_speakers,
+                    "labels": {"prefix": "Answer", "choice": "answer labels"},
+                    "turns": [{
+                        "speakers": "answered",
+                        "sees": {"turns": {"phases": [first]}, "labels": if drawn { "drawn" } else { "anonymized" },
+                                 "title": "ANSWERS", "hide_own": hide_own,
+                                 "show": [{"phase": first, "heading": "Answers", "order": "labels"}]},
+                        "prompt": {"system": "Rank them.{persona}", "user": "{question}{history}FINAL RANKING:"},
+                        "output": {"ranking": {"marker": "FINAL RANKING"}},
+                    }],
+                }));
+            }
             let stop = match stop {
                 1 => json!({"consensus": {"phase": kinds[0]}}),
                 2 if plans[0].5 => json!({"when": {"phase": kinds[0], "field": "done", "equals": true, "among": "any"}}),
@@ -304,18 +324,24 @@ fn document() -> impl Strategy<Value = Value> {
                 doc["aggregate"] = json!({"synthesis": {"sees": {"turns": "all", "title": "ALL"},
                     "prompt": {"system": "Judge.", "user": "{question}{history}Verdict."}}});
             }
+            if ranking == 2 {
+                doc["aggregate"]["borda"] = json!({"phase": "ranking", "result": "aggregate", "readings": "rankings",
+                    "none": "no ranking could be read"});
+            }
             doc
         },
     )
 }
 
-const REPLIES: [&str; 6] = [
+const REPLIES: [&str; 8] = [
     r#"{"claim": "build it", "done": true}"#,
     r#"{"claim": "do not", "done": false}"#,
     "Build it in two phases.\nVOTE: SAME — build it in two phases.",
     "I disagree with everyone; the costs are wrong.",
     "This is probably fine, just a minor nitpick.",
     r#"{"settled": true, "position": "build it", "holdouts": []}"#,
+    "A is sound, B is not.\nFINAL RANKING:\n1. Answer B\n2. Answer A\n3. Answer C",
+    "FINAL RANKING:\n1. Answer A\n2. Answer A\n3. Answer Z",
 ];
 
 fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
@@ -332,11 +358,31 @@ fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
     }
 }
 
+/// The generator is only as good as the valid documents it gives: those with a
+/// ranking phase, a Borda aggregate or both must validate often enough to be run.
+#[test]
+fn the_random_documents_include_valid_ranking_and_borda_ones() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = document();
+    let (mut ranked, mut borda) = (0, 0);
+    for _ in 0..200 {
+        let doc = strategy.new_tree(&mut runner).unwrap().current();
+        let s = spec(json!({"name": "random", "document": doc.clone()}), &["a", "b", "c"], 1, true);
+        if DebateSpec::from_json(&s.to_json()).is_ok() {
+            ranked += usize::from(doc["phases"].as_array().unwrap().iter().any(|p| p["phase"] == "ranking"));
+            borda += usize::from(doc["aggregate"].get("borda").is_some());
+        }
+    }
+    assert!(ranked >= 40 && borda >= 20, "{ranked} valid documents rank, {borda} aggregate by Borda, of 200");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(128))]
 
     /// Any valid document, any replies and failures: never more calls, prompt
-    /// or completion tokens than the bound computed before the run.
+    /// or completion tokens than the bound computed before the run; and its
+    /// journal rebuilds the same transcript, byte for byte.
     #[test]
     fn no_document_run_exceeds_its_bound(
         doc in document(),
@@ -369,5 +415,7 @@ proptest! {
         prop_assert!(prompt <= bound.prompt_tokens, "{prompt} prompt tokens, bound {}", bound.prompt_tokens);
         let completion: u64 = run.requests.iter().map(|r| r.max_tokens as u64).sum();
         prop_assert!(completion <= bound.completion_tokens, "{completion} completion tokens, bound {}", bound.completion_tokens);
+        let replayed = Session::from_journal(&run.session.journal()).unwrap();
+        prop_assert_eq!(replayed.transcript().to_json(), run.session.transcript().to_json());
     }
 }

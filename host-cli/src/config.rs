@@ -477,10 +477,9 @@ impl Config {
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;
         }
-        // A file-wide default applies only where it means something; the flag is strict.
-        if !given("consensus") && matches!(args.protocol.as_str(), "rotating-challenger" | "consensus-check") {
-            args.consensus = d.consensus.or(args.consensus);
-        }
+        // `defaults.consensus` is not a flag's default: it applies only where the
+        // protocol reads agreement, which the spec request decides
+        // (`spec_args::Inputs::file_consensus`), documents included.
         // The panel: a name from [panels] (on the command line or in the file), or models.
         let choice = if given("panel") {
             match args.panel.as_slice() {
@@ -635,11 +634,9 @@ output = 10
         assert_eq!(args.rounds, Some(4));
         assert_eq!(args.max_tokens, 300);
         assert_eq!(args.quality_gate, QualityGateArg::Warn);
-        assert_eq!(args.consensus, Some(crate::cli::ConsensusArg::Judge));
-        // The file's consensus mode is left out for protocols that do not stop on agreement.
-        let (mut args, m) = run_args(&["agon", "run", "Q?", "--protocol", "round-robin"]);
-        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        // The file's consensus mode is not the flag's: it is applied where the protocol reads agreement.
         assert_eq!(args.consensus, None);
+        assert_eq!(example().defaults.consensus, Some(crate::cli::ConsensusArg::Judge));
     }
 
     #[test]

@@ -18,6 +18,9 @@ pub struct Inputs {
     /// agon.toml's `[[triggers]]`, as the option `triggers` takes them; used
     /// where the protocol takes triggers and no `--trigger` was given.
     pub file_triggers: Vec<Value>,
+    /// agon.toml's `defaults.consensus`; used where the protocol reads
+    /// agreement (a document's too) and no `--consensus` was given.
+    pub file_consensus: Option<Value>,
     /// The recent compete history (`[{"disagreements": N}]`, newest last),
     /// for the protocols that take one.
     pub history: Vec<Value>,
@@ -100,6 +103,12 @@ pub fn build(
     // The file's triggers are a default: they apply where they mean something.
     if !options.contains_key("triggers") && !inputs.file_triggers.is_empty() && takes("triggers") {
         options.insert("triggers".into(), json!(inputs.file_triggers));
+    }
+    if let Some(mode) = &inputs.file_consensus
+        && !options.contains_key("consensus")
+        && takes("consensus")
+    {
+        options.insert("consensus".into(), mode.clone());
     }
     if let Some(label) = &args.label {
         if label.trim().is_empty() {
@@ -310,6 +319,23 @@ mod tests {
         assert_eq!(request["options"]["triggers"], json!([{"name": "x", "any_of": ["y"]}]));
         let request = with(&["--protocol", "plain", "--panel", "openai/m"]);
         assert_eq!(request["options"], json!({}), "no triggers nor history where the protocol takes none");
+    }
+
+    /// agon.toml's `defaults.consensus` reaches every protocol that reads
+    /// agreement, a document of one's own too, and no other; the flag wins.
+    #[test]
+    fn the_files_consensus_mode_applies_where_agreement_is_read() {
+        let document = json!({"name": "mine", "stop": {"consensus": {"phase": "talk", "rule": "all"}}});
+        let mut inputs = Inputs { file_consensus: Some(json!("judge")), ..Inputs::default() };
+        let with = |inputs: &Inputs, extra: &[&str]| build(&args(extra), "q", inputs, &catalog(), &mut |_| {}).unwrap();
+        assert_eq!(with(&inputs, &["--protocol", "pick", "--panel", "openai/m"])["options"]["consensus"], "judge");
+        let request = with(&inputs, &["--protocol", "pick", "--panel", "openai/m", "--consensus", "read"]);
+        assert_eq!(request["options"]["consensus"], "read");
+        assert_eq!(with(&inputs, &["--protocol", "plain", "--panel", "openai/m"])["options"], json!({}));
+        inputs.document = Some(document);
+        assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"]["consensus"], "judge");
+        inputs.document = Some(json!({"name": "mine"}));
+        assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"].get("consensus"), None);
     }
 
     #[test]

@@ -35,6 +35,7 @@ pub fn spec_json_with(
 ) -> Result<String> {
     let mut inputs = spec_args::Inputs {
         file_triggers: config.triggers.iter().map(|t| serde_json::json!(t)).collect(),
+        file_consensus: config.defaults.consensus.map(|m| serde_json::json!(m.as_str())),
         options,
         ..Default::default()
     };
