@@ -90,7 +90,8 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
                 .collect(),
         )
     };
-    let (native_load, portable_load) = (load(Code::Native), load(Code::Portable));
+    let (native_load, copied_load, portable_load) =
+        (load(Code::Native), load(Code::NativeCopied), load(Code::Portable));
     let s = spec("rotating-challenger", 5, None);
     let entries = script(5, 600);
     let spec_json = s.to_json();
@@ -134,13 +135,15 @@ fn engine_overhead(quick: bool, agon: &Path, root: &Path) -> String {
 | the same debate through the component in wasmtime, counted by callgrind | {component_ir} | — |\n\
 | the same debate in the {js_name} | {js} | — |\n\
 | the same debate in the {py_name} | {py} | — |\n\
-| loading the component, compiled when agon was built (every run, the first included) | {} | — |\n\
+| loading the component, compiled when agon was built, used where it lies in agon's file (every run, the first included) | {} | — |\n\
+| the same, copied into fresh memory (where the file cannot be mapped) | {} | — |\n\
 | loading its portable (Pulley) form, the fallback | {} | — |\n\
 | `agon run` launch to the first request the server sees, empty HOME, binary in the page cache (warm) | {} | ≤ 5 ms |\n\
 | the same, with the binary's pages dropped from the page cache before each launch (cold) | {} | ≤ 10 ms |\n",
         ms(native),
         ms(component),
         ms(native_load),
+        ms(copied_load),
         ms(portable_load),
         ms(warm),
         ms(cold)

@@ -3,13 +3,16 @@
 //! The component is compiled when agon is built (`build.rs`), for the
 //! target's baseline CPU and for Pulley, wasmtime's portable interpreter.
 //! A run only deserializes it: no compiler ships in the binary, nothing is
-//! compiled or cached at run time.
+//! compiled or cached at run time. On Linux the native code is used where it
+//! lies in the binary's file, not copied (`mapped_code`).
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, anyhow};
 use wasmtime::component::{Component, Linker, ResourceAny};
 use wasmtime::{Config, Engine, Store};
+
+use crate::mapped_code::{self, PageAligned};
 
 wasmtime::component::bindgen!({
     path: "../wit",
@@ -30,18 +33,22 @@ pub fn component() -> Vec<u8> {
         .expect("build.rs deflated the component this binary carries")
 }
 
-/// [`component`] compiled by `build.rs` for this target's baseline CPU.
-const NATIVE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm"));
+/// [`component`] compiled by `build.rs` for this target's baseline CPU; page
+/// aligned, so that it can be mapped from the executable file where it lies.
+static NATIVE: &PageAligned<[u8]> = &PageAligned(*include_bytes!(concat!(env!("OUT_DIR"), "/agon.native.cwasm")));
 
 /// [`component`] compiled by `build.rs` for Pulley, the fallback; deflated,
 /// since a run on a CPU that takes the native code never needs it.
 const PORTABLE_DEFLATED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/agon.pulley.cwasm.deflate"));
 
-/// Which of the two compiled forms to run.
+/// Which of the two compiled forms to run, and how.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Code {
-    /// Machine code for this CPU: what every run uses when the CPU takes it.
+    /// Machine code for this CPU, used where it lies in agon's own file
+    /// (Linux): what every run uses when it can.
     Native,
+    /// The same machine code, copied into fresh memory: where the file cannot be mapped.
+    NativeCopied,
     /// Pulley bytecode, interpreted: slower, but runs wherever wasmtime does.
     Portable,
 }
@@ -81,7 +88,8 @@ impl Runtime {
         let (engine, component) = match &*loaded {
             Some(pair) => pair.clone(),
             None => {
-                let pair = compiled(Code::Native).or_else(|native| {
+                let native = compiled(Code::Native).or_else(|_| compiled(Code::NativeCopied));
+                let pair = native.or_else(|native| {
                     let pair = compiled(Code::Portable).map_err(|portable| {
                         anyhow!(
                             "the agon component cannot be loaded: its native code was refused ({native:#}), \
@@ -286,7 +294,8 @@ fn compiled(code: Code) -> Result<(Engine, Component)> {
     let mut config = Config::new();
     crate::engine_config::shared(&mut config);
     let bytes = match code {
-        Code::Native => std::borrow::Cow::Borrowed(NATIVE),
+        Code::Native => return mapped_code::load(config, NATIVE),
+        Code::NativeCopied => std::borrow::Cow::Borrowed(&NATIVE.0),
         Code::Portable => {
             config.target(env!("AGON_PULLEY_TARGET"))?;
             let inflated = miniz_oxide::inflate::decompress_to_vec(PORTABLE_DEFLATED)

@@ -12,6 +12,7 @@ pub mod export;
 pub mod host;
 pub mod journal;
 pub mod lock;
+mod mapped_code;
 pub mod output;
 pub mod prices;
 pub mod protocol_file;

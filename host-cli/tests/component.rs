@@ -75,11 +75,17 @@ fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
 }
 
 /// The golden replay rule (see agon_core::script), driven through the
-/// component in both its compiled forms: the native code every run uses, and
+/// component in both its compiled forms: the native code every run uses (in
+/// place, mapped from the binary's file, and copied where that cannot be), and
 /// the portable fallback.
 #[test]
 fn the_component_replays_every_golden_case_byte_for_byte() {
     replay_every_golden_case(Code::Native);
+}
+
+#[test]
+fn the_copied_native_code_replays_every_golden_case_byte_for_byte() {
+    replay_every_golden_case(Code::NativeCopied);
 }
 
 #[test]
