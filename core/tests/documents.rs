@@ -239,6 +239,34 @@ fn a_spec_borne_document_survives_the_journal() {
     assert_eq!(replayed.transcript().to_json(), played.session.transcript().to_json());
 }
 
+/// A Borda aggregate in a document of one's own reads as ranked's does: the
+/// same standings table and readings in the transcript, the same chart. The
+/// ranked golden case's script, run by ranked's document under another name
+/// (which draws other labels), then rendered as if ranked had run it.
+#[test]
+fn a_documents_borda_aggregate_renders_and_draws_as_rankeds() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/ranked-three-seats");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    let script: Vec<ScriptEntry> = serde_json::from_str(&read("script.json")).unwrap();
+    let (_, text) = agon_core::BUILTIN_DOCUMENTS.iter().find(|(name, _)| *name == "ranked").unwrap();
+    let mut document: Value = serde_json::from_str(text).unwrap();
+    document["name"] = json!("peer-review");
+    let mut spec: Value = serde_json::from_str(&read("spec.json")).unwrap();
+    spec["protocol"] = json!({"name": "peer-review", "document": document});
+    let mine = play(Session::from_spec_json(&spec.to_string()).unwrap(), &script).unwrap().session.transcript();
+    assert!(mine.results["aggregate"].as_array().is_some_and(|rows| rows.len() == 3), "{:?}", mine.results);
+
+    let mut as_ranked = mine.clone();
+    as_ranked.protocol = "ranked".into();
+    let section = agon_core::results_markdown(&mine);
+    assert!(section.contains("### Peer ranking (Borda count over anonymized answers)"), "{section}");
+    assert!(section.contains("**Each seat's ranking of the others:**"), "{section}");
+    assert_eq!(section, agon_core::results_markdown(&as_ranked));
+    let charts = agon_core::picture::charts(&mine);
+    assert_eq!(charts.len(), 1);
+    assert_eq!(charts, agon_core::picture::charts(&as_ranked));
+}
+
 /// A random document: phases from a small set of kinds, each with one of a
 /// few speaker plans, visibility, order and outputs; a stop rule; maybe a
 /// ranking phase over labelled answers (drawn or anonymized labels, the

@@ -40,10 +40,12 @@ pub fn charts(t: &Transcript) -> Vec<(String, String)> {
 }
 
 fn chart(protocol: &str, key: &str, value: &Value) -> Option<String> {
+    use crate::protocol::document::borda_aggregate::Part;
     match (protocol, key) {
         ("priority-vote", "ranking") => borda(value),
-        ("ranked", "aggregate") => aggregate(value),
         ("comparative", "scorecard") => scorecard(value),
+        // ranked's aggregate, and any document's Borda standings.
+        _ if Part::of(value) == Some(Part::Standings) => aggregate(value),
         _ => None,
     }
 }
@@ -221,8 +223,8 @@ mod tests {
         let t = with(
             "ranked",
             "aggregate",
-            json!([{"label": "Response B", "seat": "ana", "points": 2, "average_position": "1.00"},
-                   {"label": "Response A", "seat": "ben", "points": 0, "average_position": "2.00"}]),
+            json!([{"label": "Response B", "seat": "ana", "points": 2, "rankings": 1, "average_position": "1.00"},
+                   {"label": "Response A", "seat": "ben", "points": 0, "rankings": 1, "average_position": "2.00"}]),
         );
         let svg = &charts(&t)[0].1;
         assert!(svg.contains("Response B (ana): 2 (avg position 1.00); Response A (ben): 0"), "{svg}");
@@ -249,8 +251,11 @@ mod tests {
     #[test]
     fn hostile_labels_stay_text() {
         let evil = format!("</svg><script>x()</script>\"\u{1b}[2J{}", "y".repeat(1 << 20));
-        let t =
-            with("ranked", "aggregate", json!([{"label": evil, "seat": evil, "points": 1, "average_position": evil}]));
+        let t = with(
+            "ranked",
+            "aggregate",
+            json!([{"label": evil, "seat": evil, "points": 1, "rankings": 1, "average_position": evil}]),
+        );
         let svg = &charts(&t)[0].1;
         assert!(!svg.contains("<script") && !svg.contains('\u{1b}') && svg.matches("</svg>").count() == 1);
         assert!(svg.len() < 10_000, "{}", svg.len());

@@ -18,7 +18,9 @@ pub(crate) fn section(t: &Transcript) -> String {
     let mut out = String::new();
     let def = registry::lookup(&t.protocol).ok();
     for (key, value) in &t.results {
-        let rendered = def.is_some_and(|d| (d.render_result)(t, key, value, &mut out));
+        // A Borda aggregate of a document of one's own is known by its shape.
+        let rendered = def.is_some_and(|d| (d.render_result)(t, key, value, &mut out))
+            || crate::protocol::document::borda_aggregate::render_by_shape(t, value, &mut out);
         if !rendered {
             generic(key, value, &mut out);
         }

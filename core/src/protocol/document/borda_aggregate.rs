@@ -66,36 +66,116 @@ pub(crate) fn count(
 /// The standings as a table in their order, the readings as who ranked what;
 /// false for any other result (left to the generic form).
 pub(crate) fn render(b: &Borda, t: &crate::Transcript, key: &str, value: &Value, out: &mut String) -> bool {
-    use crate::render::results::{cell, name, table, text};
-    use std::fmt::Write;
     let Some(rows) = value.as_array() else { return false };
     if key == b.result {
-        out.push_str("### Peer ranking (Borda count over anonymized answers)\n\n");
-        let rows: Vec<Vec<String>> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let average = if r["average_position"].is_null() { "—".into() } else { text(r, "average_position") };
-                vec![
-                    (i + 1).to_string(),
-                    name(t, &text(r, "seat")),
-                    text(r, "label"),
-                    text(r, "points"),
-                    average,
-                    text(r, "rankings"),
-                ]
-            })
-            .collect();
-        table(out, &["#", "seat", "answer", "points", "average position", "ranked by"], &rows);
+        standings(t, rows, out);
     } else if b.readings.as_deref() == Some(key) {
-        out.push_str("**Each seat's ranking of the others:**\n\n");
-        for r in rows {
-            let order: Vec<&str> = r["order"].as_array().into_iter().flatten().filter_map(|l| l.as_str()).collect();
-            let _ = writeln!(out, "- {}: {}", cell(&name(t, &text(r, "ranker"))), cell(&order.join(" > ")));
-        }
-        out.push('\n');
+        readings(t, rows, out);
     } else {
         return false;
     }
     true
+}
+
+/// What part of a Borda aggregate a result is, told by its shape: a
+/// transcript does not carry the document of a protocol of one's own, so its
+/// results are known by what [`count`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Part {
+    /// Rows of `seat`, `label`, `points`, `rankings` and `average_position`
+    /// (two decimals as text, or null for a seat nobody ranked).
+    Standings,
+    /// Rows of `ranker` and `order`.
+    Readings,
+}
+
+impl Part {
+    pub(crate) fn of(value: &Value) -> Option<Part> {
+        let rows = value.as_array().filter(|rows| !rows.is_empty())?;
+        let all = |test: &dyn Fn(&Value) -> bool| rows.iter().all(test);
+        if all(&|r| {
+            r["seat"].is_string()
+                && r["label"].is_string()
+                && r["points"].is_u64()
+                && r["rankings"].is_u64()
+                && r.get("average_position").is_some_and(|a| a.is_null() || a.is_string())
+        }) {
+            Some(Part::Standings)
+        } else if all(&|r| {
+            r["ranker"].is_string() && r["order"].as_array().is_some_and(|o| o.iter().all(Value::is_string))
+        }) {
+            Some(Part::Readings)
+        } else {
+            None
+        }
+    }
+}
+
+/// A Borda aggregate's result of a protocol of one's own, rendered as
+/// [`render`] renders the built-in's; false for a result of another shape.
+pub(crate) fn render_by_shape(t: &crate::Transcript, value: &Value, out: &mut String) -> bool {
+    let Some(rows) = value.as_array() else { return false };
+    match Part::of(value) {
+        Some(Part::Standings) => standings(t, rows, out),
+        Some(Part::Readings) => readings(t, rows, out),
+        None => return false,
+    }
+    true
+}
+
+fn standings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
+    use crate::render::results::{name, table, text};
+    out.push_str("### Peer ranking (Borda count over anonymized answers)\n\n");
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let average = if r["average_position"].is_null() { "—".into() } else { text(r, "average_position") };
+            vec![
+                (i + 1).to_string(),
+                name(t, &text(r, "seat")),
+                text(r, "label"),
+                text(r, "points"),
+                average,
+                text(r, "rankings"),
+            ]
+        })
+        .collect();
+    table(out, &["#", "seat", "answer", "points", "average position", "ranked by"], &rows);
+}
+
+fn readings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
+    use crate::render::results::{cell, name, text};
+    use std::fmt::Write;
+    out.push_str("**Each seat's ranking of the others:**\n\n");
+    for r in rows {
+        let order: Vec<&str> = r["order"].as_array().into_iter().flatten().filter_map(|l| l.as_str()).collect();
+        let _ = writeln!(out, "- {}: {}", cell(&name(t, &text(r, "ranker"))), cell(&order.join(" > ")));
+    }
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_parts_of_an_aggregate_are_told_by_their_shape() {
+        let standing =
+            json!({"seat": "a", "label": "Response A", "points": 3, "rankings": 2, "average_position": "1.50"});
+        assert_eq!(Part::of(&json!([standing])), Some(Part::Standings));
+        let unranked =
+            json!({"seat": "a", "label": "Response A", "points": 0, "rankings": 0, "average_position": null});
+        assert_eq!(Part::of(&json!([standing, unranked])), Some(Part::Standings));
+        assert_eq!(Part::of(&json!([{"ranker": "a", "order": ["Response B", "Response C"]}])), Some(Part::Readings));
+        // Anything short of the whole shape is someone else's result.
+        assert_eq!(Part::of(&json!([])), None);
+        assert_eq!(
+            Part::of(&json!([{"seat": "a", "label": "A", "points": "3", "rankings": 2, "average_position": "1.00"}])),
+            None
+        );
+        assert_eq!(Part::of(&json!([standing, {"seat": "b"}])), None);
+        assert_eq!(Part::of(&json!([{"ranker": "a", "order": [1, 2]}])), None);
+        assert_eq!(Part::of(&json!({"ranker": "a", "order": []})), None);
+    }
 }
