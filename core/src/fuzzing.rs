@@ -62,7 +62,7 @@ pub fn session(data: &[u8]) {
     let info = &protocols[first as usize % protocols.len()];
     let seats = (info.min_seats.max(3) as usize).min(info.max_seats.map_or(usize::MAX, |m| m as usize));
     let rounds = (1 + (first as u32 / 12) % 3).min(info.max_rounds);
-    let mut spec = crate::example_spec(info.name, seats, rounds).expect("every protocol's example is valid");
+    let mut spec = crate::example_spec(&info.name, seats, rounds).expect("every protocol's example is valid");
     spec.seed = first as u64;
     if first & 0x80 != 0 {
         spec.limits.context_budget = Some(1000);

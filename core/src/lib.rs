@@ -67,7 +67,7 @@ pub use input::{FailureKind, Input, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
-pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document};
+pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
 pub use render::{markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};

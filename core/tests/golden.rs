@@ -365,7 +365,7 @@ fn every_registered_protocol_has_golden_cases() {
         })
         .collect();
     for p in agon_core::protocols() {
-        assert!(names.iter().any(|n| n == p.name), "{} has no golden case under tests/golden", p.name);
+        assert!(names.contains(&p.name), "{} has no golden case under tests/golden", p.name);
     }
 }
 

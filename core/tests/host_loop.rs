@@ -9,7 +9,7 @@ use agon_core::{FailureKind, Input, Output, Session, example_spec, protocols};
 fn every_protocol_keeps_the_host_loop_contract() {
     for info in protocols() {
         let seats = (info.min_seats.max(3)).min(info.max_seats.unwrap_or(u32::MAX)) as usize;
-        let spec = example_spec(info.name, seats, info.default_rounds.min(2)).unwrap();
+        let spec = example_spec(&info.name, seats, info.default_rounds.min(2)).unwrap();
         let mut session = Session::new(spec).unwrap();
         let mut released: Vec<u64> = Vec::new();
         let mut answered = 0;

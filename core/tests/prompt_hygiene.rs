@@ -8,7 +8,7 @@ use common::*;
 use serde_json::json;
 
 /// Every registered protocol that stops on agreement.
-fn protocols_that_read_agreement() -> Vec<&'static str> {
+fn protocols_that_read_agreement() -> Vec<String> {
     agon_core::protocols().into_iter().filter(|p| p.reads_agreement).map(|p| p.name).collect()
 }
 

@@ -169,6 +169,11 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_check_document(&mut self.store, json)?.map_err(EngineError))
     }
 
+    /// A protocol document described by the engine, as `protocols` describes a built-in.
+    pub fn document_info(&mut self, json: &str) -> Result<Result<wit::ProtocolInfo, EngineError>> {
+        Ok(self.bindings.agon_debate_engine().call_document_info(&mut self.store, json)?.map_err(EngineError))
+    }
+
     pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {
         let made = self.bindings.agon_debate_engine().session().call_create(&mut self.store, spec_json)?;
         Ok(made.map(|session| Council { runtime: self, session }).map_err(EngineError))

@@ -8,17 +8,31 @@ use serde_json::{Value, json};
 
 use crate::engine::{Runtime, wit};
 
+/// A document the engine checked: as it normalized it, and as it describes it.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub document: Value,
+    /// Its name, rounds, seats and the options a spec may set for it, read
+    /// by the engine (as `protocols` gives a built-in's).
+    pub info: wit::ProtocolInfo,
+}
+
+impl Checked {
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+}
+
 /// A checked document, and where it came from.
 #[derive(Debug, Clone)]
 pub struct UserProtocol {
     pub file: PathBuf,
-    /// The document as the engine normalized it.
-    pub document: Value,
+    pub checked: Checked,
 }
 
 impl UserProtocol {
     pub fn name(&self) -> &str {
-        self.document["name"].as_str().unwrap_or_default()
+        self.checked.name()
     }
 }
 
@@ -45,17 +59,19 @@ pub fn load(runtime: &mut Runtime, path: &Path) -> anyhow::Result<Result<UserPro
         Err(e) => return Ok(Err(e)),
     };
     Ok(check(runtime, &document)?
-        .map(|document| UserProtocol { file: path.to_path_buf(), document })
+        .map(|checked| UserProtocol { file: path.to_path_buf(), checked })
         .map_err(|e| format!("{}: {e}", path.display())))
 }
 
-/// Check a document; the document as the engine normalized it, or the JSON
+/// Check a document: as the engine normalized and described it, or the JSON
 /// path of the mistake and what it is.
-pub fn check(runtime: &mut Runtime, document: &Value) -> anyhow::Result<Result<Value, String>> {
-    Ok(match runtime.check_document(&document.to_string())? {
-        Ok(normalized) => Ok(serde_json::from_str(&normalized)?),
-        Err(e) => Err(engine_reason(&e.0)),
-    })
+pub fn check(runtime: &mut Runtime, document: &Value) -> anyhow::Result<Result<Checked, String>> {
+    let normalized = match runtime.check_document(&document.to_string())? {
+        Ok(normalized) => normalized,
+        Err(e) => return Ok(Err(engine_reason(&e.0))),
+    };
+    let info = runtime.document_info(&normalized)?.map_err(|e| anyhow::anyhow!("a checked document: {e}"))?;
+    Ok(Ok(Checked { document: serde_json::from_str(&normalized)?, info }))
 }
 
 /// The engine's error without its "invalid spec:" lead: a file is not a spec.
@@ -64,44 +80,6 @@ fn engine_reason(e: &wit::Error) -> String {
         wit::ErrorKind::InvalidSpec(s) if s.field.is_empty() => s.reason.clone(),
         wit::ErrorKind::InvalidSpec(s) => format!("{}: {}", s.field, s.reason),
         _ => e.message.clone(),
-    }
-}
-
-/// What hosts show of a protocol, for a checked document: its facts, and the
-/// options a spec may set for it (`adversary` when it declares one,
-/// `consensus` when it stops on agreement).
-pub fn info(document: &Value) -> wit::ProtocolInfo {
-    let number = |v: &Value, default: u32| v.as_u64().map_or(default, |n| n as u32);
-    let mut options = Vec::new();
-    if document.get("adversary").is_some_and(|a| !a.is_null()) {
-        options.push(wit::OptionInfo {
-            name: "adversary".into(),
-            kind: wit::OptionKind::Seat,
-            default: "the document's pick".into(),
-            help: "The seat that holds the document's adversarial role.".into(),
-        });
-    }
-    let reads_agreement = document["stop"].get("consensus").is_some();
-    if reads_agreement {
-        options.push(wit::OptionInfo {
-            name: "consensus".into(),
-            kind: wit::OptionKind::Choice(vec!["read".into(), "declared".into(), "judge".into()]),
-            default: "declared".into(),
-            help: "How agreement is read before an early stop (judge: the judge's model confirms it).".into(),
-        });
-    }
-    wit::ProtocolInfo {
-        name: document["name"].as_str().unwrap_or_default().into(),
-        summary: document["summary"].as_str().unwrap_or_default().into(),
-        default_rounds: number(&document["rounds"]["default"], 1),
-        max_rounds: number(&document["rounds"]["max"], 1),
-        round_unit: document["rounds"]["unit"].as_str().unwrap_or("one pass").into(),
-        min_seats: number(&document["seats"]["min"], 1),
-        max_seats: document["seats"]["max"].as_u64().map(|n| n as u32),
-        sides: vec![],
-        options,
-        reads_agreement,
-        seats_are_roles: false,
     }
 }
 
@@ -147,17 +125,5 @@ mod tests {
         }
         let broken = write("b.toml", "version = \n");
         assert!(read(&broken).unwrap_err().starts_with(&broken.display().to_string()));
-    }
-
-    #[test]
-    fn options_follow_what_the_document_declares() {
-        let plain = info(&json!({"name": "p", "rounds": {"default": 2, "max": 4}, "seats": {"min": 3}}));
-        assert!(plain.options.is_empty());
-        assert_eq!((plain.default_rounds, plain.max_rounds, plain.min_seats, plain.max_seats), (2, 4, 3, None));
-        let both = info(&json!({"name": "p", "adversary": {"title": "x", "pick": "seeded"},
-            "stop": {"consensus": {"phase": "deliberation"}}}));
-        let names: Vec<&str> = both.options.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, ["adversary", "consensus"]);
-        assert!(both.reads_agreement);
     }
 }

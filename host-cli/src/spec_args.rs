@@ -29,7 +29,7 @@ pub struct Inputs {
     pub options: Map<String, Value>,
     /// The protocol document this run uses (`--protocol-file`, or agon.toml's
     /// `[protocols]`), checked by the engine; its options replace the catalog's.
-    pub document: Option<Value>,
+    pub document: Option<crate::protocol_file::Checked>,
 }
 
 /// The spec request these flags describe. `protocols` is the engine's
@@ -42,7 +42,7 @@ pub fn build(
     protocols: &[ProtocolInfo],
     warn: &mut dyn FnMut(&str),
 ) -> Result<Value, String> {
-    let own = inputs.document.as_ref().map(crate::protocol_file::info);
+    let own = inputs.document.as_ref().map(|checked| &checked.info);
     let name = match &own {
         Some(info) => info.name.as_str(),
         None => args.protocol.split(':').next().unwrap_or_default().trim(),
@@ -157,12 +157,12 @@ pub fn build(
         return Err(format!("--max-cost {max}: give US dollars, zero or more"));
     }
     let protocol = match &inputs.document {
-        Some(document) => {
+        Some(checked) => {
             // `NAME:SEAT` names the document's adversary (a file has no suffix).
-            let named = document["name"].as_str().unwrap_or_default();
+            let named = checked.name();
             let seat = args.protocol.split_once(':').filter(|(n, _)| args.protocol_file.is_none() && n.trim() == named);
             let (protocol, document) =
-                crate::protocol_file::request_protocol(document, seat.map(|(_, seat)| seat.trim()));
+                crate::protocol_file::request_protocol(&checked.document, seat.map(|(_, seat)| seat.trim()));
             options.insert("document".into(), document);
             protocol
         }
@@ -233,9 +233,9 @@ mod tests {
         }
     }
 
-    /// A catalog as the engine gives it; the names here are the test's own.
-    fn catalog() -> Vec<ProtocolInfo> {
-        let protocol = |name: &str, options: &[&str]| ProtocolInfo {
+    /// A protocol as the engine describes it, taking `options`; the names here are the test's own.
+    fn described(name: &str, options: &[&str]) -> ProtocolInfo {
+        ProtocolInfo {
             name: name.into(),
             summary: String::new(),
             default_rounds: 1,
@@ -255,7 +255,18 @@ mod tests {
                 .collect(),
             reads_agreement: false,
             seats_are_roles: false,
-        };
+        }
+    }
+
+    /// A document as the engine checked it, described as taking `options`.
+    fn checked(document: &Value, options: &[&str]) -> crate::protocol_file::Checked {
+        let info = described(document["name"].as_str().unwrap(), options);
+        crate::protocol_file::Checked { document: document.clone(), info }
+    }
+
+    /// A catalog as the engine gives it.
+    fn catalog() -> Vec<ProtocolInfo> {
+        let protocol = described;
         vec![
             protocol("plain", &[]),
             protocol("pick", &["challenger", "consensus"]),
@@ -332,9 +343,9 @@ mod tests {
         let request = with(&inputs, &["--protocol", "pick", "--panel", "openai/m", "--consensus", "read"]);
         assert_eq!(request["options"]["consensus"], "read");
         assert_eq!(with(&inputs, &["--protocol", "plain", "--panel", "openai/m"])["options"], json!({}));
-        inputs.document = Some(document);
+        inputs.document = Some(checked(&document, &["consensus"]));
         assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"]["consensus"], "judge");
-        inputs.document = Some(json!({"name": "mine"}));
+        inputs.document = Some(checked(&json!({"name": "mine"}), &[]));
         assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"].get("consensus"), None);
     }
 
@@ -353,7 +364,7 @@ mod tests {
     #[test]
     fn a_document_brings_its_own_name_and_options() {
         let document = json!({"name": "mine", "adversary": {"title": "x", "pick": "seeded"}});
-        let inputs = Inputs { document: Some(document.clone()), ..Inputs::default() };
+        let inputs = Inputs { document: Some(checked(&document, &["adversary"])), ..Inputs::default() };
         let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {});
         let request = with(&["--protocol", "mine:2", "--panel", "openai/m"]).unwrap();
         assert_eq!(request["protocol"], "mine:2");

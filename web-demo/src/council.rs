@@ -41,6 +41,13 @@ pub fn check_document(document: &str) -> Result<String, JsError> {
     form::check_document(document).map_err(|e| JsError::new(&e))
 }
 
+/// A protocol document (JSON) as the core describes it, as `protocols`
+/// describes a built-in: the page shows its option fields from it.
+#[wasm_bindgen(js_name = documentInfo)]
+pub fn document_info(document: &str) -> Result<JsValue, JsError> {
+    to_js(&form::document_info(document).map_err(|e| JsError::new(&e))?).map_err(js_error)
+}
+
 /// The built-in roles with their own models, when `protocol` seats roles
 /// (the page then offers a model field per role); `null` otherwise.
 #[wasm_bindgen(js_name = roleFields)]

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use agon_core::{DebateSpec, Error, Limits, OptionKind, SpecRequest, build_spec};
+use agon_core::{DebateSpec, Error, Limits, OptionKind, ProtocolInfo, SpecRequest, build_spec};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -52,7 +52,8 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
         return Err("Models: give at least one model name".into());
     }
     let (protocol, options) = if form.document.trim().is_empty() {
-        (form.protocol.clone(), options(&form.protocol, &form.options)?)
+        let info = agon_core::protocols().into_iter().find(|p| p.name == form.protocol);
+        (form.protocol.clone(), options(&form.protocol, info.as_ref(), &form.options)?)
     } else {
         own_protocol(&form.document, &form.options)?
     };
@@ -84,9 +85,12 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
 }
 
 /// The form's option fields as the spec's option values, each read by the
-/// kind the protocol catalog gives it.
-fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap<String, Value>, String> {
-    let info = agon_core::protocols().into_iter().find(|p| p.name == protocol);
+/// kind the engine's description of the protocol (`info`) gives it.
+fn options(
+    protocol: &str,
+    info: Option<&ProtocolInfo>,
+    fields: &BTreeMap<String, String>,
+) -> Result<BTreeMap<String, Value>, String> {
     let mut options = BTreeMap::new();
     for (name, text) in fields {
         let text = text.trim();
@@ -94,7 +98,6 @@ fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap
             continue;
         }
         let option = info
-            .as_ref()
             .and_then(|p| p.options.iter().find(|o| o.name == name))
             .ok_or_else(|| format!("{name}: {protocol} takes no option of that name"))?;
         let value = match option.kind {
@@ -116,24 +119,33 @@ fn options(protocol: &str, fields: &BTreeMap<String, String>) -> Result<BTreeMap
 /// or the JSON path of the mistake and what it is
 /// (`protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}`).
 pub fn check_document(text: &str) -> Result<String, String> {
-    agon_core::check_document(text).map_err(|e| match e {
-        // A document is not a spec: its errors read without the "invalid spec" lead.
+    agon_core::check_document(text).map_err(readable)
+}
+
+/// A protocol document as the core describes it (as its catalog describes a
+/// built-in): the page offers its option fields from this.
+pub fn document_info(text: &str) -> Result<ProtocolInfo, String> {
+    agon_core::document_info(text).map_err(readable)
+}
+
+/// A document is not a spec: its errors read without the "invalid spec" lead.
+fn readable(e: Error) -> String {
+    match e {
         Error::InvalidSpec { field, reason } if field.is_empty() => reason,
         Error::InvalidSpec { field, reason } => format!("{field}: {reason}"),
         other => other.to_string(),
-    })
+    }
 }
 
 /// The spec request's protocol for a document: its name, and the document
-/// (as the core normalized it) as the option `document`. The page offers no
-/// option fields for a document, so any option given is a mistake.
+/// (as the core normalized it) as the option `document`, beside the options
+/// the document takes (its adversary, its consensus mode) from their fields.
 fn own_protocol(text: &str, fields: &BTreeMap<String, String>) -> Result<(String, BTreeMap<String, Value>), String> {
     let document: Value = serde_json::from_str(&check_document(text)?).map_err(|e| e.to_string())?;
-    if let Some((name, _)) = fields.iter().find(|(_, v)| !v.trim().is_empty()) {
-        return Err(format!("{name}: the page takes no options for a protocol of your own"));
-    }
-    let name = document["name"].as_str().unwrap_or_default().to_string();
-    Ok((name, BTreeMap::from([("document".to_string(), document)])))
+    let info = document_info(text)?;
+    let mut options = options(&info.name, Some(&info), fields)?;
+    options.insert("document".to_string(), document);
+    Ok((info.name, options))
 }
 
 /// One of the roles a protocol seats, for the page's per-role model fields.
@@ -314,7 +326,32 @@ mod tests {
         assert!(spec_err(&red_blue_form("{\"version\": 1,".into())).starts_with("protocol: not JSON"));
         let mut f = red_blue_form(golden("red-blue-document")["protocol"]["document"].to_string());
         f.options.insert("items".into(), "x".into());
-        assert!(spec_err(&f).starts_with("items: the page takes no options"));
+        assert_eq!(spec_err(&f), "items: red-blue takes no option of that name");
+    }
+
+    /// A document that declares an adversary and stops on consensus takes
+    /// both options from the page's fields, read by their kinds; an empty
+    /// field leaves the document's own choice.
+    #[test]
+    fn a_documents_own_options_reach_its_spec() {
+        let devils = agon_core::BUILTIN_DOCUMENTS.iter().find(|(n, _)| *n == "devils-advocate").unwrap().1;
+        let mut document: Value = serde_json::from_str(devils).unwrap();
+        document["name"] = json!("critics");
+        document["stop"] = json!({"consensus": {"phase": "deliberation", "rule": "all"}});
+        let info = document_info(&document.to_string()).unwrap();
+        let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+        assert_eq!(names, ["adversary", "consensus"]);
+
+        let mut f = red_blue_form(document.to_string());
+        let plain = serde_json::to_value(spec(&f).unwrap().protocol).unwrap();
+        assert_eq!((plain.get("adversary"), plain.get("consensus")), (None, None), "empty fields: the defaults");
+        f.options.insert("adversary".into(), "blue".into());
+        f.options.insert("consensus".into(), "read".into());
+        let chosen = serde_json::to_value(spec(&f).unwrap().protocol).unwrap();
+        assert_eq!((chosen["name"].as_str(), chosen["adversary"].as_str()), (Some("critics"), Some("blue")));
+        assert_eq!(chosen["consensus"], "read");
+        f.options.insert("adversary".into(), "nobody".into());
+        assert!(spec_err(&f).contains("protocol.adversary"), "{}", spec_err(&f));
     }
 
     fn spec_err(f: &Form) -> String {

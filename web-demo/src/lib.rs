@@ -26,4 +26,6 @@ mod council;
 mod fetch;
 
 #[cfg(target_arch = "wasm32")]
-pub use council::{Council, check_document, markdown_to_html, phase_heading, protocols, role_fields, spec_from_form};
+pub use council::{
+    Council, check_document, document_info, markdown_to_html, phase_heading, protocols, role_fields, spec_from_form,
+};

@@ -460,6 +460,28 @@ test('a protocol of your own, loaded from a JSON file, runs in the page; its tra
   }
 });
 
+test('a pasted document\'s own options show as fields, as the core describes them, and outlive edits to the document', async () => {
+  const devils = JSON.parse(await readFile(join(root, 'core/src/protocol/document/builtin/devils-advocate.json'), 'utf8'));
+  const document = { ...devils, name: 'critics', stop: { consensus: { phase: 'deliberation', rule: 'all' } } };
+  const { page, context } = await openDemo();
+  await fillForm(page, { Protocol: '(own)' });
+  const options = page.locator('#protocol-options');
+  assert.equal(await options.isHidden(), true, 'no document yet, no option fields');
+  const field = page.getByLabel('Protocol document');
+  await field.fill(JSON.stringify(document));
+  await page.getByLabel('adversary', { exact: true }).waitFor();
+  assert.equal(await page.getByLabel('consensus', { exact: true }).locator('option').count(), 4, 'the default and three modes');
+  await page.getByLabel('adversary', { exact: true }).fill('b');
+  await field.fill(JSON.stringify({ ...document, summary: 'Edited.' }));
+  await page.locator('#protocol-document-check').filter({ hasText: 'critics: Edited.' }).waitFor();
+  assert.equal(await page.getByLabel('adversary', { exact: true }).inputValue(), 'b', 'the same options: the typed value stays');
+  await field.fill(JSON.stringify(await redBlueDocument()));
+  await page.locator('#protocol-document-check').filter({ hasText: 'The engine accepts red-blue' }).waitFor();
+  assert.equal(await options.isHidden(), true, 'a document without an adversary or a consensus stop takes no options');
+  await assertNoCspViolation(page);
+  await context.close();
+});
+
 test('a pasted document with a mistake: the page names its JSON path beside the field and does not start', async () => {
   const document = await redBlueDocument();
   document.phases[1].turns[0].prompt.user = '{question}{histroy}Answer the attacks.';

@@ -5,7 +5,7 @@
 // Rust renderer that turns raw HTML into text and keeps only safe links.
 // What is kept where, and what may be reached, is host.js's: the page's
 // and the browser extension's differ, this file does not.
-import init, { Council, checkDocument, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
+import init, { Council, checkDocument, documentInfo, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
 import { allowEndpoint, claimDebate, loadDebate, loadKey, onContext, saveDebate, saveKey } from './host.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -16,6 +16,7 @@ const OWN = '(own)';
 
 let council;
 let catalog = [];
+let ownInfo = null; // the pasted document as the core describes it, once it checks
 let cards = new Map(); // request id -> card element
 let seats = new Map(); // seat id -> { name, model, colour }
 let asking = new Map(); // request id -> reject, for each person asked and not answered yet
@@ -423,18 +424,23 @@ function checkOwnDocument() {
     check.textContent = '';
     delete check.dataset.valid;
     field.removeAttribute('aria-invalid');
-    return;
+    ownInfo = null;
+  } else {
+    try {
+      checkDocument(field.value);
+      ownInfo = documentInfo(field.value);
+      const { name, summary } = ownInfo;
+      check.textContent = `The engine accepts ${name}${summary ? `: ${summary}` : '.'}`;
+      check.dataset.valid = 'true';
+      field.setAttribute('aria-invalid', 'false');
+    } catch (error) {
+      ownInfo = null;
+      check.textContent = `Not a protocol the engine can run: ${error.message ?? error}`;
+      check.dataset.valid = 'false';
+      field.setAttribute('aria-invalid', 'true');
+    }
   }
-  try {
-    const { name, summary } = JSON.parse(checkDocument(field.value));
-    check.textContent = `The engine accepts ${name}${summary ? `: ${summary}` : '.'}`;
-    check.dataset.valid = 'true';
-    field.setAttribute('aria-invalid', 'false');
-  } catch (error) {
-    check.textContent = `Not a protocol the engine can run: ${error.message ?? error}`;
-    check.dataset.valid = 'false';
-    field.setAttribute('aria-invalid', 'true');
-  }
+  protocolFields();
 }
 
 async function loadProtocolFile() {
@@ -444,11 +450,20 @@ async function loadProtocolFile() {
   checkOwnDocument();
 }
 
-/** The chosen protocol's own fields, as the core's catalog describes them. */
+/**
+ * The chosen protocol's own fields, as the core describes them: a built-in's
+ * from its catalog, a document's from the document (its adversary, its
+ * consensus mode). Typing in the document keeps the fields and what is in
+ * them while the options it takes stay the same.
+ */
 function protocolFields() {
-  $('#own-protocol').hidden = $('#protocol').value !== OWN;
-  const protocol = catalog.find((p) => p.name === $('#protocol').value);
+  const own = $('#protocol').value === OWN;
+  $('#own-protocol').hidden = !own;
+  const protocol = own ? ownInfo : catalog.find((p) => p.name === $('#protocol').value);
   const box = $('#protocol-options');
+  const shape = JSON.stringify([own, protocol?.name, protocol?.options]);
+  if (box.dataset.shape === shape) return;
+  box.dataset.shape = shape;
   box.replaceChildren(element('legend', '', 'Protocol options'));
   for (const { name, kind, default: fallback, help } of protocol?.options ?? []) {
     const id = `option-${name}`;
@@ -479,7 +494,7 @@ function protocolFields() {
   }
   box.hidden = !protocol?.options.length;
 
-  const roles = protocol ? roleFields(protocol.name) : null;
+  const roles = protocol && !own ? roleFields(protocol.name) : null;
   const models = $('#role-models');
   models.replaceChildren(element('legend', '', 'Role models'));
   for (const { id, name, model, debates } of roles ?? []) {

@@ -256,11 +256,11 @@ fn verdict(v: core::stance::Verdict) -> wit::Verdict {
 
 pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
     wit::ProtocolInfo {
-        name: p.name.to_string(),
-        summary: p.summary.to_string(),
+        name: p.name,
+        summary: p.summary,
         default_rounds: p.default_rounds,
         max_rounds: p.max_rounds,
-        round_unit: p.round_unit.to_string(),
+        round_unit: p.round_unit,
         min_seats: p.min_seats,
         max_seats: p.max_seats,
         sides: p.sides.into_iter().map(str::to_string).collect(),

@@ -82,6 +82,10 @@ impl Guest for Engine {
         agon_core::check_document(&document_json).map_err(convert::error)
     }
 
+    fn document_info(document_json: String) -> Result<ProtocolInfo, Error> {
+        agon_core::document_info(&document_json).map(convert::protocol_info).map_err(convert::error)
+    }
+
     fn timeline_svg(timings_ndjson: String) -> Option<String> {
         agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson))
     }

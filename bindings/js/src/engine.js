@@ -75,6 +75,15 @@ export function checkDocument(document) {
   return rethrowing(engine.checkDocument)(specText(document));
 }
 
+/**
+ * A protocol document (an object or JSON text), checked and described as `protocols()` describes a
+ * built-in: its name, summary, rounds and seats, and the options a spec may set for it. A mistake
+ * throws an `AgonError`, as `checkDocument` does.
+ */
+export function documentInfo(document) {
+  return rethrowing(engine.documentInfo)(specText(document));
+}
+
 /** The built-in protocols that are protocol documents: `[[name, documentJson], …]`, to start one's own from. */
 export const protocolDocuments = () => engine.protocolDocuments();
 /** The call timeline as SVG from timings NDJSON (a line per call attempt); null without timings. */

@@ -89,6 +89,8 @@ export declare function parseRole(text: string): CouncilRole;
 export declare function builtinRoles(): string[];
 /** Check a protocol document on its own; the document normalized, as JSON text. Throws `AgonError` naming its JSON path. */
 export declare function checkDocument(document: string | Record<string, unknown>): string;
+/** A protocol document checked and described as `protocols()` describes a built-in. Throws `AgonError` naming its JSON path. */
+export declare function documentInfo(document: string | Record<string, unknown>): ProtocolInfo;
 /** The built-in protocols that are protocol documents: `[name, documentJson]` pairs. */
 export declare function protocolDocuments(): [string, string][];
 /** The call timeline as SVG, drawn by the engine from timings NDJSON (a line per call attempt); null without timings. */

@@ -9,6 +9,7 @@ export {
   parseRole,
   builtinRoles,
   checkDocument,
+  documentInfo,
   protocolDocuments,
   timelineSvg,
   protocols,

@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runDebate, validateSpec, buildSpec, checkDocument, protocolDocuments, AgonError } from "../src/index.js";
+import { runDebate, validateSpec, buildSpec, checkDocument, documentInfo, protocolDocuments, protocols, AgonError } from "../src/index.js";
 
 const dir = fileURLToPath(new URL("../../../tests/golden/red-blue-document/", import.meta.url));
 const read = (file) => readFileSync(dir + file, "utf8");
@@ -31,6 +31,11 @@ test("checkDocument checks a document alone; protocolDocuments are starting poin
   const broken = structuredClone(document);
   broken.phases[0].turns[0].prompt.system = "{persona}{histroy}";
   assert.throws(() => checkDocument(broken), (e) => e instanceof AgonError && e.detail.field === "protocol.phases[0].turns[0].prompt.system");
+  const info = documentInfo(document);
+  assert.deepEqual([info.name, info.minSeats, info.maxSeats, info.maxRounds], ["red-blue", 3, 3, 3]);
+  assert.ok(info.options.length === 0 && !info.readsAgreement, "no adversary, no consensus stop");
+  const ranked = new Map(protocolDocuments()).get("ranked");
+  assert.deepEqual(documentInfo(ranked), protocols().find((p) => p.name === "ranked"), "a built-in document reads as the catalog lists it");
   const names = protocolDocuments().map(([name, text]) => (checkDocument(text), name));
   assert.ok(names.includes("round-robin") && names.includes("ranked") && !names.includes("priority-vote"), names.join(", "));
 });

@@ -42,6 +42,12 @@ def test_check_document_alone_and_the_built_in_documents() -> None:
     with pytest.raises(agon.AgonError) as raised:
         agon.check_document(broken)
     assert raised.value.detail["field"] == "protocol.phases[0].turns[0].prompt.system"
+    info = agon.document_info(document)
+    assert (info["name"], info["min_seats"], info["max_seats"], info["max_rounds"]) == ("red-blue", 3, 3, 3)
+    assert info["options"] == [] and not info["reads_agreement"], "no adversary, no consensus stop"
+    ranked = dict(agon.protocol_documents())["ranked"]
+    listed = next(p for p in agon.protocols() if p["name"] == "ranked")
+    assert agon.document_info(ranked) == listed, "a built-in document reads as the catalog lists it"
     names = [name for name, text in agon.protocol_documents() if agon.check_document(text)]
     assert "round-robin" in names and "ranked" in names and "priority-vote" not in names, names
 

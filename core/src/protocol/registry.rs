@@ -121,15 +121,16 @@ pub enum OptionKind {
     Data,
 }
 
-/// What hosts need to know about a protocol.
+/// What hosts need to know about a protocol: a built-in's, from [`protocols`],
+/// or a document's, from [`document_info`](crate::document_info).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ProtocolInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
+    pub name: String,
+    pub summary: String,
     pub default_rounds: u32,
     pub max_rounds: u32,
     /// What one round is.
-    pub round_unit: &'static str,
+    pub round_unit: String,
     pub min_seats: u32,
     pub max_seats: Option<u32>,
     /// What each seat is, in panel order, when the protocol assigns parts.
@@ -147,11 +148,11 @@ pub fn protocols() -> Vec<ProtocolInfo> {
     REGISTRY
         .iter()
         .map(|d| ProtocolInfo {
-            name: d.name,
-            summary: d.summary,
+            name: d.name.into(),
+            summary: d.summary.into(),
             default_rounds: d.rounds.default,
             max_rounds: d.rounds.max,
-            round_unit: d.rounds.unit,
+            round_unit: d.rounds.unit.into(),
             min_seats: d.seats.min as u32,
             max_seats: d.seats.max.map(|m| m as u32),
             sides: d.sides.to_vec(),

@@ -28,7 +28,7 @@ pub fn spec(protocol: serde_json::Value, seats: &[&str], rounds: u32, judge: boo
 pub fn registry_spec(which: usize, seats: usize, rounds: u32, judge: bool, judge_mode: bool) -> agon_core::DebateSpec {
     let info = &agon_core::protocols()[which % agon_core::protocols().len()];
     let seats = seats.clamp(info.min_seats as usize, info.max_seats.map_or(usize::MAX, |m| m as usize));
-    let mut s = agon_core::example_spec(info.name, seats, rounds.min(info.max_rounds)).unwrap();
+    let mut s = agon_core::example_spec(&info.name, seats, rounds.min(info.max_rounds)).unwrap();
     if info.reads_agreement && judge && judge_mode {
         s.protocol.options.insert("consensus".into(), serde_json::json!("judge"));
     }

@@ -29,7 +29,7 @@ pub fn protocols(config: &Config, show: Option<&str>, format: DocumentFormat) ->
         for (name, entry) in &config.protocols {
             match configured(&mut runtime, config, name, &entry.file) {
                 Ok(own) => {
-                    describe(&protocol_file::info(&own.document));
+                    describe(&own.checked.info);
                     safe_println!("{:<22}file: {}", "", own.file.display());
                 }
                 // One broken file does not hide the others; the exit status tells.
@@ -69,7 +69,7 @@ fn describe(p: &wit::ProtocolInfo) {
 /// normalized it), else a built-in's as it ships.
 fn show_document(runtime: &mut Runtime, config: &Config, name: &str, format: DocumentFormat) -> Result<u8> {
     let document: serde_json::Value = if let Some(entry) = config.protocols.get(name) {
-        configured(runtime, config, name, &entry.file)?.document
+        configured(runtime, config, name, &entry.file)?.checked.document
     } else if let Some((_, text)) = runtime.protocol_documents()?.into_iter().find(|(n, _)| n == name) {
         // As it ships, in its own order, when JSON is asked for.
         if format == DocumentFormat::Json {

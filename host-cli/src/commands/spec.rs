@@ -55,7 +55,7 @@ pub fn spec_json_with(
     // A document given with the options (`agon mcp`'s `document`), else a file's.
     inputs.document = match inputs.options.remove("document") {
         Some(document) => Some(protocol_file::check(runtime, &document)?.map_err(|e| bad(format!("document: {e}")))?),
-        None => own_protocol(args, runtime, config)?.map(|p| p.document),
+        None => own_protocol(args, runtime, config)?.map(|p| p.checked),
     };
     let protocols = runtime.protocols()?;
     let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;

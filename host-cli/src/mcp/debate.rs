@@ -438,7 +438,7 @@ pub fn protocols(config: &Config) -> Result<Value> {
     for (name, entry) in &config.protocols {
         match crate::commands::spec::configured(&mut runtime, config, name, &entry.file) {
             Ok(own) => {
-                let mut v = protocol_json(&agon_cli::protocol_file::info(&own.document));
+                let mut v = protocol_json(&own.checked.info);
                 v["file"] = json!(own.file.display().to_string());
                 list.push(v);
             }

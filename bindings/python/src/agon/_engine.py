@@ -442,6 +442,13 @@ def check_document(document: Spec) -> str:
     return _text(_Instance().call("check-document", spec_text(document)))
 
 
+def document_info(document: Spec) -> dict[str, Any]:
+    """A protocol document (a mapping or JSON text), checked and described as
+    ``protocols()`` describes a built-in: ``name``, ``summary``, its rounds and seats, and the
+    ``options`` a spec may set for it. A mistake raises AgonError, as ``check_document`` does."""
+    return cast("dict[str, Any]", _lift(_Instance().call("document-info", spec_text(document))))
+
+
 def protocol_documents() -> list[tuple[str, str]]:
     """The built-in protocols that are protocol documents: ``[(name, document_json), ...]``,
     to start one's own from."""
