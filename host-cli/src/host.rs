@@ -25,7 +25,7 @@ pub use preflight::preflight;
 
 use crate::engine::{Council, wit};
 use crate::provider::{self, CallOptions, Environment, human};
-use crate::timings::{Timing, TimingsFile};
+use crate::timings::{Timing, TimingsFile, now_ms};
 use crate::view::View;
 
 /// What a worker thread or the signal handler reports.
@@ -179,13 +179,27 @@ fn spawn_call(request: wit::ModelRequest, env: &Environment, options: CallOption
 }
 
 /// Ask the person at the terminal on a thread of its own, so that Ctrl-C
-/// still reaches the loop while they type: the prompt on stderr, the answer from stdin.
+/// still reaches the loop while they type: the prompt on stderr, the answer
+/// from stdin. Their answer is timed as a model call is, from the moment they
+/// are asked: the timeline shows where a debate waited on a person.
 fn spawn_person(request: wit::ModelRequest, tx: Sender<Message>) {
     let id = request.id;
     thread::spawn(move || {
         let editor = human::editor_from_env();
         let stdin = std::io::stdin();
+        let start_ms = now_ms();
         let result = human::ask(&request, &mut stdin.lock(), &mut std::io::stderr(), editor.as_deref());
+        let _ = tx.send(Message::Timed(Timing {
+            id,
+            seat: request.seat.clone(),
+            model: request.model.clone(),
+            round: request.round,
+            attempt: 1,
+            fallback: false,
+            start_ms,
+            end_ms: now_ms(),
+            ok: result.is_ok(),
+        }));
         let _ = tx.send(Message::Finished { id, result });
     });
 }

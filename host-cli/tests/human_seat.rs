@@ -78,6 +78,17 @@ fn a_person_answers_at_the_terminal_with_no_timeout_and_the_prompt_sanitized() {
     assert!(!stderr.contains('\x1b') && !stderr.contains('\x07'), "a raw control character reached the terminal");
     // Nobody called a model for the person.
     assert!(server.stats().requests.iter().all(|r| r.model != "alice"));
+    // The timeline shows how long the debate waited on her: from being asked
+    // to the answer's last line, written 2.4 s after launch.
+    let session = std::fs::read_dir(env.root.join("data")).unwrap().next().unwrap().unwrap().path();
+    let timings = std::fs::read_to_string(session.join("timings.ndjson")).unwrap();
+    let timed: Vec<Value> = timings.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let hers: Vec<&Value> = timed.iter().filter(|t| t["seat"] == "alice").collect();
+    assert_eq!(hers.len(), 1, "{timings}");
+    assert_eq!((&hers[0]["model"], &hers[0]["ok"]), (&Value::from("human/alice"), &Value::from(true)));
+    let waited = hers[0]["end_ms"].as_u64().unwrap() - hers[0]["start_ms"].as_u64().unwrap();
+    assert!(waited >= 2000, "{waited} ms");
+    assert_eq!(timed.len(), 3, "b, the judge and alice: {timings}");
 }
 
 #[test]

@@ -261,16 +261,19 @@ async fn drive(
                 Some(Output::Request(request)) => {
                     let signal = signal.clone();
                     calls.push(async move {
-                        if let Some(name) = human::person(&request.model) {
-                            return (ask_person(on_human, &request, name, &signal).await, None);
-                        }
-                        let id = JsValue::from_f64(request.id as f64);
-                        let on_piece = |piece: &str| {
-                            // A failing view must not fail the call.
-                            let _ = on_text.call2(&JsValue::NULL, &id, &JsValue::from_str(piece));
-                        };
                         let start_ms = js_sys::Date::now() as u64;
-                        let input = fetch::call(endpoint, &request, &signal, &on_piece).await;
+                        // A person's answer is timed as a call is, from the moment they are
+                        // asked: the timeline shows where the debate waited on them.
+                        let input = if let Some(name) = human::person(&request.model) {
+                            ask_person(on_human, &request, name, &signal).await
+                        } else {
+                            let id = JsValue::from_f64(request.id as f64);
+                            let on_piece = |piece: &str| {
+                                // A failing view must not fail the call.
+                                let _ = on_text.call2(&JsValue::NULL, &id, &JsValue::from_str(piece));
+                            };
+                            fetch::call(endpoint, &request, &signal, &on_piece).await
+                        };
                         // The page makes one attempt a call: no retries, no fallbacks.
                         let timing = CallTiming {
                             id: request.id,
@@ -283,7 +286,7 @@ async fn drive(
                             end_ms: js_sys::Date::now() as u64,
                             ok: matches!(input, Input::Reply { .. }),
                         };
-                        (input, Some(timing))
+                        (input, timing)
                     });
                 }
                 Some(Output::Event(event)) => emit(on_event, &event)?,
@@ -301,7 +304,7 @@ async fn drive(
         }
         // 3. Feed it back, then drain again.
         let mut state = state.borrow_mut();
-        state.timings.extend(timing);
+        state.timings.push(timing);
         let Some(session) = state.session.as_mut() else {
             return Ok("stopped");
         };

@@ -585,6 +585,10 @@ test('people in the seats (human/NAME) answer in their cards; no model is called
   assert.deepEqual(dialogs, []);
   const journal = await download(page, 'Download journal');
   assert.equal(journal.trim().split('\n').length, 3, 'the header and both answers');
+  // The timeline shows the time the debate waited on each of them.
+  const timeline = page.locator('#pictures figure[data-name="timeline.svg"] svg');
+  assert.equal(await timeline.locator('g.call').count(), 2, 'a bar per person asked');
+  assert.equal(await timeline.locator('g.call.failed').count(), 0);
   const elsewhere = requested.filter((url) => !url.startsWith(site.url) && !url.startsWith('blob:'));
   assert.deepEqual(elsewhere, [], 'people need no model server');
   await assertNoCspViolation(page);
