@@ -88,8 +88,9 @@ pub enum Command {
     },
     /// List every protocol, one line each: the built-ins, then agon.toml's `[protocols]`.
     Protocols {
-        /// Print this protocol's document (a built-in's or your own), a starting point for one of your own.
-        #[arg(long, value_name = "NAME")]
+        /// Print this protocol's document (a built-in's or your own), a starting point for one of
+        /// your own; or a document file's (a path), checked, as `--format` asks: TOML or YAML to JSON.
+        #[arg(long, value_name = "NAME|FILE")]
         show: Option<String>,
         /// The form `--show` prints the document in.
         #[arg(long, value_enum, default_value_t = DocumentFormat::Json, requires = "show")]

@@ -144,6 +144,31 @@ fn a_protocol_file_runs_in_toml_yaml_and_json_alike() {
     }
 }
 
+/// `--show FILE` turns a TOML or YAML document into the JSON the page and the
+/// SDKs take, checked: the guide's red/blue TOML is its golden case's document.
+#[test]
+fn show_converts_a_document_file_to_json_checked() {
+    let sandbox = Sandbox::new("protocol-files", "show-file");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let out = agon(&sandbox, &server, &["protocols", "--show", red_blue().to_str().unwrap(), "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/red-blue-document/spec.json");
+    let spec: Value = serde_json::from_str(&std::fs::read_to_string(golden).unwrap()).unwrap();
+    std::fs::write(sandbox.root.join("golden.json"), spec["protocol"]["document"].to_string()).unwrap();
+    let out = agon(&sandbox, &server, &["protocols", "--show", "golden.json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(shown, serde_json::from_slice::<Value>(&out.stdout).unwrap(), "both normalized alike");
+    assert_eq!(shown["quorum"], "spec", "defaults written out");
+
+    std::fs::write(sandbox.root.join("broken.yaml"), "version: 1\nname: Not A Name\nphases: []\n").unwrap();
+    let out = agon(&sandbox, &server, &["protocols", "--show", "./broken.yaml"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("broken.yaml: protocol.name"), "{}", stderr(&out));
+    let out = agon(&sandbox, &server, &["protocols", "--show", "missing.toml"]);
+    assert!(stderr(&out).contains("cannot read missing.toml"), "{}", stderr(&out));
+}
+
 #[test]
 fn agon_toml_names_protocols_once_the_folder_is_trusted() {
     let sandbox = Sandbox::new("protocol-files", "agon-toml");

@@ -119,13 +119,25 @@ fn options(
 /// or the JSON path of the mistake and what it is
 /// (`protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}`).
 pub fn check_document(text: &str) -> Result<String, String> {
-    agon_core::check_document(text).map_err(readable)
+    agon_core::check_document(text).map_err(|e| readable_for(text, e))
 }
 
 /// A protocol document as the core describes it (as its catalog describes a
 /// built-in): the page offers its option fields from this.
 pub fn document_info(text: &str) -> Result<ProtocolInfo, String> {
-    agon_core::document_info(text).map_err(readable)
+    agon_core::document_info(text).map_err(|e| readable_for(text, e))
+}
+
+/// The core's error for `text`; for text that is not even a JSON object (a
+/// TOML or YAML document, most likely), also how to get one.
+fn readable_for(text: &str, e: Error) -> String {
+    let reason = readable(e);
+    if text.trim_start().starts_with('{') {
+        return reason;
+    }
+    format!(
+        "{reason}. The page reads JSON: `agon protocols --show FILE --format json` converts a TOML or YAML document"
+    )
 }
 
 /// A document is not a spec: its errors read without the "invalid spec" lead.
@@ -324,6 +336,10 @@ mod tests {
         let err = spec_err(&red_blue_form(document.to_string()));
         assert_eq!(err, "protocol.phases[1].turns[0].prompt.user: unknown slot {histroy}");
         assert!(spec_err(&red_blue_form("{\"version\": 1,".into())).starts_with("protocol: not JSON"));
+        assert!(!spec_err(&red_blue_form("{\"version\": 1,".into())).contains("--show"), "JSON gets no hint");
+        let toml = "version = 1\nname = \"red-blue\"\n";
+        let err = spec_err(&red_blue_form(toml.into()));
+        assert!(err.starts_with("protocol: not JSON") && err.ends_with("converts a TOML or YAML document"), "{err}");
         let mut f = red_blue_form(golden("red-blue-document")["protocol"]["document"].to_string());
         f.options.insert("items".into(), "x".into());
         assert_eq!(spec_err(&f), "items: red-blue takes no option of that name");

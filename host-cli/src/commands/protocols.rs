@@ -66,9 +66,13 @@ fn describe(p: &wit::ProtocolInfo) {
 }
 
 /// `--show NAME`: your own protocol's document first (as the engine
-/// normalized it), else a built-in's as it ships.
+/// normalized it), else a built-in's as it ships. A path (a protocol's name
+/// has no `/` or `.`) is a document file's, checked and normalized: the way
+/// to turn a TOML or YAML document into JSON for the page or an SDK.
 fn show_document(runtime: &mut Runtime, config: &Config, name: &str, format: DocumentFormat) -> Result<u8> {
-    let document: serde_json::Value = if let Some(entry) = config.protocols.get(name) {
+    let document: serde_json::Value = if name.contains(['/', '\\', '.']) {
+        protocol_file::load(runtime, std::path::Path::new(name))?.map_err(bad)?.checked.document
+    } else if let Some(entry) = config.protocols.get(name) {
         configured(runtime, config, name, &entry.file)?.checked.document
     } else if let Some((_, text)) = runtime.protocol_documents()?.into_iter().find(|(n, _)| n == name) {
         // As it ships, in its own order, when JSON is asked for.
