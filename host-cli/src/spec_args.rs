@@ -266,12 +266,11 @@ mod tests {
 
     /// A catalog as the engine gives it.
     fn catalog() -> Vec<ProtocolInfo> {
-        let protocol = described;
         vec![
-            protocol("plain", &[]),
-            protocol("pick", &["challenger", "consensus"]),
-            protocol("weigh", &["options"]),
-            protocol("gate", &["triggers", "history", "label"]),
+            described("plain", &[]),
+            described("pick", &["challenger", "consensus"]),
+            described("weigh", &["options"]),
+            described("gate", &["triggers", "history", "label"]),
         ]
     }
 

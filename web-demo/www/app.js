@@ -5,7 +5,7 @@
 // Rust renderer that turns raw HTML into text and keeps only safe links.
 // What is kept where, and what may be reached, is host.js's: the page's
 // and the browser extension's differ, this file does not.
-import init, { Council, checkDocument, documentInfo, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
+import init, { Council, documentInfo, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
 import { allowEndpoint, claimDebate, loadDebate, loadKey, onContext, saveDebate, saveKey } from './host.js';
 
 const $ = (selector) => document.querySelector(selector);
@@ -427,8 +427,7 @@ function checkOwnDocument() {
     ownInfo = null;
   } else {
     try {
-      checkDocument(field.value);
-      ownInfo = documentInfo(field.value);
+      ownInfo = documentInfo(field.value); // checked as checkDocument checks it
       const { name, summary } = ownInfo;
       check.textContent = `The engine accepts ${name}${summary ? `: ${summary}` : '.'}`;
       check.dataset.valid = 'true';
@@ -461,7 +460,8 @@ function protocolFields() {
   $('#own-protocol').hidden = !own;
   const protocol = own ? ownInfo : catalog.find((p) => p.name === $('#protocol').value);
   const box = $('#protocol-options');
-  const shape = JSON.stringify([own, protocol?.name, protocol?.options]);
+  // A document renamed as it is typed keeps its fields: only its options shape them.
+  const shape = JSON.stringify([own, own ? null : protocol?.name, protocol?.options]);
   if (box.dataset.shape === shape) return;
   box.dataset.shape = shape;
   box.replaceChildren(element('legend', '', 'Protocol options'));
