@@ -24,6 +24,7 @@ if $quick; then
   cargo test --quiet -p agon-bench --benches            # each criterion bench once
   cargo build --quiet -p agon-cli -p agon-bench
   cargo run --quiet -p agon-bench -- --quick >/dev/null  # every table, short latencies
+  cargo run --quiet -p agon-bench -- --quick --launch-only >/dev/null  # the A/B launch mode
   echo "bench quick mode: every benchmark ran"
   exit 0
 fi

@@ -49,6 +49,9 @@ scripts/test-mcp.sh
 step "browser demo (web-demo/) in headless Chromium"
 scripts/test-web.sh
 
+step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"
+scripts/check-sizes.sh
+
 step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds what agon ships — the release `agon`, the component, the page's
+# wasm — and checks each against its budget in bench/size/budgets.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${CARGO_TARGET_DIR:-target}"
+
+cargo build --release --quiet -p agon-cli
+cargo run --quiet -p xtask -- component --output "$target/agon.wasm"
+scripts/setup-web.sh  # wasm-bindgen and wasm-opt, for the page's wasm
+scripts/build-web.sh
+
+declare -A path=(
+  [agon]="$target/release/agon"
+  [agon.wasm]="$target/agon.wasm"
+  [web-wasm]="target/web-demo/agon_web_demo_bg.wasm"
+)
+over=0 checked=0
+while read -r name budget _; do
+  [[ -z "$name" || "$name" == \#* ]] && continue
+  file="${path[$name]:-}"
+  [ -n "$file" ] || { echo "check-sizes: bench/size/budgets names '$name', which this script does not know" >&2; exit 2; }
+  bytes="$(wc -c <"$file")"
+  checked=$((checked + 1))
+  if ((bytes > budget)); then
+    over=1
+    printf 'check-sizes: %s is %d bytes, over its budget of %d (bench/size/budgets): +%d.\n' \
+      "$file" "$bytes" "$budget" "$((bytes - budget))" >&2
+  else
+    printf 'check-sizes: %-44s %9d bytes, budget %9d\n' "$file" "$bytes" "$budget"
+  fi
+done < bench/size/budgets
+((checked == ${#path[@]})) || { echo "check-sizes: bench/size/budgets lacks a budget for some artifact" >&2; exit 2; }
+if ((over)); then
+  echo "If the growth is wanted, raise the budget in the same commit and say why in BENCHMARKS.md; scripts/size-profile.sh shows where the component's bytes go." >&2
+  exit 1
+fi
