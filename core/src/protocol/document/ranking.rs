@@ -33,13 +33,23 @@ impl Ranking {
 /// Append the labels named in `s` in order of first appearance, skipping repeats.
 fn push_labels(s: &str, offered: &[String], order: &mut Vec<String>) {
     let mut found: Vec<(usize, &String)> =
-        offered.iter().filter(|l| !l.is_empty()).filter_map(|l| s.find(l.as_str()).map(|pos| (pos, l))).collect();
+        offered.iter().filter(|l| !l.is_empty()).filter_map(|l| find_whole(s, l).map(|pos| (pos, l))).collect();
     crate::order::sort(&mut found);
     for (_, l) in found {
         if !order.contains(l) {
             order.push(l.clone());
         }
     }
+}
+
+/// Where `label` first stands in `s` on its own, not run into a letter or a
+/// digit on either side: past 26 seats the labels go on with "Response AA",
+/// which holds "Response A", and "Response Alpha" names no label at all.
+fn find_whole(s: &str, label: &str) -> Option<usize> {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric());
+    s.match_indices(label)
+        .map(|(at, _)| at)
+        .find(|&at| !word(s[..at].chars().next_back()) && !word(s[at + label.len()..].chars().next()))
 }
 
 #[cfg(test)]
@@ -77,6 +87,19 @@ mod tests {
     }
 
     #[test]
+    fn a_label_is_read_only_where_it_stands_on_its_own() {
+        // Past 26 seats: "Response AB" holds "Response A".
+        let offered = labels(&["Response A", "Response AB", "Response B"]);
+        let text = "FINAL RANKING:\n1. Response AB\n2. Response B\n3. Response A";
+        assert_eq!(reader().read(text, &offered), ["Response AB", "Response B", "Response A"]);
+        assert_eq!(reader().read("FINAL RANKING: Response AB.", &offered), ["Response AB"]);
+        // A word that begins like a label is not one; the label later in the line still counts.
+        let offered = labels(&["Response A", "Response B"]);
+        let text = "FINAL RANKING:\n1. Response Alpha (Response B)\n2. Response A2\n3. (Response A)";
+        assert_eq!(reader().read(text, &offered), ["Response B", "Response A"]);
+    }
+
+    #[test]
     fn a_megabyte_reply_is_read_in_one_pass() {
         let offered = labels(&["Response A", "Response B"]);
         let mut text = "Response B ".repeat(100_000);
@@ -84,5 +107,7 @@ mod tests {
         text.push_str(&"x".repeat(1 << 20));
         assert_eq!(reader().read(&text, &offered), ["Response A"]);
         assert_eq!(reader().read(&"no labels here ".repeat(100_000), &offered), Vec::<String>::new());
+        // Near misses all the way: each is looked at once.
+        assert_eq!(reader().read(&"Response AA ".repeat(100_000), &offered), Vec::<String>::new());
     }
 }
