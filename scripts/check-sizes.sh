@@ -15,13 +15,15 @@ declare -A path=(
   [agon.wasm]="$target/agon.wasm"
   [web-wasm]="target/web-demo/agon_web_demo_bg.wasm"
 )
-over=0 checked=0
+over=0
+declare -A seen=()
 while read -r name budget _; do
   [[ -z "$name" || "$name" == \#* ]] && continue
   file="${path[$name]:-}"
   [ -n "$file" ] || { echo "check-sizes: bench/size/budgets names '$name', which this script does not know" >&2; exit 2; }
+  [ -z "${seen[$name]:-}" ] || { echo "check-sizes: bench/size/budgets gives '$name' twice" >&2; exit 2; }
+  seen[$name]=1
   bytes="$(wc -c <"$file")"
-  checked=$((checked + 1))
   if ((bytes > budget)); then
     over=1
     printf 'check-sizes: %s is %d bytes, over its budget of %d (bench/size/budgets): +%d.\n' \
@@ -30,7 +32,9 @@ while read -r name budget _; do
     printf 'check-sizes: %-44s %9d bytes, budget %9d\n' "$file" "$bytes" "$budget"
   fi
 done < bench/size/budgets
-((checked == ${#path[@]})) || { echo "check-sizes: bench/size/budgets lacks a budget for some artifact" >&2; exit 2; }
+for name in "${!path[@]}"; do
+  [ -n "${seen[$name]:-}" ] || { echo "check-sizes: bench/size/budgets gives no budget for '$name'" >&2; exit 2; }
+done
 if ((over)); then
   echo "If the growth is wanted, raise the budget in the same commit and say why in BENCHMARKS.md; scripts/size-profile.sh shows where the component's bytes go." >&2
   exit 1
