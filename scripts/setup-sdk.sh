@@ -18,10 +18,10 @@ fi
 say "building target/agon.wasm"
 cargo run --quiet -p xtask -- component --output target/agon.wasm >&2
 
-# JS: the lockfile pins jco-transpile and everything under it. `npm install`
-# (which keeps to an in-sync lockfile) rather than `npm ci`: jco-node-fs 0.3.2
-# lists optional platform packages that were never published at that version,
-# and `npm ci` refuses a lockfile without them.
+# JS: the lockfile pins jco-transpile and everything under it, and lists
+# jco-node-fs's optional packages for every platform (`npm ci` refuses a
+# lockfile without them). `npm install` keeps to an in-sync lockfile and,
+# unlike `npm ci`, leaves node_modules in place when only one package moved.
 if ! (cd bindings/js && node -e '
   const deps = require("./package.json").devDependencies;
   for (const [name, version] of Object.entries(deps))
