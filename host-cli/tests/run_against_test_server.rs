@@ -310,3 +310,35 @@ fn bad_input_gets_one_clear_line_and_exit_code_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("invalid journal at line 1"), "{}", stderr(&out));
 }
+
+/// The endpoints are probed at once; the failure told is the dead one's, and
+/// of several dead ones, the first in the panel's order.
+#[test]
+fn of_several_endpoints_the_dead_one_is_named() {
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let run = |openai: &str, ollama: &str| {
+        let home = scratch("e2e-home");
+        Command::new(env!("CARGO_BIN_EXE_agon"))
+            .args(["run", "Q?", "--panel", "openai/a,ollama/b", "--no-judge", "--rounds", "1", "-q"])
+            .env("AGON_CACHE_DIR", home.path().join("cache"))
+            .env("AGON_DATA_DIR", home.path().join("data"))
+            .env("OPENAI_API_KEY", KEY)
+            .env("OPENAI_BASE_URL", openai)
+            .env("OLLAMA_HOST", ollama)
+            .output()
+            .unwrap()
+    };
+    let live = format!("{}/v1", server.url());
+    let out = run(&live, "http://127.0.0.1:9");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("cannot reach http://127.0.0.1:9") && err.contains("OLLAMA_HOST"), "{err}");
+    assert!(server.stats().requests.is_empty(), "nothing is sent before every endpoint answers");
+
+    let err = stderr(&run("http://127.0.0.1:9/v1", "http://127.0.0.1:9"));
+    assert!(err.contains("OPENAI_BASE_URL") && !err.contains("OLLAMA_HOST"), "{err}");
+
+    let out = run(&live, &server.url());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(server.stats().requests.len(), 2);
+}

@@ -12,6 +12,7 @@ use crate::provider::{self, Environment, ModelRef, Wire};
 /// installed. Errors name the URL, the program, and the variable to set.
 pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
     let mut checked = BTreeSet::new();
+    let mut probes = Vec::new();
     for chain in models {
         for model in ModelRef::parse_chain(chain)? {
             let key = if model.provider == "cmd" { model.reference() } else { model.provider.clone() };
@@ -52,14 +53,26 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
                     format!("{var} is not set, and {} ({}/…) needs it; set it", endpoint.base_url, endpoint.provider)
                 });
             }
-            let base = endpoint.base()?;
-            reachable(base).map_err(|why| {
-                format!(
-                    "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
-                    endpoint.base_url, endpoint.url_var
-                )
-            })?;
+            probes.push((endpoint, endpoint.base()?));
         }
+    }
+    // Each endpoint is a connection away (a round trip to a hosted one): all
+    // are probed at once, so a panel of three providers waits for the
+    // slowest, not for the sum. The first failure in the spec's order is told.
+    let verdicts: Vec<Result<(), String>> = match probes.as_slice() {
+        [(_, base)] => vec![reachable(base)],
+        _ => std::thread::scope(|scope| {
+            let running: Vec<_> = probes.iter().map(|(_, base)| scope.spawn(|| reachable(base))).collect();
+            running.into_iter().map(|probe| probe.join().unwrap_or_else(|_| Err("the probe failed".into()))).collect()
+        }),
+    };
+    for ((endpoint, _), verdict) in probes.iter().zip(verdicts) {
+        verdict.map_err(|why| {
+            format!(
+                "cannot reach {} ({why}): is the endpoint running? Set {} to one that is",
+                endpoint.base_url, endpoint.url_var
+            )
+        })?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::literal_resolver::LiteralFirst;
 use super::{BaseUrl, Endpoint, PRESETS, Wire, command, gate, retry};
 use crate::config::Config;
 
@@ -28,7 +29,7 @@ impl Environment {
     /// From the environment variables, with agon.toml's `[providers]` and `[commands]`.
     pub fn new(config: &Config) -> Environment {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
-        let agent: ureq::Agent = ureq::Agent::config_builder()
+        let http_config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             // ureq's buffers are 128 KiB each way per connection by default,
             // and `agon batch` holds hundreds of calls in flight: 600 of them
@@ -37,8 +38,12 @@ impl Environment {
             // both buffers in pieces, so these sizes bound no prompt or reply.
             .input_buffer_size(BUFFER_BYTES)
             .output_buffer_size(BUFFER_BYTES)
-            .build()
-            .into();
+            .build();
+        let agent = ureq::Agent::with_parts(
+            http_config,
+            ureq::unversioned::transport::DefaultConnector::new(),
+            LiteralFirst::default(),
+        );
         let mut endpoints = BTreeMap::new();
         for p in PRESETS {
             let settings = config.providers.get(p.name);

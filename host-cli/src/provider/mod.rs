@@ -20,6 +20,7 @@ mod gemini;
 mod http;
 pub mod human;
 mod limits;
+mod literal_resolver;
 mod model_ref;
 mod ollama;
 mod openai;

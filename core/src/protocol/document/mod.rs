@@ -202,17 +202,15 @@ pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("ranked", include_str!("builtin/ranked.json")),
 ];
 
-/// The built-in document `name`, parsed once.
+/// The built-in document `name`, parsed once, and only when asked for: a
+/// debate under one of them need not read the others.
 pub(crate) fn builtin(name: &str) -> Arc<Document> {
-    static PARSED: OnceLock<Vec<Arc<Document>>> = OnceLock::new();
-    let parsed = PARSED.get_or_init(|| {
-        BUILTIN_DOCUMENTS
-            .iter()
-            .map(|(n, text)| Arc::new(load_str(text, "protocol").unwrap_or_else(|e| panic!("built-in {n}: {e}"))))
-            .collect()
-    });
+    static PARSED: [OnceLock<Arc<Document>>; BUILTIN_DOCUMENTS.len()] = [const { OnceLock::new() }; _];
     let i = BUILTIN_DOCUMENTS.iter().position(|(n, _)| *n == name).expect("a shipped document");
-    parsed[i].clone()
+    let (name, text) = BUILTIN_DOCUMENTS[i];
+    PARSED[i]
+        .get_or_init(|| Arc::new(load_str(text, "protocol").unwrap_or_else(|e| panic!("built-in {name}: {e}"))))
+        .clone()
 }
 
 #[cfg(test)]
