@@ -47,8 +47,18 @@ fn main() {
     }
     if let Some(at) = args.iter().position(|a| a == "--launch-only") {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
-        let mut binaries: Vec<PathBuf> =
-            args[at + 1..].iter().filter(|a| !a.starts_with("--")).map(PathBuf::from).collect();
+        // Each launch runs in a scratch directory: a relative path must be
+        // made absolute here, where it means what the user meant.
+        let mut binaries: Vec<PathBuf> = args[at + 1..]
+            .iter()
+            .filter(|a| !a.starts_with("--"))
+            .map(|a| {
+                std::fs::canonicalize(a).unwrap_or_else(|e| {
+                    eprintln!("agon-bench: --launch-only {a}: {e}");
+                    std::process::exit(2)
+                })
+            })
+            .collect();
         if binaries.is_empty() {
             binaries.push(agon_binary(&root));
         }
