@@ -3,10 +3,10 @@
 //! ureq's own resolver runs every lookup on a thread of its own when a
 //! timeout applies, so that a slow DNS server cannot outlast it; it does so
 //! even for `127.0.0.1`, where there is nothing to look up. agon's most common
-//! endpoint is a local server at such an address (the embedded model), and a
-//! thread per new connection was a tenth of a millisecond before the first
-//! request, and one more thread per connection in `agon batch`. Host names
-//! still go through ureq's resolver, timeout and all.
+//! endpoint is a local server at such an address (the embedded model): that
+//! thread was one more step before the first request, and one more thread for
+//! each connection `agon batch` opens (BENCHMARKS.md has both effects). Host
+//! names still go through ureq's resolver, timeout and all.
 
 use std::net::{IpAddr, SocketAddr};
 
