@@ -8,7 +8,7 @@
 //! each connection `agon batch` opens (BENCHMARKS.md has both effects). Host
 //! names still go through ureq's resolver, timeout and all.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
 use ureq::config::Config;
 use ureq::http::Uri;
@@ -34,18 +34,9 @@ impl Resolver for LiteralFirst {
 }
 
 /// The socket address of a URL whose host is an IP address (IPv6 in
-/// brackets), with the scheme's port when it names none.
+/// brackets), with the scheme's port when it names none, as ureq writes it.
 fn literal_address(uri: &Uri) -> Option<SocketAddr> {
-    let authority = uri.authority()?;
-    let host = authority.host();
-    let host = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
-    let ip: IpAddr = host.parse().ok()?;
-    let port = authority.port_u16().or_else(|| match uri.scheme_str()? {
-        "http" => Some(80),
-        "https" => Some(443),
-        _ => None,
-    })?;
-    Some(SocketAddr::new(ip, port))
+    DefaultResolver::host_and_port(uri.scheme()?, uri.authority()?)?.parse().ok()
 }
 
 #[cfg(test)]
