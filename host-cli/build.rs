@@ -15,6 +15,8 @@ use std::path::PathBuf;
 
 #[path = "src/engine_config.rs"]
 mod engine_config;
+#[path = "build/packed_relocations.rs"]
+mod packed_relocations;
 
 fn main() -> anyhow::Result<()> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
@@ -23,6 +25,8 @@ fn main() -> anyhow::Result<()> {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
     println!("cargo:rerun-if-changed=src/engine_config.rs");
+    println!("cargo:rerun-if-changed=build/packed_relocations.rs");
+    packed_relocations::request();
     let target_dir =
         env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
     let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
