@@ -9,7 +9,7 @@ use agon_cli::engine::{Code, Runtime};
 use agon_core::Session;
 use agon_core::script::play;
 
-/// `agon-bench --instructions native|component N CACHE`: set up, then play
+/// `agon-bench --instructions native|component N`: set up, then play
 /// the debate N times and exit; callgrind counts the whole process, so the
 /// cost of one debate is the difference between two values of N.
 pub fn run_debates(host: &str, n: usize) {

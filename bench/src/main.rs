@@ -14,7 +14,7 @@
 //! `--launch-only [BINARY...]` times launch to the first request, warm and cold,
 //! for each binary given (default: the built `agon`), alternating them run by
 //! run so that a machine's drift falls on all of them alike: an A/B of builds.
-//! `--instructions native|component N CACHE` is the child that callgrind counts.
+//! `--instructions native|component N` is the child that callgrind counts.
 
 mod hosts;
 mod peers;
@@ -29,34 +29,55 @@ use agon_core::Session;
 use agon_core::script::{ScriptEntry, play};
 use agon_testkit::cases::{CASES, Case};
 use agon_testkit::{Config, TestServer};
+use clap::{CommandFactory, Parser};
+
+/// What to measure; with no flag, every section.
+#[derive(Parser)]
+#[command(name = "agon-bench", about = "Measures what BENCHMARKS.md reports, and prints it as Markdown tables.")]
+struct Args {
+    /// Fewer runs and smaller batches: checks that the benchmarks run, not what they measure.
+    #[arg(long)]
+    quick: bool,
+    /// Only `agon batch` at width.
+    #[arg(long, conflicts_with_all = ["overhead_only", "launch_only", "peers"])]
+    batch_only: bool,
+    /// Only section 1, the engine's overhead in every host.
+    #[arg(long, conflicts_with_all = ["launch_only", "peers"])]
+    overhead_only: bool,
+    /// Only launch to the first request, warm and cold, for each binary given
+    /// (default: the built `agon`), alternated run by run: an A/B of builds.
+    #[arg(long, value_name = "BINARY", num_args = 0.., conflicts_with = "peers")]
+    launch_only: Option<Vec<PathBuf>>,
+    /// Also run agon beside the peer council tools, installed in this Python.
+    #[arg(long, value_name = "PYTHON")]
+    peers: Option<PathBuf>,
+    /// The child process callgrind counts: play the debate N times in HOST
+    /// (native or component), and exit.
+    #[arg(long, num_args = 2, value_names = ["HOST", "N"], hide = true)]
+    instructions: Option<Vec<String>>,
+}
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    if let [flag, host, n] = args.as_slice()
-        && flag == "--instructions"
-    {
-        hosts::run_debates(host, n.parse().expect("a count"));
+    let args = Args::parse();
+    if let Some([host, n]) = args.instructions.as_deref() {
+        let n = n.parse().unwrap_or_else(|_| usage_error(format!("--instructions {host} {n}: N is a count")));
+        hosts::run_debates(host, n);
         return;
     }
-    let quick = args.iter().any(|a| a == "--quick");
-    if args.iter().any(|a| a == "--batch-only") {
+    let quick = args.quick;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+    if args.batch_only {
         // Just the batch at width, at full size unless --quick.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
         println!("{}", batch_at_width(quick, &agon_binary(&root)));
         return;
     }
-    if let Some(at) = args.iter().position(|a| a == "--launch-only") {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+    if let Some(given) = args.launch_only {
         // Each launch runs in a scratch directory: a relative path must be
         // made absolute here, where it means what the user meant.
-        let mut binaries: Vec<PathBuf> = args[at + 1..]
+        let mut binaries: Vec<PathBuf> = given
             .iter()
-            .filter(|a| !a.starts_with("--"))
             .map(|a| {
-                std::fs::canonicalize(a).unwrap_or_else(|e| {
-                    eprintln!("agon-bench: --launch-only {a}: {e}");
-                    std::process::exit(2)
-                })
+                std::fs::canonicalize(a).unwrap_or_else(|e| usage_error(format!("--launch-only {}: {e}", a.display())))
             })
             .collect();
         if binaries.is_empty() {
@@ -65,21 +86,22 @@ fn main() {
         println!("{}", launch_ab(if quick { 3 } else { 30 }, &binaries));
         return;
     }
-    if args.iter().any(|a| a == "--overhead-only") {
-        // Just section 1, the engine's overhead in every host.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+    if args.overhead_only {
         println!("{}", engine_overhead(quick, &agon_binary(&root), &root));
         return;
     }
-    let peer_python = args.iter().position(|a| a == "--peers").and_then(|i| args.get(i + 1)).map(PathBuf::from);
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
     let agon = agon_binary(&root);
     println!("{}", engine_overhead(quick, &agon, &root));
     println!("{}", scheduling(quick, &agon));
     println!("{}", prompt_growth());
     println!("{}", sizes(&root, &agon));
-    println!("{}", beside_peers(quick, &agon, &root, peer_python.as_deref()));
+    println!("{}", beside_peers(quick, &agon, &root, args.peers.as_deref()));
     println!("{}", batch_at_width(quick, &agon));
+}
+
+/// An argument clap accepted but that cannot be used: said as clap says its own.
+fn usage_error(message: String) -> ! {
+    Args::command().error(clap::error::ErrorKind::ValueValidation, message).exit()
 }
 
 fn agon_binary(root: &Path) -> PathBuf {
