@@ -11,7 +11,9 @@
 #   scripts/release.sh [--skip-binary]
 #
 # --skip-binary leaves out the CLI, whose release build (fat LTO) takes many
-# minutes on two cores. Not part of the test command: scripts/test-packages.sh
+# minutes on two cores. The binary runs on the glibc it is built against and
+# newer (packed relocations need 2.36: host-cli/build/packed_relocations.rs);
+# build it on the oldest system it is for, or with AGON_PACK_RELOCATIONS=0. Not part of the test command: scripts/test-packages.sh
 # checks the npm package and the wheel the same way, from clean.
 set -euo pipefail
 cd "$(dirname "$0")/.."
