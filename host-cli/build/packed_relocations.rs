@@ -2,14 +2,17 @@
 //! C library it is built against can load them.
 //!
 //! A position-independent executable carries one 24-byte entry for every
-//! pointer the loader must shift at start-up: about 14,000 of them in agon,
-//! 0.35 MB of the file. Packed, they take a few KB, and a launch with a cold
-//! page cache reads that much less (BENCHMARKS.md, "Start-up and size").
+//! pointer the loader must shift at start-up: about 14,500 of them in agon,
+//! 0.35 MB of the file. Packed, they take 4 KB, and a launch with a cold
+//! page cache is faster (BENCHMARKS.md, "Start-up and size").
 //! glibc loads them from 2.36 on, and refuses (by name) a binary that uses
-//! them on anything older; so they are used only when the glibc of this
-//! build is new enough, which is already the floor a binary built here has
-//! for the symbols it links. `AGON_PACK_RELOCATIONS=0` turns them off, for
-//! a binary meant for older systems than the one building it.
+//! them on anything older. A binary linked against glibc 2.34 or newer
+//! already needs 2.34 (for `__libc_start_main`), so they are used only when
+//! the glibc of this build is 2.36 or newer: the floor moves from 2.34 to
+//! 2.36 for a build on a new system, and not at all for a build on an older
+//! one.
+//! `AGON_PACK_RELOCATIONS=0` turns them off, for a binary meant for older
+//! systems than the one building it.
 
 use std::process::Command;
 
