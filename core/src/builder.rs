@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::catalog::{Catalog, CatalogEntry};
 use crate::protocol::document;
 use crate::protocol::registry::{self, Definition};
+use crate::reasoning::{self, ModelTraits, Reasoning};
 use crate::{CouncilRole, DebateSpec, Error, Limits, OptionKind, Participant, Price, ProtocolSpec, parse_role};
 
 /// A debate as a user describes it. Only `question` and `protocol` are required.
@@ -53,6 +55,20 @@ pub struct SpecRequest {
     pub prices: BTreeMap<String, Price>,
     #[serde(default)]
     pub max_cost: Option<f64>,
+    /// The model catalog the host ships: each of the spec's models gets its
+    /// price (unless `prices` names it) and its traits from here.
+    #[serde(default)]
+    pub catalog: Option<Catalog>,
+    /// The user's own catalog entries (agon.toml `[models."REF"]`), field by
+    /// field over the catalog's.
+    #[serde(default)]
+    pub catalog_overrides: BTreeMap<String, CatalogEntry>,
+    /// What every seat and the judge ask of a reasoning model.
+    #[serde(default)]
+    pub reasoning: Option<Reasoning>,
+    /// The same for one seat (by id, or `judge`), over `reasoning`.
+    #[serde(default)]
+    pub seat_reasoning: BTreeMap<String, Reasoning>,
 }
 
 impl SpecRequest {
@@ -100,6 +116,19 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
             (None, None) => panel.first().map(|p| seat("judge", &p.model)),
         }
     };
+    let (mut panel, mut judge) = (panel, judge);
+    for (at, seat) in panel.iter_mut().map(|p| (p.id.clone(), p)).chain(judge.iter_mut().map(|j| ("judge".into(), j))) {
+        seat.reasoning = request.seat_reasoning.get(&at).copied().or(request.reasoning);
+    }
+    if let Some(key) = request.seat_reasoning.keys().find(|k| *k != "judge" && !panel.iter().any(|p| &p.id == *k)) {
+        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
+        return Err(Error::spec(
+            format!("seat_reasoning.{key}"),
+            format!("no such seat (seats: {}, and judge)", ids.join(", ")),
+        ));
+    }
+    let (prices, models) =
+        catalog_facts(&panel, judge.as_ref(), &request.prices, request.catalog.as_ref(), &request.catalog_overrides);
     let spec = DebateSpec {
         question: request.question.trim().to_string(),
         context: request.context.filter(|c| !c.trim().is_empty()),
@@ -109,11 +138,39 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         rounds: request.rounds,
         seed: request.seed,
         limits: request.limits,
-        prices: request.prices,
+        prices,
         max_cost: request.max_cost,
+        models,
     };
     spec.validate()?;
     Ok(spec)
+}
+
+/// Prices and traits of every model the panel and the judge name, from the
+/// catalog with the user's overrides; a price the request gives wins.
+fn catalog_facts(
+    panel: &[Participant],
+    judge: Option<&Participant>,
+    prices: &BTreeMap<String, Price>,
+    catalog: Option<&Catalog>,
+    overrides: &BTreeMap<String, CatalogEntry>,
+) -> (BTreeMap<String, Price>, BTreeMap<String, ModelTraits>) {
+    let mut prices = prices.clone();
+    let mut traits = BTreeMap::new();
+    let empty = Catalog::default();
+    let catalog = catalog.unwrap_or(&empty);
+    for seat in panel.iter().chain(judge) {
+        for model in reasoning::chain(&seat.model) {
+            let Some(entry) = catalog.resolve(model, overrides) else { continue };
+            if let Some(price) = entry.spec_price() {
+                prices.entry(model.to_string()).or_insert(price);
+            }
+            if let Some(t) = entry.traits() {
+                traits.insert(model.to_string(), t);
+            }
+        }
+    }
+    (prices, traits)
 }
 
 /// The one seat option `NAME:SEAT` sets.
@@ -216,6 +273,7 @@ fn roles_panel(
         name: role.role_name.clone(),
         model,
         persona: Some(persona.to_string()).filter(|p| !p.trim().is_empty()),
+        reasoning: None,
     };
     let debaters: Vec<&CouncilRole> = roles.iter().filter(|r| r.participates_in_stage1).collect();
     if debaters.is_empty() {
@@ -230,7 +288,7 @@ fn roles_panel(
 }
 
 fn seat(id: &str, model: &str) -> Participant {
-    Participant { id: id.to_string(), name: String::new(), model: model.to_string(), persona: None }
+    Participant { id: id.to_string(), name: String::new(), model: model.to_string(), persona: None, reasoning: None }
 }
 
 /// The one rule for seat ids: a model's last path segment, from the first

@@ -73,7 +73,8 @@ pub struct CostEstimate {
     pub calls: u32,
     /// Prompt tokens at most (estimated as characters / 4), over all calls.
     pub prompt_tokens: u64,
-    /// Completion tokens at most: every call at its `max_tokens`.
+    /// Completion tokens at most: every call at its `max_tokens`, plus the
+    /// thinking a reasoning model may spend beyond it.
     pub completion_tokens: u64,
     /// The cost at most, when every model is priced.
     pub cost_micro_usd: Option<Usd>,
@@ -103,7 +104,15 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     let regenerations = if limits.quality_gate == crate::QualityGate::Regenerate { b.gated } else { 0 };
     let turns = b.turns + regenerations + summaries;
     let calls = turns + b.judge;
-    let completion_tokens = turns as u64 * limits.max_tokens as u64 + b.judge as u64 * limits.judge_max_tokens as u64;
+    // A reasoning model may think beyond its reply: the most any seat may is
+    // counted for every turn, the judge's for its calls.
+    let thinking = |seat: &crate::Participant, max_tokens: u32| {
+        crate::reasoning::request_for(seat, &spec.models, max_tokens).map_or(0, |r| r.allowance as u64)
+    };
+    let turn_thinking = spec.panel.iter().map(|p| thinking(p, limits.max_tokens)).max().unwrap_or(0);
+    let judge_thinking = spec.judge.as_ref().map_or(0, |j| thinking(j, limits.judge_max_tokens));
+    let completion_tokens = turns as u64 * (limits.max_tokens as u64 + turn_thinking)
+        + b.judge as u64 * (limits.judge_max_tokens as u64 + judge_thinking);
 
     let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
     // The context is quoted line by line too.

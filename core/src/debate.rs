@@ -39,8 +39,10 @@ impl Slot {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
-    Text { text: String, usage: Option<Usage> },
-    Failed { kind: FailureKind, message: String },
+    /// `cut`: the model ran into its token limit; the text is kept, and marked.
+    Text { text: String, usage: Option<Usage>, cut: bool },
+    /// `usage`: what the provider billed all the same, when it said.
+    Failed { kind: FailureKind, message: String, usage: Option<Usage> },
 }
 
 #[derive(Debug, Clone)]
@@ -54,6 +56,11 @@ pub(crate) struct Record {
     pub covers_round: u32,
     /// The prompt's estimated tokens, for usage when the provider reports none.
     pub prompt_tokens: u32,
+    /// The model reference the request named (a chain as written).
+    pub model: String,
+    /// The reply's token limit, and the thinking tokens allowed beyond it.
+    pub max_tokens: u32,
+    pub allowance: u32,
 }
 
 pub(crate) struct Debate {
@@ -70,11 +77,13 @@ impl Debate {
         self.spec.judge.as_ref()
     }
 
-    /// Answered panel turns, in plan order.
-    pub fn turns(&self) -> impl Iterator<Item = (Slot, &str)> {
+    /// Answered panel turns, in plan order, each with whether it was cut at its token limit.
+    pub fn answered_turns(&self) -> impl Iterator<Item = (Slot, &str, bool)> {
         self.records.iter().filter_map(|r| match (&r.answer, r.slot.seat) {
-            (Some(Answer::Text { text, .. }), Seat::Panel(_)) if r.slot.purpose == Purpose::Turn && !r.superseded => {
-                Some((r.slot, text.as_str()))
+            (Some(Answer::Text { text, cut, .. }), Seat::Panel(_))
+                if r.slot.purpose == Purpose::Turn && !r.superseded =>
+            {
+                Some((r.slot, text.as_str(), *cut))
             }
             _ => None,
         })

@@ -91,12 +91,14 @@ pub fn session(data: &[u8]) {
             _ => outstanding.remove(arg as usize % outstanding.len()),
         };
         let input = if op % 7 == 6 {
-            Input::Failed { id, kind: FailureKind::ProviderError, message: "x".into() }
+            Input::Failed { id, kind: FailureKind::ProviderError, message: "x".into(), usage: None }
         } else {
             Input::Reply {
                 id,
                 text: REPLIES[arg as usize % REPLIES.len()].repeat(1 + (op as usize % 3) * 12),
                 usage: None,
+                // Now and then a reply cut at its limit (an empty one fails).
+                stop: (op % 5 == 4).then_some(crate::StopReason::TokenLimit),
             }
         };
         let before = session.journal();
@@ -245,7 +247,7 @@ pub fn document(data: &[u8]) {
             completion += r.max_tokens as u64;
             assert!(calls <= bound.calls, "{calls} calls, bound {}", bound.calls);
             let input = if c.pick(8) == 7 {
-                Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "x".into() }
+                Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "x".into(), usage: None }
             } else {
                 let reply = if agreeable && c.pick(4) != 0 { DOCUMENT_REPLIES[0] } else { c.one(&DOCUMENT_REPLIES) };
                 let mut text = reply.repeat(1 + c.pick(3));
@@ -255,7 +257,7 @@ pub fn document(data: &[u8]) {
                     let cut = (0..=most).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
                     text.truncate(cut);
                 }
-                Input::Reply { id: r.id, text, usage: None }
+                Input::Reply { id: r.id, text, usage: None, stop: None }
             };
             session.handle(input).expect("an answer to a released request is taken");
         }

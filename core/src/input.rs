@@ -13,11 +13,19 @@ pub enum Input {
         text: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         usage: Option<Usage>,
+        /// Why the model stopped, when the provider said. A reply cut at its
+        /// token limit is kept and marked; an empty one is a failed call.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        stop: Option<StopReason>,
     },
     Failed {
         id: RequestId,
         kind: FailureKind,
         message: String,
+        /// Tokens the provider billed for a call that still failed: a
+        /// reasoning model that spent its whole budget thinking is paid for.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
     },
 }
 
@@ -27,13 +35,49 @@ impl Input {
             Input::Reply { id, .. } | Input::Failed { id, .. } => *id,
         }
     }
+
+    /// A reply with nothing but its text: what command models and people give.
+    pub fn reply(id: RequestId, text: impl Into<String>) -> Input {
+        Input::Reply { id, text: text.into(), usage: None, stop: None }
+    }
 }
 
-/// Tokens a provider reported for one call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Tokens a provider reported for one call, as it bills them.
+///
+/// `completion_tokens` is every billed output token, reasoning included;
+/// `reasoning_tokens` says how many of them were thinking nobody reads.
+/// `prompt_tokens` is every input token; `cached_tokens` how many of them were
+/// read from the provider's prompt cache, `cache_write_tokens` how many were
+/// written to it (billed apart by Anthropic).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: u32,
     pub completion_tokens: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_tokens: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_tokens: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u32>,
+}
+
+impl Usage {
+    /// Prompt and completion tokens, nothing more known.
+    pub fn new(prompt_tokens: u32, completion_tokens: u32) -> Usage {
+        Usage { prompt_tokens, completion_tokens, ..Usage::default() }
+    }
+}
+
+/// Why a model stopped writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopReason {
+    /// It finished its answer (OpenAI `stop`, Anthropic `end_turn`, Gemini `STOP`).
+    Complete,
+    /// It ran into its token limit: the reply is cut (`length`, `max_tokens`, `MAX_TOKENS`).
+    TokenLimit,
+    /// Another reason the provider named (a recitation check, a pause): kept as text.
+    Other,
 }
 
 /// Why a call produced no reply.
@@ -49,6 +93,10 @@ pub enum FailureKind {
     /// was complete. Nothing says the model declined, so asking again later
     /// may succeed (agon's `resume` does: see its README).
     Transport,
+    /// The model spent its whole token limit before writing any answer (a
+    /// reasoning model thinking past its budget): a larger limit or a lower
+    /// effort may succeed, the same request will not.
+    TokenLimit,
 }
 
 impl FailureKind {
@@ -60,6 +108,7 @@ impl FailureKind {
             FailureKind::Refused => "refused",
             FailureKind::Cancelled => "cancelled",
             FailureKind::Transport => "transport",
+            FailureKind::TokenLimit => "token-limit",
         }
     }
 }

@@ -31,6 +31,7 @@
 
 mod budget;
 mod builder;
+mod catalog;
 pub(crate) mod consensus;
 mod cost;
 mod debate;
@@ -47,6 +48,7 @@ mod parse;
 pub mod picture;
 mod protocol;
 mod quality;
+mod reasoning;
 mod render;
 mod request;
 mod rng;
@@ -59,16 +61,18 @@ pub mod stance;
 mod transcript;
 
 pub use builder::{SpecRequest, build_spec, seat_ids};
+pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
-pub use input::{FailureKind, Input, Usage};
+pub use input::{FailureKind, Input, StopReason, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
+pub use reasoning::{DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest};
 pub use render::{markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};

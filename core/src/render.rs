@@ -43,7 +43,7 @@ pub fn markdown(t: &Transcript) -> String {
             current = Some((turn.round, turn.phase));
         }
         let mark = if turn.challenger { " (challenger)" } else { "" };
-        let _ = writeln!(out, "### {}{mark}\n\n{}\n", name(&turn.speaker), turn.text.trim());
+        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), turn.text.trim(), cut_note(turn.cut));
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -79,7 +79,7 @@ pub fn markdown(t: &Transcript) -> String {
 
     if let Some(s) = &t.synthesis {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
-        let _ = writeln!(out, "## {heading} — {}\n\n{}\n", name(&s.speaker), s.text.trim());
+        let _ = writeln!(out, "## {heading} — {}\n\n{}\n{}", name(&s.speaker), s.text.trim(), cut_note(s.cut));
     } else if let Some(kind) =
         t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
     {
@@ -106,6 +106,11 @@ pub fn markdown(t: &Transcript) -> String {
     }
     // Model and user text never renders as HTML or a script link.
     inert::text(&out)
+}
+
+/// The line under a reply cut at its token limit ("" for a whole one).
+fn cut_note(cut: bool) -> &'static str {
+    if cut { "\n*[cut at the token limit: the model had not finished]*\n" } else { "" }
 }
 
 /// The protocol's named results alone, as Markdown (tables and headings, as

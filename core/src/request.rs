@@ -1,6 +1,10 @@
 //! What the engine asks a host to do: call one model with these messages.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+
+use crate::reasoning::{ModelTraits, ReasoningRequest};
 
 /// Identifies one released request; replies and failures name it.
 pub type RequestId = u64;
@@ -17,11 +21,22 @@ pub struct ModelRequest {
     pub round: u32,
     pub phase: Phase,
     pub messages: Vec<Message>,
+    /// The most tokens the visible reply may take.
     pub max_tokens: u32,
+    /// The spec's temperature; not sent to a model whose traits say it takes none.
     pub temperature: f64,
     /// The shape of reply the protocol will parse, when it expects structure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<String>,
+    /// What the call asks of a reasoning model, and the thinking tokens it
+    /// may spend beyond `max_tokens`; absent for a model not known to reason
+    /// whose seat asked for nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<ReasoningRequest>,
+    /// What the catalog knows of each model the request may go to (its
+    /// fallback chain), by reference: the wire layer shapes each call by it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub traits: BTreeMap<String, ModelTraits>,
 }
 
 /// Why a request exists.

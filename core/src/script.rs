@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Event, FailureKind, Input, ModelRequest, Output, Session, Usage};
+use crate::{Error, Event, FailureKind, Input, ModelRequest, Output, Session, StopReason, Usage};
 
 /// One canned answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -23,6 +23,9 @@ pub struct ScriptEntry {
     pub text: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// Why the model stopped, as the reply's `stop` (a cut reply: `token-limit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<StopReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail: Option<ScriptedFailure>,
 }
@@ -41,8 +44,10 @@ impl ScriptEntry {
 
     fn input_for(&self, id: u64) -> Input {
         match &self.fail {
-            Some(f) => Input::Failed { id, kind: f.kind, message: f.message.clone() },
-            None => Input::Reply { id, text: self.text.clone().unwrap_or_default(), usage: self.usage },
+            Some(f) => Input::Failed { id, kind: f.kind, message: f.message.clone(), usage: self.usage },
+            None => {
+                Input::Reply { id, text: self.text.clone().unwrap_or_default(), usage: self.usage, stop: self.stop }
+            }
         }
     }
 }

@@ -16,8 +16,8 @@ use crate::debate::{Answer, Debate, Record, Seat};
 use crate::protocol::{self, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::transcript::{Choice, Warning};
 use crate::{
-    ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureNote, Input, ModelRequest, Outcome,
-    OutcomeKind, Purpose, QualityGate, SeatInfo, journal,
+    ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureKind, FailureNote, Input, ModelRequest,
+    Outcome, OutcomeKind, Purpose, QualityGate, SeatInfo, StopReason, journal,
 };
 
 /// What the host must do next. Drain with [`Session::poll`] after every
@@ -142,27 +142,43 @@ impl Session {
         let slot = self.debate.records[index].slot;
         let speaker = self.seat_id(slot.seat).to_string();
         let answer = match &input {
-            Input::Reply { text, usage, .. } => {
+            Input::Reply { text, usage, stop: Some(StopReason::TokenLimit), .. } if text.trim().is_empty() => {
+                // Nothing but thinking came back: a failed call with a named
+                // reason, never an empty turn (hosts say so first; this holds
+                // whatever a host sends).
+                let message = format!(
+                    "{} spent all of its {} before writing any answer: raise max_tokens or lower the reasoning effort",
+                    self.debate.records[index].model,
+                    self.request_limit(index)
+                );
+                self.failed(id, slot, speaker, FailureKind::TokenLimit, message, *usage)
+            }
+            Input::Reply { text, usage, stop, .. } => {
+                let cut = *stop == Some(StopReason::TokenLimit);
                 self.emit(EventKind::TurnCompleted {
                     id,
                     round: slot.round,
                     phase: slot.phase,
-                    speaker,
+                    speaker: speaker.clone(),
                     challenger: slot.challenger,
                     text: text.clone(),
                 });
-                Answer::Text { text: text.clone(), usage: *usage }
+                if cut {
+                    let message = format!(
+                        "the reply was cut at its token limit of {}: it is kept, marked as cut, and later prompts say so",
+                        self.request_limit(index)
+                    );
+                    self.apply(vec![Note::Warning {
+                        speaker: Some(speaker),
+                        round: slot.round,
+                        phase: slot.phase,
+                        message,
+                    }]);
+                }
+                Answer::Text { text: text.clone(), usage: *usage, cut }
             }
-            Input::Failed { kind, message, .. } => {
-                self.emit(EventKind::TurnFailed {
-                    id,
-                    round: slot.round,
-                    phase: slot.phase,
-                    speaker,
-                    kind: *kind,
-                    message: message.clone(),
-                });
-                Answer::Failed { kind: *kind, message: message.clone() }
+            Input::Failed { kind, message, usage, .. } => {
+                self.failed(id, slot, speaker, *kind, message.clone(), *usage)
             }
         };
         self.debate.records[index].answer = Some(answer);
@@ -171,6 +187,41 @@ impl Session {
             self.advance();
         }
         Ok(())
+    }
+
+    /// A failed call: its event, and the answer to record.
+    fn failed(
+        &mut self,
+        id: u64,
+        slot: crate::debate::Slot,
+        speaker: String,
+        kind: FailureKind,
+        message: String,
+        usage: Option<crate::Usage>,
+    ) -> Answer {
+        self.emit(EventKind::TurnFailed {
+            id,
+            round: slot.round,
+            phase: slot.phase,
+            speaker,
+            kind,
+            message: message.clone(),
+        });
+        Answer::Failed { kind, message, usage }
+    }
+
+    /// The output limit request `index` was sent with, in words: its reply's
+    /// tokens, and those it might spend thinking.
+    fn request_limit(&self, index: usize) -> String {
+        match &self.debate.records[index] {
+            r if r.allowance == 0 => format!("{} tokens", r.max_tokens),
+            r => format!(
+                "{} tokens ({} for the answer, {} for thinking)",
+                r.max_tokens + r.allowance,
+                r.max_tokens,
+                r.allowance
+            ),
+        }
     }
 
     /// Every event so far, in order.
@@ -303,6 +354,10 @@ impl Session {
             max_tokens: call.max_tokens,
             temperature: spec.limits.temperature,
             expect: call.expect.as_deref().map(str::to_string),
+            reasoning: crate::reasoning::request_for(participant, &spec.models, call.max_tokens),
+            traits: crate::reasoning::chain(&participant.model)
+                .filter_map(|m| spec.models.get(m).map(|t| (m.to_string(), *t)))
+                .collect(),
         };
         let started = match slot.purpose {
             Purpose::Judge => {
@@ -325,7 +380,17 @@ impl Session {
         };
         let index = self.debate.records.len();
         let prompt_tokens = request.messages.iter().map(|m| crate::estimate_tokens(&m.content)).sum();
-        self.debate.records.push(Record { id, slot, answer: None, superseded: false, covers_round: 0, prompt_tokens });
+        self.debate.records.push(Record {
+            id,
+            slot,
+            answer: None,
+            superseded: false,
+            covers_round: 0,
+            prompt_tokens,
+            model: request.model.clone(),
+            max_tokens: request.max_tokens,
+            allowance: request.reasoning.map_or(0, |r| r.allowance),
+        });
         if call.quality_gate && spec.limits.quality_gate != QualityGate::Off {
             self.retry.insert(index, call);
         }
@@ -339,7 +404,7 @@ impl Session {
             .records
             .iter()
             .filter_map(|r| match &r.answer {
-                Some(Answer::Failed { kind, message }) => Some(FailureNote {
+                Some(Answer::Failed { kind, message, .. }) => Some(FailureNote {
                     speaker: self.seat_id(r.slot.seat).to_string(),
                     round: r.slot.round,
                     phase: r.slot.phase,

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::consensus::ConsensusMode;
+use crate::reasoning::{MAX_BUDGET, ModelTraits, Reasoning};
 
 /// The question, the panel, the protocol and the limits of one debate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -44,6 +45,11 @@ pub struct DebateSpec {
     /// take the spending above it is not released, and the debate ends.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cost: Option<f64>,
+    /// What the model catalog knows about each model, by reference (not
+    /// chain): whether it reasons, takes a temperature, and its limits. Hosts
+    /// fill it from their catalog as they fill `prices`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub models: BTreeMap<String, ModelTraits>,
 }
 
 /// A model's price, USD per million tokens.
@@ -70,6 +76,9 @@ pub struct Participant {
     /// Persona or role instructions added to this seat's system prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona: Option<String>,
+    /// What this seat asks of a reasoning model: an effort, a thinking budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<Reasoning>,
 }
 
 impl Participant {
@@ -265,6 +274,13 @@ impl DebateSpec {
                 }
             }
         }
+        for (model, traits) in &self.models {
+            for (name, value) in [("context", traits.context), ("max_output", traits.max_output)] {
+                if value == Some(0) {
+                    return Err(Error::spec(format!("models.{model}.{name}"), "tokens, at least 1 (or left out)"));
+                }
+            }
+        }
         if let Some(c) = self.max_cost
             && !(c.is_finite() && c >= 0.0)
         {
@@ -366,6 +382,14 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
     }
     if p.model.trim().is_empty() {
         return Err(Error::spec(format!("{at}.model"), "must not be empty"));
+    }
+    if let Some(budget) = p.reasoning.and_then(|r| r.budget)
+        && !(1..=MAX_BUDGET).contains(&budget)
+    {
+        return Err(Error::spec(
+            format!("{at}.reasoning.budget"),
+            format!("thinking tokens, from 1 to {MAX_BUDGET} (Anthropic takes at least 1,024)"),
+        ));
     }
     Ok(())
 }

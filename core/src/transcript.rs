@@ -55,6 +55,13 @@ pub struct Turn {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// The model ran into its token limit: this text is where it was cut.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cut: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,6 +71,9 @@ pub struct Synthesis {
     pub text: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usage: Option<Usage>,
+    /// The judge ran into its token limit: the synthesis is cut.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cut: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

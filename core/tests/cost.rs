@@ -80,13 +80,13 @@ const REPLIES: [&str; 11] = [
 /// An answer no longer than the request allows, with usage as the estimator counts it.
 fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
     if fail {
-        return Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "boom".into() };
+        return Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "boom".into(), usage: None };
     }
     let mut text = REPLIES[pick % REPLIES.len()].repeat(1 + pick % 3);
     text.truncate(r.max_tokens as usize * 4);
     let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
-    let usage = Usage { prompt_tokens: prompt, completion_tokens: estimate_tokens(&text) };
-    Input::Reply { id: r.id, text, usage: Some(usage) }
+    let usage = Usage::new(prompt, estimate_tokens(&text));
+    Input::Reply { id: r.id, text, usage: Some(usage), stop: None }
 }
 
 proptest! {

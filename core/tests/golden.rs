@@ -138,6 +138,9 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("round-robin-context-budget", "completed", 3),
         ("round-robin-priced", "completed", 2),
         ("round-robin-cost-limit", "cost-limit", 2),
+        // A reasoning seat's reply cut at its limit is kept and marked; one
+        // that thought its whole budget away answered nothing: a failed call.
+        ("round-robin-reasoning-cut", "degraded", 2),
         // The guide's protocol document: both reds find no fatal flaw in round 2, which stops it.
         ("red-blue-document", "completed", 2),
         // The same document as the browser page's form seats it (no names, its own limits).

@@ -44,9 +44,9 @@ fn every_protocol_keeps_the_host_loop_contract() {
             for r in batch {
                 answered += 1;
                 let input = if answered % 7 == 0 {
-                    Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into() }
+                    Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into(), usage: None }
                 } else {
-                    Input::Reply { id: r.id, text: "I disagree: it fails under load.".into(), usage: None }
+                    Input::Reply { id: r.id, text: "I disagree: it fails under load.".into(), usage: None, stop: None }
                 };
                 session.handle(input).unwrap();
             }

@@ -97,7 +97,7 @@ proptest! {
         let s = spec(json!({"name": "rotating-challenger"}), &IDS[..n], 2, true);
         let answer = |r: &agon_core::ModelRequest| {
             if fail_seat.map(|f| IDS[f % n]) == Some(r.seat.as_str()) && r.phase == Phase::Blind {
-                Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into() }
+                Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into(), usage: None }
             } else {
                 reply(r, format!("{} speaks in round {}", r.seat, r.round))
             }
@@ -134,7 +134,7 @@ proptest! {
         let run = drive(Session::new(s).unwrap(), |r| {
             k += 1;
             if r.purpose == agon_core::Purpose::Summary && summaries_fail {
-                return Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into() };
+                return Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into(), usage: None };
             }
             reply(r, "word ".repeat(lengths[k % lengths.len()] / 5))
         });
@@ -156,9 +156,9 @@ proptest! {
         for (id, ok, t) in ops {
             while !matches!(session.poll(), Output::Idle | Output::Done(_)) {}
             let input = if ok {
-                Input::Reply { id, text: TEXTS[t].0.into(), usage: None }
+                Input::Reply { id, text: TEXTS[t].0.into(), usage: None, stop: None }
             } else {
-                Input::Failed { id, kind: FailureKind::ProviderError, message: "boom".into() }
+                Input::Failed { id, kind: FailureKind::ProviderError, message: "boom".into(), usage: None }
             };
             let before = (session.journal(), session.events().len(), session.transcript().to_json());
             if session.handle(input).is_err() {

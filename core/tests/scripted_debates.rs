@@ -138,7 +138,7 @@ fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
     let s = spec(rotating(None), &["a", "b", "c"], 2, true);
     let run = drive(Session::new(s).unwrap(), |r| {
         if r.seat == "b" {
-            Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "no answer in 120 s".into() }
+            Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "no answer in 120 s".into(), usage: None }
         } else {
             reply(r, "I disagree.")
         }
@@ -159,7 +159,9 @@ fn a_failed_seat_is_benched_reported_and_nothing_answered_is_lost() {
 fn a_failed_judge_leaves_the_positions_side_by_side() {
     let s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, true);
     let run = drive(Session::new(s).unwrap(), |r| match r.purpose {
-        Purpose::Judge => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "HTTP 500".into() },
+        Purpose::Judge => {
+            Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "HTTP 500".into(), usage: None }
+        }
         _ => reply(r, format!("final view of {}", r.seat)),
     });
     let outcome = run.session.outcome().unwrap();
@@ -175,7 +177,7 @@ fn too_few_answering_seats_is_no_quorum() {
     let s = spec(rotating(None), &["a", "b"], 2, true);
     let run = drive(Session::new(s).unwrap(), |r| {
         if r.seat == "a" {
-            Input::Failed { id: r.id, kind: FailureKind::RateLimited, message: "429".into() }
+            Input::Failed { id: r.id, kind: FailureKind::RateLimited, message: "429".into(), usage: None }
         } else {
             reply(r, "answer")
         }
@@ -217,8 +219,8 @@ trait WithId {
 impl WithId for Input {
     fn with_id(self, new: u64) -> Input {
         match self {
-            Input::Reply { text, usage, .. } => Input::Reply { id: new, text, usage },
-            Input::Failed { kind, message, .. } => Input::Failed { id: new, kind, message },
+            Input::Reply { text, usage, stop, .. } => Input::Reply { id: new, text, usage, stop },
+            Input::Failed { kind, message, usage, .. } => Input::Failed { id: new, kind, message, usage },
         }
     }
 }
@@ -497,7 +499,9 @@ fn adversarial_compete_result_names_the_label_it_counts_under() {
 fn ranked_labels_and_asks_only_the_seats_that_answered() {
     let s = spec(json!({"name": "ranked"}), &["a", "b", "c"], 1, true);
     let run = drive(Session::new(s).unwrap(), |r| match (r.phase, r.seat.as_str()) {
-        (Phase::Blind, "b") => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into() },
+        (Phase::Blind, "b") => {
+            Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into(), usage: None }
+        }
         (Phase::Blind, seat) => reply(r, format!("The answer of {seat}.")),
         _ => reply(r, "FINAL RANKING:\n1. Response A\n2. Response B\n3. Response C"),
     });
@@ -528,7 +532,7 @@ fn ranked_labels_and_asks_only_the_seats_that_answered() {
     // Two seats, one fails: a ranking needs two answers.
     let s = spec(json!({"name": "ranked"}), &["a", "b"], 1, true);
     let run = drive(Session::new(s).unwrap(), |r| match r.seat.as_str() {
-        "b" => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into() },
+        "b" => Input::Failed { id: r.id, kind: FailureKind::ProviderError, message: "down".into(), usage: None },
         _ => reply(r, "An answer."),
     });
     assert_eq!(run.session.outcome().unwrap().kind, OutcomeKind::NoQuorum);

@@ -55,7 +55,7 @@ pub(crate) fn settle(debate: &Debate, mut check: ConsensusCheck, notes: &mut Vec
     let judge = debate.judge().map(|j| j.id.clone());
     let review = match debate.confirmation(round) {
         Some(Answer::Text { text, .. }) => read(debate, text),
-        Some(Answer::Failed { kind, message }) => {
+        Some(Answer::Failed { kind, message, .. }) => {
             let why = format!("the judge's confirmation failed ({}: {message}); not confirmed", kind.as_str());
             notes.push(Note::Warning { speaker: judge.clone(), round, phase: Phase::Confirmation, message: why });
             JudgeReview { confirmed: false, position: None, holdouts: Vec::new(), readable: false }

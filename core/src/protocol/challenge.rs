@@ -518,6 +518,7 @@ impl Challenge {
                 heading: format!("Objections to answer (round {round})"),
                 label: challenger_label(*s),
                 text: text.trim().to_string(),
+                cut: false,
             })
             .collect();
         let prompt = Prompt {

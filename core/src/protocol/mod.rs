@@ -119,6 +119,8 @@ pub(crate) struct HistoryEntry {
     pub heading: String,
     pub label: String,
     pub text: String,
+    /// The turn was cut at its token limit: prompts say so after it.
+    pub cut: bool,
 }
 
 /// A call as the protocol plans it; the session assigns its id.
@@ -285,7 +287,7 @@ impl Conclusion {
             }
             Conclusion::NotAsked => Step::Finish(ending),
             Conclusion::Asked(ending) => match debate.judge_answer() {
-                Some(Answer::Failed { kind, message }) => Step::Finish(Ending {
+                Some(Answer::Failed { kind, message, .. }) => Step::Finish(Ending {
                     kind: EndKind::JudgeFailed,
                     reason: format!("the judge failed ({}: {message}); no synthesis", kind.as_str()),
                     rounds_run: ending.rounds_run,

@@ -35,13 +35,14 @@ pub(crate) fn entries(
     label: impl Fn(&Slot) -> String,
 ) -> Vec<HistoryEntry> {
     debate
-        .turns()
-        .filter(|(slot, _)| keep(slot))
-        .map(|(slot, text)| HistoryEntry {
+        .answered_turns()
+        .filter(|(slot, _, _)| keep(slot))
+        .map(|(slot, text, cut)| HistoryEntry {
             round: slot.round,
             heading: slot.phase.heading(slot.round),
             label: label(&slot),
             text: text.trim().to_string(),
+            cut,
         })
         .collect()
 }
@@ -80,10 +81,19 @@ pub(crate) fn render(entries: &[HistoryEntry]) -> String {
             out.push_str(&format!("=== {} ===\n\n", e.heading));
             current = Some(&e.heading);
         }
-        out.push_str(&format!("[{}]\n{}\n\n", e.label, quoted(&e.text)));
+        out.push_str(&format!("[{}]\n{}\n", e.label, quoted(&e.text)));
+        if e.cut {
+            // Outside the quote: the engine's word, not the speaker's.
+            out.push_str(CUT_NOTE);
+        }
+        out.push('\n');
     }
     out
 }
+
+/// What a prompt says under a turn cut at its token limit, so that nobody
+/// (the judge above all) reads an unfinished argument as a finished one.
+pub(crate) const CUT_NOTE: &str = "(This turn was cut off at its token limit: the speaker had not finished.)\n";
 
 /// Model text as a prompt shows it: every line behind `> `.
 pub(crate) fn quoted(text: &str) -> String {

@@ -9,22 +9,25 @@ use crate::protocol::{EndKind, Ending, PlannedCall};
 
 impl Session {
     /// Whether `calls` fit under the spending limit at their worst: what was
-    /// spent so far, plus each call's rendered prompt and full `max_tokens` at
-    /// its model's price. If not, the ending that says so.
+    /// spent so far, plus each call's rendered prompt and full `max_tokens`
+    /// (and the thinking a reasoning model may add) at its model's price. If
+    /// not, the ending that says so.
     pub(super) fn affordable(&self, calls: &[PlannedCall]) -> Result<(), Ending> {
         let spec = &self.debate.spec;
         let Some(limit) = spec.max_cost.map(cost::Usd::from_dollars) else { return Ok(()) };
         let spent = self.usage().spent();
         let mut worst = cost::Usd(0);
         for call in calls {
-            let model = match call.slot.seat {
-                Seat::Panel(i) => &spec.panel[i].model,
-                Seat::Judge => &spec.judge.as_ref().expect("validated plan").model,
+            let seat = match call.slot.seat {
+                Seat::Panel(i) => &spec.panel[i],
+                Seat::Judge => spec.judge.as_ref().expect("validated plan"),
             };
-            let Some(price) = cost::price_of(spec, model) else { continue };
+            let Some(price) = cost::price_of(spec, &seat.model) else { continue };
+            let thinking =
+                crate::reasoning::request_for(seat, &spec.models, call.max_tokens).map_or(0, |r| r.allowance);
             let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
             let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
-            worst.0 += cost::cost(price, prompt, call.max_tokens as u64).0;
+            worst.0 += cost::cost(price, prompt, call.max_tokens as u64 + thinking as u64).0;
         }
         if spent.0 + worst.0 <= limit.0 {
             return Ok(());

@@ -13,7 +13,7 @@ impl Session {
         let mut synthesis = None;
         let mut summaries = Vec::new();
         for record in &self.debate.records {
-            let Some(Answer::Text { text, usage }) = &record.answer else { continue };
+            let Some(Answer::Text { text, usage, cut }) = &record.answer else { continue };
             if record.superseded {
                 continue;
             }
@@ -33,6 +33,7 @@ impl Session {
                     challenger: record.slot.challenger,
                     text: text.clone(),
                     usage: *usage,
+                    cut: *cut,
                 }),
                 (Seat::Judge, _) => {
                     let judge = spec.judge.as_ref().expect("judge calls need a judge");
@@ -41,6 +42,7 @@ impl Session {
                         model: judge.model.clone(),
                         text: text.clone(),
                         usage: *usage,
+                        cut: *cut,
                     });
                 }
             }

@@ -45,9 +45,7 @@ mod tests {
             match whole.poll() {
                 crate::Output::Request(r) if answered < 4 => {
                     answered += 1;
-                    whole
-                        .handle(crate::Input::Reply { id: r.id, text: format!("reply {}", r.id), usage: None })
-                        .unwrap();
+                    whole.handle(crate::Input::reply(r.id, format!("reply {}", r.id))).unwrap();
                 }
                 crate::Output::Idle | crate::Output::Done(_) => break,
                 _ => {}

@@ -17,13 +17,22 @@ impl Session {
                     completion: u.completion_tokens as u64,
                     estimated: false,
                 },
-                Some(Answer::Text { text, usage: None }) => cost::CallTokens {
+                Some(Answer::Text { text, usage: None, .. }) => cost::CallTokens {
                     prompt: r.prompt_tokens as u64,
                     completion: crate::estimate_tokens(text) as u64,
                     estimated: true,
                 },
-                // A failed call is counted, with no tokens: nothing came back to count.
-                Some(Answer::Failed { .. }) => cost::CallTokens { prompt: 0, completion: 0, estimated: false },
+                // A failed call the provider still billed (a reasoning model
+                // that thought past its budget) counts as billed.
+                Some(Answer::Failed { usage: Some(u), .. }) => cost::CallTokens {
+                    prompt: u.prompt_tokens as u64,
+                    completion: u.completion_tokens as u64,
+                    estimated: false,
+                },
+                // Any other failed call is counted, with no tokens: nothing came back to count.
+                Some(Answer::Failed { usage: None, .. }) => {
+                    cost::CallTokens { prompt: 0, completion: 0, estimated: false }
+                }
             };
             let model = match r.slot.seat {
                 Seat::Panel(i) => &spec.panel[i].model,

@@ -404,16 +404,16 @@ impl Interpreter {
             Turns::All => true,
         };
         let mut shown: Vec<(crate::debate::Slot, HistoryEntry)> = debate
-            .turns()
-            .filter(|(slot, _)| keep(slot) && !(sees.hide_own && own(slot)))
-            .map(|(slot, text)| {
+            .answered_turns()
+            .filter(|(slot, _, _)| keep(slot) && !(sees.hide_own && own(slot)))
+            .map(|(slot, text, cut)| {
                 let show = sees.show.iter().find(|s| s.phase == slot.phase);
                 let mut label = self.label(debate, slot.seat, slot.phase, slot.round, sees.labels);
                 if let Some(template) = show.and_then(|s| s.label.as_ref()) {
                     label = around(template, &label);
                 }
                 let heading = show.and_then(|s| s.heading.clone()).unwrap_or_else(|| slot.phase.heading(slot.round));
-                (slot, HistoryEntry { round: slot.round, heading, label, text: text.trim().to_string() })
+                (slot, HistoryEntry { round: slot.round, heading, label, text: text.trim().to_string(), cut })
             })
             .collect();
         // Label order within each run of one phase's turns in one round.
