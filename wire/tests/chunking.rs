@@ -1,6 +1,6 @@
 //! However the network cuts a stream into chunks, the decoder finds the same events.
 
-use agon_stream::{SseDecoder, SseEvent};
+use agon_wire::{SseDecoder, SseEvent};
 use proptest::prelude::*;
 
 /// Pieces that exercise every rule: line ends of each kind, fields, comments,

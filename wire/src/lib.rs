@@ -1,0 +1,47 @@
+//! # agon-wire: the providers' wire formats, without I/O
+//!
+//! No I/O, no clock: a host performs the HTTP exchange, this crate says what
+//! to send and what came back. It is the one place the CLI, the browser page
+//! and (through the WebAssembly component) the JS and Python SDKs know how
+//! OpenAI's chat completions (and compatible servers), Anthropic's Messages,
+//! Gemini and Ollama are spoken, so a fix is made once for every host.
+//!
+//! The host loop for one call:
+//!
+//! 1. [`request`] turns the engine's `ModelRequest` into an [`HttpRequest`]
+//!    for one model of its fallback chain: path segments under the
+//!    provider's base URL, query, headers (add [`auth_header`] for the key)
+//!    and the JSON body. Parameters follow the model's traits (which the
+//!    request carries from the catalog): a reasoning model gets its output
+//!    limit as `max_completion_tokens`, no temperature where it refuses one,
+//!    its effort or thinking budget.
+//! 2. POST it. A non-2xx status becomes a failure with [`status_failure`],
+//!    retry hints read from the body (Gemini's `RetryInfo`) as well as the
+//!    `Retry-After` header.
+//! 3. Make a [`Reader`] with [`HttpRequest::reader`]; call [`Reader::feed`]
+//!    with every chunk of the body as it arrives and show the text pieces it
+//!    returns (thinking is never among them); then [`Reader::finish`] once:
+//!    the [`Completion`] (text, usage as billed, why the model stopped) or a
+//!    [`WireError`]. A reply cut at its limit comes back marked
+//!    (`stop: token-limit`); an empty one is a failure of kind
+//!    `token-limit`, never an empty answer.
+//!
+//! How the bytes are cut into chunks never changes the result.
+
+#![forbid(unsafe_code)]
+
+mod anthropic;
+mod failure;
+mod gemini;
+mod lines;
+mod ollama;
+mod openai;
+mod reply;
+mod request;
+mod sse;
+
+pub use failure::{Retry, WireError, retry_delay, size_name, status_failure};
+pub use ollama::{ServerModel, parse_show, show_request};
+pub use reply::{Completion, Reader};
+pub use request::{Api, Call, HttpRequest, auth_header, request};
+pub use sse::{EventTooLarge, SseDecoder, SseEvent};

@@ -1,0 +1,169 @@
+//! What to send: one engine request as the HTTP request a provider's API takes.
+
+use agon_core::{ModelRequest, ModelTraits, Role};
+use serde_json::{Value, json};
+
+use crate::ollama::ServerModel;
+
+/// Which API a provider speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// OpenAI's own chat completions: `max_completion_tokens` (the only
+    /// output limit its reasoning models take), `reasoning_effort`, and no
+    /// temperature for a model not known to take one.
+    OpenAi,
+    /// A server that speaks OpenAI's chat completions (OpenRouter, Groq, a
+    /// local llama.cpp or vLLM): the long-standing `max_tokens` and a
+    /// temperature unless the model is known to refuse one.
+    OpenAiCompatible,
+    /// Anthropic's Messages API.
+    Anthropic,
+    /// Google's Gemini API (`generateContent`, `streamGenerateContent?alt=sse`).
+    Gemini,
+    /// Ollama's native `/api/chat` (NDJSON when streamed).
+    Ollama,
+}
+
+/// One call: which API, which model, how.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub api: Api,
+    /// The model reference as the spec wrote it (`openai/o3`): its traits
+    /// are looked up in the request under this name.
+    pub reference: &'a str,
+    /// The model's name as its provider knows it (`o3`).
+    pub model: &'a str,
+    pub stream: bool,
+    /// What the server said of the model, where a host asked it (Ollama's `/api/show`).
+    pub server: Option<ServerModel>,
+}
+
+/// The HTTP request to send: path segments under the provider's base URL
+/// (each one percent-encoded by the host), the query, headers besides the
+/// key's, and the JSON body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpRequest {
+    pub api: Api,
+    pub path: Vec<String>,
+    pub query: Vec<(String, String)>,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    pub stream: bool,
+    /// The output limit sent (reply and thinking): what a cut reply ran into.
+    pub output_limit: u32,
+    /// Something the person should know before the call (a prompt that
+    /// cannot fit a local model's context); the call is made all the same.
+    pub note: Option<String>,
+}
+
+/// The header that carries an API key for `api`.
+pub fn auth_header(api: Api, key: &str) -> (&'static str, String) {
+    match api {
+        Api::OpenAi | Api::OpenAiCompatible | Api::Ollama => ("Authorization", format!("Bearer {key}")),
+        Api::Anthropic => ("x-api-key", key.to_string()),
+        // A header, never the URL: it cannot end up in a log that quotes the URL.
+        Api::Gemini => ("x-goog-api-key", key.to_string()),
+    }
+}
+
+/// The HTTP request for `request`, sent to `call`'s model.
+pub fn request(call: &Call<'_>, request: &ModelRequest) -> HttpRequest {
+    let traits = request.traits.get(call.reference).copied();
+    let shape = Shape::new(request, traits);
+    let mut http = match call.api {
+        Api::OpenAi | Api::OpenAiCompatible => crate::openai::request(call, request, &shape),
+        Api::Anthropic => crate::anthropic::request(call, request, &shape),
+        Api::Gemini => crate::gemini::request(call, request, &shape),
+        Api::Ollama => crate::ollama::request(call, request, &shape),
+    };
+    http.api = call.api;
+    http.stream = call.stream;
+    http
+}
+
+/// What every API's body is made of, decided once: the limits, the
+/// temperature, the thinking.
+pub(crate) struct Shape {
+    pub traits: Option<ModelTraits>,
+    /// Tokens for the visible reply.
+    pub reply: u32,
+    /// Tokens the call may spend thinking beyond the reply (0: none reserved).
+    pub thinking: u32,
+    /// The seat asked for thinking itself (an effort or a budget).
+    pub asked: bool,
+    pub effort: Option<agon_core::Effort>,
+    /// The seat's own budget, or its effort's, when it asked.
+    pub budget: Option<u32>,
+}
+
+impl Shape {
+    fn new(request: &ModelRequest, traits: Option<ModelTraits>) -> Shape {
+        let reasoning = request.reasoning;
+        Shape {
+            traits,
+            reply: request.max_tokens,
+            thinking: reasoning.map_or(0, |r| r.allowance),
+            asked: reasoning.is_some_and(|r| r.asked()),
+            effort: reasoning.and_then(|r| r.effort),
+            budget: reasoning.and_then(|r| r.budget.or(r.effort.map(|e| e.budget()))),
+        }
+    }
+
+    /// The output limit: the reply plus the thinking reserved, within what
+    /// the model may write at all.
+    pub fn output_limit(&self) -> u32 {
+        let limit = self.reply.saturating_add(self.thinking);
+        match self.traits.and_then(|t| t.max_output) {
+            Some(most) => limit.min(most),
+            None => limit,
+        }
+    }
+
+    /// Whether the model reasons: known from its traits, or (unknown) asked for.
+    pub fn reasons(&self) -> bool {
+        self.traits.map_or(self.asked, |t| t.reasoning)
+    }
+
+    /// Whether to send a temperature: only to a model known to take one, or
+    /// (`lenient`) to one not known to refuse it.
+    pub fn temperature(&self, lenient: bool) -> bool {
+        match self.traits {
+            Some(t) => t.temperature,
+            None => lenient,
+        }
+    }
+}
+
+/// A chat message's role as OpenAI and Ollama name it.
+pub(crate) fn role(role: Role) -> &'static str {
+    match role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    }
+}
+
+/// The request's messages in the `{"role", "content"}` shape OpenAI and Ollama share.
+pub(crate) fn chat_messages(request: &ModelRequest) -> Vec<Value> {
+    request.messages.iter().map(|m| json!({"role": role(m.role), "content": m.content})).collect()
+}
+
+/// The system prompt, joined, when the API takes it apart from the messages.
+pub(crate) fn system_text(request: &ModelRequest) -> Option<String> {
+    let parts: Vec<&str> =
+        request.messages.iter().filter(|m| m.role == Role::System).map(|m| m.content.as_str()).collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+pub(crate) fn http(path: &[&str], query: &[(&str, &str)], body: Value, shape: &Shape) -> HttpRequest {
+    HttpRequest {
+        api: Api::OpenAi,
+        path: path.iter().map(|s| s.to_string()).collect(),
+        query: query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        headers: vec![("Content-Type".to_string(), "application/json".to_string())],
+        body: body.to_string(),
+        stream: false,
+        output_limit: shape.output_limit(),
+        note: None,
+    }
+}
