@@ -73,7 +73,7 @@ NO_TEMPERATURE = [
 # models.dev's status "deprecated" means "no longer served by the provider's
 # public API" (its README's schema), so such models are left out. True keeps
 # them (alpha and beta models are always kept).
-KEEP_DEPRECATED = False
+KEEP_DEPRECATED = True
 
 CORRECTABLE = {"reasoning", "temperature", "context", "max_output", "price"}
 

@@ -31,7 +31,9 @@ fn one_step(c: &mut Criterion) {
                 (session, id)
             },
             |(mut session, id)| {
-                session.handle(Input::Reply { id, text: "I disagree with the plan.".into(), usage: None }).unwrap();
+                session
+                    .handle(Input::Reply { id, text: "I disagree with the plan.".into(), usage: None, stop: None })
+                    .unwrap();
                 while !matches!(session.poll(), Output::Idle | Output::Done(_)) {}
                 session
             },

@@ -41,6 +41,7 @@ pub fn script(rounds: u32, chars: usize) -> Vec<ScriptEntry> {
         round,
         text: Some(text),
         usage: None,
+        stop: None,
         fail: None,
     };
     for s in SEATS {

@@ -222,8 +222,12 @@ fn drive_component(runtime: &mut Runtime, spec: &str, script: &[ScriptEntry]) {
             .expect("the script covers the debate");
         used[i] = true;
         let r = outstanding.remove(k);
-        let input =
-            wit::Input::Reply(wit::Reply { id: r.id, text: script[i].text.clone().unwrap_or_default(), usage: None });
+        let input = wit::Input::Reply(wit::Reply {
+            id: r.id,
+            text: script[i].text.clone().unwrap_or_default(),
+            usage: None,
+            stop: None,
+        });
         council.handle(&input).unwrap().unwrap();
     }
 }

@@ -113,6 +113,11 @@ impl Catalog {
         crate::json_read::read(value).map_err(|e| crate::spec::field_error("catalog", e))
     }
 
+    /// The models of a reference: a fallback chain (`a/x|b/y`) in order.
+    pub fn chain(model: &str) -> impl Iterator<Item = &str> {
+        crate::reasoning::chain(model)
+    }
+
     /// The entry for one model reference (not a chain), and the key it was found under.
     pub fn lookup(&self, reference: &str) -> Option<(&str, &CatalogEntry)> {
         if let Some((key, entry)) = self.models.get_key_value(reference) {

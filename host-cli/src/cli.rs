@@ -96,6 +96,15 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = DocumentFormat::Json, requires = "show")]
         format: DocumentFormat,
     },
+    /// The models agon knows (a models.dev snapshot, with agon.toml's [models] and [prices]): whether
+    /// each reasons and takes a temperature, its context and output limits, its price.
+    Models {
+        /// Only the models whose reference contains this (e.g. `anthropic/` or `gpt-5`).
+        filter: Option<String>,
+        /// One JSON object per line instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the embedded agon:debate WebAssembly component to a file.
     Component {
         /// Where to write it.
@@ -221,6 +230,12 @@ pub struct SpecArgs {
     /// Sampling temperature.
     #[arg(long, default_value_t = 0.7)]
     pub temperature: f64,
+    /// Reasoning models: how hard to think, low, medium or high; SEAT=LEVEL for one seat (repeatable).
+    #[arg(long, value_name = "[SEAT=]LEVEL")]
+    pub effort: Vec<String>,
+    /// Reasoning models: thinking tokens beyond the reply; SEAT=TOKENS for one seat (repeatable).
+    #[arg(long, value_name = "[SEAT=]TOKENS")]
+    pub thinking: Vec<String>,
     /// Cap every prompt at N tokens (estimated as characters / 4); older rounds get summarized.
     #[arg(long, value_name = "N")]
     pub context_budget: Option<u32>,

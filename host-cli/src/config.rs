@@ -40,6 +40,14 @@ pub struct Config {
     /// USD per million tokens, by model reference (`openai/gpt-4o`).
     #[serde(default)]
     pub prices: BTreeMap<String, PriceSettings>,
+    /// Your own facts about models, over the catalog's, field by field
+    /// (`[models."openai/o3"]`: `reasoning`, `temperature`, `context`,
+    /// `max_output`, `price = { input, output, cache_read, cache_write }`).
+    #[serde(default)]
+    pub models: BTreeMap<String, agon_core::CatalogEntry>,
+    /// A seat's own reasoning settings (`[seats.o3] effort = "high"`), over `defaults`.
+    #[serde(default)]
+    pub seats: BTreeMap<String, SeatSettings>,
     /// Your own protocols (`[protocols.NAME]`): protocol document files, used
     /// as `--protocol NAME`.
     #[serde(default)]
@@ -88,6 +96,18 @@ pub struct Defaults {
     pub consensus: Option<crate::cli::ConsensusArg>,
     /// The largest reply accepted: bytes, or text such as "4M" or "512K".
     pub max_reply: Option<SizeSetting>,
+    /// How hard reasoning models think: `low`, `medium` or `high`.
+    pub effort: Option<agon_core::Effort>,
+    /// Thinking tokens a reasoning model may spend beyond its reply.
+    pub thinking: Option<u32>,
+}
+
+/// One seat's settings (`[seats.ID]`).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct SeatSettings {
+    pub effort: Option<agon_core::Effort>,
+    pub thinking: Option<u32>,
 }
 
 /// A size in agon.toml: a number of bytes, or text with a unit ("4M").
@@ -280,6 +300,10 @@ impl Config {
         }
         if !std::mem::take(&mut self.prices).is_empty() {
             withheld.push("[prices]");
+        }
+        // A folder's facts could price a model at zero, past any cost limit.
+        if !std::mem::take(&mut self.models).is_empty() {
+            withheld.push("[models]");
         }
         // A document's file may be any file of yours, and its prompts go to the models.
         if !std::mem::take(&mut self.protocols).is_empty() {
@@ -476,6 +500,15 @@ impl Config {
         }
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;
+        }
+        // Reasoning: the file's defaults, then its seats, under what the flags say.
+        if !given("effort") {
+            args.effort.extend(d.effort.map(|e| e.as_str().to_string()));
+            args.effort.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.effort?.as_str()))));
+        }
+        if !given("thinking") {
+            args.thinking.extend(d.thinking.map(|n| n.to_string()));
+            args.thinking.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.thinking?))));
         }
         // `defaults.consensus` is not a flag's default: it applies only where the
         // protocol reads agreement, which the spec request decides

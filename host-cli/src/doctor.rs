@@ -223,6 +223,8 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<P
         max_tokens: 8,
         temperature: 0.0,
         expect: None,
+        reasoning: None,
+        traits: crate::catalog::traits_of(model),
     };
     let options = CallOptions::new(timeout, false);
     if reference.provider == "cmd" {
@@ -247,7 +249,13 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<P
             }
         });
     }
-    provider::complete(env, &reference, &request, options, &mut |_| {}).map(|_| Probe::Answered).map_err(|e| e.message)
+    match provider::complete(env, &reference, &request, options, &mut |_| {}, &mut |_| {}) {
+        // A reasoning model that spent the probe's few tokens thinking was
+        // reached, and it answers: that is all a probe asks.
+        Ok(_) => Ok(Probe::Answered),
+        Err(e) if e.kind == wit::FailureKind::TokenLimit => Ok(Probe::Answered),
+        Err(e) => Err(e.message),
+    }
 }
 
 pub fn now() -> u64 {

@@ -144,8 +144,8 @@ pub fn drive(
             }
             Message::Finished { id, result } => {
                 let input = match result {
-                    Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage }),
-                    Err(e) => wit::Input::Failed(wit::Failure { id, kind: e.kind, message: e.message }),
+                    Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage, stop: c.stop }),
+                    Err(e) => wit::Input::Failed(wit::Failure { id, kind: e.kind, message: e.message, usage: e.usage }),
                 };
                 let line = council.handle(&input)?.map_err(anyhow::Error::new)?;
                 for journal in &mut sinks.journals {

@@ -2,6 +2,7 @@
 //! wasmtime and performs the model calls it asks for.
 
 pub mod batch;
+pub mod catalog;
 pub mod cli;
 pub mod compete_history;
 pub mod config;
@@ -14,7 +15,6 @@ pub mod journal;
 pub mod lock;
 mod mapped_code;
 pub mod output;
-pub mod prices;
 pub mod protocol_file;
 pub mod provider;
 pub mod sanitize;

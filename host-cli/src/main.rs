@@ -43,6 +43,9 @@ fn main() -> ExitCode {
         Command::Protocols { show, format } => {
             config().and_then(|c| commands::protocols::protocols(&c, show.as_deref(), format))
         }
+        Command::Models { filter, json } => {
+            config().and_then(|c| commands::models::models(&c, filter.as_deref(), json))
+        }
         Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),
         Command::Component { output } => std::fs::write(&output, component())
             .with_context(|| format!("writing {}", output.display()))

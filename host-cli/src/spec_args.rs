@@ -168,6 +168,7 @@ pub fn build(
         }
         None => args.protocol.trim().to_string(),
     };
+    let (reasoning, seat_reasoning) = reasoning(&args.effort, &args.thinking)?;
     let mut request = json!({
         "question": question,
         "protocol": protocol,
@@ -182,10 +183,52 @@ pub fn build(
         "limits": limits,
         "context": args.context,
         "max_cost": args.max_cost,
+        "reasoning": reasoning,
+        "seat_reasoning": seat_reasoning,
     });
     // Absent rather than null: the engine's defaults apply.
     request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());
     Ok(request)
+}
+
+/// `--effort [SEAT=]LEVEL` and `--thinking [SEAT=]TOKENS`: the setting for
+/// every seat (null when none), and each seat's own.
+fn reasoning(efforts: &[String], budgets: &[String]) -> Result<(Value, Map<String, Value>), String> {
+    let mut every = Map::new();
+    let mut seats: Map<String, Value> = Map::new();
+    let mut put = |flag: &str, given: &str, key: &str, value: Value| {
+        match given.split_once('=') {
+            Some((seat, _)) if seat.trim().is_empty() => {
+                return Err(format!("{flag} '{given}': name the seat before '='"));
+            }
+            Some((seat, _)) => {
+                let entry = seats.entry(seat.trim().to_string()).or_insert_with(|| json!({}));
+                entry[key] = value;
+            }
+            None => {
+                every.insert(key.to_string(), value);
+            }
+        }
+        Ok(())
+    };
+    for given in efforts {
+        let level = given.rsplit_once('=').map_or(given.as_str(), |(_, l)| l).trim();
+        if !["low", "medium", "high"].contains(&level) {
+            return Err(format!("--effort '{given}': the level is low, medium or high"));
+        }
+        put("--effort", given, "effort", json!(level))?;
+    }
+    for given in budgets {
+        let tokens = given.rsplit_once('=').map_or(given.as_str(), |(_, t)| t).trim();
+        let n: u32 = tokens
+            .parse()
+            .ok()
+            .filter(|n| (1..=agon_core::MAX_BUDGET).contains(n))
+            .ok_or(format!("--thinking '{given}': give tokens, from 1 to {}", agon_core::MAX_BUDGET))?;
+        put("--thinking", given, "budget", json!(n))?;
+    }
+    let every = if every.is_empty() { Value::Null } else { Value::Object(every) };
+    Ok((every, seats))
 }
 
 /// `--trigger NAME=word,a phrase,…`: phrases keep their inner spaces; empty ones are dropped.

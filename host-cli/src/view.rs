@@ -322,6 +322,7 @@ pub fn kind_name(kind: wit::FailureKind) -> &'static str {
         wit::FailureKind::Refused => "refused",
         wit::FailureKind::Cancelled => "cancelled",
         wit::FailureKind::Transport => "transport",
+        wit::FailureKind::TokenLimit => "token-limit",
     }
 }
 

@@ -71,6 +71,17 @@ fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
         agon_core::FailureKind::Refused => wit::FailureKind::Refused,
         agon_core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
         agon_core::FailureKind::Transport => wit::FailureKind::Transport,
+        agon_core::FailureKind::TokenLimit => wit::FailureKind::TokenLimit,
+    }
+}
+
+fn usage(u: agon_core::Usage) -> wit::Usage {
+    wit::Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+        reasoning_tokens: u.reasoning_tokens,
+        cached_tokens: u.cached_tokens,
+        cache_write_tokens: u.cache_write_tokens,
     }
 }
 
@@ -172,13 +183,17 @@ fn replay_every_golden_case(code: Code) {
                     id: request.id,
                     kind: failure_kind(f.kind),
                     message: f.message.clone(),
+                    usage: entry.usage.map(usage),
                 }),
                 None => wit::Input::Reply(wit::Reply {
                     id: request.id,
                     text: entry.text.clone().unwrap_or_default(),
-                    usage: entry
-                        .usage
-                        .map(|u| wit::Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }),
+                    usage: entry.usage.map(usage),
+                    stop: entry.stop.map(|s| match s {
+                        agon_core::StopReason::Complete => wit::StopReason::Complete,
+                        agon_core::StopReason::TokenLimit => wit::StopReason::TokenLimit,
+                        agon_core::StopReason::Other => wit::StopReason::Other,
+                    }),
                 }),
             };
             journal.push_str(&council.handle(&input).unwrap().unwrap());
@@ -205,7 +220,7 @@ fn engine_errors_cross_the_boundary_typed() {
     assert!(err.0.message.starts_with("invalid spec: panel: "), "{err}");
     let spec = std::fs::read_to_string(golden_cases()[0].join("spec.json")).unwrap();
     let mut council = runtime.create(&spec).unwrap().unwrap();
-    let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None });
+    let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None, stop: None });
     let err = council.handle(&bogus).unwrap().unwrap_err();
     assert!(matches!(err.0.kind, wit::ErrorKind::UnknownRequest(999)));
     assert_eq!(err.to_string(), "no request with id 999 was released");

@@ -9,8 +9,8 @@
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 pub(crate) struct Request {
@@ -32,7 +32,13 @@ pub(crate) struct Listener {
     pub addr: std::net::SocketAddr,
     stopping: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// Every connection accepted, so that a stopped server closes them all:
+    /// a kept-alive connection must not outlive it, as with a real server gone away.
+    connections: Connections,
 }
+
+/// The open connections, by a number of their own.
+type Connections = Arc<Mutex<std::collections::BTreeMap<u64, TcpStream>>>;
 
 impl Listener {
     pub fn bind(port: u16, handler: impl Fn(Request) + Send + Sync + 'static) -> io::Result<Listener> {
@@ -41,17 +47,27 @@ impl Listener {
         let stopping = Arc::new(AtomicBool::new(false));
         let handler = Arc::new(handler);
         let stop = stopping.clone();
+        let connections: Connections = Arc::default();
+        let open = connections.clone();
         let thread = thread::spawn(move || {
-            for stream in listener.incoming() {
+            for (n, stream) in listener.incoming().enumerate() {
                 if stop.load(Ordering::Acquire) {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let handler = handler.clone();
-                thread::spawn(move || serve_connection(stream, &*handler));
+                if let Ok(copy) = stream.try_clone() {
+                    open.lock().unwrap_or_else(|e| e.into_inner()).insert(n as u64, copy);
+                }
+                let (handler, open) = (handler.clone(), open.clone());
+                thread::spawn(move || {
+                    serve_connection(&stream, &*handler);
+                    // The copy kept for a stop must not hold the connection open.
+                    let _ = stream.shutdown(Shutdown::Both);
+                    open.lock().unwrap_or_else(|e| e.into_inner()).remove(&(n as u64));
+                });
             }
         });
-        Ok(Listener { addr, stopping, thread: Some(thread) })
+        Ok(Listener { addr, stopping, thread: Some(thread), connections })
     }
 }
 
@@ -62,17 +78,20 @@ impl Drop for Listener {
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
+        for (_, connection) in std::mem::take(&mut *self.connections.lock().unwrap_or_else(|e| e.into_inner())) {
+            let _ = connection.shutdown(Shutdown::Both);
+        }
     }
 }
 
-fn serve_connection(stream: TcpStream, handler: &dyn Fn(Request)) {
+fn serve_connection(stream: &TcpStream, handler: &dyn Fn(Request)) {
     // Without it, an answer written in two pieces (head, then body) can wait out
     // the client's delayed ACK (~40 ms): Nagle holds the second piece back. Real
     // providers' servers send at once; so must the one that stands in for them.
     let _ = stream.set_nodelay(true);
     let Ok(read_half) = stream.try_clone() else { return };
     let mut reader = BufReader::new(read_half);
-    while let Some(request) = read_request(&mut reader, &stream) {
+    while let Some(request) = read_request(&mut reader, stream) {
         let close = request.header("Connection").is_some_and(|v| v.eq_ignore_ascii_case("close"));
         handler(request);
         if close {
@@ -125,7 +144,9 @@ fn reason(status: u16) -> &'static str {
         404 => "Not Found",
         429 => "Too Many Requests",
         500 => "Internal Server Error",
+        503 => "Service Unavailable",
         504 => "Gateway Timeout",
+        529 => "Overloaded",
         _ => "Status",
     }
 }

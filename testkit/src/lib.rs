@@ -9,10 +9,28 @@
 //! connection closed before any answer.
 //! `GET /stats` reports what was asked and how many calls were in flight at
 //! once, so tests can check concurrency without timing anything.
+//!
+//! It is strict: for model names of real families (`gpt-5`, `o3-2025-04-16`,
+//! `gpt-4o`, `claude-opus-4-7`, `gemini-2.5-pro`…) it refuses what the real
+//! API refuses — `max_tokens` for OpenAI reasoning models, any `temperature`
+//! for Opus 4.7, a zero thinking budget for Gemini 2.5 Pro, unknown fields,
+//! `think` for an Ollama model its script does not mark thinking — with the
+//! real status and error body, and it answers the way reasoning models do:
+//! thinking tokens spent first against the token budget, a reply cut with
+//! `finish_reason: "length"` (or the wire's own word) when the budget runs
+//! out, usage that counts the thinking. Names no family claims (`m1`,
+//! `judge`, `claude-a`) are served leniently. Ollama honours `num_ctx`,
+//! recording every prompt it would truncate in [`Stats::truncated_prompts`],
+//! and answers `POST /api/show`. The rules and their sources are in
+//! `strict.rs` and STRICT.md.
 
 pub mod cases;
 mod http;
+mod reply;
 pub mod sandbox;
+mod strict;
+
+pub use strict::{DEFAULT_REASONING_TOKENS, OLLAMA_DEFAULT_NUM_CTX, Refusal};
 
 use std::collections::BTreeMap;
 use std::io::{self, Read};
@@ -53,6 +71,17 @@ pub struct ModelScript {
     pub fault_from_call: Option<usize>,
     /// Apply the fault to this many calls only (default: every call from `fault_from_call` on).
     pub fault_calls: Option<usize>,
+    /// Tokens a reasoning model spends thinking before its answer (default
+    /// [`DEFAULT_REASONING_TOKENS`]); only real reasoning families (and
+    /// thinking Ollama models) spend them.
+    pub reasoning_tokens: Option<u32>,
+    /// Ollama: the model can think (`capabilities` has "thinking"); without
+    /// it, a request with `think` is refused as Ollama refuses it.
+    pub thinking: Option<bool>,
+    /// Ollama: the context length `/api/show` reports (default 8192).
+    pub context_length: Option<u32>,
+    /// The retry delay `rate-limited-body` names in its body (default 15 s).
+    pub retry_delay_s: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +99,12 @@ pub enum Fault {
     Garbage,
     /// Read the request, then close the connection without a byte of answer.
     Drop,
+    /// The provider is overloaded: Anthropic's 529 `overloaded_error` (503 in
+    /// the other wires' own words).
+    Overloaded,
+    /// HTTP 429 with no Retry-After header: when to come back is only in the
+    /// body (Gemini's RESOURCE_EXHAUSTED with a RetryInfo `retryDelay`).
+    RateLimitedBody,
 }
 
 /// One request as the server saw it.
@@ -89,6 +124,28 @@ pub struct Seen {
     /// benchmark can tell which calls overlapped and when the first one came.
     #[serde(default)]
     pub arrived_us: u64,
+    /// The whole request body as received, so a test can assert on exactly
+    /// what a client sent.
+    #[serde(default)]
+    pub body: Value,
+    /// The `anthropic-version` header, if sent.
+    #[serde(default)]
+    pub anthropic_version: Option<String>,
+    /// The refusal the server answered with, when the request broke a rule
+    /// of the real API.
+    #[serde(default)]
+    pub refusal: Option<Refusal>,
+}
+
+/// A prompt longer than Ollama's context window, which Ollama truncates from
+/// the front without a word to the client.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Truncation {
+    pub model: String,
+    /// The prompt's size, estimated as characters / 4.
+    pub prompt_tokens: u64,
+    /// The window it was cut to (`options.num_ctx`, or Ollama's default).
+    pub num_ctx: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -105,6 +162,9 @@ pub struct Stats {
     pub unanswered: usize,
     #[serde(default)]
     pub max_unanswered: usize,
+    /// Every Ollama prompt that did not fit its context window.
+    #[serde(default)]
+    pub truncated_prompts: Vec<Truncation>,
 }
 
 struct Shared {
@@ -223,8 +283,32 @@ fn handle(request: http::Request, shared: &Shared) {
             let stats = serde_json::to_value(&*shared.stats.lock().unwrap()).unwrap();
             respond_json(request, 200, stats)
         }
+        ("POST", "/api/show") => show(request, shared),
         _ => respond_json(request, 404, json!({"error": {"message": format!("no route {path}")}})),
     }
+}
+
+/// Ollama's `POST /api/show {"model": M}`: the model's context length and
+/// capabilities, which a client reads before choosing `num_ctx` or `think`
+/// (docs.ollama.com, api-reference/show-model-details). Every model "exists";
+/// its architecture is reported as "llama".
+fn show(request: http::Request, shared: &Shared) {
+    let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+    let Some(model) = body["model"].as_str().or(body["name"].as_str()) else {
+        return respond_json(request, 400, json!({"error": "model is required"}));
+    };
+    let script = shared.config.models.get(model).cloned().unwrap_or_default();
+    let mut capabilities = vec!["completion"];
+    if script.thinking == Some(true) {
+        capabilities.push("thinking");
+    }
+    let context = script.context_length.unwrap_or(8192);
+    respond_json(
+        request,
+        200,
+        json!({"model_info": {"general.architecture": "llama", "llama.context_length": context},
+            "capabilities": capabilities, "details": {"format": "gguf", "family": "llama"}}),
+    )
 }
 
 /// The request's messages as `[{"role", "content"}]`, whatever the wire
@@ -267,13 +351,6 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
     let Ok(body) = serde_json::from_str::<Value>(&body) else {
         return respond_json(request, 400, json!({"error": {"message": "body is not JSON"}}));
     };
-    if wire == Wire::Anthropic && request.header("anthropic-version").is_none() {
-        return respond_json(
-            request,
-            400,
-            json!({"type": "error", "error": {"type": "invalid_request_error", "message": "anthropic-version header is required"}}),
-        );
-    }
     let (model, stream) = match &gemini {
         Some((model, stream)) => (model.clone(), *stream),
         None => (
@@ -284,8 +361,15 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
     let max_tokens = match wire {
         Wire::Ollama => body["options"]["num_predict"].as_u64(),
         Wire::Gemini => body["generationConfig"]["maxOutputTokens"].as_u64(),
-        Wire::OpenAi | Wire::Anthropic => body["max_tokens"].as_u64(),
+        Wire::OpenAi => body["max_tokens"].as_u64().or(body["max_completion_tokens"].as_u64()),
+        Wire::Anthropic => body["max_tokens"].as_u64(),
     };
+    let script = shared.config.models.get(&model).cloned().unwrap_or_default();
+    let headers = strict::Headers {
+        anthropic_version: request.header("anthropic-version"),
+        anthropic_beta: request.header("anthropic-beta"),
+    };
+    let verdict = strict::check(wire, &model, &body, headers, &script);
     let seen = Seen {
         path: request.path.clone(),
         model,
@@ -297,9 +381,27 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
         arrived_us: std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_micros() as u64),
+        anthropic_version: request.header("anthropic-version").map(str::to_string),
+        body,
+        refusal: verdict.as_ref().err().cloned(),
+    };
+    // A refused request is answered at once: it never reaches a model, so it
+    // takes no scripted reply, no latency and no place among the calls in flight.
+    let plan = match verdict {
+        Ok(plan) => plan,
+        Err(refusal) => {
+            shared.stats.lock().unwrap().requests.push(seen);
+            return respond_json(request, refusal.status, refusal.body);
+        }
     };
     {
         let mut stats = shared.stats.lock().unwrap();
+        if let Some(num_ctx) = plan.context
+            && count_prompt(&seen.messages) > num_ctx
+        {
+            let prompt_tokens = count_prompt(&seen.messages);
+            stats.truncated_prompts.push(Truncation { model: seen.model.clone(), prompt_tokens, num_ctx });
+        }
         stats.requests.push(seen.clone());
         stats.in_flight += 1;
         stats.max_in_flight = stats.max_in_flight.max(stats.in_flight);
@@ -319,13 +421,19 @@ fn handle_completion(request: http::Request, shared: &Shared, wire: Wire, gemini
             held = shared.released.wait(held).unwrap();
         }
     }
-    serve_completion(request, shared, &seen, wire);
+    serve_completion(request, shared, &seen, wire, &script, &plan);
     shared.stats.lock().unwrap().in_flight -= 1;
     shared.changed.notify_all();
 }
 
-fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: Wire) {
-    let script = shared.config.models.get(&seen.model).cloned().unwrap_or_default();
+fn serve_completion(
+    request: http::Request,
+    shared: &Shared,
+    seen: &Seen,
+    wire: Wire,
+    script: &ModelScript,
+    plan: &strict::Plan,
+) {
     let call = {
         let mut calls = shared.calls.lock().unwrap();
         let n = calls.entry(seen.model.clone()).or_insert(0);
@@ -371,6 +479,14 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
             );
             return;
         }
+        Some(Fault::RateLimitedBody) => {
+            let refusal = strict::rate_limited(wire, script.retry_delay_s.unwrap_or(15));
+            return respond_json(request, refusal.status, refusal.body);
+        }
+        Some(Fault::Overloaded) => {
+            let refusal = strict::overloaded(wire);
+            return respond_json(request, refusal.status, refusal.body);
+        }
         Some(Fault::Drop) => return http::drop_connection(request),
         Some(Fault::Hang) => {
             thread::sleep(Duration::from_secs(10));
@@ -378,18 +494,19 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
         }
         _ => {}
     }
-    let words: Vec<String> = text.split_inclusive(' ').map(str::to_string).collect();
-    let usage = (count_prompt(&seen.messages), words.len() as u64);
+    // The prompt a model actually reads: Ollama's is cut to its window.
+    let prompt = count_prompt(&seen.messages).min(plan.context.unwrap_or(u64::MAX));
+    let reply = reply::Reply::new(&text, plan, prompt);
     if !seen.stream {
         let body = if fault == Some(Fault::Garbage) {
             "{\"choices\": [garbage".to_string()
         } else {
-            whole(wire, seen, &text, usage).to_string()
+            reply::whole(wire, &seen.model, &reply).to_string()
         };
         let len = body.len();
         return respond(request, 200, "application/json", Box::new(io::Cursor::new(body.into_bytes())), Some(len));
     }
-    let mut chunks = stream(wire, seen, &words, usage);
+    let mut chunks = reply::stream(wire, &seen.model, &reply);
     match fault {
         Some(Fault::Garbage) => chunks.insert(chunks.len() / 2, "data: {not json at all\n\n".to_string()),
         Some(Fault::CutStream) => chunks.truncate(chunks.len() / 2),
@@ -401,87 +518,7 @@ fn serve_completion(request: http::Request, shared: &Shared, seen: &Seen, wire: 
     respond(request, 200, content_type, Box::new(Chunks { chunks, next: 0, offset: 0, cut, delay }), None);
 }
 
-/// A whole (non-streamed) reply in the wire's own shape, with usage.
-fn whole(wire: Wire, seen: &Seen, text: &str, (prompt, completion): (u64, u64)) -> Value {
-    match wire {
-        Wire::OpenAi => json!({"id": "test", "object": "chat.completion", "model": seen.model,
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}}),
-        Wire::Ollama => json!({"model": seen.model, "message": {"role": "assistant", "content": text}, "done": true,
-            "prompt_eval_count": prompt, "eval_count": completion}),
-        Wire::Anthropic => json!({"id": "msg_test", "type": "message", "role": "assistant", "model": seen.model,
-            "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
-            "usage": {"input_tokens": prompt, "output_tokens": completion}}),
-        Wire::Gemini => {
-            json!({"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP", "index": 0}],
-            "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": completion, "totalTokenCount": prompt + completion}})
-        }
-    }
-}
-
-/// A streamed reply, one chunk per word, ending the way the wire ends, with usage.
-fn stream(wire: Wire, seen: &Seen, words: &[String], (prompt, completion): (u64, u64)) -> Vec<String> {
-    let sse = |event: Option<&str>, data: Value| match event {
-        Some(e) => format!("event: {e}\ndata: {data}\n\n"),
-        None => format!("data: {data}\n\n"),
-    };
-    let mut chunks = Vec::new();
-    match wire {
-        Wire::OpenAi => {
-            for w in words {
-                chunks.push(sse(None, json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {"content": w}, "finish_reason": null}]})));
-            }
-            chunks.push(sse(None, json!({"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": prompt, "completion_tokens": completion}})));
-            chunks.push("data: [DONE]\n\n".to_string());
-        }
-        Wire::Ollama => {
-            for w in words {
-                chunks.push(format!(
-                    "{}\n",
-                    json!({"model": seen.model, "message": {"role": "assistant", "content": w}, "done": false})
-                ));
-            }
-            chunks.push(format!(
-                "{}\n",
-                json!({"model": seen.model, "message": {"role": "assistant", "content": ""}, "done": true,
-                "prompt_eval_count": prompt, "eval_count": completion})
-            ));
-        }
-        Wire::Anthropic => {
-            chunks.push(sse(Some("message_start"), json!({"type": "message_start", "message": {"id": "msg_test", "type": "message",
-                "role": "assistant", "model": seen.model, "content": [], "usage": {"input_tokens": prompt, "output_tokens": 1}}})));
-            chunks.push(sse(
-                Some("content_block_start"),
-                json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-            ));
-            chunks.push(sse(Some("ping"), json!({"type": "ping"})));
-            for w in words {
-                chunks.push(sse(
-                    Some("content_block_delta"),
-                    json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": w}}),
-                ));
-            }
-            chunks.push(sse(Some("content_block_stop"), json!({"type": "content_block_stop", "index": 0})));
-            chunks.push(sse(Some("message_delta"), json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": completion}})));
-            chunks.push(sse(Some("message_stop"), json!({"type": "message_stop"})));
-        }
-        Wire::Gemini => {
-            let last = words.len().saturating_sub(1);
-            for (i, w) in words.iter().enumerate() {
-                let mut chunk = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": w}]}, "index": 0}],
-                    "usageMetadata": {"promptTokenCount": prompt, "candidatesTokenCount": i as u64 + 1}});
-                if i == last {
-                    chunk["candidates"][0]["finishReason"] = json!("STOP");
-                    chunk["usageMetadata"]["candidatesTokenCount"] = json!(completion);
-                }
-                chunks.push(sse(None, chunk));
-            }
-        }
-    }
-    chunks
-}
-
+/// A prompt's size in tokens, estimated as its characters / 4.
 fn count_prompt(messages: &Value) -> u64 {
     let chars: usize =
         messages.as_array().map(|m| m.iter().map(|x| x["content"].as_str().map_or(0, str::len)).sum()).unwrap_or(0);

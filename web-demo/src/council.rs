@@ -338,7 +338,7 @@ async fn ask_person(on_human: &Function, request: &ModelRequest, name: &str, sig
                 // The loop sees the abort and stops without feeding this back.
                 Either::Right(_) => {
                     let message = "stopped by the person".into();
-                    return Input::Failed { id: request.id, kind: FailureKind::Cancelled, message };
+                    return Input::Failed { id: request.id, kind: FailureKind::Cancelled, message, usage: None };
                 }
             }
         }

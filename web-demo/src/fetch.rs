@@ -1,8 +1,7 @@
 //! One model call over the page's own `fetch`, streamed chunk by chunk.
 
-use agon_core::{FailureKind, Input, ModelRequest, Usage};
-use agon_stream::openai::{self, ChunkError};
-use agon_stream::{SseDecoder, SseEvent};
+use agon_core::{FailureKind, Input, ModelRequest};
+use agon_wire::{Completion, HttpRequest, WireError};
 use futures::future::{self, Either};
 use gloo_net::http::Request;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
@@ -11,11 +10,11 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
-use crate::chat::{self, CallError};
+use crate::chat;
 
-/// The longest event accepted: far above any real chunk, far below filling
-/// the page's memory (the CLI's bound for a default `--max-reply`).
-const MAX_EVENT: usize = (8 << 20) + (64 << 10);
+/// The largest reply accepted: the CLI's default `--max-reply`, far above
+/// any real reply, far below filling the page's memory.
+const MAX_REPLY: usize = 4 << 20;
 
 /// Where calls go. The key is sent to this endpoint and nowhere else.
 pub struct Endpoint {
@@ -36,23 +35,38 @@ impl Endpoint {
 /// in, and turn whatever happens into the input the session expects.
 pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {
     let id = request.id;
-    let attempt = std::pin::pin!(complete(endpoint, request, signal, on_text));
+    let http = chat::http(&endpoint.base_url, request);
+    let url = chat::url(&endpoint.base_url, &http);
+    let attempt = std::pin::pin!(complete(endpoint, &http, &url, signal, on_text));
     let deadline = std::pin::pin!(sleep(endpoint.timeout_seconds.saturating_mul(1000)));
     // Losing the race drops the attempt, which stops reading its stream.
     let result = match future::select(attempt, deadline).await {
         Either::Left((result, _)) => result,
-        Either::Right(_) => Err(CallError {
-            kind: FailureKind::Timeout,
-            message: format!(
-                "no complete answer from {} within {} s",
-                chat::url(&endpoint.base_url),
-                endpoint.timeout_seconds
-            ),
-        }),
+        Either::Right(_) => Err(failure(
+            FailureKind::Timeout,
+            format!("no complete answer from {url} within {} s", endpoint.timeout_seconds),
+        )),
     };
     match result {
-        Ok((text, usage)) => Input::Reply { id, text, usage },
-        Err(CallError { kind, message }) => Input::Failed { id, kind, message },
+        Ok(done) => Input::Reply { id, text: done.text, usage: done.usage, stop: done.stop },
+        Err(e) => Input::Failed { id, kind: e.kind, message: e.message, usage: e.usage },
+    }
+}
+
+fn failure(kind: FailureKind, message: String) -> Failure {
+    Failure { kind, message, usage: None }
+}
+
+/// Why a call came to nothing.
+struct Failure {
+    kind: FailureKind,
+    message: String,
+    usage: Option<agon_core::Usage>,
+}
+
+impl From<WireError> for Failure {
+    fn from(e: WireError) -> Failure {
+        Failure { kind: e.kind, message: e.message, usage: e.usage }
     }
 }
 
@@ -72,97 +86,58 @@ async fn sleep(milliseconds: u32) {
 
 async fn complete(
     endpoint: &Endpoint,
-    request: &ModelRequest,
+    http: &HttpRequest,
+    url: &str,
     signal: &AbortSignal,
     on_text: &dyn Fn(&str),
-) -> Result<(String, Option<Usage>), CallError> {
-    let url = chat::url(&endpoint.base_url);
-    let mut builder = Request::post(&url).abort_signal(Some(signal));
+) -> Result<Completion, Failure> {
+    let mut builder = Request::post(url).abort_signal(Some(signal));
+    for (name, value) in &http.headers {
+        builder = builder.header(name, value);
+    }
     if let Some(key) = &endpoint.api_key {
-        builder = builder.header("Authorization", &format!("Bearer {key}"));
+        let (name, value) = agon_wire::auth_header(http.api, key);
+        builder = builder.header(name, &value);
     }
     let sent = builder
-        .json(&chat::body(request))
-        .map_err(|e| CallError::provider(format!("could not build the request: {e}")))?
+        .body(http.body.clone())
+        .map_err(|e| failure(FailureKind::ProviderError, format!("could not build the request: {e}")))?
         .send()
         .await;
-    let response = sent.map_err(|e| transport_error(&e.to_string(), &url, signal))?;
+    let response = sent.map_err(|e| transport_error(&e.to_string(), url, signal))?;
     let status = response.status();
     if !(200..300).contains(&status) {
+        let retry_after = response.headers().get("retry-after");
         let body = response.text().await.unwrap_or_default();
-        return Err(chat::status_error(status, &url, &body));
+        return Err(agon_wire::status_failure(status, &body, retry_after.as_deref(), url, "").into());
     }
     let Some(stream) = response.body() else {
-        return Err(CallError::provider(format!("{url} sent no body")));
+        return Err(failure(FailureKind::ProviderError, format!("{url} sent no body")));
     };
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let mut decoder = SseDecoder::new(MAX_EVENT);
-    let mut text = String::new();
-    let mut usage = None;
-    let mut finished = false;
-    'read: loop {
-        let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), &url, signal))?;
-        let done = field(&result, "done").as_bool().unwrap_or(true);
-        let events = if done {
-            decoder.finish()
-        } else {
-            let bytes = Uint8Array::new(&field(&result, "value")).to_vec();
-            decoder.feed(&bytes).map_err(|e| CallError::provider(format!("{url} sent {e}")))?
-        };
-        for event in events {
-            let data = match event {
-                SseEvent::Done => {
-                    finished = true;
-                    break 'read;
-                }
-                SseEvent::Message { data, .. } => data,
-            };
-            let chunk = openai::parse_chunk(&data).map_err(|e| match e {
-                // The stream's end cut the last event short.
-                ChunkError::Malformed(_) if done => incomplete(&url),
-                ChunkError::Malformed(e) => {
-                    let start: String = data.chars().take(80).collect();
-                    CallError::provider(format!("malformed stream event from {url}: {e}: {start}"))
-                }
-                ChunkError::Reported(error) => {
-                    CallError::provider(format!("{url} reported an error mid-stream: {error}"))
-                }
-            })?;
-            if let Some(piece) = &chunk.text {
-                text.push_str(piece);
-                on_text(piece);
-            }
-            if chunk.refused() {
-                let message = format!("{url} refused to answer (content filter)");
-                return Err(CallError { kind: FailureKind::Refused, message });
-            }
-            if let Some(u) = chunk.usage {
-                usage = Some(Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens });
-            }
-            finished |= chunk.finish_reason.is_some();
-        }
-        if done {
+    let mut reply = http.reader(url, MAX_REPLY);
+    loop {
+        let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), url, signal))?;
+        if field(&result, "done").as_bool().unwrap_or(true) {
             break;
         }
+        let bytes = Uint8Array::new(&field(&result, "value")).to_vec();
+        for piece in reply.feed(&bytes)? {
+            on_text(&piece);
+        }
     }
-    if !finished {
-        return Err(incomplete(&url));
-    }
-    Ok((text, usage))
-}
-
-fn incomplete(url: &str) -> CallError {
-    CallError::provider(format!("the stream from {url} ended before the reply was complete"))
+    Ok(reply.finish()?)
 }
 
 /// The request never got an answer: stopped by the person, or unreachable.
-fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> CallError {
+fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> Failure {
     if signal.aborted() {
-        return CallError { kind: FailureKind::Cancelled, message: "stopped by the person".into() };
+        return failure(FailureKind::Cancelled, "stopped by the person".into());
     }
-    CallError::provider(format!(
-        "could not reach {url}: {detail} (is it running, and does it allow this page's origin?)"
-    ))
+    failure(
+        FailureKind::ProviderError,
+        format!("could not reach {url}: {detail} (is it running, and does it allow this page's origin?)"),
+    )
 }
 
 fn field(object: &JsValue, name: &str) -> JsValue {

@@ -37,7 +37,7 @@ pub fn prompt(request: &ModelRequest) -> String {
 pub fn input(request: &ModelRequest, answer: Result<String, String>) -> Input {
     let why = match answer {
         Ok(text) if !text.trim().is_empty() => {
-            return Input::Reply { id: request.id, text: text.trim().to_string(), usage: None };
+            return Input::reply(request.id, text.trim());
         }
         Ok(_) => "the answer was empty".to_string(),
         Err(declined) => format!("declined: {declined}"),
@@ -46,6 +46,7 @@ pub fn input(request: &ModelRequest, answer: Result<String, String>) -> Input {
         id: request.id,
         kind: FailureKind::ProviderError,
         message: format!("{}: no answer was given ({why})", request.model.trim()),
+        usage: None,
     }
 }
 
@@ -71,6 +72,8 @@ mod tests {
             max_tokens: 16,
             temperature: 0.0,
             expect: None,
+            reasoning: None,
+            traits: Default::default(),
         }
     }
 
@@ -96,7 +99,7 @@ mod tests {
     #[test]
     fn an_answer_is_a_reply_and_no_answer_fails_the_turn() {
         let asked = request("human/ana", Purpose::Turn);
-        assert_eq!(input(&asked, Ok("  Tea.\n".into())), Input::Reply { id: 7, text: "Tea.".into(), usage: None });
+        assert_eq!(input(&asked, Ok("  Tea.\n".into())), Input::reply(7, "Tea."));
         let Input::Failed { kind, message, .. } = input(&asked, Ok(" \n".into())) else { panic!("an empty answer") };
         assert_eq!(kind, FailureKind::ProviderError);
         assert_eq!(message, "human/ana: no answer was given (the answer was empty)");

@@ -12,9 +12,8 @@
 //! seat's card instead of calling the endpoint.
 //!
 //! On the host target only the pure parts are built (form → spec, the
-//! request body and status errors, what a person is asked), so they are
-//! tested natively. Streams are
-//! decoded by agon-stream, the decoder the CLI uses too.
+//! request, what a person is asked), so they are tested natively. What is
+//! sent and how replies are read is agon-wire's, as in the CLI and the SDKs.
 
 pub mod chat;
 pub mod form;

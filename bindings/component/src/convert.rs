@@ -21,13 +21,101 @@ pub fn error(e: core::Error) -> wit::Error {
 
 pub fn input(i: wit::Input) -> core::Input {
     match i {
-        wit::Input::Reply(r) => core::Input::Reply { id: r.id, text: r.text, usage: r.usage.map(usage_in) },
-        wit::Input::Failed(f) => core::Input::Failed { id: f.id, kind: failure_kind_in(f.kind), message: f.message },
+        wit::Input::Reply(r) => core::Input::Reply {
+            id: r.id,
+            text: r.text,
+            usage: r.usage.map(usage_in),
+            stop: r.stop.map(|s| match s {
+                wit::StopReason::Complete => core::StopReason::Complete,
+                wit::StopReason::TokenLimit => core::StopReason::TokenLimit,
+                wit::StopReason::Other => core::StopReason::Other,
+            }),
+        },
+        wit::Input::Failed(f) => core::Input::Failed {
+            id: f.id,
+            kind: failure_kind_in(f.kind),
+            message: f.message,
+            usage: f.usage.map(usage_in),
+        },
+    }
+}
+
+/// A request handed back by a host (the wire layer's input).
+pub fn request_in(r: wit::ModelRequest) -> core::ModelRequest {
+    core::ModelRequest {
+        id: r.id,
+        seat: r.seat,
+        model: r.model,
+        // Its place in the debate does not change its wire form.
+        purpose: core::Purpose::Turn,
+        round: r.round,
+        phase: core::Phase::Deliberation,
+        messages: r
+            .messages
+            .into_iter()
+            .map(|m| core::Message {
+                role: match m.role {
+                    wit::Role::System => core::Role::System,
+                    wit::Role::User => core::Role::User,
+                    wit::Role::Assistant => core::Role::Assistant,
+                },
+                content: m.content,
+            })
+            .collect(),
+        max_tokens: r.max_tokens,
+        temperature: r.temperature,
+        expect: r.expect,
+        reasoning: r.reasoning.map(|q| core::ReasoningRequest {
+            effort: q.effort.map(|e| match e {
+                wit::Effort::Low => core::Effort::Low,
+                wit::Effort::Medium => core::Effort::Medium,
+                wit::Effort::High => core::Effort::High,
+            }),
+            budget: q.budget,
+            allowance: q.allowance,
+        }),
+        traits: r
+            .traits
+            .into_iter()
+            .map(|(m, t)| {
+                let traits = core::ModelTraits {
+                    reasoning: t.reasoning,
+                    temperature: t.temperature,
+                    context: t.context,
+                    max_output: t.max_output,
+                };
+                (m, traits)
+            })
+            .collect(),
+    }
+}
+
+pub fn usage_out(u: core::Usage) -> wit::Usage {
+    wit::Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+        reasoning_tokens: u.reasoning_tokens,
+        cached_tokens: u.cached_tokens,
+        cache_write_tokens: u.cache_write_tokens,
+    }
+}
+
+pub fn stop_out(s: core::StopReason) -> wit::StopReason {
+    match s {
+        core::StopReason::Complete => wit::StopReason::Complete,
+        core::StopReason::TokenLimit => wit::StopReason::TokenLimit,
+        core::StopReason::Other => wit::StopReason::Other,
     }
 }
 
 fn usage_in(u: wit::Usage) -> core::Usage {
-    core::Usage { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens }
+    core::Usage {
+        prompt_tokens: u.prompt_tokens,
+        completion_tokens: u.completion_tokens,
+        reasoning_tokens: u.reasoning_tokens,
+        cached_tokens: u.cached_tokens,
+        cache_write_tokens: u.cache_write_tokens,
+    }
 }
 
 fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
@@ -38,10 +126,11 @@ fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
         wit::FailureKind::Refused => core::FailureKind::Refused,
         wit::FailureKind::Cancelled => core::FailureKind::Cancelled,
         wit::FailureKind::Transport => core::FailureKind::Transport,
+        wit::FailureKind::TokenLimit => core::FailureKind::TokenLimit,
     }
 }
 
-fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
+pub fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
     match k {
         core::FailureKind::Timeout => wit::FailureKind::Timeout,
         core::FailureKind::RateLimited => wit::FailureKind::RateLimited,
@@ -49,6 +138,7 @@ fn failure_kind(k: core::FailureKind) -> wit::FailureKind {
         core::FailureKind::Refused => wit::FailureKind::Refused,
         core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
         core::FailureKind::Transport => wit::FailureKind::Transport,
+        core::FailureKind::TokenLimit => wit::FailureKind::TokenLimit,
     }
 }
 
@@ -122,6 +212,28 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
         max_tokens: r.max_tokens,
         temperature: r.temperature,
         expect: r.expect,
+        reasoning: r.reasoning.map(|q| wit::ReasoningRequest {
+            effort: q.effort.map(|e| match e {
+                core::Effort::Low => wit::Effort::Low,
+                core::Effort::Medium => wit::Effort::Medium,
+                core::Effort::High => wit::Effort::High,
+            }),
+            budget: q.budget,
+            allowance: q.allowance,
+        }),
+        traits: r
+            .traits
+            .into_iter()
+            .map(|(model, t)| {
+                let traits = wit::ModelTraits {
+                    reasoning: t.reasoning,
+                    temperature: t.temperature,
+                    context: t.context,
+                    max_output: t.max_output,
+                };
+                (model, traits)
+            })
+            .collect(),
     }
 }
 

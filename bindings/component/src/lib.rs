@@ -5,6 +5,7 @@
 //! wrapped with wit-component, it imports nothing.
 
 mod convert;
+mod wire;
 
 use std::cell::RefCell;
 

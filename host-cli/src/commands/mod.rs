@@ -6,6 +6,7 @@ pub mod cost;
 pub mod doctor;
 pub mod document;
 pub mod drive;
+pub mod models;
 pub mod protocols;
 pub mod replay;
 pub mod resume;

@@ -5,7 +5,6 @@ use agon_cli::compete_history::{self, Key};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::output;
-use agon_cli::prices::PriceTable;
 use agon_cli::protocol_file::{self, UserProtocol};
 use agon_cli::{bad, safe_eprintln, spec_args};
 use anyhow::Result;
@@ -58,19 +57,33 @@ pub fn spec_json_with(
         None => own_protocol(args, runtime, config)?.map(|p| p.checked),
     };
     let protocols = runtime.protocols()?;
-    let request = spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
+    let mut request =
+        spec_args::build(args, question, &inputs, &protocols, &mut |w| safe_eprintln!("{w}")).map_err(bad)?;
+    // Prices and what each model can do travel in the spec, from the catalog
+    // (the engine looks them up), so it can bound, limit and report the cost,
+    // shape each call, and a replay agrees.
+    request["catalog"] = serde_json::from_str(agon_cli::catalog::JSON)?;
+    request["catalog_overrides"] = serde_json::to_value(agon_cli::catalog::overrides(config))?;
     // The engine decides the seats; model references are this host's to check.
     let built = runtime.build_spec(&request.to_string())?.map_err(|e| bad(e.to_string()))?;
-    let mut spec: serde_json::Value = serde_json::from_str(&built)?;
-    for model in models_of(&spec) {
-        agon_cli::provider::ModelRef::parse_chain(&model).map_err(bad)?;
+    let spec: serde_json::Value = serde_json::from_str(&built)?;
+    let models = models_of(&spec);
+    for model in &models {
+        agon_cli::provider::ModelRef::parse_chain(model).map_err(bad)?;
     }
-    // Prices travel in the spec, so the engine can bound, limit and report the cost (and a replay agrees).
-    let prices = PriceTable::new(&config.prices).for_spec(&models_of(&spec));
-    if !prices.is_empty() {
-        spec["prices"] = serde_json::Value::Object(prices);
+    let env = agon_cli::provider::Environment::new(config);
+    let at_home = |provider: &str| env.endpoint(provider).is_some_and(|e| e.is_default_url());
+    let unknown =
+        agon_cli::catalog::unknown(models.iter().flat_map(|m| agon_core::Catalog::chain(m)), config, &at_home);
+    if !unknown.is_empty() {
+        safe_eprintln!(
+            "agon: note: {} not in the model catalog ({}): sent with cautious defaults (no temperature to OpenAI \
+or Anthropic, no room reserved for thinking); describe it in agon.toml's [models.\"REF\"] (see `agon models`)",
+            unknown.join(", "),
+            agon_cli::catalog::catalog().snapshot
+        );
     }
-    runtime.validate_spec(&spec.to_string())?.map_err(|e| bad(e.to_string()))
+    Ok(built)
 }
 
 /// The protocol document these flags choose, checked: `--protocol-file`, or

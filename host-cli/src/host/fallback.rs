@@ -32,10 +32,21 @@ pub fn call_seat(
             let mut streamed = false;
             // Timed after the permit: waiting for one's turn is not the call.
             let start_ms = now_ms();
-            let result = provider::complete(env, model, request, options, &mut |piece: &str| {
-                streamed = true;
-                on_text(piece)
-            });
+            let mut notes = Vec::new();
+            let result = provider::complete(
+                env,
+                model,
+                request,
+                options,
+                &mut |piece: &str| {
+                    streamed = true;
+                    on_text(piece)
+                },
+                &mut |n| notes.push(n),
+            );
+            for n in notes {
+                note(n);
+            }
             timed(Timing {
                 id: request.id,
                 seat: request.seat.clone(),

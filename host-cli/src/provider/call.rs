@@ -11,6 +11,8 @@ pub struct CallError {
     pub kind: wit::FailureKind,
     pub message: String,
     pub retry: Retry,
+    /// What the provider billed for the failed call, when it said.
+    pub usage: Option<wit::Usage>,
 }
 
 /// Whether a failed call is worth another attempt.
@@ -25,12 +27,12 @@ pub enum Retry {
 
 impl CallError {
     pub fn provider(message: impl Into<String>) -> Self {
-        CallError { kind: wit::FailureKind::ProviderError, message: message.into(), retry: Retry::No }
+        CallError { kind: wit::FailureKind::ProviderError, message: message.into(), retry: Retry::No, usage: None }
     }
 
     /// The connection failed: refused, reset, or dropped before the reply was complete.
     pub(super) fn transport(message: impl Into<String>) -> Self {
-        CallError { kind: wit::FailureKind::Transport, message: message.into(), retry: Retry::No }
+        CallError { kind: wit::FailureKind::Transport, message: message.into(), retry: Retry::No, usage: None }
     }
 
     pub(super) fn retryable(mut self, after: Option<Duration>) -> Self {
@@ -44,6 +46,15 @@ impl CallError {
 pub struct Completion {
     pub text: String,
     pub usage: Option<wit::Usage>,
+    /// Why the model stopped, when the provider said (a cut reply: `token-limit`).
+    pub stop: Option<wit::StopReason>,
+}
+
+impl Completion {
+    /// Text and nothing else known: a program's or a person's answer.
+    pub fn text(text: String) -> Completion {
+        Completion { text, usage: None, stop: None }
+    }
 }
 
 /// How to perform calls.

@@ -166,11 +166,12 @@ pub fn complete(
             kind: wit::FailureKind::Timeout,
             message: format!("cmd/{}: no answer within {} s; the program was stopped", cmd.name, timeout.as_secs()),
             retry: Retry::No,
+            usage: None,
         });
     }
     let text = String::from_utf8_lossy(&reply).trim().to_string();
     match status {
-        Some(0) if !text.is_empty() => Ok(Completion { text, usage: None }),
+        Some(0) if !text.is_empty() => Ok(Completion::text(text)),
         Some(0) => Err(CallError::provider(format!("cmd/{}: the program printed nothing{}", cmd.name, tail(&stderr)))),
         Some(code) => Err(CallError::provider(format!("cmd/{}: exit code {code}{}", cmd.name, tail(&stderr)))),
         None => Err(CallError::provider(format!("cmd/{}: killed by a signal{}", cmd.name, tail(&stderr)))),
@@ -283,6 +284,8 @@ mod tests {
             max_tokens: 16,
             temperature: 0.0,
             expect: None,
+            reasoning: None,
+            traits: Vec::new(),
         };
         let started = Instant::now();
         let options = super::super::CallOptions::new(Duration::from_secs(60), true);

@@ -1,5 +1,12 @@
 //! Where one HTTP provider lives, and the key it takes.
 
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use agon_wire::ServerModel;
+
 use super::{BaseUrl, CallError, Target, Wire};
 
 /// Where and how to reach one HTTP provider.
@@ -18,12 +25,49 @@ pub struct Endpoint {
     pub key_required: bool,
     /// Shared by every call to this endpoint: connections are reused.
     pub(super) agent: ureq::Agent,
+    /// The provider's own address (not one set in a variable or agon.toml).
+    pub(super) default_url: bool,
+    /// What a local server said of each model it was asked about, once per run.
+    pub(super) server_models: Arc<Mutex<BTreeMap<String, ServerModel>>>,
 }
 
 impl Endpoint {
     /// The URL of one call: `segments` after the base's path, then `query`.
     pub fn target(&self, segments: &[&str], query: &[(&str, &str)]) -> Result<Target, CallError> {
         self.base.as_ref().map(|b| b.join(segments, query)).map_err(|e| CallError::provider(e.clone()))
+    }
+
+    /// Whether calls go to the provider's own address.
+    pub fn is_default_url(&self) -> bool {
+        self.default_url
+    }
+
+    /// What the server says of `model` (Ollama's `/api/show`: its context
+    /// length, whether it can think), asked once per run; nothing when it
+    /// cannot say, and the call goes on without it.
+    pub(super) fn server_model(&self, model: &str, timeout: Duration) -> ServerModel {
+        if let Some(known) = self.server_models.lock().unwrap_or_else(|e| e.into_inner()).get(model) {
+            return *known;
+        }
+        let (path, body) = agon_wire::show_request(model);
+        let segments: Vec<&str> = path.iter().map(String::as_str).collect();
+        let asked = self.target(&segments, &[]).ok().and_then(|target| {
+            let call = self
+                .agent
+                .post(target.url.as_str())
+                .config()
+                .timeout_global(Some(timeout.min(Duration::from_secs(10))));
+            let response = call.build().header("Content-Type", "application/json").send(body.as_bytes()).ok()?;
+            if !response.status().is_success() {
+                return None;
+            }
+            let mut text = String::new();
+            response.into_body().as_reader().take(1 << 20).read_to_string(&mut text).ok()?;
+            Some(agon_wire::parse_show(&text))
+        });
+        let known = asked.unwrap_or_default();
+        self.server_models.lock().unwrap_or_else(|e| e.into_inner()).insert(model.to_string(), known);
+        known
     }
 
     /// The usable base URL, or why there is none (a message that names the variable).

@@ -76,6 +76,8 @@ impl Environment {
                     key_var,
                     key_required,
                     agent: agent.clone(),
+                    default_url: raw_url.trim_end_matches('/') == p.default_url,
+                    server_models: Default::default(),
                 },
             );
         }

@@ -1,7 +1,7 @@
-//! Every way a call can fail, as a [`CallError`] that names the URL (as
-//! shown) and what to set, and says whether another attempt may help.
+//! Every way a connection can fail, as a [`CallError`] that names the URL (as
+//! shown) and what to set, and says whether another attempt may help. What a
+//! provider's answer means (a status, an error body) is agon-wire's.
 
-use std::io::Read;
 use std::time::Duration;
 
 use super::limits::too_large;
@@ -42,33 +42,7 @@ pub(super) fn timed_out(url: &str, timeout: Duration) -> CallError {
         kind: wit::FailureKind::Timeout,
         message: format!("no complete answer from {url} within {} s", timeout.as_secs()),
         retry: Retry::No,
-    }
-}
-
-/// Map a non-success HTTP status to a failure; 408, 429 and 5xx may be tried again.
-pub(super) fn status_error(
-    status: u16,
-    body: &mut dyn Read,
-    url: &str,
-    endpoint: &Endpoint,
-    retry_after: Option<Duration>,
-) -> CallError {
-    let mut text = String::new();
-    let _ = body.take(2048).read_to_string(&mut text);
-    let detail = one_line(&text, 300);
-    let kind = match status {
-        429 => wit::FailureKind::RateLimited,
-        _ => wit::FailureKind::ProviderError,
-    };
-    let hint = match (status, &endpoint.key_var) {
-        (401 | 403, Some(var)) => format!(" (check {var})"),
-        (404, _) => format!(" (is {} right, and does it serve this model?)", endpoint.url_var),
-        _ => String::new(),
-    };
-    let error = CallError { kind, message: format!("HTTP {status} from {url}{hint}: {detail}"), retry: Retry::No };
-    match status {
-        408 | 429 | 500..=599 => error.retryable(retry_after),
-        _ => error,
+        usage: None,
     }
 }
 
@@ -87,45 +61,5 @@ pub(super) fn read_error(e: std::io::Error, url: &str, endpoint: &Endpoint, opti
         },
         Some(Err(other)) => CallError::transport(format!("the reply from {url} broke off: {other}")).retryable(None),
         None => CallError::transport(format!("the reply from {url} broke off")).retryable(None),
-    }
-}
-
-pub(super) fn malformed(url: &str, what: &str, e: impl std::fmt::Display, raw: &str) -> CallError {
-    CallError::provider(format!("malformed {what} from {url}: {e}: {}", one_line(raw, 120)))
-}
-
-pub(super) fn incomplete(url: &str) -> CallError {
-    CallError::provider(format!("the stream from {url} ended before the reply was complete")).retryable(None)
-}
-
-pub(super) fn refused(url: &str, why: &str) -> CallError {
-    CallError { kind: wit::FailureKind::Refused, message: format!("{url} refused to answer ({why})"), retry: Retry::No }
-}
-
-pub(super) fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match flat.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &flat[..i]),
-        None => flat,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::provider::Environment;
-
-    #[test]
-    fn statuses_that_may_pass_are_retried() {
-        let env = Environment::from_env();
-        let e = env.endpoint("openai").unwrap();
-        let err = |status| status_error(status, &mut "{}".as_bytes(), "http://x", e, Some(Duration::from_secs(2)));
-        assert_eq!(err(429).retry, Retry::Yes { after: Some(Duration::from_secs(2)) });
-        assert_eq!(err(429).kind, wit::FailureKind::RateLimited);
-        assert!(matches!(err(503).retry, Retry::Yes { .. }));
-        assert!(matches!(err(408).retry, Retry::Yes { .. }));
-        assert_eq!(err(400).retry, Retry::No);
-        assert_eq!(err(401).retry, Retry::No);
-        assert!(err(401).message.contains("check OPENAI_API_KEY"));
     }
 }

@@ -70,7 +70,7 @@ pub fn ask(
         if lines.is_empty() && line.trim() == EDIT {
             match edit(request, &prompt, editor) {
                 Ok(text) if !text.trim().is_empty() => {
-                    return Ok(Completion { text: text.trim().to_string(), usage: None });
+                    return Ok(Completion::text(text.trim().to_string()));
                 }
                 Ok(_) => say(out, "  the editor left no answer; type it here instead, or \":e\" to edit again\n"),
                 Err(why) => say(out, &format!("  {why}; type the answer here instead\n")),
@@ -86,7 +86,7 @@ pub fn ask(
             request.model
         )));
     }
-    Ok(Completion { text, usage: None })
+    Ok(Completion::text(text))
 }
 
 fn say(out: &mut dyn Write, text: &str) {
@@ -169,6 +169,8 @@ mod tests {
             max_tokens: 16,
             temperature: 0.0,
             expect: None,
+            reasoning: None,
+            traits: Vec::new(),
         }
     }
 

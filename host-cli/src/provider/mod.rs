@@ -1,4 +1,6 @@
-//! Model providers: turning a `ModelRequest` into a call and back.
+//! Model providers: turning a `ModelRequest` into a call and back. What each
+//! API takes and answers is agon-wire's (shared with every host); this module
+//! is the transport, command models and people.
 //!
 //! A model reference is `provider/model`. A provider is a wire format
 //! (OpenAI-compatible, Anthropic, Gemini, Ollama, or a command-line program)
@@ -8,25 +10,21 @@
 //! understands; keys never appear in any message this module produces, and
 //! base URLs appear only as [`base_url`] shows them (query values redacted).
 
-mod anthropic;
 pub mod base_url;
 mod call;
 pub mod command;
+mod convert;
 mod endpoint;
 mod environment;
 mod failure;
 pub mod gate;
-mod gemini;
-mod http;
 pub mod human;
 mod limits;
 mod literal_resolver;
 mod model_ref;
-mod ollama;
-mod openai;
 mod presets;
 pub mod retry;
-pub mod sse;
+mod wire_call;
 
 pub use base_url::{BaseUrl, Target};
 pub use call::{CallError, CallOptions, Completion, DEFAULT_MAX_REPLY, Retry};
@@ -36,20 +34,17 @@ pub use limits::size_name;
 pub use model_ref::ModelRef;
 pub use presets::{PRESETS, Preset, Wire, provider_names};
 
-// What every wire format's module uses, as `super::…`.
-use failure::{incomplete, malformed, read_error, refused};
-use http::{chat_messages, post};
-use limits::{grow, max_line, read_body, too_large};
-
 use crate::engine::wit;
 
-/// Perform one request with one model, once; `on_text` sees streamed text as it arrives.
+/// Perform one request with one model, once; `on_text` sees streamed text
+/// as it arrives, `on_note` what the person should know about the call.
 pub fn complete(
     env: &Environment,
     model: &ModelRef,
     request: &wit::ModelRequest,
     options: CallOptions,
     on_text: &mut dyn FnMut(&str),
+    on_note: &mut dyn FnMut(String),
 ) -> Result<Completion, CallError> {
     if model.provider == human::PROVIDER {
         // The host loop asks people itself (one at a time, the live view held back).
@@ -69,12 +64,6 @@ pub fn complete(
     let Some(endpoint) = env.endpoint(&model.provider) else {
         return Err(CallError::provider(format!("unknown provider '{}'", model.provider)));
     };
-    let result = match endpoint.wire {
-        Wire::OpenAi => openai::complete(endpoint, model, request, options, on_text),
-        Wire::Anthropic => anthropic::complete(endpoint, model, request, options, on_text),
-        Wire::Gemini => gemini::complete(endpoint, model, request, options, on_text),
-        Wire::Ollama => ollama::complete(endpoint, model, request, options, on_text),
-        Wire::Command => unreachable!("command models have no endpoint"),
-    };
+    let result = wire_call::complete(endpoint, model, request, options, on_text, on_note);
     result.map_err(|e| CallError { message: redact(&e.message, &env.secrets()), ..e })
 }

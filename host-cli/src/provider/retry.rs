@@ -88,7 +88,7 @@ mod tests {
     use crate::engine::wit;
 
     fn err(retry: Retry) -> CallError {
-        CallError { kind: wit::FailureKind::RateLimited, message: "HTTP 429".into(), retry }
+        CallError { kind: wit::FailureKind::RateLimited, message: "HTTP 429".into(), retry, usage: None }
     }
 
     #[test]
