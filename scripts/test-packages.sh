@@ -2,7 +2,7 @@
 # The packages as a registry would get them, each checked from clean:
 #
 # 1. crates.io: `cargo package` (which builds the packaged crate on its own,
-#    from its .crate file) for agon-core and agon-stream. agon-cli is not
+#    from its .crate file) for agon-core and agon-wire. agon-cli is not
 #    packaged: its build script builds the component from the workspace's
 #    other crates, so it cannot build from a .crate yet (publish = false;
 #    it ships as a binary, scripts/release.sh).
@@ -30,9 +30,9 @@ step "set-up: the SDKs (target/agon.wasm, bindings/js/gen, the wheel's agon.wasm
 scripts/setup-sdk.sh
 scripts/setup-packages.sh
 
-step "cargo package: agon-core, agon-stream (each verified: built from its .crate alone)"
-cargo package --quiet -p agon-core -p agon-stream --target-dir "$work/cargo-target"
-for crate in agon-core agon-stream; do
+step "cargo package: agon-core, agon-wire (each verified: built from its .crate alone)"
+cargo package --quiet -p agon-core -p agon-wire --target-dir "$work/cargo-target"
+for crate in agon-core agon-wire; do
   ls "$work/cargo-target/package/$crate-"*.crate >/dev/null || fail "no .crate for $crate"
 done
 

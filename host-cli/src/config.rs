@@ -203,6 +203,8 @@ pub struct ProviderSettings {
     pub base_url: Option<String>,
     /// The environment variable holding the key (never the key itself).
     pub key_env: Option<String>,
+    /// The most calls in flight to this provider at once (a local server on one GPU: 1).
+    pub concurrency: Option<usize>,
 }
 
 #[derive(Debug, Clone, Deserialize, PartialEq)]

@@ -21,14 +21,23 @@ pub fn call_seat(
 ) -> Result<provider::Completion, provider::CallError> {
     // References were checked before the run; a bad one here still fails only this call.
     let chain = ModelRef::parse_chain(&request.model).map_err(provider::CallError::provider)?;
+    // Both the attempts and the waits between them have something to say.
+    let note = std::cell::RefCell::new(note);
     let mut failures: Vec<String> = Vec::new();
     let mut last = None;
     for (i, model) in chain.iter().enumerate() {
+        let mut wait = |d: Duration| {
+            if d >= Duration::from_secs(1) {
+                (note.borrow_mut())(format!("{}: waiting {} s before trying again", model.reference(), d.as_secs()));
+            }
+            sleep(d)
+        };
         let mut attempt = |n: u32| {
             if n > 1 {
-                note(format!("{}: attempt {n}", model.reference()));
+                (note.borrow_mut())(format!("{}: attempt {n}", model.reference()));
             }
             let _permit = env.gate.as_ref().map(|g| g.acquire(&model.provider));
+            let _slot = env.slots.acquire(&model.provider);
             let mut streamed = false;
             // Timed after the permit: waiting for one's turn is not the call.
             let start_ms = now_ms();
@@ -45,7 +54,7 @@ pub fn call_seat(
                 &mut |n| notes.push(n),
             );
             for n in notes {
-                note(n);
+                (note.borrow_mut())(n);
             }
             timed(Timing {
                 id: request.id,
@@ -60,16 +69,17 @@ pub fn call_seat(
             });
             (result, streamed)
         };
-        match retry::with_retries(env.retry, sleep, &mut attempt) {
+        match retry::with_retries(env.retry, &mut wait, &mut attempt) {
             Ok(done) => {
                 if i > 0 {
-                    note(format!("answered by {} after {}", model.reference(), failures.join("; ")));
+                    (note.borrow_mut())(format!("answered by {} after {}", model.reference(), failures.join("; ")));
                 }
                 return Ok(done);
             }
             Err(e) => {
                 if i + 1 < chain.len() {
-                    note(format!("{} failed ({}); trying {}", model.reference(), e.message, chain[i + 1].reference()));
+                    let next = chain[i + 1].reference();
+                    (note.borrow_mut())(format!("{} failed ({}); trying {next}", model.reference(), e.message));
                 }
                 failures.push(format!("{} failed", model.reference()));
                 last = Some(e);

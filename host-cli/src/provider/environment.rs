@@ -18,6 +18,8 @@ pub struct Environment {
     pub retry: retry::RetryPolicy,
     /// Limits shared with other debates (`agon batch`); none for a single run.
     pub gate: Option<std::sync::Arc<gate::CallGate>>,
+    /// Calls in flight per provider, where agon.toml limits them.
+    pub slots: std::sync::Arc<gate::ProviderSlots>,
 }
 
 impl Environment {
@@ -85,7 +87,9 @@ impl Environment {
         for (name, c) in &config.commands {
             commands.insert(name.clone(), command::CommandModel::from_settings(name, c));
         }
-        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None }
+        let limits = config.providers.iter().filter_map(|(p, s)| Some((p.clone(), s.concurrency?))).collect();
+        let slots = std::sync::Arc::new(gate::ProviderSlots::new(limits));
+        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None, slots }
     }
 
     pub fn endpoint(&self, provider: &str) -> Option<&Endpoint> {

@@ -63,6 +63,49 @@ impl CallGate {
     }
 }
 
+/// How many calls each provider may have in flight at once, where agon.toml
+/// sets it (`[providers.ollama] concurrency = 1`): one GPU serves one or a
+/// few requests at a time, and calls waiting in its queue would time out.
+#[derive(Debug, Default)]
+pub struct ProviderSlots {
+    limits: BTreeMap<String, usize>,
+    busy: Mutex<BTreeMap<String, usize>>,
+    freed: Condvar,
+}
+
+/// A call's place among its provider's; dropping it frees the place.
+pub struct Slot<'s> {
+    slots: &'s ProviderSlots,
+    provider: String,
+}
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        let mut busy = self.slots.busy.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(n) = busy.get_mut(&self.provider) {
+            *n -= 1;
+        }
+        self.slots.freed.notify_all();
+    }
+}
+
+impl ProviderSlots {
+    pub fn new(limits: BTreeMap<String, usize>) -> ProviderSlots {
+        ProviderSlots { limits: limits.into_iter().map(|(p, n)| (p, n.max(1))).collect(), ..ProviderSlots::default() }
+    }
+
+    /// Wait for a place when `provider` has a limit; none is needed otherwise.
+    pub fn acquire(&self, provider: &str) -> Option<Slot<'_>> {
+        let limit = *self.limits.get(provider)?;
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        while busy.get(provider).copied().unwrap_or(0) >= limit {
+            busy = self.freed.wait(busy).unwrap_or_else(|e| e.into_inner());
+        }
+        *busy.entry(provider.to_string()).or_insert(0) += 1;
+        Some(Slot { slots: self, provider: provider.to_string() })
+    }
+}
+
 /// `PROVIDER=N/min` (or `N/s`), for `--rate`.
 pub fn parse_rate(text: &str) -> Result<(String, u32), String> {
     let bad = || format!("--rate {text}: write PROVIDER=N/min, e.g. groq=30/min");
@@ -105,6 +148,27 @@ mod tests {
             .collect();
         threads.into_iter().for_each(|t| t.join().unwrap());
         assert_eq!(peak.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_provider_with_a_limit_never_has_more_in_flight() {
+        let slots = Arc::new(ProviderSlots::new(BTreeMap::from([("ollama".to_string(), 1)])));
+        assert!(slots.acquire("openai").is_none(), "no limit, no wait");
+        let (now, peak) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let (slots, now, peak) = (slots.clone(), now.clone(), peak.clone());
+                std::thread::spawn(move || {
+                    let _slot = slots.acquire("ollama");
+                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    peak.fetch_max(n, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(10));
+                    now.fetch_sub(1, Ordering::SeqCst);
+                })
+            })
+            .collect();
+        threads.into_iter().for_each(|t| t.join().unwrap());
+        assert_eq!(peak.load(Ordering::SeqCst), 1);
     }
 
     #[test]
