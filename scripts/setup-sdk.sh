@@ -4,7 +4,8 @@
 #
 # 1. target/agon.wasm, the component (cargo run -p xtask -- component);
 # 2. bindings/js: npm ci from the lockfile, then jco transpiles the component into gen/;
-# 3. bindings/python: agon.wasm copied into the package, and .venv-sdk with the
+# 3. bindings/python: agon.wasm and the model catalog (catalog/models.json)
+#    copied into the package, and .venv-sdk with the
 #    pinned test tools, Ray (for agon.ray) and the package itself installed
 #    (pip install ./bindings/python).
 set -euo pipefail
@@ -32,8 +33,9 @@ fi
 say "transpiling the component for JS (bindings/js/gen)"
 (cd bindings/js && node scripts/build.mjs ../../target/agon.wasm >&2)
 
-# Python: the component ships inside the package.
+# Python: the component and the model catalog ship inside the package.
 cp target/agon.wasm bindings/python/src/agon/agon.wasm
+cp catalog/models.json bindings/python/src/agon/models.json
 if [ ! -x .venv-sdk/bin/python ]; then
   say "creating .venv-sdk"
   python3 -m venv .venv-sdk

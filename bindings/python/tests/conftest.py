@@ -39,10 +39,15 @@ def same_name(a: str, b: str) -> bool:
 
 
 def script_input(entry: dict[str, Any], id: int) -> Variant:
+    """A script entry as the engine's input (agon_core::script's `input_for`): a reply with its
+    usage and why it stopped, or a failure with what it billed all the same."""
     if entry.get("fail"):
         fail = entry["fail"]
-        return Variant("failed", {"id": id, "kind": fail["kind"].replace("_", "-"), "message": fail["message"]})
-    return Variant("reply", {"id": id, "text": entry.get("text", ""), "usage": entry.get("usage")})
+        return Variant("failed", {"id": id, "kind": fail["kind"].replace("_", "-"), "message": fail["message"],
+                                  "usage": entry.get("usage")})
+    stop = entry.get("stop")
+    return Variant("reply", {"id": id, "text": entry.get("text", ""), "usage": entry.get("usage"),
+                             "stop": stop.replace("_", "-") if stop else None})
 
 
 def find_entry(script: list[dict[str, Any]], used: list[bool], request: dict[str, Any]) -> int:

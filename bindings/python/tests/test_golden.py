@@ -75,8 +75,8 @@ def scripted(case: str):
         used[i] = True
         entry = script_input(script[i], request["id"])
         if entry.tag == "failed":
-            raise agon.ProviderError(entry.value["kind"], entry.value["message"])
-        return {"text": entry.value["text"], "usage": entry.value["usage"]}
+            raise agon.ProviderError(entry.value["kind"], entry.value["message"], usage=entry.value["usage"])
+        return {"text": entry.value["text"], "usage": entry.value["usage"], "stop": entry.value["stop"]}
 
     return answer
 
@@ -188,3 +188,18 @@ def test_a_role_council_panel_is_built_by_the_engine() -> None:
     with pytest.raises(AgonError) as raised:
         agon.build_spec({"question": "q", "protocol": "round-robin", "models": ["a/x", " "]})
     assert raised.value.kind == "invalid-spec" and raised.value.detail["field"] == "models[1]"
+
+
+def test_build_spec_takes_the_shipped_catalog_by_default_another_one_or_none() -> None:
+    choices = {"question": "q", "protocol": "round-robin", "models": ["openai/gpt-5", "ollama/smollm2"]}
+    spec = agon.build_spec(choices)
+    assert spec["models"] == {"openai/gpt-5": {"reasoning": True, "temperature": False, "context": 400000,
+                                               "max_output": 128000}}
+    assert spec["prices"]["openai/gpt-5"]["output"] > 0
+    none = agon.build_spec({**choices, "catalog": None})
+    # Without a catalog nothing is known of gpt-5 (a local model is still free).
+    assert "models" not in none and "openai/gpt-5" not in none.get("prices", {}), none
+    own = agon.catalog()
+    own["models"]["acme/x"] = {"reasoning": False, "temperature": True, "price": {"input": 1, "output": 2}}
+    assert agon.build_spec({**choices, "models": ["acme/x"], "catalog": own})["prices"] == {"acme/x": {"input": 1, "output": 2}}
+    assert "acme/x" not in agon.catalog()["models"], "catalog() gives a copy"

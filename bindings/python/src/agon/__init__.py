@@ -6,6 +6,10 @@ made inside the component.
 
     from agon import run_debate, openai
     transcript = run_debate(spec, openai("http://127.0.0.1:8080/v1"))
+
+The providers (``openai``, ``anthropic``, ``gemini``, ``ollama``) keep only the
+transport: what to send and how to read the reply is the component's wire
+layer, the same code every agon host runs.
 """
 
 from ._drive import drive, drive_async, run_debate, run_debate_async
@@ -14,6 +18,7 @@ from ._engine import (
     Session,
     build_spec,
     builtin_roles,
+    catalog,
     check_document,
     document_info,
     estimate,
@@ -25,20 +30,23 @@ from ._engine import (
     validate_spec,
     version,
 )
-from .providers import ProviderError, by_provider, ollama, openai
+from .providers import ProviderError, anthropic, by_provider, gemini, ollama, openai
 from .types import Variant
 
 __all__ = [
     "AgonError",
     "ProviderError",
+    "anthropic",
     "Session",
     "Variant",
     "builtin_roles",
     "by_provider",
+    "catalog",
     "check_document",
     "document_info",
     "drive",
     "drive_async",
+    "gemini",
     "ollama",
     "openai",
     "parse_role",

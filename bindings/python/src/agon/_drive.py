@@ -1,8 +1,10 @@
 """The host loop: drain ``poll()``, perform released requests, feed back what came of them.
 
-``complete(request)`` returns the reply text or ``{"text", "usage"}``, or
-raises; an exception's ``kind`` attribute (a WIT failure kind) is kept, any
-other exception is a ``provider-error``. The engine decides what a failure means.
+``complete(request)`` returns the reply text or ``{"text", "usage", "stop"}``
+(``stop: "token-limit"`` marks a cut reply), or raises; an exception's ``kind``
+attribute (a WIT failure kind) is kept, any other exception is a
+``provider-error``, and its ``usage`` attribute (what a failed call billed) goes
+with it. The engine decides what a failure means.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from collections import deque
 from collections.abc import Awaitable
 from typing import Any, Callable, Optional, Union, cast
 
-from ._engine import Session, Spec
-from .types import FAILURE_KINDS, DebateEvent, ModelRequest, Outcome, Reply, Variant
+from ._engine import Session, Spec, wit_usage
+from .types import FAILURE_KINDS, STOP_REASONS, DebateEvent, ModelRequest, Outcome, Reply, Variant
 
 Complete = Callable[[ModelRequest], Reply]
 AsyncComplete = Callable[[ModelRequest], Union[Reply, Awaitable[Reply]]]
@@ -32,12 +34,19 @@ def _input(request: ModelRequest, answer: Any = None, error: Optional[BaseExcept
             "id": id,
             "kind": kind if kind in FAILURE_KINDS else "provider-error",
             "message": str(error) or type(error).__name__,
+            "usage": wit_usage(getattr(error, "usage", None)),
         })
     if isinstance(answer, str):
-        return Variant("reply", {"id": id, "text": answer, "usage": None})
+        return Variant("reply", {"id": id, "text": answer, "usage": None, "stop": None})
     if isinstance(answer, dict) and isinstance(answer.get("text"), str):
-        return Variant("reply", {"id": id, "text": answer["text"], "usage": answer.get("usage")})
-    return _input(request, error=TypeError("complete() must return a str or {'text': str, 'usage': ...}"))
+        stop = answer.get("stop")
+        return Variant("reply", {
+            "id": id,
+            "text": answer["text"],
+            "usage": wit_usage(answer.get("usage")),
+            "stop": stop if stop in STOP_REASONS else None,
+        })
+    return _input(request, error=TypeError("complete() must return a str or {'text': str, 'usage': ..., 'stop': ...}"))
 
 
 def _call(complete: Complete, request: ModelRequest) -> Variant:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import threading
 from collections.abc import Mapping
 from importlib import resources
@@ -21,6 +22,7 @@ from wasmtime.component import _types as wt
 from .types import Outcome, Usage, Variant
 
 _ENGINE_INTERFACE = "agon:debate/engine@0.1.0"
+_WIRE_INTERFACE = "agon:debate/wire@0.1.0"
 
 Spec = Union[str, Mapping[str, Any]]
 
@@ -45,6 +47,8 @@ def _lift(value: Any) -> Any:
         return Variant(value.tag, _lift(value.payload))
     if isinstance(value, list):
         return [_lift(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_lift(v) for v in value)
     return value
 
 
@@ -65,6 +69,8 @@ def _lower(value: Any) -> Any:
         return record
     if isinstance(value, list):
         return [_lower(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_lower(v) for v in value)
     return value
 
 
@@ -222,9 +228,11 @@ class _Component:
                 )
             self.component = wc.Component(self.engine, wasm.read_bytes())
         self.linker = wc.Linker(self.engine)
-        self.interface = self.component.get_export_index(_ENGINE_INTERFACE)
+        self.interfaces = {
+            name: self.component.get_export_index(name) for name in (_ENGINE_INTERFACE, _WIRE_INTERFACE)
+        }
         #: Each export's type, read once (the component's types are the same in every instance).
-        self.types: dict[str, Any] = {}
+        self.types: dict[tuple[str, str], Any] = {}
         #: `poll-json`'s reader, built from `poll`'s type once.
         self.output_decoder: Optional[Callable[[Any], Any]] = None
 
@@ -244,28 +252,32 @@ class _Instance:
         self.store = wasmtime.Store(loaded.engine)
         self._loaded = loaded
         self._instance = loaded.linker.instantiate(self.store, loaded.component)
-        self._funcs: dict[str, wc.Func] = {}
+        self._funcs: dict[tuple[str, str], wc.Func] = {}
 
-    def _func(self, name: str) -> wc.Func:
+    def _func(self, name: str, interface: str = _ENGINE_INTERFACE) -> wc.Func:
         """An export, with its type read once per process."""
-        func = self._funcs.get(name)
+        key = (interface, name)
+        func = self._funcs.get(key)
         if func is None:
-            index = self._loaded.component.get_export_index(name, self._loaded.interface)
+            index = self._loaded.component.get_export_index(name, self._loaded.interfaces[interface])
             func = self._instance.get_func(self.store, index) if index else None
             if func is None:
-                raise RuntimeError(f"agon.wasm exports no function {name}")
-            fty = self._loaded.types.get(name)
+                raise RuntimeError(f"agon.wasm exports no function {name} in {interface}")
+            fty = self._loaded.types.get(key)
             if fty is None:
-                fty = self._loaded.types[name] = _freeze(func.type(self.store))
-            func = self._funcs[name] = _typed_once(func, fty)
+                fty = self._loaded.types[key] = _freeze(func.type(self.store))
+            func = self._funcs[key] = _typed_once(func, fty)
         return func
 
-    def call(self, name: str, *args: Any) -> Any:
-        """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError."""
-        func = self._func(name)
+    def call(self, name: str, *args: Any, interface: str = _ENGINE_INTERFACE) -> Any:
+        """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError
+        (as :class:`WireFailure` for the wire interface)."""
+        func = self._func(name, interface)
         value = func(self.store, *args)
         result = func.type(self.store).result
-        return _unwrap(result, value) if isinstance(result, wc.ResultType) else value
+        if not isinstance(result, wc.ResultType):
+            return value
+        return _unwrap(result, value, AgonError if interface == _ENGINE_INTERFACE else WireFailure)
 
     def output_decoder(self) -> Callable[[Any], Any]:
         """Reads one element of `poll-json` into what `poll` gives (after :func:`_lift`)."""
@@ -276,8 +288,8 @@ class _Instance:
         return decode
 
 
-def _unwrap(result: wc.ResultType, value: Any) -> Any:
-    """The ok value of a WIT ``result``, or its error raised as AgonError.
+def _unwrap(result: wc.ResultType, value: Any, error: Callable[[Any], Exception] = AgonError) -> Any:
+    """The ok value of a WIT ``result``, or its error raised (as AgonError by default).
 
     wasmtime-py lifts ``result<T, E>`` as a tagged ``Variant("ok" | "err", ...)``
     only when T and E lift to the same Python class (two records, say); otherwise
@@ -292,11 +304,33 @@ def _unwrap(result: wc.ResultType, value: Any) -> Any:
             ty.add_classes(classes)
     if ok_classes & err_classes:
         if value.tag == "err":
-            raise AgonError(_lift(value.payload))
+            raise error(_lift(value.payload))
         return value.payload
     if isinstance(value, tuple(err_classes)):
-        raise AgonError(_lift(value))
+        raise error(_lift(value))
     return value
+
+
+def wit_usage(usage: Optional[Mapping[str, Any]]) -> Optional[dict[str, Any]]:
+    """Usage as the WIT record takes it: every field, the optional ones ``None`` when left out."""
+    if usage is None:
+        return None
+    return {
+        "prompt_tokens": usage["prompt_tokens"],
+        "completion_tokens": usage["completion_tokens"],
+        **{k: usage.get(k) for k in ("reasoning_tokens", "cached_tokens", "cache_write_tokens")},
+    }
+
+
+def _wit_input(input: Variant) -> Variant:
+    """An input with every field the WIT record has: the optional ones ``None`` when left out."""
+    if not isinstance(input.value, Mapping):
+        return input
+    value = dict(input.value)
+    value["usage"] = wit_usage(value.get("usage"))
+    if input.tag == "reply":
+        value.setdefault("stop", None)
+    return Variant(input.tag, value)
 
 
 def spec_text(spec: Spec) -> str:
@@ -343,16 +377,19 @@ class Session:
         return [decode(output) for output in json.loads(_text(self._method("poll-json")))]
 
     def handle(self, input: Variant) -> str:
-        """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append."""
-        return _text(self._method("handle", _lower(input)))
+        """Feed ``Variant("reply", {...})`` or ``Variant("failed", {...})``; returns the journal line to append.
+        Optional fields may be left out (``usage``, ``stop``, usage's ``reasoning_tokens``, …)."""
+        return _text(self._method("handle", _lower(_wit_input(input))))
 
-    def reply(self, id: int, text: str, usage: Optional[Usage] = None) -> str:
-        """Feed a model's reply to request ``id``; returns the journal line."""
-        return self.handle(Variant("reply", {"id": id, "text": text, "usage": usage}))
+    def reply(self, id: int, text: str, usage: Optional[Usage] = None, stop: Optional[str] = None) -> str:
+        """Feed a model's reply to request ``id`` (``stop``: ``complete``, ``token-limit`` for a
+        cut reply, ``other``); returns the journal line."""
+        return self.handle(Variant("reply", {"id": id, "text": text, "usage": wit_usage(usage), "stop": stop}))
 
-    def fail(self, id: int, kind: str, message: str) -> str:
-        """Feed a failed call (``kind``: timeout, rate-limited, provider-error, refused, cancelled, transport)."""
-        return self.handle(Variant("failed", {"id": id, "kind": kind, "message": message}))
+    def fail(self, id: int, kind: str, message: str, usage: Optional[Usage] = None) -> str:
+        """Feed a failed call (``kind``: timeout, rate-limited, provider-error, refused, cancelled,
+        transport, token-limit), with what it billed all the same."""
+        return self.handle(Variant("failed", {"id": id, "kind": kind, "message": message, "usage": wit_usage(usage)}))
 
     def journal(self) -> str:
         """The whole journal so far (just the header before any input)."""
@@ -405,13 +442,41 @@ class Session:
         self.close()
 
 
+_catalog: Optional[dict[str, Any]] = None
+
+
+def catalog() -> dict[str, Any]:
+    """The model catalog this package ships (``models.json``: a snapshot of models.dev, MIT):
+    each model's traits (reasoning, temperature, context, max output) and price, by reference.
+    A copy: change it freely and pass it to :func:`build_spec` as ``catalog``."""
+    global _catalog
+    if _catalog is None:
+        shipped = resources.files(__package__).joinpath("models.json")
+        if not shipped.is_file():
+            raise RuntimeError(
+                "models.json is missing from the agon package: copy catalog/models.json in "
+                "(scripts/setup-sdk.sh does), or pass build_spec a catalog of your own (or None)"
+            )
+        _catalog = json.loads(shipped.read_text(encoding="utf-8"))
+    return cast("dict[str, Any]", json.loads(json.dumps(_catalog)))
+
+
 def build_spec(request: Mapping[str, Any]) -> dict[str, Any]:
     """Build a spec from what a user chose (``question``, ``protocol`` as ``NAME`` or
     ``NAME:SEAT``, ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
-    texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``).
+    texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``,
+    ``reasoning`` as ``{"effort": "low"|"medium"|"high", "budget": N}`` for every seat,
+    ``seat_reasoning`` by seat id, ``catalog_overrides`` by model reference).
     Seat ids, the judge and role-council's roles are decided by the engine, as in every
-    host. Returns the spec, validated and normalized; raises AgonError naming the field."""
-    text = _text(_Instance().call("build-spec", json.dumps(dict(request))))
+    host. The spec gets each model's price and traits from the shipped catalog
+    (:func:`catalog`), so every request carries what the wire layer needs to shape its call
+    (``max_completion_tokens`` and no temperature for gpt-5); ``catalog`` gives another,
+    ``catalog=None`` none. Returns the spec, validated and normalized; raises AgonError
+    naming the field."""
+    choices = dict(request)
+    if "catalog" not in choices:
+        choices["catalog"] = _catalog if _catalog is not None else catalog()
+    text = _text(_Instance().call("build-spec", json.dumps(choices)))
     return cast("dict[str, Any]", json.loads(text))
 
 
@@ -470,3 +535,123 @@ def timeline_svg(timings_ndjson: str) -> Optional[str]:
 
 def version() -> str:
     return _text(_Instance().call("version"))
+
+
+# --- the wire layer ----------------------------------------------------------------------------
+#
+# agon-wire, the one place every host knows the providers' wire formats, through the WIT
+# interface `wire`: the HTTP request for a model request, and the reading of the reply.
+# The providers (providers.py) keep only the transport.
+
+
+class WireFailure(Exception):
+    """A call that came to nothing, as the wire layer read it: the WIT ``wire-failure``
+    (``kind``, ``message``, ``retryable``, ``retry_after_ms``, ``usage``)."""
+
+    def __init__(self, failure: Mapping[str, Any]) -> None:
+        super().__init__(failure["message"])
+        self.failure = dict(failure)
+
+
+def _case(name: str) -> str:
+    """An enum value as the WIT names it: ``CrossExam``, ``cross_exam`` → ``cross-exam``."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower().replace("_", "-")
+
+
+def _wit_request(request: Mapping[str, Any]) -> Any:
+    """A request as a provider gets it (``poll``'s or ``poll_all``'s dict, or one written by
+    hand) → the WIT ``model-request``. Enum values may be WIT names or serde's (``System``);
+    ``expect``, ``reasoning`` and ``traits`` may be left out; ``traits`` may be a mapping."""
+    traits = request.get("traits") or []
+    if isinstance(traits, Mapping):
+        traits = list(traits.items())
+    reasoning = request.get("reasoning")
+    return _lower({
+        "id": request["id"],
+        "seat": request["seat"],
+        "model": request["model"],
+        "purpose": _case(request["purpose"]),
+        "round": request["round"],
+        "phase": _case(request["phase"]),
+        "messages": [{"role": _case(m["role"]), "content": m["content"]} for m in request["messages"]],
+        "max_tokens": request["max_tokens"],
+        "temperature": float(request["temperature"]),
+        "expect": request.get("expect"),
+        "reasoning": None if reasoning is None else {
+            "effort": None if reasoning.get("effort") is None else _case(reasoning["effort"]),
+            "budget": reasoning.get("budget"),
+            "allowance": reasoning.get("allowance", 0),
+        },
+        "traits": [(reference, {
+            "reasoning": t["reasoning"],
+            "temperature": t["temperature"],
+            "context": t.get("context"),
+            "max_output": t.get("max_output"),
+        }) for reference, t in traits],
+    })
+
+
+class Reader:
+    """Reads one reply (the WIT ``reader``): :meth:`feed` the body as it arrives, then
+    :meth:`finish` once. Failures raise :class:`WireFailure`."""
+
+    def __init__(self, instance: "_Instance", http: Mapping[str, Any], url: str, max_reply: int) -> None:
+        self._instance = instance
+        self._resource: Optional[wc.ResourceAny] = instance.call(
+            "[constructor]reader", _lower(dict(http)), url, max_reply, interface=_WIRE_INTERFACE
+        )
+
+    def feed(self, chunk: bytes) -> list[str]:
+        """The text pieces these bytes completed, in order."""
+        return cast("list[str]", self._instance.call(
+            "[method]reader.feed", self._resource, bytes(chunk), interface=_WIRE_INTERFACE
+        ))
+
+    def finish(self) -> dict[str, Any]:
+        """The completion: ``{"text", "usage", "stop"}``."""
+        try:
+            done = self._instance.call("[method]reader.finish", self._resource, interface=_WIRE_INTERFACE)
+            return cast("dict[str, Any]", _lift(done))
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self._resource is not None:
+            self._resource.drop(self._instance.store)
+            self._resource = None
+
+
+class Wire:
+    """The component's ``wire`` interface on an instance of its own: use one per call,
+    from one thread (each provider call makes its own)."""
+
+    def __init__(self) -> None:
+        self._instance = _Instance()
+
+    def _call(self, name: str, *args: Any) -> Any:
+        return self._instance.call(name, *args, interface=_WIRE_INTERFACE)
+
+    def build_request(self, call: Mapping[str, Any], request: Mapping[str, Any]) -> dict[str, Any]:
+        """The HTTP request for ``request`` sent to ``call``'s model (``{"api", "reference",
+        "model", "stream", "server"}``): ``path`` segments, ``query``, ``headers``, ``body``,
+        ``stream``, ``output_limit``, ``note``."""
+        return cast("dict[str, Any]", _lift(self._call("build-request", _lower(dict(call)), _wit_request(request))))
+
+    def auth_header(self, api: str, key: str) -> tuple[str, str]:
+        name, value = self._call("auth-header", api, key)
+        return str(name), str(value)
+
+    def status_failure(self, status: int, body: str, retry_after: Optional[str], url: str, hint: str) -> dict[str, Any]:
+        """A non-2xx answer as a ``wire-failure``."""
+        return cast("dict[str, Any]", _lift(self._call("status-failure", status, body, retry_after, url, hint)))
+
+    def show_request(self, model: str) -> tuple[list[str], str]:
+        path, body = self._call("show-request", model)
+        return [str(p) for p in path], str(body)
+
+    def parse_show(self, body: str) -> dict[str, Any]:
+        return cast("dict[str, Any]", _lift(self._call("parse-show", body)))
+
+    def reader(self, http: Mapping[str, Any], url: str, max_reply: int) -> Reader:
+        """A reader for the reply to ``http`` (as :meth:`build_request` gave it), from ``url``."""
+        return Reader(self._instance, http, url, max_reply)

@@ -1,4 +1,11 @@
-"""Providers over urllib: a ModelRequest in, ``{"text", "usage"}`` out.
+"""Providers over urllib: a ModelRequest in, ``{"text", "usage", "stop"}`` out.
+
+What to send and how to read the reply is agon-wire's, inside the component
+(the WIT interface ``wire``), the same code the CLI, the browser page and the
+JS SDK use: OpenAI's chat completions (and compatible servers), Anthropic's
+Messages, Gemini and Ollama, each call shaped by the model's traits from the
+catalog. This module keeps only the transport: the URL, the key, the
+timeout, the body read in chunks and fed to the reader.
 
 A failed call raises :class:`ProviderError` whose ``kind`` is the WIT failure
 kind, so the engine records it as what it is. They block, so
@@ -8,134 +15,129 @@ from those threads.
 
 from __future__ import annotations
 
-import json
+import email.utils
+import http.client
 import socket
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from collections.abc import Iterator, Mapping
+import warnings
+from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
+from ._engine import Wire, WireFailure
 from .types import Completion, ModelRequest, Usage
 
 OnText = Callable[[str, ModelRequest], None]
+OnNote = Callable[[str, ModelRequest], None]
+
+#: The most reply text a call accepts by default, in bytes (as the CLI's `max_reply`).
+MAX_REPLY = 4 << 20
 
 
 class ProviderError(Exception):
-    """A failed model call; ``kind`` is one of the WIT failure kinds."""
+    """A failed model call. ``kind`` is one of the WIT failure kinds (``token-limit``
+    included); ``retryable`` says whether another attempt may pass, ``retry_after_ms``
+    after how long when the provider said; ``usage`` is what the call billed all the same."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after_ms: Optional[int] = None,
+        usage: Optional[Usage] = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
+        self.retryable = retryable
+        self.retry_after_ms = retry_after_ms
+        self.usage = usage
+
+    def __reduce__(self) -> Any:
+        # Pickled whole (a call made in another process, as on Ray), not from `args` alone.
+        return (ProviderError, (self.kind, str(self)), self.__dict__)
 
 
 def openai(
     base_url: str = "https://api.openai.com/v1",
     api_key: Optional[str] = None,
     *,
+    api: Optional[str] = None,
     stream: bool = True,
     on_text: Optional[OnText] = None,
+    on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
+    max_reply: int = MAX_REPLY,
 ) -> Callable[[ModelRequest], Completion]:
-    """Any OpenAI-compatible ``/chat/completions`` endpoint, streamed as SSE by default."""
-    url = base_url.rstrip("/") + "/chat/completions"
+    """OpenAI's chat completions, or any server that speaks them (``/chat/completions``
+    under ``base_url``), streamed as SSE by default.
 
-    def complete(request: ModelRequest) -> Completion:
-        body: dict[str, Any] = {
-            "model": _model_name(request["model"], "openai"),
-            "messages": [{"role": m["role"], "content": m["content"]} for m in request["messages"]],
-            # Always sent: some local servers generate without end otherwise.
-            "max_tokens": request["max_tokens"],
-            "temperature": request["temperature"],
-            "stream": stream,
-        }
-        if stream:
-            body["stream_options"] = {"include_usage": True}
-        headers = {"Content-Type": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        deadline = time.monotonic() + timeout
-        with _post(url, headers, body, timeout, api_key) as response:
-            if not stream:
-                reply = _parse(_read(response, url, timeout), f"malformed JSON from {url}")
-                if "error" in reply:
-                    raise ProviderError("provider-error", f"{url} answered with an error: {json.dumps(reply['error'])}")
-                choice = (reply.get("choices") or [{}])[0]
-                if choice.get("finish_reason") == "content_filter":
-                    raise _refused(url)
-                text = (choice.get("message") or {}).get("content")
-                if not isinstance(text, str):
-                    raise ProviderError("provider-error", f"{url} sent no choices[0].message.content")
-                if on_text:
-                    on_text(text, request)
-                return {"text": text, "usage": _openai_usage(reply.get("usage"))}
-            text, usage, finished = "", None, False
-            for data in _sse_data(response, url, timeout, deadline):
-                if data.strip() == "[DONE]":
-                    finished = True
-                    break
-                chunk = _parse(data, f"malformed stream event from {url}")
-                if "error" in chunk:
-                    raise ProviderError("provider-error", f"{url} reported an error mid-stream: {json.dumps(chunk['error'])}")
-                usage = _openai_usage(chunk.get("usage")) or usage
-                choice = (chunk.get("choices") or [{}])[0]
-                piece = (choice.get("delta") or {}).get("content")
-                if isinstance(piece, str) and piece:
-                    text += piece
-                    if on_text:
-                        on_text(piece, request)
-                if choice.get("finish_reason") == "content_filter":
-                    raise _refused(url)
-                if choice.get("finish_reason"):
-                    finished = True
-            if not finished:
-                raise ProviderError("provider-error", f"the stream from {url} ended before the reply was complete")
-            return {"text": text, "usage": usage}
+    OpenAI's own conventions (``max_completion_tokens``, no temperature for a model not
+    known to take one, ``reasoning_effort``) hold at api.openai.com and for ``openai/…``
+    models the request's traits know; anything else gets the compatible shape
+    (``max_tokens``). ``api="openai"`` or ``"openai-compatible"`` decides it yourself."""
+    if api not in (None, "openai", "openai-compatible"):
+        raise ValueError(f"api must be 'openai' or 'openai-compatible', not {api!r}")
+    at_openai = urllib.parse.urlsplit(base_url.strip()).hostname == "api.openai.com"
 
-    return complete
+    def choose(request: ModelRequest) -> str:
+        if api is not None:
+            return api
+        known = request["model"] in dict(request.get("traits") or [])
+        return "openai" if at_openai or (known and request["model"].startswith("openai/")) else "openai-compatible"
+
+    return _provider("openai", base_url, api_key, choose, stream, on_text, on_note, timeout, max_reply)
+
+
+def anthropic(
+    base_url: str = "https://api.anthropic.com",
+    api_key: Optional[str] = None,
+    *,
+    stream: bool = True,
+    on_text: Optional[OnText] = None,
+    on_note: Optional[OnNote] = None,
+    timeout: float = 120.0,
+    max_reply: int = MAX_REPLY,
+) -> Callable[[ModelRequest], Completion]:
+    """Anthropic's Messages API (``/v1/messages``), streamed as SSE by default."""
+    return _provider("anthropic", base_url, api_key, lambda r: "anthropic", stream, on_text, on_note, timeout,
+                     max_reply)
+
+
+def gemini(
+    base_url: str = "https://generativelanguage.googleapis.com/v1beta",
+    api_key: Optional[str] = None,
+    *,
+    stream: bool = True,
+    on_text: Optional[OnText] = None,
+    on_note: Optional[OnNote] = None,
+    timeout: float = 120.0,
+    max_reply: int = MAX_REPLY,
+) -> Callable[[ModelRequest], Completion]:
+    """Google's Gemini API (``models/M:generateContent``, or ``:streamGenerateContent?alt=sse``
+    streamed, the default); the key goes in a header, never the URL."""
+    return _provider("gemini", base_url, api_key, lambda r: "gemini", stream, on_text, on_note, timeout, max_reply)
 
 
 def ollama(
     host: str = "http://127.0.0.1:11434",
     *,
+    api_key: Optional[str] = None,
     stream: bool = True,
     on_text: Optional[OnText] = None,
+    on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
+    max_reply: int = MAX_REPLY,
 ) -> Callable[[ModelRequest], Completion]:
-    """Ollama's native ``/api/chat``, streamed as NDJSON by default."""
+    """Ollama's native ``/api/chat``, streamed as NDJSON by default. Each model's context
+    length and whether it thinks are asked of the server once (``/api/show``), so the
+    call sets ``num_ctx`` and ``think`` to fit; ``on_note`` hears of a prompt too long
+    for the model's context."""
     base = host if "://" in host else f"http://{host}"
-    url = base.rstrip("/") + "/api/chat"
-
-    def complete(request: ModelRequest) -> Completion:
-        body = {
-            "model": _model_name(request["model"], "ollama"),
-            "messages": [{"role": m["role"], "content": m["content"]} for m in request["messages"]],
-            "stream": stream,
-            "options": {"num_predict": request["max_tokens"], "temperature": request["temperature"]},
-        }
-        deadline = time.monotonic() + timeout
-        text = ""
-        with _post(url, {"Content-Type": "application/json"}, body, timeout) as response:
-            for line in _lines(response, url, timeout, deadline):
-                if not line.strip():
-                    continue
-                chunk = _parse(line, f"malformed NDJSON from {url}")
-                if "error" in chunk:
-                    raise ProviderError("provider-error", f"{url} answered with an error: {json.dumps(chunk['error'])}")
-                piece = (chunk.get("message") or {}).get("content")
-                if isinstance(piece, str) and piece:
-                    text += piece
-                    if on_text:
-                        on_text(piece, request)
-                if chunk.get("done") is True:
-                    p, c = chunk.get("prompt_eval_count"), chunk.get("eval_count")
-                    usage: Optional[Usage] = (
-                        {"prompt_tokens": p, "completion_tokens": c} if isinstance(p, int) and isinstance(c, int) else None
-                    )
-                    return {"text": text, "usage": usage}
-        raise ProviderError("provider-error", f"the stream from {url} ended before the reply was complete")
-
-    return complete
+    return _provider("ollama", base, api_key, lambda r: "ollama", stream, on_text, on_note, timeout, max_reply)
 
 
 def by_provider(providers: Mapping[str, Callable[[ModelRequest], Any]]) -> Callable[[ModelRequest], Any]:
@@ -151,86 +153,186 @@ def by_provider(providers: Mapping[str, Callable[[ModelRequest], Any]]) -> Calla
     return complete
 
 
+# --- the transport ------------------------------------------------------------------------------
+
+
+def _provider(
+    name: str,
+    base_url: str,
+    api_key: Optional[str],
+    choose: Callable[[ModelRequest], str],
+    stream: bool,
+    on_text: Optional[OnText],
+    on_note: Optional[OnNote],
+    timeout: float,
+    max_reply: int,
+) -> Callable[[ModelRequest], Completion]:
+    base = _Base(base_url)
+    secrets = [s for s in [api_key or "", *base.secrets] if len(s) >= 4]
+    servers: dict[str, dict[str, Any]] = {}
+
+    def complete(request: ModelRequest) -> Completion:
+        try:
+            return _complete(request)
+        except WireFailure as e:
+            raise _provider_error(e.failure, secrets) from None
+        except ProviderError as e:
+            e.args = (_redact(str(e), secrets),)
+            raise
+
+    def _complete(request: ModelRequest) -> Completion:
+        wire = Wire()
+        reference = request["model"]
+        model = _model_name(reference, name)
+        api = choose(request)
+        server = None
+        if api == "ollama":
+            server = servers.get(model)
+            if server is None:
+                server = servers[model] = _ask_server(wire, base, model, timeout)
+        sent = wire.build_request(
+            {"api": api, "reference": reference, "model": model, "stream": stream, "server": server}, request
+        )
+        if sent["note"]:
+            note = f"{reference}: {sent['note']}"
+            if on_note is not None:
+                on_note(note, request)
+            else:
+                warnings.warn(note, stacklevel=3)
+        url, shown = base.join(sent["path"], sent["query"])
+        headers = dict(sent["headers"])
+        if api_key:
+            key_name, key_value = wire.auth_header(api, api_key)
+            headers[key_name] = key_value
+        deadline = time.monotonic() + timeout
+        post = urllib.request.Request(url, data=sent["body"].encode(), headers=headers, method="POST")
+        try:
+            response = urllib.request.urlopen(post, timeout=timeout)
+        except urllib.error.HTTPError as e:
+            try:
+                body = e.read(4096).decode("utf-8", "replace")
+            except OSError:
+                body = ""
+            retry_after = e.headers.get("retry-after") if e.headers else None
+            hint = {401: " (check the API key)", 403: " (check the API key)",
+                    404: " (is the base URL right, and does it serve this model?)"}.get(e.code, "")
+            failure = wire.status_failure(e.code, body, retry_after, shown, hint)
+            if failure["retryable"] and failure["retry_after_ms"] is None and retry_after:
+                failure["retry_after_ms"] = _retry_after_date(retry_after)
+            raise WireFailure(failure) from None
+        except urllib.error.URLError as e:
+            if isinstance(e.reason, (TimeoutError, socket.timeout)):
+                raise _timed_out(shown, timeout) from None
+            if isinstance(e.reason, ConnectionError) and not isinstance(e.reason, ConnectionRefusedError):
+                raise _closed(shown, e.reason) from None
+            raise ProviderError("transport", f"cannot reach {shown} ({e.reason}): is the endpoint running?",
+                                retryable=True) from None
+        except (TimeoutError, socket.timeout):
+            raise _timed_out(shown, timeout) from None
+        except (OSError, http.client.HTTPException) as e:
+            raise _closed(shown, e) from None
+        reader = wire.reader(sent, shown, max_reply)
+        try:
+            with response:
+                while True:
+                    if time.monotonic() > deadline:
+                        raise _timed_out(shown, timeout)
+                    try:
+                        chunk = response.read1(8192) if stream else response.read(65536)
+                    except (TimeoutError, socket.timeout):
+                        raise _timed_out(shown, timeout) from None
+                    except (OSError, http.client.HTTPException) as e:
+                        raise ProviderError("transport", f"the reply from {shown} broke off: {e!r}",
+                                            retryable=True) from None
+                    if not chunk:
+                        break
+                    for piece in reader.feed(chunk):
+                        if on_text is not None:
+                            on_text(piece, request)
+            done = reader.finish()
+        finally:
+            reader.close()
+        if not stream and on_text is not None:
+            on_text(done["text"], request)
+        return {"text": done["text"], "usage": done["usage"], "stop": done["stop"]}
+
+    return complete
+
+
+class _Base:
+    """A provider's base URL: path segments are added to its path (each percent-encoded
+    as one segment, as the CLI does), its own query stays; shown with query values redacted."""
+
+    def __init__(self, raw: str) -> None:
+        parts = urllib.parse.urlsplit(raw.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise ValueError(f"a provider's base URL must be an http:// or https:// URL, not {raw!r}")
+        self._parts = parts._replace(path=parts.path.rstrip("/"), fragment="")
+        self._query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
+        #: The query's values: a server may echo them.
+        self.secrets = [v for _, v in self._query]
+
+    def join(self, segments: list[str], query: list[tuple[str, str]]) -> tuple[str, str]:
+        path = self._parts.path + "".join("/" + urllib.parse.quote(s, safe=_SEGMENT_SAFE) for s in segments)
+        # The base's own query as written, then the call's.
+        raw = "&".join(q for q in (self._parts.query, urllib.parse.urlencode(list(query))) if q)
+        url = self._parts._replace(path=path, query=raw).geturl()
+        shown = [(k, v if k == "alt" else "***") for k, v in self._query + list(query)]
+        return url, self._parts._replace(path=path, query=urllib.parse.urlencode(shown, safe="*")).geturl()
+
+
+# What a URL path segment keeps as is (the WHATWG path-segment set, as the CLI's `url` crate encodes).
+_SEGMENT_SAFE = "!$&'()*+,;=:@[]\\^|~"
+
+
+def _ask_server(wire: Wire, base: _Base, model: str, timeout: float) -> dict[str, Any]:
+    """What an Ollama server says of ``model`` (``/api/show``): its context length and
+    whether it thinks; nothing when it cannot say, and the call goes on without it."""
+    path, body = wire.show_request(model)
+    url, _ = base.join(path, [])
+    post = urllib.request.Request(url, data=body.encode(), headers={"Content-Type": "application/json"}, method="POST")
+    try:
+        with urllib.request.urlopen(post, timeout=min(timeout, 10.0)) as response:
+            return wire.parse_show(response.read(1 << 20).decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return {"context": None, "thinking": None}
+
+
 def _model_name(reference: str, provider: str) -> str:
     # `openai/gpt-4o` → `gpt-4o`; a reference without this provider's prefix is sent as is.
     prefix = provider + "/"
     return reference[len(prefix):] if reference.startswith(prefix) else reference
 
 
-def _post(url: str, headers: dict[str, str], body: Any, timeout: float, secret: Optional[str] = None) -> Any:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers, method="POST")
+def _provider_error(failure: Mapping[str, Any], secrets: list[str]) -> ProviderError:
+    return ProviderError(
+        failure["kind"],
+        _redact(failure["message"], secrets),
+        retryable=failure["retryable"],
+        retry_after_ms=failure["retry_after_ms"],
+        usage=failure["usage"],
+    )
+
+
+def _redact(message: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        message = message.replace(secret, "[redacted]")
+    return message
+
+
+def _retry_after_date(value: str) -> Optional[int]:
+    """A Retry-After given as an HTTP date, in milliseconds from now (the wire layer has no clock)."""
     try:
-        return urllib.request.urlopen(request, timeout=timeout)
-    except urllib.error.HTTPError as e:
-        detail = " ".join(e.read(2048).decode("utf-8", "replace").split())[:300]
-        if secret and len(secret) >= 4:
-            detail = detail.replace(secret, "[redacted]")
-        kind = "rate-limited" if e.code == 429 else "provider-error"
-        raise ProviderError(kind, f"HTTP {e.code} from {url}: {detail}") from None
-    except urllib.error.URLError as e:
-        if isinstance(e.reason, (TimeoutError, socket.timeout)):
-            raise _timed_out(url, timeout) from None
-        raise ProviderError("provider-error", f"cannot reach {url} ({e.reason}): is the endpoint running?") from None
-    except (TimeoutError, socket.timeout):
-        raise _timed_out(url, timeout) from None
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0, int((when.timestamp() - time.time()) * 1000))
+
+
+def _closed(url: str, e: BaseException) -> ProviderError:
+    """The connection failed before any reply came: the request cannot have been answered."""
+    return ProviderError("transport", f"the connection to {url} was closed before any reply: {e!r}", retryable=True)
 
 
 def _timed_out(url: str, timeout: float) -> ProviderError:
     return ProviderError("timeout", f"no complete answer from {url} within {timeout:g} s")
-
-
-def _read(response: Any, url: str, timeout: float) -> str:
-    try:
-        return str(response.read().decode("utf-8"))
-    except (TimeoutError, socket.timeout):
-        raise _timed_out(url, timeout) from None
-    except OSError as e:
-        raise ProviderError("provider-error", f"the reply from {url} broke off: {e}") from None
-
-
-def _lines(response: Any, url: str, timeout: float, deadline: float) -> Iterator[str]:
-    """The body's lines as they arrive, within the call's deadline."""
-    while True:
-        if time.monotonic() > deadline:
-            raise _timed_out(url, timeout)
-        try:
-            raw = response.readline()
-        except (TimeoutError, socket.timeout):
-            raise _timed_out(url, timeout) from None
-        except OSError as e:
-            raise ProviderError("provider-error", f"the reply from {url} broke off: {e}") from None
-        if not raw:
-            return
-        yield raw.decode("utf-8").rstrip("\r\n")
-
-
-def _sse_data(response: Any, url: str, timeout: float, deadline: float) -> Iterator[str]:
-    """Server-sent events: the ``data`` of each event (its ``data:`` lines joined by newlines)."""
-    data: list[str] = []
-    for line in _lines(response, url, timeout, deadline):
-        if line == "":
-            if data:
-                yield "\n".join(data)
-            data = []
-        elif line.startswith("data:"):
-            value = line[5:]
-            data.append(value[1:] if value.startswith(" ") else value)
-    if data:
-        yield "\n".join(data)
-
-
-def _parse(text: str, what: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ProviderError("provider-error", f"{what}: {e}: {text[:120]}") from None
-
-
-def _refused(url: str) -> ProviderError:
-    return ProviderError("refused", f"{url} refused to answer (content filter)")
-
-
-def _openai_usage(u: Any) -> Optional[Usage]:
-    if isinstance(u, dict) and isinstance(u.get("prompt_tokens"), int) and isinstance(u.get("completion_tokens"), int):
-        return {"prompt_tokens": u["prompt_tokens"], "completion_tokens": u["completion_tokens"]}
-    return None

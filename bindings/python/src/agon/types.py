@@ -24,9 +24,36 @@ class Message(TypedDict):
     content: str
 
 
-class Usage(TypedDict):
+class _UsageCounts(TypedDict):
     prompt_tokens: int
     completion_tokens: int
+
+
+class Usage(_UsageCounts, total=False):
+    """Tokens as the provider bills them: ``completion_tokens`` includes ``reasoning_tokens``,
+    ``prompt_tokens`` includes ``cached_tokens`` (read from its prompt cache)."""
+
+    reasoning_tokens: Optional[int]
+    cached_tokens: Optional[int]
+    cache_write_tokens: Optional[int]
+
+
+class ReasoningRequest(TypedDict):
+    """What one request asks of a reasoning model: ``effort`` (``low``, ``medium``,
+    ``high``), ``budget`` in tokens, and the ``allowance`` it may think beyond ``max_tokens``."""
+
+    effort: Optional[str]
+    budget: Optional[int]
+    allowance: int
+
+
+class ModelTraits(TypedDict):
+    """What the model catalog knows of one model."""
+
+    reasoning: bool
+    temperature: bool
+    context: Optional[int]
+    max_output: Optional[int]
 
 
 class ModelRequest(TypedDict):
@@ -42,6 +69,9 @@ class ModelRequest(TypedDict):
     max_tokens: int
     temperature: float
     expect: Optional[str]
+    reasoning: Optional[ReasoningRequest]
+    #: The catalog's facts for each model of the request's fallback chain: ``(reference, traits)``.
+    traits: list[tuple[str, ModelTraits]]
 
 
 class FailureNote(TypedDict):
@@ -70,10 +100,17 @@ class DebateEvent(TypedDict):
 class Completion(TypedDict, total=False):
     text: str
     usage: Optional[Usage]
+    #: Why the model stopped: ``complete``, ``token-limit`` (the reply is cut), ``other``.
+    stop: Optional[str]
 
 
-#: What ``complete(request)`` may return: the reply text, or text with usage.
+#: What ``complete(request)`` may return: the reply text, or text with usage (and stop).
 Reply = Union[str, Completion]
 
 #: How a model call can fail, in the engine's terms.
-FAILURE_KINDS = frozenset({"timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport"})
+FAILURE_KINDS = frozenset(
+    {"timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport", "token-limit"}
+)
+
+#: Why a model stopped, in the engine's terms.
+STOP_REASONS = frozenset({"complete", "token-limit", "other"})
