@@ -1,4 +1,5 @@
-// Transpile agon.wasm into an ES module with jco, into gen/.
+// Transpile agon.wasm into an ES module with jco, into gen/, with the model
+// catalog beside it (gen/catalog.js, from the workspace's catalog/models.json).
 //
 //   node scripts/build.mjs [path/to/agon.wasm]
 //
@@ -35,4 +36,17 @@ for (const [name, bytes] of Object.entries(files)) {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, bytes);
 }
+// The model catalog: the file as is (gen/models.json), and as an ES module
+// (gen/catalog.js) that `import` reads in Node and in a browser alike, with no
+// JSON import attributes and no file system.
+const catalogText = await readFile(join(root, "../../catalog/models.json"), "utf8");
+const catalog = JSON.parse(catalogText);
+await writeFile(join(outDir, "models.json"), catalogText);
+await writeFile(
+  join(outDir, "catalog.js"),
+  `// The model catalog buildSpec uses by default: catalog/models.json (${catalog.source},\n` +
+    `// ${catalog.licence} licence, snapshot ${catalog.snapshot}), as scripts/build.mjs wrote it.\n` +
+    `export default ${JSON.stringify(catalog)};\n`,
+);
+files["models.json"] = files["catalog.js"] = true;
 console.log(`gen/: ${Object.keys(files).sort().join(", ")}`);

@@ -1,14 +1,17 @@
 // The host loop: drain poll(), perform released requests, feed back what came of them.
 import { Session, specText } from "./engine.js";
 
-const FAILURE_KINDS = new Set(["timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport"]);
+const FAILURE_KINDS = new Set(["timeout", "rate-limited", "provider-error", "refused", "cancelled", "transport", "token-limit"]);
+const STOP_REASONS = new Set(["complete", "token-limit", "other"]);
 
 /**
  * Run a whole debate and resolve to its transcript object.
  *
- * `complete(request)` returns (a Promise of) the reply text or `{ text, usage }`,
- * or throws; a thrown error's `kind` (one of the WIT failure kinds) is kept,
- * anything else is a `provider-error`. The engine decides what a failure means.
+ * `complete(request)` returns (a Promise of) the reply text or `{ text, usage, stop }`
+ * (`stop: "token-limit"` marks a cut reply), or throws; a thrown error's `kind` (one
+ * of the WIT failure kinds) is kept, anything else is a `provider-error`, and its
+ * `usage` (what a failed call billed) goes with it. The engine decides what a
+ * failure means.
  */
 export async function runDebate(spec, complete, options = {}) {
   const session = Session.create(specText(spec));
@@ -56,12 +59,12 @@ async function settle(request, complete) {
   const id = request.id;
   try {
     const answer = await complete(request);
-    const { text, usage } = typeof answer === "string" ? { text: answer } : answer ?? {};
-    if (typeof text !== "string") throw new TypeError("complete() must return a string or { text, usage }");
-    return { id, input: { tag: "reply", val: { id, text, usage: usage ?? undefined } } };
+    const { text, usage, stop } = typeof answer === "string" ? { text: answer } : answer ?? {};
+    if (typeof text !== "string") throw new TypeError("complete() must return a string or { text, usage, stop }");
+    return { id, input: { tag: "reply", val: { id, text, usage: usage ?? undefined, stop: STOP_REASONS.has(stop) ? stop : undefined } } };
   } catch (e) {
     const kind = FAILURE_KINDS.has(e?.kind) ? e.kind : "provider-error";
     const message = e instanceof Error ? e.message : String(e);
-    return { id, input: { tag: "failed", val: { id, kind, message } } };
+    return { id, input: { tag: "failed", val: { id, kind, message, usage: e?.usage ?? undefined } } };
   }
 }

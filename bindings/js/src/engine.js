@@ -1,7 +1,15 @@
 // The engine: the agon:debate component as jco transpiled it, with errors that
 // carry the core's message. Conversion only: every debate decision is made
 // inside the component.
-import { engine } from "../gen/agon.js";
+import { engine, wire } from "../gen/agon.js";
+import shippedCatalog from "../gen/catalog.js";
+
+/**
+ * The component's `wire` interface: agon-wire, the providers' wire formats in one
+ * place (the request for a model request, the reading of its reply). The providers
+ * in providers.js keep only the transport; a host of one's own can do the same.
+ */
+export { wire };
 
 /** Misuse of the engine (bad spec, unknown request id, bad journal), with the core's message. */
 export class AgonError extends Error {
@@ -40,14 +48,27 @@ export function validateSpec(spec) {
 }
 
 /**
- * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, options?, roles?, ... }`
- * (snake_case keys are accepted as well). Seat ids, the judge and role-council's roles are decided by the engine,
- * as in every other host. Returns the spec as an object, validated and normalized.
+ * The model catalog this package ships (catalog/models.json, a snapshot of models.dev, MIT): each
+ * model's traits (reasoning, temperature, context, max output) and price, by reference. A copy:
+ * change it freely and pass it to `buildSpec` as `catalog`.
+ */
+export function catalog() {
+  return structuredClone(shippedCatalog);
+}
+
+/**
+ * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, options?, roles?,
+ * reasoning?, seatReasoning?, catalog?, catalogOverrides?, ... }` (snake_case keys are accepted as well).
+ * Seat ids, the judge and role-council's roles are decided by the engine, as in every other host. Each
+ * model gets its price and traits from the shipped catalog (`catalog: null` for none, or one of your
+ * own), so every request carries what the wire layer shapes its call by. Returns the spec as an object,
+ * validated and normalized.
  */
 export function buildSpec(request) {
   const snake = Object.fromEntries(
     Object.entries(request).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
   );
+  if (snake.catalog === undefined) snake.catalog = shippedCatalog;
   return JSON.parse(rethrowing(engine.buildSpec)(JSON.stringify(snake)));
 }
 

@@ -1,6 +1,7 @@
 // Types for agon's JS SDK. The engine's types are generated from wit/debate.wit
 // by jco (gen/interfaces/); this file only adds the SDK's own surface.
 import type { Session as RawSession } from "../gen/interfaces/agon-debate-engine.js";
+import type * as Wire from "../gen/interfaces/agon-debate-wire.js";
 import type {
   CostEstimate,
   CouncilRole,
@@ -10,6 +11,7 @@ import type {
   ModelRequest,
   Outcome,
   ProtocolInfo,
+  StopReason,
   Usage,
 } from "../gen/interfaces/agon-debate-types.js";
 
@@ -25,19 +27,43 @@ export declare class AgonError extends Error {
   readonly detail: EngineError["kind"]["val"];
 }
 
-/** A failed model call; throw one from `complete` to choose the failure kind. */
+/**
+ * The component's `wire` interface (agon-wire): the HTTP request for a model request
+ * (`buildRequest`), the key's header, a non-2xx status as a failure, and `Reader`, which
+ * reads a reply fed to it in chunks. The providers keep only the transport around it.
+ */
+export declare const wire: typeof Wire;
+export type { Api, Call, HttpRequest, WireFailure, ServerModel, Reader } from "../gen/interfaces/agon-debate-wire.js";
+
+/** A failed model call; throw one from `complete` to choose the failure kind (and pass what it billed). */
 export declare class ProviderError extends Error {
-  constructor(kind: FailureKind, message: string);
+  constructor(kind: FailureKind, message: string, options?: { retryable?: boolean; retryAfterMs?: number; usage?: Usage });
   readonly kind: FailureKind;
+  /** Whether another attempt may pass. */
+  readonly retryable: boolean;
+  /** How long to wait before it, when the provider said. */
+  readonly retryAfterMs?: number;
+  /** What the call billed all the same (a reply cut before any answer). */
+  readonly usage?: Usage;
 }
 
 /** A debate spec: JSON text, or an object serialized as is (see `agon spec`). */
 export type Spec = string | Record<string, unknown>;
 
-/** What a model call gave: its text, or the text with token usage. */
-export type Completion = string | { text: string; usage?: Usage };
+/** What a model call gave: its text, or the text with token usage and why the model stopped (`token-limit`: cut). */
+export type Completion = string | { text: string; usage?: Usage; stop?: StopReason };
 
-/** Performs one model request; throwing makes it a failure (kind from `error.kind`, else `provider-error`). */
+/** What a provider's call gives. */
+export interface ProviderReply {
+  text: string;
+  usage?: Usage;
+  stop?: StopReason;
+}
+
+/**
+ * Performs one model request; throwing makes it a failure (kind from `error.kind`, else
+ * `provider-error`; `error.usage`, what it billed, goes with it).
+ */
 export type Complete = (request: ModelRequest) => Completion | Promise<Completion>;
 
 export interface DriveOptions {
@@ -78,7 +104,41 @@ export interface SpecRequest {
   limits?: Record<string, unknown>;
   prices?: Record<string, { input: number; output: number }>;
   maxCost?: number;
+  /** What every seat and the judge ask of a reasoning model. */
+  reasoning?: Reasoning;
+  /** The same for one seat (by id, or `judge`), over `reasoning`. */
+  seatReasoning?: Record<string, Reasoning>;
+  /** The model catalog (as `catalog()` gives it); default the shipped one, `null` for none. */
+  catalog?: Catalog | null;
+  /** Entries of your own, by model reference, field by field over the catalog's. */
+  catalogOverrides?: Record<string, Partial<CatalogEntry>>;
 }
+
+/** How hard a reasoning model should think, or how many tokens it may think. */
+export interface Reasoning {
+  effort?: "low" | "medium" | "high";
+  budget?: number;
+}
+
+/** What the catalog knows of one model (snake_case, as catalog/models.json writes it). */
+export interface CatalogEntry {
+  reasoning?: boolean;
+  temperature?: boolean;
+  context?: number;
+  max_output?: number;
+  price?: { input: number; output: number; cache_read?: number; cache_write?: number };
+}
+
+/** A model catalog: catalog/models.json (models.dev, MIT). */
+export interface Catalog {
+  source?: string;
+  licence?: string;
+  snapshot?: string;
+  models: Record<string, CatalogEntry>;
+}
+
+/** The model catalog this package ships (a copy). */
+export declare function catalog(): Catalog;
 /** Build a spec from a request; throws `AgonError` naming the field. */
 export declare function buildSpec(request: SpecRequest): Record<string, unknown>;
 /** The worst case of a spec before it runs: calls, tokens and (when every model is priced) cost. */
@@ -103,16 +163,33 @@ export interface ProviderOptions {
   /** Stream the reply (default true); `onText` sees it piece by piece. */
   stream?: boolean;
   onText?: (piece: string, request: ModelRequest) => void;
+  /** Something to know before the call (a prompt too long for a local model's context); default `console.warn`. */
+  onNote?: (note: string, request: ModelRequest) => void;
   /** Give up on a call after this long (default 120 s): a `timeout` failure. */
   timeoutMs?: number;
+  /** The most reply text accepted, in bytes (default 4 MiB); a larger reply fails. */
+  maxReply?: number;
   fetch?: typeof globalThis.fetch;
 }
 
-/** Any OpenAI-compatible `/chat/completions` endpoint (`openai/<model>` references). */
-export declare function openai(options?: ProviderOptions & { baseUrl?: string; apiKey?: string }): (request: ModelRequest) => Promise<{ text: string; usage?: Usage }>;
+/** A provider: performs one request over HTTP; throws `ProviderError`. */
+export type Provider = (request: ModelRequest) => Promise<ProviderReply>;
 
-/** Ollama's native `/api/chat` (`ollama/<model>` references). */
-export declare function ollama(options?: ProviderOptions & { host?: string }): (request: ModelRequest) => Promise<{ text: string; usage?: Usage }>;
+/**
+ * OpenAI's chat completions, or any server that speaks them (`openai/<model>` references). OpenAI's
+ * own shape at api.openai.com and for `openai/…` models the catalog knows, else the compatible one;
+ * `api` decides it yourself.
+ */
+export declare function openai(options?: ProviderOptions & { baseUrl?: string; apiKey?: string; api?: "openai" | "openai-compatible" }): Provider;
+
+/** Anthropic's Messages API (`anthropic/<model>` references). */
+export declare function anthropic(options?: ProviderOptions & { baseUrl?: string; apiKey?: string }): Provider;
+
+/** Google's Gemini API (`gemini/<model>` references); the key goes in a header. */
+export declare function gemini(options?: ProviderOptions & { baseUrl?: string; apiKey?: string }): Provider;
+
+/** Ollama's native `/api/chat` (`ollama/<model>` references); asks `/api/show` once per model. */
+export declare function ollama(options?: ProviderOptions & { host?: string; apiKey?: string }): Provider;
 
 /** Route each request by its model reference's provider prefix. */
 export declare function byProvider(providers: Record<string, Complete>): Complete;

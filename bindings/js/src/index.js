@@ -1,10 +1,14 @@
 // agon for JavaScript: the agon:debate component (transpiled by jco), the
-// drive loop, and two fetch-based providers. Runs in Node 20+ and in browsers.
+// drive loop, and fetch-based providers over the component's wire layer
+// (OpenAI and compatible servers, Anthropic, Gemini, Ollama). Runs in Node 20+
+// and in browsers.
 export {
   Session,
   AgonError,
   validateSpec,
   buildSpec,
+  catalog,
+  wire,
   estimate,
   parseRole,
   builtinRoles,
@@ -17,4 +21,4 @@ export {
   specText,
 } from "./engine.js";
 export { runDebate, drive } from "./drive.js";
-export { openai, ollama, byProvider, ProviderError } from "./providers.js";
+export { openai, anthropic, gemini, ollama, byProvider, ProviderError } from "./providers.js";

@@ -1,100 +1,75 @@
-// Providers: a ModelRequest in, `{ text, usage }` out, over fetch (Node 20+ and
-// browsers). A failed call throws a ProviderError whose `kind` is the WIT
-// failure kind, so the engine records it as what it is.
+// Providers: a ModelRequest in, `{ text, usage, stop }` out, over fetch (Node 20+ and
+// browsers). What to send and how to read the reply is agon-wire's, inside the
+// component (the WIT interface `wire`), the same code the CLI, the browser page and
+// the Python SDK use: OpenAI's chat completions (and compatible servers), Anthropic's
+// Messages, Gemini and Ollama, each call shaped by the model's traits from the
+// catalog. Only the transport is here: the URL, the key, the timeout, the body read
+// in chunks and fed to the reader. A failed call throws a ProviderError whose `kind`
+// is the WIT failure kind, so the engine records it as what it is.
+import { wire } from "./engine.js";
 
-/** A failed model call; `kind` is one of the WIT failure kinds. */
+/** The most reply text a call accepts by default, in bytes (as the CLI's `max_reply`). */
+const MAX_REPLY = 4 << 20;
+
+/**
+ * A failed model call. `kind` is one of the WIT failure kinds (`token-limit` included);
+ * `retryable` says whether another attempt may pass, `retryAfterMs` after how long when
+ * the provider said; `usage` is what the call billed all the same.
+ */
 export class ProviderError extends Error {
-  constructor(kind, message) {
+  constructor(kind, message, { retryable = false, retryAfterMs, usage } = {}) {
     super(message);
     this.name = "ProviderError";
     this.kind = kind;
+    this.retryable = retryable;
+    this.retryAfterMs = retryAfterMs;
+    this.usage = usage;
   }
 }
 
 /**
- * Any OpenAI-compatible `/chat/completions` endpoint, streamed as SSE by default.
- * `onText(piece, request)` sees the reply as it arrives.
+ * OpenAI's chat completions, or any server that speaks them (`/chat/completions` under
+ * `baseUrl`), streamed as SSE by default. OpenAI's own conventions
+ * (`max_completion_tokens`, no temperature for a model not known to take one,
+ * `reasoning_effort`) hold at api.openai.com and for `openai/…` models the request's
+ * traits know; anything else gets the compatible shape (`max_tokens`). `api: "openai"`
+ * or `"openai-compatible"` decides it yourself.
  */
-export function openai({ baseUrl = "https://api.openai.com/v1", apiKey, stream = true, onText, timeoutMs = 120_000, fetch = globalThis.fetch } = {}) {
-  const url = `${baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  return async function complete(request) {
-    const body = {
-      model: modelName(request.model, "openai"),
-      messages: request.messages.map(({ role, content }) => ({ role, content })),
-      // Always sent: some local servers generate without end otherwise.
-      max_tokens: request.maxTokens,
-      temperature: request.temperature,
-      stream,
-    };
-    if (stream) body.stream_options = { include_usage: true };
-    const headers = { "Content-Type": "application/json" };
-    if (apiKey) headers.Authorization = `Bearer ${apiKey}`;
-    const response = await post(fetch, url, headers, body, timeoutMs, apiKey);
-    if (!stream) {
-      const reply = await json(response, url);
-      const choice = reply.choices?.[0];
-      if (choice?.finish_reason === "content_filter") throw refused(url);
-      const text = choice?.message?.content;
-      if (typeof text !== "string") throw new ProviderError("provider-error", `${url} sent no choices[0].message.content`);
-      onText?.(text, request);
-      return { text, usage: openaiUsage(reply.usage) };
-    }
-    let text = "";
-    let usage;
-    let finished = false;
-    for await (const data of sseData(response, url, timeoutMs)) {
-      if (data.trim() === "[DONE]") {
-        finished = true;
-        break;
-      }
-      const chunk = parse(data, `malformed stream event from ${url}`);
-      if (chunk.error) throw new ProviderError("provider-error", `${url} reported an error mid-stream: ${JSON.stringify(chunk.error)}`);
-      usage = openaiUsage(chunk.usage) ?? usage;
-      const choice = chunk.choices?.[0];
-      const piece = choice?.delta?.content;
-      if (typeof piece === "string" && piece.length > 0) {
-        text += piece;
-        onText?.(piece, request);
-      }
-      if (choice?.finish_reason === "content_filter") throw refused(url);
-      if (choice?.finish_reason) finished = true;
-    }
-    if (!finished) throw new ProviderError("provider-error", `the stream from ${url} ended before the reply was complete`);
-    return { text, usage };
+export function openai({ baseUrl = "https://api.openai.com/v1", apiKey, api, ...options } = {}) {
+  if (api !== undefined && api !== "openai" && api !== "openai-compatible") {
+    throw new RangeError(`api must be "openai" or "openai-compatible", not ${JSON.stringify(api)}`);
+  }
+  const base = new Base(baseUrl);
+  const atOpenAi = base.host === "api.openai.com";
+  const choose = (request) => {
+    if (api) return api;
+    const known = (request.traits ?? []).some(([reference]) => reference === request.model);
+    return atOpenAi || (known && request.model.startsWith("openai/")) ? "openai" : "openai-compatible";
   };
+  return provider("openai", base, apiKey, choose, options);
 }
 
-/** Ollama's native `/api/chat`, streamed as NDJSON by default. */
-export function ollama({ host = "http://127.0.0.1:11434", stream = true, onText, timeoutMs = 120_000, fetch = globalThis.fetch } = {}) {
-  const base = host.includes("://") ? host : `http://${host}`;
-  const url = `${base.replace(/\/+$/, "")}/api/chat`;
-  return async function complete(request) {
-    const body = {
-      model: modelName(request.model, "ollama"),
-      messages: request.messages.map(({ role, content }) => ({ role, content })),
-      stream,
-      options: { num_predict: request.maxTokens, temperature: request.temperature },
-    };
-    const response = await post(fetch, url, { "Content-Type": "application/json" }, body, timeoutMs);
-    let text = "";
-    for await (const line of lines(response, url, timeoutMs)) {
-      if (line.trim() === "") continue;
-      const chunk = parse(line, `malformed NDJSON from ${url}`);
-      if (chunk.error) throw new ProviderError("provider-error", `${url} answered with an error: ${JSON.stringify(chunk.error)}`);
-      const piece = chunk.message?.content;
-      if (typeof piece === "string" && piece.length > 0) {
-        text += piece;
-        onText?.(piece, request);
-      }
-      if (chunk.done === true) {
-        const usage = Number.isInteger(chunk.prompt_eval_count) && Number.isInteger(chunk.eval_count)
-          ? { promptTokens: chunk.prompt_eval_count, completionTokens: chunk.eval_count }
-          : undefined;
-        return { text, usage };
-      }
-    }
-    throw new ProviderError("provider-error", `the stream from ${url} ended before the reply was complete`);
-  };
+/** Anthropic's Messages API (`/v1/messages`), streamed as SSE by default. */
+export function anthropic({ baseUrl = "https://api.anthropic.com", apiKey, ...options } = {}) {
+  return provider("anthropic", new Base(baseUrl), apiKey, () => "anthropic", options);
+}
+
+/**
+ * Google's Gemini API (`models/M:generateContent`, or `:streamGenerateContent?alt=sse`
+ * streamed, the default); the key goes in a header, never the URL.
+ */
+export function gemini({ baseUrl = "https://generativelanguage.googleapis.com/v1beta", apiKey, ...options } = {}) {
+  return provider("gemini", new Base(baseUrl), apiKey, () => "gemini", options);
+}
+
+/**
+ * Ollama's native `/api/chat`, streamed as NDJSON by default. Each model's context length
+ * and whether it thinks are asked of the server once (`/api/show`), so the call sets
+ * `num_ctx` and `think` to fit; `onNote` hears of a prompt too long for the model's context.
+ */
+export function ollama({ host = "http://127.0.0.1:11434", apiKey, ...options } = {}) {
+  const base = new Base(host.includes("://") ? host : `http://${host}`);
+  return provider("ollama", base, apiKey, () => "ollama", options);
 }
 
 /**
@@ -110,102 +85,182 @@ export function byProvider(providers) {
   };
 }
 
+// --- the transport ------------------------------------------------------------------------------
+
+function provider(name, base, apiKey, choose, options) {
+  const {
+    stream = true,
+    onText,
+    onNote = (note) => console.warn(note),
+    timeoutMs = 120_000,
+    maxReply = MAX_REPLY,
+    fetch = globalThis.fetch,
+  } = options;
+  const secrets = [apiKey ?? "", ...base.secrets].filter((s) => s.length >= 4);
+  const servers = new Map();
+
+  async function call(request) {
+    const reference = request.model;
+    const model = modelName(reference, name);
+    const api = choose(request);
+    let server;
+    if (api === "ollama") {
+      if (!servers.has(model)) servers.set(model, askServer(fetch, base, model, timeoutMs));
+      server = await servers.get(model);
+    }
+    const sent = wire.buildRequest({ api, reference, model, stream, server }, witRequest(request));
+    if (sent.note) onNote?.(`${reference}: ${sent.note}`, request);
+    const { url, shown } = base.join(sent.path, sent.query);
+    const headers = Object.fromEntries(sent.headers);
+    if (apiKey) {
+      const [key, value] = wire.authHeader(api, apiKey);
+      headers[key] = value;
+    }
+    const signal = AbortSignal.timeout(timeoutMs);
+    let response;
+    try {
+      response = await fetch(url, { method: "POST", headers, body: sent.body, signal });
+    } catch (e) {
+      throw transportError(e, shown, timeoutMs);
+    }
+    if (!response.ok) {
+      let body = "";
+      try {
+        body = (await response.text()).slice(0, 4096);
+      } catch {
+        // The status alone says enough.
+      }
+      const retryAfter = response.headers.get("retry-after") ?? undefined;
+      const hint = { 401: " (check the API key)", 403: " (check the API key)", 404: " (is the base URL right, and does it serve this model?)" }[response.status] ?? "";
+      const failure = wire.statusFailure(response.status, body, retryAfter, shown, hint);
+      if (failure.retryable && failure.retryAfterMs === undefined && retryAfter) {
+        // A Retry-After given as an HTTP date needs a clock: the wire layer has none.
+        const when = Date.parse(retryAfter);
+        if (!Number.isNaN(when)) failure.retryAfterMs = BigInt(Math.max(0, when - Date.now()));
+      }
+      throw fromFailure(failure);
+    }
+    const reader = new wire.Reader(sent, shown, BigInt(maxReply));
+    const body = response.body.getReader();
+    try {
+      for (;;) {
+        let chunk;
+        try {
+          chunk = await body.read();
+        } catch (e) {
+          if (e?.name === "TimeoutError" || signal.aborted) throw timedOut(shown, timeoutMs);
+          throw new ProviderError("transport", `the reply from ${shown} broke off: ${e?.cause?.message ?? e?.message ?? e}`, { retryable: true });
+        }
+        if (chunk.done) break;
+        for (const piece of reader.feed(chunk.value)) onText?.(piece, request);
+      }
+      const done = reader.finish();
+      if (!stream) onText?.(done.text, request);
+      return { text: done.text, usage: done.usage, stop: done.stop };
+    } finally {
+      reader[Symbol.dispose]?.();
+      // Frees the connection when the reply was not read to its end (an error).
+      await body.cancel().catch(() => {});
+    }
+  }
+
+  return async function complete(request) {
+    try {
+      return await call(request);
+    } catch (e) {
+      throw providerError(e, secrets);
+    }
+  };
+}
+
+/** A provider's base URL: path segments go after its path, its own query stays; shown with query values redacted. */
+class Base {
+  constructor(raw) {
+    let url;
+    try {
+      url = new URL(raw.trim());
+    } catch {
+      throw new TypeError("a provider's base URL must be an http:// or https:// URL");
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new TypeError(`a provider's base URL must be an http:// or https:// URL, not ${url.protocol}`);
+    url.hash = "";
+    this.url = url;
+    // `/v1/` and `/v1` are the same base: segments go after its last one.
+    this.path = url.pathname.replace(/\/+$/, "");
+    this.host = url.hostname;
+    /** The query's values: a server may echo them. */
+    this.secrets = [...url.searchParams.values()];
+  }
+
+  join(segments, query) {
+    const url = new URL(this.url);
+    url.pathname = this.path + segments.map((s) => `/${encodeSegment(s)}`).join("");
+    const added = new URLSearchParams(query).toString();
+    const own = this.url.search.slice(1);
+    url.search = [own, added].filter(Boolean).join("&");
+    const shown = new URL(url);
+    const pairs = [...shown.searchParams].map(([k, v]) => `${encodeURIComponent(k)}=${k === "alt" ? encodeURIComponent(v) : "***"}`);
+    shown.search = pairs.join("&");
+    return { url: url.href, shown: shown.href };
+  }
+}
+
+// One path segment, percent-encoded as the CLI's `url` crate does (the WHATWG path-segment set):
+// `/`, `?`, `#`, `%` and the like are encoded, `:` and `@` are not.
+function encodeSegment(segment) {
+  return segment.replace(/[\u0000-\u0020"#%/<>?`{}\u007f]|[^\u0000-\u007f]/gu, (c) => encodeURIComponent(c));
+}
+
+/** What an Ollama server says of `model` (`/api/show`); nothing when it cannot say, and the call goes on without it. */
+async function askServer(fetch, base, model, timeoutMs) {
+  const [path, body] = wire.showRequest(model);
+  try {
+    const response = await fetch(base.join(path, []).url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+      signal: AbortSignal.timeout(Math.min(timeoutMs, 10_000)),
+    });
+    if (!response.ok) return {};
+    return wire.parseShow(await response.text());
+  } catch {
+    return {};
+  }
+}
+
+// The request as the WIT takes it: the lists it must have, a bigint id.
+function witRequest(request) {
+  return { ...request, id: BigInt(request.id), traits: request.traits ?? [] };
+}
+
 // `openai/gpt-4o` → `gpt-4o`; a reference without this provider's prefix is sent as is.
 function modelName(reference, provider) {
   return reference.startsWith(`${provider}/`) ? reference.slice(provider.length + 1) : reference;
 }
 
-async function post(fetch, url, headers, body, timeoutMs, secret) {
-  let response;
-  try {
-    response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
-  } catch (e) {
-    throw transportError(e, url, timeoutMs);
-  }
-  if (!response.ok) {
-    let detail = "";
-    try {
-      detail = (await response.text()).split(/\s+/).join(" ").trim().slice(0, 300);
-    } catch {
-      // The status alone says enough.
-    }
-    if (secret && secret.length >= 4) detail = detail.replaceAll(secret, "[redacted]");
-    const kind = response.status === 429 ? "rate-limited" : "provider-error";
-    throw new ProviderError(kind, `HTTP ${response.status} from ${url}: ${detail}`);
-  }
-  return response;
+// Whatever a call threw, as a ProviderError with no secret in its message. The wire
+// layer's failures come as the WIT `wire-failure`, which jco throws as a ComponentError's payload.
+function providerError(e, secrets) {
+  const error = e instanceof ProviderError ? e : e?.payload && typeof e.payload.kind === "string" ? fromFailure(e.payload) : new ProviderError("provider-error", e?.message ?? String(e));
+  error.message = secrets.reduce((m, s) => m.replaceAll(s, "[redacted]"), error.message);
+  return error;
+}
+
+function fromFailure({ kind, message, retryable, retryAfterMs, usage }) {
+  return new ProviderError(kind, message, { retryable, retryAfterMs: retryAfterMs === undefined ? undefined : Number(retryAfterMs), usage });
+}
+
+function timedOut(url, timeoutMs) {
+  return new ProviderError("timeout", `no complete answer from ${url} within ${timeoutMs / 1000} s`);
 }
 
 function transportError(e, url, timeoutMs) {
-  if (e?.name === "TimeoutError") return new ProviderError("timeout", `no complete answer from ${url} within ${timeoutMs / 1000} s`);
+  if (e?.name === "TimeoutError") return timedOut(url, timeoutMs);
   if (e?.name === "AbortError") return new ProviderError("cancelled", `the call to ${url} was cancelled`);
   const cause = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(e);
-  return new ProviderError("provider-error", `cannot reach ${url} (${cause}): is the endpoint running?`);
-}
-
-async function json(response, url) {
-  const text = await response.text();
-  const value = parse(text, `malformed JSON from ${url}`);
-  if (value.error) throw new ProviderError("provider-error", `${url} answered with an error: ${JSON.stringify(value.error)}`);
-  return value;
-}
-
-function parse(text, what) {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new ProviderError("provider-error", `${what}: ${e.message}: ${text.slice(0, 120)}`);
+  // Reached, then closed before any reply: the request cannot have been answered.
+  if (["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(e?.cause?.code)) {
+    return new ProviderError("transport", `the connection to ${url} was closed before any reply: ${e.cause.message ?? cause}`, { retryable: true });
   }
-}
-
-function refused(url) {
-  return new ProviderError("refused", `${url} refused to answer (content filter)`);
-}
-
-function openaiUsage(u) {
-  if (!u || !Number.isInteger(u.prompt_tokens) || !Number.isInteger(u.completion_tokens)) return undefined;
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens };
-}
-
-// The body's lines as they arrive (reader.read(): async iteration of streams is
-// not in every browser yet).
-async function* lines(response, url, timeoutMs) {
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = "";
-  try {
-    for (;;) {
-      let chunk;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        if (e?.name === "TimeoutError") throw transportError(e, url, timeoutMs);
-        throw new ProviderError("provider-error", `the reply from ${url} broke off: ${e?.message ?? e}`);
-      }
-      if (chunk.done) break;
-      buffer += chunk.value;
-      let newline;
-      while ((newline = buffer.indexOf("\n")) >= 0) {
-        yield buffer.slice(0, newline).replace(/\r$/, "");
-        buffer = buffer.slice(newline + 1);
-      }
-    }
-    if (buffer.length > 0) yield buffer;
-  } finally {
-    // Frees the connection when the caller stops early (after `[DONE]`, or on an error).
-    await reader.cancel().catch(() => {});
-  }
-}
-
-// Server-sent events: the `data` of each event (its `data:` lines joined by "\n").
-async function* sseData(response, url, timeoutMs) {
-  let data = [];
-  for await (const line of lines(response, url, timeoutMs)) {
-    if (line === "") {
-      if (data.length > 0) yield data.join("\n");
-      data = [];
-    } else if (line.startsWith("data:")) {
-      data.push(line.slice(5).replace(/^ /, ""));
-    }
-  }
-  if (data.length > 0) yield data.join("\n");
+  return new ProviderError("transport", `cannot reach ${url} (${cause}): is the endpoint running?`, { retryable: true });
 }

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Session, drive, AgonError, validateSpec, buildSpec, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
+import { Session, drive, AgonError, validateSpec, buildSpec, catalog, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
 
 const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
 const cases = readdirSync(goldenDir, { withFileTypes: true })
@@ -16,6 +16,9 @@ const read = (name, file) => readFileSync(join(goldenDir, name, file), "utf8");
 
 // Script phases are written as the core serializes them; WIT enum cases are kebab-case.
 const sameName = (a, b) => a.replaceAll("_", "-") === b.replaceAll("_", "-");
+// A script's usage (snake_case, as the core writes it) as the WIT record: camelCase.
+const usageOf = (u) => u && Object.fromEntries(Object.entries(u).map(([k, v]) => [k.replace(/_(.)/g, (_, c) => c.toUpperCase()), v]));
+const stopOf = (s) => s?.replaceAll("_", "-");
 
 /** The golden replay rule, step by step, on the raw Session. */
 function replay(spec, script) {
@@ -44,16 +47,11 @@ function replay(spec, script) {
     used[pick.i] = true;
     const [request] = outstanding.splice(pick.k, 1);
     const entry = script[pick.i];
+    // As agon_core::script's `input_for`: a reply with its usage and why it stopped,
+    // a failure with what it billed all the same.
     const input = entry.fail
-      ? { tag: "failed", val: { id: request.id, kind: entry.fail.kind.replaceAll("_", "-"), message: entry.fail.message } }
-      : {
-          tag: "reply",
-          val: {
-            id: request.id,
-            text: entry.text ?? "",
-            usage: entry.usage && { promptTokens: entry.usage.prompt_tokens, completionTokens: entry.usage.completion_tokens },
-          },
-        };
+      ? { tag: "failed", val: { id: request.id, kind: entry.fail.kind.replaceAll("_", "-"), message: entry.fail.message, usage: usageOf(entry.usage) } }
+      : { tag: "reply", val: { id: request.id, text: entry.text ?? "", usage: usageOf(entry.usage), stop: stopOf(entry.stop) } };
     // 3. Repeat until done.
     journal += session.handle(input);
   }
@@ -112,8 +110,8 @@ for (const name of cases) {
   });
 }
 
-test("drive() with a scripted complete() gives the golden transcript, whatever the reply order", async () => {
-  const name = cases.find((c) => c.startsWith("rotating-challenger")) ?? cases[0];
+// rotating-challenger: concurrent batches; round-robin-reasoning-cut: stop and usage go through drive().
+for (const name of [cases.find((c) => c.startsWith("rotating-challenger")), "round-robin-reasoning-cut"]) test(`drive() with a scripted complete() gives the golden transcript of ${name}, whatever the reply order`, async () => {
   const script = JSON.parse(read(name, "script.json"));
   const used = new Set();
   const session = Session.create(read(name, "spec.json"));
@@ -128,8 +126,8 @@ test("drive() with a scripted complete() gives the golden transcript, whatever t
       // Later requests answer sooner, so replies arrive out of order.
       await new Promise((r) => setTimeout(r, (delay = Math.max(0, delay - 3))));
       const e = script[i];
-      if (e.fail) throw Object.assign(new Error(e.fail.message), { kind: e.fail.kind.replaceAll("_", "-") });
-      return { text: e.text ?? "", usage: e.usage && { promptTokens: e.usage.prompt_tokens, completionTokens: e.usage.completion_tokens } };
+      if (e.fail) throw Object.assign(new Error(e.fail.message), { kind: e.fail.kind.replaceAll("_", "-"), usage: usageOf(e.usage) });
+      return { text: e.text ?? "", usage: usageOf(e.usage), stop: stopOf(e.stop) };
     },
     { onEvent: (e) => seen.push(e.json) },
   );
@@ -196,4 +194,18 @@ test("seat ids and role-council's roles come from the engine, as in every host",
   const council = buildSpec({ question: "q", protocol: "role-council", models: ["ollama/smollm2"] });
   assert.ok(council.panel.length >= 2 && council.panel.every((p) => p.persona && p.model === "ollama/smollm2"));
   assert.throws(() => buildSpec({ question: "q", protocol: "round-robin" }), (e) => e instanceof AgonError && e.detail.field === "models");
+});
+
+test("buildSpec takes the shipped catalog by default, another one, or none", () => {
+  const choices = { question: "q", protocol: "round-robin", models: ["openai/gpt-5", "ollama/smollm2"] };
+  const spec = buildSpec(choices);
+  assert.deepEqual(spec.models, { "openai/gpt-5": { reasoning: true, temperature: false, context: 400000, max_output: 128000 } });
+  assert.ok(spec.prices["openai/gpt-5"].output > 0);
+  const none = buildSpec({ ...choices, catalog: null });
+  // Without a catalog nothing is known of gpt-5 (a local model is still free).
+  assert.ok(!("models" in none) && !("openai/gpt-5" in (none.prices ?? {})), JSON.stringify(none));
+  const own = catalog();
+  own.models["acme/x"] = { reasoning: false, temperature: true, price: { input: 1, output: 2 } };
+  assert.deepEqual(buildSpec({ ...choices, models: ["acme/x"], catalog: own }).prices, { "acme/x": { input: 1, output: 2 } });
+  assert.ok(!("acme/x" in catalog().models), "catalog() gives a copy");
 });
