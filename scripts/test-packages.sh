@@ -12,7 +12,8 @@
 # 3. PyPI: `python -m build --wheel` of bindings/python, the wheel installed
 #    into a fresh venv, which replays the same golden case the same way.
 #
-# Both the tarball and the wheel must carry the component. Everything is
+# Both the tarball and the wheel must carry the component and the model
+# catalog (catalog/models.json), which buildSpec / build_spec use. Everything is
 # built and installed under $TMPDIR (scripts/test.sh gives each run its own),
 # removed when this script ends.
 set -euo pipefail
@@ -45,7 +46,7 @@ tarball="$(ls "$work"/agon-debate-*.tgz)"
 # Listed to a file first: `grep -q` quits early, and pipefail would count the lister's SIGPIPE.
 tar -tzf "$tarball" >"$work/npm-files"
 grep -q '^package/gen/.*\.wasm$' "$work/npm-files" || fail "$tarball carries no component (gen/*.wasm)"
-for file in README.md LICENSE-MIT LICENSE-APACHE; do
+for file in README.md LICENSE-MIT LICENSE-APACHE gen/models.json gen/catalog.js; do
   grep -qx "package/$file" "$work/npm-files" || fail "$tarball carries no $file"
 done
 mkdir "$work/npm-user"
@@ -54,13 +55,15 @@ mkdir "$work/npm-user"
   npm install --no-audit --no-fund --offline --loglevel=error "$tarball" &&
   GOLDEN="$golden" node --input-type=module -e '
     import { readFileSync } from "node:fs";
-    import { Session } from "agon-debate";
+    import { Session, buildSpec } from "agon-debate";
     const read = (f) => readFileSync(`${process.env.GOLDEN}/${f}`, "utf8");
     const session = Session.fromJournal(read("journal.ndjson"));
     while (session.poll().tag !== "done");
     if (session.transcriptJson() !== read("transcript.json")) throw new Error("transcript.json differs");
     if (session.transcriptMarkdown() !== read("transcript.md")) throw new Error("transcript.md differs");
-    console.log("npm: the installed tarball replays the golden case byte for byte");')
+    const spec = buildSpec({ question: "q", protocol: "round-robin", models: ["openai/gpt-5"] });
+    if (!spec.models?.["openai/gpt-5"]?.reasoning) throw new Error("buildSpec did not take the shipped catalog");
+    console.log("npm: the installed tarball replays the golden case byte for byte; buildSpec has the catalog");')
 
 step "python -m build --wheel bindings/python, installed into a fresh venv, replaying $case_name"
 # --no-isolation: the backend is .venv-pkg's pinned setuptools, not whatever
@@ -71,6 +74,7 @@ cp LICENSE-MIT LICENSE-APACHE "$work/python-src/"
 wheel="$(ls "$work"/dist/agon_debate-*.whl)"
 python3 -m zipfile -l "$wheel" >"$work/wheel-files"
 grep -q '^agon/agon.wasm ' "$work/wheel-files" || fail "$wheel carries no component (agon/agon.wasm)"
+grep -q '^agon/models.json ' "$work/wheel-files" || fail "$wheel carries no model catalog (agon/models.json)"
 grep -q 'dist-info/licenses/LICENSE-MIT ' "$work/wheel-files" || fail "$wheel carries no LICENSE-MIT"
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet --disable-pip-version-check "$wheel"
@@ -85,7 +89,9 @@ with agon.Session.from_journal(read("journal.ndjson")) as session:
         pass
     assert session.transcript_json() == read("transcript.json"), "transcript.json differs"
     assert session.transcript_markdown() == read("transcript.md"), "transcript.md differs"
-print("wheel: the installed wheel replays the golden case byte for byte")
+spec = agon.build_spec({"question": "q", "protocol": "round-robin", "models": ["openai/gpt-5"]})
+assert spec["models"]["openai/gpt-5"]["reasoning"], "build_spec did not take the shipped catalog"
+print("wheel: the installed wheel replays the golden case byte for byte; build_spec has the catalog")
 PY
 )
 echo "test-packages: 3 passed, 0 failed"
