@@ -55,14 +55,15 @@ pub struct SpecRequest {
     pub prices: BTreeMap<String, Price>,
     #[serde(default)]
     pub max_cost: Option<f64>,
-    /// The model catalog the host ships: each of the spec's models gets its
-    /// price (unless `prices` names it) and its traits from here.
+    /// The model catalog the host ships (`catalog/models.json`'s form): each
+    /// of the spec's models gets its price (unless `prices` names it) and its
+    /// traits from here.
     #[serde(default)]
-    pub catalog: Option<Catalog>,
-    /// The user's own catalog entries (agon.toml `[models."REF"]`), field by
-    /// field over the catalog's.
+    pub catalog: Option<Value>,
+    /// The user's own catalog entries (agon.toml `[models."REF"]`), by model
+    /// reference, field by field over the catalog's.
     #[serde(default)]
-    pub catalog_overrides: BTreeMap<String, CatalogEntry>,
+    pub catalog_overrides: Option<Value>,
     /// What every seat and the judge ask of a reasoning model.
     #[serde(default)]
     pub reasoning: Option<Reasoning>,
@@ -127,8 +128,12 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
             format!("no such seat (seats: {}, and judge)", ids.join(", ")),
         ));
     }
-    let (prices, models) =
-        catalog_facts(&panel, judge.as_ref(), &request.prices, request.catalog.as_ref(), &request.catalog_overrides);
+    let catalog = request.catalog.as_ref().map(Catalog::from_value).transpose()?.unwrap_or_default();
+    let overrides = match &request.catalog_overrides {
+        Some(v) => crate::catalog::entries(v, "catalog_overrides")?,
+        None => BTreeMap::new(),
+    };
+    let (prices, models) = catalog_facts(&panel, judge.as_ref(), &request.prices, &catalog, &overrides);
     let spec = DebateSpec {
         question: request.question.trim().to_string(),
         context: request.context.filter(|c| !c.trim().is_empty()),
@@ -152,13 +157,11 @@ fn catalog_facts(
     panel: &[Participant],
     judge: Option<&Participant>,
     prices: &BTreeMap<String, Price>,
-    catalog: Option<&Catalog>,
+    catalog: &Catalog,
     overrides: &BTreeMap<String, CatalogEntry>,
 ) -> (BTreeMap<String, Price>, BTreeMap<String, ModelTraits>) {
     let mut prices = prices.clone();
     let mut traits = BTreeMap::new();
-    let empty = Catalog::default();
-    let catalog = catalog.unwrap_or(&empty);
     for seat in panel.iter().chain(judge) {
         for model in reasoning::chain(&seat.model) {
             let Some(entry) = catalog.resolve(model, overrides) else { continue };

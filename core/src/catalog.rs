@@ -79,20 +79,76 @@ impl CatalogEntry {
 }
 
 /// A catalog: where it came from, and its entries by model reference.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Catalog {
     /// Who compiled the data (`models.dev`).
-    #[serde(default)]
     pub source: String,
-    #[serde(default)]
     pub licence: String,
     /// The package the snapshot was taken from, with its version.
-    #[serde(default)]
     pub package: String,
     /// The snapshot's date, `YYYY-MM-DD`.
-    #[serde(default)]
     pub snapshot: String,
     pub models: BTreeMap<String, CatalogEntry>,
+}
+
+/// Entries by model reference, from a JSON object; errors name the field.
+pub fn entries(value: &Value, at: &str) -> Result<BTreeMap<String, CatalogEntry>, Error> {
+    let object = value.as_object().ok_or_else(|| Error::spec(at, "must be an object of model references"))?;
+    let mut out = BTreeMap::new();
+    for (model, entry) in object {
+        out.insert(model.clone(), CatalogEntry::from_value(entry, &format!("{at}.{model}"))?);
+    }
+    Ok(out)
+}
+
+impl CatalogEntry {
+    /// One entry from JSON, `null` fields left unknown; errors name the field.
+    pub fn from_value(value: &Value, at: &str) -> Result<CatalogEntry, Error> {
+        let object = value.as_object().ok_or_else(|| Error::spec(at, "must be an object"))?;
+        let mut entry = CatalogEntry::default();
+        for (key, v) in object.iter().filter(|(_, v)| !v.is_null()) {
+            let at = format!("{at}.{key}");
+            let flag = || v.as_bool().ok_or_else(|| Error::spec(&at, "true or false"));
+            let tokens =
+                || v.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| Error::spec(&at, "a number of tokens"));
+            match key.as_str() {
+                "reasoning" => entry.reasoning = Some(flag()?),
+                "temperature" => entry.temperature = Some(flag()?),
+                "context" => entry.context = Some(tokens()?),
+                "max_output" => entry.max_output = Some(tokens()?),
+                "price" => entry.price = Some(CatalogPrice::from_value(v, &at)?),
+                _ => return Err(Error::spec(at, "unknown field (reasoning, temperature, context, max_output, price)")),
+            }
+        }
+        Ok(entry)
+    }
+}
+
+impl CatalogPrice {
+    fn from_value(value: &Value, at: &str) -> Result<CatalogPrice, Error> {
+        let object = value.as_object().ok_or_else(|| Error::spec(at, "must be an object"))?;
+        let usd = |key: &str| -> Result<Option<f64>, Error> {
+            match object.get(key).filter(|v| !v.is_null()) {
+                None => Ok(None),
+                Some(v) => match v.as_f64() {
+                    Some(n) if n.is_finite() && n >= 0.0 => Ok(Some(n)),
+                    _ => Err(Error::spec(format!("{at}.{key}"), "USD per million tokens, zero or more")),
+                },
+            }
+        };
+        if let Some(key) =
+            object.keys().find(|k| !["input", "output", "cache_read", "cache_write"].contains(&k.as_str()))
+        {
+            return Err(Error::spec(format!("{at}.{key}"), "unknown field (input, output, cache_read, cache_write)"));
+        }
+        let needed = |key: &str| usd(key)?.ok_or_else(|| Error::spec(format!("{at}.{key}"), "missing"));
+        Ok(CatalogPrice {
+            input: needed("input")?,
+            output: needed("output")?,
+            cache_read: usd("cache_read")?,
+            cache_write: usd("cache_write")?,
+        })
+    }
 }
 
 /// Providers that run on your own machine, and people: free.
@@ -109,8 +165,19 @@ impl Catalog {
         Catalog::from_value(&value)
     }
 
+    /// Read by hand rather than derived: the catalog passes through every
+    /// host's spec builder, and its derived reader cost the component ~10 KB.
     pub fn from_value(value: &Value) -> Result<Catalog, Error> {
-        crate::json_read::read(value).map_err(|e| crate::spec::field_error("catalog", e))
+        let object = value.as_object().ok_or_else(|| Error::spec("catalog", "must be an object"))?;
+        let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or_default().to_string();
+        let models = object.get("models").ok_or_else(|| Error::spec("catalog.models", "missing"))?;
+        Ok(Catalog {
+            source: text("source"),
+            licence: text("licence"),
+            package: text("package"),
+            snapshot: text("snapshot"),
+            models: entries(models, "catalog.models")?,
+        })
     }
 
     /// The models of a reference: a fallback chain (`a/x|b/y`) in order.
@@ -208,7 +275,20 @@ mod tests {
 
     #[test]
     fn a_bad_entry_is_named() {
-        let e = Catalog::from_json(r#"{"models": {"a/b": {"reasoning": "yes"}}}"#).unwrap_err();
-        assert!(e.to_string().contains("catalog.models.a/b.reasoning"), "{e}");
+        for (json, field) in [
+            (r#"{"models": {"a/b": {"reasoning": "yes"}}}"#, "catalog.models.a/b.reasoning"),
+            (r#"{"models": {"a/b": {"context": -1}}}"#, "catalog.models.a/b.context"),
+            (r#"{"models": {"a/b": {"price": {"input": 1}}}}"#, "catalog.models.a/b.price.output"),
+            (r#"{"models": {"a/b": {"price": {"input": 1, "output": -2}}}}"#, "catalog.models.a/b.price.output"),
+            (r#"{"models": {"a/b": {"colour": "red"}}}"#, "catalog.models.a/b.colour"),
+            (r#"{"source": "x"}"#, "catalog.models"),
+        ] {
+            let e = Catalog::from_json(json).unwrap_err();
+            assert!(e.to_string().contains(field), "{json}: {e}");
+        }
+        let nulls = Catalog::from_json(
+            r#"{"models": {"a/b": {"context": null, "price": {"input": 1, "output": 2, "cache_write": null}}}}"#,
+        );
+        assert_eq!(nulls.unwrap().models["a/b"].price.map(|p| p.cache_write), Some(None));
     }
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use agon_cli::engine::{Code, Runtime, component, wit};
+use agon_cli::provider::convert;
 use agon_core::script::ScriptEntry;
 
 #[test]
@@ -60,28 +61,6 @@ fn phase_name(p: wit::Phase) -> &'static str {
         wit::Phase::Synthesis => "synthesis",
         wit::Phase::Summary => "summary",
         wit::Phase::Confirmation => "confirmation",
-    }
-}
-
-fn failure_kind(kind: agon_core::FailureKind) -> wit::FailureKind {
-    match kind {
-        agon_core::FailureKind::Timeout => wit::FailureKind::Timeout,
-        agon_core::FailureKind::RateLimited => wit::FailureKind::RateLimited,
-        agon_core::FailureKind::ProviderError => wit::FailureKind::ProviderError,
-        agon_core::FailureKind::Refused => wit::FailureKind::Refused,
-        agon_core::FailureKind::Cancelled => wit::FailureKind::Cancelled,
-        agon_core::FailureKind::Transport => wit::FailureKind::Transport,
-        agon_core::FailureKind::TokenLimit => wit::FailureKind::TokenLimit,
-    }
-}
-
-fn usage(u: agon_core::Usage) -> wit::Usage {
-    wit::Usage {
-        prompt_tokens: u.prompt_tokens,
-        completion_tokens: u.completion_tokens,
-        reasoning_tokens: u.reasoning_tokens,
-        cached_tokens: u.cached_tokens,
-        cache_write_tokens: u.cache_write_tokens,
     }
 }
 
@@ -181,19 +160,15 @@ fn replay_every_golden_case(code: Code) {
             let input = match &entry.fail {
                 Some(f) => wit::Input::Failed(wit::Failure {
                     id: request.id,
-                    kind: failure_kind(f.kind),
+                    kind: convert::failure_kind(f.kind),
                     message: f.message.clone(),
-                    usage: entry.usage.map(usage),
+                    usage: entry.usage.map(convert::usage),
                 }),
                 None => wit::Input::Reply(wit::Reply {
                     id: request.id,
                     text: entry.text.clone().unwrap_or_default(),
-                    usage: entry.usage.map(usage),
-                    stop: entry.stop.map(|s| match s {
-                        agon_core::StopReason::Complete => wit::StopReason::Complete,
-                        agon_core::StopReason::TokenLimit => wit::StopReason::TokenLimit,
-                        agon_core::StopReason::Other => wit::StopReason::Other,
-                    }),
+                    usage: entry.usage.map(convert::usage),
+                    stop: entry.stop.map(convert::stop),
                 }),
             };
             journal.push_str(&council.handle(&input).unwrap().unwrap());

@@ -41,6 +41,9 @@ pub struct Form {
     pub context: String,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
+    /// How hard reasoning models think (`low`, `medium`, `high`); empty: each model's default.
+    #[serde(default)]
+    pub effort: String,
 }
 
 /// Build and validate the spec this form describes: the core's spec builder
@@ -79,9 +82,22 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
             judge_max_tokens: form.max_tokens.saturating_mul(2),
             ..Limits::default()
         },
+        reasoning: effort(&form.effort)?,
         ..SpecRequest::default()
     };
     build_spec(request).map_err(|e| e.to_string())
+}
+
+/// The Effort field: every seat's reasoning effort, or none.
+fn effort(field: &str) -> Result<Option<agon_core::Reasoning>, String> {
+    let effort = match field.trim() {
+        "" => return Ok(None),
+        "low" => agon_core::Effort::Low,
+        "medium" => agon_core::Effort::Medium,
+        "high" => agon_core::Effort::High,
+        other => return Err(format!("Reasoning effort: '{other}' is not low, medium or high")),
+    };
+    Ok(Some(agon_core::Reasoning { effort: Some(effort), budget: None }))
 }
 
 /// The form's option fields as the spec's option values, each read by the
@@ -200,7 +216,19 @@ mod tests {
             question: " Tabs or spaces? ".into(),
             context: String::new(),
             max_tokens: 100,
+            effort: String::new(),
         }
+    }
+
+    #[test]
+    fn the_effort_reaches_every_seat_and_the_judge() {
+        let mut f = form("gpt-5, o3", "gpt-5");
+        f.effort = "high".into();
+        let spec = spec(&f).unwrap();
+        let high = Some(agon_core::Reasoning { effort: Some(agon_core::Effort::High), budget: None });
+        assert!(spec.panel.iter().chain(&spec.judge).all(|p| p.reasoning == high), "{:?}", spec.panel);
+        f.effort = "extreme".into();
+        assert!(spec_err(&f).contains("Reasoning effort"));
     }
 
     #[test]
@@ -311,6 +339,7 @@ mod tests {
             question: "Ship the billing rewrite on Monday?".into(),
             context: String::new(),
             max_tokens: 200,
+            effort: String::new(),
         }
     }
 

@@ -328,7 +328,7 @@ async function run(submit) {
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
       document: own ? $('#protocol-document').value : '',
       rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value,
-      context: $('#context').value, max_tokens: Number($('#max-tokens').value),
+      context: $('#context').value, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
       role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
     });

@@ -30,8 +30,10 @@
 
 #![forbid(unsafe_code)]
 
+#[cfg(feature = "anthropic")]
 mod anthropic;
 mod failure;
+#[cfg(feature = "gemini")]
 mod gemini;
 mod lines;
 mod ollama;

@@ -6,11 +6,16 @@
 //! request says how large a window it needs (`num_ctx`), within what the
 //! model has. Thinking text arrives in `message.thinking`, never the answer.
 
+#[cfg(feature = "ollama")]
 use agon_core::{ModelRequest, StopReason, Usage, estimate_tokens};
 use serde_json::{Value, json};
 
+#[cfg(feature = "ollama")]
 use crate::failure::WireError;
-use crate::reply::{Progress, Stop, count};
+use crate::reply::count;
+#[cfg(feature = "ollama")]
+use crate::reply::{Progress, Stop};
+#[cfg(feature = "ollama")]
 use crate::request::{Call, HttpRequest, Shape, chat_messages, http};
 
 /// What a local server said of a model (`/api/show`).
@@ -46,8 +51,10 @@ pub fn parse_show(body: &str) -> ServerModel {
 }
 
 /// The smallest window asked for: Ollama's own default for small machines.
+#[cfg(feature = "ollama")]
 const MIN_CONTEXT: u32 = 4_096;
 
+#[cfg(feature = "ollama")]
 pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) -> HttpRequest {
     let server = call.server.unwrap_or_default();
     // Think when the seat asked and the model can; say no plainly to a model
@@ -93,6 +100,7 @@ tokens: Ollama will cut the start of the prompt; set a context budget (--context
 }
 
 /// One streamed line, or the whole reply (the same object).
+#[cfg(feature = "ollama")]
 pub(crate) fn absorb(p: &mut Progress, chunk: &Value, url: &str) -> Result<(), WireError> {
     if let Some(error) = chunk.get("error") {
         return Err(WireError::reported(url, error, false));

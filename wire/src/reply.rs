@@ -163,9 +163,14 @@ impl Reader {
                 serde_json::from_str(&text).map_err(|e| WireError::malformed(&self.url, "JSON", e, &text))?;
             match self.api {
                 Api::OpenAi | Api::OpenAiCompatible => crate::openai::whole(&mut self.progress, &whole, &self.url)?,
+                #[cfg(feature = "anthropic")]
                 Api::Anthropic => crate::anthropic::whole(&mut self.progress, &whole, &self.url)?,
+                #[cfg(feature = "gemini")]
                 Api::Gemini => crate::gemini::absorb(&mut self.progress, &whole, &self.url)?,
+                #[cfg(feature = "ollama")]
                 Api::Ollama => crate::ollama::absorb(&mut self.progress, &whole, &self.url)?,
+                #[allow(unreachable_patterns)]
+                other => unreachable!("agon-wire was built without the {other:?} API"),
             }
             // A whole body that parsed is the whole reply.
             self.progress.finished = true;
@@ -204,9 +209,11 @@ impl Reader {
         let value = self.json(&data, "stream event", ended)?;
         match self.api {
             Api::OpenAi | Api::OpenAiCompatible => crate::openai::chunk(&mut self.progress, &value, &self.url),
+            #[cfg(feature = "anthropic")]
             Api::Anthropic => crate::anthropic::event(&mut self.progress, &value, &self.url),
+            #[cfg(feature = "gemini")]
             Api::Gemini => crate::gemini::absorb(&mut self.progress, &value, &self.url),
-            Api::Ollama => unreachable!("Ollama streams lines"),
+            other => unreachable!("{other:?} sends no server-sent events (or agon-wire was built without it)"),
         }
     }
 
@@ -215,7 +222,10 @@ impl Reader {
             return Ok(());
         }
         let value = self.json(line, "NDJSON", ended)?;
-        crate::ollama::absorb(&mut self.progress, &value, &self.url)
+        #[cfg(feature = "ollama")]
+        return crate::ollama::absorb(&mut self.progress, &value, &self.url);
+        #[cfg(not(feature = "ollama"))]
+        unreachable!("agon-wire was built without the Ollama API: {value}")
     }
 
     /// One event's JSON; at the very end of the body, a piece that does not

@@ -72,9 +72,14 @@ pub fn request(call: &Call<'_>, request: &ModelRequest) -> HttpRequest {
     let shape = Shape::new(request, traits);
     let mut http = match call.api {
         Api::OpenAi | Api::OpenAiCompatible => crate::openai::request(call, request, &shape),
+        #[cfg(feature = "anthropic")]
         Api::Anthropic => crate::anthropic::request(call, request, &shape),
+        #[cfg(feature = "gemini")]
         Api::Gemini => crate::gemini::request(call, request, &shape),
+        #[cfg(feature = "ollama")]
         Api::Ollama => crate::ollama::request(call, request, &shape),
+        #[allow(unreachable_patterns)]
+        other => unreachable!("agon-wire was built without the {other:?} API"),
     };
     http.api = call.api;
     http.stream = call.stream;
@@ -93,6 +98,7 @@ pub(crate) struct Shape {
     pub asked: bool,
     pub effort: Option<agon_core::Effort>,
     /// The seat's own budget, or its effort's, when it asked.
+    #[cfg_attr(not(any(feature = "anthropic", feature = "gemini")), allow(dead_code))]
     pub budget: Option<u32>,
 }
 
@@ -149,6 +155,7 @@ pub(crate) fn chat_messages(request: &ModelRequest) -> Vec<Value> {
 }
 
 /// The system prompt, joined, when the API takes it apart from the messages.
+#[cfg_attr(not(any(feature = "anthropic", feature = "gemini")), allow(dead_code))]
 pub(crate) fn system_text(request: &ModelRequest) -> Option<String> {
     let parts: Vec<&str> =
         request.messages.iter().filter(|m| m.role == Role::System).map(|m| m.content.as_str()).collect();

@@ -54,7 +54,7 @@ pub(super) fn request(r: &wit::ModelRequest) -> agon_core::ModelRequest {
     }
 }
 
-pub(super) fn usage(u: agon_core::Usage) -> wit::Usage {
+pub fn usage(u: agon_core::Usage) -> wit::Usage {
     wit::Usage {
         prompt_tokens: u.prompt_tokens,
         completion_tokens: u.completion_tokens,
@@ -64,7 +64,7 @@ pub(super) fn usage(u: agon_core::Usage) -> wit::Usage {
     }
 }
 
-pub(super) fn stop(s: agon_core::StopReason) -> wit::StopReason {
+pub fn stop(s: agon_core::StopReason) -> wit::StopReason {
     match s {
         agon_core::StopReason::Complete => wit::StopReason::Complete,
         agon_core::StopReason::TokenLimit => wit::StopReason::TokenLimit,
@@ -72,7 +72,7 @@ pub(super) fn stop(s: agon_core::StopReason) -> wit::StopReason {
     }
 }
 
-pub(super) fn failure_kind(k: agon_core::FailureKind) -> wit::FailureKind {
+pub fn failure_kind(k: agon_core::FailureKind) -> wit::FailureKind {
     use agon_core::FailureKind as K;
     match k {
         K::Timeout => wit::FailureKind::Timeout,

@@ -13,7 +13,7 @@
 pub mod base_url;
 mod call;
 pub mod command;
-mod convert;
+pub mod convert;
 mod endpoint;
 mod environment;
 mod failure;
