@@ -97,6 +97,29 @@ pub const ENTRY_TOKENS: u64 = 16;
 /// one is set (the engine never exceeds it), else the fixed text plus every
 /// earlier reply at its ceiling. Cost: all of that at the dearest price in the
 /// spec — an upper bound, not a forecast.
+/// The most one prompt may hold: more than any model reads (the largest
+/// windows are 2 M tokens), far less than would strain the engine. A spec
+/// whose prompts would pass it is refused, priced or not.
+pub const MAX_PROMPT_TOKENS: u64 = 4_000_000;
+
+/// The largest prompt's text before any reply is quoted: the question, the
+/// context (as often as the protocol's prompts hold it), a persona, the
+/// protocol's own text.
+pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
+    let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
+    // The context is quoted line by line too.
+    fixed += spec.context.as_deref().map_or(0, |c| 2 * estimate_tokens(c) as u64);
+    fixed += spec
+        .panel
+        .iter()
+        .chain(&spec.judge)
+        .filter_map(|p| p.persona.as_deref())
+        .map(|p| estimate_tokens(p) as u64)
+        .max()
+        .unwrap_or(0);
+    fixed + (protocol::registry::of(spec).prompt_tokens)(spec)
+}
+
 pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     let b = protocol::bounds(spec);
     let limits = &spec.limits;
@@ -114,18 +137,7 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     let completion_tokens = turns as u64 * (limits.max_tokens as u64 + turn_thinking)
         + b.judge as u64 * (limits.judge_max_tokens as u64 + judge_thinking);
 
-    let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
-    // The context is quoted line by line too.
-    fixed += spec.context.as_deref().map_or(0, |c| 2 * estimate_tokens(c) as u64);
-    fixed += spec
-        .panel
-        .iter()
-        .chain(&spec.judge)
-        .filter_map(|p| p.persona.as_deref())
-        .map(|p| estimate_tokens(p) as u64)
-        .max()
-        .unwrap_or(0);
-    fixed += (protocol::registry::of(spec).prompt_tokens)(spec);
+    let fixed = fixed_prompt_tokens(spec);
     // An earlier reply appears in a prompt quoted line by line (`> `), which at
     // most doubles it, under a heading and a label.
     let ceiling = 2 * limits.max_tokens.max(limits.judge_max_tokens) as u64 + ENTRY_TOKENS;

@@ -29,6 +29,7 @@ pub fn replies(data: &[u8]) {
     let _ = ranking.read(&text, &labels);
     let _ = comparative::reply::scorecard(&text, &["A".to_string(), "B".to_string()]);
     let _ = adversarial::reply::review(&text);
+    rendering(&text);
     for declared in [false, true] {
         let reading = crate::stance::read(&text, declared);
         if let Some(e) = reading.evidence
@@ -37,6 +38,17 @@ pub fn replies(data: &[u8]) {
             assert!(text.get(start as usize..end as usize).is_some(), "evidence off a character boundary");
         }
     }
+}
+
+/// Any text as every output writes it (issue 33): Markdown keeps nothing
+/// hidden and loads no image, SVG text is XML character data.
+fn rendering(text: &str) {
+    let markdown = crate::render::inert::text(text);
+    assert!(!markdown.chars().any(crate::hidden::is_hidden), "a hidden character in Markdown");
+    let svg = crate::picture::svg::escape(text);
+    let xml_char = |c: char| matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
+    assert!(svg.chars().all(xml_char), "not XML character data: {svg:?}");
+    assert!(!svg.contains('<') && !svg.contains('>'), "markup in SVG text");
 }
 
 /// Replies that steer protocols down their structured paths.

@@ -39,6 +39,7 @@ mod error;
 mod event;
 #[cfg(feature = "testing")]
 pub mod fuzzing;
+pub mod hidden;
 mod input;
 pub mod journal;
 mod json_read;

@@ -1,6 +1,6 @@
 //! Markdown rendering of a transcript, shared by every host.
 
-mod inert;
+pub(crate) mod inert;
 pub(crate) mod results;
 
 use std::fmt::Write;

@@ -294,7 +294,21 @@ impl DebateSpec {
                 format!("must be between 1 and the panel size ({})", self.panel.len()),
             ));
         }
-        crate::protocol::registry::check(self)
+        let options = crate::protocol::registry::check(self)?;
+        // Checked here, so every host refuses it before a prompt is built.
+        let prompt = crate::cost::fixed_prompt_tokens(self);
+        if prompt > crate::cost::MAX_PROMPT_TOKENS {
+            let field = if self.document().is_some() { "protocol.options.document" } else { "context" };
+            return Err(Error::spec(
+                field,
+                format!(
+                    "one prompt would hold about {prompt} tokens before any reply (the question, and the context as \
+                     often as the protocol's prompts repeat it); no model reads more than {}: shorten the context",
+                    crate::cost::MAX_PROMPT_TOKENS / 2
+                ),
+            ));
+        }
+        Ok(options)
     }
 
     /// Check a consensus mode against the rest of the spec.
@@ -592,5 +606,38 @@ mod tests {
     fn round_trips_through_json() {
         let spec = DebateSpec::from_json(&base().to_string()).unwrap();
         assert_eq!(DebateSpec::from_json(&spec.to_json()).unwrap(), spec);
+    }
+}
+
+#[cfg(test)]
+mod prompt_ceiling_tests {
+    use crate::protocol::document::BUILTIN_DOCUMENTS;
+
+    /// Issue 33: a document repeating `{context}` 1,000 times over a 400 KB
+    /// context (about 200 M tokens a prompt) was refused by nothing.
+    #[test]
+    fn a_document_whose_prompts_no_model_could_read_is_refused() {
+        let (_, text) = BUILTIN_DOCUMENTS.iter().find(|(n, _)| *n == "round-robin").unwrap();
+        let mut document: serde_json::Value = serde_json::from_str(text).unwrap();
+        let user = document.pointer_mut("/phases/0/turns/0/prompt/user").expect("round-robin's first prompt");
+        *user = serde_json::Value::String(format!("{{question}}{}{{history}}", "{context}".repeat(1000)));
+        document["name"] = "many-contexts".into();
+        let mut spec = crate::example_spec("round-robin", 3, 1).unwrap();
+        spec.protocol.name = "many-contexts".into();
+        spec.protocol.options.insert("document".into(), document.clone());
+        spec.context = Some("word ".repeat(80_000));
+        let e = spec.validate().unwrap_err().to_string();
+        assert!(e.contains("protocol.options.document") && e.contains("no model reads more than 2000000"), "{e}");
+        // The same context, said once: well within.
+        spec.protocol.options.remove("document");
+        spec.protocol.name = "round-robin".into();
+        spec.validate().unwrap();
+        let context = spec.context.take();
+        spec.protocol.name = "many-contexts".into();
+        spec.protocol.options.insert("document".into(), document);
+        spec.validate().unwrap();
+        spec.context = context.map(|c| c.repeat(30));
+        let e = spec.validate().unwrap_err().to_string();
+        assert!(e.contains("context") && e.contains("one prompt would hold about"), "{e}");
     }
 }

@@ -78,7 +78,13 @@ fn read_line(line: &str) -> Result<(Option<String>, Item), String> {
                     Some(Value::Number(n)) => Some(n.to_string()),
                     _ => None,
                 };
-                item(id, q.to_string(), o.get("context").and_then(Value::as_str).map(str::to_string))
+                // A context that is not text is a mistake to name, not one to drop.
+                let context = match o.get("context") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(c)) => Some(c.clone()),
+                    Some(_) => return Err("has a \"context\" that is not a string".to_string()),
+                };
+                item(id, q.to_string(), context)
             }
             None => Err("needs a non-empty \"question\"".to_string()),
         },
@@ -343,16 +349,18 @@ mod tests {
                     {\"id\": \"q1\", \"question\": \"again\"}\n\
                     {broken\n\
                     \n\
-                    {\"id\": 7, \"question\": \"Seven?\"}\n";
+                    {\"id\": 7, \"question\": \"Seven?\"}\n\
+                    {\"id\": 8, \"question\": \"Eight?\", \"context\": {\"team\": 3}}\n";
         let (items, problems) = read_items(text.as_bytes());
         let ids: Vec<&str> = items.iter().map(|i| i.id.as_str()).collect();
         assert_eq!(ids, ["q1", "line-2", "line-3", "7"]);
         assert_eq!(items[0].context.as_deref(), Some("A team of 3"));
         assert_eq!(items[2].question, "Should we ship on Friday?");
-        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert_eq!(problems.len(), 4, "{problems:?}");
         assert!(problems[0].starts_with("line 4 needs a non-empty \"question\""));
         assert!(problems[1].contains("line 5: the id 'q1' is used twice"));
         assert!(problems[2].starts_with("line 6 is not valid JSON"));
+        assert!(problems[3].starts_with("line 9 has a \"context\" that is not a string"), "{problems:?}");
     }
 
     #[test]

@@ -96,6 +96,14 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = DocumentFormat::Json, requires = "show")]
         format: DocumentFormat,
     },
+    /// The configuration agon uses here: your own agon.toml, then this folder's over it, each
+    /// setting with the file it came from (and what a folder's file that is not trusted was
+    /// not allowed to change).
+    Config {
+        /// Print the merged configuration (what `agon config` does; the flag says so in scripts).
+        #[arg(long)]
+        show: bool,
+    },
     /// The models agon knows (a models.dev snapshot, with agon.toml's [models] and [prices]): whether
     /// each reasons and takes a temperature, its context and output limits, its price.
     Models {
@@ -146,8 +154,8 @@ pub struct BatchArgs {
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
-    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
 }
 
@@ -169,8 +177,8 @@ pub struct McpArgs {
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
-    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
 }
 
@@ -274,7 +282,7 @@ pub struct SpecArgs {
     pub label: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ConsensusArg {
     Read,
@@ -333,8 +341,8 @@ pub struct DriveArgs {
     /// Tries again after a failed call (429, 5xx, dropped connection), with backoff and Retry-After.
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
-    /// The largest reply accepted (e.g. 4M, 512K); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_size)]
+    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
+    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
     /// Ask providers for whole replies instead of streams.
     #[arg(long)]

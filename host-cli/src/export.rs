@@ -37,6 +37,9 @@ pub fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if agon_core::hidden::is_hidden(c) => {
+                out.push_str(&agon_core::hidden::reveal(c.encode_utf8(&mut [0; 4])))
+            }
             c => out.push(c),
         }
     }

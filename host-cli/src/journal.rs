@@ -97,7 +97,15 @@ pub fn open<'r>(runtime: &'r mut Runtime, path: &Path, retry: Option<Retry>) -> 
     };
     let mut lines = Lines::open(path)?;
     let Some((_, header)) = lines.next_line()? else {
-        return Err(bad(format!("{}: the journal is empty", path.display())));
+        // Empty, or bytes with no whole line in them: not the same thing to say.
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        return Err(bad(match size {
+            0 => format!("{}: the journal is empty", path.display()),
+            n => format!(
+                "{}: not a journal: its {n} bytes hold no whole line, so not even a header (another file, or a crash before the header was written)",
+                path.display()
+            ),
+        }));
     };
     let mut council = runtime.from_journal(header)?.map_err(|e| bad(format!("{}: {e}", path.display())))?;
     if let Some(note) = council.replay_note()? {
@@ -285,6 +293,18 @@ mod tests {
         repair(&path, tail).unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"journal\":1}\n{\"type\":\"reply\",\"id\":1}\n");
         assert_eq!(std::fs::read_to_string(sibling(&path, ".torn")).unwrap(), "{\"type\":\"rep\n");
+    }
+
+    /// Issue 33: a file of random bytes was reported as an empty journal.
+    #[test]
+    fn random_bytes_are_not_an_empty_journal() {
+        let mut runtime = Runtime::load().unwrap();
+        let (_scratch, path) = temp("random", &[0x9f, 0x13, 0xee, 0x00, 0x42, 0xc3]);
+        let e = open(&mut runtime, &path, None).err().unwrap().to_string();
+        assert!(e.contains("not a journal: its 6 bytes hold no whole line"), "{e}");
+        let (_scratch, path) = temp("empty", b"");
+        let e = open(&mut runtime, &path, None).err().unwrap().to_string();
+        assert!(e.ends_with("the journal is empty"), "{e}");
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! wasmtime and performs the model calls it asks for.
 
 pub mod batch;
+pub mod bounded;
 pub mod catalog;
 pub mod cli;
 pub mod compete_history;

@@ -43,6 +43,9 @@ fn main() -> ExitCode {
         Command::Protocols { show, format } => {
             config().and_then(|c| commands::protocols::protocols(&c, show.as_deref(), format))
         }
+        Command::Config { show: _ } => {
+            config().map(|c| agon_cli::safe_println!("{}", agon_cli::config::show(&c).trim_end())).map(|_| exit::OK)
+        }
         Command::Models { filter, json } => {
             config().and_then(|c| commands::models::models(&c, filter.as_deref(), json))
         }

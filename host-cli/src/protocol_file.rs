@@ -39,8 +39,12 @@ impl UserProtocol {
 /// The file's document as JSON, by its extension: `.toml`, `.yaml`/`.yml`,
 /// anything else JSON. Not yet checked.
 pub fn read(path: &Path) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let text = crate::bounded::read_text(path, crate::bounded::DOCUMENT_LIMIT, "protocol document")
+        .map_err(|e| e.to_string())?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+    if matches!(ext.as_str(), "yaml" | "yml") {
+        yaml_depth_within(&text, MAX_YAML_DEPTH).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
     let parsed = match ext.as_str() {
         "toml" => toml::from_str::<toml::Value>(&text)
             .map_err(|e| e.to_string().trim_end().to_string())
@@ -49,6 +53,48 @@ pub fn read(path: &Path) -> Result<Value, String> {
         _ => serde_json::from_str::<Value>(&text).map_err(|e| e.to_string()),
     };
     parsed.map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Deeper than any protocol document needs (they nest a handful of levels),
+/// and shallow enough that the YAML parser, which slows down with depth
+/// faster than linearly, stays quick.
+pub const MAX_YAML_DEPTH: usize = 64;
+
+/// Checked before parsing, from the text alone: flow nesting (`[`, `{`)
+/// and block nesting (each line's indentation and leading
+/// `- ` marks, which open a level apiece). A rough count that never
+/// under-counts a deep document, so the parser never sees one.
+fn yaml_depth_within(text: &str, max: usize) -> Result<(), String> {
+    let mut flow = 0usize;
+    for (n, line) in text.lines().enumerate() {
+        let rest = line.trim_start_matches(' ');
+        let mut block = (line.len() - rest.len()) / 2;
+        let mut rest = rest;
+        while let Some(r) = rest.strip_prefix("- ").or_else(|| rest.strip_prefix("? ")) {
+            block += 1;
+            rest = r.trim_start_matches(' ');
+        }
+        // Brackets in quoted text count too: counting more never lets a deep
+        // document through, and a real one is far from the limit anyway.
+        let mut deepest = flow;
+        for b in rest.bytes() {
+            match b {
+                b'[' | b'{' => {
+                    flow += 1;
+                    deepest = deepest.max(flow);
+                }
+                b']' | b'}' => flow = flow.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if block + deepest > max {
+            return Err(format!(
+                "line {}: nested deeper than {max} levels; a protocol document needs a handful",
+                n + 1
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Read and check the document in `path`; errors name the file, then the
@@ -101,6 +147,24 @@ pub fn request_protocol(document: &Value, seat: Option<&str>) -> (String, Value)
         None => name.to_string(),
     };
     (protocol, json!(document))
+}
+
+#[cfg(test)]
+mod depth_tests {
+    use super::*;
+
+    #[test]
+    fn deep_yaml_is_refused_before_parsing_and_ordinary_yaml_is_not() {
+        let deep_flow = "a: ".to_string() + &"[".repeat(65) + &"]".repeat(65);
+        let deep_block: String = (0..70).map(|i| format!("{}k{i}:\n", "  ".repeat(i))).collect();
+        let dashes = "- ".repeat(70) + "x";
+        for text in [&deep_flow, &deep_block, &dashes] {
+            let e = yaml_depth_within(text, MAX_YAML_DEPTH).unwrap_err();
+            assert!(e.contains("nested deeper than 64 levels"), "{e}");
+        }
+        let ordinary = "version: 1\nphases:\n  - name: open\n    turns:\n      - prompt: {user: \"[x] {question}\"}\n";
+        assert_eq!(yaml_depth_within(ordinary, MAX_YAML_DEPTH), Ok(()));
+    }
 }
 
 #[cfg(test)]

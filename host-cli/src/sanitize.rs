@@ -32,6 +32,9 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
                 out.push_str("M-^");
                 out.push(char::from((c as u32 - 0x80) as u8 + 0x40));
             }
+            c if agon_core::hidden::is_hidden(c) => {
+                out.push_str(&agon_core::hidden::reveal(c.encode_utf8(&mut [0; 4])))
+            }
             c => out.push(c),
         }
     }
@@ -50,8 +53,10 @@ macro_rules! safe_eprintln {
     ($($arg:tt)*) => { eprintln!("{}", $crate::sanitize::terminal(&format!($($arg)*))) };
 }
 
+/// Control characters, and those that reorder or corrupt what is shown
+/// (bidirectional overrides, noncharacters: [`agon_core::hidden`]).
 fn needs_care(c: char) -> bool {
-    c != '\n' && c != '\t' && c.is_control()
+    (c != '\n' && c != '\t' && c.is_control()) || agon_core::hidden::is_hidden(c)
 }
 
 #[cfg(test)]
@@ -72,6 +77,11 @@ mod tests {
         let shown = terminal(hostile);
         assert_eq!(shown, "^[]52;c;cGF5bG9hZA==^G^[]8;;https://evil^[\\link^[]8;;^[\\^[[2J^[[6nM-^[31m^H^@^?");
         assert!(!shown.chars().any(|c| c.is_control()));
+    }
+
+    #[test]
+    fn overrides_and_noncharacters_are_shown_not_obeyed() {
+        assert_eq!(terminal("rm -rf \u{202E}/ #\u{FFFF}"), "rm -rf [U+202E]/ #\u{FFFD}");
     }
 
     #[test]

@@ -140,7 +140,7 @@ pub fn command(file: Option<&Path>, list: bool, revoke: bool) -> anyhow::Result<
         crate::safe_println!("agon: no longer trusting {}", absolute.display());
         return Ok(());
     }
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = crate::bounded::read_bytes(path, crate::bounded::CONFIG_LIMIT, "configuration").map_err(bad)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| bad(format!("{}: not UTF-8 text", path.display())))?;
     // Only a file agon can read is worth trusting; and you see what you allow.
     let config = Config::parse(text, path).map_err(bad)?;
@@ -166,9 +166,11 @@ pub fn command(file: Option<&Path>, list: bool, revoke: bool) -> anyhow::Result<
     Ok(())
 }
 
-/// `path` made absolute without requiring it to exist (for `--revoke` of a removed file).
+/// `path` made absolute without requiring it to exist (for `--revoke` of a
+/// removed file), and without following a symlink: a file is trusted where it
+/// lives, since its relative paths resolve from there, whatever it links to.
 pub fn absolute(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
 }
 
 #[cfg(test)]

@@ -32,6 +32,8 @@ pub struct View {
     focus: Option<u64>,
     /// The judge's consensus confirmation in flight: its JSON is not shown, the check is.
     confirming: Option<u64>,
+    /// `out` was left mid-line (a reply streaming when the run stopped).
+    mid_line: bool,
 }
 
 struct Pending {
@@ -55,13 +57,17 @@ impl View {
             pending: BTreeMap::new(),
             focus: None,
             confirming: None,
+            mid_line: false,
         }
     }
 
     /// The terminal view: status lines, streamed text, the synthesis rendered as Markdown.
     /// `colour` false (NO_COLOR) leaves out every colour and style.
     pub fn live(colour: bool) -> View {
-        View { live: Some(live::Live::new(colour)), colour, ..View::new(None) }
+        let mut view = View::new(None);
+        view.live = Some(live::Live::new(colour));
+        view.colour = colour;
+        view
     }
 
     /// Write untrusted text, made safe for a terminal.
@@ -76,6 +82,9 @@ impl View {
         } else if let Some(out) = &mut self.out {
             let _ = out.write_all(text.as_bytes());
             let _ = out.flush();
+            if !text.is_empty() {
+                self.mid_line = !text.ends_with('\n');
+            }
         }
     }
 
@@ -288,6 +297,17 @@ impl View {
     }
 }
 
+impl Drop for View {
+    /// A run that stops mid-reply (a full disk, say) ends the line it was
+    /// writing, so the message that follows starts a line of its own.
+    fn drop(&mut self) {
+        if let (true, Some(out)) = (self.mid_line, &mut self.out) {
+            let _ = out.write_all(b"\n");
+            let _ = out.flush();
+        }
+    }
+}
+
 /// Markdown for a terminal: styled, or plain layout without escape codes.
 fn markdown_text(text: &str, colour: bool) -> String {
     let skin = if colour { termimad::MadSkin::default() } else { termimad::MadSkin::no_style() };
@@ -329,4 +349,36 @@ pub fn kind_name(kind: wit::FailureKind) -> &'static str {
 /// The outcome in one line; a run that is not a full answer says so in words.
 pub fn outcome_line(o: &wit::Outcome) -> String {
     format!("Outcome: {}. {} (rounds run: {})", o.headline, o.reason, o.rounds_run)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// Issue 33: the disk-full message was glued to the streamed text.
+    #[test]
+    fn a_view_dropped_mid_reply_ends_its_line() {
+        for (written, expected) in [("a reply cut sho", "a reply cut sho\n"), ("a whole line\n", "a whole line\n")] {
+            let shared = Shared::default();
+            let mut view = View::new(Some(Box::new(shared.clone())));
+            view.say(written);
+            drop(view);
+            assert_eq!(String::from_utf8(shared.0.lock().unwrap().clone()).unwrap(), expected);
+        }
+    }
 }

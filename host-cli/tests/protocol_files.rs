@@ -166,7 +166,7 @@ fn show_converts_a_document_file_to_json_checked() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("broken.yaml: protocol.name"), "{}", stderr(&out));
     let out = agon(&sandbox, &server, &["protocols", "--show", "missing.toml"]);
-    assert!(stderr(&out).contains("cannot read missing.toml"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("cannot read the protocol document missing.toml"), "{}", stderr(&out));
 }
 
 #[test]

@@ -256,7 +256,7 @@ fn script(env: &Env, name: &str, body: &str) -> String {
 fn command_models_answer_time_out_fail_and_go_missing_clearly() {
     let env = Env::new("cmd");
     let echo = script(&env, "echo.sh", "words=$(wc -w); echo \"the prompt had $words words; spaces win\"");
-    let argv = script(&env, "argv.sh", "echo \"argument mode: $#\"");
+    let argv = script(&env, "argv.sh", "echo \"argument mode: $# $2\"");
     let slow = script(&env, "slow.sh", "sleep 30; echo late");
     let fail = script(&env, "fail.sh", "echo 'model overloaded' >&2; exit 3");
     std::fs::write(
@@ -279,7 +279,7 @@ fn command_models_answer_time_out_fail_and_go_missing_clearly() {
     let t = transcript(&out);
     let text = t["turns"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("the prompt had ") && text.ends_with("words; spaces win"), "{text}");
-    assert_eq!(t["turns"][1]["text"], "argument mode: 2", "the flag, then the prompt");
+    assert_eq!(t["turns"][1]["text"], "argument mode: 3 --", "the flag, `--`, then the prompt");
 
     let out = env.agon(&server, &[&base[..], &["--panel", "cmd/echo,cmd/argv,cmd/slow"]].concat());
     let t = transcript(&out);

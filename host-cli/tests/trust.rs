@@ -141,3 +141,59 @@ fn naming_the_file_is_trusting_it() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(f.attacker.stats().requests.len(), 4, "AGON_CONFIG: likewise");
 }
+
+/// Issue 33's first finding: a cloned folder's agon.toml (only allowed keys)
+/// asking fifty rounds of six gpt-4o seats with 100,000 tokens each made all
+/// 301 calls, because it replaced your own file and its $0.05 cap.
+#[test]
+fn a_folder_file_cannot_raise_your_cost_cap_nor_your_limits() {
+    let f = Folder::new("layered");
+    let own = f.sandbox.root.join("config/agon/agon.toml");
+    std::fs::create_dir_all(own.parent().unwrap()).unwrap();
+    std::fs::write(&own, "[defaults]\nmax_cost = 0.05\n").unwrap();
+    let seats = ["\"openai/gpt-4o\""; 6].join(", ");
+    std::fs::write(
+        f.sandbox.root.join("agon.toml"),
+        format!("[defaults]\nrounds = 50\nmax_tokens = 100000\nmax_cost = 1000\npanel = [{seats}]\n"),
+    )
+    .unwrap();
+    let out = f.agon(&["run", "Tabs or spaces?", "--no-judge"]);
+    assert_eq!(out.status.code(), Some(2), "refused by your cap: {}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("--max-cost"), "{err}");
+    assert!(err.contains("defaults.max_cost = 1000, which would raise a limit; keeping 0.05"), "{err}");
+    assert!(err.contains("defaults.max_tokens = 100000"), "{err}");
+    assert!(f.own.stats().requests.is_empty(), "not one call was made");
+
+    let out = f.agon(&["config", "--show"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let line = |key: &str| shown.lines().find(|l| l.starts_with(key)).unwrap_or_default().to_string();
+    assert!(line("defaults.max_cost = 0.05").ends_with("# 1"), "{shown}");
+    assert!(line("defaults.panel = ").ends_with("# 2"), "{shown}");
+    assert!(shown.contains("(this folder's, not trusted)") && shown.contains("(yours)"), "{shown}");
+}
+
+/// A `./agon.toml` that links to your own file is judged where it lives: as
+/// the folder's, with its relative paths read from the folder.
+#[test]
+fn a_symlinked_folder_file_is_the_folders() {
+    let f = Folder::new("symlink");
+    let own_dir = f.sandbox.root.join("config/agon");
+    std::fs::create_dir_all(own_dir.join("protocols")).unwrap();
+    let own = own_dir.join("agon.toml");
+    std::fs::write(&own, "[protocols.mine]\nfile = \"protocols/mine.toml\"\n").unwrap();
+    std::fs::remove_file(f.sandbox.root.join("agon.toml")).unwrap();
+    std::os::unix::fs::symlink(&own, f.sandbox.root.join("agon.toml")).unwrap();
+    let out = f.agon(&["config", "--show"]);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("#   2  agon.toml  (this folder's, not trusted)"), "{shown}");
+    assert!(shown.contains("Left out of the folder's file until `agon trust`: [protocols]"), "{shown}");
+    // Trusting it here trusts the link where it lives, with the folder's relative paths.
+    assert_eq!(f.agon(&["trust"]).status.code(), Some(0));
+    let out = f.agon(&["config", "--show"]);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("(this folder's, trusted)"), "{shown}");
+    let line = shown.lines().find(|l| l.starts_with("protocols.mine = ")).unwrap_or_default();
+    assert!(line.contains("file = \"protocols/mine.toml\"") && line.ends_with("# 2"), "read from the folder: {shown}");
+}

@@ -7,7 +7,7 @@
 
 mod charts;
 mod stance_map;
-mod svg;
+pub(crate) mod svg;
 mod timeline;
 
 pub use charts::charts;

@@ -40,6 +40,7 @@ pub(crate) fn escape(text: &str) -> String {
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
             c if c.is_control() => out.push('\u{FFFD}'),
+            c if crate::hidden::is_hidden(c) => out.push_str(&crate::hidden::reveal(c.encode_utf8(&mut [0; 4]))),
             c => out.push(c),
         }
     }
@@ -134,6 +135,21 @@ mod tests {
     #[test]
     fn escapes_markup_and_drops_control_characters() {
         assert_eq!(escape("<a href='x'>\"&\u{1b}[31m"), "&lt;a href=&#39;x&#39;&gt;&quot;&amp;\u{FFFD}[31m");
+        // Issue 33: U+FFFE in a criterion's name made the scorecard unreadable XML.
+        assert_eq!(escape("cost\u{FFFE}\u{FFFF} \u{202E}lanigiro"), "cost\u{FFFD}\u{FFFD} [U+202E]lanigiro");
+    }
+
+    proptest::proptest! {
+        /// Whatever the text, what is written is XML character data: only
+        /// characters XML allows, and no markup but the entities.
+        #[test]
+        fn any_text_escapes_to_xml_character_data(text in "\\PC*|[\u{0}-\u{1F}\u{FFFE}\u{FFFF}\u{202E}<&>]*") {
+            let out = escape(&text);
+            let xml_char = |c: char| matches!(c as u32, 0x9 | 0xA | 0xD | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x10000..=0x10FFFF);
+            proptest::prop_assert!(out.chars().all(xml_char), "{out:?}");
+            proptest::prop_assert!(!out.contains('<') && !out.contains('>'));
+            proptest::prop_assert!(!out.chars().any(crate::hidden::is_hidden));
+        }
     }
 
     #[test]

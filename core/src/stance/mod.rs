@@ -232,3 +232,23 @@ mod tests {
         assert!(counted_words("Say where you stand; VOTE: SAME, PARTLY or DIFFERENT.").is_empty());
     }
 }
+
+#[cfg(test)]
+mod indented_code_tests {
+    use super::*;
+
+    /// Issue 33: a reply that is wholly indented code still counted.
+    #[test]
+    fn a_reply_that_is_wholly_indented_code_counts_for_nothing() {
+        for (text, declared) in [
+            ("    VOTE: SAME", true),
+            ("    VOTE: SAME\n    I agree with the others.", true),
+            ("    CONSENSUS: I agree.", false),
+            ("\tI agree completely.", false),
+            ("\n\n    I agree completely.\n", false),
+        ] {
+            let r = read(text, declared);
+            assert_eq!((r.verdict, r.declared), (Verdict::Silent, None), "{text:?}: {r:?}");
+        }
+    }
+}

@@ -31,10 +31,11 @@ pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
 }
 
 pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
+    agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
     check_writable(&args.output, "--output").map_err(bad)?;
     let _lock = lock_results(&args.output)?;
-    let bytes =
-        std::fs::read(&args.questions).map_err(|e| bad(format!("cannot read {}: {e}", args.questions.display())))?;
+    let bytes = agon_cli::bounded::read_bytes(&args.questions, agon_cli::bounded::BATCH_LIMIT, "questions file")
+        .map_err(bad)?;
     let (items, problems) = agon_cli::batch::read_items(&bytes);
     for p in &problems {
         safe_eprintln!("agon: {}: {p}", args.questions.display());

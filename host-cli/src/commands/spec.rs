@@ -48,7 +48,7 @@ pub fn spec_json_with(
         inputs.roles = read_roles(dir, runtime)?;
     }
     if let Some(path) = &args.items {
-        let text = read_text(path, "--items")?;
+        let text = read_text(path, "items file (--items)")?;
         inputs.items = spec_args::read_items(&text);
     }
     // A document given with the options (`agon mcp`'s `document`), else a file's.
@@ -153,7 +153,7 @@ fn read_roles(dir: &std::path::Path, runtime: &mut Runtime) -> Result<Vec<String
     paths
         .into_iter()
         .map(|p| {
-            let text = read_text(&p, "the role file")?;
+            let text = read_text(&p, "role file")?;
             runtime.parse_role(&text)?.map_err(|e| bad(format!("{}: {e}", p.display())))?;
             Ok(text)
         })
@@ -161,9 +161,8 @@ fn read_roles(dir: &std::path::Path, runtime: &mut Runtime) -> Result<Vec<String
 }
 
 /// A text file the user named; errors name it (and `what` it was for).
-pub fn read_text(path: &std::path::Path, what: &str) -> Result<String> {
-    let bytes = std::fs::read(path).map_err(|e| bad(format!("cannot read {what} {}: {e}", path.display())))?;
-    String::from_utf8(bytes).map_err(|e| bad(format!("{what} {}: not UTF-8 text ({})", path.display(), e.utf8_error())))
+pub fn read_text(path: &std::path::Path, what: &'static str) -> Result<String> {
+    agon_cli::bounded::read_text(path, agon_cli::bounded::DOCUMENT_LIMIT, what).map_err(bad)
 }
 
 /// Every model a spec names: the panel's, then the judge's.

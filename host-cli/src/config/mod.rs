@@ -1,18 +1,27 @@
 //! `agon.toml`: named panels, default protocol and options, role folders,
 //! provider endpoints, command models and prices.
 //!
-//! One file is read, the first found of: `--config FILE` (or `$AGON_CONFIG`),
-//! `./agon.toml`, `$XDG_CONFIG_HOME/agon/agon.toml` (or
-//! `~/.config/agon/agon.toml`). Flags override the file; the file overrides
-//! the built-in defaults. Keys never live here: a provider names the
-//! environment variable that holds its key.
+//! Files are read in layers, as git and cargo do (see [`layers`]): your own
+//! (`$XDG_CONFIG_HOME/agon/agon.toml` or `~/.config/agon/agon.toml`, or the
+//! file `--config FILE` / `$AGON_CONFIG` names instead) always applies, and a
+//! working folder's `./agon.toml` goes over it. Flags override the files; the
+//! files override the built-in defaults. Keys never live here: a provider
+//! names the environment variable that holds its key.
 //!
 //! A `./agon.toml` that is not in your own config folder is somebody else's
 //! until `agon trust` says otherwise (see [`crate::trust`]): until then its
-//! `[commands]`, `[providers]`, `[prices]`, `[protocols]` and `defaults.roles` are left out,
-//! and a panel or judge of it that names a `cmd/` model is refused. Its
-//! other defaults and its panels of HTTP models still apply: they choose
-//! among your own providers and keys, and the worst case is printed first.
+//! `[commands]`, `[providers]`, `[prices]`, `[models]`, `[seats]`,
+//! `[protocols]` and `defaults.roles` are left out, a panel or judge of it
+//! that names a `cmd/` model is refused, and it may only lower your limits
+//! (rounds, tokens, thinking, the cost cap), never raise or remove one. Its
+//! choices (protocol, panel, judge) still apply: they choose among your own
+//! providers and keys, within your limits, and the worst case is printed first.
+
+pub mod layers;
+mod show;
+
+pub use layers::{Layer, Narrowed, Standing};
+pub use show::show;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -24,7 +33,7 @@ use serde::Deserialize;
 use crate::cli::{QualityGateArg, SpecArgs};
 
 /// The whole file. Unknown keys are errors, so a typo is not silently ignored.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     #[serde(default)]
@@ -61,6 +70,19 @@ pub struct Config {
     /// Set when the file is a working folder's and not trusted: what was left out.
     #[serde(skip)]
     pub untrusted: Option<Untrusted>,
+    /// The files read, yours first (see [`layers`]).
+    #[serde(skip)]
+    pub layers: Vec<Layer>,
+    /// Which layer set each setting (`["defaults", "max_cost"]`, `["panels", "trio"]`).
+    #[serde(skip)]
+    pub origin: BTreeMap<Vec<String>, usize>,
+    /// What an untrusted folder's file asked that would have raised a limit of yours.
+    #[serde(skip)]
+    pub narrowed: Vec<Narrowed>,
+    /// An untrusted folder's `rounds` where you set none: used only up to the
+    /// protocol's own default, which is known once the protocol is.
+    #[serde(skip)]
+    pub rounds_ceiling: Option<u32>,
 }
 
 /// A working folder's file that `agon trust` has not vouched for (as it is now).
@@ -73,7 +95,7 @@ pub struct Untrusted {
 }
 
 /// Defaults for `run`, `spec` and `batch`; each is overridden by its flag.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Defaults {
     pub protocol: Option<String>,
@@ -103,7 +125,7 @@ pub struct Defaults {
 }
 
 /// One seat's settings (`[seats.ID]`).
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct SeatSettings {
     pub effort: Option<agon_core::Effort>,
@@ -111,7 +133,7 @@ pub struct SeatSettings {
 }
 
 /// A size in agon.toml: a number of bytes, or text with a unit ("4M").
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum SizeSetting {
     Bytes(u64),
@@ -121,8 +143,10 @@ pub enum SizeSetting {
 impl SizeSetting {
     pub fn bytes(&self) -> Result<usize, String> {
         match self {
-            SizeSetting::Bytes(n) => usize::try_from(*n).map_err(|_| "too large".to_string()).and_then(at_least_one),
-            SizeSetting::Text(t) => parse_size(t),
+            SizeSetting::Bytes(n) => {
+                usize::try_from(*n).map_err(|_| "too large".to_string()).and_then(|n| parse_reply_size(&n.to_string()))
+            }
+            SizeSetting::Text(t) => parse_reply_size(t),
         }
     }
 }
@@ -143,18 +167,36 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
     n.checked_mul(unit).ok_or_else(|| format!("'{text}' is too large")).and_then(at_least_one)
 }
 
+/// The largest `--max-reply`: a reply passes into the engine whole, and the
+/// engine takes at most 128 MiB across one call (wasmtime's hostcall fuel),
+/// the reply's events and transcript included. Past this a run would stop
+/// with an internal error instead of a failed call it can resume from.
+pub const MAX_REPLY_CEILING: usize = 32 << 20;
+
+/// A reply size limit: [`parse_size`], at most [`MAX_REPLY_CEILING`].
+pub fn parse_reply_size(text: &str) -> Result<usize, String> {
+    let n = parse_size(text)?;
+    if n > MAX_REPLY_CEILING {
+        return Err(format!(
+            "'{text}' is more than agon takes in one reply ({}): a reply that large is not an answer",
+            crate::bounded::human(MAX_REPLY_CEILING as u64)
+        ));
+    }
+    Ok(n)
+}
+
 fn at_least_one(n: usize) -> Result<usize, String> {
     if n == 0 { Err("must be more than zero".to_string()) } else { Ok(n) }
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(untagged)]
 pub enum PanelChoice {
     Named(String),
     Models(Vec<String>),
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum QualityGate {
     Off,
@@ -173,7 +215,7 @@ impl From<QualityGate> for QualityGateArg {
 }
 
 /// A named panel: its models, one per seat, and optionally its judge.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct Panel {
     pub models: Vec<String>,
@@ -191,13 +233,13 @@ pub struct TriggerSettings {
 
 /// A protocol of your own: its document's file (JSON, TOML or YAML), relative
 /// to the configuration file.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProtocolSettings {
     pub file: PathBuf,
 }
 
-#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct ProviderSettings {
     pub base_url: Option<String>,
@@ -207,7 +249,7 @@ pub struct ProviderSettings {
     pub concurrency: Option<usize>,
 }
 
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CommandSettings {
     pub program: String,
@@ -220,7 +262,7 @@ pub struct CommandSettings {
     pub timeout: Option<u64>,
 }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum PromptVia {
     #[default]
@@ -228,7 +270,7 @@ pub enum PromptVia {
     Argument,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct PriceSettings {
     /// USD per million input (prompt) tokens.
@@ -257,42 +299,9 @@ impl Config {
         Ok(config)
     }
 
-    /// Find and read the configuration; no file at all is the empty configuration.
-    /// `explicit` is `--config` (or `$AGON_CONFIG`, which clap reads into it):
-    /// named by you, so trusted, as is your own config folder's file. A
-    /// working folder's file is used in full only once `agon trust` vouched for it.
-    pub fn load(explicit: Option<&Path>) -> Result<Config, String> {
-        if let Some(path) = explicit {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read the configuration {}: {e}", path.display()))?;
-            return Config::parse(&text, path);
-        }
-        let own = user_config_file();
-        for path in search_path() {
-            let text = match std::fs::read_to_string(&path) {
-                Ok(text) => text,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(format!("cannot read the configuration {}: {e}", path.display())),
-            };
-            let mut config = Config::parse(&text, &path)?;
-            let absolute = crate::trust::absolute(&path);
-            if own.as_deref().map(crate::trust::absolute).as_deref() != Some(absolute.as_path()) {
-                let verdict = match crate::trust::TrustStore::load() {
-                    Ok(store) => store.verdict(&absolute, text.as_bytes()),
-                    Err(_) => crate::trust::Verdict::Unknown,
-                };
-                if verdict != crate::trust::Verdict::Trusted {
-                    config.withhold(verdict == crate::trust::Verdict::Changed);
-                }
-            }
-            return Ok(config);
-        }
-        Ok(Config::default())
-    }
-
     /// Leave out what an untrusted file must not decide: programs to run,
     /// endpoints and key variables, prices, and role files (which name models).
-    fn withhold(&mut self, changed: bool) {
+    pub(crate) fn withhold(&mut self, changed: bool) {
         let mut withheld = Vec::new();
         if !std::mem::take(&mut self.commands).is_empty() {
             withheld.push("[commands]");
@@ -311,21 +320,38 @@ impl Config {
         if !std::mem::take(&mut self.protocols).is_empty() {
             withheld.push("[protocols]");
         }
+        // A seat's thinking and effort spend tokens: yours stay, a folder's are not added.
+        if !std::mem::take(&mut self.seats).is_empty() {
+            withheld.push("[seats]");
+        }
         if self.defaults.roles.take().is_some() {
             withheld.push("defaults.roles");
         }
         self.untrusted = Some(Untrusted { changed, withheld });
     }
 
-    /// The one line to print when a working folder's file is not used in full.
+    /// The lines to print when a working folder's file is not used in full:
+    /// what of it is left out, and which of its limits were not allowed to
+    /// raise yours.
     pub fn trust_notice(&self) -> Option<String> {
-        let u = self.untrusted.as_ref().filter(|u| !u.withheld.is_empty())?;
-        Some(format!(
-            "agon: not using the {} of {}: {}; read it, then run `agon trust` to use them",
-            list(&u.withheld),
-            self.path.as_ref().map_or("agon.toml".into(), |p| p.display().to_string()),
-            if u.changed { "it changed since you trusted it" } else { "this folder's configuration is not trusted" }
-        ))
+        let u = self.untrusted.as_ref()?;
+        let file = self.path.as_ref().map_or("agon.toml".into(), |p| p.display().to_string());
+        let mut lines = Vec::new();
+        if !u.withheld.is_empty() {
+            lines.push(format!(
+                "agon: not using the {} of {file}: {}; read it, then run `agon trust` to use them",
+                list(&u.withheld),
+                if u.changed {
+                    "it changed since you trusted it"
+                } else {
+                    "this folder's configuration is not trusted"
+                }
+            ));
+        }
+        for n in &self.narrowed {
+            lines.push(format!("agon: {file} asks {n}"));
+        }
+        (!lines.is_empty()).then(|| lines.join("\n"))
     }
 
     /// Models taken from an untrusted file must not run programs.
@@ -475,6 +501,19 @@ impl Config {
         }
         if !given("rounds") && d.rounds.is_some() {
             args.rounds = d.rounds;
+        }
+        if !given("rounds")
+            && d.rounds.is_none()
+            && let Some(ceiling) = self.rounds_ceiling
+        {
+            // Lower than the protocol's own default, or not at all; a
+            // document's default is not known here, so it is not lowered.
+            let protocol = agon_core::protocols().into_iter().find(|p| p.name == args.protocol);
+            if args.protocol_file.is_none()
+                && let Some(p) = protocol
+            {
+                args.rounds = Some(ceiling.min(p.default_rounds));
+            }
         }
         if !given("max_tokens")
             && let Some(n) = d.max_tokens
@@ -732,6 +771,11 @@ output = 10
         assert_eq!(parse_size("512KiB"), Ok(512 << 10));
         assert_eq!(parse_size("100000"), Ok(100_000));
         assert!(parse_size("0").is_err());
+        // Issue 33: `--max-reply 1G` let a 100 MB reply stop the engine with an internal error.
+        assert_eq!(parse_reply_size("32M"), Ok(32 << 20));
+        assert!(parse_reply_size("1G").unwrap_err().contains("more than agon takes in one reply (32 MiB)"));
+        let err = Config::parse("[defaults]\nmax_reply = 1073741824\n", path).unwrap_err();
+        assert!(err.contains("defaults.max_reply") && err.contains("32 MiB"), "{err}");
     }
 
     #[test]

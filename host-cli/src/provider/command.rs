@@ -1,5 +1,5 @@
 //! Command-line models (`cmd/NAME`): a program run once per call, the prompt
-//! on its stdin or as its last argument, its stdout the reply.
+//! on its stdin or as its last argument after `--`, its stdout the reply.
 //!
 //! Each call ends in one of four ways, each a clear result: the reply; a
 //! timeout (the program is killed); the program is not installed (say which
@@ -58,9 +58,12 @@ pub fn builtin() -> BTreeMap<String, CommandModel> {
     };
     BTreeMap::from([
         cli("claude", &["-p"], PromptVia::Stdin, "npm install -g @anthropic-ai/claude-code"),
-        cli("codex", &["exec"], PromptVia::Argument, "npm install -g @openai/codex"),
-        cli("gemini", &["-p"], PromptVia::Argument, "npm install -g @google/gemini-cli"),
-        cli("qwen", &["-p"], PromptVia::Argument, "npm install -g @qwen-code/qwen-code"),
+        // Every built-in takes the prompt on stdin: text is never where an
+        // option could be (`codex exec -` reads it; Gemini's and Qwen's CLIs
+        // read piped input non-interactively).
+        cli("codex", &["exec", "-"], PromptVia::Stdin, "npm install -g @openai/codex"),
+        cli("gemini", &[], PromptVia::Stdin, "npm install -g @google/gemini-cli"),
+        cli("qwen", &[], PromptVia::Stdin, "npm install -g @qwen-code/qwen-code"),
     ])
 }
 
@@ -88,7 +91,9 @@ pub fn complete(
     let mut command = Command::new(&cmd.program);
     command.args(&cmd.args);
     if cmd.prompt == PromptVia::Argument {
-        command.arg(&prompt);
+        // After `--`: a prompt starting with `-` (a protocol document decides
+        // the system text, which comes first) is never read as an option.
+        command.arg("--").arg(&prompt);
     }
     command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
     #[cfg(unix)]
@@ -169,7 +174,7 @@ pub fn complete(
             usage: None,
         });
     }
-    let text = String::from_utf8_lossy(&reply).trim().to_string();
+    let text = without_blank_edges(&String::from_utf8_lossy(&reply)).to_string();
     match status {
         Some(0) if !text.is_empty() => Ok(Completion::text(text)),
         Some(0) => Err(CallError::provider(format!("cmd/{}: the program printed nothing{}", cmd.name, tail(&stderr)))),
@@ -255,11 +260,108 @@ fn kill_group(child: &mut Child) {
     let _ = child.kill();
 }
 
+/// The reply without blank lines around it, its first line's indentation
+/// kept: indented, a line is code, and code counts for no vote (trimmed,
+/// `    VOTE: SAME` would have become a vote).
+fn without_blank_edges(text: &str) -> &str {
+    let text = text.trim_end();
+    let start = text
+        .find(|c: char| !c.is_whitespace())
+        .map_or(text.len(), |first| text[..first].rfind('\n').map_or(0, |newline| newline + 1));
+    &text[start..]
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use std::time::Instant;
 
     use super::*;
+
+    fn request(text: &str) -> wit::ModelRequest {
+        wit::ModelRequest {
+            id: 0,
+            seat: "a".into(),
+            model: "cmd/x".into(),
+            purpose: wit::Purpose::Turn,
+            round: 1,
+            phase: wit::Phase::Opening,
+            messages: vec![
+                wit::Message { role: wit::Role::System, content: text.into() },
+                wit::Message { role: wit::Role::User, content: "Q".into() },
+            ],
+            max_tokens: 16,
+            temperature: 0.0,
+            expect: None,
+            reasoning: None,
+            traits: Vec::new(),
+        }
+    }
+
+    /// A prompt that starts like an option (a document decides the system
+    /// text, which comes first) is never one: the built-ins read it on stdin,
+    /// an argument-mode command gets it after `--`.
+    #[test]
+    fn a_hostile_prompt_is_never_an_option() {
+        let hostile = "--dangerously-bypass-approvals-and-sandbox -c sandbox=off";
+        // A stand-in for each CLI: each argument on its own line, then `stdin:` and what came on stdin.
+        let script = "for a in \"$@\"; do printf 'arg:%s\\n' \"$a\"; done; printf 'stdin:'; cat";
+        let mut models: Vec<CommandModel> = builtin().into_values().collect();
+        models.push(CommandModel::from_settings(
+            "mine",
+            &CommandSettings { program: "mine".into(), args: vec![], prompt: PromptVia::Argument, timeout: None },
+        ));
+        for model in models {
+            let mut stand_in = model.clone();
+            stand_in.program = "sh".into();
+            stand_in.args = ["-c".to_string(), script.to_string(), "sh".to_string()]
+                .into_iter()
+                .chain(model.args.clone())
+                .collect();
+            let options = super::super::CallOptions::new(Duration::from_secs(20), false);
+            let reply = complete(&stand_in, &request(hostile), options, &mut |_| {}).unwrap().text;
+            let args: Vec<&str> = reply.lines().filter_map(|l| l.strip_prefix("arg:")).collect();
+            let (before, after) = args.split_at(args.iter().position(|a| *a == "--").unwrap_or(args.len()));
+            assert!(
+                before.iter().all(|a| !a.contains("dangerously")),
+                "cmd/{}: the prompt reached the options: {args:?}",
+                model.name
+            );
+            match model.prompt {
+                PromptVia::Stdin => {
+                    assert!(after.is_empty(), "cmd/{}: {args:?}", model.name);
+                    assert!(reply.contains(&format!("stdin:{hostile}")), "cmd/{}: {reply}", model.name);
+                }
+                PromptVia::Argument => assert!(after[1].starts_with(hostile), "cmd/{}: {args:?}", model.name),
+            }
+        }
+    }
+
+    #[test]
+    fn a_reply_keeps_its_first_lines_indentation() {
+        assert_eq!(without_blank_edges("\n  \n    VOTE: SAME\n\n"), "    VOTE: SAME");
+        assert_eq!(without_blank_edges("\tcode\nmore \n"), "\tcode\nmore");
+        assert_eq!(without_blank_edges("plain"), "plain");
+        assert_eq!(without_blank_edges(" \n\t\n"), "");
+    }
+
+    /// Issue 33: wholly indented code from a command model counted as a vote.
+    #[test]
+    fn an_indented_vote_from_a_command_stays_code() {
+        let cmd = CommandModel::from_settings(
+            "indented",
+            &CommandSettings {
+                program: "sh".into(),
+                args: vec!["-c".into(), "printf '\\n    VOTE: SAME\\n    CONSENSUS: I agree.\\n'".into()],
+                prompt: PromptVia::Stdin,
+                timeout: None,
+            },
+        );
+        let options = super::super::CallOptions::new(Duration::from_secs(20), false);
+        let text = complete(&cmd, &request("x"), options, &mut |_| {}).unwrap().text;
+        assert_eq!(text, "    VOTE: SAME\n    CONSENSUS: I agree.");
+        let read = agon_core::stance::read(&text, true);
+        assert_eq!(read.verdict, agon_core::stance::Verdict::Silent, "code counts for nothing: {read:?}");
+    }
 
     #[test]
     fn a_timeout_kills_the_program_and_what_it_started() {

@@ -122,7 +122,7 @@ fn edit(request: &wit::ModelRequest, prompt: &str, editor: Option<&str>) -> Resu
     Ok(text.split(SCISSORS).next().unwrap_or_default().to_string())
 }
 
-/// A file of our own, removed when dropped.
+/// A file of our own (mode 0600), removed when dropped.
 struct TempFile(PathBuf);
 
 impl TempFile {
@@ -130,13 +130,28 @@ impl TempFile {
         let dir = std::env::temp_dir();
         for n in 0..100u32 {
             let path = dir.join(format!("agon-answer-{}-{id}-{n}.md", std::process::id()));
-            match std::fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            // Yours alone: the prompt may hold the debate's context.
+            let mut options = std::fs::OpenOptions::new();
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            match options.write(true).create_new(true).open(&path) {
                 Ok(_) => return Ok(TempFile(path)),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(format!("cannot create a file for the editor in {}: {e}", dir.display())),
             }
         }
         Err(format!("cannot create a file for the editor in {}", Path::new(&dir).display()))
+    }
+}
+
+#[cfg(test)]
+mod temp_file_tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_editor_file_is_readable_by_its_owner_only() {
+        let file = super::TempFile::create(7).unwrap();
+        let mode = std::fs::metadata(&file.0).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{mode:o}");
     }
 }
 
