@@ -5,6 +5,9 @@
 # the lines `agon batch` gives, byte for byte; one in-flight limit must hold
 # over both nodes as the server sees it; a killed runner must lose nothing;
 # a rerun must skip finished debates and resume the rest from their journals.
+# Under faults: a second run on the same output is refused; a dead limiter
+# leaves journals, not error lines; a killed limiter is restarted with its
+# leases kept; a bad journal is set aside and its debate run afresh.
 #
 # Set-up through scripts/setup-sdk.sh (ray, pinned, into .venv-sdk; skipped
 # when already there). AGON_RAY_DEBATES changes the sweep's size (default 200).

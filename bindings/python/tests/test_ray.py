@@ -38,7 +38,7 @@ import agon
 try:
     import ray
 
-    from agon.ray import Limits, StaleLease, run_batch, specs_from_questions
+    from agon.ray import Limits, OutputLocked, StaleLease, run_batch, specs_from_questions
 except ImportError as e:  # pragma: no cover - depends on the venv
     ray = None
     IMPORT_ERROR = str(e)
@@ -65,24 +65,103 @@ def test_limits_hold_in_flight_and_free_what_a_dead_runner_held() -> None:
 
     async def main() -> None:
         limits = Limits(in_flight=2)
-        limits.register(0, "old")
-        a = await limits.acquire(0, "old")
-        await limits.acquire(0, "old")
-        third = asyncio.ensure_future(limits.acquire(1, "x"))
+        limits.register("s/0", "old")
+        a = await limits.acquire("s/0", "old", "a")
+        await limits.acquire("s/0", "old", "b")
+        third = asyncio.ensure_future(limits.acquire("s/1", "x", "c"))
         await asyncio.sleep(0.01)
         assert not third.done(), "a third lease waited while two were held"
         limits.release(a)
         await asyncio.wait_for(third, 1)
-        queued = asyncio.ensure_future(limits.acquire(0, "old"))
+        queued = asyncio.ensure_future(limits.acquire("s/0", "old", "d"))
         await asyncio.sleep(0.01)
         # Runner 0 restarts: the one lease its dead incarnation held is freed, its waiter refused.
-        limits.register(0, "new")
+        limits.register("s/0", "new")
         with pytest.raises(StaleLease):
             await asyncio.wait_for(queued, 1)
-        await asyncio.wait_for(limits.acquire(0, "new"), 1)
-        assert len(limits.leases) == 2 and limits.most_in_flight == 2
+        await asyncio.wait_for(limits.acquire("s/0", "new", "e"), 1)
+        assert sorted(limits.leases) == ["c", "e"] and limits.most_in_flight == 2
         with pytest.raises(StaleLease):
-            await limits.acquire(0, "old")
+            await limits.acquire("s/0", "old", "f")
+
+    asyncio.run(main())
+
+
+def test_a_lease_granted_to_a_cancelled_waiter_is_given_back() -> None:
+    needs_ray()
+
+    async def main() -> None:
+        limits = Limits(in_flight=1)
+        await limits.acquire("s/0", "t", "a")
+        waiter = asyncio.ensure_future(limits.acquire("s/0", "t", "b"))
+        await asyncio.sleep(0)  # it waits in the queue
+        limits.release("a")  # the limiter grants "b" to it...
+        waiter.cancel()  # ...and it is cancelled before it could take it
+        with pytest.raises(asyncio.CancelledError):
+            await waiter
+        assert not limits.leases, "the lease granted to the cancelled waiter was given back"
+        await asyncio.wait_for(limits.acquire("s/1", "u", "c"), 1)
+
+    asyncio.run(main())
+
+
+def test_a_lease_given_back_before_it_was_granted_is_never_granted() -> None:
+    """A runner cancelled while its acquire was on the way gives the lease back by its id;
+    the acquire may reach the limiter after that, or still be queued there."""
+    needs_ray()
+
+    async def main() -> None:
+        limits = Limits(in_flight=1)
+        await limits.acquire("s/0", "t", "a")
+        queued = asyncio.ensure_future(limits.acquire("s/0", "t", "b"))
+        await asyncio.sleep(0)
+        limits.release("b")  # given back while still queued
+        limits.release("late")  # given back before its acquire arrived
+        with pytest.raises(StaleLease):
+            await asyncio.wait_for(queued, 1)
+        with pytest.raises(StaleLease):
+            await limits.acquire("s/0", "t", "late")
+        limits.hold("s/0", "t", ["a", "late"])  # nor re-registered by a renewal sent before the return
+        assert sorted(limits.leases) == ["a"]
+        limits.release("a")
+        assert not limits.leases
+
+    asyncio.run(main())
+
+
+def test_leases_expire_unless_renewed_and_a_restarted_limiter_takes_them_back_once() -> None:
+    needs_ray()
+    now = [0.0]
+
+    async def main() -> None:
+        limits = Limits(in_flight=2, clock=lambda: now[0], ttl=30)
+        await limits.acquire("s/0", "t", "a")  # its holder keeps renewing it
+        await limits.acquire("s/1", "u", "b")  # its holder dies without giving it back
+        waiter = asyncio.ensure_future(limits.acquire("s/2", "v", "c"))
+        await asyncio.sleep(0)
+        now[0] = 20.0
+        limits.hold("s/0", "t", ["a"])
+        limits.tick()
+        assert not waiter.done(), "nothing expired yet"
+        now[0] = 31.0
+        limits.tick()
+        assert await asyncio.wait_for(waiter, 1) == "c", "the dead holder's lease was reclaimed"
+        assert sorted(limits.leases) == ["a", "c"]
+
+        # The limiter restarts (Ray builds it again): it waits while the holders renew.
+        again = Limits(in_flight=2, clock=lambda: now[0], ttl=30)
+        again.pause(5)
+        fresh = asyncio.ensure_future(again.acquire("s/3", "w", "d"))
+        await asyncio.sleep(0)
+        for _ in range(2):  # renewals may come twice; a lease is counted once
+            again.hold("s/0", "t", ["a"])
+            again.hold("s/2", "v", ["c"])
+        now[0] = 37.0
+        again.tick()
+        assert not fresh.done() and sorted(again.leases) == ["a", "c"], "both held leases count, once each"
+        again.release("a")
+        assert await asyncio.wait_for(fresh, 1) == "d"
+        assert sorted(again.leases) == ["c", "d"] and again.most_in_flight == 2
 
     asyncio.run(main())
 
@@ -93,8 +172,8 @@ def test_limits_space_request_starts_per_minute() -> None:
     async def main() -> list[float]:
         limits = Limits(per_minute=1200)  # one start every 50 ms
         starts = []
-        for _ in range(5):
-            await limits.acquire(0, "t")
+        for n in range(5):
+            await limits.acquire("s/0", "t", str(n))
             starts.append(time.monotonic())
         return starts
 
@@ -399,3 +478,168 @@ def test_a_rerun_skips_finished_debates_and_resumes_the_rest_from_their_journals
 def id_question(specs: list[tuple[str, dict[str, Any]]], id: str) -> str:
     """What a prompt of that debate holds and no other's does: its question's first sentence."""
     return json.dumps(dict(specs)[id]["question"].split("?")[0] + "?")[1:-1]
+
+
+# --- under faults --------------------------------------------------------------------------------
+
+
+def gated_openai(url: str, started: str, gate: str) -> Any:
+    """agon.openai whose calls each note that they started, then wait until the file `gate` exists."""
+    complete = agon.openai(url, "test-key", stream=False)
+
+    def call(request: Any) -> Any:
+        Path(started).touch()
+        while not Path(gate).exists():
+            time.sleep(0.02)
+        return complete(request)
+
+    return call
+
+
+def test_a_second_run_on_the_same_output_or_journals_is_refused(
+    cluster: str, reference: dict[str, Any], tmp_path: Path
+) -> None:
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    specs = reference["specs"][:4]
+    output, journals = tmp_path / "results.jsonl", tmp_path / "journals"
+    started, gate = tmp_path / "started", tmp_path / "gate"
+    first: list[Any] = []
+    with model_server(tmp_path, 0) as url:
+        # The first run stays in its sweep until the test opens the gate.
+        runner = threading.Thread(target=lambda: first.append(run_batch(
+            specs, functools.partial(gated_openai, f"{url}/v1", str(started), str(gate)), output=output,
+            journals=journals, runners=1, debates_per_runner=4, namespace="lock")))
+        runner.start()
+        try:
+            deadline = time.monotonic() + 120
+            while not started.exists():
+                assert runner.is_alive() and time.monotonic() < deadline, "the first run reached its models"
+                time.sleep(0.05)
+            ungated = functools.partial(agon.openai, f"{url}/v1", "test-key", stream=False)
+            with pytest.raises(OutputLocked, match=rf"results\.jsonl is being written by another run "
+                                                   rf"\(pid {os.getpid()}\).*results\.jsonl\.lock"):
+                run_batch(specs, ungated, output=output, journals=tmp_path / "other", namespace="lock")
+            with pytest.raises(OutputLocked, match=r"the journals folder .*journals is being written"):
+                run_batch(specs, ungated, output=tmp_path / "other.jsonl", journals=journals, namespace="lock")
+            # agon batch takes the same lock on its results.
+            refused = subprocess.run([str(AGON), "batch", str(tmp_path / "q.jsonl"), "--output", str(output),
+                                      *SPEC_FLAGS], capture_output=True, text=True, timeout=60)
+            assert refused.returncode != 0 and "being written by another" in refused.stderr, refused.stderr
+            assert not lines_of(output), "the refused runs wrote nothing"
+        finally:
+            gate.touch()
+            runner.join()
+        asked = stats(url)["requests"]
+    assert first and first[0].full == 4
+    assert results(output).keys() == {id for id, _ in specs}, "each debate once"
+    assert max(Counter((r["model"], json.dumps(r["messages"])) for r in asked).values()) == 1, "each call once"
+    assert not (tmp_path / "other.jsonl").exists()
+    assert not (tmp_path / "results.jsonl.lock").exists() and not (journals / "lock").exists(), "locks removed"
+
+
+def limiter_of(namespace: str) -> Any:
+    return ray.get_actor("agon-limit-openai", namespace=namespace)
+
+
+def test_a_dead_limiter_leaves_journals_for_a_rerun_not_error_lines(
+    cluster: str, reference: dict[str, Any], tmp_path: Path
+) -> None:
+    n, limit = min(DEBATES, 24), 4
+    specs = reference["specs"][:n]
+    output, journals = tmp_path / "results.jsonl", tmp_path / "journals"
+    killed: list[bool] = []
+
+    def kill_the_limiter_for_good() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if len(lines_of(output)) >= n // 4:
+                ray.kill(limiter_of("dead"), no_restart=True)
+                killed.append(True)
+                return
+            time.sleep(0.02)
+
+    with model_server(tmp_path, 50) as url:
+        complete = functools.partial(agon.openai, f"{url}/v1", "test-key", stream=False)
+        killer = threading.Thread(target=kill_the_limiter_for_good)
+        killer.start()
+        first = run_batch(specs, complete, output=output, journals=journals,
+                          limits={"openai": {"in_flight": limit}}, runners=2, debates_per_runner=8,
+                          namespace="dead")
+        killer.join()
+        assert killed, "the limiter was killed mid-sweep"
+        written = results(output)
+        assert first.errors == 0 and all("error" not in json.loads(line) for line in written.values()), \
+            "a dead limiter is not the debates' fault: no error line"
+        assert first.unfinished >= 1 and first.full + first.unfinished == n, first
+        assert set(first.faults) == set(dict(specs)) - written.keys()
+        assert all("Actor" in why for why in first.faults.values()), first.faults
+        # The rerun makes a new limiter and finishes them from their journals.
+        again = run_batch(specs, complete, output=output, journals=journals,
+                          limits={"openai": {"in_flight": limit}}, runners=2, debates_per_runner=8,
+                          namespace="dead")
+        asked = stats(url)["requests"]
+    assert (again.skipped, again.full, again.unfinished, again.errors) == (first.full, first.unfinished, 0, 0)
+    got = results(output)
+    assert got.keys() == {id for id, _ in specs} and all(got[id] == reference["lines"][id] for id in got)
+    twice = sum(k - 1 for k in Counter((r["model"], json.dumps(r["messages"])) for r in asked).values())
+    assert twice <= limit, f"{twice} calls asked twice: only those out when the limiter died may be"
+
+
+def test_a_killed_limiter_is_restarted_and_its_limit_still_holds(
+    cluster: str, reference: dict[str, Any], tmp_path: Path
+) -> None:
+    n, limit = min(DEBATES, 16), 4
+    specs = reference["specs"][:n]
+    output = tmp_path / "results.jsonl"
+    restarted: list[bool] = []
+
+    def kill_the_limiter() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if len(lines_of(output)) >= n // 4:
+                limiter = limiter_of("restart")
+                ray.kill(limiter, no_restart=False)  # as if its process died: Ray starts it again
+                while not ray.get(limiter.state.remote())["restarted"] and time.monotonic() < deadline:
+                    time.sleep(0.1)  # a call may still reach the old one before it goes
+                restarted.append(ray.get(limiter.state.remote())["restarted"])
+                return
+            time.sleep(0.02)
+
+    with model_server(tmp_path, 300) as url:
+        killer = threading.Thread(target=kill_the_limiter)
+        killer.start()
+        summary = run_batch(specs, functools.partial(agon.openai, f"{url}/v1", "test-key", stream=False),
+                            output=output, journals=tmp_path / "journals", limits={"openai": {"in_flight": limit}},
+                            runners=2, debates_per_runner=8, namespace="restart")
+        killer.join()
+        seen = stats(url)
+    assert restarted == [True], "the limiter was killed mid-sweep, and Ray restarted it"
+    assert (summary.full, summary.errors, summary.unfinished) == (n, 0, 0), summary
+    got = results(output)
+    assert got.keys() == {id for id, _ in specs} and all(got[id] == reference["lines"][id] for id in got)
+    # The calls out when it died kept their leases in the new limiter: never more than the limit at once.
+    assert seen["max_unanswered"] <= limit, seen["max_unanswered"]
+
+
+def test_a_bad_journal_is_set_aside_and_its_debate_starts_afresh(
+    cluster: str, reference: dict[str, Any], tmp_path: Path
+) -> None:
+    specs = reference["specs"][:3]
+    (a, _), (b, _), _ = specs
+    journals = tmp_path / "journals"
+    journals.mkdir()
+    bad = {a: b"\xff\xfe not UTF-8\n", b: b"UTF-8, and not a journal\n"}
+    for id, data in bad.items():
+        (journals / f"{id}.ndjson").write_bytes(data)
+    with model_server(tmp_path, 0) as url:
+        with pytest.warns(RuntimeWarning) as warned:
+            summary = run_batch(specs, functools.partial(agon.openai, f"{url}/v1", "test-key", stream=False),
+                                output=tmp_path / "results.jsonl", journals=journals, runners=1, namespace="bad")
+    assert (summary.full, summary.errors, summary.unfinished) == (3, 0, 0), summary
+    got = results(tmp_path / "results.jsonl")
+    assert got.keys() == {id for id, _ in specs} and all(got[id] == reference["lines"][id] for id in got)
+    for id, data in bad.items():
+        aside = journals / f"{id}.ndjson.bad"
+        assert aside.read_bytes() == data, "set aside as it was"
+        assert str(aside) in summary.set_aside
+        assert any(str(aside) in str(w.message) for w in warned), [str(w.message) for w in warned]
