@@ -8,6 +8,8 @@
 // This test reads AGON_BLESS and CI; the engine itself reads nothing from its environment.
 #![allow(clippy::disallowed_methods)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use agon_core::script::{ScriptEntry, play};
@@ -33,24 +35,11 @@ fn cases() -> Vec<PathBuf> {
     cases.sort();
     for case in &cases {
         for file in FILES {
-            let needed = file == "spec.json" || file == "script.json" || !blessing();
+            let needed = file == "spec.json" || file == "script.json" || !common::blessing("the golden files");
             assert!(!needed || case.join(file).exists(), "{} has no {file}", case.display());
         }
     }
     cases
-}
-
-/// `AGON_BLESS=1` rewrites the expected files (then read the diff). Any other
-/// value is a mistake, and CI never blesses: it would pass whatever changed.
-fn blessing() -> bool {
-    match std::env::var("AGON_BLESS") {
-        Err(_) => false,
-        Ok(v) if v != "1" => panic!("AGON_BLESS={v}: only AGON_BLESS=1 rewrites the golden files"),
-        Ok(_) if std::env::var("CI").is_ok_and(|ci| !matches!(ci.as_str(), "" | "0" | "false")) => {
-            panic!("AGON_BLESS=1 under CI: golden files are blessed by hand, then reviewed")
-        }
-        Ok(_) => true,
-    }
 }
 
 /// What a case produces, file name → contents.
@@ -73,7 +62,7 @@ fn produce(case: &Path) -> Vec<(&'static str, String)> {
 
 #[test]
 fn every_golden_case_reproduces_its_expected_files() {
-    let bless = blessing();
+    let bless = common::blessing("the golden files");
     let mut stale = Vec::new();
     for case in cases() {
         for (name, produced) in produce(&case) {

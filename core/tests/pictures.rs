@@ -7,6 +7,8 @@
 // This test reads AGON_BLESS and CI; the engine itself reads nothing from its environment.
 #![allow(clippy::disallowed_methods)]
 
+mod common;
+
 use std::path::Path;
 
 use agon_core::Transcript;
@@ -21,19 +23,8 @@ const CASES: [&str; 6] = [
     "comparative-postgres-vs-dynamo",
 ];
 
-fn blessing() -> bool {
-    match std::env::var("AGON_BLESS") {
-        Err(_) => false,
-        Ok(v) if v != "1" => panic!("AGON_BLESS={v}: only AGON_BLESS=1 rewrites the pictures"),
-        Ok(_) if std::env::var("CI").is_ok_and(|ci| !matches!(ci.as_str(), "" | "0" | "false")) => {
-            panic!("AGON_BLESS=1 under CI: pictures are blessed by hand, then looked at")
-        }
-        Ok(_) => true,
-    }
-}
-
 fn check(dir: &Path, produced: Vec<(String, String)>) {
-    if blessing() {
+    if common::blessing("the pictures") {
         std::fs::create_dir_all(dir).unwrap();
     }
     let mut expected: Vec<String> = std::fs::read_dir(dir)
@@ -44,12 +35,12 @@ fn check(dir: &Path, produced: Vec<(String, String)>) {
     expected.sort();
     let mut names: Vec<String> = produced.iter().map(|p| p.0.clone()).collect();
     names.sort();
-    if !blessing() {
+    if !common::blessing("the pictures") {
         assert_eq!(names, expected, "{}: the pictures drawn", dir.display());
     }
     for (name, svg) in produced {
         let path = dir.join(&name);
-        if blessing() {
+        if common::blessing("the pictures") {
             std::fs::write(&path, &svg).unwrap();
         } else {
             let want = std::fs::read_to_string(&path).unwrap();

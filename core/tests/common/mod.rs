@@ -95,3 +95,17 @@ pub fn challengers(events: &[Event]) -> Vec<Option<String>> {
         })
         .collect()
 }
+
+/// Whether this run rewrites expected files: only on `AGON_BLESS=1`, and
+/// never under CI (`CI` set to anything but empty, `0` or `false`), where a
+/// rewrite would pass whatever changed. Any other value is a mistake.
+pub fn blessing(what: &str) -> bool {
+    match std::env::var("AGON_BLESS") {
+        Err(_) => false,
+        Ok(v) if v != "1" => panic!("AGON_BLESS={v}: only AGON_BLESS=1 rewrites {what}"),
+        Ok(_) if std::env::var("CI").is_ok_and(|ci| !matches!(ci.as_str(), "" | "0" | "false")) => {
+            panic!("AGON_BLESS=1 under CI: {what} are rewritten by hand, then reviewed")
+        }
+        Ok(_) => true,
+    }
+}
