@@ -42,10 +42,12 @@ step "the MCP Python SDK as a client, over stdio"
 
 # The suite (0.1.16) has no way to send a bearer token, so this server runs
 # with --no-auth (loopback only); the token itself is tested by
-# host-cli/tests/mcp_http.rs. The Origin and Host checks stay on.
+# host-cli/tests/mcp_http.rs. The Origin and Host checks stay on. The suite
+# opens a session per scenario and closes none, more than the default 16 per
+# client: the cap is raised for it, as for any client that works that way.
 step "the MCP conformance suite against agon mcp --http --no-auth"
 work="$(mktemp -d)"
-AGON_DATA_DIR="$work/data" AGON_CACHE_DIR="$work/cache" "$AGON_BIN" mcp --http 127.0.0.1:0 --no-auth 2>"$work/server.log" &
+AGON_DATA_DIR="$work/data" AGON_CACHE_DIR="$work/cache" "$AGON_BIN" mcp --http 127.0.0.1:0 --no-auth --max-sessions-per-client 64 2>"$work/server.log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 url=""
