@@ -95,5 +95,5 @@ async fn capped(ConnectInfo(peer): ConnectInfo<SocketAddr>, request: Request, ne
     }
 }
 
-/// What a refused client is told to wait: the sweeper's own period is a second.
+/// A hint to a refused client: a place frees when a session is closed or expires, which agon cannot foretell.
 const RETRY_AFTER: Duration = Duration::from_secs(5);
