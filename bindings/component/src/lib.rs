@@ -47,6 +47,10 @@ impl Guest for Engine {
         Ok(spec.to_json())
     }
 
+    fn inert_markdown(markdown: String) -> String {
+        agon_core::inert_markdown(&markdown)
+    }
+
     fn estimate(spec_json: String) -> Result<CostEstimate, Error> {
         let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
         let e = agon_core::worst_case(&spec);

@@ -33,6 +33,8 @@ pub struct Shared {
     pub retries: u32,
     /// The in-flight limit over every debate, as `agon batch` has.
     pub gate: Arc<CallGate>,
+    /// `--allow-programs`: whether a tool call may seat `cmd/` models.
+    pub allow_programs: bool,
 }
 
 impl Shared {
@@ -166,12 +168,35 @@ fn spec_of(
     let (flags, options) = spec_args(a, &shared.config)?;
     let history = history_key(&flags, runtime)?;
     let spec = spec_json_with(&flags, &a.question, runtime, &shared.config, history.as_ref(), options)?;
-    if let Some((seat, model)) = human_seats(&serde_json::from_str(&spec)?).into_iter().next() {
+    let parsed: Value = serde_json::from_str(&spec)?;
+    if let Some((seat, model)) = human_seats(&parsed).into_iter().next() {
         return Err(bad(format!(
             "seat '{seat}' is {model}, a person: over MCP nobody answers at a terminal; give the seat a model"
         )));
     }
+    refuse_programs(&parsed, shared)?;
     Ok((spec, history))
+}
+
+/// A `cmd/` model starts a program on this machine, with text the caller
+/// chose: only when the person who started the server said so. Checked on
+/// the built spec, so the panel, the judge, role models, a document's seats
+/// and agon.toml's defaults are all covered.
+fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
+    if shared.allow_programs {
+        return Ok(());
+    }
+    let seats = spec["panel"].as_array().into_iter().flatten().chain(spec["judge"].as_object().map(|_| &spec["judge"]));
+    for seat in seats {
+        let model = seat["model"].as_str().unwrap_or_default();
+        if model.split('|').any(|m| m.trim().starts_with("cmd/")) {
+            return Err(bad(format!(
+                "seat '{}' is {model}, a program on this machine: agon mcp seats cmd/ models only when started with --allow-programs",
+                seat["id"].as_str().unwrap_or_default()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// `estimate`: the worst case, before anything is spent.
@@ -248,6 +273,7 @@ pub fn resume(
                     session.id
                 )));
             }
+            refuse_programs(&spec, shared)?;
             let waiting = council.outstanding()?.len() as u32;
             started(waiting, &session.id);
             finish(&mut council, &session, &env, shared.calls, journals, history.as_ref(), channel, events)
@@ -351,7 +377,9 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
             .collect(),
         outcome,
     };
-    let markdown = markdown(&result, &council.results_markdown()?);
+    // Model text in our own layout: made inert by the engine, as transcript.md and `show` are.
+    let results = council.results_markdown()?;
+    let markdown = council.inert_markdown(&markdown(&result, &results))?;
     Ok(Answer { markdown: sanitize::terminal(&markdown).into_owned(), data: serde_json::to_value(&result)? })
 }
 

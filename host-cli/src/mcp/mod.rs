@@ -4,10 +4,14 @@
 
 mod debate;
 mod http;
+mod origin;
 mod progress;
 mod schema;
 mod server;
+mod session_cap;
 mod sessions;
+mod stdio;
+mod token;
 
 use std::time::Duration;
 
@@ -16,7 +20,6 @@ use agon_cli::config::Config;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY};
 use anyhow::{Context, Result};
-use rmcp::ServiceExt;
 
 use crate::commands::exit;
 
@@ -31,8 +34,12 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         },
         retries: args.retries,
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
+        allow_programs: args.allow_programs,
         config,
     };
+    if args.allow_programs {
+        eprintln!("agon mcp: --allow-programs: tool calls may seat cmd/ models, which run programs on this machine");
+    }
     let agon = server::Agon::new(shared, args.concurrency);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -41,12 +48,19 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         .context("starting the async runtime")?;
     runtime.block_on(async move {
         match args.http {
-            Some(address) => http::serve(agon, address).await,
+            Some(address) => {
+                let limits = session_cap::Limits {
+                    total: args.max_sessions,
+                    per_client: args.max_sessions_per_client.min(args.max_sessions),
+                    idle: Duration::from_secs(args.idle_timeout),
+                };
+                let options =
+                    http::Options { address, limits, allow_origins: args.allow_origin, no_auth: args.no_auth };
+                http::serve(agon, options).await
+            }
             None => {
                 eprintln!("agon mcp: serving on stdio");
-                let running = agon.serve(rmcp::transport::stdio()).await.context("starting the MCP session")?;
-                running.waiting().await.context("the MCP session")?;
-                Ok(())
+                stdio::serve(agon).await
             }
         }
     })?;

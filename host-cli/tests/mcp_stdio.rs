@@ -1,0 +1,169 @@
+//! `agon mcp` over stdio, spoken to line by line: a request that is not JSON
+//! (bad UTF-8, a syntax error, nesting too deep) is answered with a JSON-RPC
+//! parse error instead of silence; a tool call cannot seat a `cmd/` model
+//! unless the server was started with `--allow-programs`; and a debate's
+//! result has model text made inert as `show` and transcript.md have it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+use agon_testkit::sandbox::Sandbox;
+use agon_testkit::{Config, ModelScript, TestServer};
+use serde_json::{Value, json};
+
+struct Mcp {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Mcp {
+    fn start(env: &Sandbox, args: &[&str], server: Option<&TestServer>) -> Mcp {
+        let mut cmd = env.command(env!("CARGO_BIN_EXE_agon"));
+        cmd.arg("mcp").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
+        if let Some(s) = server {
+            cmd.env("OPENAI_BASE_URL", format!("{}/v1", s.url())).env("OPENAI_API_KEY", "test-key");
+        }
+        let mut child = cmd.spawn().expect("agon runs");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        Mcp { child, stdin, lines }
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.write_all(b"\n").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next message on stdout; a server that says nothing fails the test.
+    fn next(&self, timeout: Duration) -> Value {
+        let line = self.lines.recv_timeout(timeout).expect("an answer on stdout");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    }
+
+    /// The answer to request `id`, past any notification.
+    fn answer(&self, id: u64, timeout: Duration) -> Value {
+        loop {
+            let message = self.next(timeout);
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    }
+
+    fn initialize(&mut self) {
+        self.send(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#);
+        assert_eq!(self.answer(1, Duration::from_secs(60))["result"]["serverInfo"]["name"], "agon");
+        self.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    }
+
+    /// `tools/call` of `debate`: the result.
+    fn debate(&mut self, id: u64, arguments: Value) -> Value {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "debate", "arguments": arguments}});
+        self.send(call.to_string().as_bytes());
+        self.answer(id, Duration::from_secs(120))["result"].clone()
+    }
+}
+
+fn assert_parse_error(message: &Value, about: &str) {
+    assert_eq!(message["id"], Value::Null, "{about}: {message}");
+    assert_eq!(message["error"]["code"], -32700, "{about}: {message}");
+}
+
+#[test]
+fn requests_that_are_not_json_get_a_parse_error() {
+    let env = Sandbox::new("mcp-stdio", "parse-errors");
+    let mut mcp = Mcp::start(&env, &[], None);
+    let deep = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+    let bad: [(&[u8], &str); 4] = [
+        (b"this is not json", "syntax"),
+        (b"\xff\xfe{\"a\":1}", "bad UTF-8"),
+        (deep.as_bytes(), "too deep"),
+        (b"{\"jsonrpc\":", "cut"),
+    ];
+    for (line, about) in bad {
+        mcp.send(line);
+        assert_parse_error(&mcp.next(Duration::from_secs(10)), about);
+    }
+    // The session goes on as if nothing happened.
+    mcp.initialize();
+    mcp.send(b"{oops");
+    assert_parse_error(&mcp.next(Duration::from_secs(10)), "after initialize");
+    mcp.send(br#"{"jsonrpc":"2.0","id":7,"method":"ping"}"#);
+    assert_eq!(mcp.answer(7, Duration::from_secs(10))["result"], json!({}));
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"].as_str().unwrap_or_default().to_string()
+}
+
+#[test]
+fn cmd_models_need_allow_programs() {
+    let env = Sandbox::new("mcp-stdio", "programs");
+    let mut mcp = Mcp::start(&env, &[], None);
+    mcp.initialize();
+    let calls = [
+        json!({"question": "q", "panel": ["cmd/codex", "openai/a"]}),
+        json!({"question": "q", "panel": ["openai/a", "openai/b"], "judge": "cmd/claude"}),
+        json!({"question": "q", "panel": ["openai/a|cmd/gemini", "openai/b"]}),
+    ];
+    for (n, arguments) in calls.into_iter().enumerate() {
+        let result = mcp.debate(10 + n as u64, arguments.clone());
+        assert_eq!(result["isError"], true, "{arguments}: {result}");
+        assert!(text(&result).contains("--allow-programs"), "{arguments}: {result}");
+    }
+
+    // Allowed, the same call goes on to the command itself (none such here).
+    let mut allowed = Mcp::start(&env, &["--allow-programs"], None);
+    allowed.initialize();
+    let result = allowed.debate(20, json!({"question": "q", "panel": ["cmd/no-such-command", "openai/a"]}));
+    assert!(!text(&result).contains("--allow-programs"), "{result}");
+}
+
+const HOSTILE: &str =
+    "Agreed. <script>alert(1)</script> <img src=x onerror=alert(2)> [click](javascript:alert(3)) done.";
+
+#[test]
+fn debate_results_are_inert_markdown() {
+    let mut config = Config::default();
+    for model in ["a", "b", "judge"] {
+        config.models.insert(model.into(), ModelScript { replies: vec![HOSTILE.into(); 10], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let env = Sandbox::new("mcp-stdio", "inert");
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    let result = mcp.debate(
+        30,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/a", "openai/b"], "judge": "openai/judge", "rounds": 1}),
+    );
+    let markdown = text(&result);
+    assert!(markdown.contains("alert(1)"), "the reply is there: {markdown}");
+    for raw in ["<script>", "<img", "](javascript:"] {
+        assert!(!verbatim(&markdown, raw), "{raw} arrived verbatim: {markdown}");
+    }
+    // The data is data: the reply as the model gave it.
+    let synthesis = result["structuredContent"]["synthesis"].as_str().unwrap_or_default();
+    assert!(synthesis.contains("<script>alert(1)</script>"), "{result}");
+}
+
+/// Whether `needle` occurs without the backslash that makes it text.
+fn verbatim(markdown: &str, needle: &str) -> bool {
+    markdown.match_indices(needle).any(|(at, _)| !markdown[..at].ends_with('\\'))
+}
