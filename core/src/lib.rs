@@ -82,4 +82,6 @@ pub use spec::{
     DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec, QualityGate, SeatRef,
     estimate_tokens,
 };
-pub use transcript::{Choice, SummaryNote, Synthesis, TRANSCRIPT_VERSION, Transcript, Turn, Warning};
+pub use transcript::{
+    Choice, SummaryNote, Synthesis, TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION, Transcript, Turn, Warning,
+};

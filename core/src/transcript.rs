@@ -10,6 +10,28 @@ use crate::{ConsensusCheck, Outcome, Phase, SeatInfo, Usage};
 /// The version of the transcript format.
 pub const TRANSCRIPT_VERSION: u32 = 1;
 
+/// The transcript's own top-level names. A protocol's results sit beside
+/// them (flattened), so a result may not take one: the transcript would hold
+/// the name twice, which strict readers refuse and others read wrongly.
+pub const TRANSCRIPT_FIELDS: &[&str] = &[
+    "version",
+    "protocol",
+    "question",
+    "context",
+    "seed",
+    "participants",
+    "judge",
+    "turns",
+    "consensus",
+    "choices",
+    "summaries",
+    "warnings",
+    "synthesis",
+    "outcome",
+    "usage",
+    "results",
+];
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Transcript {
     pub version: u32,

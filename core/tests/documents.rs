@@ -443,3 +443,42 @@ proptest! {
         prop_assert_eq!(replayed.transcript().to_json(), run.session.transcript().to_json());
     }
 }
+
+/// Issue 34: a result named like a transcript field (`outcome`), a phase
+/// (whose JSON rows are recorded under its name) or another result made the
+/// transcript hold a name twice; each is refused where the document says it.
+#[test]
+fn a_result_may_not_take_a_name_the_transcript_already_uses() {
+    let (_, steelman) = agon_core::BUILTIN_DOCUMENTS.iter().find(|(n, _)| *n == "steelman").unwrap();
+    let base: Value = serde_json::from_str(steelman).unwrap();
+    let at = "protocol.aggregate.synthesis.sections[0].result";
+    for (name, why) in [
+        ("outcome", "one of the transcript's own fields"),
+        ("turns", "one of the transcript's own fields"),
+        ("usage", "one of the transcript's own fields"),
+        ("opening", "a phase's name"),
+    ] {
+        let mut doc = base.clone();
+        doc["name"] = json!("steelman-renamed");
+        doc["aggregate"]["synthesis"]["sections"][0]["result"] = json!(name);
+        match agon_core::check_document(&doc.to_string()) {
+            Err(Error::InvalidSpec { field, reason }) => {
+                assert!(field == at && reason.contains(why), "{name}: {field}: {reason}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+    let mut doc = base.clone();
+    doc["name"] = json!("steelman-renamed");
+    let section = doc["aggregate"]["synthesis"]["sections"][0].clone();
+    doc["aggregate"]["synthesis"]["sections"].as_array_mut().unwrap().push(section);
+    match agon_core::check_document(&doc.to_string()) {
+        Err(Error::InvalidSpec { field, reason }) => {
+            assert!(field.ends_with("sections[1].result") && reason.contains("another result"), "{field}: {reason}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut doc = base;
+    doc["name"] = json!("steelman-renamed");
+    agon_core::check_document(&doc.to_string()).expect("its own name is fine");
+}

@@ -167,3 +167,36 @@ fn debate_results_are_inert_markdown() {
 fn verbatim(markdown: &str, needle: &str) -> bool {
     markdown.match_indices(needle).any(|(at, _)| !markdown[..at].ends_with('\\'))
 }
+
+/// Issue 34: `usage.cost_usd` was always null for `debate`, though the tool
+/// promises the cost: it looked for prices where no transcript keeps them.
+#[test]
+fn a_debate_of_priced_models_reports_its_cost_and_an_unpriced_one_none() {
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let env = Sandbox::new("mcp-stdio", "cost");
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    // gpt-4o and gpt-4o-mini are priced by the shipped catalog.
+    let priced = mcp.debate(
+        30,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/gpt-4o", "openai/gpt-4o-mini"], "rounds": 1}),
+    );
+    let cost = &priced["structuredContent"]["usage"]["cost_usd"];
+    assert!(cost.as_f64().is_some_and(|c| c > 0.0), "{priced}");
+    let unpriced = mcp.debate(
+        31,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/gpt-4o", "openai/no-such-model"], "rounds": 1}),
+    );
+    assert!(unpriced["structuredContent"]["usage"]["cost_usd"].is_null(), "{unpriced}");
+
+    // Exactly the protocol's results: a consensus check is the transcript's, not a result.
+    let checked = mcp.debate(
+        32,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/a", "openai/b", "openai/c"], "protocol": "consensus-check", "rounds": 1}),
+    );
+    let results = &checked["structuredContent"]["results"];
+    assert!(results.is_object() || results.is_null(), "{checked}");
+    for field in agon_core::TRANSCRIPT_FIELDS {
+        assert!(results.get(field).is_none(), "{field} listed as a result: {checked}");
+    }
+}

@@ -319,25 +319,14 @@ fn finish(
 }
 
 /// The protocol's named results: the transcript keeps them beside its own
-/// fields (flattened), so they are every key but those.
+/// fields (flattened), so they are every key but those, as the engine lists
+/// them (a hand-kept copy here once missed `consensus` and `choices`).
 fn results(t: &Value) -> std::collections::BTreeMap<String, Value> {
-    const FRAME: &[&str] = &[
-        "version",
-        "protocol",
-        "question",
-        "context",
-        "seed",
-        "participants",
-        "judge",
-        "turns",
-        "summaries",
-        "warnings",
-        "synthesis",
-        "outcome",
-        "usage",
-    ];
     let fields = t.as_object().into_iter().flatten();
-    fields.filter(|(k, _)| !FRAME.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+    fields
+        .filter(|(k, _)| !agon_core::TRANSCRIPT_FIELDS.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
 }
 
 /// The result: the outcome first (a run that is not complete says why before
@@ -413,10 +402,12 @@ fn usage(t: &Value) -> Usage {
     }
 }
 
-/// A cost is only a cost when every seat had a price.
+/// A cost is only a cost when every seat had a price (the transcript's
+/// usage says so: each seat's cost, and no model named unpriced).
 fn priced(t: &Value) -> bool {
-    t["usage"]["seats"].as_array().is_some_and(|s| s.iter().all(|seat| seat["cost_micro_usd"].is_u64()))
-        && t["prices"].as_object().is_some_and(|p| !p.is_empty())
+    let usage = &t["usage"];
+    usage["seats"].as_array().is_some_and(|s| !s.is_empty() && s.iter().all(|seat| seat["cost_micro_usd"].is_u64()))
+        && usage["total"]["unpriced"].as_array().is_none_or(Vec::is_empty)
 }
 
 fn markdown(r: &DebateResult, results: &str) -> String {

@@ -131,16 +131,15 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             }
         }
     }
+    let mut named: Vec<&str> = Vec::new();
     if let Some(b) = &doc.aggregate.borda {
         let reads = doc.phases.iter().any(|p| p.phase == b.phase && p.turns.iter().any(|t| t.output.ranking.is_some()));
         if !reads {
             return fail("aggregate.borda.phase", format!("no phase '{}' reads rankings", b.phase.as_str()));
         }
-        if !plain(&b.result) {
-            return fail("aggregate.borda.result", "a result name of letters, digits and _".into());
-        }
-        if b.readings.as_ref().is_some_and(|r| !plain(r) || *r == b.result) {
-            return fail("aggregate.borda.readings", "a result name of letters, digits and _, not `result`'s".into());
+        result_name(doc, &b.result, &at("aggregate.borda.result"), &mut named)?;
+        if let Some(r) = &b.readings {
+            result_name(doc, r, &at("aggregate.borda.readings"), &mut named)?;
         }
         if b.none.trim().is_empty() {
             return fail("aggregate.borda.none", "must not be empty".into());
@@ -150,18 +149,35 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
         sees(doc, &s.sees, &at("aggregate.synthesis.sees"))?;
         prompt(doc, None, &s.sees, &s.prompt, &at("aggregate.synthesis.prompt"))?;
         for (k, section) in s.sections.iter().enumerate() {
-            if section.heading.trim().is_empty() || !plain(&section.result) {
-                return fail(
-                    &format!("aggregate.synthesis.sections[{k}]"),
-                    "a heading, and a result name of letters, digits and _".into(),
-                );
+            if section.heading.trim().is_empty() {
+                return fail(&format!("aggregate.synthesis.sections[{k}].heading"), "must not be empty".into());
             }
+            result_name(doc, &section.result, &at(&format!("aggregate.synthesis.sections[{k}].result")), &mut named)?;
         }
     }
     if doc.completed.as_deref().is_some_and(|c| c.trim().is_empty()) {
         return fail("completed", "must not be empty".into());
     }
     Ok(())
+}
+
+/// A result's name: plain, not one of the transcript's own fields, not a
+/// phase's (a phase that reads JSON records its rows under its name), and
+/// not one another result of this document already took.
+fn result_name<'a>(doc: &Document, name: &'a str, path: &str, named: &mut Vec<&'a str>) -> Result<(), Error> {
+    let why = if !plain(name) {
+        "a result name of letters, digits and _".to_string()
+    } else if crate::transcript::TRANSCRIPT_FIELDS.contains(&name) {
+        format!("'{name}' is one of the transcript's own fields; name the result otherwise")
+    } else if doc.phases.iter().any(|p| p.phase.as_str() == name) {
+        format!("'{name}' is a phase's name, under which its JSON rows are recorded")
+    } else if named.contains(&name) {
+        format!("'{name}' names another result of this document")
+    } else {
+        named.push(name);
+        return Ok(());
+    };
+    Err(Error::spec(path, why))
 }
 
 fn plain(name: &str) -> bool {
@@ -461,8 +477,8 @@ mod tests {
             (
                 "/aggregate/synthesis/sections",
                 json!([{"heading": "", "result": "x"}]),
-                "protocol.aggregate.synthesis.sections[0]",
-                "a heading",
+                "protocol.aggregate.synthesis.sections[0].heading",
+                "must not be empty",
             ),
             ("/aggregate/tally", json!({}), "protocol.aggregate.tally", "unknown field `tally`"),
             ("/completed", json!(" "), "protocol.completed", "must not be empty"),
@@ -617,7 +633,7 @@ mod tests {
             ),
             ("/aggregate/borda/phase", json!("blind"), "protocol.aggregate.borda.phase", "reads rankings"),
             ("/aggregate/borda/result", json!("a b"), "protocol.aggregate.borda.result", "letters"),
-            ("/aggregate/borda/readings", json!("standings"), "protocol.aggregate.borda.readings", "not `result`'s"),
+            ("/aggregate/borda/readings", json!("standings"), "protocol.aggregate.borda.readings", "another result"),
             ("/aggregate/borda/none", json!(" "), "protocol.aggregate.borda.none", "empty"),
         ];
         for (pointer, value, field, words) in cases {
