@@ -18,7 +18,7 @@ pub const ENGINE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Header {
+pub(crate) struct Header {
     journal: u32,
     /// Absent in journals written before engines recorded themselves.
     #[serde(default, skip_serializing_if = "Option::is_none")]

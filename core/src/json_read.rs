@@ -9,6 +9,11 @@
 //!
 //! Paths read as a host would write them: `phases[2].turns[0].prompt`, and the
 //! empty string at the top.
+//!
+//! It reads what `serde_json::from_value` reads, with the same reasons, but
+//! for one thing: a struct is read from an object only, never from the array
+//! of its fields serde_json also takes. `core/tests/json_read_differential.rs`
+//! holds it to that on every file the repository keeps, and on mutations.
 
 use std::fmt;
 
@@ -478,9 +483,12 @@ impl<'de> de::VariantAccess<'de> for Variant<'de, '_> {
         seed.deserialize(At { value: self.value, trail: &trail })
     }
 
+    // A tuple variant's value is an array and a struct variant's an object,
+    // as serde_json has them: through `deserialize_any`, a struct variant
+    // also took `[1, 2]` for `{"start": 1, "step": 2}`.
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, Misread> {
         let trail = Trail::Key(self.trail, self.name);
-        de::Deserializer::deserialize_any(At { value: self.value, trail: &trail }, visitor)
+        de::Deserializer::deserialize_seq(At { value: self.value, trail: &trail }, visitor)
     }
 
     fn struct_variant<V: Visitor<'de>>(
@@ -489,7 +497,7 @@ impl<'de> de::VariantAccess<'de> for Variant<'de, '_> {
         visitor: V,
     ) -> Result<V::Value, Misread> {
         let trail = Trail::Key(self.trail, self.name);
-        de::Deserializer::deserialize_any(At { value: self.value, trail: &trail }, visitor)
+        de::Deserializer::deserialize_map(At { value: self.value, trail: &trail }, visitor)
     }
 }
 
@@ -595,6 +603,29 @@ mod tests {
         assert!(reason.starts_with("unknown variant `sideways`"), "{reason}");
         let (path, _) = misread(json!({"name": "n", "kind": {"plain": null, "scaled": 1.0}}));
         assert_eq!(path, "kind");
+    }
+
+    #[test]
+    fn a_struct_variant_is_an_object_and_a_tuple_variant_an_array() {
+        // serde_json refuses both; json_read took the array until the
+        // differential test (core/tests/json_read_differential.rs) caught it.
+        let (path, reason) = misread(json!({"name": "n", "kind": {"pair": [1, 2]}}));
+        assert_eq!(path, "kind.pair");
+        assert_eq!(reason, "invalid type: sequence, expected struct variant Kind::Pair");
+        assert!(serde_json::from_value::<Kind>(json!({"pair": [1, 2]})).is_err());
+        assert_eq!(read::<Twice>(&json!({"twice": [1, 2]})).unwrap(), Twice::Twice(1, 2));
+        let e = read::<Twice>(&json!({"twice": {"0": 1, "1": 2}})).unwrap_err();
+        assert_eq!(
+            (e.path(), e.reason().as_str()),
+            ("twice", "invalid type: map, expected tuple variant Twice::Twice")
+        );
+        assert!(serde_json::from_value::<Twice>(json!({"twice": {"0": 1, "1": 2}})).is_err());
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "kebab-case")]
+    enum Twice {
+        Twice(u32, u32),
     }
 
     #[test]

@@ -35,6 +35,8 @@ mod catalog;
 pub(crate) mod consensus;
 mod cost;
 mod debate;
+#[cfg(feature = "testing")]
+pub mod differential;
 mod error;
 mod event;
 #[cfg(feature = "testing")]

@@ -9,8 +9,10 @@ use std::fmt::{self, Write};
 /// to even), and written by integer arithmetic. `{:.N}` would bring core's
 /// float formatter and its tables, 34 KB of the component, for a handful of
 /// coordinates; the two differ only where scaling rounds across a half
-/// (0.15 to one place: 0.2 here, 0.1 there). Not finite is 0: a coordinate
-/// must always be a number.
+/// (0.15 to one place: 0.2 here, 0.1 there) and in the sign of a zero (-0.04
+/// to one place: 0.0 here, -0.0 there), while the scaled value stays well
+/// under 2^53, as coordinates do. Not finite is 0: a coordinate must always
+/// be a number.
 pub(crate) struct Fixed(pub f64, pub u32);
 
 impl fmt::Display for Fixed {

@@ -39,7 +39,7 @@ pub(crate) mod outputs;
 pub(crate) mod phases;
 pub(crate) mod ranking;
 pub(crate) mod speakers;
-mod spec_option;
+pub(crate) mod spec_option;
 pub(crate) mod stopping;
 pub(crate) mod templates;
 mod validate;
