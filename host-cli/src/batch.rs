@@ -2,11 +2,16 @@
 //! a protocol on a dataset. Questions come one per line (JSONL); each finished
 //! debate appends one line to the results, flushed at once, so a rerun skips
 //! what is done and an interrupted batch loses nothing finished.
+//!
+//! Each debate keeps a journal while it runs (`OUTPUT.journals/ID.ndjson`,
+//! one line per answered call, as a session's), removed once its result line
+//! is written: a batch killed mid-debate resumes that debate call by call on
+//! the rerun, and no answered call is paid for twice.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,8 +19,8 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
-use crate::engine::{Runtime, wit};
-use crate::host::{self, Ending, Sinks};
+use crate::engine::{Council, Runtime, wit};
+use crate::host::{self, Ending, JournalFile, Sinks};
 use crate::journal;
 use crate::provider::{CallOptions, Environment};
 use crate::view::View;
@@ -98,20 +103,80 @@ fn read_line(line: &str) -> Result<(Option<String>, Item), String> {
 
 /// The ids already in a results file. Its end is repaired first: a torn
 /// last line (a crash mid-write) is set aside in `RESULTS.torn` and cut; the
-/// debate it was writing runs again.
-pub fn finished_ids(path: &Path) -> Result<BTreeSet<String>> {
+/// debate it was writing runs again. Unless `keep_errors`, a debate that
+/// ended in an `error` line is not done: its line moves to `RESULTS.errors`
+/// (kept, appended) and the debate runs again.
+pub fn finished_ids(path: &Path, keep_errors: bool) -> Result<BTreeSet<String>> {
     if !path.exists() {
         return Ok(BTreeSet::new());
     }
     let mut lines = journal::Lines::open(path)?;
     let mut ids = BTreeSet::new();
+    let (mut kept, mut errors) = (String::new(), String::new());
     while let Some((_, line)) = lines.next_line()? {
-        if let Some(id) = serde_json::from_str::<Value>(line).ok().and_then(|v| v["id"].as_str().map(str::to_string)) {
+        let value = serde_json::from_str::<Value>(line).ok();
+        let is_error = value.as_ref().is_some_and(|v| v.get("error").is_some() && v.get("outcome").is_none());
+        if is_error && !keep_errors {
+            errors.push_str(line.trim_end_matches('\n'));
+            errors.push('\n');
+            continue;
+        }
+        kept.push_str(line.trim_end_matches('\n'));
+        kept.push('\n');
+        if let Some(id) = value.and_then(|v| v["id"].as_str().map(str::to_string)) {
             ids.insert(id);
         }
     }
     journal::repair(path, lines.tail())?;
+    if !errors.is_empty() {
+        // The error lines first, where they stay; then the results without them, atomically.
+        let aside = sibling(path, ".errors");
+        let mut f = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&aside)
+            .with_context(|| format!("opening {}", aside.display()))?;
+        f.write_all(errors.as_bytes())
+            .and_then(|_| f.sync_data())
+            .with_context(|| format!("writing {}", aside.display()))?;
+        let tmp = sibling(path, &format!(".tmp{}", std::process::id()));
+        std::fs::write(&tmp, kept).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    }
     Ok(ids)
+}
+
+/// `path` with `suffix` added to its file name.
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
+/// Where a batch keeps its debates' journals by default: beside the results.
+pub fn default_journals(output: &Path) -> PathBuf {
+    sibling(output, ".journals")
+}
+
+/// A debate's journal file name: its id, with every byte but letters, digits
+/// and `-_.@` percent-encoded (an id can be any text); a long id is cut and
+/// made unique by its digest.
+pub fn journal_name(id: &str) -> String {
+    let encode = |s: &str| -> String {
+        s.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'@' => char::from(b).to_string(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    if id.len() <= 120 {
+        format!("{}.ndjson", encode(id))
+    } else {
+        let cut = id.char_indices().map(|(i, _)| i).take_while(|&i| i <= 80).last().unwrap_or(0);
+        let digest = crate::trust::digest(id.as_bytes());
+        format!("{}-{}.ndjson", encode(&id[..cut]), &digest["sha256:".len().."sha256:".len() + 32])
+    }
 }
 
 /// How many debates ended how.
@@ -129,6 +194,8 @@ pub struct Batch<'a> {
     pub options: CallOptions,
     pub concurrency: usize,
     pub output: &'a Path,
+    /// Each running debate's journal, by [`journal_name`].
+    pub journals: PathBuf,
 }
 
 impl Batch<'_> {
@@ -162,8 +229,12 @@ impl Batch<'_> {
                 .map(|_| {
                     let (queue, out, progress, tally) = (queue.clone(), out.clone(), &progress, &tally);
                     scope.spawn(move || {
-                        let stopped =
-                            work(&queue, load, debate, &|item, line| record(&out, tally, progress, item, line));
+                        let stopped = work(&queue, load, debate, &|item, line| {
+                            record(&out, tally, progress, item, line)?;
+                            // Its result is on disk: the journal has told its story.
+                            self.forget_journal(item);
+                            Ok(())
+                        });
                         if let Err(why) = &stopped {
                             progress.line(&format!("agon: a batch worker stopped: {why}"));
                         }
@@ -190,6 +261,55 @@ impl Batch<'_> {
         Ok(tally)
     }
 
+    fn journal_of(&self, item: &Item) -> PathBuf {
+        self.journals.join(journal_name(&item.id))
+    }
+
+    fn forget_journal(&self, item: &Item) {
+        let _ = std::fs::remove_file(self.journal_of(item));
+    }
+
+    /// The debate's council: resumed from the journal an earlier run left
+    /// (calls that failed on the way to their model asked again), or new.
+    /// A journal that cannot be resumed is set aside (`.bad`) with a note.
+    fn council<'r>(&self, runtime: &'r mut Runtime, item: &Item, spec: &Value) -> Result<(Council<'r>, JournalFile)> {
+        let path = self.journal_of(item);
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() > 0) {
+            // The journal's spec must be this batch's for this item, as the engine keeps specs.
+            let wanted =
+                runtime.validate_spec(&spec.to_string())?.ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+            // Opened twice (to check, then to use): a conditional return of
+            // the first would hold the engine for the fresh start below.
+            let resumable = match journal::open(runtime, &path, Some(journal::Retry::Transport)) {
+                Ok(mut opened) => {
+                    let theirs = opened.council.spec_json().ok().and_then(|s| serde_json::from_str::<Value>(&s).ok());
+                    Ok(wanted.is_some() && theirs == wanted)
+                }
+                Err(e) => Err(e),
+            };
+            match resumable {
+                Ok(true) => {
+                    let journal::Opened { mut council, tail, cut } =
+                        journal::open(runtime, &path, Some(journal::Retry::Transport))?;
+                    match cut {
+                        Some(_) => {
+                            journal::replace(&path, &council.journal()?)?;
+                        }
+                        None => journal::repair(&path, tail)?,
+                    }
+                    return Ok((council, JournalFile::append_to(&path)?));
+                }
+                Ok(false) => set_aside(&path, "it is another spec's (the batch's flags changed)"),
+                Err(e) => set_aside(&path, &format!("{e:#}")),
+            }
+        }
+        std::fs::create_dir_all(&self.journals).with_context(|| format!("creating {}", self.journals.display()))?;
+        let mut council = runtime.create(&spec.to_string())?.map_err(|e| anyhow::anyhow!("{e}"))?;
+        let header = council.journal()?;
+        let file = JournalFile::create(&path, &header)?;
+        Ok((council, file))
+    }
+
     /// One debate to its end; the result line.
     fn debate(&self, runtime: &mut Runtime, item: &Item) -> Result<Value> {
         let mut spec = self.template.clone();
@@ -202,8 +322,8 @@ impl Batch<'_> {
                 }
             }
         }
-        let mut council = runtime.create(&spec.to_string())?.map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut sinks = Sinks { events: None, journals: Vec::new(), timings: None };
+        let (mut council, journal) = self.council(runtime, item, &spec)?;
+        let mut sinks = Sinks { events: None, journals: vec![journal], timings: None };
         let mut view = View::new(None);
         // No Ctrl-C here: the batch's own handler stops the process, and the results file keeps what finished.
         let ending = host::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel())?;
@@ -219,6 +339,25 @@ impl Batch<'_> {
             "transcript": transcript,
         }))
     }
+}
+
+/// A journal that cannot continue, renamed `.bad` (`.bad.1`, …) and named.
+fn set_aside(path: &Path, why: &str) {
+    let mut n = 0;
+    let mut aside = sibling(path, ".bad");
+    while aside.exists() {
+        n += 1;
+        aside = sibling(path, &format!(".bad.{n}"));
+    }
+    let moved = std::fs::rename(path, &aside);
+    crate::safe_eprintln!(
+        "agon: the journal {} cannot be resumed ({why}); {}, and the debate starts afresh",
+        path.display(),
+        match moved {
+            Ok(()) => format!("set aside as {}", aside.display()),
+            Err(e) => format!("it could not be moved ({e})"),
+        }
+    );
 }
 
 /// One worker: debates from the queue until it is empty, each recorded by
@@ -397,7 +536,8 @@ mod tests {
 
     fn batch_into(output: &Path, concurrency: usize) -> Batch<'_> {
         let options = CallOptions::new(Duration::from_secs(1), false);
-        Batch { template: json!({}), env: Environment::from_env(), options, concurrency, output }
+        let journals = default_journals(output);
+        Batch { template: json!({}), env: Environment::from_env(), options, concurrency, output, journals }
     }
 
     fn items(questions: &[&str]) -> Vec<Item> {
@@ -464,12 +604,36 @@ mod tests {
     fn finished_ids_repair_a_torn_last_line() {
         let path = std::env::temp_dir().join(format!("agon-batch-{}.jsonl", std::process::id()));
         std::fs::write(&path, "{\"id\": \"a\"}\n{\"id\": \"b\"}\n{\"id\": \"c\", \"trans").unwrap();
-        assert_eq!(finished_ids(&path).unwrap(), BTreeSet::from(["a".to_string(), "b".to_string()]));
+        assert_eq!(finished_ids(&path, false).unwrap(), BTreeSet::from(["a".to_string(), "b".to_string()]));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"id\": \"a\"}\n{\"id\": \"b\"}\n");
         let aside = path.with_extension("jsonl.torn");
         assert_eq!(std::fs::read_to_string(&aside).unwrap(), "{\"id\": \"c\", \"trans\n", "set aside, not lost");
         let _ = std::fs::remove_file(path);
         let _ = std::fs::remove_file(aside);
-        assert!(finished_ids(Path::new("/nonexistent/agon/results.jsonl")).unwrap().is_empty());
+        assert!(finished_ids(Path::new("/nonexistent/agon/results.jsonl"), false).unwrap().is_empty());
+    }
+
+    #[test]
+    fn error_lines_are_asked_again_unless_kept() {
+        let scratch = agon_testkit::sandbox::scratch("batch-errors");
+        let path = scratch.path().join("results.jsonl");
+        let text = "{\"id\": \"a\", \"outcome\": \"completed\"}\n{\"id\": \"b\", \"error\": \"boom\"}\n";
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(finished_ids(&path, true).unwrap().len(), 2, "kept: both done");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        assert_eq!(finished_ids(&path, false).unwrap(), BTreeSet::from(["a".to_string()]));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\"id\": \"a\", \"outcome\": \"completed\"}\n");
+        let aside = std::fs::read_to_string(scratch.path().join("results.jsonl.errors")).unwrap();
+        assert_eq!(aside, "{\"id\": \"b\", \"error\": \"boom\"}\n", "moved, not lost");
+    }
+
+    #[test]
+    fn journal_names_are_safe_file_names_and_distinct() {
+        assert_eq!(journal_name("q1"), "q1.ndjson");
+        assert_eq!(journal_name("../x/y z"), "..%2Fx%2Fy%20z.ndjson");
+        assert_eq!(journal_name("é"), "%C3%A9.ndjson");
+        let long = |c: char| format!("{}{c}", "a".repeat(200));
+        let (a, b) = (journal_name(&long('1')), journal_name(&long('2')));
+        assert!(a != b && a.len() < 200 && !a.contains('/'), "{a} {b}");
     }
 }

@@ -134,9 +134,17 @@ pub struct SpecCmd {
 pub struct BatchArgs {
     /// Questions, one per line: {"id", "question", "context"} objects, JSON strings, or plain text.
     pub questions: PathBuf,
-    /// One JSON line per finished debate is appended here; a rerun skips the ids already in it.
+    /// One JSON line per finished debate is appended here; a rerun skips the ids already in it
+    /// (and asks again those that ended in an `error` line, moved to OUTPUT.errors).
     #[arg(long, short)]
     pub output: PathBuf,
+    /// Where each running debate keeps its journal (default: OUTPUT.journals/): a rerun resumes
+    /// an interrupted debate call by call; a journal is removed once its result line is written.
+    #[arg(long, value_name = "DIR")]
+    pub journals: Option<PathBuf>,
+    /// On a rerun, keep `error` lines as they are instead of asking those debates again.
+    #[arg(long)]
+    pub keep_errors: bool,
     /// Debates at once.
     #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     pub concurrency: usize,

@@ -87,3 +87,59 @@ fn bad_lines_are_named_and_skipped() {
     assert!(stderr.contains("1 complete") && stderr.contains("1 line(s) skipped"), "{stderr}");
     assert_eq!(results(&env).len(), 1);
 }
+
+/// Issue 34: a batch killed mid-debate started that debate again from
+/// nothing, paying for every answered call twice. Each debate keeps a
+/// journal while it runs: the rerun asks only what was never answered.
+#[test]
+fn a_killed_batch_resumes_each_debate_without_paying_twice() {
+    use agon_testkit::ModelScript;
+    let env = Sandbox::new("batch", "killed");
+    std::fs::write(env.root.join("questions.jsonl"), "{\"id\": \"q/1\", \"question\": \"Tabs or spaces?\"}\n").unwrap();
+    let args = [
+        "batch",
+        "questions.jsonl",
+        "--output",
+        "results.jsonl",
+        "--protocol",
+        "round-robin",
+        "--panel",
+        "openai/a,openai/b",
+        "--judge",
+        "openai/j",
+        "--rounds",
+        "1",
+    ];
+    // The judge never answers in time: the batch is killed while it waits.
+    let mut config = Config::default();
+    config.models.insert("j".into(), ModelScript { latency_ms: Some(120_000), ..Default::default() });
+    let slow = TestServer::start(config, 0).unwrap();
+    let mut child = env
+        .command(env!("CARGO_BIN_EXE_agon"))
+        .args(args)
+        .env("OPENAI_BASE_URL", format!("{}/v1", slow.url()))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !slow.stats().requests.iter().any(|r| r.model == "j") {
+        assert!(std::time::Instant::now() < deadline, "the judge was never asked");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL: nothing is tidied up
+    child.wait().unwrap();
+    let panel_calls = slow.stats().requests.iter().filter(|r| r.model != "j").count();
+    assert_eq!(panel_calls, 2);
+    assert!(env.root.join("results.jsonl.journals/q%2F1.ndjson").exists(), "its journal is there");
+
+    let fast = TestServer::start(Config::default(), 0).unwrap();
+    let out = agon(&env, &fast, &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let asked: Vec<String> = fast.stats().requests.iter().map(|r| r.model.clone()).collect();
+    assert_eq!(asked, ["j"], "only the judge, whose call was never answered");
+    let lines = results(&env);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(lines[0]["outcome"], "completed", "{}", lines[0]);
+    assert_eq!(lines[0]["transcript"]["turns"].as_array().map(Vec::len), Some(2), "both turns, from the journal");
+    assert!(!env.root.join("results.jsonl.journals/q%2F1.ndjson").exists(), "removed once its line is written");
+}

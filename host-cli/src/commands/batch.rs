@@ -40,7 +40,7 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     for p in &problems {
         safe_eprintln!("agon: {}: {p}", args.questions.display());
     }
-    let done = agon_cli::batch::finished_ids(&args.output)?;
+    let done = agon_cli::batch::finished_ids(&args.output, args.keep_errors)?;
     let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
     let Some(first) = todo.first().or(items.first()).map(|i| i.question.clone()) else {
         return Err(bad(format!("{}: no questions", args.questions.display())));
@@ -101,6 +101,7 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
         },
         concurrency: args.concurrency,
         output: &args.output,
+        journals: args.journals.clone().unwrap_or_else(|| agon_cli::batch::default_journals(&args.output)),
     };
     let tally = run.run(todo)?;
     safe_eprintln!(
