@@ -627,6 +627,36 @@ mod tests {
         assert_eq!(aside, "{\"id\": \"b\", \"error\": \"boom\"}\n", "moved, not lost");
     }
 
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// Any bytes as a questions file (issue 33's probe of batch lines):
+        /// never a panic; every line that is not blank is an item or a named
+        /// problem; items have a question and ids of their own.
+        #[test]
+        fn any_questions_file_is_read_line_by_line(
+            lines in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::collection::vec(proptest::num::u8::ANY, 0..40),
+                    "[{}\\[\\]\"a-z:, 0-9]{0,40}".prop_map(String::into_bytes),
+                    ("[a-z0-9/ ]{0,8}", "[A-Za-z ?]{0,20}", proptest::prop_oneof![
+                        proptest::strategy::Just("null".to_string()), "\"[a-z ]{0,8}\"", "[0-9]{1,3}", "\\{\\}"
+                    ]).prop_map(|(id, q, c)| format!("{{\"id\": \"{id}\", \"question\": \"{q}\", \"context\": {c}}}").into_bytes()),
+                ],
+                0..12,
+            )
+        ) {
+            let text: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().filter(|b| *b != b'\n').chain([b'\n'])).collect();
+            let (items, problems) = read_items(&text);
+            let ids: BTreeSet<&str> = items.iter().map(|i| i.id.as_str()).collect();
+            proptest::prop_assert_eq!(ids.len(), items.len(), "ids are unique");
+            proptest::prop_assert!(items.iter().all(|i| !i.question.trim().is_empty()));
+            let blank = text.split(|b| *b == b'\n').filter(|l| !l.is_empty() && String::from_utf8_lossy(l).trim().is_empty()).count();
+            let lines = text.split(|b| *b == b'\n').filter(|l| !l.is_empty()).count();
+            proptest::prop_assert!(items.len() + problems.len() + blank >= lines, "{} items, {} problems, {lines} lines", items.len(), problems.len());
+        }
+    }
+
     #[test]
     fn journal_names_are_safe_file_names_and_distinct() {
         assert_eq!(journal_name("q1"), "q1.ndjson");
