@@ -104,7 +104,7 @@ pub enum Command {
         #[arg(long)]
         show: bool,
     },
-    /// The models agon knows (a models.dev snapshot, with agon.toml's [models] and [prices]): whether
+    /// The models agon knows (a models.dev snapshot, with agon.toml's `[models]` and `[prices]`): whether
     /// each reasons and takes a temperature, its context and output limits, its price.
     Models {
         /// Only the models whose reference contains this (e.g. `anthropic/` or `gpt-5`).

@@ -6,7 +6,7 @@
 //! - **A trusted folder file** (`agon trust`): adds to yours; where both set
 //!   the same thing, the folder's wins, as a project's settings do.
 //! - **An untrusted folder file**: its sections that act for you are left out
-//!   ([`Config::withhold`]); its choices (protocol, panel, judge, temperature,
+//!   (`Config::withhold`); its choices (protocol, panel, judge, temperature,
 //!   …) apply; its limits may only narrow: fewer rounds and tokens, a lower
 //!   cost cap, less thinking. It never replaces a panel of yours of the same
 //!   name, and never removes a setting of yours.
