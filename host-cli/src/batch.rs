@@ -130,7 +130,7 @@ pub fn finished_ids(path: &Path, keep_errors: bool) -> Result<BTreeSet<String>> 
     journal::repair(path, lines.tail())?;
     if !errors.is_empty() {
         // The error lines first, where they stay; then the results without them, atomically.
-        let aside = sibling(path, ".errors");
+        let aside = journal::sibling(path, ".errors");
         let mut f = OpenOptions::new()
             .create(true)
             .append(true)
@@ -139,23 +139,16 @@ pub fn finished_ids(path: &Path, keep_errors: bool) -> Result<BTreeSet<String>> 
         f.write_all(errors.as_bytes())
             .and_then(|_| f.sync_data())
             .with_context(|| format!("writing {}", aside.display()))?;
-        let tmp = sibling(path, &format!(".tmp{}", std::process::id()));
+        let tmp = journal::sibling(path, &format!(".tmp{}", std::process::id()));
         std::fs::write(&tmp, kept).with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
     }
     Ok(ids)
 }
 
-/// `path` with `suffix` added to its file name.
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(suffix);
-    path.with_file_name(name)
-}
-
 /// Where a batch keeps its debates' journals by default: beside the results.
 pub fn default_journals(output: &Path) -> PathBuf {
-    sibling(output, ".journals")
+    journal::sibling(output, ".journals")
 }
 
 /// A debate's journal file name: its id, with every byte but letters, digits
@@ -344,10 +337,10 @@ impl Batch<'_> {
 /// A journal that cannot continue, renamed `.bad` (`.bad.1`, …) and named.
 fn set_aside(path: &Path, why: &str) {
     let mut n = 0;
-    let mut aside = sibling(path, ".bad");
+    let mut aside = journal::sibling(path, ".bad");
     while aside.exists() {
         n += 1;
-        aside = sibling(path, &format!(".bad.{n}"));
+        aside = journal::sibling(path, &format!(".bad.{n}"));
     }
     let moved = std::fs::rename(path, &aside);
     crate::safe_eprintln!(

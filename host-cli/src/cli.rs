@@ -4,6 +4,10 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+/// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
+/// judge's is twice it (`spec_args`), and a folder's agon.toml is held under both.
+pub const DEFAULT_MAX_TOKENS: u32 = 512;
+
 #[derive(Debug, Parser)]
 #[command(name = "agon", version, about = "Run LLM councils: several models debate, a judge synthesizes.")]
 pub struct Cli {
@@ -261,7 +265,7 @@ pub struct SpecArgs {
     #[arg(long)]
     pub context: Option<String>,
     /// Ceiling on each turn's reply, in tokens.
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = DEFAULT_MAX_TOKENS)]
     pub max_tokens: u32,
     /// Ceiling on the judge's reply, in tokens (default: twice --max-tokens).
     #[arg(long)]

@@ -248,7 +248,8 @@ pub fn replace(path: &Path, contents: &str) -> Result<PathBuf> {
     Ok(backup)
 }
 
-fn sibling(path: &Path, suffix: &str) -> PathBuf {
+/// `path` with `suffix` added to its file name (`results.jsonl.torn`).
+pub(crate) fn sibling(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(suffix);
     path.with_file_name(name)

@@ -180,8 +180,9 @@ impl Config {
                     }
                 }};
             }
-            lowered!(max_tokens, Some(512));
-            lowered!(judge_max_tokens, Some(1024));
+            let tokens = u64::from(crate::cli::DEFAULT_MAX_TOKENS);
+            lowered!(max_tokens, Some(tokens));
+            lowered!(judge_max_tokens, Some(2 * tokens));
             lowered!(context_budget, None);
             lowered!(timeout, None);
             // Thinking where you set none is more tokens than none at all.
