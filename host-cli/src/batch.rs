@@ -20,7 +20,7 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use crate::engine::{Council, Runtime, wit};
-use crate::host::{self, Ending, JournalFile, Sinks};
+use crate::host::{Ending, JournalFile, Sinks};
 use crate::journal;
 use crate::provider::{CallOptions, Environment};
 use crate::view::View;
@@ -319,7 +319,9 @@ impl Batch<'_> {
         let mut sinks = Sinks { events: None, journals: vec![journal], timings: None };
         let mut view = View::new(None);
         // No Ctrl-C here: the batch's own handler stops the process, and the results file keeps what finished.
-        let ending = host::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel())?;
+        let keep = crate::runner::Keep::default();
+        let ending =
+            crate::runner::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel(), &keep)?;
         let Ending::Done(outcome) = ending else { anyhow::bail!("interrupted") };
         let transcript: Value = serde_json::from_str(&council.transcript_json()?)?;
         Ok(json!({

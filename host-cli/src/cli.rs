@@ -2,11 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
-/// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
-/// judge's is twice it (`spec_args`), and a folder's agon.toml is held under both.
-pub const DEFAULT_MAX_TOKENS: u32 = 512;
+use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 #[derive(Debug, Parser)]
 #[command(name = "agon", version, about = "Run LLM councils: several models debate, a judge synthesizes.")]
@@ -229,7 +228,7 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 #[derive(Debug, Args, Clone)]
 pub struct SpecArgs {
     /// Protocol: see `agon protocols` (agon.toml's `[protocols.NAME]` too); `devils-advocate:SEAT` names the adversary.
-    #[arg(long, short, default_value = "round-robin")]
+    #[arg(long, short, default_value = DEFAULT_PROTOCOL)]
     pub protocol: String,
     /// A protocol document of your own (JSON, TOML or YAML) instead of --protocol.
     #[arg(long, value_name = "FILE", conflicts_with = "protocol")]
@@ -271,7 +270,7 @@ pub struct SpecArgs {
     #[arg(long)]
     pub judge_max_tokens: Option<u32>,
     /// Sampling temperature.
-    #[arg(long, default_value_t = 0.7)]
+    #[arg(long, default_value_t = DEFAULT_TEMPERATURE)]
     pub temperature: f64,
     /// Reasoning models: how hard to think, low, medium or high; SEAT=LEVEL for one seat (repeatable).
     #[arg(long, value_name = "[SEAT=]LEVEL")]
@@ -317,20 +316,82 @@ pub struct SpecArgs {
     pub label: Option<String>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, serde::Deserialize, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
+impl SpecArgs {
+    /// The debate these flags ask for. `warn` hears about deprecated flags.
+    pub fn into_request(self, question: String, warn: &mut dyn FnMut(&str)) -> DebateRequest {
+        let mut challenger = self.challenger;
+        if let Some(n) = self.advocate {
+            warn("warning: --advocate is deprecated; use --challenger instead");
+            if challenger.is_none() {
+                warn(&format!("  mapping --advocate {n} to --challenger {n}"));
+                challenger = Some(n.to_string());
+            }
+        }
+        let judge = match (self.judge, self.no_judge) {
+            (_, true) => Judge::Without,
+            (Some(model), false) => Judge::Model(model),
+            (None, false) => Judge::Default,
+        };
+        let compete = match (self.compete, self.single) {
+            (true, _) => agon_core::CompeteMode::Compete,
+            (false, true) => agon_core::CompeteMode::Single,
+            (false, false) => agon_core::CompeteMode::Auto,
+        };
+        DebateRequest {
+            question,
+            context: self.context,
+            protocol: self.protocol,
+            protocol_file: self.protocol_file,
+            document: None,
+            panel: self.panel,
+            judge,
+            rounds: self.rounds,
+            challenger,
+            consensus: self.consensus.map(Into::into),
+            seed: self.seed,
+            max_tokens: self.max_tokens,
+            judge_max_tokens: self.judge_max_tokens,
+            temperature: self.temperature,
+            effort: self.effort,
+            thinking: self.thinking,
+            context_budget: self.context_budget,
+            quality_gate: self.quality_gate.into(),
+            max_cost: self.max_cost,
+            compared: self.options,
+            items: self.items,
+            roles: self.roles,
+            role_models: self.role_models,
+            compete,
+            triggers: self.triggers,
+            label: self.label,
+            options: serde_json::Map::new(),
+        }
+    }
+}
+
+/// Whether the argument `id` was given on the command line (or by its
+/// environment variable) rather than left at its default: agon.toml fills
+/// only what was not.
+pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
+    move |id: &str| {
+        matches!(matches.try_get_raw(id), Ok(Some(_)))
+            && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ConsensusArg {
     Read,
     Declared,
     Judge,
 }
 
-impl ConsensusArg {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ConsensusArg::Read => "read",
-            ConsensusArg::Declared => "declared",
-            ConsensusArg::Judge => "judge",
+impl From<ConsensusArg> for agon_core::ConsensusMode {
+    fn from(arg: ConsensusArg) -> Self {
+        match arg {
+            ConsensusArg::Read => agon_core::ConsensusMode::Read,
+            ConsensusArg::Declared => agon_core::ConsensusMode::Declared,
+            ConsensusArg::Judge => agon_core::ConsensusMode::Judge,
         }
     }
 }
@@ -340,6 +401,16 @@ pub enum QualityGateArg {
     Off,
     Warn,
     Regenerate,
+}
+
+impl From<QualityGateArg> for agon_core::QualityGate {
+    fn from(arg: QualityGateArg) -> Self {
+        match arg {
+            QualityGateArg::Off => agon_core::QualityGate::Off,
+            QualityGateArg::Warn => agon_core::QualityGate::Warn,
+            QualityGateArg::Regenerate => agon_core::QualityGate::Regenerate,
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -417,4 +488,87 @@ pub enum Format {
     Json,
     /// The JSON transcript as YAML.
     Yaml,
+}
+
+impl From<Format> for crate::output::Kind {
+    fn from(format: Format) -> Self {
+        match format {
+            Format::Markdown => crate::output::Kind::Markdown,
+            Format::Json => crate::output::Kind::Json,
+            Format::Yaml => crate::output::Kind::Yaml,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(argv: &[&str]) -> (RunArgs, ArgMatches) {
+        use clap::{CommandFactory, FromArgMatches};
+        let mut all = vec!["agon", "run", "Q?"];
+        all.extend_from_slice(argv);
+        let matches = Cli::command().try_get_matches_from(all).unwrap();
+        let Command::Run(args) = Cli::from_arg_matches(&matches).unwrap().command else { panic!("not run") };
+        (args, matches.subcommand_matches("run").unwrap().clone())
+    }
+
+    /// No flag is the request every other door starts from (MCP, a batch):
+    /// the flags' defaults and the request's are one set.
+    #[test]
+    fn no_flags_ask_for_the_default_request() {
+        let (args, _) = run(&[]);
+        let request = args.spec.into_request("Q?".into(), &mut |w| panic!("no warning expected: {w}"));
+        assert_eq!(request, DebateRequest::new("Q?"));
+    }
+
+    #[test]
+    fn flags_become_the_request() {
+        let (args, _) = run(&[
+            "--no-judge",
+            "--single",
+            "--consensus",
+            "judge",
+            "--quality-gate",
+            "off",
+            "--option",
+            "A",
+            "--option",
+            "B",
+            "--panel",
+            "openai/a,openai/b",
+        ]);
+        let r = args.spec.into_request("Q?".into(), &mut |_| {});
+        assert_eq!(r.judge, Judge::Without);
+        assert_eq!(r.compete, agon_core::CompeteMode::Single);
+        assert_eq!(r.consensus, Some(agon_core::ConsensusMode::Judge));
+        assert_eq!(r.quality_gate, agon_core::QualityGate::Off);
+        assert_eq!(
+            (r.compared, r.panel),
+            (vec!["A".to_string(), "B".into()], vec!["openai/a".into(), "openai/b".into()])
+        );
+        let (args, _) = run(&["--judge", "openai/j", "--compete"]);
+        let r = args.spec.into_request("Q?".into(), &mut |_| {});
+        assert_eq!((r.judge, r.compete), (Judge::Model("openai/j".into()), agon_core::CompeteMode::Compete));
+    }
+
+    #[test]
+    fn advocate_maps_to_challenger_with_a_warning() {
+        let (args, _) = run(&["--advocate", "2"]);
+        let mut warnings = Vec::new();
+        let request = args.spec.into_request("Q?".into(), &mut |w| warnings.push(w.to_string()));
+        assert_eq!(request.challenger.as_deref(), Some("2"));
+        assert!(warnings[0].contains("deprecated"), "{warnings:?}");
+        let (args, _) = run(&["--advocate", "2", "--challenger", "3"]);
+        assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).challenger.as_deref(), Some("3"));
+    }
+
+    /// A flag given at its default value is still given: agon.toml must not replace it.
+    #[test]
+    fn a_flag_at_its_default_is_still_given() {
+        let (_, matches) = run(&["--max-tokens", &DEFAULT_MAX_TOKENS.to_string()]);
+        let given = given_in(&matches);
+        assert!(given("max_tokens"));
+        assert!(!given("rounds") && !given("temperature"));
+    }
 }

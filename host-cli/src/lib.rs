@@ -10,6 +10,7 @@ pub mod config;
 pub mod doctor;
 pub mod engine;
 mod engine_config;
+pub mod exit;
 pub mod export;
 pub mod host;
 pub mod journal;
@@ -18,12 +19,15 @@ mod mapped_code;
 pub mod output;
 pub mod protocol_file;
 pub mod provider;
+pub mod request;
+pub mod runner;
 pub mod sanitize;
 pub mod sessions;
-pub mod spec_args;
+pub mod spec_request;
 pub mod timings;
 pub mod trust;
 pub mod view;
+pub mod words;
 
 // build.rs's choice of packed relocations, here only so that its tests run.
 #[cfg(test)]

@@ -5,8 +5,8 @@ mod mcp;
 
 use std::process::ExitCode;
 
-use agon_cli::cli::{Cli, Command};
-use agon_cli::config::{Config, given_in};
+use agon_cli::cli::{Cli, Command, given_in};
+use agon_cli::config::Config;
 use agon_cli::engine::component;
 use agon_cli::{BadInput, bad, safe_eprintln};
 use anyhow::{Context, Result};
@@ -20,15 +20,13 @@ fn main() -> ExitCode {
     let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
     let config = || load_config(cli.config.as_deref());
     let result = match cli.command {
-        Command::Run(mut args) => config()
-            .and_then(|c| commands::run::configure_run(&mut args, &c, &given).map(|_| c))
-            .and_then(|c| commands::run::run(args, &c)),
-        Command::Spec(mut args) => config()
-            .and_then(|c| c.apply_to_spec(&mut args.spec, &given).map_err(bad).map(|_| c))
-            .and_then(|c| commands::spec::spec(args, &c)),
-        Command::Batch(mut args) => config()
-            .and_then(|c| c.apply_to_spec(&mut args.spec, &given).map_err(bad).map(|_| c))
-            .and_then(|c| commands::batch::batch(args, &c)),
+        Command::Run(args) => config().and_then(|c| commands::run::run(args, &c, &given)),
+        Command::Spec(args) => config().and_then(|c| {
+            let mut request = args.spec.into_request(args.question, &mut |w| safe_eprintln!("{w}"));
+            c.apply_to_request(&mut request, &given).map_err(bad)?;
+            commands::spec::spec(request, &c)
+        }),
+        Command::Batch(args) => config().and_then(|c| commands::batch::batch(args, &c, &given)),
         Command::Replay(args) => commands::replay::replay(args),
         Command::Resume { id, retry_failed, drive } => {
             config().and_then(|c| commands::resume::resume(&id, retry_failed, drive, &c))

@@ -16,6 +16,7 @@ use std::io::Write;
 
 use crate::engine::wit;
 use crate::sanitize;
+use crate::words::{kind_name, phase_title};
 
 pub struct View {
     out: Option<Box<dyn Write>>,
@@ -313,37 +314,6 @@ fn markdown_text(text: &str, colour: bool) -> String {
     let skin = if colour { termimad::MadSkin::default() } else { termimad::MadSkin::no_style() };
     let width = termimad::terminal_size().0.clamp(40, 120) as usize;
     skin.text(text, Some(width)).to_string()
-}
-
-pub fn phase_title(phase: wit::Phase) -> &'static str {
-    match phase {
-        wit::Phase::Blind => "Blind answers",
-        wit::Phase::Opening => "Opening",
-        wit::Phase::Deliberation => "Deliberation",
-        wit::Phase::CrossExam => "Cross-examination",
-        wit::Phase::Rebuttal => "Rebuttal",
-        wit::Phase::Critique => "Critiques",
-        wit::Phase::Response => "Defender's response",
-        wit::Phase::Vote => "Votes",
-        wit::Phase::Ranking => "Rankings",
-        wit::Phase::Assumptions => "Assumptions",
-        wit::Phase::Single => "Single-agent review",
-        wit::Phase::Synthesis => "Synthesis",
-        wit::Phase::Summary => "Summary",
-        wit::Phase::Confirmation => "Consensus confirmation",
-    }
-}
-
-pub fn kind_name(kind: wit::FailureKind) -> &'static str {
-    match kind {
-        wit::FailureKind::Timeout => "timeout",
-        wit::FailureKind::RateLimited => "rate-limited",
-        wit::FailureKind::ProviderError => "provider-error",
-        wit::FailureKind::Refused => "refused",
-        wit::FailureKind::Cancelled => "cancelled",
-        wit::FailureKind::Transport => "transport",
-        wit::FailureKind::TokenLimit => "token-limit",
-    }
 }
 
 /// The outcome in one line; a run that is not a full answer says so in words.

@@ -9,12 +9,13 @@ use agon_cli::host;
 use agon_cli::lock::{Lock, LockError};
 use agon_cli::output::check_writable;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
+use agon_cli::runner::cost::worst_case_line;
+use agon_cli::runner::spec::human_seats;
+use agon_cli::runner::{self, History};
 use agon_cli::{bad, safe_eprintln};
 use anyhow::Result;
 
-use super::cost::worst_case_line;
 use super::exit;
-use super::spec::{human_seats, models_of, spec_json};
 
 /// A lock on a batch's results file, held beside it as `RESULTS.lock`.
 pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
@@ -30,7 +31,11 @@ pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
     })
 }
 
-pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
+/// `agon batch`: the flags make one request, agon.toml fills it, and each
+/// question of the file is a debate of it.
+pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+    let mut request = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
+    config.apply_to_request(&mut request, given).map_err(bad)?;
     agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
     check_writable(&args.output, "--output").map_err(bad)?;
     let _lock = lock_results(&args.output)?;
@@ -45,15 +50,7 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     let Some(first) = todo.first().or(items.first()).map(|i| i.question.clone()) else {
         return Err(bad(format!("{}: no questions", args.questions.display())));
     };
-    let mut runtime = Runtime::load()?;
-    // Each debate of a batch stands alone: no compete history is read or kept.
-    let template: serde_json::Value =
-        serde_json::from_str(&spec_json(&args.spec, &first, &mut runtime, config, None)?)?;
-    if let Some((seat, model)) = human_seats(&template).into_iter().next() {
-        return Err(bad(format!(
-            "batch cannot seat a person: seat '{seat}' is {model}, and nobody answers at a terminal in a batch; use `agon run`, or give the seat a model"
-        )));
-    }
+    request.question = first;
     let mut rates = std::collections::BTreeMap::new();
     for r in &args.rates {
         let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
@@ -68,8 +65,16 @@ pub fn batch(args: BatchArgs, config: &Config) -> Result<u8> {
     let mut env = Environment::new(config);
     env.retry.attempts = args.retries + 1;
     env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(args.max_in_flight), &rates)));
-    host::preflight(&models_of(&template), &env).map_err(bad)?;
-    let bound = runtime.estimate(&template.to_string())?.map_err(|e| bad(e.to_string()))?;
+    let mut runtime = Runtime::load()?;
+    // Each debate of a batch stands alone: no compete history is read or kept.
+    let nobody_at_a_terminal = |spec: &serde_json::Value| match human_seats(spec).into_iter().next() {
+        Some((seat, model)) => Err(bad(format!(
+            "batch cannot seat a person: seat '{seat}' is {model}, and nobody answers at a terminal in a batch; use `agon run`, or give the seat a model"
+        ))),
+        None => Ok(()),
+    };
+    let prepared = runner::prepare(&request, &mut runtime, config, &env, History::Alone, &nobody_at_a_terminal)?;
+    let (template, bound) = (prepared.parsed, prepared.bound);
     safe_eprintln!(
         "agon: {} to run, {} already in {}; each debate at worst: {}",
         todo.len(),

@@ -1,37 +1,25 @@
-//! What `run` and `resume` share: driving a debate to its end, writing its
-//! result and transcripts, and the exit code of its outcome.
+//! What `run` and `resume` show of a debate the runner drives: the live
+//! view, the events, the result document, and the exit code of its outcome.
 
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use agon_cli::cli::{DriveArgs, Format};
-use agon_cli::compete_history::{self, Key};
+use agon_cli::compete_history::Key;
 use agon_cli::config::Config;
 use agon_cli::engine::wit;
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
-use agon_cli::lock::{Lock, LockError};
-use agon_cli::output::{self, document_text};
+use agon_cli::output::document_text;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
+use agon_cli::runner::document::document;
+use agon_cli::runner::{self, Keep};
+use agon_cli::safe_eprintln;
 use agon_cli::sessions::{self, SessionDir};
 use agon_cli::timings::TimingsFile;
 use agon_cli::view::{View, outcome_line};
-use agon_cli::{bad, safe_eprintln, sanitize};
 use anyhow::{Context, Result};
 
-use super::document::{document, kind};
 use super::exit;
-
-/// One process per session: the lock is held until the returned guard drops.
-pub fn lock_session(session: &SessionDir) -> Result<Lock> {
-    Lock::acquire(&session.dir.join(sessions::LOCK)).map_err(|e| match e {
-        LockError::Held { pid } => bad(format!(
-            "session {} is in use by another agon process{}: wait for it to end (or stop it), then try again",
-            session.id,
-            pid.map(|p| format!(" (pid {p})")).unwrap_or_default()
-        )),
-        LockError::Io(e) => anyhow::Error::new(e).context(format!("locking session {}", session.id)),
-    })
-}
 
 /// How calls are made: the flags, then agon.toml, then the defaults.
 pub fn call_options(drive: &DriveArgs, config: &Config) -> CallOptions {
@@ -86,24 +74,9 @@ pub fn drive_to_end(
     };
     let timings = session.map(|s| TimingsFile::open(&s.dir.join(sessions::TIMINGS)));
     let mut sinks = Sinks { events, journals, timings };
-    let ending = host::drive(
-        council,
-        env,
-        options,
-        &mut sinks,
-        &mut view,
-        host::channel_with_interrupt(&mut |w| safe_eprintln!("{w}")),
-    )
-    .map_err(|e| {
-        match session {
-            // A full disk, say: what was answered before it is kept.
-            Some(s) => anyhow::anyhow!(
-                "{e:#}; every turn answered before that is kept: once that is fixed, continue with: agon resume {}",
-                s.id
-            ),
-            None => e,
-        }
-    })?;
+    let keep = Keep { session, history, resume: session.map(|s| format!("continue with: agon resume {}", s.id)) };
+    let channel = host::channel_with_interrupt(&mut |w| safe_eprintln!("{w}"));
+    let ending = runner::drive(council, env, options, &mut sinks, &mut view, channel, &keep)?;
     // Take the status lines down before anything else is printed (they would be redrawn over it).
     drop(view);
     match ending {
@@ -113,14 +86,10 @@ pub fn drive_to_end(
             if drive.quiet {
                 note_outcome(&outcome);
             }
-            if let Some(key) = history {
-                record_history(council, key, session)?;
-            }
-            if let Some(s) = session {
-                write_transcripts(council, s)?;
-                if !drive.quiet {
-                    eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
-                }
+            if let Some(s) = session
+                && !drive.quiet
+            {
+                eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
             }
             Ok(code)
         }
@@ -140,8 +109,8 @@ pub fn drive_to_end(
 
 /// The result document, to --output or stdout, and the exit code of the outcome.
 pub fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveArgs, shown_live: bool) -> Result<u8> {
-    let document = document(council, drive.format)?;
-    let document = document_text(&document, kind(drive.format));
+    let document = document(council, drive.format.into())?;
+    let document = document_text(&document, drive.format.into());
     let events_to_stdout = drive.events.as_deref() == Some("-");
     match (&drive.output, events_to_stdout, shown_live, drive.format) {
         (Some(path), _, _, _) => {
@@ -158,48 +127,6 @@ pub fn write_result(council: &mut agon_cli::engine::Council<'_>, drive: &DriveAr
     }
     let outcome = council.outcome()?.context("the debate ended without an outcome")?;
     Ok(exit_code(&outcome))
-}
-
-/// Count a finished run's compete result in its history; a history that
-/// cannot be written costs a warning, never the run.
-pub fn record_history(
-    council: &mut agon_cli::engine::Council<'_>,
-    key: &Key,
-    session: Option<&SessionDir>,
-) -> Result<()> {
-    let transcript: serde_json::Value = serde_json::from_str(&council.transcript_json()?)?;
-    let (Some(disagreements), Some(path)) = (compete_history::disagreements(&transcript), compete_history::path())
-    else {
-        return Ok(());
-    };
-    let entry =
-        compete_history::Entry { disagreements, session: session.map(|s| s.id.clone()), at: agon_cli::doctor::now() };
-    if let Err(e) = compete_history::append(&path, key, entry) {
-        safe_eprintln!("agon: warning: this run is not counted in the compete history: {e}");
-    }
-    Ok(())
-}
-
-/// The session's rendered transcripts: as every text agon writes, no control character raw.
-pub fn write_transcripts(council: &mut agon_cli::engine::Council<'_>, session: &SessionDir) -> Result<()> {
-    let context = || {
-        format!(
-            "writing the transcripts of session {} (its journal is whole: `agon resume {}` writes them again)",
-            session.id, session.id
-        )
-    };
-    session.write(sessions::TRANSCRIPT_JSON, &output::json_text(&council.transcript_json()?)).with_context(context)?;
-    let markdown = council.transcript_markdown()?;
-    session.write(sessions::TRANSCRIPT_MD, &sanitize::terminal(&markdown)).with_context(context)?;
-    // The pictures: the engine's bytes, as every host shows them.
-    for (name, svg) in council.pictures()? {
-        session.write(&name, &svg).with_context(context)?;
-    }
-    let timings = std::fs::read_to_string(session.dir.join(sessions::TIMINGS)).unwrap_or_default();
-    if let Some(svg) = council.timeline_svg(&timings)? {
-        session.write(sessions::TIMELINE_SVG, &svg).with_context(context)?;
-    }
-    Ok(())
 }
 
 /// The outcome line on stderr when it is not a full answer and nothing showed it yet.

@@ -4,11 +4,11 @@
 use agon_cli::cli::DocumentFormat;
 use agon_cli::config::Config;
 use agon_cli::engine::{Runtime, wit};
+use agon_cli::runner::spec::configured;
 use agon_cli::{bad, protocol_file, safe_eprintln, safe_println};
 use anyhow::Result;
 
 use super::exit;
-use super::spec::configured;
 
 pub fn protocols(config: &Config, show: Option<&str>, format: DocumentFormat) -> Result<u8> {
     let mut runtime = Runtime::load()?;

@@ -7,9 +7,9 @@ use agon_cli::cli::ReplayArgs;
 use agon_cli::engine::Runtime;
 use agon_cli::journal;
 use agon_cli::output::{check_writable, document_text};
+use agon_cli::runner::document::document;
 use anyhow::{Context, Result};
 
-use super::document::{document, kind};
 use super::drive::{exit_code, note_outcome};
 use super::exit;
 
@@ -26,8 +26,8 @@ pub fn replay(args: ReplayArgs) -> Result<u8> {
     if let journal::Tail::Torn { .. } = tail {
         eprintln!("agon: the journal's last line is torn (a crash while it was written); it is left out");
     }
-    let document = document(&mut council, args.format)?;
-    let document = document_text(&document, kind(args.format));
+    let document = document(&mut council, args.format.into())?;
+    let document = document_text(&document, args.format.into());
     match &args.output {
         Some(path) => {
             std::fs::write(path, document.as_bytes()).with_context(|| format!("writing {}", path.display()))?

@@ -2,20 +2,15 @@
 
 use agon_cli::bad;
 use agon_cli::cli::DriveArgs;
-use agon_cli::compete_history::Key;
 use agon_cli::config::Config;
-use agon_cli::engine::{Council, Runtime, wit};
-use agon_cli::host::{self, JournalFile};
-use agon_cli::journal::{self, Retry};
-use agon_cli::provider::Environment;
+use agon_cli::engine::Runtime;
+use agon_cli::runner::drive::write_transcripts;
+use agon_cli::runner::{Reopened, lock_session, reopen};
 use agon_cli::sessions::{self, SessionDir};
 use anyhow::Result;
 
-use super::drive::{
-    Ends, call_options, drive_to_end, environment, lock_session, note_outcome, write_result, write_transcripts,
-};
+use super::drive::{Ends, call_options, drive_to_end, environment, note_outcome, write_result};
 use super::run::check_outputs;
-use super::spec::models_of;
 
 /// Continue an interrupted session from its journal; with failures on the
 /// way to a model (or `--retry-failed`, any failure), cut back to ask them again.
@@ -39,81 +34,4 @@ pub fn resume(id: &str, retry_failed: bool, drive: DriveArgs, config: &Config) -
             drive_to_end(&mut council, &env, &drive, options, journals, ends)
         }
     }
-}
-
-/// A session opened again: already finished, or ready to drive on.
-pub enum Reopened<'r> {
-    Finished(Council<'r>, wit::Outcome),
-    Ready {
-        council: Council<'r>,
-        /// The session's journal, open for appending.
-        journals: Vec<JournalFile>,
-        /// The compete history the run counts in, when it has one.
-        history: Option<Key>,
-    },
-}
-
-/// Open `session` (locked by the caller) to go on: its journal repaired, and
-/// cut back to the failures that are asked again. The endpoints in `env` are
-/// checked before the journal changes.
-pub fn reopen<'r>(
-    runtime: &'r mut Runtime,
-    session: &SessionDir,
-    retry_failed: bool,
-    env: &Environment,
-) -> Result<Reopened<'r>> {
-    let path = session.journal();
-    let retry = if retry_failed { Retry::AllFailures } else { Retry::Transport };
-    let journal::Opened { mut council, tail, cut } = journal::open(runtime, &path, Some(retry))?;
-    if cut.is_none()
-        && let Some(outcome) = council.outcome()?
-    {
-        journal::repair(&path, tail)?;
-        eprintln!("agon: session {} already finished; nothing to call. Its transcript:", session.id);
-        if !outcome.failures.is_empty() && !retry_failed {
-            eprintln!(
-                "agon: {} call(s) failed; `agon resume {} --retry-failed` asks them again (and what followed them)",
-                outcome.failures.len(),
-                session.id
-            );
-        }
-        return Ok(Reopened::Finished(council, outcome));
-    }
-    // Before the journal changes: the endpoints must be back.
-    let models = models_of(&serde_json::from_str(&council.spec_json()?)?);
-    host::preflight(&models, env).map_err(bad)?;
-    match cut {
-        Some(cut) => {
-            let kept = journal::replace(&path, &council.journal()?)?;
-            // They told the old journal's story (still readable: `agon replay` the kept one).
-            for stale in [sessions::TRANSCRIPT_JSON, sessions::TRANSCRIPT_MD] {
-                match std::fs::remove_file(session.dir.join(stale)) {
-                    Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                        return Err(
-                            anyhow::Error::new(e).context(format!("removing {stale} of session {}", session.id))
-                        );
-                    }
-                    _ => {}
-                }
-            }
-            let what = if retry_failed { "failed" } else { "failed on the way to their model (transport)" };
-            eprintln!(
-                "agon: session {}: asking again {} call(s) that {what}, from journal line {} on; {} answered call(s) planned after them are asked again too; the previous journal is kept as {}",
-                session.id,
-                cut.failures,
-                cut.line,
-                cut.replies_dropped,
-                kept.display()
-            );
-        }
-        None => journal::repair(&path, tail)?,
-    }
-    let waiting = council.outstanding()?.len();
-    eprintln!("agon: resuming session {}: {waiting} call(s) were never answered", session.id);
-    let journals = vec![JournalFile::append_to(&path)?];
-    // The compete history the run counted in, when it had one.
-    let history: Option<Key> = std::fs::read_to_string(session.dir.join(sessions::COMPETE_KEY))
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok());
-    Ok(Reopened::Ready { council, journals, history })
 }

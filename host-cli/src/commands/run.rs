@@ -3,35 +3,40 @@
 use agon_cli::cli::{DriveArgs, RunArgs};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
-use agon_cli::host::{self, JournalFile};
+use agon_cli::host::JournalFile;
 use agon_cli::output::check_writable;
 use agon_cli::provider::Environment;
+use agon_cli::request::DebateRequest;
+use agon_cli::runner::cost::worst_case_line;
+use agon_cli::runner::{self, History, lock_session};
 use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, safe_eprintln};
 use anyhow::{Context, Result};
 
-use super::cost::{check_max_cost, worst_case_line};
-use super::drive::{Ends, call_options, drive_to_end, environment, lock_session};
-use super::spec::{history_key, models_of, spec_json};
+use super::drive::{Ends, call_options, drive_to_end, environment};
 
 /// Flags first, then agon.toml, then the built-in defaults.
-pub fn configure_run(args: &mut RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<()> {
-    config.apply_to_spec(&mut args.spec, given).map_err(bad)?;
+pub fn configure_run(
+    request: &mut DebateRequest,
+    drive: &mut DriveArgs,
+    config: &Config,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<()> {
+    config.apply_to_request(request, given).map_err(bad)?;
     if !given("timeout")
         && let Some(t) = config.defaults.timeout
     {
-        args.drive.timeout = t;
+        drive.timeout = t;
     }
     // Seats `agon doctor` found dead in the last day stay out (role-council's seats are its roles).
-    let protocol = args.spec.protocol.split(':').next().unwrap_or_default();
-    if protocol != "role-council"
+    if request.protocol_name() != "role-council"
         && let Some(dir) = agon_cli::engine::cache_dir()
     {
-        let keep = args.spec.options.len().max(2);
+        let keep = request.compared.len().max(2);
         let health = agon_cli::doctor::HealthCache::load(&dir);
         let env = Environment::new(config);
         let endpoint = |m: &str| agon_cli::doctor::endpoint_of(m, &env);
-        for warning in health.prune(&mut args.spec.panel, keep, agon_cli::doctor::now(), &endpoint) {
+        for warning in health.prune(&mut request.panel, keep, agon_cli::doctor::now(), &endpoint) {
             safe_eprintln!("{warning}");
         }
     }
@@ -49,23 +54,23 @@ pub fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Re
     Ok(())
 }
 
-pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
-    check_outputs(&args.drive, args.journal.as_deref())?;
+/// `agon run`: the flags made a request, agon.toml fills it, the runner drives it.
+pub fn run(args: RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+    let RunArgs { question, spec, mut drive, journal, no_save } = args;
+    let mut request = spec.into_request(question, &mut |w| safe_eprintln!("{w}"));
+    configure_run(&mut request, &mut drive, config, given)?;
+    check_outputs(&drive, journal.as_deref())?;
     let mut runtime = Runtime::load()?;
-    let history = history_key(&args.spec, &mut runtime)?;
-    let spec = spec_json(&args.spec, &args.question, &mut runtime, config, history.as_ref())?;
-    let env = environment(config, &args.drive);
-    let models = models_of(&serde_json::from_str(&spec)?);
-    host::preflight(&models, &env).map_err(bad)?;
-    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
-    if !args.drive.quiet {
-        safe_eprintln!("{}", worst_case_line(&bound));
+    let env = environment(config, &drive);
+    let prepared = runner::prepare(&request, &mut runtime, config, &env, History::Counted, &|_| Ok(()))?;
+    let history = prepared.history;
+    if !drive.quiet {
+        safe_eprintln!("{}", worst_case_line(&prepared.bound));
     }
-    check_max_cost(args.spec.max_cost, &bound)?;
 
-    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let mut council = runtime.create(&prepared.spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;
-    let (session, _lock) = if args.no_save {
+    let (session, _lock) = if no_save {
         (None, None)
     } else {
         let root = sessions::root()
@@ -83,10 +88,10 @@ pub fn run(args: RunArgs, config: &Config) -> Result<u8> {
     if let Some(s) = &session {
         journals.push(JournalFile::create(&s.journal(), &header)?);
     }
-    if let Some(path) = &args.journal {
+    if let Some(path) = &journal {
         journals.push(JournalFile::create(path, &header)?);
     }
-    let options = call_options(&args.drive, config);
-    let ends = Ends { session: session.as_ref(), journal_copy: args.journal.as_deref(), history: history.as_ref() };
-    drive_to_end(&mut council, &env, &args.drive, options, journals, ends)
+    let options = call_options(&drive, config);
+    let ends = Ends { session: session.as_ref(), journal_copy: journal.as_deref(), history: history.as_ref() };
+    drive_to_end(&mut council, &env, &drive, options, journals, ends)
 }

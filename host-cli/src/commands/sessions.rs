@@ -5,12 +5,12 @@ use std::io::Write;
 use agon_cli::cli::{ExportFormat, Format};
 use agon_cli::engine::Runtime;
 use agon_cli::journal;
-use agon_cli::output::{self, check_writable, document_text};
+use agon_cli::output::{self, Kind, check_writable, document_text};
+use agon_cli::runner::document::session_document;
 use agon_cli::sessions::{self, SessionDir};
 use agon_cli::{bad, sanitize, timings};
 use anyhow::{Context, Result};
 
-use super::document::{document, kind, yaml};
 use super::exit;
 
 pub fn list_sessions(json: bool) -> Result<u8> {
@@ -34,25 +34,6 @@ pub fn list_sessions(json: bool) -> Result<u8> {
         }
     }
     Ok(exit::OK)
-}
-
-/// A session's transcript in `format`: the stored render, or rendered from
-/// the journal when the run never ended.
-pub fn session_document(id: &str, format: Format) -> Result<String> {
-    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
-    let session = SessionDir::find(&root, id).map_err(bad)?;
-    let stored = |name: &str| std::fs::read_to_string(session.dir.join(name)).ok();
-    let found = match format {
-        Format::Markdown => stored(sessions::TRANSCRIPT_MD),
-        Format::Json => stored(sessions::TRANSCRIPT_JSON),
-        Format::Yaml => stored(sessions::TRANSCRIPT_JSON).map(|json| yaml(&json)).transpose()?,
-    };
-    if let Some(text) = found {
-        return Ok(text);
-    }
-    let mut runtime = Runtime::load()?;
-    let mut opened = journal::open(&mut runtime, &session.journal(), None)?;
-    document(&mut opened.council, format)
 }
 
 /// The session's named results as the engine renders them in Markdown, and
@@ -84,8 +65,8 @@ pub fn show(id: &str, format: Format, timeline_only: bool) -> Result<u8> {
         std::io::stdout().lock().write_all(timeline(id)?.as_bytes())?;
         return Ok(exit::OK);
     }
-    let document = session_document(id, format)?;
-    std::io::stdout().lock().write_all(document_text(&document, kind(format)).as_bytes())?;
+    let document = session_document(id, format.into())?;
+    std::io::stdout().lock().write_all(document_text(&document, format.into()).as_bytes())?;
     Ok(exit::OK)
 }
 
@@ -94,10 +75,10 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
         check_writable(path, "--output").map_err(bad)?;
     }
     let document = match format {
-        ExportFormat::Md => sanitize::terminal(&session_document(id, Format::Markdown)?).into_owned(),
-        ExportFormat::Json => output::json_text(&session_document(id, Format::Json)?).into_owned(),
+        ExportFormat::Md => sanitize::terminal(&session_document(id, Kind::Markdown)?).into_owned(),
+        ExportFormat::Json => output::json_text(&session_document(id, Kind::Json)?).into_owned(),
         ExportFormat::Html => {
-            let json: serde_json::Value = serde_json::from_str(&session_document(id, Format::Json)?)?;
+            let json: serde_json::Value = serde_json::from_str(&session_document(id, Kind::Json)?)?;
             let (results, pictures) = session_rendered(id)?;
             agon_cli::export::html(&json, &results, &pictures)
         }

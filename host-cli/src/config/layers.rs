@@ -180,7 +180,7 @@ impl Config {
                     }
                 }};
             }
-            let tokens = u64::from(crate::cli::DEFAULT_MAX_TOKENS);
+            let tokens = u64::from(crate::request::DEFAULT_MAX_TOKENS);
             lowered!(max_tokens, Some(tokens));
             lowered!(judge_max_tokens, Some(2 * tokens));
             lowered!(context_budget, None);
@@ -188,7 +188,7 @@ impl Config {
             // Thinking where you set none is more tokens than none at all.
             lowered!(thinking, Some(0));
             // Rounds where you set none: capped by the protocol's default
-            // once the protocol is known (`apply_to_spec`).
+            // once the protocol is known (`apply_to_request`).
             match (d.rounds, u.rounds) {
                 (Some(mine), Some(asked)) if asked > mine => {
                     limit("defaults.rounds", Some(mine.to_string()), Some(asked.to_string()), false)

@@ -26,11 +26,11 @@ pub use show::show;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use clap::ArgMatches;
-use clap::parser::ValueSource;
+use agon_core::{ConsensusMode, QualityGate};
 use serde::Deserialize;
 
-use crate::cli::{QualityGateArg, SpecArgs};
+pub use crate::provider::command::{CommandSettings, PromptVia};
+use crate::request::{DebateRequest, Judge};
 
 /// The whole file. Unknown keys are errors, so a typo is not silently ignored.
 #[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
@@ -115,7 +115,7 @@ pub struct Defaults {
     /// Refuse runs whose worst-case cost is above this (USD).
     pub max_cost: Option<f64>,
     /// How agreement is read, for the protocols that stop on it (others ignore it).
-    pub consensus: Option<crate::cli::ConsensusArg>,
+    pub consensus: Option<ConsensusMode>,
     /// The largest reply accepted: bytes, or text such as "4M" or "512K".
     pub max_reply: Option<SizeSetting>,
     /// How hard reasoning models think: `low`, `medium` or `high`.
@@ -196,24 +196,6 @@ pub enum PanelChoice {
     Models(Vec<String>),
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum QualityGate {
-    Off,
-    Warn,
-    Regenerate,
-}
-
-impl From<QualityGate> for QualityGateArg {
-    fn from(g: QualityGate) -> Self {
-        match g {
-            QualityGate::Off => QualityGateArg::Off,
-            QualityGate::Warn => QualityGateArg::Warn,
-            QualityGate::Regenerate => QualityGateArg::Regenerate,
-        }
-    }
-}
-
 /// A named panel: its models, one per seat, and optionally its judge.
 #[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -247,27 +229,6 @@ pub struct ProviderSettings {
     pub key_env: Option<String>,
     /// The most calls in flight to this provider at once (a local server on one GPU: 1).
     pub concurrency: Option<usize>,
-}
-
-#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
-pub struct CommandSettings {
-    pub program: String,
-    #[serde(default)]
-    pub args: Vec<String>,
-    /// How the prompt reaches the program.
-    #[serde(default)]
-    pub prompt: PromptVia,
-    /// Seconds before the program is killed.
-    pub timeout: Option<u64>,
-}
-
-#[derive(Debug, Clone, Copy, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
-#[serde(rename_all = "kebab-case")]
-pub enum PromptVia {
-    #[default]
-    Stdin,
-    Argument,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, serde::Serialize, PartialEq)]
@@ -489,9 +450,10 @@ impl Config {
         Ok(())
     }
 
-    /// Fill every spec flag the user did not give from the file. `given`
-    /// tells whether a flag came from the command line (or its variable).
-    pub fn apply_to_spec(&self, args: &mut SpecArgs, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    /// Fill every setting the request left open from the file. `given` tells
+    /// whether a setting was asked for (a flag on the command line or its
+    /// variable, an MCP argument), by its flag's name with `_` for `-`.
+    pub fn apply_to_request(&self, args: &mut DebateRequest, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
         let d = &self.defaults;
         if !given("protocol")
             && args.protocol_file.is_none()
@@ -534,7 +496,7 @@ impl Config {
         if !given("quality_gate")
             && let Some(g) = d.quality_gate
         {
-            args.quality_gate = g.into();
+            args.quality_gate = g;
         }
         if !given("roles") && d.roles.is_some() {
             args.roles = d.roles.clone();
@@ -588,12 +550,11 @@ impl Config {
             }
             None => {}
         }
-        if !given("judge")
-            && !args.no_judge
+        if args.judge == Judge::Default
             && let Some(j) = panel_judge.or_else(|| d.judge.clone())
         {
             self.allowed_from_file(std::slice::from_ref(&j))?;
-            args.judge = Some(j);
+            args.judge = Judge::Model(j);
         }
         Ok(())
     }
@@ -627,21 +588,9 @@ fn list(items: &[&str]) -> String {
     }
 }
 
-/// Whether the argument `id` was given on the command line (or by its
-/// environment variable) rather than left at its default.
-pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
-    move |id: &str| {
-        matches!(matches.try_get_raw(id), Ok(Some(_)))
-            && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use clap::{CommandFactory, FromArgMatches};
-
     use super::*;
-    use crate::cli::{Cli, Command};
 
     const EXAMPLE: &str = r#"
 [defaults]
@@ -675,11 +624,11 @@ input = 2.5
 output = 10
 "#;
 
-    fn run_args(argv: &[&str]) -> (SpecArgs, ArgMatches) {
-        let matches = Cli::command().try_get_matches_from(argv).unwrap();
-        let cli = Cli::from_arg_matches(&matches).unwrap();
-        let Command::Run(run) = cli.command else { panic!("not run") };
-        (run.spec, matches.subcommand_matches("run").unwrap().clone())
+    /// A request with `set` applied, and those settings named as asked for; then the file.
+    fn applied(c: &Config, given: &[&str], set: impl FnOnce(&mut DebateRequest)) -> Result<DebateRequest, String> {
+        let mut request = DebateRequest::new("Q?");
+        set(&mut request);
+        c.apply_to_request(&mut request, &|name| given.contains(&name)).map(|_| request)
     }
 
     fn example() -> Config {
@@ -700,41 +649,46 @@ output = 10
 
     #[test]
     fn the_file_fills_what_flags_leave_at_their_defaults() {
-        let (mut args, m) = run_args(&["agon", "run", "Q?"]);
-        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        let args = applied(&example(), &[], |_| {}).unwrap();
         assert_eq!(args.protocol, "rotating-challenger");
         assert_eq!(args.panel, ["openai/a", "anthropic/b", "gemini/c"]);
-        assert_eq!(args.judge.as_deref(), Some("openai/judge"));
+        assert_eq!(args.judge, Judge::Model("openai/judge".into()));
         assert_eq!(args.rounds, Some(4));
         assert_eq!(args.max_tokens, 300);
-        assert_eq!(args.quality_gate, QualityGateArg::Warn);
-        // The file's consensus mode is not the flag's: it is applied where the protocol reads agreement.
+        assert_eq!(args.quality_gate, QualityGate::Warn);
+        // The file's consensus mode is not the request's: it is applied where the protocol reads agreement.
         assert_eq!(args.consensus, None);
-        assert_eq!(example().defaults.consensus, Some(crate::cli::ConsensusArg::Judge));
+        assert_eq!(example().defaults.consensus, Some(ConsensusMode::Judge));
     }
 
     #[test]
     fn flags_override_the_file() {
-        let (mut args, m) =
-            run_args(&["agon", "run", "Q?", "--protocol", "round-robin", "--max-tokens", "512", "--panel", "local"]);
-        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        let args = applied(&example(), &["protocol", "max_tokens", "panel"], |r| {
+            r.protocol = "round-robin".into();
+            r.panel = vec!["local".into()];
+        })
+        .unwrap();
         assert_eq!(args.protocol, "round-robin");
         // Given explicitly, even though it equals the built-in default.
         assert_eq!(args.max_tokens, 512);
         assert_eq!(args.panel, ["ollama/llama3.2"]);
-        assert_eq!(args.judge, None, "the local panel names no judge and neither does [defaults]");
+        assert_eq!(args.judge, Judge::Default, "the local panel names no judge and neither does [defaults]");
         assert_eq!(args.rounds, Some(4));
 
-        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "openai/x,openai/y", "--judge", "openai/z"]);
-        example().apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        let args = applied(&example(), &["panel", "judge"], |r| {
+            r.panel = vec!["openai/x".into(), "openai/y".into()];
+            r.judge = Judge::Model("openai/z".into());
+        })
+        .unwrap();
         assert_eq!(args.panel, ["openai/x", "openai/y"]);
-        assert_eq!(args.judge.as_deref(), Some("openai/z"));
+        assert_eq!(args.judge, Judge::Model("openai/z".into()));
+        let args = applied(&example(), &["no_judge"], |r| r.judge = Judge::Without).unwrap();
+        assert_eq!(args.judge, Judge::Without, "no judge asked for stays so, whatever the panel names");
     }
 
     #[test]
     fn an_unknown_panel_name_is_named() {
-        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "quartet"]);
-        let err = example().apply_to_spec(&mut args, &given_in(&m)).unwrap_err();
+        let err = applied(&example(), &["panel"], |r| r.panel = vec!["quartet".into()]).unwrap_err();
         assert!(err.contains("--panel quartet") && err.contains("known: local, trio"), "{err}");
     }
 
@@ -829,11 +783,9 @@ output = 10
                 && notice.contains("agon trust"),
             "{notice}"
         );
-        let (mut args, m) = run_args(&["agon", "run", "Q?"]);
-        let err = c.apply_to_spec(&mut args, &given_in(&m)).unwrap_err();
+        let err = applied(&c, &[], |_| {}).unwrap_err();
         assert!(err.contains("cmd/x") && err.contains("agon trust"), "{err}");
-        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "q"]);
-        c.apply_to_spec(&mut args, &given_in(&m)).unwrap();
+        let args = applied(&c, &["panel"], |r| r.panel = vec!["q".into()]).unwrap();
         assert_eq!((args.panel.len(), args.rounds), (2, Some(3)), "panels and defaults still apply");
     }
 
@@ -850,9 +802,10 @@ output = 10
 
     #[test]
     fn no_file_is_the_empty_configuration() {
-        let (mut args, m) = run_args(&["agon", "run", "Q?", "--panel", "openai/a"]);
-        let before = format!("{args:?}");
-        Config::default().apply_to_spec(&mut args, &given_in(&m)).unwrap();
-        assert_eq!(format!("{args:?}"), before);
+        let set = |r: &mut DebateRequest| r.panel = vec!["openai/a".into()];
+        let args = applied(&Config::default(), &["panel"], set).unwrap();
+        let mut before = DebateRequest::new("Q?");
+        set(&mut before);
+        assert_eq!(args, before);
     }
 }

@@ -7,24 +7,22 @@ use std::io::Write;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
-use agon_cli::cli::SpecArgs;
 use agon_cli::config::Config;
 use agon_cli::engine::{Council, Runtime};
-use agon_cli::host::{self, Ending, JournalFile, Message, Sinks};
+use agon_cli::host::{Ending, JournalFile, Message, Sinks};
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
+use agon_cli::request::{DebateRequest, Judge};
+use agon_cli::runner::drive::write_transcripts;
+use agon_cli::runner::spec::{history_key, human_seats, spec_json};
+use agon_cli::runner::{self, History, Keep, Reopened, lock_session, reopen};
 use agon_cli::sessions::{self, SessionDir};
 use agon_cli::view::View;
 use agon_cli::{bad, sanitize};
 use anyhow::{Context, Result};
-use clap::Parser;
 use serde_json::{Value, json};
 
 use super::schema::{DebateArgs, DebateResult, Estimate, Outcome, Position, Usage};
-use crate::commands::cost::check_max_cost;
-use crate::commands::drive::{lock_session, record_history, write_transcripts};
-use crate::commands::resume::{Reopened, reopen};
-use crate::commands::spec::{history_key, human_seats, models_of, spec_json_with};
 
 /// What every debate of one server shares.
 pub struct Shared {
@@ -82,14 +80,12 @@ impl Write for EventLines {
     }
 }
 
-/// The flags a `debate` call stands for, so that agon.toml applies exactly as to `agon run`.
-fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::Map<String, Value>)> {
-    #[derive(Parser)]
-    struct Flags {
-        #[command(flatten)]
-        spec: SpecArgs,
+/// The debate a `debate` call asks for, with agon.toml applied exactly as to `agon run`.
+fn request_of(a: &DebateArgs, config: &Config) -> Result<DebateRequest> {
+    if a.question.trim().is_empty() {
+        return Err(bad("question: ask something"));
     }
-    let mut flags = Flags::try_parse_from(["agon"]).context("the default flags")?.spec;
+    let mut request = DebateRequest::new(a.question.clone());
     let mut given = Vec::new();
     if let Some(document) = &a.document {
         let name = document["name"].as_str().unwrap_or_default();
@@ -98,84 +94,65 @@ fn spec_args(a: &DebateArgs, config: &Config) -> Result<(SpecArgs, serde_json::M
                 return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
             }
             // `NAME:SEAT` names the document's adversary.
-            Some(p) => flags.protocol = p.clone(),
-            None => flags.protocol = name.to_string(),
+            Some(p) => request.protocol = p.clone(),
+            None => request.protocol = name.to_string(),
         }
+        request.document = Some(document.clone());
         given.push("protocol");
     } else if let Some(p) = &a.protocol {
-        flags.protocol = p.clone();
+        request.protocol = p.clone();
         given.push("protocol");
     }
     if !a.panel.is_empty() {
-        flags.panel = a.panel.clone();
+        request.panel = a.panel.clone();
         given.push("panel");
     }
-    if let Some(j) = &a.judge {
-        flags.judge = Some(j.clone());
-        given.push("judge");
-    }
-    if a.no_judge {
-        if a.judge.is_some() {
-            return Err(bad("judge and no_judge: give one or the other"));
-        }
-        flags.no_judge = true;
-        given.push("no_judge");
-    }
+    request.judge = match (&a.judge, a.no_judge) {
+        (Some(_), true) => return Err(bad("judge and no_judge: give one or the other")),
+        (Some(j), false) => Judge::Model(j.clone()),
+        (None, true) => Judge::Without,
+        (None, false) => Judge::Default,
+    };
     if let Some(r) = a.rounds {
-        flags.rounds = Some(r);
+        request.rounds = Some(r);
         given.push("rounds");
     }
     if let Some(n) = a.max_tokens {
-        flags.max_tokens = n;
+        request.max_tokens = n;
         given.push("max_tokens");
     }
     if let Some(c) = a.max_cost {
-        flags.max_cost = Some(c);
+        request.max_cost = Some(c);
         given.push("max_cost");
     }
     if let Some(s) = a.seed {
-        flags.seed = s;
+        request.seed = s;
     }
-    flags.context = a.context.clone();
-    let mut options: serde_json::Map<String, Value> = a.options.clone().into_iter().collect();
+    request.context = a.context.clone();
+    request.options = a.options.clone().into_iter().collect();
     // The compete history is the host's: a label picks it, as `--label` does.
-    if let Some(label) = options.remove("label") {
-        flags.label = Some(label.as_str().ok_or_else(|| bad("options.label: give a name (text)"))?.to_string());
+    if let Some(label) = request.options.remove("label") {
+        request.label = Some(label.as_str().ok_or_else(|| bad("options.label: give a name (text)"))?.to_string());
     }
-    if options.contains_key("history") {
+    if request.options.contains_key("history") {
         return Err(bad("options.history: agon keeps the compete history itself; give options.label instead"));
     }
-    if options.contains_key("document") {
+    if request.options.contains_key("document") {
         return Err(bad("options.document: give the protocol document as `document`"));
     }
-    if let Some(document) = &a.document {
-        // spec_json_with takes it from here, as build-spec does.
-        options.insert("document".into(), document.clone());
-    }
-    config.apply_to_spec(&mut flags, &|name| given.contains(&name)).map_err(bad)?;
-    Ok((flags, options))
+    config.apply_to_request(&mut request, &|name| given.contains(&name)).map_err(bad)?;
+    Ok(request)
 }
 
-/// The spec a `debate` call describes, checked as `agon run` checks it.
-fn spec_of(
-    a: &DebateArgs,
-    shared: &Shared,
-    runtime: &mut Runtime,
-) -> Result<(String, Option<agon_cli::compete_history::Key>)> {
-    if a.question.trim().is_empty() {
-        return Err(bad("question: ask something"));
-    }
-    let (flags, options) = spec_args(a, &shared.config)?;
-    let history = history_key(&flags, runtime)?;
-    let spec = spec_json_with(&flags, &a.question, runtime, &shared.config, history.as_ref(), options)?;
-    let parsed: Value = serde_json::from_str(&spec)?;
-    if let Some((seat, model)) = human_seats(&parsed).into_iter().next() {
+/// What a tool call may not seat: a person (nobody answers at a terminal
+/// over MCP), or a program unless the server was started to allow it.
+fn refuse_seats(spec: &Value, shared: &Shared) -> Result<()> {
+    if let Some((seat, model)) = human_seats(spec).into_iter().next() {
         return Err(bad(format!(
             "seat '{seat}' is {model}, a person: over MCP nobody answers at a terminal; give the seat a model"
         )));
     }
-    refuse_programs(&parsed, shared)?;
-    Ok((spec, history))
+    refuse_programs(spec, shared)
 }
 
 /// A `cmd/` model starts a program on this machine, with text the caller
@@ -202,7 +179,10 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
 /// `estimate`: the worst case, before anything is spent.
 pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let (spec, _) = spec_of(a, shared, &mut runtime)?;
+    let request = request_of(a, &shared.config)?;
+    let history = history_key(&request, &mut runtime)?;
+    let spec = spec_json(&request, &mut runtime, &shared.config, history.as_ref())?;
+    refuse_seats(&serde_json::from_str(&spec)?, shared)?;
     let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
     let estimate = Estimate {
         calls: bound.calls,
@@ -212,7 +192,7 @@ pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
         unpriced: bound.unpriced.clone(),
     };
     Ok(Answer {
-        markdown: crate::commands::cost::worst_case_line(&bound).trim_start_matches("agon: ").to_string(),
+        markdown: agon_cli::runner::cost::worst_case_line(&bound).trim_start_matches("agon: ").to_string(),
         data: serde_json::to_value(estimate)?,
     })
 }
@@ -227,13 +207,14 @@ pub fn debate(
     started: &mut dyn FnMut(u32, &str),
 ) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let (spec, history) = spec_of(a, shared, &mut runtime)?;
+    let request = request_of(a, &shared.config)?;
     let env = shared.environment();
-    host::preflight(&models_of(&serde_json::from_str(&spec)?), &env).map_err(bad)?;
-    let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
-    check_max_cost(a.max_cost, &bound)?;
+    let prepared = runner::prepare(&request, &mut runtime, &shared.config, &env, History::Counted, &|spec| {
+        refuse_seats(spec, shared)
+    })?;
+    let (bound, history) = (prepared.bound, prepared.history);
 
-    let mut council = runtime.create(&spec)?.map_err(|e| bad(e.to_string()))?;
+    let mut council = runtime.create(&prepared.spec)?.map_err(|e| bad(e.to_string()))?;
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
     let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
     let _lock = lock_session(&session)?;
@@ -293,20 +274,10 @@ fn finish(
     events: EventLines,
 ) -> Result<Answer> {
     let mut sinks = Sinks { events: Some(Box::new(events)), journals, timings: None };
-    let ending = host::drive(council, env, calls, &mut sinks, &mut View::new(None), channel).map_err(|e| {
-        anyhow::anyhow!(
-            "{e:#}; every turn answered before that is kept: once that is fixed, call resume with session {}",
-            session.id
-        )
-    })?;
-    match ending {
-        Ending::Done(_) => {
-            if let Some(key) = history {
-                record_history(council, key, Some(session))?;
-            }
-            write_transcripts(council, session)?;
-            answer(council, session, None)
-        }
+    let keep =
+        Keep { session: Some(session), history, resume: Some(format!("call resume with session {}", session.id)) };
+    match runner::drive(council, env, calls, &mut sinks, &mut View::new(None), channel, &keep)? {
+        Ending::Done(_) => answer(council, session, None),
         Ending::Interrupted => answer(
             council,
             session,
@@ -455,7 +426,7 @@ pub fn protocols(config: &Config) -> Result<Value> {
     let mut runtime = Runtime::load()?;
     let mut list: Vec<Value> = runtime.protocols()?.iter().map(protocol_json).collect();
     for (name, entry) in &config.protocols {
-        match crate::commands::spec::configured(&mut runtime, config, name, &entry.file) {
+        match agon_cli::runner::spec::configured(&mut runtime, config, name, &entry.file) {
             Ok(own) => {
                 let mut v = protocol_json(&own.checked.info);
                 v["file"] = json!(own.file.display().to_string());

@@ -17,11 +17,10 @@ use std::time::Duration;
 
 use agon_cli::cli::McpArgs;
 use agon_cli::config::Config;
+use agon_cli::exit;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY};
 use anyhow::{Context, Result};
-
-use crate::commands::exit;
 
 pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
     let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());

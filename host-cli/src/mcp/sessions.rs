@@ -3,14 +3,14 @@
 //! name a path.
 
 use agon_cli::bad;
-use agon_cli::cli::Format;
+use agon_cli::output::Kind;
+use agon_cli::runner::document::session_document;
 use agon_cli::sessions;
 use anyhow::Result;
 use serde_json::{Value, json};
 
 use super::debate::Answer;
 use super::schema::ShowFormat;
-use crate::commands::sessions::session_document;
 
 pub fn list() -> Result<Answer> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
@@ -26,8 +26,8 @@ pub fn list() -> Result<Answer> {
 
 pub fn show(id: &str, format: ShowFormat) -> Result<Answer> {
     let (format, data) = match format {
-        ShowFormat::Markdown => (Format::Markdown, false),
-        ShowFormat::Json => (Format::Json, true),
+        ShowFormat::Markdown => (Kind::Markdown, false),
+        ShowFormat::Json => (Kind::Json, true),
     };
     let text = session_document(id, format)?;
     // The transcript as data too, when asked for JSON.

@@ -13,8 +13,30 @@ use std::thread;
 use std::time::Duration;
 
 use super::{CallError, Completion, Retry};
-use crate::config::{CommandSettings, PromptVia};
 use crate::engine::wit;
+
+/// One of agon.toml's `[commands.NAME]`: the program a `cmd/NAME` model runs.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CommandSettings {
+    pub program: String,
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// How the prompt reaches the program.
+    #[serde(default)]
+    pub prompt: PromptVia,
+    /// Seconds before the program is killed.
+    pub timeout: Option<u64>,
+}
+
+/// How the prompt reaches the program.
+#[derive(Debug, Clone, Copy, Default, serde::Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum PromptVia {
+    #[default]
+    Stdin,
+    Argument,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandModel {

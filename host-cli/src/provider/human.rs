@@ -34,7 +34,7 @@ fn shown_prompt(request: &wit::ModelRequest) -> String {
     let name = ModelRef::parse(&request.model).map_or_else(|_| request.model.clone(), |r| r.model);
     let what = match request.purpose {
         wit::Purpose::Judge => "the judge's synthesis".to_string(),
-        _ => format!("round {}, {}", request.round, crate::view::phase_title(request.phase).to_lowercase()),
+        _ => format!("round {}, {}", request.round, crate::words::phase_title(request.phase).to_lowercase()),
     };
     format!(
         "\n──── {name}, your turn as seat '{}' ({what}) ────\n{}\n──── Type your answer; end it with a line holding only \"{END}\" (or Ctrl-D). \

@@ -1,7 +1,7 @@
 //! The worst case a run may spend, as one line.
 
-use agon_cli::engine::wit;
-use agon_cli::{bad, safe_eprintln};
+use crate::engine::wit;
+use crate::{bad, safe_eprintln};
 use anyhow::Result;
 
 /// "worst case: 16 calls, ≤ 24,000 prompt + 8,192 completion tokens, ≤ $0.14".

@@ -1,12 +1,14 @@
-//! From command-line flags to a spec request (JSON), which the engine turns
-//! into a spec (`build-spec`): seat ids, the judge and role-council's roles
-//! are decided there, as for every host. This only maps flags to the names
-//! the engine uses, and says which flags a protocol does not take.
+//! From a [`DebateRequest`] to the engine's spec request (JSON), which the
+//! engine turns into a spec (`build-spec`): seat ids, the judge and
+//! role-council's roles are decided there, as for every host. This only maps
+//! settings to the names the engine uses, and says which settings a protocol
+//! does not take (named by their flags, which MCP's arguments mirror).
 
+use agon_core::{CompeteMode, QualityGate};
 use serde_json::{Map, Value, json};
 
-use crate::cli::{QualityGateArg, SpecArgs};
 use crate::engine::wit::ProtocolInfo;
+use crate::request::{DebateRequest, Judge};
 
 /// What the flags point at, already read by the caller.
 #[derive(Debug, Default)]
@@ -24,28 +26,19 @@ pub struct Inputs {
     /// The recent compete history (`[{"disagreements": N}]`, newest last),
     /// for the protocols that take one.
     pub history: Vec<Value>,
-    /// Options by the names the catalog gives them (`agon mcp`'s `options`);
-    /// a flag for the same option wins.
-    pub options: Map<String, Value>,
     /// The protocol document this run uses (`--protocol-file`, or agon.toml's
     /// `[protocols]`), checked by the engine; its options replace the catalog's.
     pub document: Option<crate::protocol_file::Checked>,
 }
 
-/// The spec request these flags describe. `protocols` is the engine's
-/// catalog: which options a protocol takes comes from there, never from a
-/// list of names here.
-pub fn build(
-    args: &SpecArgs,
-    question: &str,
-    inputs: &Inputs,
-    protocols: &[ProtocolInfo],
-    warn: &mut dyn FnMut(&str),
-) -> Result<Value, String> {
+/// The spec request `args` describes. `protocols` is the engine's catalog:
+/// which options a protocol takes comes from there, never from a list of
+/// names here.
+pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) -> Result<Value, String> {
     let own = inputs.document.as_ref().map(|checked| &checked.info);
     let name = match &own {
         Some(info) => info.name.as_str(),
-        None => args.protocol.split(':').next().unwrap_or_default().trim(),
+        None => args.protocol_name(),
     };
     let info = match &own {
         Some(info) => info,
@@ -55,7 +48,7 @@ pub fn build(
         })?,
     };
     let mut options = Map::new();
-    for (option, value) in &inputs.options {
+    for (option, value) in &args.options {
         if !info.options.iter().any(|o| &o.name == option) {
             let takes: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();
             let takes = if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
@@ -77,24 +70,14 @@ pub fn build(
         options.insert(option.to_string(), value);
         Ok(())
     };
-    let mut challenger = args.challenger.clone();
-    if let Some(n) = args.advocate {
-        warn("warning: --advocate is deprecated; use --challenger instead");
-        if challenger.is_none() {
-            warn(&format!("  mapping --advocate {n} to --challenger {n}"));
-            challenger = Some(n.to_string());
-        }
-    }
-    set("--challenger", "challenger", challenger.map(Value::from))?;
+    set("--challenger", "challenger", args.challenger.clone().map(Value::from))?;
     set("--consensus", "consensus", args.consensus.map(|m| json!(m.as_str())))?;
-    set("--option", "options", (!args.options.is_empty()).then(|| json!(args.options)))?;
+    set("--option", "options", (!args.compared.is_empty()).then(|| json!(args.compared)))?;
     set("--items", "items", args.items.as_ref().map(|_| json!(inputs.items)))?;
-    let compete = if args.compete {
-        Some("compete")
-    } else if args.single {
-        Some("single")
-    } else {
-        None
+    let compete = match args.compete {
+        CompeteMode::Auto => None,
+        CompeteMode::Compete => Some("compete"),
+        CompeteMode::Single => Some("single"),
     };
     set("--compete/--single", "compete", compete.map(Value::from))?;
     let triggers: Vec<Value> = args.triggers.iter().map(|t| trigger(t)).collect::<Result<_, String>>()?;
@@ -143,9 +126,9 @@ pub fn build(
         "judge_max_tokens": args.judge_max_tokens.unwrap_or(args.max_tokens.saturating_mul(2)),
         "temperature": args.temperature,
         "quality_gate": match args.quality_gate {
-            QualityGateArg::Off => "off",
-            QualityGateArg::Warn => "warn",
-            QualityGateArg::Regenerate => "regenerate",
+            QualityGate::Off => "off",
+            QualityGate::Warn => "warn",
+            QualityGate::Regenerate => "regenerate",
         },
     });
     if let Some(b) = args.context_budget {
@@ -170,11 +153,14 @@ pub fn build(
     };
     let (reasoning, seat_reasoning) = reasoning(&args.effort, &args.thinking)?;
     let mut request = json!({
-        "question": question,
+        "question": args.question,
         "protocol": protocol,
         "models": args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect::<Vec<_>>(),
-        "judge": args.judge.as_deref().map(str::trim),
-        "no_judge": args.no_judge,
+        "judge": match &args.judge {
+            Judge::Model(model) => Some(model.trim()),
+            Judge::Default | Judge::Without => None,
+        },
+        "no_judge": args.judge == Judge::Without,
         "options": options,
         "roles": inputs.roles,
         "role_models": role_models,
@@ -265,15 +251,14 @@ pub fn read_items(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::engine::wit::{OptionInfo, OptionKind};
-    use clap::Parser;
 
-    fn args(extra: &[&str]) -> SpecArgs {
-        let mut argv = vec!["agon", "spec", "q"];
-        argv.extend_from_slice(extra);
-        match crate::cli::Cli::parse_from(argv).command {
-            crate::cli::Command::Spec(a) => a.spec,
-            _ => unreachable!(),
-        }
+    /// A request for `protocol` on the panel `openai/m`, then `set`.
+    fn args(protocol: &str, set: impl FnOnce(&mut DebateRequest)) -> DebateRequest {
+        let mut request = DebateRequest::new("q");
+        request.protocol = protocol.into();
+        request.panel = vec!["openai/m".into()];
+        set(&mut request);
+        request
     }
 
     /// A protocol as the engine describes it, taking `options`; the names here are the test's own.
@@ -317,42 +302,49 @@ mod tests {
         ]
     }
 
-    fn build_with(extra: &[&str]) -> Result<Value, String> {
-        build(&args(extra), "q", &Inputs::default(), &catalog(), &mut |_| {})
+    fn build_with(protocol: &str, set: impl FnOnce(&mut DebateRequest)) -> Result<Value, String> {
+        build(&args(protocol, set), &Inputs::default(), &catalog())
     }
 
     #[test]
-    fn advocate_maps_to_challenger_with_a_warning() {
-        let a = args(&["--protocol", "pick", "--panel", "openai/a,openai/b", "--advocate", "2"]);
-        let mut warnings = Vec::new();
-        let request = build(&a, "q", &Inputs::default(), &catalog(), &mut |w| warnings.push(w.to_string())).unwrap();
-        assert_eq!(request["options"]["challenger"], "2");
-        assert!(warnings[0].contains("deprecated"));
-    }
-
-    #[test]
-    fn flags_become_the_options_the_catalog_says_a_protocol_takes() {
-        let request =
-            build_with(&["--protocol", "weigh", "--panel", "openai/m", "--option", "A", "--option", "B"]).unwrap();
+    fn settings_become_the_options_the_catalog_says_a_protocol_takes() {
+        let request = build_with("weigh", |r| r.compared = vec!["A".into(), "B".into()]).unwrap();
         assert_eq!(request["options"]["options"], json!(["A", "B"]));
         assert_eq!(request["models"], json!(["openai/m"]), "the engine decides how many seats one model fills");
-        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--option", "x"]).unwrap_err();
+        let e = build_with("plain", |r| r.compared = vec!["x".into()]).unwrap_err();
         assert_eq!(e, "--option only applies to weigh, not plain");
-        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--consensus", "judge"]).unwrap_err();
+        let e = build_with("plain", |r| r.consensus = Some(agon_core::ConsensusMode::Judge)).unwrap_err();
         assert!(e.starts_with("--consensus only applies to pick"), "{e}");
-        let request = build_with(&["--protocol", "pick:2", "--panel", "openai/a,openai/b", "--no-judge"]).unwrap();
+        let request = build_with("pick:2", |r| r.judge = Judge::Without).unwrap();
         assert_eq!((request["protocol"].as_str(), request["no_judge"].as_bool()), (Some("pick:2"), Some(true)));
-        assert!(build_with(&["--protocol", "nope", "--panel", "openai/m"]).unwrap_err().contains("unknown protocol"));
+        assert_eq!(request.get("judge"), None, "no judge: none named");
+        let request = build_with("pick", |r| r.judge = Judge::Model(" openai/j ".into())).unwrap();
+        assert_eq!((request["judge"].as_str(), request["no_judge"].as_bool()), (Some("openai/j"), Some(false)));
+        assert!(build_with("nope", |_| {}).unwrap_err().contains("unknown protocol"));
+    }
+
+    /// Options by the catalog's names (an MCP client's `options`) reach the
+    /// protocols that take them; one it does not take is named with what it takes.
+    #[test]
+    fn options_by_name_are_checked_against_the_catalog() {
+        let request = build_with("pick", |r| {
+            r.options.insert("challenger".into(), json!("1"));
+        })
+        .unwrap();
+        assert_eq!(request["options"]["challenger"], "1");
+        let e = build_with("weigh", |r| {
+            r.options.insert("challenger".into(), json!("1"));
+        })
+        .unwrap_err();
+        assert_eq!(e, "options.challenger: weigh takes no such option (it takes: options)");
     }
 
     #[test]
     fn triggers_take_phrases_and_name_the_flag_when_wrong() {
-        let request =
-            build_with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", "risk=data loss, outage ,"])
-                .unwrap();
+        let request = build_with("gate", |r| r.triggers = vec!["risk=data loss, outage ,".into()]).unwrap();
         assert_eq!(request["options"]["triggers"], json!([{"name": "risk", "any_of": ["data loss", "outage"]}]));
         for bad in ["risk", "=x", "risk= , "] {
-            let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", bad]).unwrap_err();
+            let e = build_with("gate", |r| r.triggers = vec![bad.into()]).unwrap_err();
             assert!(e.starts_with(&format!("--trigger '{bad}'")), "{e}");
         }
     }
@@ -364,13 +356,16 @@ mod tests {
             history: vec![json!({"disagreements": 0})],
             ..Inputs::default()
         };
-        let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {}).unwrap();
-        let request = with(&["--protocol", "gate", "--panel", "openai/m"]);
+        let with = |protocol: &str, triggers: &[&str]| {
+            let request = args(protocol, |r| r.triggers = triggers.iter().map(|t| t.to_string()).collect());
+            build(&request, &inputs, &catalog()).unwrap()
+        };
+        let request = with("gate", &[]);
         assert_eq!(request["options"]["triggers"][0]["any_of"], json!(["data model"]));
         assert_eq!(request["options"]["history"], json!([{"disagreements": 0}]));
-        let request = with(&["--protocol", "gate", "--panel", "openai/m", "--trigger", "x=y"]);
+        let request = with("gate", &["x=y"]);
         assert_eq!(request["options"]["triggers"], json!([{"name": "x", "any_of": ["y"]}]));
-        let request = with(&["--protocol", "plain", "--panel", "openai/m"]);
+        let request = with("plain", &[]);
         assert_eq!(request["options"], json!({}), "no triggers nor history where the protocol takes none");
     }
 
@@ -380,24 +375,26 @@ mod tests {
     fn the_files_consensus_mode_applies_where_agreement_is_read() {
         let document = json!({"name": "mine", "stop": {"consensus": {"phase": "talk", "rule": "all"}}});
         let mut inputs = Inputs { file_consensus: Some(json!("judge")), ..Inputs::default() };
-        let with = |inputs: &Inputs, extra: &[&str]| build(&args(extra), "q", inputs, &catalog(), &mut |_| {}).unwrap();
-        assert_eq!(with(&inputs, &["--protocol", "pick", "--panel", "openai/m"])["options"]["consensus"], "judge");
-        let request = with(&inputs, &["--protocol", "pick", "--panel", "openai/m", "--consensus", "read"]);
+        let with = |inputs: &Inputs, protocol: &str, mode: Option<agon_core::ConsensusMode>| {
+            build(&args(protocol, |r| r.consensus = mode), inputs, &catalog()).unwrap()
+        };
+        assert_eq!(with(&inputs, "pick", None)["options"]["consensus"], "judge");
+        let request = with(&inputs, "pick", Some(agon_core::ConsensusMode::Read));
         assert_eq!(request["options"]["consensus"], "read");
-        assert_eq!(with(&inputs, &["--protocol", "plain", "--panel", "openai/m"])["options"], json!({}));
+        assert_eq!(with(&inputs, "plain", None)["options"], json!({}));
         inputs.document = Some(checked(&document, &["consensus"]));
-        assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"]["consensus"], "judge");
+        assert_eq!(with(&inputs, "mine", None)["options"]["consensus"], "judge");
         inputs.document = Some(checked(&json!({"name": "mine"}), &[]));
-        assert_eq!(with(&inputs, &["--protocol", "mine", "--panel", "openai/m"])["options"].get("consensus"), None);
+        assert_eq!(with(&inputs, "mine", None)["options"].get("consensus"), None);
     }
 
     #[test]
     fn a_label_reaches_the_protocols_that_take_one() {
-        let request = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " rfc "]).unwrap();
+        let request = build_with("gate", |r| r.label = Some(" rfc ".into())).unwrap();
         assert_eq!(request["options"]["label"], json!("rfc"));
-        let e = build_with(&["--protocol", "plain", "--panel", "openai/m", "--label", "rfc"]).unwrap_err();
+        let e = build_with("plain", |r| r.label = Some("rfc".into())).unwrap_err();
         assert_eq!(e, "--label only applies to gate, not plain");
-        let e = build_with(&["--protocol", "gate", "--panel", "openai/m", "--label", " "]).unwrap_err();
+        let e = build_with("gate", |r| r.label = Some(" ".into())).unwrap_err();
         assert!(e.starts_with("--label"), "{e}");
     }
 
@@ -407,14 +404,16 @@ mod tests {
     fn a_document_brings_its_own_name_and_options() {
         let document = json!({"name": "mine", "adversary": {"title": "x", "pick": "seeded"}});
         let inputs = Inputs { document: Some(checked(&document, &["adversary"])), ..Inputs::default() };
-        let with = |extra: &[&str]| build(&args(extra), "q", &inputs, &catalog(), &mut |_| {});
-        let request = with(&["--protocol", "mine:2", "--panel", "openai/m"]).unwrap();
+        let with = |protocol: &str, mode: Option<agon_core::ConsensusMode>| {
+            build(&args(protocol, |r| r.consensus = mode), &inputs, &catalog())
+        };
+        let request = with("mine:2", None).unwrap();
         assert_eq!(request["protocol"], "mine:2");
         assert_eq!(request["options"]["document"], document);
         // Another protocol's suffix is not this document's seat.
-        let request = with(&["--protocol", "pick:2", "--panel", "openai/m"]).unwrap();
+        let request = with("pick:2", None).unwrap();
         assert_eq!(request["protocol"], "mine");
-        let e = with(&["--protocol", "mine", "--panel", "openai/m", "--consensus", "judge"]).unwrap_err();
+        let e = with("mine", Some(agon_core::ConsensusMode::Judge)).unwrap_err();
         assert!(e.starts_with("--consensus only applies to") && e.ends_with("not mine"), "{e}");
     }
 
