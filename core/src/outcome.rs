@@ -35,13 +35,25 @@ impl Serialize for Outcome {
         }
         Shown {
             kind: self.kind,
-            headline: self.kind.headline(),
+            headline: self.headline(),
             synthesis_heading: self.kind.synthesis_heading(),
             reason: &self.reason,
             rounds_run: self.rounds_run,
             failures: &self.failures,
         }
         .serialize(s)
+    }
+}
+
+impl Outcome {
+    /// The outcome in a few words, as every host heads it: its kind's
+    /// headline, except that a degraded run in which every call was answered
+    /// says what it lacks — answers that could be read — rather than a seat.
+    pub fn headline(&self) -> &'static str {
+        match self.kind {
+            OutcomeKind::Degraded if self.failures.is_empty() => "Degraded: not every answer could be read",
+            kind => kind.headline(),
+        }
     }
 }
 
@@ -112,4 +124,31 @@ pub struct FailureNote {
     pub phase: Phase,
     pub kind: FailureKind,
     pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn degraded(failures: Vec<FailureNote>) -> Outcome {
+        Outcome { kind: OutcomeKind::Degraded, reason: "r".into(), rounds_run: 1, failures }
+    }
+
+    /// A degraded run heads itself by what it lacks: a seat that did not
+    /// answer, or answers that came and could not be read (ranked with no
+    /// ranking read, challenge with no defender response read).
+    #[test]
+    fn a_degraded_headline_names_what_is_missing() {
+        assert_eq!(degraded(Vec::new()).headline(), "Degraded: not every answer could be read");
+        let failed = FailureNote {
+            speaker: "a".into(),
+            round: 1,
+            phase: Phase::Deliberation,
+            kind: FailureKind::Timeout,
+            message: "timed out".into(),
+        };
+        assert_eq!(degraded(vec![failed]).headline(), "Degraded: not every participant answered");
+        let json = serde_json::to_value(degraded(Vec::new())).unwrap();
+        assert_eq!(json["headline"], "Degraded: not every answer could be read", "the JSON carries the same words");
+    }
 }

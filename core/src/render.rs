@@ -26,7 +26,7 @@ pub fn markdown(t: &Transcript) -> String {
     }
     match &t.outcome {
         Some(o) if !o.kind.is_full() => {
-            let _ = writeln!(out, "> **Warning — {}:** {}\n", o.kind.headline(), o.reason);
+            let _ = writeln!(out, "> **Warning — {}:** {}\n", o.headline(), o.reason);
         }
         None => out.push_str("> **Unfinished:** this debate has not ended; what follows is every answered turn.\n\n"),
         _ => {}
@@ -100,7 +100,7 @@ pub fn markdown(t: &Transcript) -> String {
     out.push_str("## Outcome\n\n");
     match &t.outcome {
         Some(o) => {
-            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", o.kind.headline(), sentence(&o.reason), o.rounds_run);
+            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", o.headline(), sentence(&o.reason), o.rounds_run);
         }
         None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
     }

@@ -123,6 +123,11 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("challenge-tradeoff", "completed", 2),
         ("challenge-fast-exit", "consensus", 1),
         ("challenge-partial-escalate", "consensus", 2),
+        // Seed 004: every objection minor → the defender answers once, briefly, and it ends.
+        ("challenge-minor-brief-exit", "consensus", 1),
+        // The defender's first response is prose, not the asked JSON: its decisions are
+        // unknown, so the consensus reached in round 2 is not a full result.
+        ("challenge-unreadable-response", "degraded", 2),
         ("ranked-three-seats", "completed", 1),
         ("round-robin-context-budget", "completed", 3),
         ("round-robin-priced", "completed", 2),

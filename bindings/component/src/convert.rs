@@ -239,7 +239,7 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
 
 pub fn outcome(o: core::Outcome) -> wit::Outcome {
     wit::Outcome {
-        headline: o.kind.headline().to_string(),
+        headline: o.headline().to_string(),
         synthesis_heading: o.kind.synthesis_heading().to_string(),
         kind: match o.kind {
             core::OutcomeKind::Completed => wit::OutcomeKind::Completed,

@@ -89,6 +89,10 @@ pub(crate) struct Challenge {
     exit_after_response: bool,
     /// At least one round-1 verdict could be read; without one, no consensus carries authority.
     any_readable_verdict: bool,
+    /// Defender responses that could not be read (each counted every open critique as rejected).
+    unreadable_responses: u32,
+    /// Defender responses asked for so far.
+    responses_asked: u32,
     positions: Vec<Value>,
     verdicts: Vec<Value>,
     responses: Vec<Value>,
@@ -205,6 +209,7 @@ impl Protocol for Challenge {
                     let Some(text) = debate.text(DEFENDER, round, Phase::Response) else {
                         return Step::Finish(defender_failed(round));
                     };
+                    self.responses_asked += 1;
                     // The defender answers challengers by their anonymous labels.
                     let labels: Vec<String> = self.open.iter().map(|(s, _)| challenger_label(*s)).collect();
                     // Every critique not fully accepted gets its challenger's rebuttal.
@@ -228,17 +233,26 @@ impl Protocol for Challenge {
                                 .collect()
                         }
                         Err(why) => {
+                            self.unreadable_responses += 1;
                             notes.push(warning(debate, DEFENDER, round, Phase::Response, format!("the defender's response could not be parsed ({why}); every open critique counts as rejected")));
                             self.open.iter().map(|(s, _)| *s).collect()
                         }
                     };
                     notes.push(Note::Result { name: "responses".into(), value: json!(self.responses) });
                     let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
-                    if asked.is_empty() {
-                        let reason = if self.exit_after_response && round == 1 {
-                            "every objection was minor and the defender accepted each: a fast exit".to_string()
-                        } else {
-                            format!("the defender accepted every open objection in round {round}")
+                    // Seed 004: all partial with minor objections → address briefly, then
+                    // exit; the loop does not go on over minor points.
+                    let brief_exit = self.exit_after_response && round == 1;
+                    if asked.is_empty() || brief_exit {
+                        let reason = match (brief_exit, asked.len()) {
+                            (true, 0) => {
+                                "every objection was minor and the defender accepted each: a fast exit".to_string()
+                            }
+                            (true, kept) => format!(
+                                "every objection was minor: the defender answered each once, briefly, and the debate ends \
+(a fast exit; {kept} minor objection(s) not accepted, in the responses)"
+                            ),
+                            (false, _) => format!("the defender accepted every open objection in round {round}"),
                         };
                         let ending = Ending { kind: EndKind::Consensus, reason, rounds_run: round };
                         return Step::Finish(self.close(debate, ending, notes));
@@ -449,12 +463,25 @@ impl Challenge {
                     .collect::<Vec<_>>()
             );
         }
-        notes.push(Note::Result { name: "closing".into(), value: closing });
-        if !self.any_readable_verdict {
+        let unread = if !self.any_readable_verdict {
+            Some("no challenger's verdict could be read, so no agreement carries authority".to_string())
+        } else if self.unreadable_responses > 0 {
+            // Its decisions are unknown: the critiques were counted as rejected, not answered.
+            Some(format!(
+                "{} of the defender's {} response(s) could not be read; their critiques counted as rejected",
+                self.unreadable_responses, self.responses_asked
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = unread {
+            // Not a consensus nor a tradeoff: the closing document says so too.
+            closing["outcome"] = json!("degraded");
+            closing["degraded"] = json!(why);
             ending.kind = EndKind::Degraded;
-            ending.reason =
-                format!("no challenger's verdict could be read, so no agreement carries authority ({})", ending.reason);
+            ending.reason = format!("{why} ({})", ending.reason);
         }
+        notes.push(Note::Result { name: "closing".into(), value: closing });
         ending
     }
 
@@ -536,7 +563,12 @@ Answer with JSON and nothing else:\n\
             ),
             history: critiques,
             history_title: "THE OBJECTIONS".into(),
-            after: "Your responses, as JSON.".into(),
+            after: if self.exit_after_response && round == 1 {
+                // The seed's "address briefly": these objections get one answer, not a loop.
+                "Every objection is minor: answer each in a sentence. Your responses, as JSON.".into()
+            } else {
+                "Your responses, as JSON.".into()
+            },
         };
         PlannedCall::turn(DEFENDER, round, Phase::Response, false, prompt, &debate.spec).expecting(RESPONSE_SHAPE)
     }

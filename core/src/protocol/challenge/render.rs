@@ -33,7 +33,13 @@ pub(super) fn result(t: &Transcript, key: &str, value: &Value, out: &mut String)
 fn closing(t: &Transcript, c: &Value, out: &mut String) {
     let consensus = c["outcome"] == "consensus";
     let rounds = text(c, "rounds");
-    if consensus {
+    if c["outcome"] == "degraded" {
+        let _ = writeln!(
+            out,
+            "### Debate outcome: degraded — not a full result\n\n**Rounds:** {rounds} · **Why:** {}\n",
+            cell(&text(c, "degraded"))
+        );
+    } else if consensus {
         out.push_str("### Debate outcome: consensus\n\n");
     } else {
         let _ = writeln!(
@@ -59,6 +65,9 @@ fn closing(t: &Transcript, c: &Value, out: &mut String) {
     if consensus {
         let _ = writeln!(out, "**Rounds to consensus:** {rounds}\n");
         return;
+    }
+    if c.get("still_objecting").is_none() {
+        return; // degraded before the loop ran out: nobody was left objecting at a limit
     }
     let objecting: Vec<String> =
         c["still_objecting"].as_array().into_iter().flatten().filter_map(Value::as_str).map(|s| name(t, s)).collect();
