@@ -147,8 +147,33 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         max_cost: request.max_cost,
         models,
     };
+    let mut spec = spec;
+    name_seats_by_id(&mut spec, def);
     spec.validate()?;
     Ok(spec)
+}
+
+/// A seat option given by the start of a seat's id or model (seed 000's
+/// `--challenger gemini`) becomes that seat's id, so the spec — and every host
+/// that shows it — says which seat was meant. One that names no seat, or
+/// several, is left for validation to refuse with the candidates.
+fn name_seats_by_id(spec: &mut DebateSpec, def: &registry::Definition) {
+    let seat_options: Vec<&str> = if spec.protocol.options.contains_key("document") {
+        vec!["adversary"]
+    } else {
+        def.options.iter().filter(|o| o.kind == registry::OptionKind::Seat).map(|o| o.name).collect()
+    };
+    for option in seat_options {
+        let Some(Value::String(name)) = spec.protocol.options.get(option) else { continue };
+        let seat = crate::SeatRef::Id(name.clone());
+        if !seat.by_name(spec) {
+            continue;
+        }
+        if let Ok(i) = spec.resolve_seat(&seat, option) {
+            let id = spec.panel[i].id.clone();
+            spec.protocol.options.insert(option.to_string(), Value::from(id));
+        }
+    }
 }
 
 /// Prices and traits of every model the panel and the judge name, from the
@@ -341,6 +366,25 @@ mod tests {
         // The same model through three routes gets one name.
         let routes = ["openrouter/google/gemini-2.5-pro", "gemini/gemini-2.5-pro|openrouter/google/x"];
         assert_eq!(seat_ids(&routes), ["gemini-2.5-pro", "gemini-2.5-pro-2"]);
+    }
+
+    /// Seed 000's `--challenger gemini`: the builder writes the seat's id into
+    /// the spec, so it says which seat was meant; an unclear name is refused.
+    #[test]
+    fn a_seat_named_by_its_model_becomes_its_id() {
+        let ask = |challenger: &str| {
+            request(json!({"question": "q", "protocol": format!("rotating-challenger:{challenger}"),
+                "models": ["openai/gpt-5", "google/gemini-2.5-pro", "openai/gpt-4o"]}))
+        };
+        let spec = ask("gemini").unwrap();
+        assert_eq!(spec.protocol.options["challenger"], json!("gemini-2.5-pro"));
+        assert_eq!(ask("2").unwrap().protocol.options["challenger"], json!("2"), "a number stays as given");
+        let e = ask("gpt").unwrap_err().to_string();
+        assert!(e.contains("protocol.challenger") && e.contains("gpt-5 (openai/gpt-5)"), "{e}");
+        let spec = request(json!({"question": "q", "protocol": "devils-advocate:Gemini",
+            "models": ["openai/gpt-5", "google/gemini-2.5-pro"]}))
+        .unwrap();
+        assert_eq!(spec.protocol.options["adversary"], json!("gemini-2.5-pro"));
     }
 
     #[test]

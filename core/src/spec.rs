@@ -96,6 +96,17 @@ pub enum SeatRef {
     Id(String),
 }
 
+impl SeatRef {
+    /// Whether this names a seat by the start of its id or model rather than
+    /// exactly (an id or a number): then the protocol says which seat it took.
+    pub(crate) fn by_name(&self, spec: &DebateSpec) -> bool {
+        match self {
+            SeatRef::Position(_) => false,
+            SeatRef::Id(id) => !spec.panel.iter().any(|s| &s.id == id) && id.parse::<usize>().is_err(),
+        }
+    }
+}
+
 /// The protocol, by name, and its options (`{"name": "rotating-challenger",
 /// "challenger": 2}`). Each protocol parses and checks its own options (see
 /// `agon protocols`); after validation they are normalized, keys sorted.
@@ -354,32 +365,73 @@ impl DebateSpec {
         Ok(())
     }
 
-    /// The panel index a seat reference names, or an error naming `field`.
+    /// The panel index a seat reference names, or an error naming `field`:
+    /// an id, a number from 1, or — as seed 000's `--challenger gemini` —
+    /// the start of one seat's id or model name ([`SeatRef::by_name`]).
     pub fn resolve_seat(&self, seat: &SeatRef, field: &str) -> Result<usize, Error> {
-        let found = match seat {
+        let exact = match seat {
             SeatRef::Position(n) => (*n as usize).checked_sub(1).filter(|&i| i < self.panel.len()),
             SeatRef::Id(id) => self.panel.iter().position(|s| &s.id == id).or_else(|| {
                 // "2" typed on a command line arrives as a string.
                 id.parse::<usize>().ok().and_then(|n| n.checked_sub(1)).filter(|&i| i < self.panel.len())
             }),
         };
-        found.ok_or_else(|| {
-            let ids: Vec<&str> = self.panel.iter().map(|s| s.id.as_str()).collect();
-            let shown = match seat {
-                SeatRef::Position(n) => n.to_string(),
-                SeatRef::Id(id) => format!("'{id}'"),
-            };
-            Error::spec(
+        if let Some(i) = exact {
+            return Ok(i);
+        }
+        let ids: Vec<&str> = self.panel.iter().map(|s| s.id.as_str()).collect();
+        let SeatRef::Id(name) = seat else {
+            return Err(Error::spec(
                 field,
-                format!("no seat {shown}: use an id ({}) or a number from 1 to {}", ids.join(", "), ids.len()),
-            )
-        })
+                format!(
+                    "no seat {}: use an id ({}) or a number from 1 to {}",
+                    seat_shown(seat),
+                    ids.join(", "),
+                    ids.len()
+                ),
+            ));
+        };
+        let matches: Vec<usize> = (0..self.panel.len()).filter(|&i| names_seat(&self.panel[i], name)).collect();
+        match matches.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(Error::spec(
+                field,
+                format!(
+                    "no seat '{name}': use an id ({}), a number from 1 to {}, or the start of one seat's id or model",
+                    ids.join(", "),
+                    ids.len()
+                ),
+            )),
+            several => {
+                let candidates: Vec<String> =
+                    several.iter().map(|&i| format!("{} ({})", self.panel[i].id, self.panel[i].model)).collect();
+                Err(Error::spec(field, format!("'{name}' could be any of {}: give its id", candidates.join(", "))))
+            }
+        }
     }
 
     /// Seats that must still be answering for the debate to continue.
     pub fn quorum(&self) -> usize {
         self.limits.quorum.map(|q| q as usize).unwrap_or(self.panel.len().min(2))
     }
+}
+
+fn seat_shown(seat: &SeatRef) -> String {
+    match seat {
+        SeatRef::Position(n) => n.to_string(),
+        SeatRef::Id(id) => format!("'{id}'"),
+    }
+}
+
+/// Whether `name` begins the seat's id, its model reference, or a path
+/// segment of one of its models (`gemini` for `google/gemini-2.5-pro`),
+/// ASCII letters in either case.
+fn names_seat(seat: &Participant, name: &str) -> bool {
+    let name = name.trim();
+    let starts =
+        |text: &str| text.len() >= name.len() && text.as_bytes()[..name.len()].eq_ignore_ascii_case(name.as_bytes());
+    !name.is_empty()
+        && (starts(&seat.id) || seat.model.split('|').map(str::trim).any(|m| starts(m) || m.split('/').any(starts)))
 }
 
 fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
@@ -550,6 +602,34 @@ mod tests {
         v["protocol"]["challenger"] = serde_json::json!(3);
         let e = err(v);
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.challenger"), "{e}");
+    }
+
+    /// Seed 000's `--challenger gemini`: the start of one seat's id or model
+    /// (or of a segment of its model) names it; two candidates are refused, named.
+    #[test]
+    fn resolves_a_seat_by_the_start_of_its_id_or_model() {
+        let mut v = base();
+        v["panel"] = serde_json::json!([
+            {"id": "gpt-5", "model": "openai/gpt-5"},
+            {"id": "gemini-2.5-pro", "model": "openrouter/google/gemini-2.5-pro"},
+            {"id": "sonnet", "model": "anthropic/claude-sonnet-4-5"},
+            {"id": "gpt-4o", "model": "openai/gpt-4o"},
+        ]);
+        let spec = DebateSpec::from_json(&v.to_string()).unwrap();
+        let seat = |name: &str| spec.resolve_seat(&SeatRef::Id(name.into()), "protocol.challenger");
+        assert_eq!(seat("gemini").unwrap(), 1);
+        assert_eq!(seat("Google").unwrap(), 1, "a segment of the model, in either case");
+        assert_eq!(seat("claude").unwrap(), 2, "the model's name, not only the id");
+        assert_eq!(seat("anthropic/").unwrap(), 2);
+        assert!(SeatRef::Id("gemini".into()).by_name(&spec) && !SeatRef::Id("sonnet".into()).by_name(&spec));
+        let e = seat("gpt").unwrap_err().to_string();
+        assert!(
+            e.contains("gpt-5 (openai/gpt-5)") && e.contains("gpt-4o (openai/gpt-4o)") && e.contains("give its id"),
+            "{e}"
+        );
+        let e = seat("llama").unwrap_err().to_string();
+        assert!(e.contains("no seat 'llama'") && e.contains("gpt-5, gemini-2.5-pro"), "{e}");
+        assert!(seat(" ").is_err(), "nothing names no seat");
     }
 
     #[test]

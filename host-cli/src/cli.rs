@@ -246,7 +246,8 @@ pub struct SpecArgs {
     /// Debate rounds (default: the protocol's own, see docs/src/protocols.md).
     #[arg(long, short)]
     pub rounds: Option<u32>,
-    /// The seat that challenges first (id or 1-based number); rotating-challenger only.
+    /// The seat that challenges first: its id, its 1-based number, or the start of its id or model
+    /// (`gemini`); rotating-challenger only.
     #[arg(long)]
     pub challenger: Option<String>,
     /// Deprecated: use --challenger.

@@ -52,6 +52,9 @@ pub fn spec_json(
     // The engine decides the seats; model references are this host's to check.
     let built = runtime.build_spec(&request.to_string())?.map_err(|e| bad(e.to_string()))?;
     let spec: serde_json::Value = serde_json::from_str(&built)?;
+    for note in seats_named(args, &spec) {
+        safe_eprintln!("{note}");
+    }
     let models = models_of(&spec);
     for model in &models {
         crate::provider::ModelRef::parse_chain(model).map_err(bad)?;
@@ -68,6 +71,23 @@ or Anthropic, no room reserved for thinking); describe it in agon.toml's [models
         );
     }
     Ok(built)
+}
+
+/// A seat asked for by the start of its id or model (`--challenger gemini`,
+/// `devils-advocate:claude`), which the engine wrote into the spec as an id:
+/// one line each saying which seat that is.
+fn seats_named(args: &DebateRequest, spec: &serde_json::Value) -> Vec<String> {
+    let suffix = args.protocol.split_once(':').map(|(_, seat)| seat.trim());
+    let mut notes = Vec::new();
+    for (option, asked) in [("challenger", args.challenger.as_deref().or(suffix)), ("adversary", suffix)] {
+        let (Some(asked), Some(id)) = (asked, spec["protocol"][option].as_str()) else { continue };
+        if asked != id {
+            let model = spec["panel"].as_array().into_iter().flatten().find(|p| p["id"] == id);
+            let model = model.and_then(|p| p["model"].as_str()).unwrap_or_default();
+            notes.push(format!("agon: {option} '{asked}' is seat {id} ({model})"));
+        }
+    }
+    notes
 }
 
 /// The protocol document a request chooses, checked: `--protocol-file`, or
@@ -158,4 +178,29 @@ pub fn models_of(spec: &serde_json::Value) -> Vec<String> {
         .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
         .filter_map(|p| p["model"].as_str().map(str::to_string))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn a_seat_named_by_its_model_is_said() {
+        let spec = json!({
+            "panel": [{"id": "gpt-5", "model": "openai/gpt-5"}, {"id": "gemini-2.5-pro", "model": "google/gemini-2.5-pro"}],
+            "protocol": {"name": "rotating-challenger", "challenger": "gemini-2.5-pro"},
+        });
+        let mut request = DebateRequest::new("q");
+        request.challenger = Some("gemini".into());
+        assert_eq!(
+            seats_named(&request, &spec),
+            ["agon: challenger 'gemini' is seat gemini-2.5-pro (google/gemini-2.5-pro)"]
+        );
+        request.challenger = Some("gemini-2.5-pro".into());
+        assert!(seats_named(&request, &spec).is_empty(), "an id is not news");
+        let request = DebateRequest { protocol: "rotating-challenger:gem".into(), ..DebateRequest::new("q") };
+        assert_eq!(seats_named(&request, &spec).len(), 1);
+    }
 }
