@@ -37,6 +37,7 @@ mod cost;
 mod debate;
 #[cfg(feature = "testing")]
 pub mod differential;
+mod diversity;
 mod error;
 mod event;
 #[cfg(feature = "testing")]
@@ -67,6 +68,7 @@ pub use builder::{SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
+pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use input::{FailureKind, Input, StopReason, Usage};

@@ -83,6 +83,9 @@ impl Session {
             seed: spec.seed,
         };
         session.emit(started);
+        if let Some(message) = crate::diversity::warning(&session.debate.spec) {
+            session.apply(vec![Note::Warning { speaker: None, round: 0, phase: crate::Phase::Deliberation, message }]);
+        }
         if let Some(message) = conflicted_judge(&session.debate.spec) {
             let judge = session.debate.spec.judge.as_ref().map(|j| j.id.clone());
             session.apply(vec![Note::Warning { speaker: judge, round: 0, phase: crate::Phase::Synthesis, message }]);

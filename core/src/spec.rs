@@ -179,6 +179,9 @@ pub struct Limits {
     pub context_budget: Option<u32>,
     #[serde(skip_serializing_if = "is_default_gate")]
     pub quality_gate: QualityGate,
+    /// What a panel of one model gets, for the protocols that need several.
+    #[serde(default, skip_serializing_if = "crate::Diversity::is_default")]
+    pub diversity: crate::Diversity,
 }
 
 fn is_default_gate(g: &QualityGate) -> bool {
@@ -204,6 +207,7 @@ impl Default for Limits {
             quorum: None,
             context_budget: None,
             quality_gate: QualityGate::default(),
+            diversity: crate::Diversity::default(),
         }
     }
 }
@@ -306,6 +310,7 @@ impl DebateSpec {
             ));
         }
         let options = crate::protocol::registry::check(self)?;
+        crate::diversity::check(self)?;
         // Checked here, so every host refuses it before a prompt is built.
         let prompt = crate::cost::fixed_prompt_tokens(self);
         if prompt > crate::cost::MAX_PROMPT_TOKENS {

@@ -77,6 +77,14 @@ pub enum Command {
         /// Seconds each probe may take.
         #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..))]
         timeout: u64,
+        /// Also list what this machine offers without configuration: the coding agents' CLIs on
+        /// PATH, providers whose keys are set, local servers that answer (the default when
+        /// there is nothing to check).
+        #[arg(long)]
+        discover: bool,
+        /// One JSON object per line instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Let this folder's agon.toml run its commands and use its providers and prices (until it changes).
     Trust {
@@ -310,6 +318,13 @@ pub struct SpecArgs {
     /// mentions one (repeatable; replaces agon.toml's `[[triggers]]`).
     #[arg(long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
+    /// challenge, adversarial, rotating-challenger, ranked: refuse a panel whose every seat runs one
+    /// model (otherwise a warning; challenge refuses one already).
+    #[arg(long, conflicts_with = "allow_one_model")]
+    pub strict_diversity: bool,
+    /// Run such a panel without a word, challenge too (seed 004 aborts: a model debating itself).
+    #[arg(long)]
+    pub allow_one_model: bool,
     /// adversarial: what this run reviews, e.g. rfc (default: the protocol's name). It names
     /// the compete result's skill and the history the run counts in; five runs in a row
     /// without disagreement under one label raise compete_flag.
@@ -366,6 +381,11 @@ impl SpecArgs {
             triggers: self.triggers,
             label: self.label,
             options: serde_json::Map::new(),
+            diversity: match (self.strict_diversity, self.allow_one_model) {
+                (true, _) => Some(agon_core::Diversity::Strict),
+                (false, true) => Some(agon_core::Diversity::Off),
+                (false, false) => None,
+            },
         }
     }
 }
@@ -548,9 +568,12 @@ mod tests {
             (r.compared, r.panel),
             (vec!["A".to_string(), "B".into()], vec!["openai/a".into(), "openai/b".into()])
         );
-        let (args, _) = run(&["--judge", "openai/j", "--compete"]);
+        let (args, _) = run(&["--judge", "openai/j", "--compete", "--strict-diversity"]);
         let r = args.spec.into_request("Q?".into(), &mut |_| {});
         assert_eq!((r.judge, r.compete), (Judge::Model("openai/j".into()), agon_core::CompeteMode::Compete));
+        assert_eq!(r.diversity, Some(agon_core::Diversity::Strict));
+        let (args, _) = run(&["--allow-one-model"]);
+        assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).diversity, Some(agon_core::Diversity::Off));
     }
 
     #[test]

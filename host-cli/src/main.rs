@@ -34,7 +34,8 @@ fn main() -> ExitCode {
         Command::Sessions { json } => commands::sessions::list_sessions(json),
         Command::Show { id, format, timeline } => commands::sessions::show(&id, format, timeline),
         Command::Export { id, format, output } => commands::sessions::export(&id, format, output.as_deref()),
-        Command::Doctor { models, timeout } => config().and_then(|c| commands::doctor::doctor(&c, &models, timeout)),
+        Command::Doctor { models, timeout, discover, json } => config()
+            .and_then(|c| commands::doctor::doctor(&c, &models, commands::doctor::Asked { timeout, discover, json })),
         Command::Trust { file, list, revoke } => {
             agon_cli::trust::command(file.as_deref(), list, revoke).map(|_| exit::OK)
         }

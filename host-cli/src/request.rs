@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use agon_core::{CompeteMode, ConsensusMode, QualityGate};
+use agon_core::{CompeteMode, ConsensusMode, Diversity, QualityGate};
 use serde_json::{Map, Value};
 
 /// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
@@ -81,6 +81,8 @@ pub struct DebateRequest {
     pub label: Option<String>,
     /// Protocol options by the names the catalog gives them; a setting above for the same option wins.
     pub options: Map<String, Value>,
+    /// What a panel of one model gets where the protocol needs several; `None`: agon.toml's, else a warning.
+    pub diversity: Option<Diversity>,
 }
 
 impl Default for DebateRequest {
@@ -113,6 +115,7 @@ impl Default for DebateRequest {
             triggers: Vec::new(),
             label: None,
             options: Map::new(),
+            diversity: None,
         }
     }
 }

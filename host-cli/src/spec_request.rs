@@ -134,6 +134,9 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
     if let Some(b) = args.context_budget {
         limits["context_budget"] = json!(b);
     }
+    if let Some(d) = args.diversity {
+        limits["diversity"] = json!(d);
+    }
     if let Some(max) = args.max_cost
         && !(max.is_finite() && max >= 0.0)
     {
@@ -321,6 +324,9 @@ mod tests {
         let request = build_with("pick", |r| r.judge = Judge::Model(" openai/j ".into())).unwrap();
         assert_eq!((request["judge"].as_str(), request["no_judge"].as_bool()), (Some("openai/j"), Some(false)));
         assert!(build_with("nope", |_| {}).unwrap_err().contains("unknown protocol"));
+        let request = build_with("plain", |r| r.diversity = Some(agon_core::Diversity::Off)).unwrap();
+        assert_eq!(request["limits"]["diversity"], "off");
+        assert_eq!(build_with("plain", |_| {}).unwrap()["limits"].get("diversity"), None, "the engine's default");
     }
 
     /// Options by the catalog's names (an MCP client's `options`) reach the

@@ -14,17 +14,47 @@ fn dir(name: &str) -> PathBuf {
 }
 
 fn agon(server: &TestServer, cache: &PathBuf, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_agon"))
-        .args(args)
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    bare(server, cache, args, |c| c.env("PATH", path)).output().unwrap()
+}
+
+/// [`machine`] with the test server as OpenAI's address, then `more`.
+fn bare(
+    server: &TestServer,
+    cache: &PathBuf,
+    args: &[&str],
+    more: impl FnOnce(&mut Command) -> &mut Command,
+) -> Command {
+    let mut command = machine(cache);
+    command.env("OPENAI_BASE_URL", format!("{}/v1", server.url())).args(args);
+    more(&mut command);
+    command
+}
+
+/// `agon` on a machine of the test's making: only the OpenAI key is set, the
+/// local servers' addresses answer nothing, and PATH is `CACHE/bin`, so
+/// discovery finds exactly what the test put there.
+fn machine(cache: &PathBuf) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_agon"));
+    command
         .current_dir(cache)
         .env("AGON_CACHE_DIR", cache)
         .env("AGON_DATA_DIR", cache.join("sessions"))
-        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
         .env("OPENAI_API_KEY", "sk-test-doctor")
         .env("XDG_CONFIG_HOME", cache.join("config"))
-        .env_remove("AGON_CONFIG")
-        .output()
-        .unwrap()
+        .env("PATH", cache.join("bin"))
+        .env_remove("AGON_CONFIG");
+    for var in ["ANTHROPIC_API_KEY", "GEMINI_API_KEY", "OPENROUTER_API_KEY", "GROQ_API_KEY", "TOGETHER_API_KEY"] {
+        command.env_remove(var);
+    }
+    for var in ["DEEPSEEK_API_KEY", "MOONSHOT_API_KEY", "XAI_API_KEY"] {
+        command.env_remove(var);
+    }
+    for var in ["LMSTUDIO_BASE_URL", "VLLM_BASE_URL", "LLAMACPP_BASE_URL"] {
+        command.env(var, "http://127.0.0.1:9/v1");
+    }
+    command.env("OLLAMA_HOST", "http://127.0.0.1:9");
+    command
 }
 
 #[test]
@@ -58,15 +88,65 @@ fn doctor_reports_each_model_and_run_leaves_out_the_dead_one() {
     let _ = std::fs::remove_dir_all(cache);
 }
 
+/// Seed 004's preflight: with nothing configured, doctor lists what this
+/// machine offers — a key that is set, a coding agent's CLI on PATH (and its
+/// version) — and `agon run` with no panel seats it, saying so first.
 #[test]
-fn nothing_configured_says_how_to_name_models() {
+#[cfg(unix)]
+fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it() {
+    use std::os::unix::fs::PermissionsExt;
     let server = TestServer::start(Config::default(), 0).unwrap();
     let cache = dir("empty");
-    let out = agon(&server, &cache, &["doctor"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("agon doctor openai/"));
-    let out = agon(&server, &cache, &["doctor", "openai/x"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stdout));
+    std::fs::create_dir_all(cache.join("bin")).unwrap();
+    let here = |args: &[&str]| bare(&server, &cache, args, |c| c).output().unwrap();
+    let out = here(&["doctor"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("key      openai: OPENAI_API_KEY is set"), "{stdout}");
+    assert!(stdout.contains("no model to seat without a choice"), "a key does not say which model: {stdout}");
+    let out = here(&["doctor", "--json"]);
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines, [serde_json::json!({"kind": "key", "provider": "openai", "variable": "OPENAI_API_KEY"})]);
+
+    // A coding agent's CLI on PATH: shell builtins only, as PATH holds nothing else.
+    let codex = cache.join("bin/codex");
+    std::fs::write(
+        &codex,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
+         while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = here(&["doctor"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("program  cmd/codex:") && stdout.contains("(codex-cli 9.9 (test))"), "{stdout}");
+    assert!(stdout.contains("would seat: cmd/codex"), "{stdout}");
+    let out = here(&["run", "Q?", "--rounds", "1", "--quiet", "--format", "json", "--no-save"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no panel given; seating what this machine offers: cmd/codex (judge: cmd/codex, the first)"),
+        "{stderr}"
+    );
+    let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["turns"][0]["text"], "The fake agent answers: yes.");
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+/// Nothing found and nothing given: one line with the next step, never the
+/// engine's "the panel is empty".
+#[test]
+fn with_nothing_found_run_and_doctor_say_what_to_do() {
+    let cache = dir("nothing");
+    let out = machine(&cache).env_remove("OPENAI_API_KEY").args(["run", "Q?"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("no panel given and none found") && stderr.contains("--panel"), "{stderr}");
+    let out = machine(&cache).env_remove("OPENAI_API_KEY").args(["doctor"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing: give one with --panel"));
     let _ = std::fs::remove_dir_all(cache);
 }
 

@@ -117,7 +117,8 @@ fn every_protocol_ends_honestly_against_the_local_model() {
         ("steelman", vec!["--panel", one]),
         ("comparative", vec!["--panel", one, "--option", "trains", "--option", "buses"]),
         ("priority-vote", vec!["--panel", one, "--items", &items]),
-        ("challenge", vec!["--panel", "openai/smollm2,openai/smollm2"]),
+        // One model on purpose (the only one here): challenge refuses that unless insisted on.
+        ("challenge", vec!["--panel", "openai/smollm2,openai/smollm2", "--allow-one-model"]),
         ("ranked", vec!["--panel", "openai/smollm2,openai/smollm2"]),
     ];
     for (protocol, extra) in cases {

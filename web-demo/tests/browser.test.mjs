@@ -283,20 +283,23 @@ test('a hostile reply shows as text: no image, no script link, no handler runs; 
   }
 });
 
-test('role-council runs from the page with its built-in roles and a model per role', async () => {
+test('role-council runs from the page with its built-in roles, a model per role, and all three of its rounds', async () => {
   const server = await startTestServer({});
   try {
     const { page, context } = await openDemo();
+    assert.equal(await page.getByLabel('Rounds', { exact: true }).inputValue(), '', 'no number of rounds is set for you');
+    // Seed 003's original ran one of its three documented rounds; left empty, the page runs the protocol's own.
     await fillForm(page, {
-      Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'role-council', Rounds: '1',
+      Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'role-council',
       'CFO model': 'finance-model', Question: 'Should we adopt a four-day week?',
     });
+    assert.match(await page.getByLabel('Rounds', { exact: true }).getAttribute('placeholder'), /^empty: 3 /);
     const outcome = await runDebate(page, 60_000);
     assert.doesNotMatch(outcome, /Cannot/, outcome);
     const headers = await page.locator('#rounds-view .card header').allTextContents();
     assert.ok(headers.some((h) => h.includes('Devil\'s Advocate') && h.includes('m1')), headers.join(' | '));
     assert.ok(headers.some((h) => h.includes('CFO') && h.includes('finance-model')), headers.join(' | '));
-    assert.equal(headers.length, 4, 'four debating roles, one round');
+    assert.equal(headers.length, 12, 'four debating roles, three rounds');
     const stats = await (await fetch(`${server.url}/stats`)).json();
     assert.ok(stats.requests.some((r) => r.model === 'finance-model'), 'the CFO called its own model');
     await context.close();

@@ -459,6 +459,10 @@ function protocolFields() {
   const own = $('#protocol').value === OWN;
   $('#own-protocol').hidden = !own;
   const protocol = own ? ownInfo : catalog.find((p) => p.name === $('#protocol').value);
+  // Empty rounds run the protocol's own number (role-council its three), as every host does.
+  $('#rounds').placeholder = protocol
+    ? `empty: ${protocol.default_rounds} (${protocol.round_unit})`
+    : "empty: the protocol's default";
   const box = $('#protocol-options');
   // A document renamed as it is typed keeps its fields: only its options shape them.
   const shape = JSON.stringify([own, own ? null : protocol?.name, protocol?.options]);

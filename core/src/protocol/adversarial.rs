@@ -67,6 +67,7 @@ pub(crate) const DEF: Definition = Definition {
     },
     build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
     render_result,
+    needs_different_models: true,
     ..BASE
 };
 

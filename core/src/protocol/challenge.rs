@@ -56,6 +56,7 @@ pub(crate) const DEF: Definition = Definition {
         Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
     },
     render_result: render::result,
+    needs_different_models: true,
     ..BASE
 };
 

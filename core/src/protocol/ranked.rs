@@ -20,5 +20,6 @@ pub(crate) const DEF: Definition = Definition {
         let doc = document::builtin(DEF.name);
         doc.aggregate.borda.as_ref().is_some_and(|b| document::borda_aggregate::render(b, t, key, value, out))
     },
+    needs_different_models: true,
     ..BASE
 };

@@ -47,6 +47,9 @@ pub(crate) struct Definition {
     pub reads_agreement: bool,
     /// Its seats are roles from role files (the built-in ones when none are given).
     pub seats_are_roles: bool,
+    /// Its worth is in different models disagreeing: a panel of one model is
+    /// warned about, or refused ([`crate::diversity`]).
+    pub needs_different_models: bool,
     /// How many parts its options ask seats to play, when `sides` does not say
     /// (comparative: one per option); 0 when every seat is alike. One model
     /// given alone plays every part.
@@ -265,6 +268,7 @@ pub(crate) const BASE: Definition = Definition {
     options: &[],
     reads_agreement: false,
     seats_are_roles: false,
+    needs_different_models: false,
     parts: |_| 0,
     example: |_| Value::Object(serde_json::Map::new()),
     check: checked::<NoOptions>,

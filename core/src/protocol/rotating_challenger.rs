@@ -49,6 +49,7 @@ pub(crate) const DEF: Definition = Definition {
         let start = o.challenger.map_or(0, |s| spec.resolve_seat(&s, "protocol.challenger").expect("validated"));
         Box::new(RotatingChallenger::new(start, o.consensus))
     },
+    needs_different_models: true,
     ..BASE
 };
 

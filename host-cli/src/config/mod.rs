@@ -122,6 +122,8 @@ pub struct Defaults {
     pub effort: Option<agon_core::Effort>,
     /// Thinking tokens a reasoning model may spend beyond its reply.
     pub thinking: Option<u32>,
+    /// A panel of one model, where the protocol needs several: `warn`, `strict` or `off`.
+    pub diversity: Option<agon_core::Diversity>,
 }
 
 /// One seat's settings (`[seats.ID]`).
@@ -504,6 +506,9 @@ impl Config {
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;
         }
+        if args.diversity.is_none() {
+            args.diversity = d.diversity;
+        }
         // Reasoning: the file's defaults, then its seats, under what the flags say.
         if !given("effort") {
             args.effort.extend(d.effort.map(|e| e.as_str().to_string()));
@@ -659,6 +664,10 @@ output = 10
         // The file's consensus mode is not the request's: it is applied where the protocol reads agreement.
         assert_eq!(args.consensus, None);
         assert_eq!(example().defaults.consensus, Some(ConsensusMode::Judge));
+        let strict = Config::parse("[defaults]\ndiversity = \"strict\"\n", Path::new("agon.toml")).unwrap();
+        assert_eq!(applied(&strict, &[], |_| {}).unwrap().diversity, Some(agon_core::Diversity::Strict));
+        let flag = applied(&strict, &["allow_one_model"], |r| r.diversity = Some(agon_core::Diversity::Off));
+        assert_eq!(flag.unwrap().diversity, Some(agon_core::Diversity::Off), "the flag wins");
     }
 
     #[test]

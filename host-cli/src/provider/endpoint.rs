@@ -70,6 +70,29 @@ impl Endpoint {
         known
     }
 
+    /// The models a local server says it serves (Ollama's `/api/tags`, an
+    /// OpenAI-compatible `/models`), or None when it does not answer in time.
+    /// The names are the server's text: the caller shows them made safe.
+    pub fn served_models(&self, timeout: Duration) -> Option<Vec<String>> {
+        let (segments, list, name): (&[&str], &str, &str) = match self.wire {
+            Wire::Ollama => (&["api", "tags"], "models", "name"),
+            Wire::OpenAi => (&["models"], "data", "id"),
+            _ => return None,
+        };
+        let target = self.target(segments, &[]).ok()?;
+        let call = self.agent.get(target.url.as_str()).config().timeout_global(Some(timeout)).build();
+        let response = call.call().ok()?;
+        if !response.status().is_success() {
+            return None;
+        }
+        let mut text = String::new();
+        response.into_body().as_reader().take(1 << 20).read_to_string(&mut text).ok()?;
+        let listed: serde_json::Value = serde_json::from_str(&text).ok()?;
+        let names = listed[list].as_array()?.iter().filter_map(|m| m[name].as_str()).map(str::to_string);
+        // Names go into model references: plain ones only, and not many.
+        Some(names.filter(|n| !n.is_empty() && !n.chars().any(char::is_control)).take(50).collect())
+    }
+
     /// The usable base URL, or why there is none (a message that names the variable).
     pub fn base(&self) -> Result<&BaseUrl, &str> {
         self.base.as_ref().map_err(String::as_str)
