@@ -185,7 +185,8 @@ test('each protocol\'s own result shows on the page as the core renders it: tabl
     },
     'adversarial-compete': async (page, text, tables) => {
       assert.equal(await page.locator('#results h3', { hasText: 'Competitive review' }).count(), 1);
-      assert.deepEqual(tables[0][0], ['challenger concern', 'judge\'s score', 'verdict']);
+      assert.deepEqual(tables[0][0], ['severity rank', 'challenger concern', 'judge\'s score', 'verdict']);
+      assert.equal(tables[0][1][1], 'The rollout plan cites no rollback ("deploy to all regions").', 'concerns by their text');
       assert.match(text, /Cost gate: competitive \(advocate and challenger\)/);
       assert.match(text, /Agreement zones/);
     },

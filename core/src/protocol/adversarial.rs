@@ -103,10 +103,15 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
                         2 => "answered: sided with the advocate",
                         _ => "a stretch",
                     };
-                    vec![text(c, "concern"), format!("{score} / 5"), call.to_string()]
+                    // The challenger's own words; a review from before they were kept shows the number only.
+                    let said = match text(c, "text") {
+                        t if t.is_empty() => format!("concern {}", text(c, "concern")),
+                        t => t,
+                    };
+                    vec![text(c, "concern"), said, format!("{score} / 5"), call.to_string()]
                 })
                 .collect();
-            table(out, &["challenger concern", "judge's score", "verdict"], &rows);
+            table(out, &["severity rank", "challenger concern", "judge's score", "verdict"], &rows);
             let punches = match value["pulled_punches"].as_bool() {
                 Some(true) => "yes: the judge found the challenger's concerns performative",
                 Some(false) => "no",
@@ -146,6 +151,19 @@ fn compete_line(v: &serde_json::Value, out: &mut String) {
         text(&v["sided_with"], "challenger"),
         text(&v["sided_with"], "advocate"),
         cell(&text(v, "resolution")),
+    );
+    // Seed 001's machine line, for the scripts that read it: one line, in a
+    // fenced block, no backtick or bracket from a model's text can end early.
+    let plain = |s: String| cell(&s).replace('`', "'").replace(['[', ']'], "");
+    let _ = writeln!(
+        out,
+        "```text\n[compete-result: skill={}, artifact={}, disagreements={}, resolution={}, sided_with=challenger:{}/advocate:{}]\n```\n",
+        plain(text(v, "skill")),
+        plain(text(v, "artifact")),
+        text(v, "disagreements"),
+        plain(text(v, "resolution")),
+        text(&v["sided_with"], "challenger"),
+        text(&v["sided_with"], "advocate"),
     );
 }
 
@@ -441,9 +459,37 @@ fn count_numbered(text: &str) -> usize {
     seen.len()
 }
 
+/// Each numbered item's first line ("1. **No rollback plan** — …" → its
+/// text, emphasis marks dropped), by number; a number alone on its line
+/// takes the next line. Cut at 200 characters: a table cell, not the essay.
+fn numbered_items(text: &str) -> std::collections::BTreeMap<u32, String> {
+    /// A numbered line's number and what follows it.
+    fn numbered(line: &str) -> Option<(u32, &str)> {
+        let t = line.trim_start_matches(|c: char| c.is_whitespace() || c == '*' || c == '#');
+        let digits = t.chars().take_while(char::is_ascii_digit).count();
+        let rest = t[digits..].strip_prefix(['.', ')', ':'])?;
+        Some((t[..digits].parse().ok()?, rest))
+    }
+    let clean = |s: &str| s.replace('*', "").trim().trim_matches('_').trim().to_string();
+    let mut items = std::collections::BTreeMap::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        let Some((n, rest)) = numbered(line) else { continue };
+        let mut said = clean(rest);
+        if said.is_empty() {
+            let next = lines[i + 1..].iter().find(|l| !clean(l).is_empty());
+            said = next.filter(|l| numbered(l).is_none()).map(|l| clean(l)).unwrap_or_default();
+        }
+        if !said.is_empty() {
+            items.entry(n).or_insert_with(|| said.chars().take(200).collect());
+        }
+    }
+    items
+}
+
 /// Parse the judge's closing JSON into the review and the compete result.
 fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec<Note>) {
-    let review = match reply::review(text) {
+    let mut review = match reply::review(text) {
         Ok(r) => r,
         Err(why) => {
             notes.push(Note::Warning {
@@ -461,6 +507,13 @@ fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec
     let disputed = review.concerns.iter().filter(|c| c.score >= 2).count() as u32;
     let genuine = review.concerns.iter().filter(|c| c.score >= 3).count() as u32;
     let resolution = review.key_narratives.first().cloned().unwrap_or_default();
+    // Each score beside the concern it scores, in the challenger's words.
+    let stated = debate.text(CHALLENGER, 1, Phase::Opening).map(numbered_items).unwrap_or_default();
+    for c in &mut review.concerns {
+        if let Some(text) = stated.get(&c.concern) {
+            c.text.clone_from(text);
+        }
+    }
     notes.push(Note::Result { name: "review".into(), value: serde_json::to_value(&review).expect("serializes") });
     notes.push(Note::Result {
         name: "compete_result".into(),
@@ -590,5 +643,26 @@ with one entry in \"concerns\" per challenger concern."
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
         history_title: "THE TWO REVIEWS".into(),
         after: "Write the competitive review now.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::numbered_items;
+
+    /// The review table shows what each scored concern said, however the
+    /// challenger laid its list out.
+    #[test]
+    fn numbered_items_are_read_by_their_first_line() {
+        let text = "Some praise first.\n\n1. **No rollback plan.** The RFC never says how to undo it.\n\
+                    2) Cache stampede on cold start\n### 3:\n\n*Stale reads* after writes\n\
+                    4.\n\n5. Last one\n1. a second list does not replace the first\n";
+        let items = numbered_items(text);
+        assert_eq!(items[&1], "No rollback plan. The RFC never says how to undo it.");
+        assert_eq!(items[&2], "Cache stampede on cold start");
+        assert_eq!(items[&3], "Stale reads after writes", "a number alone takes the next line");
+        assert!(!items.contains_key(&4), "unless that line is the next item");
+        assert_eq!(items[&5], "Last one");
+        assert_eq!(numbered_items(&format!("1. {}", "x".repeat(500)))[&1].chars().count(), 200);
     }
 }

@@ -9,6 +9,9 @@ pub struct ConcernScore {
     pub concern: u32,
     /// 1 (a stretch) to 5 (a genuine, unaddressed issue).
     pub score: u32,
+    /// The concern as the challenger stated it (its numbered item's first line).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
 }
 
 /// The judge's competitive review, as seed 001's output format asks.
@@ -33,7 +36,7 @@ pub fn review(text: &str) -> Result<Review, String> {
             .filter(|s| (1..=5).contains(s))
             .ok_or(format!("concern {}: score must be 1–5", i + 1))?;
         let concern = c["concern"].as_u64().unwrap_or(i as u64 + 1) as u32;
-        concerns.push(ConcernScore { concern, score: score as u32 });
+        concerns.push(ConcernScore { concern, score: score as u32, text: String::new() });
     }
     Ok(Review {
         concerns,
