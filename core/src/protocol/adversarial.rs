@@ -40,8 +40,8 @@ pub(crate) const DEF: Definition = Definition {
         OptionInfo {
             name: "triggers",
             kind: OptionKind::Data,
-            default: "none",
-            help: "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one.",
+            default: "seed 001's topics: architecture, security, migration, executives, incidents",
+            help: "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one; given, they replace the built-in ones.",
         },
         OptionInfo {
             name: "history",
@@ -256,13 +256,38 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// Whether to compete, and why (the cost gate).
+/// Seed 001's auto-triggers, where the stakes make competition worth its
+/// cost: architecture and infrastructure RFCs, security, migrations, mail to
+/// executives, incidents and delivery metrics. Whole words, either case
+/// (ASCII); triggers given in the spec replace them all.
+fn builtin_triggers() -> Vec<Trigger> {
+    let topic = |name: &str, any_of: &[&str]| Trigger {
+        name: name.into(),
+        any_of: any_of.iter().map(|w| w.to_string()).collect(),
+    };
+    vec![
+        topic("architecture", &["architecture", "infrastructure", "RFC", "design doc", "system design"]),
+        topic("security", &["security", "authentication", "authorization", "encryption", "vulnerability", "secrets"]),
+        topic("migration", &["migration", "migrate", "schema change", "breaking change", "deprecation"]),
+        topic("executives", &["CEO", "CTO", "CFO", "VP", "executive", "board", "leadership team"]),
+        topic("incidents", &["incident", "outage", "postmortem", "P0", "P1", "DORA", "RAG status"]),
+    ]
+}
+
 fn gate(debate: &Debate, options: &Options) -> (bool, String) {
     match options.compete {
         CompeteMode::Compete => (true, "forced by --compete".into()),
         CompeteMode::Single => (false, "--single overrides every trigger".into()),
         CompeteMode::Auto => {
             let text = words(&format!("{} {}", debate.spec.question, debate.spec.context.as_deref().unwrap_or("")));
-            for t in &options.triggers {
+            let builtin;
+            let triggers = if options.triggers.is_empty() {
+                builtin = builtin_triggers();
+                &builtin
+            } else {
+                &options.triggers
+            };
+            for t in triggers {
                 let hit = t.any_of.iter().find(|phrase| {
                     let phrase = words(phrase);
                     !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase.as_slice())
@@ -649,6 +674,46 @@ with one entry in \"concerns\" per challenger concern."
 #[cfg(test)]
 mod tests {
     use super::numbered_items;
+    use crate::{EventKind, Output, Session};
+
+    /// The gate's record for `question`, with `triggers` given or not.
+    fn gate(question: &str, triggers: Option<serde_json::Value>) -> serde_json::Value {
+        let mut protocol = serde_json::json!({"name": "adversarial"});
+        if let Some(t) = triggers {
+            protocol["triggers"] = t;
+        }
+        let spec = serde_json::json!({"question": question, "protocol": protocol,
+            "panel": [{"id": "a", "model": "openai/a"}, {"id": "c", "model": "openai/c"}],
+            "judge": {"id": "j", "model": "openai/j"}});
+        let mut session = Session::from_spec_json(&spec.to_string()).unwrap();
+        loop {
+            match session.poll() {
+                Output::Event(e) => {
+                    if let EventKind::ResultRecorded { name, value } = e.kind
+                        && name == "gate"
+                    {
+                        return value;
+                    }
+                }
+                Output::Request(_) => {}
+                other => panic!("no gate before {other:?}"),
+            }
+        }
+    }
+
+    /// Seed 001: an RFC on architecture competes without being told to; a
+    /// customer email does not; triggers given replace the built-in ones.
+    #[test]
+    fn the_seeds_topics_trigger_competition_unless_triggers_are_given() {
+        let rfc = gate("Review this RFC: a new architecture for the order service.", None);
+        assert_eq!(rfc["compete"], true);
+        assert_eq!(rfc["reason"], "trigger 'architecture' matched 'architecture'");
+        assert_eq!(gate("Review this email to a customer about a refund.", None)["compete"], false);
+        assert_eq!(gate("Draft the note to the CTO about the outage.", None)["compete"], true);
+        let own = serde_json::json!([{"name": "money", "any_of": ["refund"]}]);
+        assert_eq!(gate("Review this RFC: a new architecture.", Some(own.clone()))["compete"], false);
+        assert_eq!(gate("Review this email about a refund.", Some(own))["compete"], true);
+    }
 
     /// The review table shows what each scored concern said, however the
     /// challenger laid its list out.
