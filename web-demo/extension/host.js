@@ -63,6 +63,18 @@ export function claimDebate() {
   return claimed;
 }
 
+const HISTORY = 'agon.history';
+
+/** Past debates kept in chrome.storage.local: [{ id, title, at, outcome, journal }], newest first. */
+export async function loadHistory() {
+  const list = (await chrome.storage.local.get(HISTORY))[HISTORY];
+  return Array.isArray(list) ? list : [];
+}
+
+export async function saveHistory(list) {
+  await chrome.storage.local.set({ [HISTORY]: list });
+}
+
 export async function saveDebate(record) {
   await chrome.storage.local.set({ [DEBATE]: record });
 }

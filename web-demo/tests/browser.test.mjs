@@ -309,6 +309,44 @@ test('role-council runs from the page with its built-in roles, a model per role,
   }
 });
 
+test('past debates are kept in the browser: titled by their question, reopened without a call, exported, deleted', async () => {
+  const server = await startTestServer({});
+  try {
+    const { page, context } = await openDemo();
+    assert.ok(await page.locator('#history').isHidden(), 'no list before the first debate');
+    const questions = ['First question?', 'Second <b>question</b>?'];
+    for (const [n, question] of questions.entries()) {
+      await fillForm(page, {
+        Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'round-robin', Rounds: '1', Question: question,
+      });
+      await runDebate(page, 60_000);
+      await page.waitForFunction((count) => document.querySelectorAll('#history-list li').length === count, n + 1);
+    }
+    const titles = () => page.locator('#history-list .open').allTextContents();
+    assert.deepEqual(await titles(), [...questions].reverse(), 'newest first, the question as text');
+    assert.equal(await page.locator('#history-list b').count(), 0, 'a question is never markup');
+    const calls = async () => (await (await fetch(`${server.url}/stats`)).json()).requests.length;
+    const before = await calls();
+    await page.locator('#history-list .open', { hasText: 'First question?' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reopened “First question?”' }).waitFor();
+    assert.equal(await calls(), before, 'reopened from its journal, without a call');
+    assert.equal(await page.locator('#history-list li[aria-current="true"] .open').textContent(), 'First question?');
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export the journal of “First question?”' }).click(),
+    ]);
+    assert.equal(file.suggestedFilename(), 'debate.ndjson');
+    await page.getByRole('button', { name: `Delete “${questions[1]}”` }).click();
+    await page.waitForFunction(() => document.querySelectorAll('#history-list li').length === 1);
+    await page.reload();
+    await page.getByRole('status').filter({ hasText: 'Ready.' }).waitFor();
+    assert.deepEqual(await titles(), ['First question?'], 'kept across a reload');
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
 test('adversarial competes, or answers alone, as the compete field says', async () => {
   const server = await startTestServer({});
   try {

@@ -6,7 +6,7 @@
 // What is kept where, and what may be reached, is host.js's: the page's
 // and the browser extension's differ, this file does not.
 import init, { Council, documentInfo, markdownToHtml, phaseHeading, protocols, roleFields, specFromForm } from './agon_web_demo.js';
-import { allowEndpoint, claimDebate, loadDebate, loadKey, onContext, saveDebate, saveKey } from './host.js';
+import { allowEndpoint, claimDebate, loadDebate, loadHistory, loadKey, onContext, saveDebate, saveHistory, saveKey } from './host.js';
 
 const $ = (selector) => document.querySelector(selector);
 const COLOURS = 8; // .seat-0 … .seat-7 in style.css
@@ -23,6 +23,8 @@ let asking = new Map(); // request id -> reject, for each person asked and not a
 let following = true; // the newest round's tab opens as it starts, until the person picks one
 let kept = null; // the running debate as host.js keeps it: { journal, endpoint, timeout_seconds, running }
 let keeping = Promise.resolve(); // saves go out one after another, in order
+let current = null; // the id of the past debate shown, once it is in the list
+const HISTORY_SIZE = 30;
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -351,7 +353,7 @@ async function run(submit) {
     return;
   }
   const timeout = Number($('#timeout').value) || 120;
-  await follow({ endpoint, timeout_seconds: timeout },
+  await follow({ id: Date.now().toString(36), endpoint, timeout_seconds: timeout },
     () => council.run(spec, endpoint, $('#api-key').value, timeout, onLiveEvent, onText, askPerson));
 }
 
@@ -382,7 +384,91 @@ async function follow(record, start, note) {
     setRunning(false);
     // Stopped, failed or done: it is shown when the panel opens again, not continued.
     await keep(false);
+    await addToHistory(record.id ?? Date.now().toString(36));
   }
+}
+
+/**
+ * Put the debate the engine holds at the top of the past debates, titled by
+ * its question (as text: it is shown with textContent only). A list the
+ * browser cannot hold loses its oldest entries first.
+ */
+async function addToHistory(id) {
+  const journal = council.journal();
+  if (!journal) return;
+  let transcript;
+  try {
+    transcript = JSON.parse(council.transcriptJson());
+  } catch {
+    return;
+  }
+  const entry = {
+    id,
+    title: transcript.question.split('\n')[0].slice(0, 120),
+    at: new Date().toISOString(),
+    outcome: transcript.outcome?.headline ?? 'Stopped before the end',
+    journal,
+  };
+  let list = [entry, ...(await loadHistory()).filter((e) => e.id !== id)].slice(0, HISTORY_SIZE);
+  for (;;) {
+    try {
+      await saveHistory(list);
+      break;
+    } catch (error) {
+      if (list.length <= 1) {
+        $('#status').textContent = `${$('#status').textContent} This debate was not added to the past debates (${error.message ?? error}); download its journal to keep it.`;
+        return;
+      }
+      list = list.slice(0, -1);
+    }
+  }
+  current = id;
+  await showHistory();
+}
+
+async function showHistory() {
+  const list = await loadHistory();
+  const items = list.map((entry) => {
+    const item = element('li');
+    if (entry.id === current) item.setAttribute('aria-current', 'true');
+    const open = element('button', 'open', entry.title || '(no question)');
+    open.type = 'button';
+    open.addEventListener('click', () => reopen(entry));
+    const when = element('small', '', ` ${entry.at.slice(0, 16).replace('T', ' ')} · ${entry.outcome} `);
+    const exported = element('button', '', 'Export');
+    exported.type = 'button';
+    exported.setAttribute('aria-label', `Export the journal of “${entry.title}”`);
+    exported.addEventListener('click', () => save(entry.journal, 'debate.ndjson', 'application/x-ndjson'));
+    const remove = element('button', '', 'Delete');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', `Delete “${entry.title}”`);
+    remove.addEventListener('click', () => forget(entry.id));
+    item.append(open, when, exported, remove);
+    return item;
+  });
+  $('#history-list').replaceChildren(...items);
+  $('#history').hidden = list.length === 0;
+}
+
+/** Show a past debate again from its journal, calling no model. */
+function reopen(entry) {
+  if (!$('#stop').disabled) return; // not over a running debate
+  reset();
+  try {
+    council.replay(entry.journal, onEvent);
+    current = entry.id;
+    $('#status').textContent = `Reopened “${entry.title}” from its kept journal, without calling any model.`;
+  } catch (error) {
+    $('#status').textContent = `Cannot reopen that debate: ${error.message ?? error}`;
+  }
+  setRunning(false);
+  showHistory();
+}
+
+async function forget(id) {
+  await saveHistory((await loadHistory()).filter((e) => e.id !== id));
+  if (current === id) current = null;
+  await showHistory();
 }
 
 async function openJournal() {
@@ -405,6 +491,10 @@ function download(what) {
     json: [council.transcriptJson(), 'debate.json', 'application/json'],
     journal: [council.journal(), 'debate.ndjson', 'application/x-ndjson'],
   }[what];
+  save(text, name, type);
+}
+
+function save(text, name, type) {
   if (text === undefined) return;
   const link = element('a');
   link.href = URL.createObjectURL(new Blob([text], { type }));
@@ -562,6 +652,7 @@ for (const button of document.querySelectorAll('[data-download]')) {
   button.addEventListener('click', () => download(button.dataset.download));
 }
 $('#run').disabled = false;
+await showHistory();
 // A debate kept from before (the panel was closed): go on with it if it was
 // running and no other panel has it, else show it as it ended.
 const before = await loadDebate();

@@ -38,5 +38,22 @@ export async function loadDebate() {
   return null;
 }
 
+const HISTORY = 'agon.history';
+
+/** Past debates kept in this browser (localStorage): [{ id, title, at, outcome, journal }], newest first. */
+export async function loadHistory() {
+  try {
+    const list = JSON.parse(localStorage.getItem(HISTORY) ?? '[]');
+    return Array.isArray(list) ? list : [];
+  } catch {
+    return []; // a list this page cannot read is no list, not a broken page
+  }
+}
+
+/** Keep the list; throws when the browser's storage is full (the caller drops the oldest). */
+export async function saveHistory(list) {
+  localStorage.setItem(HISTORY, JSON.stringify(list));
+}
+
 /** Material handed to the page from elsewhere (the extension's context menu); none here. */
 export function onContext() {}
