@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from .._engine import _Instance, _lift
+from .._engine import _Instance, _lift, _text
 from ..types import Outcome
 
 
@@ -26,9 +26,7 @@ def result_line(id: str, question: str, outcome: Outcome, transcript_json: str) 
 def error_line(id: str, question: str, error: str) -> str:
     """The line of a debate that could not run, as ``agon batch`` writes it. On an instance of
     its own: the debate's may have trapped."""
-    line = _Instance().call("batch-error-line", id, question, error)
-    assert isinstance(line, str)
-    return line
+    return _text(_Instance().call("batch-error-line", id, question, error))
 
 
 def finished_ids(path: Path, keep_errors: bool = False) -> set[str]:
