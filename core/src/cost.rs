@@ -263,6 +263,42 @@ impl UsageReport {
     pub fn spent(&self) -> Usd {
         Usd(self.seats.iter().filter_map(|s| s.cost_micro_usd).map(|c| c.0).sum())
     }
+
+    /// What the debate cost, when that can be told: every host reports this
+    /// rather than reading the report's fields its own way.
+    pub fn cost_summary(&self) -> CostSummary {
+        let unpriced: Vec<UnpricedSeat> = self
+            .seats
+            .iter()
+            .filter(|s| s.cost_micro_usd.is_none())
+            .map(|s| UnpricedSeat { seat: s.seat.clone(), model: s.model.clone() })
+            .collect();
+        CostSummary {
+            cost_micro_usd: unpriced.is_empty().then(|| self.spent()),
+            unpriced,
+            estimated_calls: self.seats.iter().map(|s| s.estimated_calls).sum(),
+        }
+    }
+}
+
+/// What a debate cost: the total when every seat that made a call had a
+/// price (nothing called, nothing spent: zero), otherwise none, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CostSummary {
+    /// The total, when every seat was priced.
+    pub cost_micro_usd: Option<Usd>,
+    /// The seats whose model has no price, in seat order: why there is no total.
+    pub unpriced: Vec<UnpricedSeat>,
+    /// Calls whose provider reported no usage: their tokens, and so the
+    /// total, are estimated (characters / 4).
+    pub estimated_calls: u32,
+}
+
+/// A seat that made calls on a model without a price.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnpricedSeat {
+    pub seat: String,
+    pub model: String,
 }
 
 #[cfg(test)]
@@ -280,5 +316,28 @@ mod tests {
         assert_eq!(cost(Price { input: 2.5, output: 10.0 }, 1_000, 500), Usd(7_500));
         // In JSON, the integer itself: one unit everywhere.
         assert_eq!(serde_json::to_string(&Usd(7_500)).unwrap(), "7500");
+    }
+
+    #[test]
+    fn a_cost_is_told_only_when_every_seat_was_priced() {
+        let seat = |seat: &str, cost: Option<u64>, estimated_calls| SeatUsage {
+            seat: seat.into(),
+            model: format!("openai/{seat}"),
+            calls: 1,
+            prompt_tokens: 10,
+            completion_tokens: 5,
+            estimated_calls,
+            cost_micro_usd: cost.map(Usd),
+        };
+        let priced = UsageReport { seats: vec![seat("a", Some(3), 0), seat("j", Some(4), 1)], ..Default::default() };
+        assert_eq!(
+            priced.cost_summary(),
+            CostSummary { cost_micro_usd: Some(Usd(7)), unpriced: vec![], estimated_calls: 1 }
+        );
+        let partly = UsageReport { seats: vec![seat("a", Some(3), 0), seat("b", None, 0)], ..Default::default() };
+        let summary = partly.cost_summary();
+        assert_eq!(summary.cost_micro_usd, None, "a part of the cost is not the cost");
+        assert_eq!(summary.unpriced, [UnpricedSeat { seat: "b".into(), model: "openai/b".into() }]);
+        assert_eq!(UsageReport::default().cost_summary().cost_micro_usd, Some(Usd(0)), "nothing called");
     }
 }

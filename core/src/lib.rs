@@ -29,6 +29,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod batch;
 mod budget;
 mod builder;
 mod catalog;
@@ -67,7 +68,7 @@ mod transcript;
 pub use builder::{SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
-pub use cost::{CostEstimate, SeatUsage, UsageReport, UsageTotal, Usd, worst_case};
+pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
 pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};

@@ -101,34 +101,24 @@ fn read_line(line: &str) -> Result<(Option<String>, Item), String> {
     }
 }
 
-/// The ids already in a results file. Its end is repaired first: a torn
-/// last line (a crash mid-write) is set aside in `RESULTS.torn` and cut; the
-/// debate it was writing runs again. Unless `keep_errors`, a debate that
-/// ended in an `error` line is not done: its line moves to `RESULTS.errors`
-/// (kept, appended) and the debate runs again.
+/// The ids already in a results file, as the engine reads it. Its end is
+/// repaired first: a torn last line (a crash mid-write) is set aside in
+/// `RESULTS.torn` and cut; the debate it was writing runs again. Unless
+/// `keep_errors`, a debate that ended in an `error` line is not done: its
+/// line moves to `RESULTS.errors` (kept, appended) and the debate runs again.
 pub fn finished_ids(path: &Path, keep_errors: bool) -> Result<BTreeSet<String>> {
     if !path.exists() {
         return Ok(BTreeSet::new());
     }
-    let mut lines = journal::Lines::open(path)?;
-    let mut ids = BTreeSet::new();
-    let (mut kept, mut errors) = (String::new(), String::new());
-    while let Some((_, line)) = lines.next_line()? {
-        let value = serde_json::from_str::<Value>(line).ok();
-        let is_error = value.as_ref().is_some_and(|v| v.get("error").is_some() && v.get("outcome").is_none());
-        if is_error && !keep_errors {
-            errors.push_str(line.trim_end_matches('\n'));
-            errors.push('\n');
-            continue;
-        }
-        kept.push_str(line.trim_end_matches('\n'));
-        kept.push('\n');
-        if let Some(id) = value.and_then(|v| v["id"].as_str().map(str::to_string)) {
-            ids.insert(id);
-        }
-    }
-    journal::repair(path, lines.tail())?;
-    if !errors.is_empty() {
+    let contents = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let repair = Runtime::load()?.repair_batch_results(&contents, keep_errors)?;
+    let tail = match (repair.torn_at, repair.newline_missing) {
+        (Some(keep), _) => journal::Tail::Torn { keep },
+        (None, true) => journal::Tail::MissingNewline,
+        (None, false) => journal::Tail::Clean,
+    };
+    journal::repair(path, tail)?;
+    if let Some(retry) = repair.retry {
         // The error lines first, where they stay; then the results without them, atomically.
         let aside = journal::sibling(path, ".errors");
         let mut f = OpenOptions::new()
@@ -136,14 +126,14 @@ pub fn finished_ids(path: &Path, keep_errors: bool) -> Result<BTreeSet<String>> 
             .append(true)
             .open(&aside)
             .with_context(|| format!("opening {}", aside.display()))?;
-        f.write_all(errors.as_bytes())
+        f.write_all(&retry.error_lines)
             .and_then(|_| f.sync_data())
             .with_context(|| format!("writing {}", aside.display()))?;
         let tmp = journal::sibling(path, &format!(".tmp{}", std::process::id()));
-        std::fs::write(&tmp, kept).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::write(&tmp, retry.kept_lines).with_context(|| format!("writing {}", tmp.display()))?;
         std::fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
     }
-    Ok(ids)
+    Ok(repair.finished.into_iter().collect())
 }
 
 /// Where a batch keeps its debates' journals by default: beside the results.
@@ -172,6 +162,14 @@ pub fn journal_name(id: &str) -> String {
     }
 }
 
+/// A debate's results line, as the engine wrote it, and how it ended
+/// (an outcome kind, or `error`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    ended: String,
+    text: String,
+}
+
 /// How many debates ended how.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Tally {
@@ -194,16 +192,25 @@ pub struct Batch<'a> {
 impl Batch<'_> {
     /// Run every item not already in the output; returns the tally.
     pub fn run(&self, items: Vec<Item>) -> Result<Tally> {
-        self.run_on(items, &Runtime::load, &|runtime: &mut Runtime, item: &Item| self.debate(runtime, item))
+        let error_line =
+            |runtime: &mut Runtime, item: &Item, error: &str| runtime.batch_error_line(&item.id, &item.question, error);
+        self.run_on(
+            items,
+            &Runtime::load,
+            &|runtime: &mut Runtime, item: &Item| self.debate(runtime, item),
+            &error_line,
+        )
     }
 
     /// [`Batch::run`] on any engine: `load` makes one for a worker, `debate`
-    /// runs one item on it (tests give a stand-in for the component).
+    /// runs one item on it, `error_line` writes the line of one that failed
+    /// (tests give a stand-in for the component).
     fn run_on<E>(
         &self,
         items: Vec<Item>,
         load: &(dyn Fn() -> Result<E> + Sync),
-        debate: &(dyn Fn(&mut E, &Item) -> Result<Value> + Sync),
+        debate: &(dyn Fn(&mut E, &Item) -> Result<Line> + Sync),
+        error_line: &(dyn Fn(&mut E, &Item, &str) -> Result<String> + Sync),
     ) -> Result<Tally> {
         let total = items.len();
         let queue = Arc::new(Mutex::new(VecDeque::from(items)));
@@ -222,7 +229,7 @@ impl Batch<'_> {
                 .map(|_| {
                     let (queue, out, progress, tally) = (queue.clone(), out.clone(), &progress, &tally);
                     scope.spawn(move || {
-                        let stopped = work(&queue, load, debate, &|item, line| {
+                        let stopped = work(&queue, load, debate, error_line, &|item, line| {
                             record(&out, tally, progress, item, line)?;
                             // Its result is on disk: the journal has told its story.
                             self.forget_journal(item);
@@ -304,7 +311,7 @@ impl Batch<'_> {
     }
 
     /// One debate to its end; the result line.
-    fn debate(&self, runtime: &mut Runtime, item: &Item) -> Result<Value> {
+    fn debate(&self, runtime: &mut Runtime, item: &Item) -> Result<Line> {
         let mut spec = self.template.clone();
         spec["question"] = json!(item.question);
         match &item.context {
@@ -323,16 +330,10 @@ impl Batch<'_> {
         let ending =
             crate::runner::drive(&mut council, &self.env, self.options, &mut sinks, &mut view, mpsc::channel(), &keep)?;
         let Ending::Done(outcome) = ending else { anyhow::bail!("interrupted") };
-        let transcript: Value = serde_json::from_str(&council.transcript_json()?)?;
-        Ok(json!({
-            "id": item.id,
-            "question": item.question,
-            "outcome": outcome_kind(outcome.kind),
-            "reason": outcome.reason,
-            "synthesis": transcript["synthesis"]["text"],
-            "cost_micro_usd": transcript["usage"]["total"]["cost_micro_usd"],
-            "transcript": transcript,
-        }))
+        let text = council
+            .batch_result_line(&item.id, &item.question)?
+            .context("the engine gave no results line for a debate that ended")?;
+        Ok(Line { ended: outcome_kind(outcome.kind).to_string(), text })
     }
 }
 
@@ -358,13 +359,15 @@ fn set_aside(path: &Path, why: &str) {
 /// One worker: debates from the queue until it is empty, each recorded by
 /// `record`. Each worker has its own engine (a wasmtime store stays on one
 /// thread). A debate that fails may have trapped, and a trapped instance
-/// refuses every later call, so after a failure the next debate gets a fresh
-/// engine. `Err` says why the worker stopped early.
+/// refuses every later call, so after a failure a fresh engine writes its
+/// error line and runs the next debate. `Err` says why the worker stopped
+/// early (a debate it could not record is left to a rerun).
 fn work<E>(
     queue: &Mutex<VecDeque<Item>>,
     load: &dyn Fn() -> Result<E>,
-    debate: &dyn Fn(&mut E, &Item) -> Result<Value>,
-    record: &dyn Fn(&Item, Value) -> Result<(), String>,
+    debate: &dyn Fn(&mut E, &Item) -> Result<Line>,
+    error_line: &dyn Fn(&mut E, &Item, &str) -> Result<String>,
+    record: &dyn Fn(&Item, Line) -> Result<(), String>,
 ) -> Result<(), String> {
     let load = || load().map_err(|e| format!("could not load the engine: {e:#}"));
     let mut engine = load()?;
@@ -374,8 +377,10 @@ fn work<E>(
         match debate(&mut engine, &item) {
             Ok(line) => record(&item, line)?,
             Err(e) => {
-                record(&item, json!({"id": item.id, "question": item.question, "error": format!("{e:#}")}))?;
                 engine = load()?;
+                let text = error_line(&mut engine, &item, &format!("{e:#}"))
+                    .map_err(|e| format!("could not write an error line: {e:#}"))?;
+                record(&item, Line { ended: "error".to_string(), text })?;
             }
         }
     }
@@ -383,14 +388,8 @@ fn work<E>(
 
 /// Count a result line, append it to the results (on disk before the next),
 /// and show it.
-fn record(
-    out: &Mutex<File>,
-    tally: &Mutex<Tally>,
-    progress: &Progress,
-    item: &Item,
-    line: Value,
-) -> Result<(), String> {
-    let kind = line["outcome"].as_str().unwrap_or("error").to_string();
+fn record(out: &Mutex<File>, tally: &Mutex<Tally>, progress: &Progress, item: &Item, line: Line) -> Result<(), String> {
+    let kind = line.ended;
     {
         let mut t = tally.lock().unwrap();
         match kind.as_str() {
@@ -401,9 +400,7 @@ fn record(
     }
     let written = {
         let mut f = out.lock().unwrap();
-        writeln!(f, "{}", crate::output::json_text(&line.to_string()))
-            .and_then(|_| f.flush())
-            .and_then(|_| f.sync_data())
+        writeln!(f, "{}", line.text).and_then(|_| f.flush()).and_then(|_| f.sync_data())
     };
     written.map_err(|e| format!("could not write the results: {e}"))?;
     progress.done(&item.id, &kind);
@@ -518,7 +515,7 @@ mod tests {
         broken: bool,
     }
 
-    fn fake_debate(engine: &mut Engine, item: &Item) -> Result<Value> {
+    fn fake_debate(engine: &mut Engine, item: &Item) -> Result<Line> {
         if engine.broken {
             anyhow::bail!("cannot enter component instance");
         }
@@ -526,7 +523,16 @@ mod tests {
             engine.broken = true;
             anyhow::bail!("wasm trap: wasm `unreachable` instruction executed");
         }
-        Ok(json!({"id": item.id, "outcome": "completed"}))
+        Ok(completed(item))
+    }
+
+    fn completed(item: &Item) -> Line {
+        Line { ended: "completed".into(), text: json!({"id": item.id, "outcome": "completed"}).to_string() }
+    }
+
+    fn fake_error_line(engine: &mut Engine, item: &Item, error: &str) -> Result<String> {
+        assert!(!engine.broken, "an error line comes from a fresh engine");
+        Ok(json!({"id": item.id, "question": item.question, "error": error}).to_string())
     }
 
     fn batch_into(output: &Path, concurrency: usize) -> Batch<'_> {
@@ -549,7 +555,9 @@ mod tests {
             loads.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             Ok(Engine { broken: false })
         };
-        let tally = batch_into(&path, 1).run_on(items(&["first?", "trap", "after?"]), &load, &fake_debate).unwrap();
+        let tally = batch_into(&path, 1)
+            .run_on(items(&["first?", "trap", "after?"]), &load, &fake_debate, &fake_error_line)
+            .unwrap();
         assert_eq!(tally, Tally { full: 2, partial: 0, errors: 1 });
         let lines: Vec<Value> =
             std::fs::read_to_string(&path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -575,10 +583,10 @@ mod tests {
             cv.notify_all();
             let (mut now, _) = cv.wait_timeout_while(now, Duration::from_secs(5), |n| n.1 < 2).unwrap();
             now.0 -= 1;
-            Ok(json!({"id": item.id, "outcome": "completed"}))
+            Ok(completed(item))
         };
         let load = || Ok(Engine { broken: false });
-        batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &debate).unwrap();
+        batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &debate, &fake_error_line).unwrap();
         assert_eq!(under_way.0.into_inner().unwrap().1, 2, "two debates were under way at once");
         let _ = std::fs::remove_file(path);
     }
@@ -588,7 +596,8 @@ mod tests {
         let path = std::env::temp_dir().join(format!("agon-batch-noload-{}.jsonl", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let load = || -> Result<Engine> { anyhow::bail!("no room for the compiled component") };
-        let error = batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &fake_debate).unwrap_err();
+        let error =
+            batch_into(&path, 2).run_on(items(&["a?", "b?"]), &load, &fake_debate, &fake_error_line).unwrap_err();
         let message = format!("{error:#}");
         assert!(message.contains("could not load the engine"), "{message}");
         assert!(message.contains("no room for the compiled component"), "{message}");

@@ -179,6 +179,24 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_document_info(&mut self.store, json)?.map_err(EngineError))
     }
 
+    /// A batch's results line for a finished debate, as the engine writes it;
+    /// None when the transcript has no outcome.
+    pub fn batch_result_line(&mut self, id: &str, question: &str, transcript_json: &str) -> Result<Option<String>> {
+        let engine = self.bindings.agon_debate_engine();
+        Ok(engine.call_batch_result_line(&mut self.store, id, question, transcript_json)?)
+    }
+
+    /// A batch's results line for a debate that could not run.
+    pub fn batch_error_line(&mut self, id: &str, question: &str, error: &str) -> Result<String> {
+        Ok(self.bindings.agon_debate_engine().call_batch_error_line(&mut self.store, id, question, error)?)
+    }
+
+    /// What a batch results file holds, and what to mend before appending to it.
+    pub fn repair_batch_results(&mut self, contents: &[u8], keep_errors: bool) -> Result<wit::BatchResultsRepair> {
+        let engine = self.bindings.agon_debate_engine();
+        Ok(engine.call_repair_batch_results(&mut self.store, contents, keep_errors)?)
+    }
+
     pub fn create(&mut self, spec_json: &str) -> Result<Result<Council<'_>, EngineError>> {
         let made = self.bindings.agon_debate_engine().session().call_create(&mut self.store, spec_json)?;
         Ok(made.map(|session| Council { runtime: self, session }).map_err(EngineError))
@@ -272,6 +290,18 @@ impl Council<'_> {
     pub fn pictures(&mut self) -> Result<Vec<(String, String)>> {
         let rt = &mut *self.runtime;
         Ok(rt.bindings.agon_debate_engine().session().call_pictures(&mut rt.store, self.session)?)
+    }
+
+    /// What the debate cost so far: the total when every seat was priced.
+    pub fn cost_summary(&mut self) -> Result<wit::CostSummary> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_cost_summary(&mut rt.store, self.session)?)
+    }
+
+    /// A batch's results line for this debate, once it has ended.
+    pub fn batch_result_line(&mut self, id: &str, question: &str) -> Result<Option<String>> {
+        let transcript = self.transcript_json()?;
+        self.runtime.batch_result_line(id, question, &transcript)
     }
 
     pub fn spec_json(&mut self) -> Result<String> {

@@ -42,8 +42,10 @@ const ARGS: [&str; 12] = [
 #[test]
 fn many_debates_share_one_limit_on_requests_in_flight_and_resume() {
     let env = Sandbox::new("batch", "limit");
+    // Question 2 holds raw UTF-8 and a C1 control, which a results line escapes.
+    let extra = |i| if i == 2 { " Café \\u0085 ☕" } else { "" };
     let questions: String =
-        (1..=4).map(|i| format!("{{\"id\": \"q{i}\", \"question\": \"Question {i}?\"}}\n")).collect();
+        (1..=4).map(|i| format!("{{\"id\": \"q{i}\", \"question\": \"Question {i}?{}\"}}\n", extra(i))).collect();
     std::fs::write(env.root.join("questions.jsonl"), questions).unwrap();
     // Two debates at once would put six blind calls in flight; the limit is four.
     // The server holds replies until four are in flight, so the limit is also reached.
@@ -62,6 +64,19 @@ fn many_debates_share_one_limit_on_requests_in_flight_and_resume() {
         assert_eq!(l["transcript"]["question"], l["question"]);
     }
     let per_debate = stats.requests.len() / 4;
+    // The engine writes each line (agon.ray writes the same): byte for byte the
+    // line this host derived itself before, from the transcript alone.
+    for raw in std::fs::read_to_string(env.root.join("results.jsonl")).unwrap().lines() {
+        let line: Value = serde_json::from_str(raw).unwrap();
+        let t = &line["transcript"];
+        let derived = serde_json::json!({
+            "id": line["id"], "question": line["question"], "outcome": t["outcome"]["kind"],
+            "reason": t["outcome"]["reason"], "synthesis": t["synthesis"]["text"],
+            "cost_micro_usd": t["usage"]["total"]["cost_micro_usd"], "transcript": t,
+        });
+        assert_eq!(raw, agon_cli::output::json_text(&derived.to_string()), "the line as it was derived");
+        assert!(!raw.contains('\u{85}'), "C1 controls escaped");
+    }
 
     // Remove one finished line: a rerun debates only that question again.
     let kept: Vec<String> = lines.iter().filter(|l| l["id"] != "q3").map(|l| l.to_string()).collect();

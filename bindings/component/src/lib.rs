@@ -10,7 +10,10 @@ mod wire;
 use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
-use exports::agon::debate::types::{CostEstimate, CouncilRole, Error, Input, Outcome, Output, ProtocolInfo, RequestId};
+use exports::agon::debate::types::{
+    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, Input, Outcome, Output,
+    ProtocolInfo, RequestId, UnpricedSeat,
+};
 
 wit_bindgen::generate!({
     path: "../../wit",
@@ -91,6 +94,24 @@ impl Guest for Engine {
         agon_core::document_info(&document_json).map(convert::protocol_info).map_err(convert::error)
     }
 
+    fn batch_result_line(id: String, question: String, transcript_json: String) -> Option<String> {
+        agon_core::batch::result_line(&id, &question, &transcript_json)
+    }
+
+    fn batch_error_line(id: String, question: String, error: String) -> String {
+        agon_core::batch::error_line(&id, &question, &error)
+    }
+
+    fn repair_batch_results(contents: Vec<u8>, keep_errors: bool) -> BatchResultsRepair {
+        let r = agon_core::batch::repair(&contents, keep_errors);
+        BatchResultsRepair {
+            finished: r.finished,
+            torn_at: r.torn_at.map(|at| at as u64),
+            newline_missing: r.newline_missing,
+            retry: r.retry.map(|r| BatchRetry { error_lines: r.error_lines, kept_lines: r.kept_lines }),
+        }
+    }
+
     fn timeline_svg(timings_ndjson: String) -> Option<String> {
         agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson))
     }
@@ -160,6 +181,15 @@ impl GuestSession for SessionResource {
 
     fn pictures(&self) -> Vec<(String, String)> {
         agon_core::picture::pictures(&self.inner.borrow().transcript())
+    }
+
+    fn cost_summary(&self) -> CostSummary {
+        let c = self.inner.borrow().usage().cost_summary();
+        CostSummary {
+            cost_micro_usd: c.cost_micro_usd.map(|c| c.0),
+            unpriced: c.unpriced.into_iter().map(|u| UnpricedSeat { seat: u.seat, model: u.model }).collect(),
+            estimated_calls: c.estimated_calls,
+        }
     }
 
     fn spec_json(&self) -> String {

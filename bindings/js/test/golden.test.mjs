@@ -73,6 +73,13 @@ for (const name of cases) {
     const results = session.resultsMarkdown();
     const md = read(name, "transcript.md");
     assert.ok(results ? md.includes(`## Results\n\n${results}`) : !md.includes("## Results"), "resultsMarkdown()");
+    // The cost, as the engine tells it: the total only when every seat that called was priced.
+    const usage = JSON.parse(session.transcriptJson()).usage;
+    const unpriced = usage.seats.filter((s) => s.cost_micro_usd === undefined).map((s) => ({ seat: s.seat, model: s.model }));
+    const cost = session.costSummary();
+    assert.deepEqual(cost.unpriced, unpriced, "costSummary().unpriced");
+    const total = unpriced.length ? undefined : BigInt(usage.total.cost_micro_usd ?? 0);
+    assert.equal(cost.costMicroUsd, total, "costSummary().costMicroUsd");
     session[Symbol.dispose]();
   });
 

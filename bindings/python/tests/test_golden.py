@@ -27,6 +27,12 @@ def test_golden_case_replays_byte_for_byte(case: str) -> None:
         assert f"## Results\n\n{results}" in markdown
     else:
         assert "## Results" not in markdown
+    # The cost, as the engine tells it: the total only when every seat that called was priced.
+    usage = json.loads(session.transcript_json())["usage"]
+    unpriced = [{"seat": s["seat"], "model": s["model"]} for s in usage["seats"] if "cost_micro_usd" not in s]
+    cost = session.cost_summary()
+    assert cost["unpriced"] == unpriced
+    assert cost["cost_micro_usd"] == (None if unpriced else usage["total"].get("cost_micro_usd", 0))
     session.close()
 
 

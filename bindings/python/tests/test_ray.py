@@ -193,6 +193,27 @@ def test_bad_limits_are_named() -> None:
                   output=os.devnull, journals=tempfile.gettempdir())
 
 
+def test_the_results_file_is_mended_as_the_engine_reads_it(tmp_path: Path) -> None:
+    """The engine's reading of a results file, as agon batch's: a torn last line set aside,
+    error lines moved aside and run again unless kept, unreadable lines kept as they are."""
+    needs_ray()
+    from agon.ray.results import error_line, finished_ids
+
+    path = tmp_path / "results.jsonl"
+    good, boom = '{"id": "a", "outcome": "completed"}\n', error_line("b", "B?", "boom \x85") + "\n"
+    assert boom == '{"error":"boom \\u0085","id":"b","question":"B?"}\n'
+    path.write_text(good + boom + "not json\n" + '{"id": "c", "tra', encoding="utf-8")
+    assert finished_ids(path, keep_errors=True) == {"a", "b"}
+    assert path.read_text(encoding="utf-8") == good + boom + "not json\n"
+    assert (tmp_path / "results.jsonl.torn").read_text(encoding="utf-8") == '{"id": "c", "tra\n', "set aside"
+    assert finished_ids(path) == {"a"}
+    assert path.read_text(encoding="utf-8") == good + "not json\n"
+    assert (tmp_path / "results.jsonl.errors").read_text(encoding="utf-8") == boom, "moved, not lost"
+    path.write_text(good.rstrip("\n"), encoding="utf-8")
+    assert finished_ids(path) == {"a"} and path.read_text(encoding="utf-8") == good, "a whole last line kept"
+    assert finished_ids(tmp_path / "none.jsonl") == set()
+
+
 # --- a real cluster ------------------------------------------------------------------------------
 
 

@@ -328,7 +328,7 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
         synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
         positions: positions(&t),
         results: results(&t),
-        usage: usage(&t),
+        usage: usage(&t, &council.cost_summary()?),
         warnings: t["warnings"]
             .as_array()
             .into_iter()
@@ -363,22 +363,15 @@ fn positions(t: &Value) -> Vec<Position> {
         .collect()
 }
 
-fn usage(t: &Value) -> Usage {
+/// The transcript's totals, and the cost as the engine tells it (only when every seat had a price).
+fn usage(t: &Value, cost: &agon_cli::engine::wit::CostSummary) -> Usage {
     let total = &t["usage"]["total"];
     Usage {
         calls: total["calls"].as_u64().unwrap_or_default(),
         prompt_tokens: total["prompt_tokens"].as_u64().unwrap_or_default(),
         completion_tokens: total["completion_tokens"].as_u64().unwrap_or_default(),
-        cost_usd: t["usage"]["total"]["cost_micro_usd"].as_u64().filter(|_| priced(t)).map(|m| m as f64 / 1e6),
+        cost_usd: cost.cost_micro_usd.map(|m| m as f64 / 1e6),
     }
-}
-
-/// A cost is only a cost when every seat had a price (the transcript's
-/// usage says so: each seat's cost, and no model named unpriced).
-fn priced(t: &Value) -> bool {
-    let usage = &t["usage"];
-    usage["seats"].as_array().is_some_and(|s| !s.is_empty() && s.iter().all(|seat| seat["cost_micro_usd"].is_u64()))
-        && usage["total"]["unpriced"].as_array().is_none_or(Vec::is_empty)
 }
 
 fn markdown(r: &DebateResult, results: &str) -> String {

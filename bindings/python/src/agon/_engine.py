@@ -413,6 +413,12 @@ class Session:
         """The protocol's named results alone (a ranking, a scorecard, a closing document), as Markdown."""
         return _text(self._method("results-markdown"))
 
+    def cost_summary(self) -> dict[str, Any]:
+        """What the debate cost so far, as every host reports it: ``cost_micro_usd`` (None
+        unless every seat that made a call had a price), ``unpriced`` (``[{"seat", "model"}]``:
+        why there is no total) and ``estimated_calls`` (calls whose tokens are estimated)."""
+        return cast("dict[str, Any]", _lift(self._method("cost-summary")))
+
     def spec_json(self) -> str:
         """The spec as the engine normalized it."""
         return _text(self._method("spec-json"))
