@@ -331,4 +331,104 @@ mod tests {
         let e = check(&spec).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "rounds"), "{e}");
     }
+
+    /// The field and the words of a refused spec: protocol `name` with 2
+    /// seats (or `seats`), rounds and options as given.
+    fn refused(name: &str, seats: usize, rounds: Option<u32>, options: Value) -> (String, String) {
+        let mut spec = example_spec(name, 2, 1).unwrap();
+        while spec.panel.len() < seats {
+            let mut seat = spec.panel[0].clone();
+            seat.id = format!("s{}", spec.panel.len());
+            spec.panel.push(seat);
+        }
+        spec.rounds = rounds;
+        spec.protocol.options = options.as_object().unwrap().clone().into_iter().collect();
+        match spec.validate() {
+            Err(Error::InvalidSpec { field, reason }) => (field, reason),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_built_in_document_is_checked_as_its_protocol() {
+        use serde_json::json;
+        let cases = [
+            (
+                "steelman",
+                3,
+                None,
+                json!({}),
+                "panel",
+                "steelman takes at most 2 seats (the steelman is seat 1, the devil's advocate seat 2); it has 3",
+            ),
+            (
+                "structured",
+                2,
+                Some(2),
+                json!({}),
+                "rounds",
+                "structured runs at most 1 round (one pass: opening, cross-examination, rebuttal); 2 asked",
+            ),
+            ("devils-advocate", 2, None, json!({"adversary": 3}), "protocol.adversary", "seat 3"),
+            (
+                "devils-advocate",
+                2,
+                None,
+                json!({"consensus": "read"}),
+                "protocol.consensus",
+                "unknown field `consensus`, expected `adversary`",
+            ),
+            ("devils-advocate", 2, None, json!({"adversary": true}), "protocol.adversary", "untagged enum SeatRef"),
+            (
+                "round-robin",
+                2,
+                None,
+                json!({"adversary": 1}),
+                "protocol.adversary",
+                "unknown field `adversary`, there are no fields",
+            ),
+            (
+                "consensus-check",
+                2,
+                None,
+                json!({"consensus": "vibes"}),
+                "protocol.consensus",
+                "unknown variant `vibes`",
+            ),
+            (
+                "consensus-check",
+                2,
+                None,
+                json!({"adversary": 1}),
+                "protocol.adversary",
+                "unknown field `adversary`, expected `consensus`",
+            ),
+        ];
+        for (name, seats, rounds, options, field, words) in cases {
+            let (f, reason) = refused(name, seats, rounds, options.clone());
+            assert_eq!(f, field, "{name} {options}: {reason}");
+            assert!(reason.contains(words), "{name} {options}: {reason}");
+        }
+        let mut spec = example_spec("consensus-check", 2, 1).unwrap();
+        spec.judge = None;
+        spec.protocol.options.insert("consensus".into(), json!("judge"));
+        let e = spec.validate().unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.consensus"), "{e}");
+    }
+
+    #[test]
+    fn a_built_in_document_normalizes_its_options_as_its_protocol() {
+        use serde_json::json;
+        let normalized = |name: &str, options: Value| {
+            let mut spec = example_spec(name, 3, 1).unwrap();
+            spec.protocol.options = options.as_object().unwrap().clone().into_iter().collect();
+            check(&spec).unwrap()
+        };
+        // The default mode is left out, a chosen one kept; a seat as given.
+        assert!(normalized("consensus-check", json!({"consensus": "declared"})).is_empty());
+        assert_eq!(normalized("consensus-check", json!({"consensus": "judge"}))["consensus"], json!("judge"));
+        assert_eq!(normalized("devils-advocate", json!({"adversary": 2}))["adversary"], json!(2));
+        assert_eq!(normalized("devils-advocate", json!({"adversary": "b"}))["adversary"], json!("b"));
+        assert!(normalized("round-robin", json!({})).is_empty());
+    }
 }
