@@ -1,36 +1,67 @@
-//! The protocol registry: every fact about a protocol in its own module's
-//! [`Definition`], and one list of them ([`REGISTRY`]).
+//! The protocol registry: every protocol agon offers, in one list
+//! ([`REGISTRY`]): those coded in Rust by their module's [`Definition`], the
+//! built-in documents by name, their definitions read from their JSON.
 //!
 //! Everything else is derived from the list: validation of a spec's protocol
 //! and its options, the rounds default and maximum, seat bounds, the cost
 //! bound, the catalog every host shows ([`protocols`]), and the examples tests
-//! and the fuzzer use. Adding a protocol is its file, its `mod` line in
-//! `protocol/mod.rs` and one line here (then a golden case, which a test demands).
+//! and the fuzzer use. Adding a coded protocol is its file, its `mod` line in
+//! `protocol/mod.rs` and one line here; adding a built-in document is its
+//! JSON in `document/builtin/`, its line in
+//! [`BUILTIN_DOCUMENTS`](super::document::BUILTIN_DOCUMENTS) and one line
+//! here (then a golden case, which a test demands).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Bounds, Protocol};
+use super::{Bounds, Protocol, document};
 use crate::{DebateSpec, Error};
 
 /// Every protocol agon offers, in the order hosts list them.
-pub(crate) const REGISTRY: &[&Definition] = &[
-    &super::round_robin::DEF,
-    &super::rotating_challenger::DEF,
-    &super::devils_advocate::DEF,
-    &super::consensus_check::DEF,
-    &super::structured::DEF,
-    &super::role_council::DEF,
-    &super::adversarial::DEF,
-    &super::steelman::DEF,
-    &super::comparative::DEF,
-    &super::priority_vote::DEF,
-    &super::challenge::DEF,
-    &super::ranked::DEF,
+pub(crate) const REGISTRY: &[Entry] = &[
+    Entry::Document("round-robin"),
+    Entry::Coded(&super::rotating_challenger::DEF),
+    Entry::Document("devils-advocate"),
+    Entry::Document("consensus-check"),
+    Entry::Document("structured"),
+    Entry::Coded(&super::role_council::DEF),
+    Entry::Coded(&super::adversarial::DEF),
+    Entry::Document("steelman"),
+    Entry::Coded(&super::comparative::DEF),
+    Entry::Coded(&super::priority_vote::DEF),
+    Entry::Coded(&super::challenge::DEF),
+    Entry::Document("ranked"),
 ];
+
+/// One protocol in the registry.
+#[derive(Clone, Copy)]
+pub(crate) enum Entry {
+    /// Coded in Rust: its module's definition.
+    Coded(&'static Definition),
+    /// A built-in document, by its name; every fact about it is in its JSON.
+    Document(&'static str),
+}
+
+impl Entry {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Entry::Coded(def) => def.name,
+            Entry::Document(name) => name,
+        }
+    }
+
+    /// Its definition; a document's is read from its JSON the first time it is asked for.
+    pub(crate) fn definition(self) -> &'static Definition {
+        match self {
+            Entry::Coded(def) => def,
+            Entry::Document(name) => document::builtins::definition(name),
+        }
+    }
+}
 
 /// One protocol, whole.
 pub(crate) struct Definition {
@@ -87,13 +118,14 @@ pub(crate) struct Seats {
 }
 
 /// One option a protocol takes, as hosts describe it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OptionInfo {
     pub name: &'static str,
     pub kind: OptionKind,
     /// The default, in words (`"the first seat"`, `"true"`), or empty when the option is required.
     pub default: &'static str,
-    pub help: &'static str,
+    /// The protocol's words: its module's, or its document's.
+    pub help: Cow<'static, str>,
 }
 
 /// The option of every protocol that reads agreement (`reads_agreement`).
@@ -101,7 +133,7 @@ pub(crate) const CONSENSUS_OPTION: OptionInfo = OptionInfo {
     name: "consensus",
     kind: OptionKind::Choice(&["read", "declared", "judge"]),
     default: "declared",
-    help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
+    help: Cow::Borrowed("How agreement is read before an early stop (judge: the judge's model confirms it)."),
 };
 
 /// What an option holds.
@@ -134,7 +166,7 @@ pub struct ProtocolInfo {
     pub min_seats: u32,
     pub max_seats: Option<u32>,
     /// What each seat is, in panel order, when the protocol assigns parts.
-    pub sides: Vec<&'static str>,
+    pub sides: Vec<String>,
     pub options: Vec<OptionInfo>,
     /// It may stop early on agreement (`protocol.consensus` applies).
     pub reads_agreement: bool,
@@ -147,6 +179,7 @@ pub struct ProtocolInfo {
 pub fn protocols() -> Vec<ProtocolInfo> {
     REGISTRY
         .iter()
+        .map(|e| e.definition())
         .map(|d| ProtocolInfo {
             name: d.name.into(),
             summary: d.summary.into(),
@@ -155,7 +188,7 @@ pub fn protocols() -> Vec<ProtocolInfo> {
             round_unit: d.rounds.unit.into(),
             min_seats: d.seats.min as u32,
             max_seats: d.seats.max.map(|m| m as u32),
-            sides: d.sides.to_vec(),
+            sides: d.sides.iter().map(|s| s.to_string()).collect(),
             options: d.options.to_vec(),
             reads_agreement: d.reads_agreement,
             seats_are_roles: d.seats_are_roles,
@@ -165,8 +198,9 @@ pub fn protocols() -> Vec<ProtocolInfo> {
 
 /// The definition of the protocol called `name`.
 pub(crate) fn lookup(name: &str) -> Result<&'static Definition, Error> {
-    REGISTRY.iter().copied().find(|d| d.name == name).ok_or_else(|| {
-        let names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+    let entry = REGISTRY.iter().find(|e| e.name() == name);
+    entry.map(|e| e.definition()).ok_or_else(|| {
+        let names: Vec<&str> = REGISTRY.iter().map(|e| e.name()).collect();
         Error::spec("protocol.name", format!("unknown protocol '{name}'; one of: {}", names.join(", ")))
     })
 }
@@ -302,11 +336,11 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_every_protocol_builds_from_its_example() {
-        let mut names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+        let mut names: Vec<&str> = REGISTRY.iter().map(|e| e.name()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), REGISTRY.len());
-        for def in REGISTRY {
+        for def in REGISTRY.iter().map(|e| e.definition()) {
             let seats = def.seats.min.max(3).min(def.seats.max.unwrap_or(usize::MAX));
             let spec = example_spec(def.name, seats, def.rounds.default)
                 .unwrap_or_else(|e| panic!("{}: its example does not validate: {e}", def.name));

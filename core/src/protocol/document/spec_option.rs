@@ -39,7 +39,7 @@ impl ProtocolOptions for Options {
     fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         let doc = load(&self.document, "protocol.document")?;
         let name = &spec.protocol.name;
-        if registry::REGISTRY.iter().any(|d| d.name == name) {
+        if registry::REGISTRY.iter().any(|e| e.name() == name) {
             return Err(Error::spec(
                 "protocol.name",
                 format!("'{name}' is a built-in protocol; give your document a name of its own"),
