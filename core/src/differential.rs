@@ -61,8 +61,10 @@ pub fn read_both(shape: Shape, value: &Value) -> Reading {
             "comparative" => both::<comparative::Options>(value, json),
             "priority-vote" => both::<priority_vote::Options>(value, json),
             "rotating-challenger" => both::<rotating_challenger::Options>(value, json),
+            // A built-in document reads its options key by key from the map
+            // (`adversary` as a SeatRef, `consensus` as a ConsensusMode: shapes of their own).
             _ if registry::REGISTRY.iter().any(|e| matches!(e, Entry::Document(n) if *n == name)) => {
-                both::<document::builtins::Options>(value, json)
+                both::<std::collections::BTreeMap<String, Value>>(value, json)
             }
             _ if registry::lookup(name).is_ok() => both::<registry::NoOptions>(value, json),
             _ => both::<document::spec_option::Options>(value, json),

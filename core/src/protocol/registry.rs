@@ -68,8 +68,8 @@ pub(crate) struct Definition {
     pub name: &'static str,
     /// One line, for `agon protocols` and every host's picker.
     pub summary: &'static str,
-    pub rounds: Rounds,
-    pub seats: Seats,
+    pub rounds: Rounds<'static>,
+    pub seats: Seats<'static>,
     /// What each seat is, in panel order, when the protocol assigns parts
     /// (`["advocate", "challenger"]`); empty when every seat is alike.
     pub sides: &'static [&'static str],
@@ -101,20 +101,20 @@ pub(crate) type Options = BTreeMap<String, Value>;
 
 /// What a round is for a protocol, its default and its maximum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Rounds {
+pub(crate) struct Rounds<'a> {
     pub default: u32,
     pub max: u32,
     /// What one round is, in a few words.
-    pub unit: &'static str,
+    pub unit: &'a str,
 }
 
 /// How many seats a protocol takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Seats {
+pub(crate) struct Seats<'a> {
     pub min: usize,
     pub max: Option<usize>,
-    /// Why, in a few words, for the error.
-    pub why: &'static str,
+    /// Why, in a few words, for the error (none if empty).
+    pub why: &'a str,
 }
 
 /// One option a protocol takes, as hosts describe it.
@@ -220,21 +220,28 @@ pub(crate) fn check(spec: &DebateSpec) -> Result<Options, Error> {
         return (super::document::DEF.check)(spec);
     }
     let def = lookup(&spec.protocol.name)?;
+    limits(def.name, &def.seats, &def.rounds, spec)?;
+    (def.check)(spec)
+}
+
+/// Check the panel's size and the rounds a spec asks for against a protocol's bounds.
+pub(crate) fn limits(name: &str, seats: &Seats, rounds: &Rounds, spec: &DebateSpec) -> Result<(), Error> {
     let n = spec.panel.len();
-    let seats = |bound: &str| format!("{} {bound} ({}); it has {n}", def.name, def.seats.why);
-    if n < def.seats.min {
-        return Err(Error::spec("panel", seats(&format!("needs at least {} seats", def.seats.min))));
+    let why = if seats.why.is_empty() { String::new() } else { format!(" ({})", seats.why) };
+    let outside = |bound: String| Err(Error::spec("panel", format!("{name} {bound}{why}; it has {n}")));
+    if n < seats.min {
+        return outside(format!("needs at least {} seats", seats.min));
     }
-    if let Some(max) = def.seats.max.filter(|&m| n > m) {
-        return Err(Error::spec("panel", seats(&format!("takes at most {max} seats"))));
+    if let Some(max) = seats.max.filter(|&m| n > m) {
+        return outside(format!("takes at most {max} seats"));
     }
-    if let Some(r) = spec.rounds.filter(|&r| r > def.rounds.max) {
+    if let Some(r) = spec.rounds.filter(|&r| r > rounds.max) {
         return Err(Error::spec(
             "rounds",
-            format!("{} runs at most {} ({}); {r} asked", def.name, plural(def.rounds.max, "round"), def.rounds.unit),
+            format!("{name} runs at most {} ({}); {r} asked", plural(rounds.max, "round"), rounds.unit),
         ));
     }
-    (def.check)(spec)
+    Ok(())
 }
 
 fn plural(n: u32, what: &str) -> String {

@@ -5,11 +5,11 @@
 
 use std::sync::{Arc, OnceLock};
 
-use serde::{Deserialize, Serialize};
-
 use super::{Document, borda_aggregate, bounds, build, load_str};
 use crate::consensus::ConsensusMode;
-use crate::protocol::registry::{self, BASE, Definition, ProtocolOptions, checked};
+use crate::json_read::{Misread, read};
+use crate::protocol::registry::{self, BASE, Definition};
+use crate::spec::field_error;
 use crate::{DebateSpec, Error, SeatRef};
 
 /// The built-in protocols the format can say, as the documents they are.
@@ -45,15 +45,12 @@ pub(crate) fn definition(name: &str) -> &'static Definition {
 }
 
 fn defined(doc: &'static Document) -> Definition {
+    let (seats, rounds) = doc.limits();
     Definition {
         name: &doc.name,
         summary: &doc.summary,
-        rounds: registry::Rounds { default: doc.rounds.default, max: doc.rounds.max, unit: doc.round_unit() },
-        seats: registry::Seats {
-            min: doc.seats.min as usize,
-            max: doc.seats.max.map(|m| m as usize),
-            why: doc.seats.why.as_deref().unwrap_or(""),
-        },
+        rounds,
+        seats,
         // The definition lives as long as the document: its two lists may too.
         sides: Vec::leak(doc.seats.sides.iter().map(String::as_str).collect()),
         options: Vec::leak(doc.options()),
@@ -77,30 +74,11 @@ const SHARED: Definition = Definition {
     ..BASE
 };
 
-/// The options a built-in document takes, each only when the document
-/// declares what it sets.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Options {
-    /// The adversary's seat, when the document has an adversary.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    adversary: Option<SeatRef>,
-    /// How agreement is read, when the document stops on it.
-    #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
-    consensus: ConsensusMode,
-}
-
-impl ProtocolOptions for Options {
-    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
-        if let Some(seat) = &self.adversary {
-            spec.resolve_seat(seat, "protocol.adversary")?;
-        }
-        spec.check_consensus(self.consensus)
-    }
-}
-
-/// An option the document does not declare is unknown, in serde's words,
-/// as it was when each protocol had options of its own type.
+/// The options a built-in document takes: `adversary` (a seat) when it
+/// declares an adversary, `consensus` (the reading mode) when it stops on
+/// agreement; normalized, the default mode left out. Read key by key in
+/// order, as serde reads a struct, so each error names the field and says
+/// what it did when each of these protocols had an options type of its own.
 fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
     let doc = builtin(&spec.protocol.name);
     const BOTH: &[&str] = &["adversary", "consensus"];
@@ -110,11 +88,26 @@ fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
         (false, true) => &BOTH[1..],
         (false, false) => &[],
     };
-    if let Some(key) = spec.protocol.options.keys().find(|k| !taken.contains(&k.as_str())) {
-        let unknown = <serde::de::value::Error as serde::de::Error>::unknown_field(key, taken);
-        return Err(Error::spec(format!("protocol.{key}"), unknown.to_string()));
+    let mut options = registry::Options::new();
+    let (mut adversary, mut consensus) = (None, ConsensusMode::default());
+    for (key, value) in &spec.protocol.options {
+        let read = match key.as_str() {
+            "adversary" if taken.contains(&"adversary") => read::<SeatRef>(value).map(|s| adversary = Some(s)),
+            "consensus" if taken.contains(&"consensus") => read::<ConsensusMode>(value).map(|m| consensus = m),
+            _ => Err(<Misread as serde::de::Error>::unknown_field(key, taken)),
+        };
+        read.map_err(|e| field_error(&format!("protocol.{key}"), e))?;
+        // A value read is already in its normal form (a seat as given, a mode's name).
+        options.insert(key.clone(), value.clone());
     }
-    checked::<Options>(spec)
+    if let Some(seat) = &adversary {
+        spec.resolve_seat(seat, "protocol.adversary")?;
+    }
+    spec.check_consensus(consensus)?;
+    if consensus.is_default() {
+        options.remove("consensus");
+    }
+    Ok(options)
 }
 
 #[cfg(test)]

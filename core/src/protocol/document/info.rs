@@ -9,7 +9,7 @@ use super::speakers::Pick;
 use super::stopping::Stop;
 use super::{Document, load_str};
 use crate::Error;
-use crate::protocol::registry::{CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
+use crate::protocol::registry::{self, CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
 
 impl Document {
     pub(crate) fn info(&self) -> ProtocolInfo {
@@ -59,6 +59,16 @@ impl Document {
     /// It may stop early on agreement: the spec's `consensus` applies.
     pub(crate) fn reads_agreement(&self) -> bool {
         matches!(self.stop, Stop::Consensus(_))
+    }
+
+    /// Its seat and round bounds, as the registry checks a spec against them.
+    pub(crate) fn limits(&self) -> (registry::Seats<'_>, registry::Rounds<'_>) {
+        let seats = registry::Seats {
+            min: self.seats.min as usize,
+            max: self.seats.max.map(|m| m as usize),
+            why: self.seats.why.as_deref().unwrap_or(""),
+        };
+        (seats, registry::Rounds { default: self.rounds.default, max: self.rounds.max, unit: self.round_unit() })
     }
 
     /// What one round is, in a few words.

@@ -48,17 +48,8 @@ impl ProtocolOptions for Options {
         if *name != doc.name {
             return Err(Error::spec("protocol.name", format!("'{name}', but the document is named '{}'", doc.name)));
         }
-        let n = spec.panel.len() as u32;
-        if n < doc.seats.min || doc.seats.max.is_some_and(|m| n > m) {
-            let most = doc.seats.max.map_or(String::new(), |m| format!(" and at most {m}"));
-            return Err(Error::spec(
-                "panel",
-                format!("{name} takes at least {}{most} seats; it has {n}", doc.seats.min),
-            ));
-        }
-        if let Some(r) = spec.rounds.filter(|&r| r > doc.rounds.max) {
-            return Err(Error::spec("rounds", format!("{name} runs at most {} rounds; {r} asked", doc.rounds.max)));
-        }
+        let (seats, rounds) = doc.limits();
+        registry::limits(name, &seats, &rounds, spec)?;
         match (&self.adversary, &doc.adversary) {
             (Some(_), None) => return Err(Error::spec("protocol.adversary", "the document declares no adversary")),
             (Some(seat), Some(_)) => drop(spec.resolve_seat(seat, "protocol.adversary")?),
