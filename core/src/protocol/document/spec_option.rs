@@ -14,10 +14,9 @@ use crate::consensus::ConsensusMode;
 use crate::protocol::registry::{self, BASE, Definition, ProtocolOptions, checked, typed};
 use crate::{DebateSpec, Error, SeatRef};
 
-/// The definition every spec-borne document shares; what differs is read from the document.
+/// The definition every spec-borne document shares; what differs (its name
+/// and every fact hosts show) is read from the document.
 pub(crate) const DEF: Definition = Definition {
-    name: "",
-    summary: "a protocol document given in the spec",
     check: checked::<Options>,
     bounds: |spec| bounds::bounds(&document(spec), spec),
     build: |spec| Box::new(build(Arc::new(document(spec)), spec)),
