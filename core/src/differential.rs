@@ -11,10 +11,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::protocol::{
-    adversarial, challenge, comparative, consensus_check, devils_advocate, document, priority_vote, registry,
-    rotating_challenger,
-};
+use crate::protocol::registry::{self, Entry};
+use crate::protocol::{adversarial, challenge, comparative, document, priority_vote, rotating_challenger};
 
 /// A type the engine reads from JSON.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,10 +59,13 @@ pub fn read_both(shape: Shape, value: &Value) -> Reading {
             "adversarial" => both::<adversarial::Options>(value, json),
             "challenge" => both::<challenge::Options>(value, json),
             "comparative" => both::<comparative::Options>(value, json),
-            "consensus-check" => both::<consensus_check::Options>(value, json),
-            "devils-advocate" => both::<devils_advocate::Options>(value, json),
             "priority-vote" => both::<priority_vote::Options>(value, json),
             "rotating-challenger" => both::<rotating_challenger::Options>(value, json),
+            // A built-in document reads its options key by key from the map
+            // (`adversary` as a SeatRef, `consensus` as a ConsensusMode: shapes of their own).
+            _ if registry::REGISTRY.iter().any(|e| matches!(e, Entry::Document(n) if *n == name)) => {
+                both::<std::collections::BTreeMap<String, Value>>(value, json)
+            }
             _ if registry::lookup(name).is_ok() => both::<registry::NoOptions>(value, json),
             _ => both::<document::spec_option::Options>(value, json),
         },

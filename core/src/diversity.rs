@@ -30,7 +30,12 @@ impl Diversity {
 /// The one model every seat of a panel of two or more runs (a fallback
 /// chain's first model), when the protocol needs different ones.
 fn one_model(spec: &DebateSpec) -> Option<&str> {
-    if !crate::protocol::registry::of(spec).needs_different_models {
+    let needs = match spec.document() {
+        // A document of one's own says so itself (`seats.different_models`).
+        Some(doc) => doc["seats"]["different_models"] == true,
+        None => crate::protocol::registry::of(spec).needs_different_models,
+    };
+    if !needs {
         return None;
     }
     fn primary(model: &str) -> &str {
@@ -132,6 +137,12 @@ mod tests {
             let mixed = start(&spec(protocol, &["openai/m", "openai/x"], Some("strict"))).unwrap();
             assert!(!warned(&mixed));
         }
+        // A document of one's own that says it needs them is held to it too.
+        let mut own = spec("round-robin", &["openai/m", "openai/m"], Some("strict"));
+        own["protocol"] = json!({"name": "mine", "document": {"version": 1, "name": "mine",
+            "seats": {"min": 2, "different_models": true},
+            "phases": [{"phase": "deliberation", "turns": [{"speakers": "each", "prompt": {"system": "S", "user": "{question}"}}]}]}});
+        assert_eq!(field(start(&own).err().unwrap()), "limits.diversity");
         // Protocols whose seats are alike (or roles) do not care.
         let plain = start(&spec("round-robin", &["openai/m", "openai/m"], Some("strict"))).unwrap();
         assert!(!warned(&plain));

@@ -359,7 +359,7 @@ impl DebateSpec {
     }
 
     /// The protocol document the spec carries, when it brings its own protocol.
-    fn document(&self) -> Option<&serde_json::Value> {
+    pub(crate) fn document(&self) -> Option<&serde_json::Value> {
         self.protocol.options.get("document")
     }
 

@@ -142,7 +142,13 @@ fn a_spec_borne_document_is_checked_with_the_spec_and_errors_name_their_path() {
     assert_eq!(err(spec.clone()).0, "protocol.consensus");
     spec["protocol"].as_object_mut().unwrap().remove("consensus");
     spec["panel"].as_array_mut().unwrap().pop();
-    assert_eq!(err(spec).0, "panel");
+    assert_eq!(err(spec.clone()), ("panel".into(), "red-blue needs at least 3 seats; it has 2".into()));
+    // The document's reason for its bounds, as a built-in's, and its round unit.
+    spec["protocol"]["document"]["seats"]["why"] = json!("two red seats and a blue one");
+    assert_eq!(err(spec.clone()).1, "red-blue needs at least 3 seats (two red seats and a blue one); it has 2");
+    spec["panel"].as_array_mut().unwrap().push(json!({"id": "b", "model": "m/b"}));
+    spec["rounds"] = json!(5);
+    assert_eq!(err(spec).1, "red-blue runs at most 4 rounds (the attack, then the defence); 5 asked");
 }
 
 /// Hosts check a document on its own (a file, before any spec): the

@@ -375,7 +375,7 @@ pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
         round_unit: p.round_unit,
         min_seats: p.min_seats,
         max_seats: p.max_seats,
-        sides: p.sides.into_iter().map(str::to_string).collect(),
+        sides: p.sides,
         options: p
             .options
             .into_iter()
@@ -392,7 +392,7 @@ pub fn protocol_info(p: core::ProtocolInfo) -> wit::ProtocolInfo {
                     core::OptionKind::Data => wit::OptionKind::Data,
                 },
                 default: o.default.to_string(),
-                help: o.help.to_string(),
+                help: o.help.into_owned(),
             })
             .collect(),
         reads_agreement: p.reads_agreement,

@@ -12,6 +12,8 @@
 
 pub(crate) mod reply;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -35,25 +37,29 @@ pub(crate) const DEF: Definition = Definition {
             name: "compete",
             kind: OptionKind::Choice(&["auto", "compete", "single"]),
             default: "auto",
-            help: "compete: always; single: one agent answers; auto: compete when a trigger matches.",
+            help: Cow::Borrowed("compete: always; single: one agent answers; auto: compete when a trigger matches."),
         },
         OptionInfo {
             name: "triggers",
             kind: OptionKind::Data,
             default: "seed 001's topics: architecture, security, migration, executives, incidents",
-            help: "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one; given, they replace the built-in ones.",
+            help: Cow::Borrowed(
+                "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one; given, they replace the built-in ones.",
+            ),
         },
         OptionInfo {
             name: "history",
             kind: OptionKind::Data,
             default: "none",
-            help: "Earlier runs' [{\"disagreements\"}], newest last: five at zero raise compete_flag.",
+            help: Cow::Borrowed("Earlier runs' [{\"disagreements\"}], newest last: five at zero raise compete_flag."),
         },
         OptionInfo {
             name: "label",
             kind: OptionKind::Text,
             default: "the protocol's name",
-            help: "What the run reviews (the compete result's skill), e.g. rfc or schema; the CLI keeps a history per label.",
+            help: Cow::Borrowed(
+                "What the run reviews (the compete result's skill), e.g. rfc or schema; the CLI keeps a history per label.",
+            ),
         },
     ],
     example: |_| serde_json::json!({"compete": "compete"}),

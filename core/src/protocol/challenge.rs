@@ -22,6 +22,8 @@
 mod render;
 pub(crate) mod reply;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -41,7 +43,7 @@ pub(crate) const DEF: Definition = Definition {
         name: "skeptical_of_early_agreement",
         kind: OptionKind::Flag,
         default: "true",
-        help: "Treat a first-round agree without high confidence and evidence as partial.",
+        help: Cow::Borrowed("Treat a first-round agree without high confidence and evidence as partial."),
     }],
     check: checked::<Options>,
     // The defender's opening, the others' critiques, then per round the defender's

@@ -6,6 +6,8 @@
 
 pub(crate) mod reply;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -24,13 +26,13 @@ pub(crate) const DEF: Definition = Definition {
             name: "options",
             kind: OptionKind::Texts,
             default: "",
-            help: "The options to compare, two or more; one seat argues for each, in panel order.",
+            help: Cow::Borrowed("The options to compare, two or more; one seat argues for each, in panel order."),
         },
         OptionInfo {
             name: "compete",
             kind: OptionKind::Choice(&["compete", "single"]),
             default: "compete",
-            help: "single: no advocates; the judge scores the options alone (seed 001's escape hatch).",
+            help: Cow::Borrowed("single: no advocates; the judge scores the options alone (seed 001's escape hatch)."),
         },
     ],
     parts: |options| options.get("options").and_then(serde_json::Value::as_array).map_or(0, Vec::len),

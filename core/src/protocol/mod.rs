@@ -15,19 +15,13 @@ pub(crate) mod adversarial;
 pub(crate) mod borda;
 pub(crate) mod challenge;
 pub(crate) mod comparative;
-pub(crate) mod consensus_check;
-pub(crate) mod devils_advocate;
 pub(crate) mod document;
 pub(crate) mod priority_vote;
 pub(crate) mod prompt_kit;
-pub(crate) mod ranked;
 pub(crate) mod registry;
 mod role_council;
 pub(crate) mod rotating_challenger;
-mod round_robin;
 pub(crate) mod sequential;
-pub(crate) mod steelman;
-mod structured;
 
 use std::borrow::Cow;
 

@@ -16,6 +16,8 @@
 
 pub(crate) mod reply;
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -34,13 +36,15 @@ pub(crate) const DEF: Definition = Definition {
             name: "items",
             kind: OptionKind::Texts,
             default: "",
-            help: "The action items to prioritize, one or more.",
+            help: Cow::Borrowed("The action items to prioritize, one or more."),
         },
         OptionInfo {
             name: "compete",
             kind: OptionKind::Choice(&["auto", "compete", "single"]),
             default: "auto",
-            help: "compete: both lenses vote; single: one agent; auto: both lenses at 15 or more distinct items.",
+            help: Cow::Borrowed(
+                "compete: both lenses vote; single: one agent; auto: both lenses at 15 or more distinct items.",
+            ),
         },
     ],
     example: |_| serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"], "compete": "compete"}),

@@ -1,44 +1,75 @@
-//! The protocol registry: every fact about a protocol in its own module's
-//! [`Definition`], and one list of them ([`REGISTRY`]).
+//! The protocol registry: every protocol agon offers, in one list
+//! ([`REGISTRY`]): those coded in Rust by their module's [`Definition`], the
+//! built-in documents by name, their definitions read from their JSON.
 //!
 //! Everything else is derived from the list: validation of a spec's protocol
 //! and its options, the rounds default and maximum, seat bounds, the cost
 //! bound, the catalog every host shows ([`protocols`]), and the examples tests
-//! and the fuzzer use. Adding a protocol is its file, its `mod` line in
-//! `protocol/mod.rs` and one line here (then a golden case, which a test demands).
+//! and the fuzzer use. Adding a coded protocol is its file, its `mod` line in
+//! `protocol/mod.rs` and one line here; adding a built-in document is its
+//! JSON in `document/builtin/`, its line in
+//! [`BUILTIN_DOCUMENTS`](super::document::BUILTIN_DOCUMENTS) and one line
+//! here (then a golden case, which a test demands).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Bounds, Protocol};
+use super::{Bounds, Protocol, document};
 use crate::{DebateSpec, Error};
 
 /// Every protocol agon offers, in the order hosts list them.
-pub(crate) const REGISTRY: &[&Definition] = &[
-    &super::round_robin::DEF,
-    &super::rotating_challenger::DEF,
-    &super::devils_advocate::DEF,
-    &super::consensus_check::DEF,
-    &super::structured::DEF,
-    &super::role_council::DEF,
-    &super::adversarial::DEF,
-    &super::steelman::DEF,
-    &super::comparative::DEF,
-    &super::priority_vote::DEF,
-    &super::challenge::DEF,
-    &super::ranked::DEF,
+pub(crate) const REGISTRY: &[Entry] = &[
+    Entry::Document("round-robin"),
+    Entry::Coded(&super::rotating_challenger::DEF),
+    Entry::Document("devils-advocate"),
+    Entry::Document("consensus-check"),
+    Entry::Document("structured"),
+    Entry::Coded(&super::role_council::DEF),
+    Entry::Coded(&super::adversarial::DEF),
+    Entry::Document("steelman"),
+    Entry::Coded(&super::comparative::DEF),
+    Entry::Coded(&super::priority_vote::DEF),
+    Entry::Coded(&super::challenge::DEF),
+    Entry::Document("ranked"),
 ];
+
+/// One protocol in the registry.
+#[derive(Clone, Copy)]
+pub(crate) enum Entry {
+    /// Coded in Rust: its module's definition.
+    Coded(&'static Definition),
+    /// A built-in document, by its name; every fact about it is in its JSON.
+    Document(&'static str),
+}
+
+impl Entry {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Entry::Coded(def) => def.name,
+            Entry::Document(name) => name,
+        }
+    }
+
+    /// Its definition; a document's is read from its JSON the first time it is asked for.
+    pub(crate) fn definition(self) -> &'static Definition {
+        match self {
+            Entry::Coded(def) => def,
+            Entry::Document(name) => document::builtins::definition(name),
+        }
+    }
+}
 
 /// One protocol, whole.
 pub(crate) struct Definition {
     pub name: &'static str,
     /// One line, for `agon protocols` and every host's picker.
     pub summary: &'static str,
-    pub rounds: Rounds,
-    pub seats: Seats,
+    pub rounds: Rounds<'static>,
+    pub seats: Seats<'static>,
     /// What each seat is, in panel order, when the protocol assigns parts
     /// (`["advocate", "challenger"]`); empty when every seat is alike.
     pub sides: &'static [&'static str],
@@ -73,30 +104,31 @@ pub(crate) type Options = BTreeMap<String, Value>;
 
 /// What a round is for a protocol, its default and its maximum.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Rounds {
+pub(crate) struct Rounds<'a> {
     pub default: u32,
     pub max: u32,
     /// What one round is, in a few words.
-    pub unit: &'static str,
+    pub unit: &'a str,
 }
 
 /// How many seats a protocol takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Seats {
+pub(crate) struct Seats<'a> {
     pub min: usize,
     pub max: Option<usize>,
-    /// Why, in a few words, for the error.
-    pub why: &'static str,
+    /// Why, in a few words, for the error (none if empty).
+    pub why: &'a str,
 }
 
 /// One option a protocol takes, as hosts describe it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct OptionInfo {
     pub name: &'static str,
     pub kind: OptionKind,
     /// The default, in words (`"the first seat"`, `"true"`), or empty when the option is required.
     pub default: &'static str,
-    pub help: &'static str,
+    /// The protocol's words: its module's, or its document's.
+    pub help: Cow<'static, str>,
 }
 
 /// The option of every protocol that reads agreement (`reads_agreement`).
@@ -104,7 +136,7 @@ pub(crate) const CONSENSUS_OPTION: OptionInfo = OptionInfo {
     name: "consensus",
     kind: OptionKind::Choice(&["read", "declared", "judge"]),
     default: "declared",
-    help: "How agreement is read before an early stop (judge: the judge's model confirms it).",
+    help: Cow::Borrowed("How agreement is read before an early stop (judge: the judge's model confirms it)."),
 };
 
 /// What an option holds.
@@ -137,7 +169,7 @@ pub struct ProtocolInfo {
     pub min_seats: u32,
     pub max_seats: Option<u32>,
     /// What each seat is, in panel order, when the protocol assigns parts.
-    pub sides: Vec<&'static str>,
+    pub sides: Vec<String>,
     pub options: Vec<OptionInfo>,
     /// It may stop early on agreement (`protocol.consensus` applies).
     pub reads_agreement: bool,
@@ -150,6 +182,7 @@ pub struct ProtocolInfo {
 pub fn protocols() -> Vec<ProtocolInfo> {
     REGISTRY
         .iter()
+        .map(|e| e.definition())
         .map(|d| ProtocolInfo {
             name: d.name.into(),
             summary: d.summary.into(),
@@ -158,7 +191,7 @@ pub fn protocols() -> Vec<ProtocolInfo> {
             round_unit: d.rounds.unit.into(),
             min_seats: d.seats.min as u32,
             max_seats: d.seats.max.map(|m| m as u32),
-            sides: d.sides.to_vec(),
+            sides: d.sides.iter().map(|s| s.to_string()).collect(),
             options: d.options.to_vec(),
             reads_agreement: d.reads_agreement,
             seats_are_roles: d.seats_are_roles,
@@ -168,8 +201,9 @@ pub fn protocols() -> Vec<ProtocolInfo> {
 
 /// The definition of the protocol called `name`.
 pub(crate) fn lookup(name: &str) -> Result<&'static Definition, Error> {
-    REGISTRY.iter().copied().find(|d| d.name == name).ok_or_else(|| {
-        let names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+    let entry = REGISTRY.iter().find(|e| e.name() == name);
+    entry.map(|e| e.definition()).ok_or_else(|| {
+        let names: Vec<&str> = REGISTRY.iter().map(|e| e.name()).collect();
         Error::spec("protocol.name", format!("unknown protocol '{name}'; one of: {}", names.join(", ")))
     })
 }
@@ -189,21 +223,28 @@ pub(crate) fn check(spec: &DebateSpec) -> Result<Options, Error> {
         return (super::document::DEF.check)(spec);
     }
     let def = lookup(&spec.protocol.name)?;
+    limits(def.name, &def.seats, &def.rounds, spec)?;
+    (def.check)(spec)
+}
+
+/// Check the panel's size and the rounds a spec asks for against a protocol's bounds.
+pub(crate) fn limits(name: &str, seats: &Seats, rounds: &Rounds, spec: &DebateSpec) -> Result<(), Error> {
     let n = spec.panel.len();
-    let seats = |bound: &str| format!("{} {bound} ({}); it has {n}", def.name, def.seats.why);
-    if n < def.seats.min {
-        return Err(Error::spec("panel", seats(&format!("needs at least {} seats", def.seats.min))));
+    let why = if seats.why.is_empty() { String::new() } else { format!(" ({})", seats.why) };
+    let outside = |bound: String| Err(Error::spec("panel", format!("{name} {bound}{why}; it has {n}")));
+    if n < seats.min {
+        return outside(format!("needs at least {} seats", seats.min));
     }
-    if let Some(max) = def.seats.max.filter(|&m| n > m) {
-        return Err(Error::spec("panel", seats(&format!("takes at most {max} seats"))));
+    if let Some(max) = seats.max.filter(|&m| n > m) {
+        return outside(format!("takes at most {max} seats"));
     }
-    if let Some(r) = spec.rounds.filter(|&r| r > def.rounds.max) {
+    if let Some(r) = spec.rounds.filter(|&r| r > rounds.max) {
         return Err(Error::spec(
             "rounds",
-            format!("{} runs at most {} ({}); {r} asked", def.name, plural(def.rounds.max, "round"), def.rounds.unit),
+            format!("{name} runs at most {} ({}); {r} asked", plural(rounds.max, "round"), rounds.unit),
         ));
     }
-    (def.check)(spec)
+    Ok(())
 }
 
 fn plural(n: u32, what: &str) -> String {
@@ -306,11 +347,11 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_every_protocol_builds_from_its_example() {
-        let mut names: Vec<&str> = REGISTRY.iter().map(|d| d.name).collect();
+        let mut names: Vec<&str> = REGISTRY.iter().map(|e| e.name()).collect();
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), REGISTRY.len());
-        for def in REGISTRY {
+        for def in REGISTRY.iter().map(|e| e.definition()) {
             let seats = def.seats.min.max(3).min(def.seats.max.unwrap_or(usize::MAX));
             let spec = example_spec(def.name, seats, def.rounds.default)
                 .unwrap_or_else(|e| panic!("{}: its example does not validate: {e}", def.name));
@@ -334,5 +375,105 @@ mod tests {
         spec.rounds = Some(3);
         let e = check(&spec).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "rounds"), "{e}");
+    }
+
+    /// The field and the words of a refused spec: protocol `name` with 2
+    /// seats (or `seats`), rounds and options as given.
+    fn refused(name: &str, seats: usize, rounds: Option<u32>, options: Value) -> (String, String) {
+        let mut spec = example_spec(name, 2, 1).unwrap();
+        while spec.panel.len() < seats {
+            let mut seat = spec.panel[0].clone();
+            seat.id = format!("s{}", spec.panel.len());
+            spec.panel.push(seat);
+        }
+        spec.rounds = rounds;
+        spec.protocol.options = options.as_object().unwrap().clone().into_iter().collect();
+        match spec.validate() {
+            Err(Error::InvalidSpec { field, reason }) => (field, reason),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_built_in_document_is_checked_as_its_protocol() {
+        use serde_json::json;
+        let cases = [
+            (
+                "steelman",
+                3,
+                None,
+                json!({}),
+                "panel",
+                "steelman takes at most 2 seats (the steelman is seat 1, the devil's advocate seat 2); it has 3",
+            ),
+            (
+                "structured",
+                2,
+                Some(2),
+                json!({}),
+                "rounds",
+                "structured runs at most 1 round (one pass: opening, cross-examination, rebuttal); 2 asked",
+            ),
+            ("devils-advocate", 2, None, json!({"adversary": 3}), "protocol.adversary", "seat 3"),
+            (
+                "devils-advocate",
+                2,
+                None,
+                json!({"consensus": "read"}),
+                "protocol.consensus",
+                "unknown field `consensus`, expected `adversary`",
+            ),
+            ("devils-advocate", 2, None, json!({"adversary": true}), "protocol.adversary", "untagged enum SeatRef"),
+            (
+                "round-robin",
+                2,
+                None,
+                json!({"adversary": 1}),
+                "protocol.adversary",
+                "unknown field `adversary`, there are no fields",
+            ),
+            (
+                "consensus-check",
+                2,
+                None,
+                json!({"consensus": "vibes"}),
+                "protocol.consensus",
+                "unknown variant `vibes`",
+            ),
+            (
+                "consensus-check",
+                2,
+                None,
+                json!({"adversary": 1}),
+                "protocol.adversary",
+                "unknown field `adversary`, expected `consensus`",
+            ),
+        ];
+        for (name, seats, rounds, options, field, words) in cases {
+            let (f, reason) = refused(name, seats, rounds, options.clone());
+            assert_eq!(f, field, "{name} {options}: {reason}");
+            assert!(reason.contains(words), "{name} {options}: {reason}");
+        }
+        let mut spec = example_spec("consensus-check", 2, 1).unwrap();
+        spec.judge = None;
+        spec.protocol.options.insert("consensus".into(), json!("judge"));
+        let e = spec.validate().unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "protocol.consensus"), "{e}");
+    }
+
+    #[test]
+    fn a_built_in_document_normalizes_its_options_as_its_protocol() {
+        use serde_json::json;
+        let normalized = |name: &str, options: Value| {
+            let mut spec = example_spec(name, 3, 1).unwrap();
+            spec.protocol.options = options.as_object().unwrap().clone().into_iter().collect();
+            check(&spec).unwrap()
+        };
+        // The default mode is left out, a chosen one kept; a seat as given.
+        assert!(normalized("consensus-check", json!({"consensus": "declared"})).is_empty());
+        assert_eq!(normalized("consensus-check", json!({"consensus": "judge"}))["consensus"], json!("judge"));
+        assert_eq!(normalized("devils-advocate", json!({"adversary": 2}))["adversary"], json!(2));
+        assert_eq!(normalized("devils-advocate", json!({"adversary": "b"}))["adversary"], json!("b"));
+        assert!(normalized("round-robin", json!({})).is_empty());
     }
 }

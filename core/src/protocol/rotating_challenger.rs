@@ -14,6 +14,8 @@
 //! - the judge is not a debater and is asked for unresolved tensions and the
 //!   challenger points that survived.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 
 use super::registry::{
@@ -33,7 +35,7 @@ pub(crate) const DEF: Definition = Definition {
             name: "challenger",
             kind: OptionKind::Seat,
             default: "the first seat",
-            help: "The seat that challenges in round 1; the role then rotates.",
+            help: Cow::Borrowed("The seat that challenges in round 1; the role then rotates."),
         },
         CONSENSUS_OPTION,
     ],

@@ -3,14 +3,35 @@
 //! every host describes a document of one's own as the engine will run it,
 //! and none keeps its own copy of which documents take which options.
 
+use std::borrow::Cow;
+
 use super::speakers::Pick;
 use super::stopping::Stop;
 use super::{Document, load_str};
 use crate::Error;
-use crate::protocol::registry::{CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
+use crate::protocol::registry::{self, CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
 
 impl Document {
     pub(crate) fn info(&self) -> ProtocolInfo {
+        ProtocolInfo {
+            name: self.name.clone(),
+            summary: self.summary.clone(),
+            default_rounds: self.rounds.default,
+            max_rounds: self.rounds.max,
+            round_unit: self.round_unit().into(),
+            min_seats: self.seats.min,
+            max_seats: self.seats.max,
+            sides: self.seats.sides.clone(),
+            options: self.options(),
+            reads_agreement: self.reads_agreement(),
+            // Its named speakers are panel seats by name, not role files.
+            seats_are_roles: false,
+        }
+    }
+
+    /// The options a spec may set for it: `adversary` when it declares one,
+    /// `consensus` when it stops on agreement.
+    pub(crate) fn options(&self) -> Vec<OptionInfo> {
         let mut options = Vec::new();
         if let Some(adversary) = &self.adversary {
             options.push(OptionInfo {
@@ -21,31 +42,40 @@ impl Document {
                     Pick::Seat(_) => "the seat the document names",
                     Pick::Rotate { .. } => "the document's first seat, rotating each round",
                 },
-                help: "The seat that holds the document's adversarial role (for a rotation: where it starts).",
+                help: adversary.help.clone().map_or(
+                    Cow::Borrowed(
+                        "The seat that holds the document's adversarial role (for a rotation: where it starts).",
+                    ),
+                    Cow::Owned,
+                ),
             });
         }
-        let reads_agreement = matches!(self.stop, Stop::Consensus(_));
-        if reads_agreement {
+        if self.reads_agreement() {
             options.push(CONSENSUS_OPTION);
         }
-        let round_unit = match self.rounds.unit.as_str() {
+        options
+    }
+
+    /// It may stop early on agreement: the spec's `consensus` applies.
+    pub(crate) fn reads_agreement(&self) -> bool {
+        matches!(self.stop, Stop::Consensus(_))
+    }
+
+    /// Its seat and round bounds, as the registry checks a spec against them.
+    pub(crate) fn limits(&self) -> (registry::Seats<'_>, registry::Rounds<'_>) {
+        let seats = registry::Seats {
+            min: self.seats.min as usize,
+            max: self.seats.max.map(|m| m as usize),
+            why: self.seats.why.as_deref().unwrap_or(""),
+        };
+        (seats, registry::Rounds { default: self.rounds.default, max: self.rounds.max, unit: self.round_unit() })
+    }
+
+    /// What one round is, in a few words.
+    pub(crate) fn round_unit(&self) -> &str {
+        match self.rounds.unit.as_str() {
             "" => "one pass through its phases",
             unit => unit,
-        };
-        ProtocolInfo {
-            name: self.name.clone(),
-            summary: self.summary.clone(),
-            default_rounds: self.rounds.default,
-            max_rounds: self.rounds.max,
-            round_unit: round_unit.into(),
-            min_seats: self.seats.min,
-            max_seats: self.seats.max,
-            // A document's seats play the parts its phases give them; none is fixed by position.
-            sides: Vec::new(),
-            options,
-            reads_agreement,
-            // Its named speakers are panel seats by name, not role files.
-            seats_are_roles: false,
         }
     }
 }
@@ -95,6 +125,21 @@ mod tests {
         assert_eq!(both.options[0].kind, OptionKind::Seat);
         assert_eq!(both.options[0].default, "the seat the document names");
         assert_eq!(both.options[1].kind, OptionKind::Choice(&["read", "declared", "judge"]));
+    }
+
+    #[test]
+    fn sides_and_the_adversary_help_are_the_documents_own() {
+        let told = info(&format!(
+            r#"{{"version": 1, "name": "p", "seats": {{"min": 2, "max": 2, "why": "red and blue", "sides": ["red", "blue"]}},
+                "adversary": {{"title": "critic", "pick": {{"seat": 2}}, "help": "The seat that attacks."}}, {PHASE}}}"#
+        ));
+        assert_eq!(told.sides, ["red", "blue"]);
+        assert_eq!(told.options[0].help, "The seat that attacks.");
+        let untold = info(&format!(
+            r#"{{"version": 1, "name": "p", "seats": {{"min": 2}}, "adversary": {{"title": "critic", "pick": "seeded"}}, {PHASE}}}"#
+        ));
+        assert!(untold.sides.is_empty());
+        assert!(untold.options[0].help.starts_with("The seat that holds the document's adversarial role"));
     }
 
     #[test]

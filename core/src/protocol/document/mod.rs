@@ -7,11 +7,12 @@
 //! tokens and cost of a run are bounded from the document and the spec
 //! alone, before the run ([`bounds`](bounds::bounds)).
 //!
-//! The built-ins that the format can say ship as documents ([`builtin`]):
+//! The built-ins that the format can say ship as documents ([`builtins`]):
 //! round-robin, devils-advocate, consensus-check, structured, steelman and
-//! ranked, each reproducing its golden cases byte for byte (structured's
-//! golden case was re-blessed once: the Rust protocol emitted the rebuttal's
-//! `round-ended` twice, and the document emits it once). ranked uses the
+//! ranked. The registry reads everything about them from their JSON (no
+//! Rust restates it), and each reproduces its golden cases byte for byte
+//! (structured's golden case was re-blessed once: the Rust protocol emitted
+//! the rebuttal's `round-ended` twice, and the document emits it once). ranked uses the
 //! peer-review features: [`labels`] drawn by the seed, `answered` speakers,
 //! `hide_own` and `show` in a `sees`, the [`ranking`] reader and the
 //! [`borda_aggregate`]. The rest stay Rust, because the format (version 1)
@@ -32,6 +33,7 @@
 pub(crate) mod aggregators;
 pub(crate) mod borda_aggregate;
 pub(crate) mod bounds;
+pub(crate) mod builtins;
 mod info;
 mod interpreter;
 pub(crate) mod labels;
@@ -45,10 +47,9 @@ pub(crate) mod templates;
 mod validate;
 pub(crate) mod visibility;
 
-use std::sync::{Arc, OnceLock};
-
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+pub use builtins::BUILTIN_DOCUMENTS;
 pub use info::document_info;
 pub(crate) use interpreter::Interpreter;
 pub(crate) use spec_option::{DEF, build, carried};
@@ -147,11 +148,28 @@ pub(crate) struct Seats {
     /// The most seats (no limit if absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
+    /// Why these bounds, in a few words: the error a panel outside them gets says it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    /// What each seat is, in panel order, when each plays a part of its own
+    /// (`["steelman", "devil's advocate"]`): one per seat, so `min` and `max`
+    /// are its length. Hosts show them, and one model given alone plays every part.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sides: Vec<String>,
+    /// Its worth is in different models disagreeing (peer rankings, an
+    /// adversary): a panel of one model is warned about, or refused
+    /// (`limits.diversity`), as for the built-ins that say so.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub different_models: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Seats {
     fn default() -> Self {
-        Seats { min: 1, max: None }
+        Seats { min: 1, max: None, why: None, sides: Vec::new(), different_models: false }
     }
 }
 
@@ -190,55 +208,4 @@ pub(crate) fn load_str(text: &str, prefix: &str) -> Result<Document, Error> {
 pub fn check_document(json: &str) -> Result<String, Error> {
     let doc = load_str(json, "protocol")?;
     Ok(serde_json::to_string_pretty(&doc).expect("a document serializes"))
-}
-
-/// The built-in protocols the format can say, as the documents they are.
-pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
-    ("round-robin", include_str!("builtin/round-robin.json")),
-    ("devils-advocate", include_str!("builtin/devils-advocate.json")),
-    ("consensus-check", include_str!("builtin/consensus-check.json")),
-    ("structured", include_str!("builtin/structured.json")),
-    ("steelman", include_str!("builtin/steelman.json")),
-    ("ranked", include_str!("builtin/ranked.json")),
-];
-
-/// The built-in document `name`, parsed once, and only when asked for: a
-/// debate under one of them need not read the others.
-pub(crate) fn builtin(name: &str) -> Arc<Document> {
-    static PARSED: [OnceLock<Arc<Document>>; BUILTIN_DOCUMENTS.len()] = [const { OnceLock::new() }; _];
-    let i = BUILTIN_DOCUMENTS.iter().position(|(n, _)| *n == name).expect("a shipped document");
-    let (name, text) = BUILTIN_DOCUMENTS[i];
-    PARSED[i]
-        .get_or_init(|| Arc::new(load_str(text, "protocol").unwrap_or_else(|e| panic!("built-in {name}: {e}"))))
-        .clone()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::registry::{self, ProtocolInfo};
-
-    /// The registry lists a built-in document's facts for every host, by
-    /// hand (with wording of its own for seats and options); what the
-    /// document states must agree with it, as its info reads it.
-    #[test]
-    fn each_shipped_document_is_its_registered_protocol() {
-        let catalog = registry::protocols();
-        for (name, text) in BUILTIN_DOCUMENTS {
-            let listed = catalog.iter().find(|p| p.name == *name).unwrap();
-            let read = document_info(text).unwrap();
-            assert_eq!(
-                (&read.name, &read.summary, &read.round_unit),
-                (&listed.name, &listed.summary, &listed.round_unit)
-            );
-            assert_eq!(
-                (read.default_rounds, read.max_rounds, read.min_seats, read.max_seats),
-                (listed.default_rounds, listed.max_rounds, listed.min_seats, listed.max_seats),
-                "{name}"
-            );
-            assert_eq!(read.reads_agreement, listed.reads_agreement, "{name}");
-            let kinds = |p: &ProtocolInfo| p.options.iter().map(|o| (o.name, o.kind)).collect::<Vec<_>>();
-            assert_eq!(kinds(&read), kinds(listed), "{name}");
-        }
-    }
 }

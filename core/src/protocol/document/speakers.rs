@@ -30,6 +30,10 @@ pub(crate) struct Adversary {
     pub title: String,
     /// Which seat it is.
     pub pick: Pick,
+    /// What hosts say the spec's `adversary` option chooses (a line for any
+    /// document if absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 /// How the adversary is chosen. The spec's `protocol.adversary` names a seat

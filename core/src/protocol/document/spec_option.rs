@@ -14,10 +14,9 @@ use crate::consensus::ConsensusMode;
 use crate::protocol::registry::{self, BASE, Definition, ProtocolOptions, checked, typed};
 use crate::{DebateSpec, Error, SeatRef};
 
-/// The definition every spec-borne document shares; what differs is read from the document.
+/// The definition every spec-borne document shares; what differs (its name
+/// and every fact hosts show) is read from the document.
 pub(crate) const DEF: Definition = Definition {
-    name: "",
-    summary: "a protocol document given in the spec",
     check: checked::<Options>,
     bounds: |spec| bounds::bounds(&document(spec), spec),
     build: |spec| Box::new(build(Arc::new(document(spec)), spec)),
@@ -39,7 +38,7 @@ impl ProtocolOptions for Options {
     fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         let doc = load(&self.document, "protocol.document")?;
         let name = &spec.protocol.name;
-        if registry::REGISTRY.iter().any(|d| d.name == name) {
+        if registry::REGISTRY.iter().any(|e| e.name() == name) {
             return Err(Error::spec(
                 "protocol.name",
                 format!("'{name}' is a built-in protocol; give your document a name of its own"),
@@ -48,17 +47,8 @@ impl ProtocolOptions for Options {
         if *name != doc.name {
             return Err(Error::spec("protocol.name", format!("'{name}', but the document is named '{}'", doc.name)));
         }
-        let n = spec.panel.len() as u32;
-        if n < doc.seats.min || doc.seats.max.is_some_and(|m| n > m) {
-            let most = doc.seats.max.map_or(String::new(), |m| format!(" and at most {m}"));
-            return Err(Error::spec(
-                "panel",
-                format!("{name} takes at least {}{most} seats; it has {n}", doc.seats.min),
-            ));
-        }
-        if let Some(r) = spec.rounds.filter(|&r| r > doc.rounds.max) {
-            return Err(Error::spec("rounds", format!("{name} runs at most {} rounds; {r} asked", doc.rounds.max)));
-        }
+        let (seats, rounds) = doc.limits();
+        registry::limits(name, &seats, &rounds, spec)?;
         match (&self.adversary, &doc.adversary) {
             (Some(_), None) => return Err(Error::spec("protocol.adversary", "the document declares no adversary")),
             (Some(seat), Some(_)) => drop(spec.resolve_seat(seat, "protocol.adversary")?),

@@ -33,9 +33,27 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
     if seats.min == 0 || seats.max.is_some_and(|m| m < seats.min) {
         return fail("seats", "need 1 ≤ min ≤ max".into());
     }
+    if seats.why.as_deref().is_some_and(blank) {
+        return fail("seats.why", "must not be empty".into());
+    }
+    if !seats.sides.is_empty() {
+        let n = seats.sides.len() as u32;
+        if seats.min != n || seats.max != Some(n) {
+            return fail(
+                "seats.sides",
+                format!("one per seat, so the document takes exactly {n} seats: min and max {n}"),
+            );
+        }
+        if let Some(k) = seats.sides.iter().position(|s| blank(s)) {
+            return fail(&format!("seats.sides[{k}]"), "must not be empty".into());
+        }
+    }
     if let Some(adversary) = &doc.adversary {
         if seats.min < 2 {
             return fail("seats.min", "an adversary needs someone to challenge: at least 2 seats".into());
+        }
+        if adversary.help.as_deref().is_some_and(blank) {
+            return fail("adversary.help", "must not be empty".into());
         }
         let position = match adversary.pick {
             Pick::Seat(p) => Some(("adversary.pick.seat", p)),
@@ -155,7 +173,7 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             result_name(doc, &section.result, &at(&format!("aggregate.synthesis.sections[{k}].result")), &mut named)?;
         }
     }
-    if doc.completed.as_deref().is_some_and(|c| c.trim().is_empty()) {
+    if doc.completed.as_deref().is_some_and(blank) {
         return fail("completed", "must not be empty".into());
     }
     Ok(())
@@ -178,6 +196,11 @@ fn result_name<'a>(doc: &Document, name: &'a str, path: &str, named: &mut Vec<&'
         return Ok(());
     };
     Err(Error::spec(path, why))
+}
+
+/// A text given but saying nothing.
+fn blank(text: &str) -> bool {
+    text.trim().is_empty()
 }
 
 fn plain(name: &str) -> bool {
@@ -482,6 +505,17 @@ mod tests {
             ),
             ("/aggregate/tally", json!({}), "protocol.aggregate.tally", "unknown field `tally`"),
             ("/completed", json!(" "), "protocol.completed", "must not be empty"),
+            ("/seats/why", json!(" "), "protocol.seats.why", "must not be empty"),
+            ("/seats/sides", json!(["red", "blue"]), "protocol.seats.sides", "exactly 2 seats"),
+            ("seats", json!({"min": 2, "max": 3, "sides": ["red", "blue"]}), "protocol.seats.sides", "exactly 2 seats"),
+            (
+                "seats",
+                json!({"min": 2, "max": 2, "sides": ["red", " "]}),
+                "protocol.seats.sides[1]",
+                "must not be empty",
+            ),
+            ("seats", json!({"min": 2, "max": 2, "sides": ["red", "blue"], "why": "red and blue"}), "", ""),
+            ("/adversary/help", json!(""), "protocol.adversary.help", "must not be empty"),
         ];
         for (pointer, value, field, words) in cases {
             let mut doc = base();

@@ -1,0 +1,136 @@
+//! The built-in documents: the protocols that ship as JSON, and each one's
+//! [`Definition`] in the registry, read from that JSON. Nothing about them is
+//! stated again in Rust: their name, summary, rounds, seats, sides and
+//! options are the document's, and what they do is the interpreter's.
+
+use std::sync::{Arc, OnceLock};
+
+use super::{Document, borda_aggregate, bounds, build, load_str};
+use crate::consensus::ConsensusMode;
+use crate::json_read::{Misread, read};
+use crate::protocol::registry::{self, BASE, Definition};
+use crate::spec::field_error;
+use crate::{DebateSpec, Error, SeatRef};
+
+/// The built-in protocols the format can say, as the documents they are.
+pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
+    ("round-robin", include_str!("builtin/round-robin.json")),
+    ("devils-advocate", include_str!("builtin/devils-advocate.json")),
+    ("consensus-check", include_str!("builtin/consensus-check.json")),
+    ("structured", include_str!("builtin/structured.json")),
+    ("steelman", include_str!("builtin/steelman.json")),
+    ("ranked", include_str!("builtin/ranked.json")),
+];
+
+const COUNT: usize = BUILTIN_DOCUMENTS.len();
+
+/// The built-in document `name`, parsed once, and only when asked for: a
+/// debate under one of them need not read the others.
+pub(crate) fn builtin(name: &str) -> &'static Arc<Document> {
+    static PARSED: [OnceLock<Arc<Document>>; COUNT] = [const { OnceLock::new() }; _];
+    let i = index(name);
+    let (name, text) = BUILTIN_DOCUMENTS[i];
+    PARSED[i].get_or_init(|| Arc::new(load_str(text, "protocol").unwrap_or_else(|e| panic!("built-in {name}: {e}"))))
+}
+
+fn index(name: &str) -> usize {
+    BUILTIN_DOCUMENTS.iter().position(|(n, _)| *n == name).expect("a shipped document")
+}
+
+/// The registry's definition of the built-in document `name`, made from the
+/// document once and kept, like a coded protocol's `DEF`, for the program's life.
+pub(crate) fn definition(name: &str) -> &'static Definition {
+    static DEFINED: [OnceLock<Definition>; COUNT] = [const { OnceLock::new() }; _];
+    DEFINED[index(name)].get_or_init(|| defined(builtin(name)))
+}
+
+fn defined(doc: &'static Document) -> Definition {
+    let (seats, rounds) = doc.limits();
+    Definition {
+        name: &doc.name,
+        summary: &doc.summary,
+        rounds,
+        seats,
+        // The definition lives as long as the document: its two lists may too.
+        sides: Vec::leak(doc.seats.sides.iter().map(String::as_str).collect()),
+        options: Vec::leak(doc.options()),
+        reads_agreement: doc.reads_agreement(),
+        needs_different_models: doc.seats.different_models,
+        ..SHARED
+    }
+}
+
+/// What every built-in document does alike: the interpreter runs the
+/// document the spec names, and bounds it from the two.
+const SHARED: Definition = Definition {
+    check,
+    bounds: |spec| bounds::bounds(builtin(&spec.protocol.name), spec),
+    build: |spec| Box::new(build(builtin(&spec.protocol.name).clone(), spec)),
+    prompt_tokens: |spec| bounds::prompt_tokens(builtin(&spec.protocol.name), spec),
+    // A Borda aggregate as a table in standings order, then who ranked what.
+    render_result: |t, key, value, out| {
+        let doc = builtin(&t.protocol);
+        doc.aggregate.borda.as_ref().is_some_and(|b| borda_aggregate::render(b, t, key, value, out))
+    },
+    ..BASE
+};
+
+/// The options a built-in document takes: `adversary` (a seat) when it
+/// declares an adversary, `consensus` (the reading mode) when it stops on
+/// agreement; normalized, the default mode left out. Read key by key in
+/// order, as serde reads a struct, so each error names the field and says
+/// what it did when each of these protocols had an options type of its own.
+fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
+    let doc = builtin(&spec.protocol.name);
+    const BOTH: &[&str] = &["adversary", "consensus"];
+    let taken: &'static [&'static str] = match (doc.adversary.is_some(), doc.reads_agreement()) {
+        (true, true) => BOTH,
+        (true, false) => &BOTH[..1],
+        (false, true) => &BOTH[1..],
+        (false, false) => &[],
+    };
+    let mut options = registry::Options::new();
+    let (mut adversary, mut consensus) = (None, ConsensusMode::default());
+    for (key, value) in &spec.protocol.options {
+        let read = match key.as_str() {
+            "adversary" if taken.contains(&"adversary") => read::<SeatRef>(value).map(|s| adversary = Some(s)),
+            "consensus" if taken.contains(&"consensus") => read::<ConsensusMode>(value).map(|m| consensus = m),
+            _ => Err(<Misread as serde::de::Error>::unknown_field(key, taken)),
+        };
+        read.map_err(|e| field_error(&format!("protocol.{key}"), e))?;
+        // A value read is already in its normal form (a seat as given, a mode's name).
+        options.insert(key.clone(), value.clone());
+    }
+    if let Some(seat) = &adversary {
+        spec.resolve_seat(seat, "protocol.adversary")?;
+    }
+    spec.check_consensus(consensus)?;
+    if consensus.is_default() {
+        options.remove("consensus");
+    }
+    Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::registry::{REGISTRY, protocols};
+
+    /// Every shipped document is in the registry under its own name, and
+    /// the catalog describes it exactly as a document of one's own is described.
+    #[test]
+    fn each_shipped_document_is_its_registered_protocol() {
+        let catalog = protocols();
+        for (name, text) in BUILTIN_DOCUMENTS {
+            assert!(REGISTRY.iter().any(|e| matches!(e, registry::Entry::Document(n) if n == name)), "{name}");
+            assert_eq!(builtin(name).name, *name);
+            let listed = catalog.iter().find(|p| p.name == *name).unwrap();
+            assert_eq!(&super::super::document_info(text).unwrap(), listed, "{name}");
+        }
+        for entry in REGISTRY {
+            if let registry::Entry::Document(name) = entry {
+                assert!(BUILTIN_DOCUMENTS.iter().any(|(n, _)| n == name), "{name} is not shipped");
+            }
+        }
+    }
+}
