@@ -106,21 +106,33 @@ fn every_protocol_ends_honestly_against_the_local_model() {
     std::fs::write(&items, "reply to the auditor\nfix the build\n").unwrap();
     let items = items.to_str().unwrap().to_string();
     let one = "openai/smollm2";
-    let cases: Vec<(&str, Vec<&str>)> = vec![
-        ("round-robin", vec!["--panel", "openai/smollm2,openai/smollm2"]),
-        ("rotating-challenger", vec!["--panel", "openai/smollm2,openai/smollm2,openai/smollm2"]),
-        ("devils-advocate", vec!["--panel", "openai/smollm2,openai/smollm2"]),
-        ("consensus-check", vec!["--panel", "openai/smollm2,openai/smollm2"]),
-        ("structured", vec!["--panel", "openai/smollm2,openai/smollm2"]),
-        ("role-council", vec!["--panel", one]),
-        ("adversarial", vec!["--panel", one, "--compete"]),
-        ("steelman", vec!["--panel", one]),
-        ("comparative", vec!["--panel", one, "--option", "trains", "--option", "buses"]),
-        ("priority-vote", vec!["--panel", one, "--items", &items]),
-        // One model on purpose (the only one here): challenge refuses that unless insisted on.
-        ("challenge", vec!["--panel", "openai/smollm2,openai/smollm2", "--allow-one-model"]),
-        ("ranked", vec!["--panel", "openai/smollm2,openai/smollm2"]),
-    ];
+    let two = "openai/smollm2,openai/smollm2";
+    // Every protocol the binary lists (not a copy of the list), each with what it needs.
+    let listed = agon(&["protocols"]);
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let names: Vec<String> = listed
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_whitespace().next())
+        .map(String::from)
+        .collect();
+    assert!(names.len() >= 12, "{listed}");
+    let cases: Vec<(&str, Vec<&str>)> = names
+        .iter()
+        .map(|name| {
+            let extra = match name.as_str() {
+                "rotating-challenger" => vec!["--panel", "openai/smollm2,openai/smollm2,openai/smollm2"],
+                "role-council" | "steelman" => vec!["--panel", one],
+                "adversarial" => vec!["--panel", one, "--compete"],
+                "comparative" => vec!["--panel", one, "--option", "trains", "--option", "buses"],
+                "priority-vote" => vec!["--panel", one, "--items", &items],
+                // One model on purpose (the only one here): challenge refuses that unless insisted on.
+                "challenge" => vec!["--panel", two, "--allow-one-model"],
+                _ => vec!["--panel", two],
+            };
+            (name.as_str(), extra)
+        })
+        .collect();
     for (protocol, extra) in cases {
         let mut args = vec!["run", "Is public transport worth funding?", "--protocol", protocol, "--rounds", "1"];
         args.extend(["--max-tokens", "40", "--judge-max-tokens", "60", "--format", "json", "--quiet"]);
