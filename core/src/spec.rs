@@ -372,7 +372,7 @@ impl DebateSpec {
 
     /// The panel index a seat reference names, or an error naming `field`:
     /// an id, a number from 1, or — as seed 000's `--challenger gemini` —
-    /// the start of one seat's id or model name ([`SeatRef::by_name`]).
+    /// the start of one seat's id or model name.
     pub fn resolve_seat(&self, seat: &SeatRef, field: &str) -> Result<usize, Error> {
         let exact = match seat {
             SeatRef::Position(n) => (*n as usize).checked_sub(1).filter(|&i| i < self.panel.len()),
