@@ -124,6 +124,13 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
                 None => "the judge did not say",
             };
             let _ = writeln!(out, "**Challenger pulled punches:** {punches}\n");
+            if let Some(verdict) = value["verdict"].as_str() {
+                let _ = writeln!(out, "**Verdict:** {}\n", cell(verdict));
+            }
+            let recommendation = text(value, "recommendation");
+            if !recommendation.is_empty() {
+                let _ = writeln!(out, "**Recommendation:** {}\n", cell(&recommendation));
+            }
             for (title, field) in [
                 ("Key narratives", "key_narratives"),
                 ("Agreement zones (high confidence)", "agreement_zones"),
@@ -667,8 +674,9 @@ Produce the final assessment:\n\
 Format: Markdown under '## Competitive Review' with '### Judge Synthesis', then '**Key narratives:**', \
 '**Agreement zones**' and '**Contested zones**'. End with a fenced JSON block in this shape:\n\
 ```json\n{\"concerns\": [{\"concern\": <number>, \"score\": <1-5>}], \"pulled_punches\": <true|false>, \"key_narratives\": [\"...\"], \
-\"agreement_zones\": [\"...\"], \"contested_zones\": [\"...\"]}\n```\n\
-with one entry in \"concerns\" per challenger concern."
+\"agreement_zones\": [\"...\"], \"contested_zones\": [\"...\"], \"recommendation\": \"...\", \"verdict\": \"approve|reject\"}\n```\n\
+with one entry in \"concerns\" per challenger concern, your recommendation in a sentence or two, and the binary \
+verdict on the proposal as it stands."
             .into(),
         before: artifact(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),

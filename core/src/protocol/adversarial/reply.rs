@@ -23,6 +23,21 @@ pub struct Review {
     pub key_narratives: Vec<String>,
     pub agreement_zones: Vec<String>,
     pub contested_zones: Vec<String>,
+    /// The judge's recommendation, in its words; empty when it gave none.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub recommendation: String,
+    /// Seed 001's binary assessment: approve or reject; `None` when the judge
+    /// gave neither word (never guessed from the prose).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Decision>,
+}
+
+/// The two answers a binary assessment has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Decision {
+    Approve,
+    Reject,
 }
 
 /// The JSON block closing the judge's review.
@@ -45,5 +60,35 @@ pub fn review(text: &str) -> Result<Review, String> {
         key_narratives: string_list(&v["key_narratives"]),
         agreement_zones: string_list(&v["agreement_zones"]),
         contested_zones: string_list(&v["contested_zones"]),
+        recommendation: v["recommendation"].as_str().map(str::trim).unwrap_or_default().to_string(),
+        verdict: match v["verdict"].as_str().map(|s| s.trim().to_ascii_lowercase()).as_deref() {
+            Some("approve") => Some(Decision::Approve),
+            Some("reject") => Some(Decision::Reject),
+            _ => None,
+        },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Seed 001's binary assessment is read only from the words asked for;
+    /// prose that leans one way is not a verdict.
+    #[test]
+    fn the_verdict_and_recommendation_are_read_never_guessed() {
+        let said = |extra: &str| {
+            review(&format!(
+                "## Competitive Review\n```json\n{{\"concerns\": [{{\"concern\": 1, \"score\": 2}}]{extra}}}\n```"
+            ))
+            .unwrap()
+        };
+        let r = said(r#", "recommendation": " Ship after a load test. ", "verdict": "Approve""#);
+        assert_eq!((r.verdict, r.recommendation.as_str()), (Some(Decision::Approve), "Ship after a load test."));
+        assert_eq!(said(r#", "verdict": "reject""#).verdict, Some(Decision::Reject));
+        for vague in [r#", "verdict": "approve with changes""#, r#", "verdict": true"#, ""] {
+            let r = said(vague);
+            assert_eq!((r.verdict, r.recommendation.as_str()), (None, ""), "{vague}");
+        }
+    }
 }
