@@ -210,7 +210,8 @@ pub fn document(data: &[u8]) {
     let mut protocol = serde_json::json!({"name": "fuzzed", "document": doc});
     let judge = c.pick(4) != 0;
     if doc["stop"].get("consensus").is_some() {
-        let modes: &[&str] = if judge { &["read", "declared", "judge"] } else { &["read", "declared"] };
+        let modes: &[&str] =
+            if judge { &["read", "declared", "judge", "answer"] } else { &["read", "declared", "answer"] };
         protocol["consensus"] = serde_json::json!(c.one(modes));
     }
     if doc.get("adversary").is_some() && c.flag() {

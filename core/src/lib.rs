@@ -29,6 +29,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod answer;
 pub mod batch;
 mod budget;
 mod builder;
@@ -64,10 +65,11 @@ mod session;
 mod spec;
 pub mod stance;
 mod transcript;
+mod vote;
 
 pub use builder::{SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
-pub use consensus::{ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
+pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
 pub use diversity::Diversity;
 pub use error::Error;

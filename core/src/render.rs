@@ -190,8 +190,18 @@ fn consensus_line(out: &mut String, t: &Transcript, round: u32) {
             _ => String::new(),
         };
         let evidence = s.evidence.as_ref().map(|e| format!(" — “{}”", e.quote)).unwrap_or_default();
-        let _ =
-            writeln!(out, "- {}: {} ({}{declared}){evidence}", name(&s.seat), s.verdict.as_str(), s.source.as_str());
+        let answer = s.answer.as_ref().map(|a| format!(", reads as {a}")).unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "- {}: {} ({}{declared}{answer}){evidence}",
+            name(&s.seat),
+            s.verdict.as_str(),
+            s.source.as_str()
+        );
+    }
+    for conflict in &c.conflicts {
+        let who: Vec<String> = conflict.seats.iter().map(|s| name(s)).collect();
+        let _ = writeln!(out, "- {}: positions contradict ({})", who.join(" and "), conflict.why);
     }
     if let Some(e) = &c.excluded {
         let _ = writeln!(out, "- {}: not counted (challenger)", name(e));

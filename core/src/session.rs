@@ -402,6 +402,11 @@ impl Session {
     }
 
     fn finish(&mut self, ending: Ending) {
+        // Answer mode: the vote over the seats' last answers stands beside the synthesis.
+        if self.debate.spec.consensus_mode() == Some(crate::ConsensusMode::Answer) {
+            let vote = serde_json::to_value(crate::vote::take(&self.debate)).expect("a vote serializes");
+            self.apply(vec![Note::Result { name: "vote".into(), value: vote }]);
+        }
         let failures: Vec<FailureNote> = self
             .debate
             .records

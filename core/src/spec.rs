@@ -350,6 +350,13 @@ impl DebateSpec {
         })
     }
 
+    /// Names an answer may give instead of an option letter: the protocol's
+    /// `options`, when it takes them.
+    pub(crate) fn answer_options(&self) -> Vec<String> {
+        let names = self.protocol.options.get("options").and_then(serde_json::Value::as_array);
+        names.map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+    }
+
     /// The rounds this debate runs: the spec's, or the protocol's default.
     pub fn rounds(&self) -> u32 {
         self.rounds.unwrap_or_else(|| match self.document() {

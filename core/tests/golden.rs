@@ -135,6 +135,12 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         // A reasoning seat's reply cut at its limit is kept and marked; one
         // that thought its whole budget away answered nothing: a failed call.
         ("round-robin-reasoning-cut", "degraded", 2),
+        // Answer mode: round 1's answers differ (one 205, the challenger's 275 not counted),
+        // round 2's all read 215 however written, and the vote stands beside the synthesis.
+        ("rotating-challenger-answer", "consensus", 2),
+        // Answer mode, every seat: a different letter in round 1, no ANSWER line in round 2,
+        // the same letter however written in round 3 (a quoted old answer not counted).
+        ("consensus-check-answer", "consensus", 3),
         // The guide's protocol document: both reds find no fatal flaw in round 2, which stops it.
         ("red-blue-document", "completed", 2),
         // The same document as the browser page's form seats it (no names, its own limits).

@@ -14,8 +14,10 @@ use std::path::Path;
 use agon_core::Transcript;
 use agon_core::picture::{pictures, timeline, timings_from_ndjson};
 
-const CASES: [&str; 6] = [
+const CASES: [&str; 7] = [
     "consensus-check-early-stop",
+    // Answer mode: the cells show each seat's answer.
+    "rotating-challenger-answer",
     "rotating-challenger-judge-overrules",
     "rotating-challenger-partial-agreement",
     "priority-vote-four-items",

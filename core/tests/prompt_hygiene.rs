@@ -17,7 +17,7 @@ fn no_prompt_of_a_protocol_that_reads_agreement_contains_a_counted_word() {
     let protocols = protocols_that_read_agreement();
     assert_eq!(protocols, ["rotating-challenger", "consensus-check"]);
     for name in protocols {
-        for mode in [ConsensusMode::Read, ConsensusMode::Declared, ConsensusMode::Judge] {
+        for mode in ConsensusMode::ALL {
             let s = spec(json!({"name": name, "consensus": mode.as_str()}), &["a", "b", "c", "d"], 3, true);
             // Replies without counted words, so any counted word must come from the engine.
             let run = drive(Session::new(s).unwrap(), |r| match r.purpose {

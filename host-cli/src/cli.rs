@@ -263,7 +263,9 @@ pub struct SpecArgs {
     pub advocate: Option<u32>,
     /// How agreement is read before an early stop (rotating-challenger, consensus-check):
     /// read (free text only), declared (each seat's VOTE line; the default), judge (the line,
-    /// then the judge's model confirms before stopping: one extra call per apparent consensus).
+    /// then the judge's model confirms before stopping: one extra call per apparent consensus),
+    /// answer (each seat's ANSWER line; the same normalised answer is agreement, and the
+    /// transcript keeps the vote over the seats' last answers).
     #[arg(long, value_enum)]
     pub consensus: Option<ConsensusArg>,
     /// The seed for every random choice the protocol makes.
@@ -405,6 +407,7 @@ pub enum ConsensusArg {
     Read,
     Declared,
     Judge,
+    Answer,
 }
 
 impl From<ConsensusArg> for agon_core::ConsensusMode {
@@ -413,6 +416,7 @@ impl From<ConsensusArg> for agon_core::ConsensusMode {
             ConsensusArg::Read => agon_core::ConsensusMode::Read,
             ConsensusArg::Declared => agon_core::ConsensusMode::Declared,
             ConsensusArg::Judge => agon_core::ConsensusMode::Judge,
+            ConsensusArg::Answer => agon_core::ConsensusMode::Answer,
         }
     }
 }

@@ -326,6 +326,7 @@ fn consensus_check(c: core::ConsensusCheck) -> wit::ConsensusCheck {
             core::ConsensusMode::Read => wit::ConsensusMode::Read,
             core::ConsensusMode::Declared => wit::ConsensusMode::Declared,
             core::ConsensusMode::Judge => wit::ConsensusMode::Judge,
+            core::ConsensusMode::Answer => wit::ConsensusMode::Answer,
         },
         rule: c.rule,
         seats: c
@@ -338,10 +339,12 @@ fn consensus_check(c: core::ConsensusCheck) -> wit::ConsensusCheck {
                     core::stance::Source::Declared => wit::StanceSource::Declared,
                     core::stance::Source::Read => wit::StanceSource::Read,
                     core::stance::Source::Judge => wit::StanceSource::Judge,
+                    core::stance::Source::Answer => wit::StanceSource::Answer,
                 },
                 declared: s.declared.map(verdict),
                 position: s.position,
                 evidence: s.evidence.map(|e| wit::Evidence { quote: e.quote, start: e.start, end: e.end }),
+                answer: s.answer,
             })
             .collect(),
         agreeing: c.agreeing,
@@ -352,6 +355,7 @@ fn consensus_check(c: core::ConsensusCheck) -> wit::ConsensusCheck {
             holdouts: j.holdouts.into_iter().map(|h| wit::Holdout { seat: h.seat, why: h.why }).collect(),
             readable: j.readable,
         }),
+        conflicts: c.conflicts.into_iter().map(|c| wit::PositionConflict { seats: c.seats, why: c.why }).collect(),
     }
 }
 

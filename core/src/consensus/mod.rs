@@ -7,10 +7,14 @@
 //! rule in one line, and — in judge mode — the judge's word.
 
 pub(crate) mod confirm;
+mod positions;
 
 use serde::{Deserialize, Serialize};
 
+use crate::answer;
 use crate::stance::{self, Evidence, Source, Verdict};
+
+pub use positions::Conflict;
 
 /// How agreement is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -25,20 +29,34 @@ pub enum ConsensusMode {
     /// As `declared`, and when the panel seems to have converged, the judge's
     /// model is asked to confirm before the debate stops (one extra call).
     Judge,
+    /// Every counted seat closes with an `ANSWER:` line; the answers are
+    /// normalised and compared, and the same answer is agreement. For
+    /// questions with a checkable answer: a number, an option, yes or no.
+    Answer,
 }
 
 impl ConsensusMode {
+    /// Every mode, in the order the docs list them.
+    pub const ALL: [ConsensusMode; 4] =
+        [ConsensusMode::Read, ConsensusMode::Declared, ConsensusMode::Judge, ConsensusMode::Answer];
+
     pub fn as_str(self) -> &'static str {
         match self {
             ConsensusMode::Read => "read",
             ConsensusMode::Declared => "declared",
             ConsensusMode::Judge => "judge",
+            ConsensusMode::Answer => "answer",
         }
     }
 
     /// Whether prompts ask counted seats for the `VOTE:` line.
     pub fn asks_for_vote(self) -> bool {
-        self != ConsensusMode::Read
+        matches!(self, ConsensusMode::Declared | ConsensusMode::Judge)
+    }
+
+    /// Whether prompts ask counted seats for the `ANSWER:` line.
+    pub fn asks_for_answer(self) -> bool {
+        self == ConsensusMode::Answer
     }
 
     pub(crate) fn is_default(&self) -> bool {
@@ -51,7 +69,9 @@ impl ConsensusMode {
 /// words go to every counted seat, every round, whatever it said before, and
 /// none of them is a word the reader counts.
 pub(crate) fn closing(mode: ConsensusMode) -> String {
-    if mode.asks_for_vote() {
+    if mode.asks_for_answer() {
+        format!("\n\n{}", answer::INSTRUCTION)
+    } else if mode.asks_for_vote() {
         format!("\n\n{}", stance::DECLARED_LINE)
     } else {
         "\n\nClose by saying plainly where you now stand relative to the other speakers, \
@@ -81,6 +101,17 @@ impl Rule {
         }
     }
 
+    /// The same rule, in answer mode's words.
+    pub fn describe_answers(self) -> &'static str {
+        match self {
+            Rule::AllButOne => {
+                "at least 2 counted seats give the same answer, at most 1 gives none that can be read, \
+                 and none gives a different one"
+            }
+            Rule::All => "every counted seat gives the same readable answer, and there are at least 2",
+        }
+    }
+
     fn reached(self, verdicts: &[Verdict]) -> bool {
         let agreeing = verdicts.iter().filter(|v| v.counts()).count();
         let dissent = verdicts.iter().any(|v| v.dissents());
@@ -107,6 +138,9 @@ pub struct SeatStance {
     /// The words that decided the verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Evidence>,
+    /// The seat's final answer, normalised (answer mode; absent when it gave none that could be read).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// The judge's answer to "has the panel converged?" (judge mode).
@@ -151,6 +185,9 @@ pub struct ConsensusCheck {
     /// The judge's confirmation, when it was asked (judge mode, and the reading said converged).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge: Option<JudgeReview>,
+    /// Agreeing seats whose stated positions contradict each other: then no consensus.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Conflict>,
 }
 
 impl ConsensusCheck {
@@ -160,15 +197,44 @@ impl ConsensusCheck {
     }
 }
 
-/// Read every `(seat id, reply)` pair and apply `rule`.
+/// Read every `(seat id, reply)` pair and apply `rule`. `options` are the
+/// names an answer may give (answer mode).
 pub(crate) fn evaluate(
     round: u32,
     replies: &[(&str, &str)],
     excluded: Option<&str>,
     mode: ConsensusMode,
     rule: Rule,
+    options: &[String],
 ) -> ConsensusCheck {
-    let seats: Vec<SeatStance> = replies
+    let seats = if mode.asks_for_answer() { answers(replies, options) } else { stances(replies, mode) };
+    let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
+    // Two agreeing seats whose own positions contradict each other hold no one position.
+    let conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, options) };
+    let reached = rule.reached(&verdicts) && conflicts.is_empty();
+    let mut reason = if mode.asks_for_answer() { answer_tally(&seats) } else { tally(&seats) };
+    for c in &conflicts {
+        reason.push_str(&format!("; {} and {} state contradicting positions ({})", c.seats[0], c.seats[1], c.why));
+    }
+    if !reached && !seats.is_empty() {
+        reason.push_str("; not enough for consensus");
+    }
+    ConsensusCheck {
+        round,
+        reached,
+        reason,
+        mode,
+        rule: if mode.asks_for_answer() { rule.describe_answers() } else { rule.describe() }.to_string(),
+        agreeing: seats.iter().filter(|s| s.verdict.counts()).map(|s| s.seat.clone()).collect(),
+        seats,
+        excluded: excluded.map(str::to_string),
+        judge: None,
+        conflicts,
+    }
+}
+
+fn stances(replies: &[(&str, &str)], mode: ConsensusMode) -> Vec<SeatStance> {
+    replies
         .iter()
         .map(|(seat, text)| {
             let r = stance::read(text, mode.asks_for_vote());
@@ -179,26 +245,84 @@ pub(crate) fn evaluate(
                 declared: r.declared,
                 position: r.position,
                 evidence: r.evidence,
+                answer: None,
             }
         })
-        .collect();
-    let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
-    let reached = rule.reached(&verdicts);
-    ConsensusCheck {
-        round,
-        reached,
-        reason: tally(&seats, reached),
-        mode,
-        rule: rule.describe().to_string(),
-        agreeing: seats.iter().filter(|s| s.verdict.counts()).map(|s| s.seat.clone()).collect(),
-        seats,
-        excluded: excluded.map(str::to_string),
-        judge: None,
+        .collect()
+}
+
+/// Answer mode: a seat agrees when its answer is readable and every other
+/// readable answer is the same; a line that cannot be read is unclear, no
+/// line is silent, and an answer that differs from another disagrees.
+fn answers(replies: &[(&str, &str)], options: &[String]) -> Vec<SeatStance> {
+    let found: Vec<Option<answer::Found>> = replies.iter().map(|(_, text)| answer::find(text, options)).collect();
+    let mut distinct: Vec<&str> = found.iter().flatten().filter_map(|f| f.normal.as_deref()).collect();
+    crate::order::sort(&mut distinct);
+    distinct.dedup();
+    replies
+        .iter()
+        .zip(&found)
+        .map(|((seat, text), f)| {
+            let verdict = match f {
+                None => Verdict::Silent,
+                Some(answer::Found { normal: None, .. }) => Verdict::Unclear,
+                Some(_) if distinct.len() == 1 => Verdict::Agrees,
+                Some(_) => Verdict::Disagrees,
+            };
+            SeatStance {
+                seat: seat.to_string(),
+                verdict,
+                source: Source::Answer,
+                declared: None,
+                position: None,
+                evidence: f.as_ref().map(|f| Evidence::of(text, f.span)),
+                answer: f.as_ref().and_then(|f| f.normal.clone()),
+            }
+        })
+        .collect()
+}
+
+/// "a", "a and b", "a, b and c".
+fn names(who: &[&str]) -> String {
+    match who {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 
+/// "a and b answer 18; c answers 20; d gives no answer".
+fn answer_tally(seats: &[SeatStance]) -> String {
+    if seats.is_empty() {
+        return "no replies to read".to_string();
+    }
+    let mut groups: Vec<(&str, Vec<&str>)> = Vec::new();
+    let (mut silent, mut unreadable) = (Vec::new(), Vec::new());
+    for s in seats {
+        match (&s.answer, s.verdict) {
+            (Some(a), _) => match groups.iter_mut().find(|(g, _)| g == a) {
+                Some((_, who)) => who.push(&s.seat),
+                None => groups.push((a, vec![&s.seat])),
+            },
+            (None, Verdict::Unclear) => unreadable.push(s.seat.as_str()),
+            (None, _) => silent.push(s.seat.as_str()),
+        }
+    }
+    let mut parts: Vec<String> = groups
+        .iter()
+        .map(|(a, who)| format!("{} {} {a}", names(who), if who.len() == 1 { "answers" } else { "answer" }))
+        .collect();
+    if !unreadable.is_empty() {
+        parts.push(format!("{} gave an answer that cannot be read", names(&unreadable)));
+    }
+    if !silent.is_empty() {
+        parts.push(format!("{} gave no ANSWER line", names(&silent)));
+    }
+    parts.join("; ")
+}
+
 /// "2 of 3 counted seats agree; c agrees in part" — the verdicts in one sentence.
-fn tally(seats: &[SeatStance], reached: bool) -> String {
+fn tally(seats: &[SeatStance]) -> String {
     if seats.is_empty() {
         return "no replies to read".to_string();
     }
@@ -209,9 +333,6 @@ fn tally(seats: &[SeatStance], reached: bool) -> String {
     if !others.is_empty() {
         reason.push_str(&format!("; {}", others.join(", ")));
     }
-    if !reached {
-        reason.push_str("; not enough for consensus");
-    }
     reason
 }
 
@@ -220,7 +341,7 @@ mod tests {
     use super::*;
 
     fn check(replies: &[(&str, &str)], mode: ConsensusMode, rule: Rule) -> ConsensusCheck {
-        evaluate(1, replies, Some("d"), mode, rule)
+        evaluate(1, replies, Some("d"), mode, rule, &[])
     }
 
     #[test]
@@ -241,6 +362,15 @@ mod tests {
             !check(&[("a", "I agree with Speaker 2 that cost matters."), ("b", "Hmm.")], Read, Rule::AllButOne).reached
         );
         assert!(!check(&[], Read, Rule::AllButOne).reached);
+    }
+
+    #[test]
+    fn the_protocol_option_offers_every_mode() {
+        let crate::protocol::registry::OptionKind::Choice(names) = crate::protocol::registry::CONSENSUS_OPTION.kind
+        else {
+            panic!("consensus is a choice")
+        };
+        assert_eq!(names, ConsensusMode::ALL.map(ConsensusMode::as_str));
     }
 
     #[test]

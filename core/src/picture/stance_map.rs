@@ -113,6 +113,8 @@ fn cell(out: &mut String, check: &ConsensusCheck, seat: &str, x: u32, y: u32) {
         );
     } else if let Some(stance) = check.seats.iter().find(|s| s.seat == seat) {
         let (fill, ink, letter) = look(stance.verdict);
+        // Answer mode: the cell shows the seat's answer itself (model text: escaped, clipped).
+        let letter = stance.answer.as_deref().map_or_else(|| letter.to_string(), |a| svg::text(a, 6));
         let _ = writeln!(
             out,
             "<rect class=\"verdict {}\" x=\"{}\" y=\"{}\" width=\"{w}\" height=\"{h}\" fill=\"{fill}\" stroke=\"#555555\"/>\
@@ -178,6 +180,14 @@ pub(crate) fn describe(t: &Transcript) -> String {
                 let _ = write!(s, "; {} {}", who.join(", "), v.as_str());
             }
         }
+        let answers: Vec<String> = c
+            .seats
+            .iter()
+            .filter_map(|s| s.answer.as_ref().map(|a| format!("{} {}", svg::clip(&s.seat, 24), svg::clip(a, 24))))
+            .collect();
+        if !answers.is_empty() {
+            let _ = write!(s, "; answers: {}", answers.join(", "));
+        }
         if let Some(ex) = &c.excluded {
             let _ = write!(s, "; {} is the challenger, not counted", svg::clip(ex, 24));
         }
@@ -199,7 +209,15 @@ pub(crate) mod tests {
     use crate::{ConsensusMode, JudgeReview, SeatInfo, SeatStance};
 
     fn stance(seat: &str, verdict: Verdict) -> SeatStance {
-        SeatStance { seat: seat.into(), verdict, source: Source::Read, declared: None, position: None, evidence: None }
+        SeatStance {
+            seat: seat.into(),
+            verdict,
+            source: Source::Read,
+            declared: None,
+            position: None,
+            evidence: None,
+            answer: None,
+        }
     }
 
     fn check(round: u32, reached: bool, excluded: Option<&str>, seats: Vec<SeatStance>) -> ConsensusCheck {
@@ -213,6 +231,7 @@ pub(crate) mod tests {
             seats,
             excluded: excluded.map(str::to_string),
             judge: None,
+            conflicts: vec![],
         }
     }
 

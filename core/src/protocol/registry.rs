@@ -134,9 +134,11 @@ pub struct OptionInfo {
 /// The option of every protocol that reads agreement (`reads_agreement`).
 pub(crate) const CONSENSUS_OPTION: OptionInfo = OptionInfo {
     name: "consensus",
-    kind: OptionKind::Choice(&["read", "declared", "judge"]),
+    kind: OptionKind::Choice(&["read", "declared", "judge", "answer"]),
     default: "declared",
-    help: Cow::Borrowed("How agreement is read before an early stop (judge: the judge's model confirms it)."),
+    help: Cow::Borrowed(
+        "How agreement is read before an early stop (judge: the judge's model confirms it; answer: the same final answer, and the vote).",
+    ),
 };
 
 /// What an option holds.

@@ -145,7 +145,14 @@ impl Protocol for RotatingChallenger {
                     self.stage = Stage::AwaitBlind;
                     let calls = (0..debate.spec.panel.len())
                         .map(|seat| {
-                            PlannedCall::turn(seat, 0, Phase::Blind, false, blind_prompt(debate, seat), &debate.spec)
+                            PlannedCall::turn(
+                                seat,
+                                0,
+                                Phase::Blind,
+                                false,
+                                blind_prompt(debate, seat, self.mode),
+                                &debate.spec,
+                            )
                         })
                         .collect();
                     return Step::Run(calls);
@@ -251,7 +258,7 @@ fn check_round(debate: &Debate, round: u32, challenger: Option<usize>, mode: Con
         .filter_map(|i| debate.text(i, round, Phase::Deliberation).map(|t| (debate.seat(i).id.as_str(), t)))
         .collect();
     let excluded = challenger.map(|c| debate.seat(c).id.as_str());
-    consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne)
+    consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne, &debate.spec.answer_options())
 }
 
 /// The debaters' view of a speaker: always "Speaker N" (seed 000 is
@@ -276,8 +283,8 @@ fn judge_label(slot: &Slot) -> String {
 }
 
 /// A blind first answer. Output: position, reasoning, confidence, in prose.
-fn blind_prompt(debate: &Debate, seat: usize) -> Prompt {
-    let system = format!(
+fn blind_prompt(debate: &Debate, seat: usize, mode: ConsensusMode) -> Prompt {
+    let mut system = format!(
         "You are one of {n} experts answering the same question independently. \
 You cannot see the other answers, and they cannot see yours.\n\n\
 Give your own best answer: state your position first, then the reasoning behind it, \
@@ -286,6 +293,10 @@ Two or three short paragraphs.{persona}",
         n = debate.spec.panel.len(),
         persona = prompt_kit::persona(debate.seat(seat)),
     );
+    // In answer mode the blind answers carry the line too: they are each seat's first answer.
+    if mode.asks_for_answer() {
+        system.push_str(&consensus::closing(mode));
+    }
     Prompt { system, before: prompt_kit::question(debate), ..Prompt::default() }
 }
 

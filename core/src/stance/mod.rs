@@ -16,7 +16,7 @@
 
 mod declared;
 mod lexicon;
-mod own_words;
+pub(crate) mod own_words;
 mod reader;
 mod tokens;
 
@@ -75,6 +75,8 @@ pub enum Source {
     Read,
     /// The judge's confirmation (judge mode).
     Judge,
+    /// The seat's `ANSWER:` line, compared with the others' (answer mode).
+    Answer,
 }
 
 impl Source {
@@ -83,6 +85,7 @@ impl Source {
             Source::Declared => "declared",
             Source::Read => "read",
             Source::Judge => "judge",
+            Source::Answer => "answer",
         }
     }
 }

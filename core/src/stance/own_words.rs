@@ -181,6 +181,10 @@ fn is_speaker_name(name: &str) -> bool {
     {
         return false;
     }
+    // `ANSWER:` alone is our own structural key (answer mode); "Answer B:" is a label.
+    if head.is_some_and(|h| words[h] == "answer" && h + 1 == words.len()) {
+        return false;
+    }
     match head {
         // "Speaker 2", "The other speakers", "Devil's Advocate", "Response A" — the
         // label's last meaningful word names a speaker, or a number/letter follows it.

@@ -124,7 +124,7 @@ mod tests {
         assert!(both.reads_agreement);
         assert_eq!(both.options[0].kind, OptionKind::Seat);
         assert_eq!(both.options[0].default, "the seat the document names");
-        assert_eq!(both.options[1].kind, OptionKind::Choice(&["read", "declared", "judge"]));
+        assert_eq!(both.options[1].kind, OptionKind::Choice(&["read", "declared", "judge", "answer"]));
     }
 
     #[test]

@@ -233,7 +233,8 @@ impl Interpreter {
                     super::stopping::Rule::AllButOne => Rule::AllButOne,
                 };
                 let excluded = adversary.map(|a| debate.seat(a).id.as_str());
-                let check = consensus::evaluate(round, &replies, excluded, self.mode, rule);
+                let check =
+                    consensus::evaluate(round, &replies, excluded, self.mode, rule, &debate.spec.answer_options());
                 if check.reached && self.mode == ConsensusMode::Judge {
                     return Ok(Stage::Confirming { check, asked: false });
                 }

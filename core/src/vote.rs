@@ -1,0 +1,113 @@
+//! The vote: the plurality answer over each seat's last answer.
+//!
+//! Choi et al. (2025, "Debate or Vote") find that most of what a debate gains
+//! comes from the vote over answers; so every debate in answer mode records
+//! it, beside the judge's synthesis and never inside it. Each seat's last
+//! counted turn gives its answer (a challenger's turns are not counted); an
+//! answer that cannot be read is no answer, never a guess; a tie is named,
+//! not broken.
+
+use std::fmt::Write;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::answer;
+use crate::debate::{Answer, Debate};
+use crate::render::results::{name, table};
+use crate::{Purpose, Transcript};
+
+/// The vote as the transcript keeps it (result `vote`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Vote {
+    /// The plurality answer; absent on a tie or when no seat gave a readable answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Every answer given, most votes first (then the first given), with its seats.
+    pub counts: Vec<Count>,
+    /// The answers tied for most votes, when more than one is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tie: Vec<String>,
+    /// Seats whose last turn gave an answer that cannot be read, or none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+    /// How the vote is taken, in one line.
+    pub rule: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Count {
+    pub answer: String,
+    pub seats: Vec<String>,
+}
+
+const RULE: &str = "the plurality of each seat's last answer; an answer that cannot be read counts as none, \
+                    and a tie names the tied answers without choosing";
+
+/// Take the vote over the panel's last counted turns.
+pub(crate) fn take(debate: &Debate) -> Vote {
+    let options = debate.spec.answer_options();
+    let mut counts: Vec<Count> = Vec::new();
+    let mut unreadable = Vec::new();
+    for (i, seat) in debate.spec.panel.iter().enumerate() {
+        let last = debate.records.iter().rev().find(|r| {
+            r.slot.is_panel(i)
+                && r.slot.purpose == Purpose::Turn
+                && !r.slot.challenger
+                && !r.superseded
+                && matches!(r.answer, Some(Answer::Text { .. }))
+        });
+        let given = last.and_then(|r| match &r.answer {
+            Some(Answer::Text { text, .. }) => answer::find(text, &options).and_then(|f| f.normal),
+            _ => None,
+        });
+        match given {
+            Some(a) => match counts.iter_mut().find(|c| c.answer == a) {
+                Some(c) => c.seats.push(seat.id.clone()),
+                None => counts.push(Count { answer: a, seats: vec![seat.id.clone()] }),
+            },
+            None if last.is_some() => unreadable.push(seat.id.clone()),
+            // A seat that never answered has no vote to count.
+            None => {}
+        }
+    }
+    // Stable: equal counts keep the order in which the answers were first given.
+    crate::order::sort_by_key(&mut counts, |c| core::cmp::Reverse(c.seats.len()));
+    let most = counts.first().map_or(0, |c| c.seats.len());
+    let leaders: Vec<String> = counts.iter().filter(|c| c.seats.len() == most).map(|c| c.answer.clone()).collect();
+    let (answer, tie) = match leaders.len() {
+        1 => (leaders.into_iter().next(), Vec::new()),
+        _ => (None, leaders),
+    };
+    Vote { answer, counts, tie, unreadable, rule: RULE.to_string() }
+}
+
+/// The vote as a person reads it: the winner (or the tie), then every answer
+/// with its seats. False when `value` is not a vote (a document's own result).
+pub(crate) fn render(t: &Transcript, value: &Value, out: &mut String) -> bool {
+    let Ok(vote) = crate::json_read::read::<Vote>(value) else { return false };
+    let seats: usize = vote.counts.iter().map(|c| c.seats.len()).sum::<usize>() + vote.unreadable.len();
+    let _ = writeln!(out, "### Vote\n");
+    let _ = match (&vote.answer, vote.tie.as_slice()) {
+        (Some(a), _) => {
+            let n = vote.counts.first().map_or(0, |c| c.seats.len());
+            writeln!(out, "**{}** — {n} of {seats} seats.\n", crate::render::results::cell(a))
+        }
+        (None, []) => writeln!(out, "No seat gave an answer that could be read.\n"),
+        (None, tied) => writeln!(out, "A tie between {}: no answer is chosen.\n", tied.join(" and ")),
+    };
+    let rows: Vec<Vec<String>> = vote
+        .counts
+        .iter()
+        .map(|c| vec![c.answer.clone(), c.seats.iter().map(|s| name(t, s)).collect::<Vec<_>>().join(", ")])
+        .collect();
+    if !rows.is_empty() {
+        table(out, &["answer", "seats"], &rows);
+    }
+    if !vote.unreadable.is_empty() {
+        let who: Vec<String> = vote.unreadable.iter().map(|s| name(t, s)).collect();
+        let _ = writeln!(out, "No readable answer: {}.\n", who.join(", "));
+    }
+    let _ = writeln!(out, "*Rule: {}.*\n", vote.rule);
+    true
+}

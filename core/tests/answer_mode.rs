@@ -1,0 +1,118 @@
+//! Answer mode and the vote, end to end: the debate stops on the same
+//! normalised answer and not before, the vote names ties and unreadable
+//! answers, and two SAME seats whose positions contradict end nothing.
+
+mod common;
+
+use agon_core::{ConsensusMode, Purpose, Session};
+use common::*;
+use serde_json::{Value, json};
+
+/// Drive `protocol` with four seats; `answers[seat][round]` is each seat's reply (round 0: blind).
+fn run(protocol: Value, rounds: u32, answers: &[&[&str]]) -> Run {
+    let s = spec(protocol, &["a", "b", "c", "d"], rounds, true);
+    drive(Session::new(s).unwrap(), |r| match r.purpose {
+        Purpose::Judge => reply(r, "## Answer\nDone."),
+        _ => {
+            let seat = (r.seat.as_bytes()[0] - b'a') as usize;
+            let round = if r.phase == agon_core::Phase::Blind { 0 } else { r.round as usize };
+            reply(r, answers[seat].get(round).copied().unwrap_or("Nothing to add."))
+        }
+    })
+}
+
+fn vote(run: &Run) -> Value {
+    run.session.transcript().results.get("vote").cloned().expect("a vote")
+}
+
+#[test]
+fn consensus_check_stops_on_the_same_answer_and_not_before() {
+    let protocol = json!({"name": "consensus-check", "consensus": "answer"});
+    // Round 1: 12, 12, 12 and no line; round 2: every seat 12, written four ways.
+    let seats: [&[&str]; 4] = [
+        &["", "ANSWER: 12", "ANSWER: 12"],
+        &["", "ANSWER: 12 apples", "**Answer:** $12.00"],
+        &["", "ANSWER: twelve, i.e. 12", "Final answer: \\boxed{12}"],
+        &["", "I need more time.", "ANSWER: 12."],
+    ];
+    let r = run(protocol, 4, &seats);
+    let t = r.session.transcript();
+    assert_eq!(t.consensus.len(), 2, "{:#?}", t.consensus);
+    assert!(!t.consensus[0].reached);
+    assert!(t.consensus[0].reason.contains("d gave no ANSWER line"), "{}", t.consensus[0].reason);
+    assert!(t.consensus[1].reached);
+    assert_eq!(t.consensus[1].seats.iter().map(|s| s.answer.as_deref()).collect::<Vec<_>>(), [Some("12"); 4]);
+    assert_eq!(t.outcome.as_ref().map(|o| o.rounds_run), Some(2));
+    assert_eq!(vote(&r)["answer"], "12");
+}
+
+#[test]
+fn the_vote_counts_most_first_and_names_ties_and_unreadable_answers() {
+    let protocol = json!({"name": "consensus-check", "consensus": "answer"});
+    let seats: [&[&str]; 4] = [&["", "ANSWER: B"], &["", "ANSWER: (c)"], &["", "ANSWER: B or C"], &["", "ANSWER: C."]];
+    let r = run(protocol, 1, &seats);
+    let v = vote(&r);
+    assert_eq!(v["answer"], "C");
+    assert!(v.get("tie").is_none(), "{v}");
+    assert_eq!(v["unreadable"], json!(["c"]));
+    // Most votes first: C (b, d) before B (a).
+    assert_eq!(v["counts"], json!([{"answer": "C", "seats": ["b", "d"]}, {"answer": "B", "seats": ["a"]}]));
+    // One more seat says B: now a tie, named and not broken.
+    let seats: [&[&str]; 4] = [&["", "ANSWER: B"], &["", "ANSWER: (c)"], &["", "ANSWER: b."], &["", "ANSWER: C."]];
+    let r = run(json!({"name": "consensus-check", "consensus": "answer"}), 1, &seats);
+    let v = vote(&r);
+    assert!(v.get("answer").is_none(), "{v}");
+    assert_eq!(v["tie"], json!(["B", "C"]));
+    let md = agon_core::markdown(&r.session.transcript());
+    assert!(md.contains("A tie between B and C: no answer is chosen."), "{md}");
+}
+
+#[test]
+fn the_challenger_is_not_counted_in_the_check_or_the_vote() {
+    // Round 1's challenger is a: its 99 counts for nothing; b, c, d agree on 7.
+    let protocol = json!({"name": "rotating-challenger", "consensus": "answer"});
+    let seats: [&[&str]; 4] = [
+        &["ANSWER: 7", "I reject all of it.\nANSWER: 99"],
+        &["ANSWER: 7", "ANSWER: 7"],
+        &["ANSWER: 8", "ANSWER: 7"],
+        &["ANSWER: 7", "ANSWER: 7"],
+    ];
+    let r = run(protocol, 3, &seats);
+    let t = r.session.transcript();
+    assert!(t.consensus[0].reached, "{:#?}", t.consensus[0]);
+    assert_eq!(t.consensus[0].excluded.as_deref(), Some("a"));
+    // a's last counted turn is its blind answer.
+    assert_eq!(vote(&r)["counts"], json!([{"answer": "7", "seats": ["a", "b", "c", "d"]}]));
+}
+
+#[test]
+fn two_same_votes_with_contradicting_positions_are_not_a_consensus() {
+    let protocol = json!({"name": "consensus-check", "consensus": "declared"});
+    let seats: [&[&str]; 4] = [
+        &["", "VOTE: SAME — ship the pilot now."],
+        &["", "VOTE: SAME — do not ship the pilot now."],
+        &["", "VOTE: SAME — ship the pilot now."],
+        &["", "VOTE: SAME — ship the pilot now."],
+    ];
+    let r = run(protocol, 1, &seats);
+    let c = &r.session.transcript().consensus[0];
+    assert!(!c.reached, "{c:#?}");
+    assert_eq!(c.conflicts.len(), 3);
+    assert!(c.conflicts.iter().all(|x| x.seats.contains(&"b".to_string())));
+    assert!(c.reason.contains("state contradicting positions"), "{}", c.reason);
+}
+
+#[test]
+fn only_answer_mode_records_a_vote() {
+    for mode in ConsensusMode::ALL.into_iter().filter(|m| *m != ConsensusMode::Answer) {
+        let protocol = json!({"name": "consensus-check", "consensus": mode.as_str()});
+        let seats: [&[&str]; 4] = [&["", "ANSWER: 1"], &["", "ANSWER: 1"], &["", "ANSWER: 1"], &["", "ANSWER: 1"]];
+        let s = spec(protocol, &["a", "b", "c", "d"], 1, true);
+        let r = drive(Session::new(s).unwrap(), |r| match r.purpose {
+            Purpose::Judge => reply(r, "## Answer\nDone."),
+            Purpose::Confirmation => reply(r, r#"{"settled": false, "position": "", "holdouts": []}"#),
+            _ => reply(r, seats[0][1]),
+        });
+        assert!(!r.session.transcript().results.contains_key("vote"), "{}", mode.as_str());
+    }
+}
