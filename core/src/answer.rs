@@ -10,6 +10,8 @@
 //! Unreadable is a result, never a guess: a reply whose answer cannot be read
 //! counts as giving none, and none is never equal to anything.
 
+use serde::{Deserialize, Serialize};
+
 use crate::stance::own_words;
 
 /// The line counted seats close with in `answer` mode.
@@ -32,9 +34,171 @@ pub struct Found {
 /// instead of a letter.
 pub fn find(text: &str, options: &[String]) -> Option<Found> {
     let own = own_words::mask(text);
-    let (raw, span) = answer_line(&own, text).or_else(|| boxed(&own, text))?;
-    let normal = normalise(&raw, options);
+    if let Some((raw, span)) = answer_line(&own, text) {
+        let normal = normalise(&raw, options);
+        return Some(Found { raw, normal, span });
+    }
+    let boxes = last_boxes(&own, text);
+    let (raw, span) = boxes.last()?.clone();
+    // Two boxes in the closing paragraph that say different things are no one answer.
+    let normals: Vec<Option<String>> = boxes.iter().map(|(r, _)| normalise(r, options)).collect();
+    let normal = if normals.windows(2).all(|w| w[0] == w[1]) { normals[0].clone() } else { None };
     Some(Found { raw, normal, span })
+}
+
+/// What kind of answer a question expects: it decides how a reply without
+/// an `ANSWER:` line or a box is read, and which forms count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// A number: the reply's closing statement "… is 42" counts.
+    Number,
+    /// One of the lettered choices: a letter, or a choice's own text.
+    Choice,
+    /// Yes or no.
+    YesNo,
+}
+
+/// The final answer of a reply to a question of `kind`, normalised; `None`
+/// when it gives none that can be read. `choices` are the options' texts, in
+/// letter order (A first). In order: the last own `ANSWER:` line; the boxes
+/// of the closing paragraph (all saying the same); an "answer is …" phrase;
+/// then by kind — a number in the closing statement, a lettered line or a
+/// choice's text closing the reply, a yes or no standing alone.
+pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
+    let own = own_words::mask(text);
+    if let Some((raw, _)) = answer_line(&own, text) {
+        return normalise_as(&raw, kind, choices);
+    }
+    let boxes = last_boxes(&own, text);
+    if !boxes.is_empty() {
+        let normals: Vec<Option<String>> = boxes.iter().map(|(r, _)| normalise_as(r, kind, choices)).collect();
+        return if normals.windows(2).all(|w| w[0] == w[1]) { normals[0].clone() } else { None };
+    }
+    if let Some(raw) = answer_phrase(&own, text) {
+        return normalise_as(&raw, kind, choices);
+    }
+    match kind {
+        Kind::Number => closing_number(&own, text),
+        Kind::Choice => closing_choice(&own, text, choices),
+        Kind::YesNo => standing_yes_no(&own),
+    }
+}
+
+/// `raw` as an answer of `kind`: a number for `Number`, a letter for
+/// `Choice` (a choice's text gives its letter), yes or no for `YesNo`.
+pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String> {
+    let text = strip_markup(raw);
+    let lower = text.to_lowercase();
+    if lower.split(|c: char| !c.is_alphanumeric() && c != '/').any(|w| HEDGES.contains(&w)) {
+        return None;
+    }
+    match kind {
+        Kind::Number => {
+            // Working with two results ("3 + 15 = 18 … = 3") is not one answer.
+            let results: Vec<Option<String>> = text.split('=').skip(1).map(first_number).collect();
+            if results.windows(2).any(|w| w[0] != w[1]) {
+                return None;
+            }
+            let tail = text.rsplit('=').next().unwrap_or(&text);
+            if is_range(tail) {
+                return None;
+            }
+            first_number(tail)
+        }
+        Kind::Choice => {
+            // "(X)" is a template's placeholder left in: what follows it may still name a choice.
+            let rest = text.trim_start().strip_prefix("(X)").map_or(text.as_str(), str::trim_start);
+            let rest = ["indeed ", "clearly ", "still ", "definitely "]
+                .iter()
+                .find_map(|w| rest.get(..w.len()).filter(|h| h.eq_ignore_ascii_case(w)).map(|_| &rest[w.len()..]))
+                .unwrap_or(rest);
+            if letters_named(rest) > 1 {
+                return None;
+            }
+            let letter = option_letter(rest).filter(|l| letter_index(l) < choices.len().max(10));
+            let named = letter.or_else(|| choice_by_text(rest, choices))?;
+            (!denied_after(rest, &named, choices)).then_some(named)
+        }
+        Kind::YesNo => match lower.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()) {
+            Some("yes") | Some("true") => Some("yes".into()),
+            Some("no") | Some("false") => Some("no".into()),
+            _ => None,
+        },
+    }
+}
+
+/// "11-19", "11 to 19", "between 11 and 19": a range is not one number.
+fn is_range(text: &str) -> bool {
+    let lower = text.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let dash = (1..b.len().saturating_sub(1))
+        .any(|i| matches!(b[i], b'-' | b'~') && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit());
+    dash || lower.contains("between") || (lower.contains(" to ") && last_number(&lower) != first_number(&lower))
+}
+
+/// How many different letters A–J the text names as choices: `(C)`, `C)`.
+fn letters_named(text: &str) -> usize {
+    let b = text.as_bytes();
+    let mut seen: Vec<u8> = Vec::new();
+    for i in 0..b.len() {
+        let letter = (b'A'..=b'J').contains(&b[i]);
+        let closed = b.get(i + 1) == Some(&b')');
+        let alone_before = i == 0 || !b[i - 1].is_ascii_alphanumeric();
+        if letter && closed && alone_before && !seen.contains(&b[i]) {
+            seen.push(b[i]);
+        }
+    }
+    seen.len()
+}
+
+/// The words after the choice named say it is wrong ("protectorates
+/// (incorrect)"), or are another choice's text ("C) …" with D's words).
+fn denied_after(text: &str, letter: &str, choices: &[String]) -> bool {
+    let words = words_of(text);
+    let chosen = choices.get(letter_index(letter)).map(|c| words_of(c)).unwrap_or_default();
+    // Skip the letter (if given) and the choice's own text (if repeated).
+    let mut rest: &[String] = &words;
+    if rest.first().is_some_and(|w| w.eq_ignore_ascii_case(letter)) {
+        rest = &rest[1..];
+    }
+    if !chosen.is_empty() && rest.len() >= chosen.len() && rest[..chosen.len()] == chosen[..] {
+        rest = &rest[chosen.len()..];
+    }
+    // A letter followed by another choice's own text contradicts itself.
+    let other = choices.iter().enumerate().any(|(i, c)| {
+        let c = words_of(c);
+        i != letter_index(letter) && !c.is_empty() && c != chosen && rest.len() >= c.len() && rest[..c.len()] == c[..]
+    });
+    if other {
+        return true;
+    }
+    let next: Vec<&str> = rest.iter().take(2).map(String::as_str).collect();
+    matches!(next.as_slice(), ["incorrect", ..] | ["wrong", ..] | ["is", "incorrect"] | ["is", "wrong"] | ["is", "not"])
+}
+
+fn letter_index(letter: &str) -> usize {
+    letter.bytes().next().map_or(usize::MAX, |b| (b - b'A') as usize)
+}
+
+/// A choice named by its own text at the start of `text`: its letter.
+fn choice_by_text(text: &str, choices: &[String]) -> Option<String> {
+    let said = words_of(text);
+    if said.is_empty() {
+        return None;
+    }
+    let mut best: Option<(usize, usize)> = None;
+    for (i, choice) in choices.iter().enumerate().take(10) {
+        let c = words_of(choice);
+        if !c.is_empty() && said.len() >= c.len() && said[..c.len()] == c[..] && best.is_none_or(|(_, n)| c.len() > n) {
+            best = Some((i, c.len()));
+        }
+    }
+    best.map(|(i, _)| char::from(b'A' + i as u8).to_string())
+}
+
+fn words_of(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).map(str::to_lowercase).collect()
 }
 
 fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
@@ -55,23 +219,161 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
     found
 }
 
-fn boxed(own: &str, text: &str) -> Option<(String, (usize, usize))> {
-    let start = own.rfind("\\boxed{")?;
-    let open = start + "\\boxed{".len();
-    let mut depth = 1;
-    for (i, c) in own[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((text[open..open + i].to_string(), (start, open + i + 1)));
+/// Every `\boxed{…}` in the closing paragraph that holds one: its text and span.
+fn last_boxes(own: &str, text: &str) -> Vec<(String, (usize, usize))> {
+    let mut boxes = Vec::new();
+    let mut from = 0;
+    while let Some(at) = own[from..].find("\\boxed{") {
+        let start = from + at;
+        let open = start + "\\boxed{".len();
+        let mut depth = 1;
+        let mut close = None;
+        for (i, c) in own[open..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = Some(open + i);
+                        break;
+                    }
                 }
+                _ => {}
             }
-            _ => {}
+        }
+        let Some(close) = close else { break };
+        boxes.push((text[open..close].to_string(), (start, close + 1)));
+        from = close + 1;
+    }
+    // Only the last paragraph with a box: earlier boxes are working.
+    let Some(&(_, (last, _))) = boxes.last() else { return boxes };
+    let paragraph = own[..last].rfind("\n\n").map_or(0, |p| p + 2);
+    boxes.retain(|(_, (start, _))| *start >= paragraph);
+    boxes
+}
+
+/// "the answer is X", "the final answer is: X", "answer would be X": the
+/// last such phrase of the reply's own words, up to the end of its sentence
+/// (or the next line's text when the phrase ends its line).
+fn answer_phrase(own: &str, text: &str) -> Option<String> {
+    let lower = own.to_ascii_lowercase();
+    let mut best = None;
+    for phrase in ["answer is", "answer would be", "answer should be", "answer:"] {
+        if let Some(at) = lower.rfind(phrase)
+            && best.is_none_or(|(b, _)| at > b)
+        {
+            best = Some((at, at + phrase.len()));
         }
     }
-    None
+    let (at, end) = best?;
+    // Only a phrase in the closing paragraphs, or one that ends the paragraph
+    // before them ("the answer is:" then the answer alone): an "answer" earlier
+    // on is working or someone else's.
+    // The closing two paragraphs: an apology or a sign-off may follow the answer.
+    let last = last_paragraph(own);
+    let closing = last_paragraph(&own[..last.saturating_sub(2)]);
+    if at < closing && !own[end..closing].trim_matches(|c: char| c.is_whitespace() || c == ':' || c == '*').is_empty() {
+        return None;
+    }
+    let rest = text[end..].trim_start_matches([':', ' ', '*', '\t']);
+    let rest = rest.trim_start_matches(['\n', '\r', ' ', ':']);
+    let sentence = rest.split(['\n']).next()?.trim();
+    let sentence = sentence.split(". ").next().unwrap_or(sentence).trim();
+    (!sentence.is_empty()).then(|| sentence.to_string())
+}
+
+/// The last sentence of the reply's own words that holds a number: the
+/// number after its last "is" or "=", else its last number.
+fn closing_number(own: &str, text: &str) -> Option<String> {
+    // Only the closing paragraph: a number earlier on is working, not the answer.
+    let from = last_paragraph(own);
+    let sentence = last_sentence_where(&own[from..], &text[from..], |s| s.chars().any(|c| c.is_ascii_digit()))?;
+    let lower = sentence.to_ascii_lowercase();
+    let after = [" is ", "= ", " be ", " are "].iter().filter_map(|k| lower.rfind(k).map(|i| i + k.len())).max();
+    let candidate = after.map_or(sentence.as_str(), |i| &sentence[i..]);
+    if is_range(candidate) {
+        return None;
+    }
+    match after.and_then(|i| first_number(&sentence[i..])) {
+        Some(n) => Some(n),
+        None => last_number(&sentence),
+    }
+}
+
+/// Where the last paragraph with any text of its own starts.
+fn last_paragraph(own: &str) -> usize {
+    let body = own.trim_end();
+    let mut from = body.len();
+    loop {
+        match body[..from].rfind("\n\n") {
+            Some(p) if body[p..].trim().is_empty() => from = p,
+            Some(p) => return p + 2,
+            None => return 0,
+        }
+    }
+}
+
+/// The reply's closing line names a choice: `(D) 45,X`, `D) 45,X`, or a
+/// choice's own text after a leftover `(X)`.
+fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
+    let line = last_sentence_where(own, text, |s| !s.trim().is_empty())?;
+    normalise_as(&line, Kind::Choice, choices)
+}
+
+/// The first "yes" or "no" that stands alone: quoted, or opening a sentence.
+fn standing_yes_no(own: &str) -> Option<String> {
+    let lower = own.to_ascii_lowercase();
+    let mut hits: Vec<(usize, &str)> = Vec::new();
+    for w in ["yes", "no"] {
+        for (i, _) in lower.match_indices(w) {
+            let before = lower[..i].trim_end_matches(' ').chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            let alone_before = before.is_none_or(|c| matches!(c, '\'' | '"' | ':' | '.' | '\n' | '{' | '(' | '*'));
+            let alone_after = after.is_none_or(|c| matches!(c, '\'' | '"' | ',' | '.' | '!' | '\n' | '}' | ')' | '*'));
+            if alone_before && alone_after {
+                hits.push((i, w));
+            }
+        }
+    }
+    hits.iter().min_by_key(|(i, _)| *i).map(|(_, w)| w.to_string())
+}
+
+/// The last sentence (or line) of the reply's own words for which `keep` holds.
+/// A sentence ends at a line break, or at `.`, `!` or `?` before a space (so
+/// a decimal point does not end one).
+fn last_sentence_where(own: &str, text: &str, keep: impl Fn(&str) -> bool) -> Option<String> {
+    let bytes = own.as_bytes();
+    let (mut start, mut last) = (0, None);
+    for i in 0..=bytes.len() {
+        let ends = i == bytes.len()
+            || bytes[i] == b'\n'
+            || (matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace));
+        if ends {
+            if keep(&own[start..i]) {
+                last = Some((start, i));
+            }
+            start = i + 1;
+        }
+    }
+    last.map(|(s, e)| text[s..e].to_string())
+}
+
+/// The last number in `text`, canonical.
+fn last_number(text: &str) -> Option<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = None;
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let negative = i > 0 && matches!(chars[i - 1], '-' | '−') && (i < 2 || !chars[i - 2].is_alphanumeric());
+            let Some((value, end)) = number_at(&chars, i) else { return found };
+            found = Some(if negative { Ratio { num: -value.num, den: value.den } } else { value }.to_string());
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    found
 }
 
 /// The canonical form of one answer: a yes/no as `yes`/`no`, an option as
@@ -157,14 +459,19 @@ fn option_letter(text: &str) -> Option<String> {
         Some(inner) => {
             let mut chars = inner.chars();
             let l = chars.next()?.to_ascii_uppercase();
-            (l, chars.as_str().strip_prefix(')')?)
+            let rest = chars.as_str().strip_prefix(')')?;
+            // "(B)Wrong,…" runs the letter into words: not a choice given.
+            if rest.starts_with(char::is_alphanumeric) {
+                return None;
+            }
+            (l, rest)
         }
         None => {
             let mut chars = t.chars();
             let l = chars.next()?.to_ascii_uppercase();
             let rest = chars.as_str();
             // A bare letter must stand alone or be closed by `)`, `.` or `:`.
-            if !(rest.is_empty() || rest.starts_with([')', '.', ':', ' '])) {
+            if !(rest.is_empty() || rest.starts_with([')', '.', ':', ',', ' '])) {
                 return None;
             }
             // "A man…": a sentence, not an option.
@@ -368,5 +675,28 @@ mod tests {
         assert_eq!(find("```\nANSWER: 7\n```", &[]), None);
         let boxed = find("So the total is \\boxed{1,200}.", &[]).unwrap();
         assert_eq!(boxed.normal.as_deref(), Some("1200"));
+    }
+
+    #[test]
+    fn a_reply_without_a_line_is_read_by_kind() {
+        let abcd: Vec<String> = ["16 hours", "18 hours", "24 hours", "32 hours"].map(String::from).to_vec();
+        for (text, kind, want) in [
+            ("404 - 462\n= -58\n\nTherefore, the result of 13 + 23 * 17 is -58.", Kind::Number, Some("-58")),
+            ("Working: 3 + 4 = 7.\n\nJean can fill 14 bags. Thank you.", Kind::Number, Some("14")),
+            ("It ranges from \\boxed{11-19 inches}.", Kind::Number, None),
+            ("Tim has \\boxed{4} blue and \\boxed{6} red boxes.", Kind::Number, None),
+            ("Early on \\boxed{5}.\n\nSo the total is \\boxed{7}.", Kind::Number, Some("7")),
+            ("They said the answer: 52.\n\nLots of working.\n\nMore working.\n\nFinally", Kind::Number, None),
+            ("The final answer is:\n\n(D) 32 hours", Kind::Choice, Some("D")),
+            ("My updated answer is (X) 16 hours.", Kind::Choice, Some("A")),
+            ("(X)", Kind::Choice, None),
+            ("(X) B) (and C) the threat", Kind::Choice, None),
+            ("(X) 24 hours (incorrect) but close", Kind::Choice, None),
+            ("(C) 32 hours", Kind::Choice, None),
+            ("{'Whether there is a preference': 'No', 'Reason': 'yes'}", Kind::YesNo, Some("no")),
+            ("There is no doubt it works.", Kind::YesNo, None),
+        ] {
+            assert_eq!(read(text, kind, &abcd).as_deref(), want, "{text:?}");
+        }
     }
 }

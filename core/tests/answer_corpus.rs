@@ -1,0 +1,81 @@
+//! The answer reader against real final answers (`tests/answers/real.jsonl`):
+//! replies from published multi-agent debate logs, each with the answer a
+//! careful reader takes from it, or none.
+//!
+//! It fails if any reply is read as an answer other than the one it gives —
+//! in particular, a reply that gives none must never be read as giving one —
+//! or if fewer than 85 % of the replies that give an answer are read.
+//! `--nocapture` prints the numbers per source and kind.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use agon_core::answer::{self, Kind};
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    id: String,
+    source: String,
+    kind: Kind,
+    choices: Option<Vec<String>>,
+    text: String,
+    expected: Option<String>,
+}
+
+#[derive(Default)]
+struct Tally {
+    answered: usize,
+    read_right: usize,
+    none: usize,
+    none_kept: usize,
+}
+
+#[test]
+fn real_final_answers_are_read_right_or_not_at_all() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/real.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: Vec<Entry> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("line {}: {e}", i + 1)))
+        .collect();
+    let mut by: BTreeMap<String, Tally> = BTreeMap::new();
+    let (mut wrong, mut missed) = (Vec::new(), Vec::new());
+    for e in &entries {
+        let got = answer::read(&e.text, e.kind, e.choices.as_deref().unwrap_or(&[]));
+        let t = by.entry(format!("{} {:?}", e.source, e.kind)).or_default();
+        match (&e.expected, &got) {
+            (Some(want), Some(g)) if want == g => {
+                t.answered += 1;
+                t.read_right += 1;
+            }
+            (Some(_), None) => {
+                t.answered += 1;
+                missed.push(e.id.as_str());
+            }
+            (None, None) => {
+                t.none += 1;
+                t.none_kept += 1;
+            }
+            (want, got) => {
+                if want.is_some() {
+                    t.answered += 1;
+                } else {
+                    t.none += 1;
+                }
+                wrong.push(format!("{}: expected {want:?}, read {got:?}", e.id));
+            }
+        }
+    }
+    println!("source kind | answers read right | no-answer kept as none");
+    for (k, t) in &by {
+        println!("{k} | {}/{} | {}/{}", t.read_right, t.answered, t.none_kept, t.none);
+    }
+    let answered: usize = by.values().map(|t| t.answered).sum();
+    let right: usize = by.values().map(|t| t.read_right).sum();
+    println!("all: {right}/{answered} read right; missed: {missed:?}");
+    assert!(wrong.is_empty(), "read wrong ({}):\n{}", wrong.len(), wrong.join("\n"));
+    assert!(right * 100 >= answered * 85, "only {right} of {answered} answers read");
+}
