@@ -18,6 +18,54 @@ use crate::stance::own_words;
 pub(crate) const INSTRUCTION: &str = "End your reply with one line of its own: ANSWER: followed by your final answer \
      alone, as short as it can be (a number, an option's letter, yes or no, or the option's name).";
 
+/// What a spec says about its question's answer (`answer` in the spec).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerSpec {
+    /// The kind of answer expected; without it, any: numbers, letters, yes or
+    /// no and words are each recognised as they come.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Kind>,
+    /// The choices' texts in letter order (kind `choice`): a choice named by
+    /// its text counts as its letter. At most 10 (A to J).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<String>,
+}
+
+/// How one debate reads its seats' answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Rules {
+    kind: Option<Kind>,
+    /// Choice texts (kind `choice`), or option names (any kind).
+    names: Vec<String>,
+}
+
+impl Rules {
+    pub(crate) fn new(spec: Option<&AnswerSpec>, options: Vec<String>) -> Rules {
+        match spec {
+            Some(AnswerSpec { kind: Some(Kind::Choice), choices }) => {
+                Rules { kind: Some(Kind::Choice), names: choices.clone() }
+            }
+            Some(s) => Rules { kind: s.kind, names: options },
+            None => Rules { kind: None, names: options },
+        }
+    }
+
+    /// Option names (or choice texts) an answer may give.
+    pub(crate) fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The reply's answer line (or closing box), normalised by these rules.
+    pub(crate) fn find(&self, text: &str) -> Option<Found> {
+        let mut found = find(text, &self.names)?;
+        if let Some(kind) = self.kind {
+            found.normal = normalise_as(&found.raw, kind, &self.names);
+        }
+        Some(found)
+    }
+}
+
 /// A final answer read from a reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
@@ -48,7 +96,7 @@ pub fn find(text: &str, options: &[String]) -> Option<Found> {
 
 /// What kind of answer a question expects: it decides how a reply without
 /// an `ANSWER:` line or a box is read, and which forms count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Kind {
     /// A number: the reply's closing statement "… is 42" counts.
@@ -672,6 +720,7 @@ mod tests {
         assert_eq!((f.raw.as_str(), f.normal.as_deref()), ("18 apples", Some("18")));
         assert_eq!(&text[f.span.0..f.span.1], "**Answer:** 18 apples");
         assert_eq!(find("> ANSWER: 7\nI have not decided.", &[]), None);
+        assert_eq!(find("ANSWER: **B**", &[]).and_then(|f| f.normal).as_deref(), Some("B"));
         assert_eq!(find("```\nANSWER: 7\n```", &[]), None);
         let boxed = find("So the total is \\boxed{1,200}.", &[]).unwrap();
         assert_eq!(boxed.normal.as_deref(), Some("1200"));

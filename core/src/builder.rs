@@ -70,6 +70,9 @@ pub struct SpecRequest {
     /// The same for one seat (by id, or `judge`), over `reasoning`.
     #[serde(default)]
     pub seat_reasoning: BTreeMap<String, Reasoning>,
+    /// The question has a checkable answer: ask for `ANSWER:` lines and take the vote.
+    #[serde(default)]
+    pub answer: Option<crate::answer::AnswerSpec>,
 }
 
 impl SpecRequest {
@@ -146,6 +149,7 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         prices,
         max_cost: request.max_cost,
         models,
+        answer: request.answer,
     };
     let mut spec = spec;
     name_seats_by_id(&mut spec, def);

@@ -337,10 +337,20 @@ impl Session {
         }
     }
 
-    fn release(&mut self, call: PlannedCall) {
+    fn release(&mut self, mut call: PlannedCall) {
         let id = self.debate.records.len() as u64 + 1;
         let slot = call.slot;
         let spec = &self.debate.spec;
+        // A spec with a checkable answer: every counted prose turn closes with
+        // the ANSWER line (answer mode's protocols ask for it themselves).
+        if spec.answer.is_some()
+            && spec.consensus_mode() != Some(crate::ConsensusMode::Answer)
+            && slot.purpose == Purpose::Turn
+            && !slot.challenger
+            && call.expect.is_none()
+        {
+            call.prompt.system.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
+        }
         let participant = match slot.seat {
             Seat::Panel(i) => &spec.panel[i],
             Seat::Judge => spec.judge.as_ref().expect("validated plan"),
@@ -402,8 +412,8 @@ impl Session {
     }
 
     fn finish(&mut self, ending: Ending) {
-        // Answer mode: the vote over the seats' last answers stands beside the synthesis.
-        if self.debate.spec.consensus_mode() == Some(crate::ConsensusMode::Answer) {
+        // A checkable answer: the vote over the seats' last answers stands beside the synthesis.
+        if self.debate.spec.takes_answers() {
             let vote = serde_json::to_value(crate::vote::take(&self.debate)).expect("a vote serializes");
             self.apply(vec![Note::Result { name: "vote".into(), value: vote }]);
         }

@@ -50,6 +50,10 @@ pub struct DebateSpec {
     /// fill it from their catalog as they fill `prices`.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, ModelTraits>,
+    /// The question has a checkable answer: every counted turn closes with an
+    /// `ANSWER:` line, and the transcript keeps the vote over the seats' last answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<crate::answer::AnswerSpec>,
 }
 
 /// A model's price, USD per million tokens.
@@ -310,6 +314,9 @@ impl DebateSpec {
             ));
         }
         let options = crate::protocol::registry::check(self)?;
+        if let Some(answer) = &self.answer {
+            self.check_answer(answer)?;
+        }
         crate::diversity::check(self)?;
         // Checked here, so every host refuses it before a prompt is built.
         let prompt = crate::cost::fixed_prompt_tokens(self);
@@ -325,6 +332,39 @@ impl DebateSpec {
             ));
         }
         Ok(options)
+    }
+
+    /// Check the spec's `answer` against its protocol.
+    fn check_answer(&self, answer: &crate::answer::AnswerSpec) -> Result<(), Error> {
+        let def = crate::protocol::registry::of(self);
+        if !def.answers {
+            let takes: Vec<&str> = crate::protocol::registry::REGISTRY
+                .iter()
+                .map(|e| e.definition())
+                .filter(|d| d.answers)
+                .map(|d| d.name)
+                .collect();
+            return Err(Error::spec(
+                "answer",
+                format!(
+                    "{}'s turns reply in a shape of their own, so they cannot close with an ANSWER line; \
+                     protocols whose turns can: {}",
+                    self.protocol.name,
+                    takes.join(", ")
+                ),
+            ));
+        }
+        let choice = answer.kind == Some(crate::answer::Kind::Choice);
+        if !answer.choices.is_empty() && !choice {
+            return Err(Error::spec("answer.choices", "choices are for kind 'choice'"));
+        }
+        if answer.choices.len() > 10 {
+            return Err(Error::spec("answer.choices", format!("at most 10 (A to J); it has {}", answer.choices.len())));
+        }
+        if let Some(i) = answer.choices.iter().position(|c| c.trim().is_empty()) {
+            return Err(Error::spec(format!("answer.choices[{i}]"), "must not be empty"));
+        }
+        Ok(())
     }
 
     /// Check a consensus mode against the rest of the spec.
@@ -350,11 +390,18 @@ impl DebateSpec {
         })
     }
 
-    /// Names an answer may give instead of an option letter: the protocol's
-    /// `options`, when it takes them.
-    pub(crate) fn answer_options(&self) -> Vec<String> {
+    /// How this debate's answers are read: the spec's `answer`, and the
+    /// protocol's `options` as names an answer may give.
+    pub(crate) fn answer_rules(&self) -> crate::answer::Rules {
         let names = self.protocol.options.get("options").and_then(serde_json::Value::as_array);
-        names.map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default()
+        let options =
+            names.map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default();
+        crate::answer::Rules::new(self.answer.as_ref(), options)
+    }
+
+    /// Whether counted turns close with an `ANSWER:` line and the vote is taken.
+    pub fn takes_answers(&self) -> bool {
+        self.answer.is_some() || self.consensus_mode() == Some(ConsensusMode::Answer)
     }
 
     /// The rounds this debate runs: the spec's, or the protocol's default.

@@ -12,7 +12,6 @@ use std::fmt::Write;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::answer;
 use crate::debate::{Answer, Debate};
 use crate::render::results::{name, table};
 use crate::{Purpose, Transcript};
@@ -46,7 +45,7 @@ const RULE: &str = "the plurality of each seat's last answer; an answer that can
 
 /// Take the vote over the panel's last counted turns.
 pub(crate) fn take(debate: &Debate) -> Vote {
-    let options = debate.spec.answer_options();
+    let rules = debate.spec.answer_rules();
     let mut counts: Vec<Count> = Vec::new();
     let mut unreadable = Vec::new();
     for (i, seat) in debate.spec.panel.iter().enumerate() {
@@ -58,7 +57,7 @@ pub(crate) fn take(debate: &Debate) -> Vote {
                 && matches!(r.answer, Some(Answer::Text { .. }))
         });
         let given = last.and_then(|r| match &r.answer {
-            Some(Answer::Text { text, .. }) => answer::find(text, &options).and_then(|f| f.normal),
+            Some(Answer::Text { text, .. }) => rules.find(text).and_then(|f| f.normal),
             _ => None,
         });
         match given {

@@ -116,3 +116,50 @@ fn only_answer_mode_records_a_vote() {
         assert!(!r.session.transcript().results.contains_key("vote"), "{}", mode.as_str());
     }
 }
+
+#[test]
+fn any_prose_protocol_takes_answers_and_the_vote_when_the_spec_has_one() {
+    let mut s = spec(json!({"name": "round-robin"}), &["a", "b", "c"], 2, true);
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let r = drive(Session::new(s).unwrap(), |r| match r.purpose {
+        Purpose::Judge => reply(r, "## Answer\nDone."),
+        _ if r.seat == "c" => reply(r, "I make it 3 × 6 = 18 apples in all."),
+        _ => reply(r, "ANSWER: $18.00"),
+    });
+    for req in &r.requests {
+        let asked = req.messages[0].content.contains("ANSWER:");
+        assert_eq!(asked, req.purpose == Purpose::Turn, "{:?} {}", req.purpose, req.seat);
+    }
+    // c never wrote a line: its closing number is not an answer line, so it gave none.
+    let v = vote(&r);
+    assert_eq!(v["answer"], "18");
+    assert_eq!(v["unreadable"], json!(["c"]));
+}
+
+#[test]
+fn the_adversary_is_not_asked_for_an_answer() {
+    let mut s = spec(json!({"name": "devils-advocate", "adversary": 1}), &["a", "b", "c"], 1, true);
+    s.answer = Some(Default::default());
+    let r = drive(Session::new(s).unwrap(), |r| match r.purpose {
+        Purpose::Judge => reply(r, "## Answer\nDone."),
+        _ => reply(r, "I disagree with everything said, for these reasons.\nANSWER: yes"),
+    });
+    let asked: Vec<(&str, bool)> = r
+        .requests
+        .iter()
+        .filter(|q| q.purpose == Purpose::Turn)
+        .map(|q| (q.seat.as_str(), q.messages[0].content.contains("ANSWER:")))
+        .collect();
+    assert!(asked.iter().all(|(seat, a)| (*seat == "a") != *a), "{asked:?}");
+}
+
+#[test]
+fn a_protocol_whose_turns_have_a_shape_refuses_answers_by_name() {
+    let mut s = spec(json!({"name": "priority-vote", "items": ["x", "y"]}), &["a", "b"], 1, true);
+    s.answer = Some(Default::default());
+    let e = s.validate().unwrap_err().to_string();
+    assert!(e.contains("answer") && e.contains("round-robin") && e.contains("priority-vote"), "{e}");
+    let mut s = spec(json!({"name": "round-robin"}), &["a", "b"], 1, true);
+    s.answer = Some(serde_json::from_value(json!({"kind": "number", "choices": ["x"]})).unwrap());
+    assert!(s.validate().unwrap_err().to_string().contains("answer.choices"));
+}

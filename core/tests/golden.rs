@@ -141,6 +141,9 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         // Answer mode, every seat: a different letter in round 1, no ANSWER line in round 2,
         // the same letter however written in round 3 (a quoted old answer not counted).
         ("consensus-check-answer", "consensus", 3),
+        // A spec with a checkable answer on a protocol that never stops early: every
+        // turn closes with ANSWER, and the vote (B, Ben's "B or D" no answer) beside the synthesis.
+        ("round-robin-vote", "completed", 2),
         // The guide's protocol document: both reds find no fatal flaw in round 2, which stops it.
         ("red-blue-document", "completed", 2),
         // The same document as the browser page's form seats it (no names, its own limits).

@@ -268,6 +268,14 @@ pub struct SpecArgs {
     /// transcript keeps the vote over the seats' last answers).
     #[arg(long, value_enum)]
     pub consensus: Option<ConsensusArg>,
+    /// The question has a checkable answer of this kind: every counted turn closes with an
+    /// ANSWER line, and the transcript keeps the vote over the seats' last answers
+    /// (protocols whose turns are prose: round-robin, consensus-check, rotating-challenger, …).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub answer: Option<AnswerArg>,
+    /// With --answer choice: a choice's text, in letter order (give each once; A first).
+    #[arg(long = "choice", value_name = "TEXT", requires = "answer")]
+    pub choices: Vec<String>,
     /// The seed for every random choice the protocol makes.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -366,6 +374,9 @@ impl SpecArgs {
             rounds: self.rounds,
             challenger,
             consensus: self.consensus.map(Into::into),
+            answer: self
+                .answer
+                .map(|kind| agon_core::answer::AnswerSpec { kind: kind.into(), choices: self.choices.clone() }),
             seed: self.seed,
             max_tokens: self.max_tokens,
             judge_max_tokens: self.judge_max_tokens,
@@ -399,6 +410,27 @@ pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
     move |id: &str| {
         matches!(matches.try_get_raw(id), Ok(Some(_)))
             && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnswerArg {
+    /// Numbers, letters, yes or no and words, each recognised as it comes.
+    Any,
+    Number,
+    Choice,
+    YesNo,
+}
+
+impl From<AnswerArg> for Option<agon_core::answer::Kind> {
+    fn from(arg: AnswerArg) -> Self {
+        use agon_core::answer::Kind;
+        match arg {
+            AnswerArg::Any => None,
+            AnswerArg::Number => Some(Kind::Number),
+            AnswerArg::Choice => Some(Kind::Choice),
+            AnswerArg::YesNo => Some(Kind::YesNo),
+        }
     }
 }
 

@@ -52,6 +52,8 @@ pub struct DebateRequest {
     pub challenger: Option<String>,
     /// How agreement is read; `None`: agon.toml's, else the engine's default.
     pub consensus: Option<ConsensusMode>,
+    /// The question's checkable answer: ANSWER lines and the vote.
+    pub answer: Option<agon_core::answer::AnswerSpec>,
     pub seed: u64,
     pub max_tokens: u32,
     /// `None`: twice `max_tokens`.
@@ -98,6 +100,7 @@ impl Default for DebateRequest {
             rounds: None,
             challenger: None,
             consensus: None,
+            answer: None,
             seed: 0,
             max_tokens: DEFAULT_MAX_TOKENS,
             judge_max_tokens: None,

@@ -174,6 +174,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         "max_cost": args.max_cost,
         "reasoning": reasoning,
         "seat_reasoning": seat_reasoning,
+        "answer": args.answer,
     });
     // Absent rather than null: the engine's defaults apply.
     request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());
@@ -307,6 +308,15 @@ mod tests {
 
     fn build_with(protocol: &str, set: impl FnOnce(&mut DebateRequest)) -> Result<Value, String> {
         build(&args(protocol, set), &Inputs::default(), &catalog())
+    }
+
+    #[test]
+    fn the_answer_kind_and_choices_reach_the_engine_as_given() {
+        use agon_core::answer::{AnswerSpec, Kind};
+        let answer = AnswerSpec { kind: Some(Kind::Choice), choices: vec!["5 cents".into(), "10 cents".into()] };
+        let request = build_with("plain", |r| r.answer = Some(answer)).unwrap();
+        assert_eq!(request["answer"], json!({"kind": "choice", "choices": ["5 cents", "10 cents"]}));
+        assert_eq!(build_with("plain", |_| {}).unwrap().get("answer"), None);
     }
 
     #[test]

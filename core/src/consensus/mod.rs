@@ -197,20 +197,20 @@ impl ConsensusCheck {
     }
 }
 
-/// Read every `(seat id, reply)` pair and apply `rule`. `options` are the
-/// names an answer may give (answer mode).
+/// Read every `(seat id, reply)` pair and apply `rule`. `answers` says how
+/// answers are read (answer mode, and positions that are answers).
 pub(crate) fn evaluate(
     round: u32,
     replies: &[(&str, &str)],
     excluded: Option<&str>,
     mode: ConsensusMode,
     rule: Rule,
-    options: &[String],
+    answers: &answer::Rules,
 ) -> ConsensusCheck {
-    let seats = if mode.asks_for_answer() { answers(replies, options) } else { stances(replies, mode) };
+    let seats = if mode.asks_for_answer() { read_answers(replies, answers) } else { stances(replies, mode) };
     let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
     // Two agreeing seats whose own positions contradict each other hold no one position.
-    let conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, options) };
+    let conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, answers.names()) };
     let reached = rule.reached(&verdicts) && conflicts.is_empty();
     let mut reason = if mode.asks_for_answer() { answer_tally(&seats) } else { tally(&seats) };
     for c in &conflicts {
@@ -254,8 +254,8 @@ fn stances(replies: &[(&str, &str)], mode: ConsensusMode) -> Vec<SeatStance> {
 /// Answer mode: a seat agrees when its answer is readable and every other
 /// readable answer is the same; a line that cannot be read is unclear, no
 /// line is silent, and an answer that differs from another disagrees.
-fn answers(replies: &[(&str, &str)], options: &[String]) -> Vec<SeatStance> {
-    let found: Vec<Option<answer::Found>> = replies.iter().map(|(_, text)| answer::find(text, options)).collect();
+fn read_answers(replies: &[(&str, &str)], rules: &answer::Rules) -> Vec<SeatStance> {
+    let found: Vec<Option<answer::Found>> = replies.iter().map(|(_, text)| rules.find(text)).collect();
     let mut distinct: Vec<&str> = found.iter().flatten().filter_map(|f| f.normal.as_deref()).collect();
     crate::order::sort(&mut distinct);
     distinct.dedup();
@@ -341,7 +341,7 @@ mod tests {
     use super::*;
 
     fn check(replies: &[(&str, &str)], mode: ConsensusMode, rule: Rule) -> ConsensusCheck {
-        evaluate(1, replies, Some("d"), mode, rule, &[])
+        evaluate(1, replies, Some("d"), mode, rule, &answer::Rules::new(None, vec![]))
     }
 
     #[test]

@@ -76,6 +76,9 @@ pub(crate) struct Definition {
     pub options: &'static [OptionInfo],
     /// It may stop early on agreement: its spec carries a consensus mode.
     pub reads_agreement: bool,
+    /// Its counted turns are prose, so a spec's `answer` may ask them to close
+    /// with an `ANSWER:` line (turns that reply in a declared shape never are).
+    pub answers: bool,
     /// Its seats are roles from role files (the built-in ones when none are given).
     pub seats_are_roles: bool,
     /// Its worth is in different models disagreeing: a panel of one model is
@@ -310,6 +313,7 @@ pub(crate) const BASE: Definition = Definition {
     sides: &[],
     options: &[],
     reads_agreement: false,
+    answers: false,
     seats_are_roles: false,
     needs_different_models: false,
     parts: |_| 0,

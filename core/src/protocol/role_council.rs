@@ -74,6 +74,7 @@ pub(crate) const DEF: Definition = Definition {
     summary: "Seats defined by role files (markdown + YAML frontmatter); sequential rounds; the judge role synthesizes.",
     rounds: Rounds { default: 3, max: MAX_ROUNDS, unit: "every role speaks once, in panel order" },
     seats_are_roles: true,
+    answers: true,
     // One turn per role per round, in sequence.
     bounds: |spec| {
         let (n, r) = (spec.panel.len() as u32, spec.rounds());

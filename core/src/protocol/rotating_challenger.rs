@@ -40,6 +40,7 @@ pub(crate) const DEF: Definition = Definition {
         CONSENSUS_OPTION,
     ],
     reads_agreement: true,
+    answers: true,
     check: checked::<Options>,
     // Blind answers, then one turn per seat per round; the challenger's is gated.
     bounds: |spec| {
@@ -258,7 +259,7 @@ fn check_round(debate: &Debate, round: u32, challenger: Option<usize>, mode: Con
         .filter_map(|i| debate.text(i, round, Phase::Deliberation).map(|t| (debate.seat(i).id.as_str(), t)))
         .collect();
     let excluded = challenger.map(|c| debate.seat(c).id.as_str());
-    consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne, &debate.spec.answer_options())
+    consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne, &debate.spec.answer_rules())
 }
 
 /// The debaters' view of a speaker: always "Speaker N" (seed 000 is

@@ -97,7 +97,9 @@ fn label_line(line: &str) -> Option<LabelLine> {
         return is_speaker_name(strip_emphasis(name)).then_some(LabelLine::Heading);
     }
     let stripped = strip_emphasis(undecorated.trim_end());
-    if stripped.len() < undecorated.trim_end().len() && is_speaker_name(stripped.trim_end_matches(':')) {
+    // Only a name alone: "ANSWER: **B**" ends in bold but is a keyed line, not a heading.
+    let name = stripped.trim_end_matches(':');
+    if stripped.len() < undecorated.trim_end().len() && !name.contains([':', '：']) && is_speaker_name(name) {
         return Some(LabelLine::Heading);
     }
     // `[Anything]` at the start of a line is a label.

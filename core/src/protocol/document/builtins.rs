@@ -56,6 +56,8 @@ fn defined(doc: &'static Document) -> Definition {
         options: Vec::leak(doc.options()),
         reads_agreement: doc.reads_agreement(),
         needs_different_models: doc.seats.different_models,
+        // A phase that declares an output shape is never asked for the line.
+        answers: true,
         ..SHARED
     }
 }

@@ -234,7 +234,7 @@ impl Interpreter {
                 };
                 let excluded = adversary.map(|a| debate.seat(a).id.as_str());
                 let check =
-                    consensus::evaluate(round, &replies, excluded, self.mode, rule, &debate.spec.answer_options());
+                    consensus::evaluate(round, &replies, excluded, self.mode, rule, &debate.spec.answer_rules());
                 if check.reached && self.mode == ConsensusMode::Judge {
                     return Ok(Stage::Confirming { check, asked: false });
                 }

@@ -21,6 +21,8 @@ pub(crate) const DEF: Definition = Definition {
     bounds: |spec| bounds::bounds(&document(spec), spec),
     build: |spec| Box::new(build(Arc::new(document(spec)), spec)),
     prompt_tokens: |spec| bounds::prompt_tokens(&document(spec), spec),
+    // A phase that declares an output shape is never asked for the line.
+    answers: true,
     ..BASE
 };
 
