@@ -9,7 +9,7 @@
 
 use std::fmt::Write;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::debate::{Answer, Debate};
@@ -17,24 +17,24 @@ use crate::render::results::{name, table};
 use crate::{Purpose, Transcript};
 
 /// The vote as the transcript keeps it (result `vote`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct Vote {
     /// The plurality answer; absent on a tie or when no seat gave a readable answer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
     /// Every answer given, most votes first (then the first given), with its seats.
     pub counts: Vec<Count>,
     /// The answers tied for most votes, when more than one is.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tie: Vec<String>,
     /// Seats whose last turn gave an answer that cannot be read, or none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
     /// How the vote is taken, in one line.
-    pub rule: String,
+    pub rule: &'static str,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct Count {
     pub answer: String,
     pub seats: Vec<String>,
@@ -78,35 +78,47 @@ pub(crate) fn take(debate: &Debate) -> Vote {
         1 => (leaders.into_iter().next(), Vec::new()),
         _ => (None, leaders),
     };
-    Vote { answer, counts, tie, unreadable, rule: RULE.to_string() }
+    Vote { answer, counts, tie, unreadable, rule: RULE }
 }
 
 /// The vote as a person reads it: the winner (or the tie), then every answer
 /// with its seats. False when `value` is not a vote (a document's own result).
+/// Read from the JSON field by field: a derived reader costs the component more.
 pub(crate) fn render(t: &Transcript, value: &Value, out: &mut String) -> bool {
-    let Ok(vote) = crate::json_read::read::<Vote>(value) else { return false };
-    let seats: usize = vote.counts.iter().map(|c| c.seats.len()).sum::<usize>() + vote.unreadable.len();
+    let texts =
+        |v: &Value| -> Option<Vec<String>> { v.as_array()?.iter().map(|s| s.as_str().map(str::to_string)).collect() };
+    let Some(counts) = value.get("counts").and_then(Value::as_array) else { return false };
+    let Some(counts) = counts
+        .iter()
+        .map(|c| Some((c.get("answer")?.as_str()?.to_string(), texts(c.get("seats")?)?)))
+        .collect::<Option<Vec<(String, Vec<String>)>>>()
+    else {
+        return false;
+    };
+    let Some(rule) = value.get("rule").and_then(Value::as_str) else { return false };
+    let tie = value.get("tie").and_then(texts).unwrap_or_default();
+    let unreadable = value.get("unreadable").and_then(texts).unwrap_or_default();
+    let seats: usize = counts.iter().map(|(_, s)| s.len()).sum::<usize>() + unreadable.len();
     let _ = writeln!(out, "### Vote\n");
-    let _ = match (&vote.answer, vote.tie.as_slice()) {
+    let _ = match (value.get("answer").and_then(Value::as_str), tie.as_slice()) {
         (Some(a), _) => {
-            let n = vote.counts.first().map_or(0, |c| c.seats.len());
+            let n = counts.first().map_or(0, |(_, s)| s.len());
             writeln!(out, "**{}** — {n} of {seats} seats.\n", crate::render::results::cell(a))
         }
         (None, []) => writeln!(out, "No seat gave an answer that could be read.\n"),
         (None, tied) => writeln!(out, "A tie between {}: no answer is chosen.\n", tied.join(" and ")),
     };
-    let rows: Vec<Vec<String>> = vote
-        .counts
+    let rows: Vec<Vec<String>> = counts
         .iter()
-        .map(|c| vec![c.answer.clone(), c.seats.iter().map(|s| name(t, s)).collect::<Vec<_>>().join(", ")])
+        .map(|(a, who)| vec![a.clone(), who.iter().map(|s| name(t, s)).collect::<Vec<_>>().join(", ")])
         .collect();
     if !rows.is_empty() {
         table(out, &["answer", "seats"], &rows);
     }
-    if !vote.unreadable.is_empty() {
-        let who: Vec<String> = vote.unreadable.iter().map(|s| name(t, s)).collect();
+    if !unreadable.is_empty() {
+        let who: Vec<String> = unreadable.iter().map(|s| name(t, s)).collect();
         let _ = writeln!(out, "No readable answer: {}.\n", who.join(", "));
     }
-    let _ = writeln!(out, "*Rule: {}.*\n", vote.rule);
+    let _ = writeln!(out, "*Rule: {rule}.*\n");
     true
 }
