@@ -41,6 +41,7 @@ mod debate;
 pub mod differential;
 mod diversity;
 mod error;
+pub mod eval;
 mod event;
 #[cfg(feature = "testing")]
 pub mod fuzzing;

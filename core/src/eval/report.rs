@@ -1,0 +1,241 @@
+//! The evaluation's report: per arm, per pair of arms, per round; Markdown
+//! for people, JSONL of every item for re-analysis, and a picture.
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::dataset::Item;
+use super::score::Scored;
+use super::stats::{mcnemar_exact, wilson};
+use crate::render::results::{cell, table};
+
+/// One arm's scored items, in dataset order.
+pub(crate) struct ArmScore<'a> {
+    pub name: &'a str,
+    pub items: Vec<Scored>,
+}
+
+impl ArmScore<'_> {
+    fn count(&self, f: impl Fn(&Scored) -> bool) -> u64 {
+        self.items.iter().filter(|s| f(s)).count() as u64
+    }
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.1} %", x * 100.0)
+}
+
+fn usd(micro: u64) -> String {
+    format!("${:.4}", micro as f64 / 1e6)
+}
+
+pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: &[ArmScore]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Evaluation: {}\n", cell(dataset));
+    let _ = writeln!(
+        out,
+        "{} items, {} arm(s). An answer that cannot be read is wrong, and counted as unreadable.\n",
+        items.len(),
+        arms.len()
+    );
+    if !skipped.is_empty() {
+        let _ = writeln!(out, "{} dataset line(s) skipped:\n", skipped.len());
+        for s in skipped {
+            let _ = writeln!(out, "- {}", cell(s));
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "## Accuracy\n");
+    let rows: Vec<Vec<String>> = arms
+        .iter()
+        .map(|a| {
+            let n = a.items.len() as u64;
+            let right = a.count(|s| s.correct);
+            let (lo, hi) = wilson(right, n);
+            let ran = a.count(|s| s.ran);
+            let unreadable = a.count(|s| s.ran && s.answer.is_none());
+            let calls: u64 = a.items.iter().map(|s| s.calls).sum();
+            let tokens: u64 = a.items.iter().map(|s| s.tokens).sum();
+            let priced = a.items.iter().any(|s| s.cost_micro_usd.is_some());
+            let cost: u64 = a.items.iter().filter_map(|s| s.cost_micro_usd).sum();
+            let rounds: u64 = a.items.iter().map(|s| u64::from(s.rounds)).sum();
+            vec![
+                a.name.to_string(),
+                format!("{right}/{n}"),
+                if n == 0 { "–".into() } else { percent(right as f64 / n as f64) },
+                format!("{} – {}", percent(lo), percent(hi)),
+                format!("{unreadable}"),
+                format!("{}", n - ran),
+                if ran == 0 { "–".into() } else { format!("{:.2}", rounds as f64 / ran as f64) },
+                if ran == 0 { "–".into() } else { format!("{:.1}", calls as f64 / ran as f64) },
+                if ran == 0 { "–".into() } else { format!("{:.0}", tokens as f64 / ran as f64) },
+                if !priced || ran == 0 { "–".into() } else { usd(cost / ran) },
+                if !priced || right == 0 { "–".into() } else { usd(cost / right) },
+            ]
+        })
+        .collect();
+    table(
+        &mut out,
+        &[
+            "arm",
+            "right",
+            "accuracy",
+            "95 % interval (Wilson)",
+            "unreadable",
+            "not run",
+            "rounds / item",
+            "calls / item",
+            "tokens / item",
+            "cost / item",
+            "cost / right answer",
+        ],
+        &rows,
+    );
+    if arms.len() > 1 {
+        let _ = writeln!(out, "## Arms against each other (exact McNemar test)\n");
+        let mut rows = Vec::new();
+        for (i, a) in arms.iter().enumerate() {
+            for b in &arms[i + 1..] {
+                let (mut only_a, mut only_b) = (0u64, 0u64);
+                for (x, y) in a.items.iter().zip(&b.items) {
+                    match (x.correct, y.correct) {
+                        (true, false) => only_a += 1,
+                        (false, true) => only_b += 1,
+                        _ => {}
+                    }
+                }
+                let n = a.items.len().max(1) as f64;
+                rows.push(vec![
+                    format!("{} vs {}", a.name, b.name),
+                    format!("{:+.1} points", (only_a as f64 - only_b as f64) / n * 100.0),
+                    format!("{only_a}"),
+                    format!("{only_b}"),
+                    format!("{:.4}", mcnemar_exact(only_a, only_b)),
+                ]);
+            }
+        }
+        table(&mut out, &["pair", "difference", "only the first right", "only the second right", "p"], &rows);
+    }
+    let rounds = arms.iter().map(|a| a.items.iter().map(|s| s.by_round.len()).max().unwrap_or(0)).max().unwrap_or(0);
+    if rounds > 1 {
+        let _ = writeln!(out, "## The plurality answer after each round\n");
+        let mut header = vec!["arm".to_string()];
+        header.extend((1..=rounds).map(|r| format!("after turn set {r}")));
+        let rows: Vec<Vec<String>> = arms
+            .iter()
+            .filter(|a| a.items.iter().any(|s| s.by_round.len() > 1))
+            .map(|a| {
+                let mut row = vec![a.name.to_string()];
+                for r in 0..rounds {
+                    // An item whose debate stopped earlier keeps its last round's answer.
+                    let right = a.items.iter().filter(|s| s.by_round.get(r).or(s.by_round.last()) == Some(&true));
+                    row.push(percent(right.count() as f64 / a.items.len().max(1) as f64));
+                }
+                row
+            })
+            .collect();
+        let header: Vec<&str> = header.iter().map(String::as_str).collect();
+        table(&mut out, &header, &rows);
+        let _ = writeln!(
+            out,
+            "Each column: every seat's newest readable answer up to that set of turns (a blind round first, where the \
+             protocol has one; challengers not counted), and the plurality of them; a tie is not right.\n"
+        );
+    }
+    out
+}
+
+/// Every item of every arm, one JSON line each.
+pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
+    let mut out = String::new();
+    for a in arms {
+        for (item, s) in items.iter().zip(&a.items) {
+            let line = json!({
+                "arm": a.name,
+                "id": item.id,
+                "gold": item.gold(),
+                "answer": s.answer,
+                "correct": s.correct,
+                "unreadable": s.ran && s.answer.is_none(),
+                "ran": s.ran,
+                "rounds": s.rounds,
+                "calls": s.calls,
+                "tokens": s.tokens,
+                "cost_micro_usd": s.cost_micro_usd,
+                "by_round": s.by_round,
+            });
+            out.push_str(&crate::session::canonical(line).to_string());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Accuracy per arm with its interval, as bars with whiskers.
+pub(crate) fn svg(arms: &[ArmScore]) -> String {
+    use crate::picture::svg as s;
+    let (label_w, bar_h, gap, plot_w) = (170u32, 22u32, 10u32, 420u32);
+    let height = 50 + arms.len() as u32 * (bar_h + gap) + 30;
+    let width = label_w + plot_w + 60;
+    let mut out = String::new();
+    let desc: Vec<String> = arms
+        .iter()
+        .map(|a| {
+            let n = a.items.len() as u64;
+            let k = a.count(|s| s.correct);
+            let (lo, hi) = wilson(k, n);
+            format!("{}: {k} of {n} right (95 % interval {} to {})", s::clip(a.name, 40), percent(lo), percent(hi))
+        })
+        .collect();
+    s::open(&mut out, "agon-eval", width, height, "Accuracy by arm, with 95 % Wilson intervals", &desc.join("; "));
+    for (i, a) in arms.iter().enumerate() {
+        let n = a.items.len() as u64;
+        let k = a.count(|s| s.correct);
+        let (lo, hi) = wilson(k, n);
+        let acc = if n == 0 { 0.0 } else { k as f64 / n as f64 };
+        let y = 40 + i as u32 * (bar_h + gap);
+        let x = |v: f64| label_w + (v * f64::from(plot_w)).round() as u32;
+        let _ = writeln!(
+            out,
+            "<text x=\"8\" y=\"{}\">{}</text><rect x=\"{label_w}\" y=\"{y}\" width=\"{}\" height=\"{bar_h}\" fill=\"#4a7ebb\"/>\
+<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#111111\" stroke-width=\"2\"/>\
+<text x=\"{}\" y=\"{}\">{}</text>",
+            y + 16,
+            s::text(a.name, 22),
+            x(acc) - label_w,
+            x(lo),
+            y + bar_h / 2,
+            x(hi),
+            y + bar_h / 2,
+            x(hi) + 6,
+            y + 16,
+            percent(acc)
+        );
+    }
+    let axis = 40 + arms.len() as u32 * (bar_h + gap);
+    let _ = writeln!(
+        out,
+        "<line x1=\"{label_w}\" y1=\"{axis}\" x2=\"{}\" y2=\"{axis}\" stroke=\"#555555\"/>\
+<text x=\"{label_w}\" y=\"{}\">0 %</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">100 %</text>",
+        label_w + plot_w,
+        axis + 16,
+        label_w + plot_w,
+        axis + 16
+    );
+    s::close(&mut out);
+    out
+}
+
+/// The dataset's results for one arm, by item id.
+pub(crate) fn lines_by_id(results: &str) -> std::collections::BTreeMap<String, Value> {
+    let mut by = std::collections::BTreeMap::new();
+    for line in results.lines() {
+        let Ok(v) = crate::json_read::parse(line) else { continue };
+        if let Some(id) = v.get("id").and_then(Value::as_str) {
+            // The last line for an id wins: a rerun appends after an error line.
+            by.insert(id.to_string(), v);
+        }
+    }
+    by
+}

@@ -1,0 +1,93 @@
+//! One arm's answer to one item, read from its debate's results line.
+
+use serde_json::Value;
+
+use super::dataset::Item;
+use crate::answer::Rules;
+
+/// What one arm made of one item.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Scored {
+    /// The arm's answer: the transcript's vote, normalised; `None` when no
+    /// answer could be read (then the item is wrong and counted as unreadable).
+    pub answer: Option<String>,
+    pub correct: bool,
+    /// Whether the debate ran (a results line with a transcript).
+    pub ran: bool,
+    pub rounds: u32,
+    pub calls: u64,
+    pub tokens: u64,
+    pub cost_micro_usd: Option<u64>,
+    /// The plurality answer's correctness after each round (Du et al.'s figure).
+    pub by_round: Vec<bool>,
+}
+
+/// Score `line` (a batch results line for `item`, or none: never ran).
+pub(crate) fn score(item: &Item, line: Option<&Value>) -> Scored {
+    let gold = item.gold();
+    let Some(transcript) = line.and_then(|l| l.get("transcript")).filter(|t| t.is_object()) else {
+        return Scored {
+            answer: None,
+            correct: false,
+            ran: false,
+            rounds: 0,
+            calls: 0,
+            tokens: 0,
+            cost_micro_usd: None,
+            by_round: Vec::new(),
+        };
+    };
+    // Results sit beside the transcript's own fields.
+    let answer = transcript.pointer("/vote/answer").and_then(Value::as_str).map(str::to_string);
+    let total = &transcript["usage"]["total"];
+    let number = |v: &Value| v.as_u64().unwrap_or(0);
+    let rounds = transcript.pointer("/outcome/rounds_run").and_then(Value::as_u64).unwrap_or(0) as u32;
+    Scored {
+        correct: answer.is_some() && answer == gold,
+        answer,
+        ran: true,
+        rounds,
+        calls: number(&total["calls"]),
+        tokens: number(&total["prompt_tokens"]) + number(&total["completion_tokens"]),
+        cost_micro_usd: total["cost_micro_usd"].as_u64(),
+        by_round: by_round(item, transcript, gold.as_deref()),
+    }
+}
+
+/// After each round r, the plurality of each seat's latest counted answer
+/// up to r: right or not (a tie, or no readable answer, is not right).
+fn by_round(item: &Item, transcript: &Value, gold: Option<&str>) -> Vec<bool> {
+    let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
+    let turns = transcript["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let counted: Vec<(u64, &str, &str)> = turns
+        .iter()
+        .filter(|t| !t["challenger"].as_bool().unwrap_or(false))
+        .filter(|t| !matches!(t["phase"].as_str(), Some("summary" | "synthesis" | "confirmation")))
+        .filter_map(|t| Some((t["round"].as_u64()?, t["speaker"].as_str()?, t["text"].as_str()?)))
+        .collect();
+    let last = counted.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
+    let first = counted.iter().map(|(r, _, _)| *r).min().unwrap_or(0);
+    (first..=last)
+        .map(|round| {
+            // Each seat's newest answer up to this round.
+            let mut latest: Vec<(&str, Option<String>)> = Vec::new();
+            for (_, seat, text) in counted.iter().filter(|(r, _, _)| *r <= round) {
+                let answer = rules.find(text).and_then(|f| f.normal);
+                match latest.iter_mut().find(|(s, _)| s == seat) {
+                    Some(entry) => entry.1 = answer,
+                    None => latest.push((seat, answer)),
+                }
+            }
+            let mut counts: Vec<(&str, usize)> = Vec::new();
+            for answer in latest.iter().filter_map(|(_, a)| a.as_deref()) {
+                match counts.iter_mut().find(|(a, _)| *a == answer) {
+                    Some(c) => c.1 += 1,
+                    None => counts.push((answer, 1)),
+                }
+            }
+            let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+            let leaders: Vec<&str> = counts.iter().filter(|(_, n)| *n == most).map(|(a, _)| *a).collect();
+            leaders.len() == 1 && Some(leaders[0]) == gold
+        })
+        .collect()
+}

@@ -1,0 +1,114 @@
+//! `agon eval`'s engine side, against arithmetic rather than examples: seats
+//! that answer right with a known probability, driven through real sessions
+//! of the vote document and read by the real scoring, land where the
+//! binomial says; a report is the same bytes when scored again.
+
+mod common;
+
+use agon_core::eval::{self, Arm};
+use agon_core::{Purpose, Session};
+use common::*;
+use serde_json::{Value, json};
+
+/// A small seeded generator (splitmix64): the test's randomness, independent of the engine's.
+struct Rng(u64);
+
+impl Rng {
+    fn unit(&mut self) -> f64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// `n` arithmetic items whose answer is `i + 1`.
+fn dataset(n: usize) -> String {
+    (0..n)
+        .map(|i| json!({"id": format!("q{i}"), "question": format!("What is {i} + 1?"), "answer": (i + 1).to_string(), "kind": "number"}).to_string() + "\n")
+        .collect()
+}
+
+/// Run the vote document with `seats` seats over every item; each seat is
+/// right with probability `p` (a wrong seat says the answer plus one), and
+/// return the batch results file.
+fn run_arm(items: usize, seats: usize, p: f64, rng: &mut Rng) -> String {
+    let document: Value = serde_json::from_str(eval::VOTE_DOCUMENT).unwrap();
+    let ids: Vec<String> = (0..seats).map(|i| format!("s{i}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut out = String::new();
+    for i in 0..items {
+        let mut s = spec(json!({"name": "vote", "document": document}), &ids, 1, false);
+        s.question = format!("What is {i} + 1?");
+        s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+        let run = drive(Session::new(s).unwrap(), |r| {
+            assert_eq!(r.purpose, Purpose::Turn);
+            let right = rng.unit() < p;
+            let said = if right { i + 1 } else { i + 2 };
+            reply(r, format!("Working it out.\nANSWER: {said}"))
+        });
+        let transcript = serde_json::to_string(&run.session.transcript()).unwrap();
+        out.push_str(&agon_core::batch::result_line(&format!("q{i}"), "", &transcript).unwrap());
+        out.push('\n');
+    }
+    out
+}
+
+fn accuracy(report: &eval::Report, arm: &str) -> f64 {
+    let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let mine: Vec<&Value> = lines.iter().filter(|l| l["arm"] == arm).collect();
+    mine.iter().filter(|l| l["correct"] == true).count() as f64 / mine.len() as f64
+}
+
+#[test]
+fn simulated_seats_of_known_accuracy_score_as_the_binomial_says() {
+    let n = 1500;
+    let data = dataset(n);
+    let mut rng = Rng(36);
+    let single = run_arm(n, 1, 0.6, &mut rng);
+    let vote = run_arm(n, 5, 0.6, &mut rng);
+    let report = eval::report(
+        "simulated",
+        &data,
+        &[Arm { name: "single", results: &single }, Arm { name: "vote-5", results: &vote }],
+    );
+    // Single: p = 0.6. A plurality of 5 with one wrong answer: P(X ≥ 3), X ~ B(5, 0.6) = 0.68256.
+    // Each within three standard errors (√(pq/n) ≈ 0.0127 and 0.0120).
+    let (a1, a5) = (accuracy(&report, "single"), accuracy(&report, "vote-5"));
+    println!("single {a1:.4} (expected 0.6), vote of 5 {a5:.4} (expected 0.6826)");
+    assert!((a1 - 0.6).abs() < 0.038, "single {a1}");
+    assert!((a5 - 0.68256).abs() < 0.036, "vote {a5}");
+    assert!(report.markdown.contains("| single | "), "{}", report.markdown);
+    assert!(report.markdown.contains("single vs vote-5"), "{}", report.markdown);
+    // Scored again from the same files: the same bytes, no call.
+    let again = eval::report(
+        "simulated",
+        &data,
+        &[Arm { name: "single", results: &single }, Arm { name: "vote-5", results: &vote }],
+    );
+    assert_eq!(again, report);
+}
+
+#[test]
+fn an_unreadable_answer_is_wrong_and_counted_as_unreadable_and_a_missing_run_is_named() {
+    let data = dataset(3);
+    let document: Value = serde_json::from_str(eval::VOTE_DOCUMENT).unwrap();
+    let mut results = String::new();
+    for (i, text) in [(0, "ANSWER: 1"), (1, "ANSWER: 2 or 3")].into_iter() {
+        let mut s = spec(json!({"name": "vote", "document": document}), &["a"], 1, false);
+        s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+        let run = drive(Session::new(s).unwrap(), |r| reply(r, text));
+        let t = serde_json::to_string(&run.session.transcript()).unwrap();
+        results.push_str(&agon_core::batch::result_line(&format!("q{i}"), "", &t).unwrap());
+        results.push('\n');
+    }
+    let report = eval::report("three", &data, &[Arm { name: "single", results: &results }]);
+    let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((lines[0]["correct"].clone(), lines[0]["answer"].clone()), (json!(true), json!("1")));
+    assert_eq!((lines[1]["correct"].clone(), lines[1]["unreadable"].clone()), (json!(false), json!(true)));
+    assert_eq!((lines[2]["ran"].clone(), lines[2]["correct"].clone()), (json!(false), json!(false)));
+    // 1 right of 3, 1 unreadable, 1 not run.
+    assert!(report.markdown.contains("| single | 1/3 | 33.3 % |"), "{}", report.markdown);
+    assert!(report.markdown.contains("| 1 | 1 |"), "{}", report.markdown);
+}
