@@ -31,6 +31,8 @@ pub struct Item {
     pub id: String,
     pub question: String,
     pub context: Option<String>,
+    /// The spec's `answer` for this debate (an evaluation's item), over the template's.
+    pub answer: Option<Value>,
 }
 
 /// The questions of a file, and a message for each line that is not one.
@@ -74,7 +76,7 @@ pub fn read_items(bytes: &[u8]) -> (Vec<Item>, Vec<String>) {
 
 /// One line: its id if it chose one, and the question.
 fn read_line(line: &str) -> Result<(Option<String>, Item), String> {
-    let item = |id, question: String, context| Ok((id, Item { id: String::new(), question, context }));
+    let item = |id, question: String, context| Ok((id, Item { id: String::new(), question, context, answer: None }));
     match serde_json::from_str::<Value>(line) {
         Ok(Value::Object(o)) => match o.get("question").and_then(Value::as_str).filter(|q| !q.trim().is_empty()) {
             Some(q) => {
@@ -314,6 +316,9 @@ impl Batch<'_> {
     fn debate(&self, runtime: &mut Runtime, item: &Item) -> Result<Line> {
         let mut spec = self.template.clone();
         spec["question"] = json!(item.question);
+        if let Some(answer) = &item.answer {
+            spec["answer"] = answer.clone();
+        }
         match &item.context {
             Some(c) => spec["context"] = json!(c),
             None => {

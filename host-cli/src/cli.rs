@@ -40,6 +40,8 @@ pub enum Command {
     },
     /// Many debates with one panel and protocol: a question per line in, a result per line out.
     Batch(BatchArgs),
+    /// Does the council beat one model? Run arms side by side on a dataset and score them.
+    Eval(EvalArgs),
     /// List the sessions kept so far, newest first.
     Sessions {
         /// One JSON object per line instead of a table.
@@ -176,6 +178,48 @@ pub struct BatchArgs {
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// The dataset: JSONL, one item a line: {"id", "question", "answer", "kind", "choices"?,
+    /// "context"?}; kind is number, choice, yes-no or exact. A bad line is named and skipped.
+    pub dataset: PathBuf,
+    /// An arm (repeatable, in report order): single (the first panel model, once), vote (blind
+    /// answers from every panel model, or --votes samples of one; the plurality wins), or any
+    /// protocol whose turns are prose (its vote is scored). Default: single, vote, rotating-challenger.
+    #[arg(long = "arm", value_name = "ARM")]
+    pub arms: Vec<String>,
+    /// Samples in the vote arm when the panel is one model.
+    #[arg(long, default_value_t = 3, value_parser = at_least_one)]
+    pub votes: usize,
+    /// The folder for report.md, items.jsonl, accuracy.svg and each arm's results (ARM.jsonl);
+    /// a rerun continues where it stopped, without paying again for what finished.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Score again from the results already in the folder: no call is made.
+    #[arg(long)]
+    pub rescore: bool,
+    /// Only the first N items of the dataset.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Debates at once.
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    pub concurrency: usize,
+    /// Model requests in flight at once, over every debate.
+    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
+    pub max_in_flight: usize,
+    /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
+    #[arg(long = "rate", value_name = "PROVIDER=N/min")]
+    pub rates: Vec<String>,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    /// Per-call timeout in seconds.
+    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+    /// Tries again after a failed call (429, 5xx, dropped connection).
+    #[arg(long, default_value_t = 2)]
+    pub retries: u32,
 }
 
 #[derive(Debug, Args)]

@@ -27,6 +27,7 @@ fn main() -> ExitCode {
             commands::spec::spec(request, &c)
         }),
         Command::Batch(args) => config().and_then(|c| commands::batch::batch(args, &c, &given)),
+        Command::Eval(args) => config().and_then(|c| commands::eval::eval(args, &c, &given)),
         Command::Replay(args) => commands::replay::replay(args),
         Command::Resume { id, retry_failed, drive } => {
             config().and_then(|c| commands::resume::resume(&id, retry_failed, drive, &c))

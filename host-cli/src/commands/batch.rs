@@ -31,84 +31,52 @@ pub fn lock_results(results: &std::path::Path) -> Result<Lock> {
     })
 }
 
+/// How a run of many debates goes: where its results and journals are kept,
+/// and how hard it may press the providers.
+pub struct Settings<'a> {
+    pub output: &'a std::path::Path,
+    pub journals: std::path::PathBuf,
+    pub keep_errors: bool,
+    pub concurrency: usize,
+    pub max_in_flight: usize,
+    pub rates: &'a [String],
+    pub timeout: u64,
+    pub retries: u32,
+    pub max_reply: Option<usize>,
+}
+
+impl<'a> Settings<'a> {
+    pub fn of(args: &'a BatchArgs) -> Settings<'a> {
+        Settings {
+            output: &args.output,
+            journals: args.journals.clone().unwrap_or_else(|| agon_cli::batch::default_journals(&args.output)),
+            keep_errors: args.keep_errors,
+            concurrency: args.concurrency,
+            max_in_flight: args.max_in_flight,
+            rates: &args.rates,
+            timeout: args.timeout,
+            retries: args.retries,
+            max_reply: args.max_reply,
+        }
+    }
+}
+
 /// `agon batch`: the flags make one request, agon.toml fills it, and each
 /// question of the file is a debate of it.
 pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
     let mut request = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
     config.apply_to_request(&mut request, given).map_err(bad)?;
     agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
-    check_writable(&args.output, "--output").map_err(bad)?;
-    let _lock = lock_results(&args.output)?;
     let bytes = agon_cli::bounded::read_bytes(&args.questions, agon_cli::bounded::BATCH_LIMIT, "questions file")
         .map_err(bad)?;
     let (items, problems) = agon_cli::batch::read_items(&bytes);
     for p in &problems {
         safe_eprintln!("agon: {}: {p}", args.questions.display());
     }
-    let done = agon_cli::batch::finished_ids(&args.output, args.keep_errors)?;
-    let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
-    let Some(first) = todo.first().or(items.first()).map(|i| i.question.clone()) else {
+    if items.is_empty() {
         return Err(bad(format!("{}: no questions", args.questions.display())));
-    };
-    request.question = first;
-    let mut rates = std::collections::BTreeMap::new();
-    for r in &args.rates {
-        let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
-        if !agon_cli::provider::PRESETS.iter().any(|p| p.name == provider) && provider != "cmd" {
-            return Err(bad(format!(
-                "--rate {r}: no provider '{provider}' (known: {})",
-                agon_cli::provider::provider_names()
-            )));
-        }
-        rates.insert(provider, per_minute);
     }
-    let mut env = Environment::new(config);
-    env.retry.attempts = args.retries + 1;
-    env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(args.max_in_flight), &rates)));
-    let mut runtime = Runtime::load()?;
-    // Each debate of a batch stands alone: no compete history is read or kept.
-    let nobody_at_a_terminal = |spec: &serde_json::Value| match human_seats(spec).into_iter().next() {
-        Some((seat, model)) => Err(bad(format!(
-            "batch cannot seat a person: seat '{seat}' is {model}, and nobody answers at a terminal in a batch; use `agon run`, or give the seat a model"
-        ))),
-        None => Ok(()),
-    };
-    let prepared = runner::prepare(&request, &mut runtime, config, &env, History::Alone, &nobody_at_a_terminal)?;
-    let (template, bound) = (prepared.parsed, prepared.bound);
-    safe_eprintln!(
-        "agon: {} to run, {} already in {}; each debate at worst: {}",
-        todo.len(),
-        items.len() - todo.len(),
-        args.output.display(),
-        worst_case_line(&bound).trim_start_matches("agon: worst case ")
-    );
-    // Ctrl-C: every finished debate is already in the results; a rerun continues.
-    let output = args.output.clone();
-    let skipped = format!("without this notice (finished debates are in {} all the same)", output.display());
-    let handler = move || {
-        eprintln!(
-            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
-            output.display()
-        );
-        std::process::exit(i32::from(exit::INTERRUPTED));
-    };
-    host::on_ctrl_c(handler, &skipped, &mut |w| safe_eprintln!("{w}"));
-    let run = agon_cli::batch::Batch {
-        template,
-        env,
-        options: CallOptions {
-            timeout: Duration::from_secs(args.timeout),
-            stream: false,
-            max_reply: args
-                .max_reply
-                .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
-                .unwrap_or(DEFAULT_MAX_REPLY),
-        },
-        concurrency: args.concurrency,
-        output: &args.output,
-        journals: args.journals.clone().unwrap_or_else(|| agon_cli::batch::default_journals(&args.output)),
-    };
-    let tally = run.run(todo)?;
+    let tally = run_items(request, items, &Settings::of(&args), config)?;
     safe_eprintln!(
         "agon: batch done: {} complete, {} degraded or stopped, {} failed, {} line(s) skipped; results in {}",
         tally.full,
@@ -123,4 +91,81 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
         (0, _, _) => exit::DEGRADED,
         _ => exit::FAILURE,
     })
+}
+
+/// Debate every item not already in the results file, with `request` as
+/// each one's spec (its question, context and answer set per item).
+pub fn run_items(
+    mut request: agon_cli::request::DebateRequest,
+    items: Vec<agon_cli::batch::Item>,
+    settings: &Settings,
+    config: &Config,
+) -> Result<agon_cli::batch::Tally> {
+    check_writable(settings.output, "--output").map_err(bad)?;
+    let _lock = lock_results(settings.output)?;
+    let done = agon_cli::batch::finished_ids(settings.output, settings.keep_errors)?;
+    let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
+    let first = todo.first().or(items.first()).expect("the caller gives at least one item");
+    request.question = first.question.clone();
+    if let Some(answer) = &first.answer {
+        request.answer = Some(serde_json::from_value(answer.clone()).map_err(|e| bad(format!("answer: {e}")))?);
+    }
+    let mut rates = std::collections::BTreeMap::new();
+    for r in settings.rates {
+        let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
+        if !agon_cli::provider::PRESETS.iter().any(|p| p.name == provider) && provider != "cmd" {
+            return Err(bad(format!(
+                "--rate {r}: no provider '{provider}' (known: {})",
+                agon_cli::provider::provider_names()
+            )));
+        }
+        rates.insert(provider, per_minute);
+    }
+    let mut env = Environment::new(config);
+    env.retry.attempts = settings.retries + 1;
+    env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(settings.max_in_flight), &rates)));
+    let mut runtime = Runtime::load()?;
+    // Each debate of a batch stands alone: no compete history is read or kept.
+    let nobody_at_a_terminal = |spec: &serde_json::Value| match human_seats(spec).into_iter().next() {
+        Some((seat, model)) => Err(bad(format!(
+            "batch cannot seat a person: seat '{seat}' is {model}, and nobody answers at a terminal in a batch; use `agon run`, or give the seat a model"
+        ))),
+        None => Ok(()),
+    };
+    let prepared = runner::prepare(&request, &mut runtime, config, &env, History::Alone, &nobody_at_a_terminal)?;
+    let (template, bound) = (prepared.parsed, prepared.bound);
+    safe_eprintln!(
+        "agon: {} to run, {} already in {}; each debate at worst: {}",
+        todo.len(),
+        items.len() - todo.len(),
+        settings.output.display(),
+        worst_case_line(&bound).trim_start_matches("agon: worst case ")
+    );
+    // Ctrl-C: every finished debate is already in the results; a rerun continues.
+    let output = settings.output.to_path_buf();
+    let skipped = format!("without this notice (finished debates are in {} all the same)", output.display());
+    let handler = move || {
+        eprintln!(
+            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
+            output.display()
+        );
+        std::process::exit(i32::from(exit::INTERRUPTED));
+    };
+    host::on_ctrl_c(handler, &skipped, &mut |w| safe_eprintln!("{w}"));
+    let run = agon_cli::batch::Batch {
+        template,
+        env,
+        options: CallOptions {
+            timeout: Duration::from_secs(settings.timeout),
+            stream: false,
+            max_reply: settings
+                .max_reply
+                .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
+                .unwrap_or(DEFAULT_MAX_REPLY),
+        },
+        concurrency: settings.concurrency,
+        output: settings.output,
+        journals: settings.journals.clone(),
+    };
+    run.run(todo)
 }

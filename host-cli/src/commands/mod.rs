@@ -4,6 +4,7 @@
 pub mod batch;
 pub mod doctor;
 pub mod drive;
+pub mod eval;
 pub mod models;
 pub mod protocols;
 pub mod replay;
