@@ -547,7 +547,8 @@ mod tests {
     }
 
     fn items(questions: &[&str]) -> Vec<Item> {
-        let item = |(i, q): (usize, &&str)| Item { id: format!("q{i}"), question: q.to_string(), context: None };
+        let item =
+            |(i, q): (usize, &&str)| Item { id: format!("q{i}"), question: q.to_string(), context: None, answer: None };
         questions.iter().enumerate().map(item).collect()
     }
 
