@@ -11,7 +11,7 @@ use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
 use exports::agon::debate::types::{
-    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, Input, Outcome, Output,
+    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalReport, Input, Outcome, Output,
     ProtocolInfo, RequestId, UnpricedSeat,
 };
 
@@ -96,6 +96,17 @@ impl Guest for Engine {
 
     fn batch_result_line(id: String, question: String, transcript_json: String) -> Option<String> {
         agon_core::batch::result_line(&id, &question, &transcript_json)
+    }
+
+    fn score_eval(name: String, dataset: String, arm_names: Vec<String>, arm_results: Vec<String>) -> EvalReport {
+        let arms: Vec<agon_core::eval::Arm> =
+            arm_names.iter().zip(&arm_results).map(|(name, results)| agon_core::eval::Arm { name, results }).collect();
+        let r = agon_core::eval::report(&name, &dataset, &arms);
+        EvalReport { markdown: r.markdown, items: r.items, svg: r.svg }
+    }
+
+    fn eval_vote_document() -> String {
+        agon_core::eval::VOTE_DOCUMENT.to_string()
     }
 
     fn batch_error_line(id: String, question: String, error: String) -> String {

@@ -31,16 +31,9 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     if items.is_empty() {
         return Err(bad(format!("{}: no items", args.dataset.display())));
     }
-    // The dataset as scored: the items kept, in order (so --limit scores only those).
-    let scored_text: String = text
-        .lines()
-        .filter(|l| {
-            let value = serde_json::from_str::<serde_json::Value>(l).ok();
-            let id = value.and_then(|v| v.get("id").and_then(|i| i.as_str().map(str::to_string)));
-            id.is_some_and(|id| items.iter().any(|i| i.id == id))
-        })
-        .map(|l| format!("{l}\n"))
-        .collect();
+    // The dataset as scored: the whole file (as every host scores it), or with
+    // --limit the items kept, in order.
+    let scored_text: String = if args.limit.is_none() { text.clone() } else { limited(&text, &items) };
     let arms: Vec<String> =
         if args.arms.is_empty() { DEFAULT_ARMS.map(String::from).to_vec() } else { args.arms.clone() };
     for (i, arm) in arms.iter().enumerate() {
@@ -148,4 +141,16 @@ fn file_name(arm: &str) -> String {
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The lines of `text` that hold one of `items` (what `--limit` kept), in order.
+fn limited(text: &str, items: &[eval::Item]) -> String {
+    text.lines()
+        .filter(|l| {
+            let value = serde_json::from_str::<serde_json::Value>(l).ok();
+            let id = value.and_then(|v| v.get("id").and_then(|i| i.as_str().map(str::to_string)));
+            id.is_some_and(|id| items.iter().any(|i| i.id == id))
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
 }

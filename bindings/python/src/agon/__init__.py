@@ -12,6 +12,7 @@ transport: what to send and how to read the reply is the component's wire
 layer, the same code every agon host runs.
 """
 
+from . import evaluate
 from ._drive import drive, drive_async, run_debate, run_debate_async
 from ._engine import (
     AgonError,
@@ -53,6 +54,7 @@ __all__ = [
     "protocol_documents",
     "protocols",
     "estimate",
+    "evaluate",
     "run_debate",
     "run_debate_async",
     "spec_text",

@@ -1,0 +1,75 @@
+"""agon.evaluate against the CLI: the same dataset and the same results files give the same
+report, items and picture, byte for byte, from ``agon eval --rescore`` and from Python (both
+ask the engine). The results files are written here by Python debates of the vote
+document, with scripted replies."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+from conftest import ROOT, unavailable
+
+import agon
+from agon import evaluate
+from agon._engine import _Instance
+
+AGON = Path(os.environ.get("AGON_BIN", ROOT / "target" / "debug" / "agon"))
+
+DATASET = [
+    {"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"},
+    {"id": "q2", "question": "Which is a fruit?", "answer": "B", "kind": "choice", "choices": ["stone", "apple"]},
+    {"id": "q3", "question": "Is 7 prime?", "answer": "yes", "kind": "yes-no"},
+]
+
+
+def results(seats: int, replies: dict[str, list[str]]) -> str:
+    """One results line per item: a vote-document debate of ``seats`` seats; seat ``s{i}``
+    answers item ``n`` with ``replies[item id][i]``."""
+    lines = []
+    for item in DATASET:
+        question = item["question"] + "".join(
+            f"\n({chr(65 + i)}) {c}" for i, c in enumerate(item.get("choices", []))
+        )
+        spec = {
+            "question": question,
+            "panel": [{"id": f"s{i}", "model": f"openai/m{i}"} for i in range(seats)],
+            "protocol": {"name": "vote", "document": evaluate.vote_document()},
+            "answer": {"kind": item["kind"], **({"choices": item["choices"]} if "choices" in item else {})},
+        }
+        said = replies[item["id"]]
+        transcript = agon.run_debate(spec, lambda r: said[int(r["seat"][1:])])
+        line = _Instance().call("batch-result-line", item["id"], question, json.dumps(transcript))
+        lines.append(line + "\n")
+    return "".join(lines)
+
+
+def test_python_scores_as_the_cli_does(tmp_path: Path) -> None:
+    if not AGON.exists():
+        unavailable(f"{AGON} is not built (scripts/test-sdk.sh builds it)")
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(i) + "\n" for i in DATASET) + "not an item\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "single.jsonl").write_text(
+        results(1, {"q1": ["ANSWER: 2"], "q2": ["ANSWER: (a)"], "q3": ["Hard to say."]}), encoding="utf-8"
+    )
+    (out / "vote.jsonl").write_text(
+        results(3, {"q1": ["ANSWER: 2", "ANSWER: 2", "ANSWER: 3"], "q2": ["ANSWER: apple", "ANSWER: B", "ANSWER: A"],
+                    "q3": ["ANSWER: yes", "ANSWER: Yes.", "ANSWER: no"]}),
+        encoding="utf-8",
+    )
+    mine = evaluate.report(data, {"single": out / "single.jsonl", "vote": out / "vote.jsonl"})
+    assert "| single | 1/3 | 33.3 % |" in mine["markdown"], mine["markdown"]
+    assert "| vote | 3/3 | 100.0 % |" in mine["markdown"], mine["markdown"]
+    assert "line 4" in mine["markdown"]
+    cli = subprocess.run(
+        [str(AGON), "eval", str(data), "--output", str(out), "--arm", "single", "--arm", "vote", "--rescore"],
+        capture_output=True, text=True, check=False,
+    )
+    assert cli.returncode == 0, cli.stderr
+    assert (out / "report.md").read_text(encoding="utf-8") == mine["markdown"]
+    assert (out / "items.jsonl").read_text(encoding="utf-8") == mine["items"]
+    assert (out / "accuracy.svg").read_text(encoding="utf-8") == mine["svg"]
