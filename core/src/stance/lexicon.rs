@@ -283,21 +283,15 @@ pub(crate) fn contrast(w: &str) -> bool {
     )
 }
 
-/// Multi-word contrasts.
-pub(crate) const CONTRAST_PHRASES: &[&[&str]] = &[
-    &["that", "said"],
-    &["having", "said", "that"],
-    &["even", "so"],
-    &["on", "the", "other", "hand"],
-    &["apart", "from"],
-    &["other", "than"],
-    &["with", "the", "exception"],
-    &["the", "one", "exception"],
-    &["the", "exception"],
-    &["one", "exception"],
-    &["except", "for"],
-    &["my", "only", "reservation"],
-];
+/// Words before a noun that leave it the object of what precedes them.
+pub(crate) fn determiner(w: &str) -> bool {
+    matches!(w, "the" | "all" | "both" | "other" | "my" | "our" | "their" | "these" | "those" | "a" | "an")
+}
+
+/// Prepositions: what follows them is no subject ("I agree with the others").
+pub(crate) fn preposition(w: &str) -> bool {
+    matches!(w, "with" | "to" | "of" | "from" | "by" | "than" | "about" | "on" | "for" | "like" | "unlike" | "among")
+}
 
 /// Subordinators that make the clause they open a concession: "while I agree…".
 pub(crate) fn concessive(w: &str) -> bool {
@@ -487,31 +481,6 @@ pub(crate) fn condemnation(w: &str) -> bool {
 
 /// Phrases after which agreement has been given up: "I no longer agree".
 pub(crate) const WITHDRAWN: &[&[&str]] = &[&["no", "longer"], &["not", "anymore"], &["any", "more"], &["anymore"]];
-
-/// Sentences claiming the panel has not converged.
-pub(crate) const NOT_CONVERGED: &[&[&str]] = &[
-    &["no", "consensus"],
-    &["not", "converged"],
-    &["haven't", "converged"],
-    &["have", "not", "converged"],
-    &["not", "yet", "converged"],
-    &["far", "from", "consensus"],
-    &["far", "from", "agreement"],
-    &["far", "from", "agreeing"],
-    &["not", "there", "yet"],
-    &["no", "agreement"],
-    &["not", "in", "agreement"],
-    &["still", "divided"],
-    &["remain", "divided"],
-    &["still", "apart"],
-    &["disagreement", "remains"],
-    &["disagreements", "remain"],
-    &["still", "disagree"],
-    &["lack", "of", "consensus"],
-    &["without", "consensus"],
-    &["no", "shared", "position"],
-    &["not", "settled"],
-];
 
 /// Every word whose presence in a prompt could be echoed back as agreement:
 /// prompts to seats whose replies are read must contain none of them.

@@ -15,6 +15,7 @@
 
 use super::Verdict;
 use super::lexicon as lx;
+use super::patterns::{self as pt, Kind};
 use super::tokens::{Sentence, Token, sentences};
 use core::cell::Cell;
 
@@ -23,26 +24,6 @@ use core::cell::Cell;
 pub(crate) struct Finding {
     pub verdict: Verdict,
     pub span: Option<(usize, usize)>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// First person, present, unqualified.
-    Agree,
-    /// Hedged or limited agreement, or agreement inside a concession.
-    Part,
-    /// Agreement on a condition, or provisional.
-    Conditional,
-    /// Agreement mentioned but not held: asked, tempting, seeming, proposed.
-    Considered,
-    /// Agreement in the past only.
-    Past,
-    /// Present opposition: disagreement, reservations, condemnation, holding out.
-    Oppose,
-    /// Agreement given up ("I no longer agree").
-    Withdrawn,
-    /// A contrastive connective.
-    Contrast,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -56,10 +37,34 @@ pub(crate) fn read(own: &str) -> Finding {
     let mut signals = Vec::new();
     let own = explicit_lines(own, &mut signals);
     for sentence in sentences(&own) {
-        Clauses::new(&sentence).signals(&mut signals);
+        Clauses::new(&sentence, false).signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
     decide(&signals)
+}
+
+/// Read the position a declared line states (its own words only): what it
+/// limits. A position is the thing held, so denying or condemning an
+/// alternative in it ("reject the vendor's offer", "no new hires") is not
+/// dissent; a condition, a contrast, or opposition in the first person is.
+pub(crate) fn read_position(own: &str) -> Finding {
+    let mut signals = Vec::new();
+    for sentence in sentences(own) {
+        Clauses::new(&sentence, true).signals(&mut signals);
+    }
+    crate::order::sort_by_key(&mut signals, |s| s.span.0);
+    let first = |kinds: &[Kind]| signals.iter().find(|s| kinds.contains(&s.kind)).map(|s| s.span);
+    let found = |verdict: Verdict, span: Option<(usize, usize)>| Finding { verdict, span };
+    if let Some(span) = first(&[Kind::Conditional]) {
+        return found(Verdict::Conditional, Some(span));
+    }
+    if let Some(span) = first(&[Kind::Contrast, Kind::Part]) {
+        return found(Verdict::AgreesInPart, Some(span));
+    }
+    if let Some(span) = first(&[Kind::Oppose, Kind::Withdrawn]) {
+        return found(Verdict::Disagrees, Some(span));
+    }
+    found(Verdict::Agrees, None)
 }
 
 /// `CONSENSUS: <position>` lines: an explicit claim (or denial) of convergence.
@@ -138,6 +143,8 @@ struct Clauses<'s> {
     /// reader asks for them many times per word, and each answer scans back.
     subjects: Vec<Cell<Option<(Subject, usize)>>>,
     question: bool,
+    /// A declared line's position, not a reply's body.
+    position: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +160,7 @@ enum Subject {
 }
 
 impl<'s> Clauses<'s> {
-    fn new(sentence: &'s Sentence) -> Self {
+    fn new(sentence: &'s Sentence, position: bool) -> Self {
         let mut words = Vec::new();
         let mut after_break = Vec::new();
         let mut clause = Vec::new();
@@ -199,7 +206,7 @@ impl<'s> Clauses<'s> {
             }
         }
         let subjects = vec![Cell::new(None); words.len()];
-        Clauses { words, after_break, clause: merged, bounds, subjects, question: sentence.question }
+        Clauses { words, after_break, clause: merged, bounds, subjects, question: sentence.question, position }
     }
 
     fn w(&self, i: usize) -> &'s str {
@@ -267,7 +274,10 @@ impl<'s> Clauses<'s> {
             if lx::first_person(w) {
                 return (Subject::First, from);
             }
-            if lx::other_subject(w) && !(w == "one" && !self.w(k + 1).is_empty() && !lx::modal(self.w(k + 1))) {
+            if lx::other_subject(w)
+                && !(w == "one" && !self.w(k + 1).is_empty() && !lx::modal(self.w(k + 1)))
+                && !self.object_at(k)
+            {
                 return (Subject::Other, from);
             }
         }
@@ -284,17 +294,32 @@ impl<'s> Clauses<'s> {
             if lx::first_person(w) {
                 return (Subject::First, k);
             }
-            if lx::other_subject(w) && w != "one" {
+            if lx::other_subject(w) && w != "one" && !self.object_at(k) {
                 return (Subject::Other, k);
             }
         }
         (Subject::Elided, from)
     }
 
+    /// Whether the other-subject word at `k` is an object or a possessor, not
+    /// a subject: "with Speaker 2", "Speaker 2's diagnosis", "to the others".
+    fn object_at(&self, k: usize) -> bool {
+        let next = self.w(k + 1);
+        let possessor = self.w(k).ends_with("'s")
+            || next.ends_with("'s")
+            || (next.chars().all(|c| c.is_ascii_digit()) && self.w(k + 2).ends_with("'s"));
+        let governed = (0..k).rev().map(|j| self.w(j)).find(|w| !lx::determiner(w)).is_some_and(lx::preposition);
+        possessor || governed
+    }
+
     fn signals(&self, out: &mut Vec<Signal>) {
+        let mut void = vec![false; self.len()];
+        self.rows(out, &mut void);
         let mut i = 0;
         while i < self.len() {
-            if let Some(kind) = self.agreement(i) {
+            // In a position, agreement words are its content ("adopt it once CI
+            // is fast"): only what limits it is read.
+            if let Some(kind) = self.agreement(i).filter(|_| !void[i] && !self.position) {
                 // A condition or a consideration often sits in the next clause:
                 // the whole sentence is the evidence.
                 let span = match kind {
@@ -311,6 +336,88 @@ impl<'s> Clauses<'s> {
             }
             i += 1;
         }
+    }
+
+    // ---- the phrase table ---------------------------------------------------
+
+    /// Apply every row of [`pt::ROWS`] at every word: the one interpreter of the table.
+    fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
+        let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
+        for row in pt::ROWS {
+            let head = row.phrase.split(' ').next().unwrap_or("");
+            for start in 0..words.len() {
+                if !pt::position_matches(head, words[start]) {
+                    continue;
+                }
+                let Some((end, gap_negated)) = pt::match_at(row.phrase, &words, start) else { continue };
+                if !self.row_holds(row, start, end) {
+                    continue;
+                }
+                if row.needs & pt::VOID != 0 {
+                    void[start..=end].fill(true);
+                }
+                let span = (self.words[start].1, self.words[end].2);
+                let kind = match row.kind {
+                    Kind::Nothing => continue,
+                    Kind::Agree if gap_negated => Kind::Oppose,
+                    Kind::Agree if row.needs & pt::QUALIFY != 0 => self.qualify(start, end),
+                    Kind::Consequence => {
+                        if !self.consequence_denies(end + 1) {
+                            continue;
+                        }
+                        Kind::Oppose
+                    }
+                    kind => kind,
+                };
+                let span = match kind {
+                    Kind::Conditional | Kind::Considered | Kind::Past => self.sentence_span(),
+                    _ => span,
+                };
+                out.push(Signal { kind, span });
+            }
+        }
+    }
+
+    /// Whether what a row needs holds for its match at `start..=end`.
+    fn row_holds(&self, row: &pt::Row, start: usize, end: usize) -> bool {
+        let needs = |flag: u16| row.needs & flag != 0;
+        let words = || (0..self.len()).map(|k| self.w(k));
+        if needs(pt::POSITION) && !self.position {
+            return false;
+        }
+        if needs(pt::SENTENCE_START) && start != 0 {
+            return false;
+        }
+        if needs(pt::CLAUSE_START) && start != self.clause_range(start).0 {
+            return false;
+        }
+        if needs(pt::STATED) && self.question {
+            return false;
+        }
+        if needs(pt::FIRST) && !matches!(self.subject(start), Subject::First | Subject::Elided) {
+            return false;
+        }
+        if needs(pt::NO_NEGATION) && words().any(lx::negation) {
+            return false;
+        }
+        if needs(pt::NO_HOLDOUT) && words().any(pt::holdout) {
+            return false;
+        }
+        if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::class("condemn", self.w(k))) {
+            return false;
+        }
+        true
+    }
+
+    /// Whether the words from `from` to the sentence's end deny or condemn
+    /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
+    /// "…, so no update is needed" denies nothing.
+    fn consequence_denies(&self, from: usize) -> bool {
+        (from..self.len()).any(|k| {
+            let w = self.w(k);
+            (lx::negation(w) && !(k + 1..(k + 3).min(self.len())).any(|n| pt::harmless_after_negation(self.w(n))))
+                || pt::class("condemn", w)
+        })
     }
 
     // ---- agreement ----------------------------------------------------------
@@ -407,7 +514,7 @@ impl<'s> Clauses<'s> {
         if !base {
             return None;
         }
-        Some(self.qualify(i))
+        Some(self.qualify(i, i))
     }
 
     /// Agreement verbs need the speaker as subject (stated or elided).
@@ -424,9 +531,11 @@ impl<'s> Clauses<'s> {
         if still { Kind::Agree } else { Kind::Past }
     }
 
-    /// What the words around an agreement at `i` make of it.
-    fn qualify(&self, i: usize) -> Kind {
-        let (from, to) = self.clause_range(i);
+    /// What the words around an agreement at words `i..=end` (one word, or a
+    /// phrase from the table) make of it.
+    fn qualify(&self, i: usize, end: usize) -> Kind {
+        let (from, _) = self.clause_range(i);
+        let (_, to) = self.clause_range(end);
         if self.question {
             return Kind::Considered;
         }
@@ -439,11 +548,11 @@ impl<'s> Clauses<'s> {
             if n > 0 && before[..n].iter().any(|b| lx::fullness(b)) {
                 return Kind::Part;
             }
-            if self.w(i + 1) != "more" {
+            if self.w(end + 1) != "more" {
                 return Kind::Oppose;
             }
         }
-        if self.any_phrase(i, (i + 4).min(to), lx::WITHDRAWN) {
+        if self.any_phrase(end, (end + 4).min(to), lx::WITHDRAWN) {
             return Kind::Withdrawn;
         }
         // "used to agree", "initially agreed", "agreed at first".
@@ -452,7 +561,7 @@ impl<'s> Clauses<'s> {
                 .iter()
                 .take(3)
                 .any(|b| matches!(*b, "initially" | "originally" | "earlier" | "previously" | "once"))
-            || self.any_phrase(i + 1, (i + 5).min(to), &[&["at", "first"], &["earlier"], &["before"]])
+            || self.any_phrase(end + 1, (end + 5).min(to), &[&["at", "first"], &["earlier"], &["before"]])
         {
             return Kind::Past;
         }
@@ -479,16 +588,16 @@ impl<'s> Clauses<'s> {
         }
         // After the word: limits, provisos, empty objects, shared reservations.
         let after_end = self.next_clause_end(to);
-        if self.any_phrase(i + 1, after_end, lx::PART_AFTER) {
+        if self.any_phrase(end + 1, after_end, lx::PART_AFTER) {
             return Kind::Part;
         }
-        if self.any_phrase(i + 1, after_end, lx::CONDITION_AFTER) {
+        if self.any_phrase(end + 1, after_end, lx::CONDITION_AFTER) {
             return Kind::Conditional;
         }
-        if (i + 1..(i + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
+        if (end + 1..(end + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
             return Kind::Oppose;
         }
-        if (i + 1..(i + 7).min(to)).any(|k| lx::reservation(self.w(k))) {
+        if (end + 1..(end + 7).min(to)).any(|k| lx::reservation(self.w(k))) {
             return Kind::Part;
         }
         // A condition in this clause or the ones beside it.
@@ -530,15 +639,16 @@ impl<'s> Clauses<'s> {
         if i == 0 && w == "only" && matches!(self.w(1), "if" | "when" | "once" | "with" | "provided") {
             return Some(Kind::Conditional);
         }
+        // A position is what is held: only the speaker's own opposition limits it
+        // ("I still oppose the budget line"), not the alternative it rejects.
+        if self.position && self.subject(i) != Subject::First && !lx::reservation(w) {
+            return None;
+        }
         let prev = if i > 0 { self.w(i - 1) } else { "" };
         let (from, to) = self.clause_range(i);
         let before: Vec<&str> = self.before(i, 4).collect();
         let negated = before.iter().any(|b| lx::negation(b));
         let no_longer = self.phrase_at(i.saturating_sub(2), &["no", "longer"]) || before.first() == Some(&"longer");
-        // The panel has not converged, in the speaker's own words.
-        if lx::NOT_CONVERGED.iter().any(|p| self.phrase_at(i, p)) && !self.question {
-            return Some(Kind::Oppose);
-        }
         // "I disagree", "…but reject the remedy", "I'd object".
         if lx::oppose_verb(w) {
             let subject = self.subject(i);
@@ -632,10 +742,6 @@ impl<'s> Clauses<'s> {
                 return Some(Kind::Oppose);
             }
             return None;
-        }
-        // Holding out: "I stand by my position", "I still prefer my plan".
-        if HOLDOUT.iter().any(|p| self.phrase_at(i, p)) {
-            return Some(Kind::Oppose);
         }
         // "no longer support", "no longer hold that view".
         if w == "longer" && prev == "no" {
@@ -735,9 +841,6 @@ impl<'s> Clauses<'s> {
 
     fn contrast_at(&self, i: usize) -> bool {
         let w = self.w(i);
-        if lx::CONTRAST_PHRASES.iter().any(|p| p.first() == Some(&w) && self.phrase_at(i, p)) {
-            return true;
-        }
         match w {
             "but" => {
                 let prev = if i > 0 { self.w(i - 1) } else { "" };
@@ -758,40 +861,16 @@ impl<'s> Clauses<'s> {
     }
 }
 
-/// Holding out: "I stand by my position", "I still prefer my plan".
-const HOLDOUT: &[&[&str]] = &[
-    &["stand", "by", "my"],
-    &["hold", "my"],
-    &["maintain", "my"],
-    &["sticking", "with", "my"],
-    &["stick", "with", "my"],
-    &["stick", "to", "my"],
-    &["keep", "my", "position"],
-    &["my", "position", "stands"],
-    &["my", "position", "remains"],
-    &["my", "position", "is", "unchanged"],
-    &["my", "view", "stands"],
-    &["my", "view", "remains"],
-    &["still", "prefer"],
-    &["still", "favor"],
-    &["still", "favour"],
-    &["still", "think", "the"],
-    &["still", "believe", "the"],
-];
-
 /// Whether `w` can start anything [`Clauses::opposition`] looks for: most
 /// words cannot, and the full look (the clause, its subject, the words
 /// before) costs far more than these lookups.
 fn may_oppose(w: &str) -> bool {
-    let starts = |phrases: &[&[&str]]| phrases.iter().any(|p| p.first() == Some(&w));
     matches!(w, "only" | "longer" | "not" | "it" | "it's" | "this" | "that" | "that's" | "its")
         || lx::oppose_verb(w)
         || lx::oppose_past(w)
         || lx::opposed_state(w)
         || lx::reservation(w)
         || lx::discussion_target(w)
-        || starts(lx::NOT_CONVERGED)
-        || starts(HOLDOUT)
 }
 
 /// Words that open a clause with a subject of its own (or a negation): after
