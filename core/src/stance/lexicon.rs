@@ -503,3 +503,228 @@ pub(crate) const COUNTED_HEADS: &[&str] = &[
     "aligned",
     "stress-tested",
 ];
+
+// ---- the reader's smaller word lists ------------------------------------------
+
+/// Whether `w` is in `list`.
+pub(crate) fn is(list: &[&str], w: &str) -> bool {
+    list.contains(&w)
+}
+
+/// First words of a `CONSENSUS:` value that deny it.
+pub(crate) const CONSENSUS_DENIED: &[&str] = &["none", "no", "not", "n/a", "nope", "nothing", "absent", "pending"];
+
+/// A clause of only these belongs to the next one.
+pub(crate) const BARE_CONJUNCTIONS: &[&str] = &["and", "or", "so", "then", "also", "just"];
+
+/// Before "agree more": the idiom of strongest agreement.
+pub(crate) const COULDNT: &[&str] = &["couldn't", "not", "couldnt"];
+
+/// Before "agreed": present perfect, or now ("I have agreed", "now agreed").
+pub(crate) const PERFECT_BEFORE_AGREED: &[&str] = &["have", "i've", "we've", "has", "ive", "fully", "now"];
+
+/// Before "agreement"/"accord": "in agreement", "reached agreement".
+pub(crate) const AGREEMENT_FRAMES: &[&str] = &["in", "reached", "reach", "found"];
+
+/// Before "convinced"/"persuaded": a present state.
+pub(crate) const CONVINCED_STATE: &[&str] = &["i'm", "am", "we're", "are", "been", "now", "im", "remain", "fully"];
+
+/// Before "aligned"/"on board": a present state.
+pub(crate) const ALIGNED_STATE: &[&str] = &["i'm", "am", "we're", "are", "im", "fully", "now"];
+
+/// Before "around": "I've come around".
+pub(crate) const COME_AROUND: &[&str] = &["come", "came", "coming"];
+
+/// Before "consensus": reached.
+pub(crate) const CONSENSUS_REACHED: &[&str] = &["reached", "reach", "found", "have"];
+
+/// Verbs that withdraw an objection.
+pub(crate) const WITHDRAW_VERBS: &[&str] = &["withdraw", "drop", "retract", "withdrew", "dropped"];
+
+/// Object verbs that are verbs only right after I or we.
+pub(crate) const BARE_VERBS: &[&str] = &["back", "second"];
+
+/// What "join" must take to mean agreement.
+pub(crate) const JOIN_TARGETS: &[&str] = &["consensus", "majority"];
+
+/// Before an agreement word: it is past ("initially agreed").
+pub(crate) const PAST_MARKERS: &[&str] = &["initially", "originally", "earlier", "previously", "once"];
+
+/// Besides hedges and adverbs, words of a hedging sentence opener ("In principle").
+pub(crate) const OPENER_WORDS: &[&str] = &["in", "principle"];
+
+/// Before a condition word, these make it none ("even if", "as if").
+pub(crate) const NOT_CONDITION_BEFORE: &[&str] = &["even", "as"];
+
+/// After a sentence-opening "only": an emphatic condition.
+pub(crate) const ONLY_CONDITION: &[&str] = &["if", "when", "once", "with", "provided"];
+
+/// Opposition verbs that are nouns too: they need a stated subject.
+pub(crate) const NEEDS_STATED_SUBJECT: &[&str] =
+    &["question", "challenge", "doubt", "object", "contest", "differ", "resist"];
+
+/// Before a past opposition verb: it still holds ("I am opposed").
+pub(crate) const PRESENT_STATE: &[&str] = &["am", "i'm", "are", "we're", "remain", "still", "stay", "im"];
+
+/// Before an opposed state: it is stated ("I remain unconvinced").
+pub(crate) const STATE_VERBS: &[&str] = &["am", "remain", "still", "stay", "are", "feel", "grow", "growing"];
+
+/// Before "against": a present state.
+pub(crate) const AGAINST_STATE: &[&str] = &["i'm", "am", "we're", "are", "still", "remain", "firmly", "im"];
+
+/// Before an opposed state: it was ("I was skeptical").
+pub(crate) const PAST_BE: &[&str] = &["was", "were", "been"];
+
+/// …unless it still holds.
+pub(crate) const STILL_HELD: &[&str] = &["still", "remain", "am", "i'm", "have"];
+
+/// Before a reservation: there is none ("no concerns").
+pub(crate) const NO_RESERVATION: &[&str] = &["no", "without", "zero", "any"];
+
+/// The speaker's own ("my concern").
+pub(crate) const POSSESSIVE_FIRST: &[&str] = &["my", "our"];
+
+/// Before a reservation: the speaker has it.
+pub(crate) const HAVE_VERBS: &[&str] = &["have", "has", "got", "i've", "we've", "still", "raise", "raised"];
+
+/// Before a reservation: "one caveat", "a serious concern".
+pub(crate) const RESERVATION_DETERMINERS: &[&str] =
+    &["one", "a", "some", "real", "serious", "major", "remaining", "lingering"];
+
+/// After "no longer": agreement given up.
+pub(crate) const NO_LONGER_VERBS: &[&str] = &[
+    "support",
+    "hold",
+    "think",
+    "believe",
+    "accept",
+    "do",
+    "share",
+    "see",
+    "back",
+    "endorse",
+    "convinced",
+    "persuaded",
+    "sure",
+];
+
+/// After an opening "not": a limit, an apposition or a hedge, not a denial
+/// ("not only", "…, not a fact", "…, not necessarily").
+pub(crate) const NOT_LIMITERS: &[&str] = &["only", "just", "merely", "least", "a", "an", "necessarily"];
+
+/// Before "not": an elliptical denial ("but not the plan").
+pub(crate) const ELLIPSIS_OPENERS: &[&str] = &["but", "though", "just", "yet"];
+
+/// Pronouns that can stand for what is under discussion.
+pub(crate) const PRONOUN_TARGETS: &[&str] = &["it", "it's", "this", "that", "that's", "its"];
+
+/// "…does not work".
+pub(crate) const WORK_VERBS: &[&str] = &["work", "works"];
+
+/// Before a reservation: it was answered ("…answers my worry").
+pub(crate) const RESOLVING_VERBS: &[&str] = &[
+    "answers",
+    "answered",
+    "resolves",
+    "resolved",
+    "addresses",
+    "addressed",
+    "removes",
+    "removed",
+    "settles",
+    "settled",
+    "eases",
+    "eased",
+    "meets",
+    "covers",
+    "covered",
+    "dispels",
+    "answer",
+    "resolve",
+    "address",
+    "remove",
+    "settle",
+];
+
+/// After a reservation: it was answered ("my concern is resolved").
+pub(crate) const RESOLVED_STATES: &[&str] =
+    &["resolved", "addressed", "answered", "gone", "settled", "met", "covered", "dispelled"];
+
+/// Agreement words that keep a condemnation after them from being opposition.
+pub(crate) const AGREEMENT_WORDS: &[&str] = &["agree", "concur", "agreed", "support", "accept", "endorse", "share"];
+
+/// After "but": no contrast ("but also").
+pub(crate) const BUT_NEXT_NO_CONTRAST: &[&str] = &["also", "for"];
+
+/// Before "but": no contrast ("all but").
+pub(crate) const BUT_PREV_NO_CONTRAST: &[&str] = &["all", "nothing", "anything"];
+
+/// Words that can start opposition besides the lexicon's classes.
+pub(crate) const MAY_OPPOSE: &[&str] = &["only", "longer", "not", "it", "it's", "this", "that", "that's", "its"];
+
+/// Words that open a clause with a subject of its own.
+pub(crate) const CLAUSE_OPENERS: &[&str] = &[
+    "it", "this", "that", "the", "a", "an", "there", "my", "our", "your", "their", "its", "these", "those", "only",
+    "still", "then", "now", "what", "why", "how", "if", "as", "in", "on", "at", "for", "with", "without", "given",
+    "some", "any", "each", "every", "few", "several",
+];
+
+/// Auxiliaries.
+pub(crate) const AUXILIARIES: &[&str] =
+    &["do", "does", "did", "have", "has", "had", "am", "is", "are", "was", "were", "be", "been", "to"];
+
+/// Adverbs that leave a verb's subject where it was.
+pub(crate) const ADVERBS: &[&str] = &[
+    "fully",
+    "completely",
+    "totally",
+    "wholeheartedly",
+    "strongly",
+    "entirely",
+    "absolutely",
+    "now",
+    "also",
+    "so",
+    "and",
+    "then",
+    "really",
+    "certainly",
+    "definitely",
+    "indeed",
+    "yes",
+    "well",
+    "okay",
+    "ok",
+    "finally",
+    "happily",
+    "readily",
+    "simply",
+    "still",
+    "overall",
+    "honestly",
+    "frankly",
+    "very",
+    "much",
+    "firmly",
+    "just",
+    "again",
+];
+
+/// After a past agreement: it still holds ("I agreed and still do").
+pub(crate) const STILL_AGREES: &[&[&str]] = &[&["still", "do"], &["still", "agree"], &["still", "does"]];
+
+/// After an agreement word: it is past ("agreed at first").
+pub(crate) const PAST_AFTER: &[&[&str]] = &[&["at", "first"], &["earlier"], &["before"]];
+
+/// Before an agreement word, in its clause: a hedge.
+pub(crate) const HEDGE_PHRASES: &[&[&str]] = &[&["in", "principle"], &["more", "or", "less"], &["on", "the", "whole"]];
+
+/// After a past opposition verb: it still holds ("I objected and still do").
+pub(crate) const STILL_OPPOSES: &[&[&str]] = &[&["and", "still"], &["still", "do"]];
+
+/// Connectives that open a clause only after punctuation (or "only"): "not
+/// yet", "the solutions provided by the others".
+pub(crate) const OPENS_ONLY_AFTER_BREAK: &[&str] = &["yet", "provided", "providing"];
+
+/// Before "problem" or "issue": the task under discussion, not a reservation.
+pub(crate) const THE_TASK_BEFORE: &[&str] = &["the", "this", "math", "given", "original", "word"];

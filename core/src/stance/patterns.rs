@@ -11,7 +11,9 @@
 //! - `@class`, a word class (see [`class`]);
 //! - `*`, any one word;
 //! - `~`, a gap of up to three words (a negation inside a gap denies an
-//!   agreement row).
+//!   agreement row);
+//! - `%`, a gap of up to two adverbs (`@adv`): "are both correct", "is indeed";
+//! - `~~`, a gap of up to sixteen words (across commas).
 //!
 //! Words are matched as the tokenizer gives them: lowercase, straight
 //! apostrophes, a trailing apostrophe dropped ("the agents' answers" is
@@ -76,6 +78,19 @@ pub(crate) const STATED: u16 = 1 << 7;
 pub(crate) const NO_HOLDOUT: u16 = 1 << 8;
 /// Only when reading a declared line's position.
 pub(crate) const POSITION: u16 = 1 << 9;
+/// The sentence cites the other agents or their answers (`@cited`): "After
+/// reviewing the other agents' opinions, …", "The solutions provided …".
+pub(crate) const CITES: u16 = 1 << 10;
+/// No negation in the three words before the phrase, nor in a gap of it.
+pub(crate) const UNNEGATED: u16 = 1 << 11;
+/// Not about the speaker's own work: no I, we or my before it in its clause
+/// ("I made an error earlier" is a correction, not an objection).
+pub(crate) const NOT_MINE: u16 = 1 << 12;
+/// The sentence is about someone's work (`@cited` or `@ans`): "the second
+/// solution has an error", not "the other options are incorrect".
+pub(crate) const ABOUT_WORK: u16 = 1 << 14;
+/// The reply cites the others somewhere, if not in this sentence.
+pub(crate) const CITED_IN_REPLY: u16 = 1 << 15;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u16) -> Row {
     Row { phrase, kind, needs }
@@ -83,7 +98,8 @@ const fn row(phrase: &'static str, kind: Kind, needs: u16) -> Row {
 
 use Kind::*;
 
-/// Every row. Order does not matter: all that match give their signal.
+/// Every row. Order does not matter: all that match give their signal (rows
+/// with [`VOID`] are applied first, so the words they void start no other row).
 pub(crate) const ROWS: &[Row] = &[
     // ---- how models concur (multi-agent debate replies) --------------------
     // "The other agents' answers are correct", "Both responses are right".
@@ -111,12 +127,42 @@ pub(crate) const ROWS: &[Row] = &[
     row("no need to ~ update|change|revise|correct|adjust", Agree, QUALIFY | STATED),
     // "I stand with the other agents", "I side with the others".
     row("stand|side ~ with ~ @theirs", Agree, FIRST | QUALIFY | STATED),
-    // "Based on the other agents' reasoning, the answer is (A)": adopting theirs.
+    // Accepting what the others said, in a sentence that cites them ("After
+    // reviewing the other agents' opinions, the answer is indeed -383", "The
+    // expressions provided by the other agents are correct", "I can confirm
+    // …"). Citing them and stating an answer, without such a word, accepts
+    // nothing ("Based on the reasoning of the other agents, the answer is (D)").
+    row("is|are|was|were % indeed @value", Agree, QUALIFY | STATED | CITES),
+    row("is|are % indeed the correct|right", Agree, QUALIFY | STATED | CITES),
+    row("would|will indeed be", Agree, QUALIFY | STATED | CITES),
+    row("it is|it's clear|evident that ~~ is|are|be|was|took|has|had @value", Agree, QUALIFY | STATED | CITES),
+    row("is|are|was|were|been correctly|accurately", Agree, QUALIFY | STATED | CITES),
+    row("can update|revise my answer", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    // "Both have arrived at the same conclusion", "Both agents agree that …".
+    row("@theirs ~ arrived|arrive|reached|reach|came ~ same", Agree, QUALIFY | STATED),
+    row("both|all|other agents|solutions|responses|answers agree|agreed|concur", Agree, QUALIFY | STATED),
+    // "The other agents' reasoning further strengthens my answer".
+    row("@theirs ~ @ans ~ strengthens|supports|confirms|reinforces|validates", Agree, QUALIFY | STATED),
+    // The speaker's own claim that the panel has converged: "The consensus is that (D) …".
+    row("the consensus is that", Agree, QUALIFY | STATED),
+    row("@be % @correct", Agree, QUALIFY | STATED | CITES),
+    row("confirm|confirming", Agree, FIRST | QUALIFY | STATED | CITES),
+    row("can confirm|verify", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    row("provided|gave|reached|found|gives|give the correct|right", Agree, QUALIFY | STATED | CITES),
+    row("provided|gave|reached|found|gives|give @correct @ans", Agree, QUALIFY | STATED | CITES),
+    row("in alignment|line with", Agree, QUALIFY | STATED | CITES),
+    row("is|are|be|been confirmed", Agree, QUALIFY | STATED | CITES),
+    row("consistent|agrees|aligns|matches with", Agree, QUALIFY | STATED | CITES),
+    row("@theirs ~ correctly|accurately", Agree, QUALIFY | STATED),
+    // Siding with one of several others is not agreeing with them.
+    row("agree|concur|side|agreeing ~ with the first|second|third|initial|former|latter", Part, 0),
+    // Errors found in the others' work: "the second solution has an error".
     row(
-        "based|after|upon|considering|given|following ~ @theirs ~ @ans ~ answer is|remains|would",
-        Agree,
-        QUALIFY | STATED | NO_NEGATION | NO_HOLDOUT,
+        "incorrect|wrong|erroneous|inaccurate|mistaken|miscalculated|erred|mistake|mistakes|error|errors|miscalculation|discrepancy|discrepancies",
+        Oppose,
+        UNNEGATED | NOT_MINE | ABOUT_WORK,
     ),
+    row("confusion arises|arose|exists|remains", Oppose, 0),
     // ---- what is not agreement -----------------------------------------------
     // "Agreed facts: …", "Agreed points so far: …" — an adjective, not a stance.
     row("agreed @agreed_noun", Nothing, VOID | SENTENCE_START),
@@ -180,7 +226,8 @@ pub(crate) const ROWS: &[Row] = &[
     // ---- a declared line's position: conditions stand alone there --------------
     // Only conditions set on holding it; "adopt it once CI is fast" orders the
     // plan ("once", "when", "after", "until" are its sequence, not a proviso).
-    row("if|unless|provided|providing|assuming", Conditional, POSITION),
+    row("if|unless|assuming", Conditional, POSITION),
+    row("provided|providing", Conditional, POSITION | CLAUSE_START),
     row("as|so long as", Conditional, POSITION),
     row("on condition", Conditional, POSITION),
     row("subject to", Conditional, POSITION),
@@ -227,9 +274,29 @@ pub(crate) fn class(name: &str, w: &str) -> bool {
                 | "analyses"
                 | "explanation"
                 | "explanations"
+                | "expressions"
+                | "opinions"
+                | "strategies"
+                | "arguments"
+                | "insights"
                 | "work"
         ),
         "be" => matches!(w, "is" | "are" | "was" | "were"),
+        // A stated answer: a number, or an option letter.
+        "value" => {
+            w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || (w.len() == 1 && w.chars().all(|c| ('a'..='e').contains(&c)))
+                || w == "boxed"
+        }
+        // What the others said, named: the sentence cites them.
+        "cited" => matches!(
+            w,
+            "agents" | "agent" | "agent's" | "others" | "other's" | "opinions" | "opinion" | "previous" | "provided"
+        ),
+        "adv" => {
+            lx::is(lx::ADVERBS, w)
+                || matches!(w, "all" | "both" | "indeed" | "each" | "perfectly" | "mathematically" | "also" | "clearly")
+        }
         "correct" => matches!(w, "correct" | "right" | "accurate" | "valid" | "sound"),
         "condemn" => {
             lx::condemnation(w)
@@ -264,6 +331,27 @@ pub(crate) fn class(name: &str, w: &str) -> bool {
     }
 }
 
+/// Negations that deny a stance in a consequence clause on their own ("so I
+/// can't back it", "thus it should not go ahead"); a bare "not" needs a
+/// speaker or a modal before it ("so I do not support it"), since "therefore
+/// option A is not correct" denies nothing about the panel.
+pub(crate) fn stance_negation(w: &str) -> bool {
+    matches!(
+        w,
+        "can't"
+            | "cannot"
+            | "cant"
+            | "won't"
+            | "wont"
+            | "shouldn't"
+            | "wouldn't"
+            | "couldn't"
+            | "mustn't"
+            | "don't"
+            | "dont"
+    )
+}
+
 /// Words after a negation that make it no denial in a consequence clause:
 /// "so no update is needed", "so I will not change my answer".
 pub(crate) fn harmless_after_negation(w: &str) -> bool {
@@ -292,9 +380,17 @@ pub(crate) fn match_at(phrase: &str, words: &[&str], start: usize) -> Option<(us
     let parts: Vec<&str> = phrase.split(' ').collect();
     fn go(parts: &[&str], words: &[&str], at: usize, negated: bool) -> Option<(usize, bool)> {
         let (head, rest) = parts.split_first()?;
-        if *head == "~" {
-            for skip in 0..=3 {
+        if matches!(*head, "~" | "~~" | "%") {
+            let (most, adverbs) = match *head {
+                "~" => (3, false),
+                "~~" => (16, false),
+                _ => (2, true),
+            };
+            for skip in 0..=most {
                 let gap = &words.get(at..at + skip)?;
+                if adverbs && !gap.iter().all(|w| class("adv", w)) {
+                    return None;
+                }
                 let negated = negated || gap.iter().any(|w| lx::negation(w));
                 if let Some(found) = go(rest, words, at + skip, negated) {
                     return Some(found);

@@ -36,8 +36,13 @@ struct Signal {
 pub(crate) fn read(own: &str) -> Finding {
     let mut signals = Vec::new();
     let own = explicit_lines(own, &mut signals);
-    for sentence in sentences(&own) {
-        Clauses::new(&sentence, false).signals(&mut signals);
+    let sentences = sentences(&own);
+    // Whether the reply cites the others anywhere (for rows that need it).
+    let cites = sentences.iter().any(|s| s.words().any(|w| pt::class("cited", w)));
+    for sentence in &sentences {
+        let mut clauses = Clauses::new(sentence, false);
+        clauses.cites = cites;
+        clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
     decide(&signals)
@@ -82,7 +87,7 @@ fn explicit_lines(own: &str, signals: &mut Vec<Signal>) -> String {
         let first = lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '/').next().unwrap_or("");
         let kind = if payload.is_empty() || payload.starts_with(['<', '[', '{']) {
             None
-        } else if matches!(first, "none" | "no" | "not" | "n/a" | "nope" | "nothing" | "absent" | "pending") {
+        } else if lx::is(lx::CONSENSUS_DENIED, first) {
             Some(Kind::Oppose)
         } else {
             Some(Kind::Agree)
@@ -145,6 +150,8 @@ struct Clauses<'s> {
     question: bool,
     /// A declared line's position, not a reply's body.
     position: bool,
+    /// The reply cites the other agents somewhere.
+    cites: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,8 +177,11 @@ impl<'s> Clauses<'s> {
             match token {
                 Token::Break { .. } => broke = true,
                 Token::Word { text, start, end } => {
-                    // "yet" opens a clause only where a clause can start ("…, yet"), not in "not yet".
-                    let opens = lx::connective(text) && (text != "yet" || broke);
+                    // "yet" opens a clause only where a clause can start ("…, yet"), not in "not yet";
+                    // "provided" only there or after "only" ("the solutions provided by the others").
+                    let prev = words.last().map_or("", |w: &(&str, usize, usize)| w.0);
+                    let opens =
+                        lx::connective(text) && (!lx::is(lx::OPENS_ONLY_AFTER_BREAK, text) || broke || prev == "only");
                     if !words.is_empty() && (broke || opens) {
                         current += 1;
                     }
@@ -188,9 +198,7 @@ impl<'s> Clauses<'s> {
         while start < words.len() {
             let c = clause[start];
             let end = (start..words.len()).find(|&k| clause[k] != c).unwrap_or(words.len());
-            if c < current
-                && words[start..end].iter().all(|w| matches!(w.0, "and" | "or" | "so" | "then" | "also" | "just"))
-            {
+            if c < current && words[start..end].iter().all(|w| lx::is(lx::BARE_CONJUNCTIONS, w.0)) {
                 merged[start..end].fill(c + 1);
             }
             start = end;
@@ -206,7 +214,16 @@ impl<'s> Clauses<'s> {
             }
         }
         let subjects = vec![Cell::new(None); words.len()];
-        Clauses { words, after_break, clause: merged, bounds, subjects, question: sentence.question, position }
+        Clauses {
+            words,
+            after_break,
+            clause: merged,
+            bounds,
+            subjects,
+            question: sentence.question,
+            position,
+            cites: false,
+        }
     }
 
     fn w(&self, i: usize) -> &'s str {
@@ -343,10 +360,11 @@ impl<'s> Clauses<'s> {
     /// Apply every row of [`pt::ROWS`] at every word: the one interpreter of the table.
     fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
         let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
-        for row in pt::ROWS {
+        let voiding = pt::ROWS.iter().filter(|r| r.needs & pt::VOID != 0);
+        for row in voiding.chain(pt::ROWS.iter().filter(|r| r.needs & pt::VOID == 0)) {
             let head = row.phrase.split(' ').next().unwrap_or("");
             for start in 0..words.len() {
-                if !pt::position_matches(head, words[start]) {
+                if void[start] || !pt::position_matches(head, words[start]) {
                     continue;
                 }
                 let Some((end, gap_negated)) = pt::match_at(row.phrase, &words, start) else { continue };
@@ -403,6 +421,22 @@ impl<'s> Clauses<'s> {
         if needs(pt::NO_HOLDOUT) && words().any(pt::holdout) {
             return false;
         }
+        if needs(pt::CITED_IN_REPLY) && !self.cites {
+            return false;
+        }
+        if needs(pt::CITES) && !words().any(|w| pt::class("cited", w)) {
+            return false;
+        }
+        if needs(pt::UNNEGATED) && self.before(start, 3).any(lx::negation) {
+            return false;
+        }
+        if needs(pt::NOT_MINE) && self.before(start, 8).any(|w| lx::first_person(w) || lx::is(lx::POSSESSIVE_FIRST, w))
+        {
+            return false;
+        }
+        if needs(pt::ABOUT_WORK) && !words().any(|w| pt::class("cited", w) || pt::class("ans", w)) {
+            return false;
+        }
         if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::class("condemn", self.w(k))) {
             return false;
         }
@@ -415,7 +449,10 @@ impl<'s> Clauses<'s> {
     fn consequence_denies(&self, from: usize) -> bool {
         (from..self.len()).any(|k| {
             let w = self.w(k);
-            (lx::negation(w) && !(k + 1..(k + 3).min(self.len())).any(|n| pt::harmless_after_negation(self.w(n))))
+            let prev = if k > 0 { self.w(k - 1) } else { "" };
+            let denies = (pt::stance_negation(w) || lx::negation(w))
+                && (self.before(k, 3).any(lx::first_person) || matches!(prev, "should" | "must"));
+            (denies && !(k + 1..(k + 3).min(self.len())).any(|n| pt::harmless_after_negation(self.w(n))))
                 || pt::class("condemn", w)
         })
     }
@@ -428,7 +465,7 @@ impl<'s> Clauses<'s> {
         let next = self.w(i + 1);
         let prev = if i > 0 { self.w(i - 1) } else { "" };
         // Idioms first: "couldn't agree more" is the strongest agreement.
-        if w == "agree" && next == "more" && matches!(prev, "couldn't" | "not" | "couldnt") {
+        if w == "agree" && next == "more" && lx::is(lx::COULDNT, prev) {
             return self.first_person_ok(i).then_some(Kind::Agree);
         }
         let base = match w {
@@ -438,7 +475,7 @@ impl<'s> Clauses<'s> {
                 if subject == Subject::Elided {
                     true // "Agreed." / "Agreed: ship it."
                 } else if subject == Subject::First {
-                    if matches!(prev, "have" | "i've" | "we've" | "has" | "ive" | "fully" | "now") {
+                    if lx::is(lx::PERFECT_BEFORE_AGREED, prev) {
                         true
                     } else {
                         return Some(self.past_unless_still(i));
@@ -448,24 +485,20 @@ impl<'s> Clauses<'s> {
                 }
             }
             "agreement" | "accord" => {
-                let framed = self.before(i, 4).any(|b| matches!(b, "in" | "reached" | "reach" | "found"));
+                let framed = self.before(i, 4).any(|b| lx::is(lx::AGREEMENT_FRAMES, b));
                 framed && matches!(self.subject(i), Subject::First | Subject::Elided)
             }
             "persuaded" | "convinced" => {
                 // "I'm convinced", "I've been persuaded", "you have convinced me".
                 (next == "me" || next == "us")
-                    || (self.subject(i) == Subject::First
-                        && self.before(i, 4).any(|b| {
-                            matches!(b, "i'm" | "am" | "we're" | "are" | "been" | "now" | "im" | "remain" | "fully")
-                        }))
+                    || (self.subject(i) == Subject::First && self.before(i, 4).any(|b| lx::is(lx::CONVINCED_STATE, b)))
             }
             "converged" | "converge" => matches!(self.subject(i), Subject::First),
             "converging" => {
                 return matches!(self.subject(i), Subject::First).then_some(Kind::Considered);
             }
             "aligned" | "board" => {
-                let state =
-                    self.before(i, 3).any(|b| matches!(b, "i'm" | "am" | "we're" | "are" | "im" | "fully" | "now"));
+                let state = self.before(i, 3).any(|b| lx::is(lx::ALIGNED_STATE, b));
                 let on = w == "aligned" || prev == "on";
                 state && on && self.subject(i) == Subject::First
             }
@@ -473,7 +506,7 @@ impl<'s> Clauses<'s> {
                 self.phrase_at(i.saturating_sub(3), &["on", "the", "same", "page"])
                     && self.subject(i.saturating_sub(3)) == Subject::First
             }
-            "around" => matches!(prev, "come" | "came" | "coming") && self.subject(i) == Subject::First,
+            "around" => lx::is(lx::COME_AROUND, prev) && self.subject(i) == Subject::First,
             // "Speaker 2 is right": the speaker's own judgment that a named speaker is right.
             // A bare "you're right" or "that's right" names no one and no position: not counted.
             "right" | "correct" => {
@@ -486,7 +519,7 @@ impl<'s> Clauses<'s> {
             "sign" => self.w(i + 1) == "on" && matches!(self.subject(i), Subject::First | Subject::Elided),
             "count" => self.phrase_at(i, &["count", "me", "in"]) || self.phrase_at(i, &["count", "us", "in"]),
             "consensus" => {
-                let reached = self.before(i, 3).any(|b| matches!(b, "reached" | "reach" | "found" | "have"))
+                let reached = self.before(i, 3).any(|b| lx::is(lx::CONSENSUS_REACHED, b))
                     || self.phrase_at(i + 1, &["has", "been", "reached"])
                     || self.phrase_at(i + 1, &["is", "reached"]);
                 let verb = self.before(i, 3).find(|b| lx::OBJECT_VERBS.contains(b));
@@ -495,18 +528,17 @@ impl<'s> Clauses<'s> {
             }
             "objection" | "objections" => {
                 // "I withdraw my objection", "I drop my objections".
-                prev == "my"
-                    && self.before(i, 3).any(|b| matches!(b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped"))
+                prev == "my" && self.before(i, 3).any(|b| lx::is(lx::WITHDRAW_VERBS, b))
             }
             w if lx::OBJECT_VERBS.contains(&w) => {
                 // "back" and "second" are verbs only right after I or we.
-                let stated = !matches!(w, "back" | "second") || lx::first_person(prev);
+                let stated = !lx::is(lx::BARE_VERBS, w) || lx::first_person(prev);
                 let speaker = matches!(self.subject(i), Subject::First | Subject::Elided);
                 let (_, end) = self.clause_range(i);
                 // "join" takes only the consensus or the majority; the others any target.
                 let targeted = (i + 1..end.min(i + 6))
                     .map(|k| self.w(k))
-                    .any(|o| if w == "join" { matches!(o, "consensus" | "majority") } else { lx::agreement_target(o) });
+                    .any(|o| if w == "join" { lx::is(lx::JOIN_TARGETS, o) } else { lx::agreement_target(o) });
                 stated && speaker && targeted
             }
             _ => false,
@@ -525,8 +557,8 @@ impl<'s> Clauses<'s> {
     /// "I agreed" is past, unless the speaker still does ("…and still do").
     fn past_unless_still(&self, i: usize) -> Kind {
         let (_, end) = self.clause_range(i);
-        let still = (i..self.len()).take(8).any(|k| self.w(k) == "still")
-            && self.any_phrase(i, self.len(), &[&["still", "do"], &["still", "agree"], &["still", "does"]]);
+        let still =
+            (i..self.len()).take(8).any(|k| self.w(k) == "still") && self.any_phrase(i, self.len(), lx::STILL_AGREES);
         let _ = end;
         if still { Kind::Agree } else { Kind::Past }
     }
@@ -557,11 +589,8 @@ impl<'s> Clauses<'s> {
         }
         // "used to agree", "initially agreed", "agreed at first".
         if self.phrase_at(i.saturating_sub(2), &["used", "to"])
-            || before
-                .iter()
-                .take(3)
-                .any(|b| matches!(*b, "initially" | "originally" | "earlier" | "previously" | "once"))
-            || self.any_phrase(end + 1, (end + 5).min(to), &[&["at", "first"], &["earlier"], &["before"]])
+            || before.iter().take(3).any(|b| lx::is(lx::PAST_MARKERS, b))
+            || self.any_phrase(end + 1, (end + 5).min(to), lx::PAST_AFTER)
         {
             return Kind::Past;
         }
@@ -573,9 +602,9 @@ impl<'s> Clauses<'s> {
         }
         // A hedge just before the word, or opening the sentence ("Broadly, yes, I agree").
         let opener =
-            (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || matches!(self.w(k), "in" | "principle"));
+            (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || lx::is(lx::OPENER_WORDS, self.w(k)));
         if before.iter().take(3).any(|b| lx::hedge(b))
-            || self.any_phrase(from, i, &[&["in", "principle"], &["more", "or", "less"], &["on", "the", "whole"]])
+            || self.any_phrase(from, i, lx::HEDGE_PHRASES)
             || (from > 0
                 && opener
                 && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, &["in", "principle"])))
@@ -597,7 +626,10 @@ impl<'s> Clauses<'s> {
         if (end + 1..(end + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
             return Kind::Oppose;
         }
-        if (end + 1..(end + 7).min(to)).any(|k| lx::reservation(self.w(k))) {
+        // "…have correctly addressed the math problem": the task, not a reservation.
+        if (end + 1..(end + 7).min(to))
+            .any(|k| lx::reservation(self.w(k)) && !lx::is(lx::THE_TASK_BEFORE, self.w(k - 1)))
+        {
             return Kind::Part;
         }
         // A condition in this clause or the ones beside it.
@@ -607,7 +639,11 @@ impl<'s> Clauses<'s> {
         }
         for k in prev_clause..after_end {
             let w = self.w(k);
-            if lx::condition(w) && !(k > 0 && matches!(self.w(k - 1), "even" | "as")) {
+            // "the solutions provided by the others" sets no condition; "…, provided the tests pass" does.
+            let proviso = lx::is(lx::OPENS_ONLY_AFTER_BREAK, w)
+                && w != "yet"
+                && !(k == self.clause_range(k).0 || (k > 0 && self.w(k - 1) == "only"));
+            if lx::condition(w) && !proviso && !(k > 0 && lx::is(lx::NOT_CONDITION_BEFORE, self.w(k - 1))) {
                 // "once" in "at once" is not a condition.
                 if w == "once" && k > 0 && self.w(k - 1) == "at" {
                     continue;
@@ -636,7 +672,7 @@ impl<'s> Clauses<'s> {
         }
         // "Only if the depot is funded…": a sentence that opens with an emphatic
         // condition sets one on the speaker's stance, whatever verb follows.
-        if i == 0 && w == "only" && matches!(self.w(1), "if" | "when" | "once" | "with" | "provided") {
+        if i == 0 && w == "only" && lx::is(lx::ONLY_CONDITION, self.w(1)) {
             return Some(Kind::Conditional);
         }
         // A position is what is held: only the speaker's own opposition limits it
@@ -652,8 +688,7 @@ impl<'s> Clauses<'s> {
         // "I disagree", "…but reject the remedy", "I'd object".
         if lx::oppose_verb(w) {
             let subject = self.subject(i);
-            let needs_stated =
-                matches!(w, "question" | "challenge" | "doubt" | "object" | "contest" | "differ" | "resist");
+            let needs_stated = lx::is(lx::NEEDS_STATED_SUBJECT, w);
             let ok = match subject {
                 Subject::First => true,
                 Subject::Elided => !needs_stated || i == from,
@@ -673,10 +708,8 @@ impl<'s> Clauses<'s> {
         }
         // "I objected at first" is past — unless it still holds.
         if lx::oppose_past(w) && self.subject(i) == Subject::First {
-            let present = before
-                .iter()
-                .any(|b| matches!(*b, "am" | "i'm" | "are" | "we're" | "remain" | "still" | "stay" | "im"))
-                || self.any_phrase(i, (i + 6).min(self.len()), &[&["and", "still"], &["still", "do"]]);
+            let present = before.iter().any(|b| lx::is(lx::PRESENT_STATE, b))
+                || self.any_phrase(i, (i + 6).min(self.len()), lx::STILL_OPPOSES);
             if present && !negated {
                 return Some(Kind::Oppose);
             }
@@ -689,24 +722,17 @@ impl<'s> Clauses<'s> {
             {
                 return None;
             }
-            let stated = before.iter().any(|b| {
-                lx::first_person(b)
-                    || matches!(*b, "am" | "remain" | "still" | "stay" | "are" | "feel" | "grow" | "growing")
-            });
+            let stated = before.iter().any(|b| lx::first_person(b) || lx::is(lx::STATE_VERBS, b));
             let elided = i == from || (i == from + 1 && is_adverb(self.w(from)));
             if self.subject(i) == Subject::Other {
                 return None;
             }
-            if w == "against"
-                && !before
-                    .iter()
-                    .any(|b| matches!(*b, "i'm" | "am" | "we're" | "are" | "still" | "remain" | "firmly" | "im"))
-            {
+            if w == "against" && !before.iter().any(|b| lx::is(lx::AGAINST_STATE, b)) {
                 return None;
             }
             // "I was skeptical at first" is a state given up, unless it still holds.
-            let past = before.iter().take(2).any(|b| matches!(*b, "was" | "were" | "been"))
-                && !before.iter().any(|b| matches!(*b, "still" | "remain" | "am" | "i'm" | "have"));
+            let past = before.iter().take(2).any(|b| lx::is(lx::PAST_BE, b))
+                && !before.iter().any(|b| lx::is(lx::STILL_HELD, b));
             if (stated || elided) && !past {
                 if no_longer {
                     return Some(Kind::Agree);
@@ -719,21 +745,19 @@ impl<'s> Clauses<'s> {
             return None;
         }
         // "I still have concerns", "my objection stands", "one caveat".
-        if lx::reservation(w) {
-            if before.iter().take(2).any(|b| matches!(*b, "no" | "without" | "zero" | "any")) || self.question {
+        // "our understanding of the problem": the task, not a reservation.
+        if lx::reservation(w) && !lx::is(lx::THE_TASK_BEFORE, prev) {
+            if before.iter().take(2).any(|b| lx::is(lx::NO_RESERVATION, b)) || self.question {
                 return None;
             }
-            let mine = before.iter().any(|b| matches!(*b, "my" | "our"));
-            let had = self.subject(i) == Subject::First
-                && before
-                    .iter()
-                    .any(|b| matches!(*b, "have" | "has" | "got" | "i've" | "we've" | "still" | "raise" | "raised"));
-            let one = matches!(prev, "one" | "a" | "some" | "real" | "serious" | "major" | "remaining" | "lingering")
+            let mine = before.iter().any(|b| lx::is(lx::POSSESSIVE_FIRST, b));
+            let had = self.subject(i) == Subject::First && before.iter().any(|b| lx::is(lx::HAVE_VERBS, b));
+            let one = lx::is(lx::RESERVATION_DETERMINERS, prev)
                 && matches!(self.subject(i), Subject::First | Subject::Elided);
             if mine || had || one {
                 // Objections a speaker withdraws, or says were answered, are not held —
                 // unless that is denied ("this does not address my concern").
-                if before.iter().any(|b| matches!(*b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped")) {
+                if before.iter().any(|b| lx::is(lx::WITHDRAW_VERBS, b)) {
                     return None;
                 }
                 if !negated && (self.resolved_before(i) || self.resolved_after(i)) {
@@ -746,35 +770,19 @@ impl<'s> Clauses<'s> {
         // "no longer support", "no longer hold that view".
         if w == "longer" && prev == "no" {
             let next = self.w(i + 1);
-            if matches!(
-                next,
-                "support"
-                    | "hold"
-                    | "think"
-                    | "believe"
-                    | "accept"
-                    | "do"
-                    | "share"
-                    | "see"
-                    | "back"
-                    | "endorse"
-                    | "convinced"
-                    | "persuaded"
-                    | "sure"
-            ) {
+            if lx::is(lx::NO_LONGER_VERBS, next) {
                 return Some(Kind::Withdrawn);
             }
         }
         // Elliptical denial after a comma or contrast: "…, not with the plan".
-        if w == "not" && i == from && !matches!(self.w(i + 1), "only" | "just" | "merely" | "least") {
+        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position {
             return Some(Kind::Oppose);
         }
-        if w == "not" && i == from + 1 && matches!(self.w(from), "but" | "though" | "just" | "yet") {
+        if w == "not" && i == from + 1 && lx::is(lx::ELLIPSIS_OPENERS, self.w(from)) {
             return Some(Kind::Oppose);
         }
         // Condemning what is under discussion: "the plan as written is a mistake".
-        let target =
-            lx::discussion_target(w) || (matches!(w, "it" | "it's" | "this" | "that" | "that's" | "its") && i + 1 < to);
+        let target = lx::discussion_target(w) || (lx::is(lx::PRONOUN_TARGETS, w) && i + 1 < to);
         if target && !(from..i).any(|k| self.agreement_word(k)) {
             let reach = if lx::discussion_target(w) { to } else { (i + 4).min(to) };
             let condemned = (i + 1..reach).any(|k| {
@@ -783,7 +791,7 @@ impl<'s> Clauses<'s> {
                     || (x == "too" && k + 1 < reach)
                     || self.phrase_at(k, &["bad", "idea"])
                     || self.phrase_at(k, &["falls", "short"])
-                    || (matches!(x, "work" | "works") && (k > i + 1) && lx::negation(self.w(k - 1)))
+                    || (lx::is(lx::WORK_VERBS, x) && (k > i + 1) && lx::negation(self.w(k - 1)))
             });
             if condemned {
                 return Some(Kind::Oppose);
@@ -794,47 +802,18 @@ impl<'s> Clauses<'s> {
 
     /// "…answers my worry", "…resolves my main concern".
     fn resolved_before(&self, i: usize) -> bool {
-        self.before(i, 4).any(|b| {
-            matches!(
-                b,
-                "answers"
-                    | "answered"
-                    | "resolves"
-                    | "resolved"
-                    | "addresses"
-                    | "addressed"
-                    | "removes"
-                    | "removed"
-                    | "settles"
-                    | "settled"
-                    | "eases"
-                    | "eased"
-                    | "meets"
-                    | "covers"
-                    | "covered"
-                    | "dispels"
-                    | "answer"
-                    | "resolve"
-                    | "address"
-                    | "remove"
-                    | "settle"
-            )
-        })
+        self.before(i, 4).any(|b| lx::is(lx::RESOLVING_VERBS, b))
     }
 
     /// "my concern is resolved", "my objection has been answered".
     fn resolved_after(&self, i: usize) -> bool {
         let (_, to) = self.clause_range(i);
-        (i + 1..(i + 7).min(to)).any(|k| {
-            matches!(
-                self.w(k),
-                "resolved" | "addressed" | "answered" | "gone" | "settled" | "met" | "covered" | "dispelled"
-            )
-        }) && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
+        (i + 1..(i + 7).min(to)).any(|k| lx::is(lx::RESOLVED_STATES, self.w(k)))
+            && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
     }
 
     fn agreement_word(&self, k: usize) -> bool {
-        matches!(self.w(k), "agree" | "concur" | "agreed" | "support" | "accept" | "endorse" | "share")
+        lx::is(lx::AGREEMENT_WORDS, self.w(k))
     }
 
     // ---- contrast -----------------------------------------------------------
@@ -848,8 +827,8 @@ impl<'s> Clauses<'s> {
                 // "…ban phones during lessons but allow them at lunch": with no comma and a
                 // verb right after, "but" joins two parts of what is agreed to.
                 let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
-                !matches!(next, "also" | "for")
-                    && !matches!(prev, "all" | "nothing" | "anything")
+                !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
+                    && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
                     && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
                     && !joins_verbs
             }
@@ -865,7 +844,7 @@ impl<'s> Clauses<'s> {
 /// words cannot, and the full look (the clause, its subject, the words
 /// before) costs far more than these lookups.
 fn may_oppose(w: &str) -> bool {
-    matches!(w, "only" | "longer" | "not" | "it" | "it's" | "this" | "that" | "that's" | "its")
+    lx::is(lx::MAY_OPPOSE, w)
         || lx::oppose_verb(w)
         || lx::oppose_past(w)
         || lx::opposed_state(w)
@@ -876,94 +855,15 @@ fn may_oppose(w: &str) -> bool {
 /// Words that open a clause with a subject of its own (or a negation): after
 /// them, "but" starts a contrast rather than joining two verbs.
 fn starts_clause_of_its_own(w: &str) -> bool {
-    lx::first_person(w)
-        || lx::other_subject(w)
-        || lx::negation(w)
-        || w.ends_with("'s")
-        || matches!(
-            w,
-            "it" | "this"
-                | "that"
-                | "the"
-                | "a"
-                | "an"
-                | "there"
-                | "my"
-                | "our"
-                | "your"
-                | "their"
-                | "its"
-                | "these"
-                | "those"
-                | "only"
-                | "still"
-                | "then"
-                | "now"
-                | "what"
-                | "why"
-                | "how"
-                | "if"
-                | "as"
-                | "in"
-                | "on"
-                | "at"
-                | "for"
-                | "with"
-                | "without"
-                | "given"
-                | "some"
-                | "any"
-                | "each"
-                | "every"
-                | "few"
-                | "several"
-        )
+    lx::first_person(w) || lx::other_subject(w) || lx::negation(w) || w.ends_with("'s") || lx::is(lx::CLAUSE_OPENERS, w)
 }
 
 fn is_auxiliary(w: &str) -> bool {
-    matches!(
-        w,
-        "do" | "does" | "did" | "have" | "has" | "had" | "am" | "is" | "are" | "was" | "were" | "be" | "been" | "to"
-    )
+    lx::is(lx::AUXILIARIES, w)
 }
 
 fn is_adverb(w: &str) -> bool {
-    matches!(
-        w,
-        "fully"
-            | "completely"
-            | "totally"
-            | "wholeheartedly"
-            | "strongly"
-            | "entirely"
-            | "absolutely"
-            | "now"
-            | "also"
-            | "so"
-            | "and"
-            | "then"
-            | "really"
-            | "certainly"
-            | "definitely"
-            | "indeed"
-            | "yes"
-            | "well"
-            | "okay"
-            | "ok"
-            | "finally"
-            | "happily"
-            | "readily"
-            | "simply"
-            | "still"
-            | "overall"
-            | "honestly"
-            | "frankly"
-            | "very"
-            | "much"
-            | "firmly"
-            | "just"
-            | "again"
-    )
+    lx::is(lx::ADVERBS, w)
 }
 
 #[cfg(test)]
