@@ -728,3 +728,9 @@ pub(crate) const OPENS_ONLY_AFTER_BREAK: &[&str] = &["yet", "provided", "providi
 
 /// Before "problem" or "issue": the task under discussion, not a reservation.
 pub(crate) const THE_TASK_BEFORE: &[&str] = &["the", "this", "math", "given", "original", "word"];
+
+/// "not only …, but also": no contrast.
+pub(crate) const NOT_ONLY: &[&[&str]] = &[&["not", "only"], &["not", "just"], &["not", "merely"]];
+
+/// "It appears that", "it seems that": politeness before judging the others' work.
+pub(crate) const POLITE_HEDGES: &[&str] = &["appears", "seems"];

@@ -54,45 +54,47 @@ pub(crate) enum Kind {
 pub(crate) struct Row {
     pub phrase: &'static str,
     pub kind: Kind,
-    pub needs: u16,
+    pub needs: u32,
 }
 
 /// The speaker (I, we) is the subject where the phrase starts, or none is stated.
-pub(crate) const FIRST: u16 = 1;
+pub(crate) const FIRST: u32 = 1;
 /// The agreement guards apply (negation, modals, past, considered, hedges,
 /// conditions, limits after it): for `Agree` rows.
-pub(crate) const QUALIFY: u16 = 1 << 1;
+pub(crate) const QUALIFY: u32 = 1 << 1;
 /// The phrase opens the sentence.
-pub(crate) const SENTENCE_START: u16 = 1 << 2;
+pub(crate) const SENTENCE_START: u32 = 1 << 2;
 /// The phrase opens a clause.
-pub(crate) const CLAUSE_START: u16 = 1 << 3;
+pub(crate) const CLAUSE_START: u32 = 1 << 3;
 /// No negation anywhere in the sentence.
-pub(crate) const NO_NEGATION: u16 = 1 << 4;
+pub(crate) const NO_NEGATION: u32 = 1 << 4;
 /// The sentence condemns something (`@condemn` after the phrase).
-pub(crate) const CONDEMNED: u16 = 1 << 5;
+pub(crate) const CONDEMNED: u32 = 1 << 5;
 /// Agreement words inside the phrase are not agreement.
-pub(crate) const VOID: u16 = 1 << 6;
+pub(crate) const VOID: u32 = 1 << 6;
 /// Not in a question.
-pub(crate) const STATED: u16 = 1 << 7;
+pub(crate) const STATED: u32 = 1 << 7;
 /// The sentence does not hold on to the speaker's own answer ("still", "keep").
-pub(crate) const NO_HOLDOUT: u16 = 1 << 8;
+pub(crate) const NO_HOLDOUT: u32 = 1 << 8;
 /// Only when reading a declared line's position.
-pub(crate) const POSITION: u16 = 1 << 9;
+pub(crate) const POSITION: u32 = 1 << 9;
 /// The sentence cites the other agents or their answers (`@cited`): "After
 /// reviewing the other agents' opinions, …", "The solutions provided …".
-pub(crate) const CITES: u16 = 1 << 10;
+pub(crate) const CITES: u32 = 1 << 10;
 /// No negation in the three words before the phrase, nor in a gap of it.
-pub(crate) const UNNEGATED: u16 = 1 << 11;
+pub(crate) const UNNEGATED: u32 = 1 << 11;
 /// Not about the speaker's own work: no I, we or my before it in its clause
 /// ("I made an error earlier" is a correction, not an objection).
-pub(crate) const NOT_MINE: u16 = 1 << 12;
+pub(crate) const NOT_MINE: u32 = 1 << 12;
 /// The sentence is about someone's work (`@cited` or `@ans`): "the second
 /// solution has an error", not "the other options are incorrect".
-pub(crate) const ABOUT_WORK: u16 = 1 << 14;
+pub(crate) const ABOUT_WORK: u32 = 1 << 14;
 /// The reply cites the others somewhere, if not in this sentence.
-pub(crate) const CITED_IN_REPLY: u16 = 1 << 15;
+pub(crate) const CITED_IN_REPLY: u32 = 1 << 15;
+/// The next word is not "if" (a contrast between two cases).
+pub(crate) const NOT_BEFORE_IF: u32 = 1 << 16;
 
-const fn row(phrase: &'static str, kind: Kind, needs: u16) -> Row {
+const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
 }
 
@@ -142,7 +144,11 @@ pub(crate) const ROWS: &[Row] = &[
     row("@theirs ~ arrived|arrive|reached|reach|came ~ same", Agree, QUALIFY | STATED),
     row("both|all|other agents|solutions|responses|answers agree|agreed|concur", Agree, QUALIFY | STATED),
     // "The other agents' reasoning further strengthens my answer".
-    row("@theirs ~ @ans ~ strengthens|supports|confirms|reinforces|validates", Agree, QUALIFY | STATED),
+    row(
+        "@theirs ~ @ans ~ strengthens|supports|confirms|reinforces|validates|strengthen|support|confirm|reinforce|validate",
+        Agree,
+        QUALIFY | STATED,
+    ),
     // The speaker's own claim that the panel has converged: "The consensus is that (D) …".
     row("the consensus is that", Agree, QUALIFY | STATED),
     row("@be % @correct", Agree, QUALIFY | STATED | CITES),
@@ -154,6 +160,7 @@ pub(crate) const ROWS: &[Row] = &[
     row("is|are|be|been confirmed", Agree, QUALIFY | STATED | CITES),
     row("consistent|agrees|aligns|matches with", Agree, QUALIFY | STATED | CITES),
     row("@theirs ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("they ~ correctly|accurately", Agree, QUALIFY | STATED | CITES),
     // Siding with one of several others is not agreeing with them.
     row("agree|concur|side|agreeing ~ with the first|second|third|initial|former|latter", Part, 0),
     // Errors found in the others' work: "the second solution has an error".
@@ -163,6 +170,9 @@ pub(crate) const ROWS: &[Row] = &[
         UNNEGATED | NOT_MINE | ABOUT_WORK,
     ),
     row("confusion arises|arose|exists|remains", Oppose, 0),
+    // "Yours is also a valid translation": both valid, the speaker's own kept.
+    row("is|are also a|an % valid|acceptable|possible|reasonable", Part, STATED),
+    row("is|are also valid|acceptable|possible|reasonable", Part, STATED),
     // ---- what is not agreement -----------------------------------------------
     // "Agreed facts: …", "Agreed points so far: …" — an adjective, not a stance.
     row("agreed @agreed_noun", Nothing, VOID | SENTENCE_START),
@@ -192,7 +202,7 @@ pub(crate) const ROWS: &[Row] = &[
     row("my position|view stands|remains", Oppose, 0),
     row("my position is unchanged", Oppose, 0),
     row("still prefer|favor|favour", Oppose, 0),
-    row("still think|believe the", Oppose, 0),
+    row("still think|believe|feel the|that|my|mine|our", Oppose, 0),
     // ---- the panel has not converged, in the speaker's own words ---------------
     row("no consensus|agreement|shared", Oppose, STATED),
     row("not converged", Oppose, STATED),
@@ -215,7 +225,8 @@ pub(crate) const ROWS: &[Row] = &[
     row("that said", Contrast, 0),
     row("having said that", Contrast, 0),
     row("even so", Contrast, 0),
-    row("on the other hand", Contrast, 0),
+    // "If …, then X. On the other hand, if …, then Y": two cases, no limit.
+    row("on the other hand", Contrast, NOT_BEFORE_IF),
     row("apart from", Contrast, 0),
     row("other than", Contrast, 0),
     row("with the exception", Contrast, 0),
@@ -297,7 +308,7 @@ pub(crate) fn class(name: &str, w: &str) -> bool {
             lx::is(lx::ADVERBS, w)
                 || matches!(w, "all" | "both" | "indeed" | "each" | "perfectly" | "mathematically" | "also" | "clearly")
         }
-        "correct" => matches!(w, "correct" | "right" | "accurate" | "valid" | "sound"),
+        "correct" => matches!(w, "correct" | "right" | "accurate" | "valid" | "sound" | "reasonable"),
         "condemn" => {
             lx::condemnation(w)
                 || matches!(

@@ -398,7 +398,7 @@ impl<'s> Clauses<'s> {
 
     /// Whether what a row needs holds for its match at `start..=end`.
     fn row_holds(&self, row: &pt::Row, start: usize, end: usize) -> bool {
-        let needs = |flag: u16| row.needs & flag != 0;
+        let needs = |flag: u32| row.needs & flag != 0;
         let words = || (0..self.len()).map(|k| self.w(k));
         if needs(pt::POSITION) && !self.position {
             return false;
@@ -419,6 +419,9 @@ impl<'s> Clauses<'s> {
             return false;
         }
         if needs(pt::NO_HOLDOUT) && words().any(pt::holdout) {
+            return false;
+        }
+        if needs(pt::NOT_BEFORE_IF) && self.w(end + 1) == "if" {
             return false;
         }
         if needs(pt::CITED_IN_REPLY) && !self.cites {
@@ -597,7 +600,13 @@ impl<'s> Clauses<'s> {
         if before.iter().take(3).any(|b| lx::modal(b)) && !before.iter().take(3).any(|b| *b == "must") {
             return Kind::Conditional;
         }
-        if (from..i).any(|k| lx::considered(self.w(k))) || before.iter().any(|b| *b == "let's" || *b == "lets") {
+        // "It appears that both agents correctly followed…": a phrase from the
+        // table judging the others' work is not made a mere consideration by
+        // the politeness before it; an agreement word is ("it seems we agree").
+        let polite = |k: usize| end > i && lx::is(lx::POLITE_HEDGES, self.w(k)) && self.w(k + 1) == "that";
+        if (from..i).any(|k| lx::considered(self.w(k)) && !polite(k))
+            || before.iter().any(|b| *b == "let's" || *b == "lets")
+        {
             return Kind::Considered;
         }
         // A hedge just before the word, or opening the sentence ("Broadly, yes, I agree").
@@ -634,7 +643,14 @@ impl<'s> Clauses<'s> {
         }
         // A condition in this clause or the ones beside it.
         let prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
-        if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES) {
+        // "I agree with your view that both are valid, depending on context": what
+        // follows "that" is what is agreed to, and its dependence is part of it.
+        let content = (end + 1..after_end).find(|&k| self.w(k) == "that").unwrap_or(after_end);
+        if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES)
+            && !(content < after_end
+                && (content..after_end).any(|k| self.phrase_at(k, &["depending", "on"]))
+                && !self.any_phrase(prev_clause, content, lx::CONDITION_PHRASES))
+        {
             return Kind::Conditional;
         }
         for k in prev_clause..after_end {
@@ -829,7 +845,7 @@ impl<'s> Clauses<'s> {
                 let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
                 !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
                     && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
-                    && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
+                    && !(0..i).any(|k| lx::NOT_ONLY.iter().any(|p| self.phrase_at(k, p)))
                     && !joins_verbs
             }
             "yet" => i == self.clause_range(i).0,
