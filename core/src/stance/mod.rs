@@ -190,7 +190,7 @@ pub fn counted_words(text: &str) -> Vec<String> {
     let mut hits: Vec<String> = tokens::sentences(text)
         .iter()
         .flat_map(|s| s.words().map(str::to_string).collect::<Vec<_>>())
-        .filter(|w| lexicon::COUNTED_HEADS.contains(&w.as_str()))
+        .filter(|w| lexicon::is(lexicon::COUNTED_HEADS, w))
         .collect();
     hits.dedup();
     hits

@@ -88,11 +88,11 @@ pub(crate) const UNNEGATED: u32 = 1 << 11;
 pub(crate) const NOT_MINE: u32 = 1 << 12;
 /// The sentence is about someone's work (`@cited` or `@ans`): "the second
 /// solution has an error", not "the other options are incorrect".
-pub(crate) const ABOUT_WORK: u32 = 1 << 14;
+pub(crate) const ABOUT_WORK: u32 = 1 << 13;
 /// The reply cites the others somewhere, if not in this sentence.
-pub(crate) const CITED_IN_REPLY: u32 = 1 << 15;
+pub(crate) const CITED_IN_REPLY: u32 = 1 << 14;
 /// The next word is not "if" (a contrast between two cases).
-pub(crate) const NOT_BEFORE_IF: u32 = 1 << 16;
+pub(crate) const NOT_BEFORE_IF: u32 = 1 << 15;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
@@ -145,7 +145,8 @@ pub(crate) const ROWS: &[Row] = &[
     row("both|all|other agents|solutions|responses|answers agree|agreed|concur", Agree, QUALIFY | STATED),
     // "The other agents' reasoning further strengthens my answer".
     row(
-        "@theirs ~ @ans ~ strengthens|supports|confirms|reinforces|validates|strengthen|support|confirm|reinforce|validate",
+        "@theirs ~ @ans ~ \
+            strengthens|supports|confirms|reinforces|validates|strengthen|support|confirm|reinforce|validate",
         Agree,
         QUALIFY | STATED,
     ),
@@ -246,53 +247,23 @@ pub(crate) const ROWS: &[Row] = &[
     row("depending on", Conditional, POSITION),
 ];
 
+/// The rows of [`ROWS`].
+pub(crate) fn rows() -> impl Iterator<Item = &'static Row> {
+    ROWS.iter()
+}
+
 /// The word classes a phrase can name with `@`.
 pub(crate) fn class(name: &str, w: &str) -> bool {
     match name {
         // Whose answers: the other agents', theirs, both.
-        "theirs" => matches!(
+        "theirs" => lx::is("agents others their both everyone's agent's other's theirs speakers models", w),
+        "ans" => lx::is(
+            "answer answers solution solutions reasoning response responses result results calculation calculations \
+                conclusion conclusions approach approaches logic analysis analyses explanation explanations \
+                expressions opinions strategies arguments insights work",
             w,
-            "agents"
-                | "others"
-                | "their"
-                | "both"
-                | "everyone's"
-                | "agent's"
-                | "other's"
-                | "theirs"
-                | "speakers"
-                | "models"
         ),
-        "ans" => matches!(
-            w,
-            "answer"
-                | "answers"
-                | "solution"
-                | "solutions"
-                | "reasoning"
-                | "response"
-                | "responses"
-                | "result"
-                | "results"
-                | "calculation"
-                | "calculations"
-                | "conclusion"
-                | "conclusions"
-                | "approach"
-                | "approaches"
-                | "logic"
-                | "analysis"
-                | "analyses"
-                | "explanation"
-                | "explanations"
-                | "expressions"
-                | "opinions"
-                | "strategies"
-                | "arguments"
-                | "insights"
-                | "work"
-        ),
-        "be" => matches!(w, "is" | "are" | "was" | "were"),
+        "be" => lx::is("is are was were", w),
         // A stated answer: a number, or an option letter.
         "value" => {
             w.chars().next().is_some_and(|c| c.is_ascii_digit())
@@ -300,43 +271,16 @@ pub(crate) fn class(name: &str, w: &str) -> bool {
                 || w == "boxed"
         }
         // What the others said, named: the sentence cites them.
-        "cited" => matches!(
-            w,
-            "agents" | "agent" | "agent's" | "others" | "other's" | "opinions" | "opinion" | "previous" | "provided"
-        ),
-        "adv" => {
-            lx::is(lx::ADVERBS, w)
-                || matches!(w, "all" | "both" | "indeed" | "each" | "perfectly" | "mathematically" | "also" | "clearly")
-        }
-        "correct" => matches!(w, "correct" | "right" | "accurate" | "valid" | "sound" | "reasonable"),
+        "cited" => lx::is("agents agent agent's others other's opinions opinion previous provided", w),
+        "adv" => lx::is(lx::ADVERBS, w) || lx::is("all both indeed each perfectly mathematically also clearly", w),
+        "correct" => lx::is("correct right accurate valid sound reasonable", w),
         "condemn" => {
-            lx::condemnation(w)
-                || matches!(
-                    w,
-                    "premature" | "irresponsible" | "ignore" | "abandon" | "abandoning" | "hasty" | "rash" | "unwise"
-                )
+            lx::condemnation(w) || lx::is("premature irresponsible ignore abandon abandoning hasty rash unwise", w)
         }
-        "agreed_noun" => matches!(
+        "agreed_noun" => lx::is(
+            "facts fact points point ground premises premise items terms baseline scope basis assumptions data \
+                numbers parts elements issues matters",
             w,
-            "facts"
-                | "fact"
-                | "points"
-                | "point"
-                | "ground"
-                | "premises"
-                | "premise"
-                | "items"
-                | "terms"
-                | "baseline"
-                | "scope"
-                | "basis"
-                | "assumptions"
-                | "data"
-                | "numbers"
-                | "parts"
-                | "elements"
-                | "issues"
-                | "matters"
         ),
         _ => false,
     }
@@ -347,34 +291,18 @@ pub(crate) fn class(name: &str, w: &str) -> bool {
 /// speaker or a modal before it ("so I do not support it"), since "therefore
 /// option A is not correct" denies nothing about the panel.
 pub(crate) fn stance_negation(w: &str) -> bool {
-    matches!(
-        w,
-        "can't"
-            | "cannot"
-            | "cant"
-            | "won't"
-            | "wont"
-            | "shouldn't"
-            | "wouldn't"
-            | "couldn't"
-            | "mustn't"
-            | "don't"
-            | "dont"
-    )
+    lx::is("can't cannot cant won't wont shouldn't wouldn't couldn't mustn't don't dont", w)
 }
 
 /// Words after a negation that make it no denial in a consequence clause:
 /// "so no update is needed", "so I will not change my answer".
 pub(crate) fn harmless_after_negation(w: &str) -> bool {
-    matches!(
-        w,
-        "change" | "changes" | "update" | "updates" | "need" | "needed" | "revision" | "further" | "doubt" | "other"
-    )
+    lx::is("change changes update updates need needed revision further doubt other", w)
 }
 
 /// Words that hold on to the speaker's own answer: "my answer is still 8".
 pub(crate) fn holdout(w: &str) -> bool {
-    matches!(w, "still" | "remain" | "remains" | "maintain" | "keep" | "stick" | "stand" | "however" | "but")
+    lx::is("still remain remains maintain keep stick stand however but", w)
 }
 
 /// Whether a phrase position matches a word.
@@ -388,17 +316,16 @@ pub(crate) fn position_matches(pattern: &str, w: &str) -> bool {
 /// Where `phrase` matches `words` starting at `start`: the index of its last
 /// word, and whether a gap held a negation. Gaps are lazy.
 pub(crate) fn match_at(phrase: &str, words: &[&str], start: usize) -> Option<(usize, bool)> {
-    let parts: Vec<&str> = phrase.split(' ').collect();
-    fn go(parts: &[&str], words: &[&str], at: usize, negated: bool) -> Option<(usize, bool)> {
-        let (head, rest) = parts.split_first()?;
-        if matches!(*head, "~" | "~~" | "%") {
-            let (most, adverbs) = match *head {
+    fn go(parts: &str, words: &[&str], at: usize, negated: bool) -> Option<(usize, bool)> {
+        let (head, rest) = parts.split_once(' ').unwrap_or((parts, ""));
+        if matches!(head, "~" | "~~" | "%") {
+            let (most, adverbs) = match head {
                 "~" => (3, false),
                 "~~" => (16, false),
                 _ => (2, true),
             };
             for skip in 0..=most {
-                let gap = &words.get(at..at + skip)?;
+                let gap = words.get(at..at + skip)?;
                 if adverbs && !gap.iter().all(|w| class("adv", w)) {
                     return None;
                 }
@@ -415,7 +342,7 @@ pub(crate) fn match_at(phrase: &str, words: &[&str], start: usize) -> Option<(us
         }
         if rest.is_empty() { Some((at, negated)) } else { go(rest, words, at + 1, negated) }
     }
-    go(&parts, words, start, false)
+    go(phrase, words, start, false)
 }
 
 #[cfg(test)]
@@ -430,7 +357,7 @@ mod tests {
         let words = ["which", "is", "exactly", "why"];
         assert_eq!(match_at("which|that|this is|was ~ why", &words, 0), Some((3, false)));
         assert_eq!(match_at("which|that|this ~ is|was why", &words, 0), None);
-        assert!(ROWS.iter().all(|r| !r.phrase.starts_with('~') && !r.phrase.ends_with('~')));
-        assert!(ROWS.iter().all(|r| (r.kind == Kind::Nothing) <= (r.needs & VOID != 0)));
+        assert!(rows().all(|r| !r.phrase.starts_with('~') && !r.phrase.ends_with('~')));
+        assert!(rows().all(|r| (r.kind == Kind::Nothing) <= (r.needs & VOID != 0)));
     }
 }

@@ -251,13 +251,13 @@ impl<'s> Clauses<'s> {
     }
 
     /// Whether `phrase` starts at word `i`.
-    fn phrase_at(&self, i: usize, phrase: &[&str]) -> bool {
-        phrase.iter().enumerate().all(|(k, p)| self.w(i + k) == *p)
+    fn phrase_at(&self, i: usize, phrase: &str) -> bool {
+        phrase.split(' ').enumerate().all(|(k, p)| self.w(i + k) == p)
     }
 
-    /// Whether any of `phrases` starts within words `from..to`.
-    fn any_phrase(&self, from: usize, to: usize, phrases: &[&[&str]]) -> bool {
-        (from..to.min(self.len())).any(|i| phrases.iter().any(|p| self.phrase_at(i, p)))
+    /// Whether any of `phrases` (comma-separated) starts within words `from..to`.
+    fn any_phrase(&self, from: usize, to: usize, phrases: &str) -> bool {
+        (from..to.min(self.len())).any(|i| phrases.split(',').any(|p| self.phrase_at(i, p)))
     }
 
     /// Up to `n` words before `i` within the verb's scope (nearest first).
@@ -360,8 +360,8 @@ impl<'s> Clauses<'s> {
     /// Apply every row of [`pt::ROWS`] at every word: the one interpreter of the table.
     fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
         let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
-        let voiding = pt::ROWS.iter().filter(|r| r.needs & pt::VOID != 0);
-        for row in voiding.chain(pt::ROWS.iter().filter(|r| r.needs & pt::VOID == 0)) {
+        let voiding = pt::rows().filter(|r| r.needs & pt::VOID != 0);
+        for row in voiding.chain(pt::rows().filter(|r| r.needs & pt::VOID == 0)) {
             let head = row.phrase.split(' ').next().unwrap_or("");
             for start in 0..words.len() {
                 if void[start] || !pt::position_matches(head, words[start]) {
@@ -506,7 +506,7 @@ impl<'s> Clauses<'s> {
                 state && on && self.subject(i) == Subject::First
             }
             "page" => {
-                self.phrase_at(i.saturating_sub(3), &["on", "the", "same", "page"])
+                self.phrase_at(i.saturating_sub(3), "on the same page")
                     && self.subject(i.saturating_sub(3)) == Subject::First
             }
             "around" => lx::is(lx::COME_AROUND, prev) && self.subject(i) == Subject::First,
@@ -520,12 +520,12 @@ impl<'s> Clauses<'s> {
             }
             // "I'd sign on", "count me in".
             "sign" => self.w(i + 1) == "on" && matches!(self.subject(i), Subject::First | Subject::Elided),
-            "count" => self.phrase_at(i, &["count", "me", "in"]) || self.phrase_at(i, &["count", "us", "in"]),
+            "count" => self.phrase_at(i, "count me in") || self.phrase_at(i, "count us in"),
             "consensus" => {
                 let reached = self.before(i, 3).any(|b| lx::is(lx::CONSENSUS_REACHED, b))
-                    || self.phrase_at(i + 1, &["has", "been", "reached"])
-                    || self.phrase_at(i + 1, &["is", "reached"]);
-                let verb = self.before(i, 3).find(|b| lx::OBJECT_VERBS.contains(b));
+                    || self.phrase_at(i + 1, "has been reached")
+                    || self.phrase_at(i + 1, "is reached");
+                let verb = self.before(i, 3).find(|b| lx::is(lx::OBJECT_VERBS, b));
                 (reached && !self.before(i, 3).any(lx::negation))
                     || (verb.is_some() && matches!(self.subject(i), Subject::First | Subject::Elided))
             }
@@ -533,7 +533,7 @@ impl<'s> Clauses<'s> {
                 // "I withdraw my objection", "I drop my objections".
                 prev == "my" && self.before(i, 3).any(|b| lx::is(lx::WITHDRAW_VERBS, b))
             }
-            w if lx::OBJECT_VERBS.contains(&w) => {
+            w if lx::is(lx::OBJECT_VERBS, w) => {
                 // "back" and "second" are verbs only right after I or we.
                 let stated = !lx::is(lx::BARE_VERBS, w) || lx::first_person(prev);
                 let speaker = matches!(self.subject(i), Subject::First | Subject::Elided);
@@ -591,7 +591,7 @@ impl<'s> Clauses<'s> {
             return Kind::Withdrawn;
         }
         // "used to agree", "initially agreed", "agreed at first".
-        if self.phrase_at(i.saturating_sub(2), &["used", "to"])
+        if self.phrase_at(i.saturating_sub(2), "used to")
             || before.iter().take(3).any(|b| lx::is(lx::PAST_MARKERS, b))
             || self.any_phrase(end + 1, (end + 5).min(to), lx::PAST_AFTER)
         {
@@ -614,14 +614,12 @@ impl<'s> Clauses<'s> {
             (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || lx::is(lx::OPENER_WORDS, self.w(k)));
         if before.iter().take(3).any(|b| lx::hedge(b))
             || self.any_phrase(from, i, lx::HEDGE_PHRASES)
-            || (from > 0
-                && opener
-                && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, &["in", "principle"])))
+            || (from > 0 && opener && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, "in principle")))
         {
             return Kind::Part;
         }
         // A concession: "While I agree on cost, …".
-        if lx::concessive(self.w(from)) || self.phrase_at(from, &["even", "though"]) {
+        if lx::concessive(self.w(from)) || self.phrase_at(from, "even though") {
             return Kind::Part;
         }
         // After the word: limits, provisos, empty objects, shared reservations.
@@ -632,7 +630,7 @@ impl<'s> Clauses<'s> {
         if self.any_phrase(end + 1, after_end, lx::CONDITION_AFTER) {
             return Kind::Conditional;
         }
-        if (end + 1..(end + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
+        if (end + 1..(end + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, "no one")) {
             return Kind::Oppose;
         }
         // "…have correctly addressed the math problem": the task, not a reservation.
@@ -648,7 +646,7 @@ impl<'s> Clauses<'s> {
         let content = (end + 1..after_end).find(|&k| self.w(k) == "that").unwrap_or(after_end);
         if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES)
             && !(content < after_end
-                && (content..after_end).any(|k| self.phrase_at(k, &["depending", "on"]))
+                && (content..after_end).any(|k| self.phrase_at(k, "depending on"))
                 && !self.any_phrase(prev_clause, content, lx::CONDITION_PHRASES))
         {
             return Kind::Conditional;
@@ -700,7 +698,7 @@ impl<'s> Clauses<'s> {
         let (from, to) = self.clause_range(i);
         let before: Vec<&str> = self.before(i, 4).collect();
         let negated = before.iter().any(|b| lx::negation(b));
-        let no_longer = self.phrase_at(i.saturating_sub(2), &["no", "longer"]) || before.first() == Some(&"longer");
+        let no_longer = self.phrase_at(i.saturating_sub(2), "no longer") || before.first() == Some(&"longer");
         // "I disagree", "…but reject the remedy", "I'd object".
         if lx::oppose_verb(w) {
             let subject = self.subject(i);
@@ -733,9 +731,7 @@ impl<'s> Clauses<'s> {
         }
         // "I remain unconvinced", "still skeptical", "I'm against it".
         if lx::opposed_state(w) {
-            if self.phrase_at(i.saturating_sub(3), &["as", "far", "as"])
-                || (w == "concerned" && before.contains(&"far"))
-            {
+            if self.phrase_at(i.saturating_sub(3), "as far as") || (w == "concerned" && before.contains(&"far")) {
                 return None;
             }
             let stated = before.iter().any(|b| lx::first_person(b) || lx::is(lx::STATE_VERBS, b));
@@ -805,8 +801,8 @@ impl<'s> Clauses<'s> {
                 let x = self.w(k);
                 lx::condemnation(x)
                     || (x == "too" && k + 1 < reach)
-                    || self.phrase_at(k, &["bad", "idea"])
-                    || self.phrase_at(k, &["falls", "short"])
+                    || self.phrase_at(k, "bad idea")
+                    || self.phrase_at(k, "falls short")
                     || (lx::is(lx::WORK_VERBS, x) && (k > i + 1) && lx::negation(self.w(k - 1)))
             });
             if condemned {
@@ -845,7 +841,7 @@ impl<'s> Clauses<'s> {
                 let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
                 !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
                     && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
-                    && !(0..i).any(|k| lx::NOT_ONLY.iter().any(|p| self.phrase_at(k, p)))
+                    && !(0..i).any(|k| lx::NOT_ONLY.split(',').any(|p| self.phrase_at(k, p)))
                     && !joins_verbs
             }
             "yet" => i == self.clause_range(i).0,
