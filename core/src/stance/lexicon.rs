@@ -2,7 +2,9 @@
 //!
 //! Agreement has to be first person, present, unconditional and unhedged to
 //! count; opposition counts liberally, since it only ever stops a reply from
-//! counting. Lists are lowercase with straight apostrophes.
+//! counting. Lists are lowercase with straight apostrophes, words separated by
+//! spaces (phrases by commas), read with [`is`]; the phrase table the reader
+//! interprets is `patterns.rs`.
 
 /// Subjects that are the speaker (or include the speaker).
 pub(crate) fn first_person(w: &str) -> bool {

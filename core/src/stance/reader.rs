@@ -12,6 +12,13 @@
 //!
 //! Agreement must be the speaker's, present, unconditional and unhedged to
 //! count. Opposition is read liberally: it can only keep a reply from counting.
+//!
+//! Signals come from two sources, both data: the phrase table
+//! ([`pt::ROWS`], applied by [`Clauses::rows`], the one interpreter of it),
+//! and the single agreement and opposition words of `lexicon.rs`, read with
+//! their guards ([`Clauses::qualify`] for agreement — the same guards the
+//! table's `QUALIFY` rows get). What is code here is grammar: clauses,
+//! subjects and their scope, and what a row's needs mean.
 
 use super::Verdict;
 use super::lexicon as lx;
