@@ -97,12 +97,17 @@ fn parse(own_value: &str, text_value: &str, span: (usize, usize)) -> Declared {
 }
 
 fn choice_verdict(word: &str) -> Option<Verdict> {
-    Some(match word {
-        "same" | "yes" | "agree" | "agreed" | "aligned" | "shared" => Verdict::Agrees,
-        "partly" | "partial" | "partially" | "part" | "somewhat" | "mixed" => Verdict::AgreesInPart,
-        "conditional" | "conditionally" => Verdict::Conditional,
-        "different" | "differ" | "no" | "disagree" | "apart" | "opposed" | "divided" => Verdict::Disagrees,
-        _ => return None,
+    use super::lexicon::is;
+    Some(if is("same yes agree agreed aligned shared", word) {
+        Verdict::Agrees
+    } else if is("partly partial partially part somewhat mixed", word) {
+        Verdict::AgreesInPart
+    } else if is("conditional conditionally", word) {
+        Verdict::Conditional
+    } else if is("different differ no disagree apart opposed divided", word) {
+        Verdict::Disagrees
+    } else {
+        return None;
     })
 }
 

@@ -8,15 +8,19 @@
 //! 2. **The declared line**, when the protocol asked for one: `VOTE: SAME |
 //!    PARTLY | DIFFERENT — position` (`declared.rs`). A valid line decides the
 //!    verdict, except that disagreement stated in the body vetoes a declared
-//!    SAME.
+//!    SAME, and a SAME whose position sets a condition, limits itself or
+//!    dissents in the first person is read as that (conditional, in part,
+//!    disagrees).
 //! 3. **The free-text reader** otherwise (`reader.rs`): clause-level, and
-//!    conservative — when unsure, a reply does not count as agreeing.
+//!    conservative — when unsure, a reply does not count as agreeing. Its
+//!    phrases are a table (`patterns.rs`) and its words lists (`lexicon.rs`).
 //!
 //! Only [`Verdict::Agrees`] ever counts towards consensus.
 
 mod declared;
 mod lexicon;
 pub(crate) mod own_words;
+mod patterns;
 mod reader;
 mod tokens;
 
@@ -165,6 +169,12 @@ pub fn read(text: &str, declared: bool) -> Reading {
             if verdict == Verdict::Agrees && found.verdict.dissents() {
                 return Reading { declared: Some(verdict), position, ..read(found) };
             }
+            // The position is read too: a SAME whose own words set a condition,
+            // limit it or dissent is not plain agreement.
+            let verdict = match (verdict, &position) {
+                (Verdict::Agrees, Some(p)) => reader::read_position(&own_words::mask(p)).verdict,
+                _ => verdict,
+            };
             Reading {
                 verdict,
                 source: Source::Declared,
@@ -183,7 +193,7 @@ pub fn counted_words(text: &str) -> Vec<String> {
     let mut hits: Vec<String> = tokens::sentences(text)
         .iter()
         .flat_map(|s| s.words().map(str::to_string).collect::<Vec<_>>())
-        .filter(|w| lexicon::COUNTED_HEADS.contains(&w.as_str()))
+        .filter(|w| lexicon::is(lexicon::COUNTED_HEADS, w))
         .collect();
     hits.dedup();
     hits

@@ -134,46 +134,10 @@ fn is_speaker_name(name: &str) -> bool {
     if words.is_empty() || words.len() > 5 || name.len() > 60 {
         return false;
     }
-    const SPEAKERS: &[&str] = &[
-        "speaker",
-        "speakers",
-        "expert",
-        "experts",
-        "participant",
-        "participants",
-        "panelist",
-        "panelists",
-        "member",
-        "judge",
-        "juge",
-        "moderator",
-        "chair",
-        "chairman",
-        "chairperson",
-        "challenger",
-        "advocate",
-        "defender",
-        "critic",
-        "assistant",
-        "user",
-        "human",
-        "ai",
-        "agent",
-        "model",
-        "others",
-        "everyone",
-        "everybody",
-        "all",
-        "respondent",
-        "optimist",
-        "regulator",
-        "cfo",
-        "steelman",
-        "response",
-        "answer",
-        "seat",
-    ];
-    let head = words.iter().position(|w| SPEAKERS.contains(w));
+    const SPEAKERS: &str = "speaker speakers expert experts participant participants panelist panelists member judge \
+        juge moderator chair chairman chairperson challenger advocate defender critic assistant user human ai agent \
+        model others everyone everybody all respondent optimist regulator cfo steelman response answer seat";
+    let head = words.iter().position(|w| super::lexicon::is(SPEAKERS, w));
     // Only articles and the like may come before the speaker word: "The other
     // speakers:", "Devil's Advocate:", not "Before that, the others said:".
     if let Some(h) = head
@@ -257,7 +221,7 @@ fn mask_reported_speech(line: String) -> String {
         }
         let end = (i..bytes.len()).find(|&k| !is_word_byte(bytes[k])).unwrap_or(bytes.len());
         let word = &lower[i..end];
-        let reporting = REPORTING_VERBS.contains(&word)
+        let reporting = super::lexicon::is(REPORTING_VERBS, word)
             || (word == "according" && lower[end..].trim_start().starts_with("to "))
             // "As Speaker 2 put it, …" reports; "Speaker 4 put it well" praises.
             || (word == "put" && lower[end..].trim_start().starts_with("it") && clause_starts_with_as(&lower[..i]));
@@ -287,47 +251,10 @@ fn mask_reported_speech(line: String) -> String {
     out
 }
 
-const REPORTING_VERBS: &[&str] = &[
-    "said",
-    "says",
-    "wrote",
-    "writes",
-    "argued",
-    "argues",
-    "claimed",
-    "claims",
-    "stated",
-    "states",
-    "noted",
-    "notes",
-    "suggested",
-    "suggests",
-    "asserted",
-    "asserts",
-    "insisted",
-    "insists",
-    "replied",
-    "replies",
-    "responded",
-    "responds",
-    "concluded",
-    "concludes",
-    "declared",
-    "declares",
-    "told",
-    "tells",
-    "mentioned",
-    "mentions",
-    "believes",
-    "thinks",
-    "feels",
-    "maintains",
-    "maintained",
-    "contended",
-    "contends",
-    "announced",
-    "announces",
-];
+const REPORTING_VERBS: &str = "said says wrote writes argued argues claimed claims stated states noted notes \
+    suggested suggests asserted asserts insisted insists replied replies responded responds concluded concludes \
+    declared declares told tells mentioned mentions believes thinks feels maintains maintained contended contends \
+    announced announces";
 
 fn clause_starts_with_as(before: &str) -> bool {
     let clause = before.rsplit([',', '.', ';', ':', '!', '?', '\n']).next().unwrap_or(before);

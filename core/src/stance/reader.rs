@@ -12,9 +12,17 @@
 //!
 //! Agreement must be the speaker's, present, unconditional and unhedged to
 //! count. Opposition is read liberally: it can only keep a reply from counting.
+//!
+//! Signals come from two sources, both data: the phrase table
+//! ([`pt::ROWS`], applied by [`Clauses::rows`], the one interpreter of it),
+//! and the single agreement and opposition words of `lexicon.rs`, read with
+//! their guards ([`Clauses::qualify`] for agreement — the same guards the
+//! table's `QUALIFY` rows get). What is code here is grammar: clauses,
+//! subjects and their scope, and what a row's needs mean.
 
 use super::Verdict;
 use super::lexicon as lx;
+use super::patterns::{self as pt, Kind};
 use super::tokens::{Sentence, Token, sentences};
 use core::cell::Cell;
 
@@ -23,26 +31,6 @@ use core::cell::Cell;
 pub(crate) struct Finding {
     pub verdict: Verdict,
     pub span: Option<(usize, usize)>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    /// First person, present, unqualified.
-    Agree,
-    /// Hedged or limited agreement, or agreement inside a concession.
-    Part,
-    /// Agreement on a condition, or provisional.
-    Conditional,
-    /// Agreement mentioned but not held: asked, tempting, seeming, proposed.
-    Considered,
-    /// Agreement in the past only.
-    Past,
-    /// Present opposition: disagreement, reservations, condemnation, holding out.
-    Oppose,
-    /// Agreement given up ("I no longer agree").
-    Withdrawn,
-    /// A contrastive connective.
-    Contrast,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -55,11 +43,40 @@ struct Signal {
 pub(crate) fn read(own: &str) -> Finding {
     let mut signals = Vec::new();
     let own = explicit_lines(own, &mut signals);
-    for sentence in sentences(&own) {
-        Clauses::new(&sentence).signals(&mut signals);
+    let sentences = sentences(&own);
+    // Whether the reply cites the others anywhere (for rows that need it).
+    let cites = sentences.iter().any(|s| s.words().any(|w| pt::class("cited", w)));
+    for sentence in &sentences {
+        let mut clauses = Clauses::new(sentence, false);
+        clauses.cites = cites;
+        clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
     decide(&signals)
+}
+
+/// Read the position a declared line states (its own words only): what it
+/// limits. A position is the thing held, so denying or condemning an
+/// alternative in it ("reject the vendor's offer", "no new hires") is not
+/// dissent; a condition, a contrast, or opposition in the first person is.
+pub(crate) fn read_position(own: &str) -> Finding {
+    let mut signals = Vec::new();
+    for sentence in sentences(own) {
+        Clauses::new(&sentence, true).signals(&mut signals);
+    }
+    crate::order::sort_by_key(&mut signals, |s| s.span.0);
+    let first = |kinds: &[Kind]| signals.iter().find(|s| kinds.contains(&s.kind)).map(|s| s.span);
+    let found = |verdict: Verdict, span: Option<(usize, usize)>| Finding { verdict, span };
+    if let Some(span) = first(&[Kind::Conditional]) {
+        return found(Verdict::Conditional, Some(span));
+    }
+    if let Some(span) = first(&[Kind::Contrast, Kind::Part]) {
+        return found(Verdict::AgreesInPart, Some(span));
+    }
+    if let Some(span) = first(&[Kind::Oppose, Kind::Withdrawn]) {
+        return found(Verdict::Disagrees, Some(span));
+    }
+    found(Verdict::Agrees, None)
 }
 
 /// `CONSENSUS: <position>` lines: an explicit claim (or denial) of convergence.
@@ -77,7 +94,7 @@ fn explicit_lines(own: &str, signals: &mut Vec<Signal>) -> String {
         let first = lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '/').next().unwrap_or("");
         let kind = if payload.is_empty() || payload.starts_with(['<', '[', '{']) {
             None
-        } else if matches!(first, "none" | "no" | "not" | "n/a" | "nope" | "nothing" | "absent" | "pending") {
+        } else if lx::is(lx::CONSENSUS_DENIED, first) {
             Some(Kind::Oppose)
         } else {
             Some(Kind::Agree)
@@ -138,6 +155,10 @@ struct Clauses<'s> {
     /// reader asks for them many times per word, and each answer scans back.
     subjects: Vec<Cell<Option<(Subject, usize)>>>,
     question: bool,
+    /// A declared line's position, not a reply's body.
+    position: bool,
+    /// The reply cites the other agents somewhere.
+    cites: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -153,7 +174,7 @@ enum Subject {
 }
 
 impl<'s> Clauses<'s> {
-    fn new(sentence: &'s Sentence) -> Self {
+    fn new(sentence: &'s Sentence, position: bool) -> Self {
         let mut words = Vec::new();
         let mut after_break = Vec::new();
         let mut clause = Vec::new();
@@ -163,8 +184,11 @@ impl<'s> Clauses<'s> {
             match token {
                 Token::Break { .. } => broke = true,
                 Token::Word { text, start, end } => {
-                    // "yet" opens a clause only where a clause can start ("…, yet"), not in "not yet".
-                    let opens = lx::connective(text) && (text != "yet" || broke);
+                    // "yet" opens a clause only where a clause can start ("…, yet"), not in "not yet";
+                    // "provided" only there or after "only" ("the solutions provided by the others").
+                    let prev = words.last().map_or("", |w: &(&str, usize, usize)| w.0);
+                    let opens =
+                        lx::connective(text) && (!lx::is(lx::OPENS_ONLY_AFTER_BREAK, text) || broke || prev == "only");
                     if !words.is_empty() && (broke || opens) {
                         current += 1;
                     }
@@ -181,9 +205,7 @@ impl<'s> Clauses<'s> {
         while start < words.len() {
             let c = clause[start];
             let end = (start..words.len()).find(|&k| clause[k] != c).unwrap_or(words.len());
-            if c < current
-                && words[start..end].iter().all(|w| matches!(w.0, "and" | "or" | "so" | "then" | "also" | "just"))
-            {
+            if c < current && words[start..end].iter().all(|w| lx::is(lx::BARE_CONJUNCTIONS, w.0)) {
                 merged[start..end].fill(c + 1);
             }
             start = end;
@@ -199,7 +221,16 @@ impl<'s> Clauses<'s> {
             }
         }
         let subjects = vec![Cell::new(None); words.len()];
-        Clauses { words, after_break, clause: merged, bounds, subjects, question: sentence.question }
+        Clauses {
+            words,
+            after_break,
+            clause: merged,
+            bounds,
+            subjects,
+            question: sentence.question,
+            position,
+            cites: false,
+        }
     }
 
     fn w(&self, i: usize) -> &'s str {
@@ -227,13 +258,13 @@ impl<'s> Clauses<'s> {
     }
 
     /// Whether `phrase` starts at word `i`.
-    fn phrase_at(&self, i: usize, phrase: &[&str]) -> bool {
-        phrase.iter().enumerate().all(|(k, p)| self.w(i + k) == *p)
+    fn phrase_at(&self, i: usize, phrase: &str) -> bool {
+        phrase.split(' ').enumerate().all(|(k, p)| self.w(i + k) == p)
     }
 
-    /// Whether any of `phrases` starts within words `from..to`.
-    fn any_phrase(&self, from: usize, to: usize, phrases: &[&[&str]]) -> bool {
-        (from..to.min(self.len())).any(|i| phrases.iter().any(|p| self.phrase_at(i, p)))
+    /// Whether any of `phrases` (comma-separated) starts within words `from..to`.
+    fn any_phrase(&self, from: usize, to: usize, phrases: &str) -> bool {
+        (from..to.min(self.len())).any(|i| phrases.split(',').any(|p| self.phrase_at(i, p)))
     }
 
     /// Up to `n` words before `i` within the verb's scope (nearest first).
@@ -267,7 +298,10 @@ impl<'s> Clauses<'s> {
             if lx::first_person(w) {
                 return (Subject::First, from);
             }
-            if lx::other_subject(w) && !(w == "one" && !self.w(k + 1).is_empty() && !lx::modal(self.w(k + 1))) {
+            if lx::other_subject(w)
+                && !(w == "one" && !self.w(k + 1).is_empty() && !lx::modal(self.w(k + 1)))
+                && !self.object_at(k)
+            {
                 return (Subject::Other, from);
             }
         }
@@ -284,17 +318,32 @@ impl<'s> Clauses<'s> {
             if lx::first_person(w) {
                 return (Subject::First, k);
             }
-            if lx::other_subject(w) && w != "one" {
+            if lx::other_subject(w) && w != "one" && !self.object_at(k) {
                 return (Subject::Other, k);
             }
         }
         (Subject::Elided, from)
     }
 
+    /// Whether the other-subject word at `k` is an object or a possessor, not
+    /// a subject: "with Speaker 2", "Speaker 2's diagnosis", "to the others".
+    fn object_at(&self, k: usize) -> bool {
+        let next = self.w(k + 1);
+        let possessor = self.w(k).ends_with("'s")
+            || next.ends_with("'s")
+            || (next.chars().all(|c| c.is_ascii_digit()) && self.w(k + 2).ends_with("'s"));
+        let governed = (0..k).rev().map(|j| self.w(j)).find(|w| !lx::determiner(w)).is_some_and(lx::preposition);
+        possessor || governed
+    }
+
     fn signals(&self, out: &mut Vec<Signal>) {
+        let mut void = vec![false; self.len()];
+        self.rows(out, &mut void);
         let mut i = 0;
         while i < self.len() {
-            if let Some(kind) = self.agreement(i) {
+            // In a position, agreement words are its content ("adopt it once CI
+            // is fast"): only what limits it is read.
+            if let Some(kind) = self.agreement(i).filter(|_| !void[i] && !self.position) {
                 // A condition or a consideration often sits in the next clause:
                 // the whole sentence is the evidence.
                 let span = match kind {
@@ -313,6 +362,111 @@ impl<'s> Clauses<'s> {
         }
     }
 
+    // ---- the phrase table ---------------------------------------------------
+
+    /// Apply every row of [`pt::ROWS`] at every word: the one interpreter of the table.
+    fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
+        let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
+        let voiding = pt::rows().filter(|r| r.needs & pt::VOID != 0);
+        for row in voiding.chain(pt::rows().filter(|r| r.needs & pt::VOID == 0)) {
+            let head = row.phrase.split(' ').next().unwrap_or("");
+            for start in 0..words.len() {
+                if void[start] || !pt::position_matches(head, words[start]) {
+                    continue;
+                }
+                let Some((end, gap_negated)) = pt::match_at(row.phrase, &words, start) else { continue };
+                if !self.row_holds(row, start, end) {
+                    continue;
+                }
+                if row.needs & pt::VOID != 0 {
+                    void[start..=end].fill(true);
+                }
+                let span = (self.words[start].1, self.words[end].2);
+                let kind = match row.kind {
+                    Kind::Nothing => continue,
+                    Kind::Agree if gap_negated => Kind::Oppose,
+                    Kind::Agree if row.needs & pt::QUALIFY != 0 => self.qualify(start, end),
+                    Kind::Consequence => {
+                        if !self.consequence_denies(end + 1) {
+                            continue;
+                        }
+                        Kind::Oppose
+                    }
+                    kind => kind,
+                };
+                let span = match kind {
+                    Kind::Conditional | Kind::Considered | Kind::Past => self.sentence_span(),
+                    _ => span,
+                };
+                out.push(Signal { kind, span });
+            }
+        }
+    }
+
+    /// Whether what a row needs holds for its match at `start..=end`.
+    fn row_holds(&self, row: &pt::Row, start: usize, end: usize) -> bool {
+        let needs = |flag: u32| row.needs & flag != 0;
+        let words = || (0..self.len()).map(|k| self.w(k));
+        if needs(pt::POSITION) && !self.position {
+            return false;
+        }
+        if needs(pt::SENTENCE_START) && start != 0 {
+            return false;
+        }
+        if needs(pt::CLAUSE_START) && start != self.clause_range(start).0 {
+            return false;
+        }
+        if needs(pt::STATED) && self.question {
+            return false;
+        }
+        if needs(pt::FIRST) && !matches!(self.subject(start), Subject::First | Subject::Elided) {
+            return false;
+        }
+        if needs(pt::NO_NEGATION) && words().any(lx::negation) {
+            return false;
+        }
+        if needs(pt::NO_HOLDOUT) && words().any(pt::holdout) {
+            return false;
+        }
+        if needs(pt::NOT_BEFORE_IF) && self.w(end + 1) == "if" {
+            return false;
+        }
+        if needs(pt::CITED_IN_REPLY) && !self.cites {
+            return false;
+        }
+        if needs(pt::CITES) && !words().any(|w| pt::class("cited", w)) {
+            return false;
+        }
+        if needs(pt::UNNEGATED) && self.before(start, 3).any(lx::negation) {
+            return false;
+        }
+        if needs(pt::NOT_MINE) && self.before(start, 8).any(|w| lx::first_person(w) || lx::is(lx::POSSESSIVE_FIRST, w))
+        {
+            return false;
+        }
+        if needs(pt::ABOUT_WORK) && !words().any(|w| pt::class("cited", w) || pt::class("ans", w)) {
+            return false;
+        }
+        if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::class("condemn", self.w(k))) {
+            return false;
+        }
+        true
+    }
+
+    /// Whether the words from `from` to the sentence's end deny or condemn
+    /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
+    /// "…, so no update is needed" denies nothing.
+    fn consequence_denies(&self, from: usize) -> bool {
+        (from..self.len()).any(|k| {
+            let w = self.w(k);
+            let prev = if k > 0 { self.w(k - 1) } else { "" };
+            let denies = (pt::stance_negation(w) || lx::negation(w))
+                && (self.before(k, 3).any(lx::first_person) || matches!(prev, "should" | "must"));
+            (denies && !(k + 1..(k + 3).min(self.len())).any(|n| pt::harmless_after_negation(self.w(n))))
+                || pt::class("condemn", w)
+        })
+    }
+
     // ---- agreement ----------------------------------------------------------
 
     /// An agreement expression at word `i`, qualified by its surroundings.
@@ -321,7 +475,7 @@ impl<'s> Clauses<'s> {
         let next = self.w(i + 1);
         let prev = if i > 0 { self.w(i - 1) } else { "" };
         // Idioms first: "couldn't agree more" is the strongest agreement.
-        if w == "agree" && next == "more" && matches!(prev, "couldn't" | "not" | "couldnt") {
+        if w == "agree" && next == "more" && lx::is(lx::COULDNT, prev) {
             return self.first_person_ok(i).then_some(Kind::Agree);
         }
         let base = match w {
@@ -331,7 +485,7 @@ impl<'s> Clauses<'s> {
                 if subject == Subject::Elided {
                     true // "Agreed." / "Agreed: ship it."
                 } else if subject == Subject::First {
-                    if matches!(prev, "have" | "i've" | "we've" | "has" | "ive" | "fully" | "now") {
+                    if lx::is(lx::PERFECT_BEFORE_AGREED, prev) {
                         true
                     } else {
                         return Some(self.past_unless_still(i));
@@ -341,32 +495,28 @@ impl<'s> Clauses<'s> {
                 }
             }
             "agreement" | "accord" => {
-                let framed = self.before(i, 4).any(|b| matches!(b, "in" | "reached" | "reach" | "found"));
+                let framed = self.before(i, 4).any(|b| lx::is(lx::AGREEMENT_FRAMES, b));
                 framed && matches!(self.subject(i), Subject::First | Subject::Elided)
             }
             "persuaded" | "convinced" => {
                 // "I'm convinced", "I've been persuaded", "you have convinced me".
                 (next == "me" || next == "us")
-                    || (self.subject(i) == Subject::First
-                        && self.before(i, 4).any(|b| {
-                            matches!(b, "i'm" | "am" | "we're" | "are" | "been" | "now" | "im" | "remain" | "fully")
-                        }))
+                    || (self.subject(i) == Subject::First && self.before(i, 4).any(|b| lx::is(lx::CONVINCED_STATE, b)))
             }
             "converged" | "converge" => matches!(self.subject(i), Subject::First),
             "converging" => {
                 return matches!(self.subject(i), Subject::First).then_some(Kind::Considered);
             }
             "aligned" | "board" => {
-                let state =
-                    self.before(i, 3).any(|b| matches!(b, "i'm" | "am" | "we're" | "are" | "im" | "fully" | "now"));
+                let state = self.before(i, 3).any(|b| lx::is(lx::ALIGNED_STATE, b));
                 let on = w == "aligned" || prev == "on";
                 state && on && self.subject(i) == Subject::First
             }
             "page" => {
-                self.phrase_at(i.saturating_sub(3), &["on", "the", "same", "page"])
+                self.phrase_at(i.saturating_sub(3), "on the same page")
                     && self.subject(i.saturating_sub(3)) == Subject::First
             }
-            "around" => matches!(prev, "come" | "came" | "coming") && self.subject(i) == Subject::First,
+            "around" => lx::is(lx::COME_AROUND, prev) && self.subject(i) == Subject::First,
             // "Speaker 2 is right": the speaker's own judgment that a named speaker is right.
             // A bare "you're right" or "that's right" names no one and no position: not counted.
             "right" | "correct" => {
@@ -377,29 +527,28 @@ impl<'s> Clauses<'s> {
             }
             // "I'd sign on", "count me in".
             "sign" => self.w(i + 1) == "on" && matches!(self.subject(i), Subject::First | Subject::Elided),
-            "count" => self.phrase_at(i, &["count", "me", "in"]) || self.phrase_at(i, &["count", "us", "in"]),
+            "count" => self.phrase_at(i, "count me in") || self.phrase_at(i, "count us in"),
             "consensus" => {
-                let reached = self.before(i, 3).any(|b| matches!(b, "reached" | "reach" | "found" | "have"))
-                    || self.phrase_at(i + 1, &["has", "been", "reached"])
-                    || self.phrase_at(i + 1, &["is", "reached"]);
-                let verb = self.before(i, 3).find(|b| lx::OBJECT_VERBS.contains(b));
+                let reached = self.before(i, 3).any(|b| lx::is(lx::CONSENSUS_REACHED, b))
+                    || self.phrase_at(i + 1, "has been reached")
+                    || self.phrase_at(i + 1, "is reached");
+                let verb = self.before(i, 3).find(|b| lx::is(lx::OBJECT_VERBS, b));
                 (reached && !self.before(i, 3).any(lx::negation))
                     || (verb.is_some() && matches!(self.subject(i), Subject::First | Subject::Elided))
             }
             "objection" | "objections" => {
                 // "I withdraw my objection", "I drop my objections".
-                prev == "my"
-                    && self.before(i, 3).any(|b| matches!(b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped"))
+                prev == "my" && self.before(i, 3).any(|b| lx::is(lx::WITHDRAW_VERBS, b))
             }
-            w if lx::OBJECT_VERBS.contains(&w) => {
+            w if lx::is(lx::OBJECT_VERBS, w) => {
                 // "back" and "second" are verbs only right after I or we.
-                let stated = !matches!(w, "back" | "second") || lx::first_person(prev);
+                let stated = !lx::is(lx::BARE_VERBS, w) || lx::first_person(prev);
                 let speaker = matches!(self.subject(i), Subject::First | Subject::Elided);
                 let (_, end) = self.clause_range(i);
                 // "join" takes only the consensus or the majority; the others any target.
                 let targeted = (i + 1..end.min(i + 6))
                     .map(|k| self.w(k))
-                    .any(|o| if w == "join" { matches!(o, "consensus" | "majority") } else { lx::agreement_target(o) });
+                    .any(|o| if w == "join" { lx::is(lx::JOIN_TARGETS, o) } else { lx::agreement_target(o) });
                 stated && speaker && targeted
             }
             _ => false,
@@ -407,7 +556,7 @@ impl<'s> Clauses<'s> {
         if !base {
             return None;
         }
-        Some(self.qualify(i))
+        Some(self.qualify(i, i))
     }
 
     /// Agreement verbs need the speaker as subject (stated or elided).
@@ -418,15 +567,17 @@ impl<'s> Clauses<'s> {
     /// "I agreed" is past, unless the speaker still does ("…and still do").
     fn past_unless_still(&self, i: usize) -> Kind {
         let (_, end) = self.clause_range(i);
-        let still = (i..self.len()).take(8).any(|k| self.w(k) == "still")
-            && self.any_phrase(i, self.len(), &[&["still", "do"], &["still", "agree"], &["still", "does"]]);
+        let still =
+            (i..self.len()).take(8).any(|k| self.w(k) == "still") && self.any_phrase(i, self.len(), lx::STILL_AGREES);
         let _ = end;
         if still { Kind::Agree } else { Kind::Past }
     }
 
-    /// What the words around an agreement at `i` make of it.
-    fn qualify(&self, i: usize) -> Kind {
-        let (from, to) = self.clause_range(i);
+    /// What the words around an agreement at words `i..=end` (one word, or a
+    /// phrase from the table) make of it.
+    fn qualify(&self, i: usize, end: usize) -> Kind {
+        let (from, _) = self.clause_range(i);
+        let (_, to) = self.clause_range(end);
         if self.question {
             return Kind::Considered;
         }
@@ -439,66 +590,81 @@ impl<'s> Clauses<'s> {
             if n > 0 && before[..n].iter().any(|b| lx::fullness(b)) {
                 return Kind::Part;
             }
-            if self.w(i + 1) != "more" {
+            if self.w(end + 1) != "more" {
                 return Kind::Oppose;
             }
         }
-        if self.any_phrase(i, (i + 4).min(to), lx::WITHDRAWN) {
+        if self.any_phrase(end, (end + 4).min(to), lx::WITHDRAWN) {
             return Kind::Withdrawn;
         }
         // "used to agree", "initially agreed", "agreed at first".
-        if self.phrase_at(i.saturating_sub(2), &["used", "to"])
-            || before
-                .iter()
-                .take(3)
-                .any(|b| matches!(*b, "initially" | "originally" | "earlier" | "previously" | "once"))
-            || self.any_phrase(i + 1, (i + 5).min(to), &[&["at", "first"], &["earlier"], &["before"]])
+        if self.phrase_at(i.saturating_sub(2), "used to")
+            || before.iter().take(3).any(|b| lx::is(lx::PAST_MARKERS, b))
+            || self.any_phrase(end + 1, (end + 5).min(to), lx::PAST_AFTER)
         {
             return Kind::Past;
         }
         if before.iter().take(3).any(|b| lx::modal(b)) && !before.iter().take(3).any(|b| *b == "must") {
             return Kind::Conditional;
         }
-        if (from..i).any(|k| lx::considered(self.w(k))) || before.iter().any(|b| *b == "let's" || *b == "lets") {
+        // "It appears that both agents correctly followed…": a phrase from the
+        // table judging the others' work is not made a mere consideration by
+        // the politeness before it; an agreement word is ("it seems we agree").
+        let polite = |k: usize| end > i && lx::is(lx::POLITE_HEDGES, self.w(k)) && self.w(k + 1) == "that";
+        if (from..i).any(|k| lx::considered(self.w(k)) && !polite(k))
+            || before.iter().any(|b| *b == "let's" || *b == "lets")
+        {
             return Kind::Considered;
         }
         // A hedge just before the word, or opening the sentence ("Broadly, yes, I agree").
         let opener =
-            (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || matches!(self.w(k), "in" | "principle"));
+            (0..from).all(|k| lx::hedge(self.w(k)) || is_adverb(self.w(k)) || lx::is(lx::OPENER_WORDS, self.w(k)));
         if before.iter().take(3).any(|b| lx::hedge(b))
-            || self.any_phrase(from, i, &[&["in", "principle"], &["more", "or", "less"], &["on", "the", "whole"]])
-            || (from > 0
-                && opener
-                && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, &["in", "principle"])))
+            || self.any_phrase(from, i, lx::HEDGE_PHRASES)
+            || (from > 0 && opener && (0..from).any(|k| lx::hedge(self.w(k)) || self.phrase_at(k, "in principle")))
         {
             return Kind::Part;
         }
         // A concession: "While I agree on cost, …".
-        if lx::concessive(self.w(from)) || self.phrase_at(from, &["even", "though"]) {
+        if lx::concessive(self.w(from)) || self.phrase_at(from, "even though") {
             return Kind::Part;
         }
         // After the word: limits, provisos, empty objects, shared reservations.
         let after_end = self.next_clause_end(to);
-        if self.any_phrase(i + 1, after_end, lx::PART_AFTER) {
+        if self.any_phrase(end + 1, after_end, lx::PART_AFTER) {
             return Kind::Part;
         }
-        if self.any_phrase(i + 1, after_end, lx::CONDITION_AFTER) {
+        if self.any_phrase(end + 1, after_end, lx::CONDITION_AFTER) {
             return Kind::Conditional;
         }
-        if (i + 1..(i + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, &["no", "one"])) {
+        if (end + 1..(end + 4).min(to)).any(|k| lx::empty_object(self.w(k)) || self.phrase_at(k, "no one")) {
             return Kind::Oppose;
         }
-        if (i + 1..(i + 7).min(to)).any(|k| lx::reservation(self.w(k))) {
+        // "…have correctly addressed the math problem": the task, not a reservation.
+        if (end + 1..(end + 7).min(to))
+            .any(|k| lx::reservation(self.w(k)) && !lx::is(lx::THE_TASK_BEFORE, self.w(k - 1)))
+        {
             return Kind::Part;
         }
         // A condition in this clause or the ones beside it.
         let prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
-        if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES) {
+        // "I agree with your view that both are valid, depending on context": what
+        // follows "that" is what is agreed to, and its dependence is part of it.
+        let content = (end + 1..after_end).find(|&k| self.w(k) == "that").unwrap_or(after_end);
+        if self.any_phrase(prev_clause, after_end, lx::CONDITION_PHRASES)
+            && !(content < after_end
+                && (content..after_end).any(|k| self.phrase_at(k, "depending on"))
+                && !self.any_phrase(prev_clause, content, lx::CONDITION_PHRASES))
+        {
             return Kind::Conditional;
         }
         for k in prev_clause..after_end {
             let w = self.w(k);
-            if lx::condition(w) && !(k > 0 && matches!(self.w(k - 1), "even" | "as")) {
+            // "the solutions provided by the others" sets no condition; "…, provided the tests pass" does.
+            let proviso = lx::is(lx::OPENS_ONLY_AFTER_BREAK, w)
+                && w != "yet"
+                && !(k == self.clause_range(k).0 || (k > 0 && self.w(k - 1) == "only"));
+            if lx::condition(w) && !proviso && !(k > 0 && lx::is(lx::NOT_CONDITION_BEFORE, self.w(k - 1))) {
                 // "once" in "at once" is not a condition.
                 if w == "once" && k > 0 && self.w(k - 1) == "at" {
                     continue;
@@ -527,23 +693,23 @@ impl<'s> Clauses<'s> {
         }
         // "Only if the depot is funded…": a sentence that opens with an emphatic
         // condition sets one on the speaker's stance, whatever verb follows.
-        if i == 0 && w == "only" && matches!(self.w(1), "if" | "when" | "once" | "with" | "provided") {
+        if i == 0 && w == "only" && lx::is(lx::ONLY_CONDITION, self.w(1)) {
             return Some(Kind::Conditional);
+        }
+        // A position is what is held: only the speaker's own opposition limits it
+        // ("I still oppose the budget line"), not the alternative it rejects.
+        if self.position && self.subject(i) != Subject::First && !lx::reservation(w) {
+            return None;
         }
         let prev = if i > 0 { self.w(i - 1) } else { "" };
         let (from, to) = self.clause_range(i);
         let before: Vec<&str> = self.before(i, 4).collect();
         let negated = before.iter().any(|b| lx::negation(b));
-        let no_longer = self.phrase_at(i.saturating_sub(2), &["no", "longer"]) || before.first() == Some(&"longer");
-        // The panel has not converged, in the speaker's own words.
-        if lx::NOT_CONVERGED.iter().any(|p| self.phrase_at(i, p)) && !self.question {
-            return Some(Kind::Oppose);
-        }
+        let no_longer = self.phrase_at(i.saturating_sub(2), "no longer") || before.first() == Some(&"longer");
         // "I disagree", "…but reject the remedy", "I'd object".
         if lx::oppose_verb(w) {
             let subject = self.subject(i);
-            let needs_stated =
-                matches!(w, "question" | "challenge" | "doubt" | "object" | "contest" | "differ" | "resist");
+            let needs_stated = lx::is(lx::NEEDS_STATED_SUBJECT, w);
             let ok = match subject {
                 Subject::First => true,
                 Subject::Elided => !needs_stated || i == from,
@@ -563,10 +729,8 @@ impl<'s> Clauses<'s> {
         }
         // "I objected at first" is past — unless it still holds.
         if lx::oppose_past(w) && self.subject(i) == Subject::First {
-            let present = before
-                .iter()
-                .any(|b| matches!(*b, "am" | "i'm" | "are" | "we're" | "remain" | "still" | "stay" | "im"))
-                || self.any_phrase(i, (i + 6).min(self.len()), &[&["and", "still"], &["still", "do"]]);
+            let present = before.iter().any(|b| lx::is(lx::PRESENT_STATE, b))
+                || self.any_phrase(i, (i + 6).min(self.len()), lx::STILL_OPPOSES);
             if present && !negated {
                 return Some(Kind::Oppose);
             }
@@ -574,29 +738,20 @@ impl<'s> Clauses<'s> {
         }
         // "I remain unconvinced", "still skeptical", "I'm against it".
         if lx::opposed_state(w) {
-            if self.phrase_at(i.saturating_sub(3), &["as", "far", "as"])
-                || (w == "concerned" && before.contains(&"far"))
-            {
+            if self.phrase_at(i.saturating_sub(3), "as far as") || (w == "concerned" && before.contains(&"far")) {
                 return None;
             }
-            let stated = before.iter().any(|b| {
-                lx::first_person(b)
-                    || matches!(*b, "am" | "remain" | "still" | "stay" | "are" | "feel" | "grow" | "growing")
-            });
+            let stated = before.iter().any(|b| lx::first_person(b) || lx::is(lx::STATE_VERBS, b));
             let elided = i == from || (i == from + 1 && is_adverb(self.w(from)));
             if self.subject(i) == Subject::Other {
                 return None;
             }
-            if w == "against"
-                && !before
-                    .iter()
-                    .any(|b| matches!(*b, "i'm" | "am" | "we're" | "are" | "still" | "remain" | "firmly" | "im"))
-            {
+            if w == "against" && !before.iter().any(|b| lx::is(lx::AGAINST_STATE, b)) {
                 return None;
             }
             // "I was skeptical at first" is a state given up, unless it still holds.
-            let past = before.iter().take(2).any(|b| matches!(*b, "was" | "were" | "been"))
-                && !before.iter().any(|b| matches!(*b, "still" | "remain" | "am" | "i'm" | "have"));
+            let past = before.iter().take(2).any(|b| lx::is(lx::PAST_BE, b))
+                && !before.iter().any(|b| lx::is(lx::STILL_HELD, b));
             if (stated || elided) && !past {
                 if no_longer {
                     return Some(Kind::Agree);
@@ -609,21 +764,19 @@ impl<'s> Clauses<'s> {
             return None;
         }
         // "I still have concerns", "my objection stands", "one caveat".
-        if lx::reservation(w) {
-            if before.iter().take(2).any(|b| matches!(*b, "no" | "without" | "zero" | "any")) || self.question {
+        // "our understanding of the problem": the task, not a reservation.
+        if lx::reservation(w) && !lx::is(lx::THE_TASK_BEFORE, prev) {
+            if before.iter().take(2).any(|b| lx::is(lx::NO_RESERVATION, b)) || self.question {
                 return None;
             }
-            let mine = before.iter().any(|b| matches!(*b, "my" | "our"));
-            let had = self.subject(i) == Subject::First
-                && before
-                    .iter()
-                    .any(|b| matches!(*b, "have" | "has" | "got" | "i've" | "we've" | "still" | "raise" | "raised"));
-            let one = matches!(prev, "one" | "a" | "some" | "real" | "serious" | "major" | "remaining" | "lingering")
+            let mine = before.iter().any(|b| lx::is(lx::POSSESSIVE_FIRST, b));
+            let had = self.subject(i) == Subject::First && before.iter().any(|b| lx::is(lx::HAVE_VERBS, b));
+            let one = lx::is(lx::RESERVATION_DETERMINERS, prev)
                 && matches!(self.subject(i), Subject::First | Subject::Elided);
             if mine || had || one {
                 // Objections a speaker withdraws, or says were answered, are not held —
                 // unless that is denied ("this does not address my concern").
-                if before.iter().any(|b| matches!(*b, "withdraw" | "drop" | "retract" | "withdrew" | "dropped")) {
+                if before.iter().any(|b| lx::is(lx::WITHDRAW_VERBS, b)) {
                     return None;
                 }
                 if !negated && (self.resolved_before(i) || self.resolved_after(i)) {
@@ -633,51 +786,31 @@ impl<'s> Clauses<'s> {
             }
             return None;
         }
-        // Holding out: "I stand by my position", "I still prefer my plan".
-        if HOLDOUT.iter().any(|p| self.phrase_at(i, p)) {
-            return Some(Kind::Oppose);
-        }
         // "no longer support", "no longer hold that view".
         if w == "longer" && prev == "no" {
             let next = self.w(i + 1);
-            if matches!(
-                next,
-                "support"
-                    | "hold"
-                    | "think"
-                    | "believe"
-                    | "accept"
-                    | "do"
-                    | "share"
-                    | "see"
-                    | "back"
-                    | "endorse"
-                    | "convinced"
-                    | "persuaded"
-                    | "sure"
-            ) {
+            if lx::is(lx::NO_LONGER_VERBS, next) {
                 return Some(Kind::Withdrawn);
             }
         }
         // Elliptical denial after a comma or contrast: "…, not with the plan".
-        if w == "not" && i == from && !matches!(self.w(i + 1), "only" | "just" | "merely" | "least") {
+        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position {
             return Some(Kind::Oppose);
         }
-        if w == "not" && i == from + 1 && matches!(self.w(from), "but" | "though" | "just" | "yet") {
+        if w == "not" && i == from + 1 && lx::is(lx::ELLIPSIS_OPENERS, self.w(from)) {
             return Some(Kind::Oppose);
         }
         // Condemning what is under discussion: "the plan as written is a mistake".
-        let target =
-            lx::discussion_target(w) || (matches!(w, "it" | "it's" | "this" | "that" | "that's" | "its") && i + 1 < to);
+        let target = lx::discussion_target(w) || (lx::is(lx::PRONOUN_TARGETS, w) && i + 1 < to);
         if target && !(from..i).any(|k| self.agreement_word(k)) {
             let reach = if lx::discussion_target(w) { to } else { (i + 4).min(to) };
             let condemned = (i + 1..reach).any(|k| {
                 let x = self.w(k);
                 lx::condemnation(x)
                     || (x == "too" && k + 1 < reach)
-                    || self.phrase_at(k, &["bad", "idea"])
-                    || self.phrase_at(k, &["falls", "short"])
-                    || (matches!(x, "work" | "works") && (k > i + 1) && lx::negation(self.w(k - 1)))
+                    || self.phrase_at(k, "bad idea")
+                    || self.phrase_at(k, "falls short")
+                    || (lx::is(lx::WORK_VERBS, x) && (k > i + 1) && lx::negation(self.w(k - 1)))
             });
             if condemned {
                 return Some(Kind::Oppose);
@@ -688,56 +821,24 @@ impl<'s> Clauses<'s> {
 
     /// "…answers my worry", "…resolves my main concern".
     fn resolved_before(&self, i: usize) -> bool {
-        self.before(i, 4).any(|b| {
-            matches!(
-                b,
-                "answers"
-                    | "answered"
-                    | "resolves"
-                    | "resolved"
-                    | "addresses"
-                    | "addressed"
-                    | "removes"
-                    | "removed"
-                    | "settles"
-                    | "settled"
-                    | "eases"
-                    | "eased"
-                    | "meets"
-                    | "covers"
-                    | "covered"
-                    | "dispels"
-                    | "answer"
-                    | "resolve"
-                    | "address"
-                    | "remove"
-                    | "settle"
-            )
-        })
+        self.before(i, 4).any(|b| lx::is(lx::RESOLVING_VERBS, b))
     }
 
     /// "my concern is resolved", "my objection has been answered".
     fn resolved_after(&self, i: usize) -> bool {
         let (_, to) = self.clause_range(i);
-        (i + 1..(i + 7).min(to)).any(|k| {
-            matches!(
-                self.w(k),
-                "resolved" | "addressed" | "answered" | "gone" | "settled" | "met" | "covered" | "dispelled"
-            )
-        }) && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
+        (i + 1..(i + 7).min(to)).any(|k| lx::is(lx::RESOLVED_STATES, self.w(k)))
+            && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
     }
 
     fn agreement_word(&self, k: usize) -> bool {
-        matches!(self.w(k), "agree" | "concur" | "agreed" | "support" | "accept" | "endorse" | "share")
+        lx::is(lx::AGREEMENT_WORDS, self.w(k))
     }
 
     // ---- contrast -----------------------------------------------------------
 
     fn contrast_at(&self, i: usize) -> bool {
         let w = self.w(i);
-        if lx::CONTRAST_PHRASES.iter().any(|p| p.first() == Some(&w) && self.phrase_at(i, p)) {
-            return true;
-        }
         match w {
             "but" => {
                 let prev = if i > 0 { self.w(i - 1) } else { "" };
@@ -745,9 +846,9 @@ impl<'s> Clauses<'s> {
                 // "…ban phones during lessons but allow them at lunch": with no comma and a
                 // verb right after, "but" joins two parts of what is agreed to.
                 let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
-                !matches!(next, "also" | "for")
-                    && !matches!(prev, "all" | "nothing" | "anything")
-                    && !(0..i).any(|k| self.phrase_at(k, &["not", "only"]))
+                !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
+                    && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
+                    && !(0..i).any(|k| lx::NOT_ONLY.split(',').any(|p| self.phrase_at(k, p)))
                     && !joins_verbs
             }
             "yet" => i == self.clause_range(i).0,
@@ -758,133 +859,30 @@ impl<'s> Clauses<'s> {
     }
 }
 
-/// Holding out: "I stand by my position", "I still prefer my plan".
-const HOLDOUT: &[&[&str]] = &[
-    &["stand", "by", "my"],
-    &["hold", "my"],
-    &["maintain", "my"],
-    &["sticking", "with", "my"],
-    &["stick", "with", "my"],
-    &["stick", "to", "my"],
-    &["keep", "my", "position"],
-    &["my", "position", "stands"],
-    &["my", "position", "remains"],
-    &["my", "position", "is", "unchanged"],
-    &["my", "view", "stands"],
-    &["my", "view", "remains"],
-    &["still", "prefer"],
-    &["still", "favor"],
-    &["still", "favour"],
-    &["still", "think", "the"],
-    &["still", "believe", "the"],
-];
-
 /// Whether `w` can start anything [`Clauses::opposition`] looks for: most
 /// words cannot, and the full look (the clause, its subject, the words
 /// before) costs far more than these lookups.
 fn may_oppose(w: &str) -> bool {
-    let starts = |phrases: &[&[&str]]| phrases.iter().any(|p| p.first() == Some(&w));
-    matches!(w, "only" | "longer" | "not" | "it" | "it's" | "this" | "that" | "that's" | "its")
+    lx::is(lx::MAY_OPPOSE, w)
         || lx::oppose_verb(w)
         || lx::oppose_past(w)
         || lx::opposed_state(w)
         || lx::reservation(w)
         || lx::discussion_target(w)
-        || starts(lx::NOT_CONVERGED)
-        || starts(HOLDOUT)
 }
 
 /// Words that open a clause with a subject of its own (or a negation): after
 /// them, "but" starts a contrast rather than joining two verbs.
 fn starts_clause_of_its_own(w: &str) -> bool {
-    lx::first_person(w)
-        || lx::other_subject(w)
-        || lx::negation(w)
-        || w.ends_with("'s")
-        || matches!(
-            w,
-            "it" | "this"
-                | "that"
-                | "the"
-                | "a"
-                | "an"
-                | "there"
-                | "my"
-                | "our"
-                | "your"
-                | "their"
-                | "its"
-                | "these"
-                | "those"
-                | "only"
-                | "still"
-                | "then"
-                | "now"
-                | "what"
-                | "why"
-                | "how"
-                | "if"
-                | "as"
-                | "in"
-                | "on"
-                | "at"
-                | "for"
-                | "with"
-                | "without"
-                | "given"
-                | "some"
-                | "any"
-                | "each"
-                | "every"
-                | "few"
-                | "several"
-        )
+    lx::first_person(w) || lx::other_subject(w) || lx::negation(w) || w.ends_with("'s") || lx::is(lx::CLAUSE_OPENERS, w)
 }
 
 fn is_auxiliary(w: &str) -> bool {
-    matches!(
-        w,
-        "do" | "does" | "did" | "have" | "has" | "had" | "am" | "is" | "are" | "was" | "were" | "be" | "been" | "to"
-    )
+    lx::is(lx::AUXILIARIES, w)
 }
 
 fn is_adverb(w: &str) -> bool {
-    matches!(
-        w,
-        "fully"
-            | "completely"
-            | "totally"
-            | "wholeheartedly"
-            | "strongly"
-            | "entirely"
-            | "absolutely"
-            | "now"
-            | "also"
-            | "so"
-            | "and"
-            | "then"
-            | "really"
-            | "certainly"
-            | "definitely"
-            | "indeed"
-            | "yes"
-            | "well"
-            | "okay"
-            | "ok"
-            | "finally"
-            | "happily"
-            | "readily"
-            | "simply"
-            | "still"
-            | "overall"
-            | "honestly"
-            | "frankly"
-            | "very"
-            | "much"
-            | "firmly"
-            | "just"
-            | "again"
-    )
+    lx::is(lx::ADVERBS, w)
 }
 
 #[cfg(test)]

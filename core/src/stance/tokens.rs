@@ -34,8 +34,7 @@ impl Sentence {
     }
 }
 
-const ABBREVIATIONS: &[&str] =
-    &["e.g", "i.e", "etc", "vs", "mr", "mrs", "ms", "dr", "cf", "approx", "incl", "esp", "fig", "resp", "al"];
+const ABBREVIATIONS: &str = "e.g i.e etc vs mr mrs ms dr cf approx incl esp fig resp al";
 
 /// Split masked own words into sentences.
 pub(crate) fn sentences(own: &str) -> Vec<Sentence> {
@@ -73,7 +72,7 @@ pub(crate) fn sentences(own: &str) -> Vec<Sentence> {
         }
         // Read before the word is flushed: "e.g." ends no sentence.
         let abbreviation =
-            c == '.' && ABBREVIATIONS.contains(&word.as_str()) && prev.is_some_and(char::is_alphanumeric);
+            c == '.' && super::lexicon::is(ABBREVIATIONS, &word) && prev.is_some_and(char::is_alphanumeric);
         flush(&mut word, word_start, &mut tokens);
         let ends_sentence = match c {
             '!' | '?' | ';' | '\n' => true,

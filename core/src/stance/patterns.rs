@@ -1,0 +1,363 @@
+//! The reader's phrase table: every multi-word way of agreeing, limiting,
+//! denying or merely mentioning agreement that the reader knows, one row each.
+//!
+//! A row is a phrase, the kind of signal it gives, and what it needs to give
+//! it. One interpreter (`reader.rs`, `Clauses::rows`) applies every row to
+//! every sentence; adding a way of speaking means adding a row here, not code.
+//!
+//! A phrase is words separated by spaces. Each position is
+//!
+//! - a word, or alternatives `a|b|c`;
+//! - `@class`, a word class (see [`class`]);
+//! - `*`, any one word;
+//! - `~`, a gap of up to three words (a negation inside a gap denies an
+//!   agreement row);
+//! - `%`, a gap of up to two adverbs (`@adv`): "are both correct", "is indeed";
+//! - `~~`, a gap of up to sixteen words (across commas).
+//!
+//! Words are matched as the tokenizer gives them: lowercase, straight
+//! apostrophes, a trailing apostrophe dropped ("the agents' answers" is
+//! `the agents answers`), and without punctuation — a phrase can run across
+//! a comma; `CLAUSE_START` and `SENTENCE_START` pin where it begins.
+
+use super::lexicon as lx;
+
+/// What a signal says about agreement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// First person, present, unqualified.
+    Agree,
+    /// Hedged or limited agreement, or agreement inside a concession.
+    Part,
+    /// Agreement on a condition, or provisional.
+    Conditional,
+    /// Agreement mentioned but not held: asked, tempting, seeming, proposed.
+    Considered,
+    /// Agreement in the past only.
+    Past,
+    /// Present opposition: disagreement, reservations, condemnation, holding out.
+    Oppose,
+    /// Agreement given up ("I no longer agree").
+    Withdrawn,
+    /// A contrastive connective.
+    Contrast,
+    /// A consequence ("so", "therefore", "which is why"): what follows it,
+    /// when it denies or condemns, is opposition — agreement given to a
+    /// premise and turned against the proposal.
+    Consequence,
+    /// No signal: the agreement words inside the phrase are not agreement
+    /// ("Agreed facts: …"). Always with [`VOID`].
+    Nothing,
+}
+
+/// One row of the table.
+pub(crate) struct Row {
+    pub phrase: &'static str,
+    pub kind: Kind,
+    pub needs: u32,
+}
+
+/// The speaker (I, we) is the subject where the phrase starts, or none is stated.
+pub(crate) const FIRST: u32 = 1;
+/// The agreement guards apply (negation, modals, past, considered, hedges,
+/// conditions, limits after it): for `Agree` rows.
+pub(crate) const QUALIFY: u32 = 1 << 1;
+/// The phrase opens the sentence.
+pub(crate) const SENTENCE_START: u32 = 1 << 2;
+/// The phrase opens a clause.
+pub(crate) const CLAUSE_START: u32 = 1 << 3;
+/// No negation anywhere in the sentence.
+pub(crate) const NO_NEGATION: u32 = 1 << 4;
+/// The sentence condemns something (`@condemn` after the phrase).
+pub(crate) const CONDEMNED: u32 = 1 << 5;
+/// Agreement words inside the phrase are not agreement.
+pub(crate) const VOID: u32 = 1 << 6;
+/// Not in a question.
+pub(crate) const STATED: u32 = 1 << 7;
+/// The sentence does not hold on to the speaker's own answer ("still", "keep").
+pub(crate) const NO_HOLDOUT: u32 = 1 << 8;
+/// Only when reading a declared line's position.
+pub(crate) const POSITION: u32 = 1 << 9;
+/// The sentence cites the other agents or their answers (`@cited`): "After
+/// reviewing the other agents' opinions, …", "The solutions provided …".
+pub(crate) const CITES: u32 = 1 << 10;
+/// No negation in the three words before the phrase, nor in a gap of it.
+pub(crate) const UNNEGATED: u32 = 1 << 11;
+/// Not about the speaker's own work: no I, we or my before it in its clause
+/// ("I made an error earlier" is a correction, not an objection).
+pub(crate) const NOT_MINE: u32 = 1 << 12;
+/// The sentence is about someone's work (`@cited` or `@ans`): "the second
+/// solution has an error", not "the other options are incorrect".
+pub(crate) const ABOUT_WORK: u32 = 1 << 13;
+/// The reply cites the others somewhere, if not in this sentence.
+pub(crate) const CITED_IN_REPLY: u32 = 1 << 14;
+/// The next word is not "if" (a contrast between two cases).
+pub(crate) const NOT_BEFORE_IF: u32 = 1 << 15;
+
+const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
+    Row { phrase, kind, needs }
+}
+
+use Kind::*;
+
+/// Every row. Order does not matter: all that match give their signal (rows
+/// with [`VOID`] are applied first, so the words they void start no other row).
+pub(crate) const ROWS: &[Row] = &[
+    // ---- how models concur (multi-agent debate replies) --------------------
+    // "The other agents' answers are correct", "Both responses are right".
+    row("@theirs ~ @ans @be ~ @correct", Agree, QUALIFY | STATED),
+    // "Both agents are correct", "the other agents are right".
+    row("agents|others|both @be ~ @correct", Agree, QUALIFY | STATED),
+    // "I confirm the others' solution", "I accept the other agents' answer".
+    row("confirm|verify|accept|adopt|endorse|support|share ~ @theirs ~ @ans", Agree, FIRST | QUALIFY | STATED),
+    // "I arrive at the same answer as the other agents".
+    row("arrive|arrived|get|got|reach|reached|obtain|obtained|came ~ same @ans", Agree, FIRST | QUALIFY | STATED),
+    // "My answer is the same as the other agents'", "Same answer as the others".
+    row("same ~ as ~ @theirs", Agree, QUALIFY | STATED),
+    // "My answer matches theirs".
+    row(
+        "my|our @ans ~ matches|match|agrees|aligns|coincides ~ theirs|their|others|agents|them|yours",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    // "No update is needed", "no change is necessary", "there is no need to change".
+    row(
+        "no update|updates|change|changes|revision|correction|adjustment ~ needed|necessary|required",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    row("no need to ~ update|change|revise|correct|adjust", Agree, QUALIFY | STATED),
+    // "I stand with the other agents", "I side with the others".
+    row("stand|side ~ with ~ @theirs", Agree, FIRST | QUALIFY | STATED),
+    // Accepting what the others said, in a sentence that cites them ("After
+    // reviewing the other agents' opinions, the answer is indeed -383", "The
+    // expressions provided by the other agents are correct", "I can confirm
+    // …"). Citing them and stating an answer, without such a word, accepts
+    // nothing ("Based on the reasoning of the other agents, the answer is (D)").
+    row("is|are|was|were % indeed @value", Agree, QUALIFY | STATED | CITES),
+    row("is|are % indeed the correct|right", Agree, QUALIFY | STATED | CITES),
+    row("would|will indeed be", Agree, QUALIFY | STATED | CITES),
+    row("it is|it's clear|evident that ~~ is|are|be|was|took|has|had @value", Agree, QUALIFY | STATED | CITES),
+    row("is|are|was|were|been correctly|accurately", Agree, QUALIFY | STATED | CITES),
+    row("can update|revise my answer", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    // "Both have arrived at the same conclusion", "Both agents agree that …".
+    row("@theirs ~ arrived|arrive|reached|reach|came ~ same", Agree, QUALIFY | STATED),
+    row("both|all|other agents|solutions|responses|answers agree|agreed|concur", Agree, QUALIFY | STATED),
+    // "The other agents' reasoning further strengthens my answer".
+    row(
+        "@theirs ~ @ans ~ \
+            strengthens|supports|confirms|reinforces|validates|strengthen|support|confirm|reinforce|validate",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    // The speaker's own claim that the panel has converged: "The consensus is that (D) …".
+    row("the consensus is that", Agree, QUALIFY | STATED),
+    row("@be % @correct", Agree, QUALIFY | STATED | CITES),
+    row("confirm|confirming", Agree, FIRST | QUALIFY | STATED | CITES),
+    row("can confirm|verify", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    row("provided|gave|reached|found|gives|give the correct|right", Agree, QUALIFY | STATED | CITES),
+    row("provided|gave|reached|found|gives|give @correct @ans", Agree, QUALIFY | STATED | CITES),
+    row("in alignment|line with", Agree, QUALIFY | STATED | CITES),
+    row("is|are|be|been confirmed", Agree, QUALIFY | STATED | CITES),
+    row("consistent|agrees|aligns|matches with", Agree, QUALIFY | STATED | CITES),
+    row("@theirs ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("they ~ correctly|accurately", Agree, QUALIFY | STATED | CITES),
+    // Siding with one of several others is not agreeing with them.
+    row("agree|concur|side|agreeing ~ with the first|second|third|initial|former|latter", Part, 0),
+    // Errors found in the others' work: "the second solution has an error".
+    row(
+        "incorrect|wrong|erroneous|inaccurate|mistaken|miscalculated|erred|mistake|mistakes|error|errors|miscalculation|discrepancy|discrepancies",
+        Oppose,
+        UNNEGATED | NOT_MINE | ABOUT_WORK,
+    ),
+    row("confusion arises|arose|exists|remains", Oppose, 0),
+    // "Yours is also a valid translation": both valid, the speaker's own kept.
+    row("is|are also a|an % valid|acceptable|possible|reasonable", Part, STATED),
+    row("is|are also valid|acceptable|possible|reasonable", Part, STATED),
+    // ---- what is not agreement -----------------------------------------------
+    // "Agreed facts: …", "Agreed points so far: …" — an adjective, not a stance.
+    row("agreed @agreed_noun", Nothing, VOID | SENTENCE_START),
+    // Agreement as a subject, judged by the sentence: "Agreeing now would be
+    // premature", "To agree would be to ignore the gap".
+    row("agreeing|concurring|agreement ~ would|will|could|might|means|is|was", Considered, VOID | CLAUSE_START),
+    row("agreeing|concurring|agreement ~ would|will|could|might|means|is|was", Oppose, VOID | CLAUSE_START | CONDEMNED),
+    row("to agree|concur ~ would|will|could|might|means|is|was", Considered, VOID | CLAUSE_START),
+    row("to agree|concur ~ would|will|could|might|means|is|was", Oppose, VOID | CLAUSE_START | CONDEMNED),
+    // "I'd be wrong to agree", "a mistake for me to agree".
+    row("@condemn ~ to agree|concur|accept|support|endorse", Oppose, VOID),
+    // "correct for a different question".
+    row("@correct for a different|another", Oppose, 0),
+    // ---- consequence: agreement on a premise turned against the proposal -----
+    // "I agree we lack data, so I can't back the pilot".
+    row("so", Consequence, CLAUSE_START),
+    row("therefore|hence|thus|consequently|accordingly", Consequence, 0),
+    row("which|that|this is|was ~ why", Consequence, 0),
+    row("that's|which's why", Consequence, 0),
+    row("for that reason|this reason", Consequence, 0),
+    // ---- holding out: "I stand by my position", "I still prefer my plan" -----
+    row("stand by my", Oppose, 0),
+    row("hold my", Oppose, 0),
+    row("maintain my", Oppose, 0),
+    row("sticking|stick with|to my", Oppose, 0),
+    row("keep my position", Oppose, 0),
+    row("my position|view stands|remains", Oppose, 0),
+    row("my position is unchanged", Oppose, 0),
+    row("still prefer|favor|favour", Oppose, 0),
+    row("still think|believe|feel the|that|my|mine|our", Oppose, 0),
+    // ---- the panel has not converged, in the speaker's own words ---------------
+    row("no consensus|agreement|shared", Oppose, STATED),
+    row("not converged", Oppose, STATED),
+    row("haven't converged", Oppose, STATED),
+    row("have not converged", Oppose, STATED),
+    row("not yet converged", Oppose, STATED),
+    row("not there yet", Oppose, STATED),
+    row("not in agreement", Oppose, STATED),
+    row("still|remain divided|apart", Oppose, STATED),
+    row("disagreement remains", Oppose, STATED),
+    row("disagreements remain", Oppose, STATED),
+    row("still disagree", Oppose, STATED),
+    row("lack of consensus", Oppose, STATED),
+    row("without consensus", Oppose, STATED),
+    row("not settled", Oppose, STATED),
+    // Added after held-out-2's first read (held-out-2-39), which it fixes.
+    row("nowhere near each|agreement|consensus", Oppose, STATED),
+    row("far from consensus|agreement|agreeing|each", Oppose, STATED),
+    // ---- contrasts beyond the single words ---------------------------------------
+    row("that said", Contrast, 0),
+    row("having said that", Contrast, 0),
+    row("even so", Contrast, 0),
+    // "If …, then X. On the other hand, if …, then Y": two cases, no limit.
+    row("on the other hand", Contrast, NOT_BEFORE_IF),
+    row("apart from", Contrast, 0),
+    row("other than", Contrast, 0),
+    row("with the exception", Contrast, 0),
+    row("the one exception", Contrast, 0),
+    row("the|one exception", Contrast, 0),
+    row("except for", Contrast, 0),
+    row("my only reservation", Contrast, 0),
+    // ---- a declared line's position: conditions stand alone there --------------
+    // Only conditions set on holding it; "adopt it once CI is fast" orders the
+    // plan ("once", "when", "after", "until" are its sequence, not a proviso).
+    row("if|unless|assuming", Conditional, POSITION),
+    row("provided|providing", Conditional, POSITION | CLAUSE_START),
+    row("as|so long as", Conditional, POSITION),
+    row("on condition", Conditional, POSITION),
+    row("subject to", Conditional, POSITION),
+    row("contingent on", Conditional, POSITION),
+    row("depending on", Conditional, POSITION),
+];
+
+/// The rows of [`ROWS`].
+pub(crate) fn rows() -> impl Iterator<Item = &'static Row> {
+    ROWS.iter()
+}
+
+/// The word classes a phrase can name with `@`.
+pub(crate) fn class(name: &str, w: &str) -> bool {
+    match name {
+        // Whose answers: the other agents', theirs, both.
+        "theirs" => lx::is("agents others their both everyone's agent's other's theirs speakers models", w),
+        "ans" => lx::is(
+            "answer answers solution solutions reasoning response responses result results calculation calculations \
+                conclusion conclusions approach approaches logic analysis analyses explanation explanations \
+                expressions opinions strategies arguments insights work",
+            w,
+        ),
+        "be" => lx::is("is are was were", w),
+        // A stated answer: a number, or an option letter.
+        "value" => {
+            w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || (w.len() == 1 && w.chars().all(|c| ('a'..='e').contains(&c)))
+                || w == "boxed"
+        }
+        // What the others said, named: the sentence cites them.
+        "cited" => lx::is("agents agent agent's others other's opinions opinion previous provided", w),
+        "adv" => lx::is(lx::ADVERBS, w) || lx::is("all both indeed each perfectly mathematically also clearly", w),
+        "correct" => lx::is("correct right accurate valid sound reasonable", w),
+        "condemn" => {
+            lx::condemnation(w) || lx::is("premature irresponsible ignore abandon abandoning hasty rash unwise", w)
+        }
+        "agreed_noun" => lx::is(
+            "facts fact points point ground premises premise items terms baseline scope basis assumptions data \
+                numbers parts elements issues matters",
+            w,
+        ),
+        _ => false,
+    }
+}
+
+/// Negations that deny a stance in a consequence clause on their own ("so I
+/// can't back it", "thus it should not go ahead"); a bare "not" needs a
+/// speaker or a modal before it ("so I do not support it"), since "therefore
+/// option A is not correct" denies nothing about the panel.
+pub(crate) fn stance_negation(w: &str) -> bool {
+    lx::is("can't cannot cant won't wont shouldn't wouldn't couldn't mustn't don't dont", w)
+}
+
+/// Words after a negation that make it no denial in a consequence clause:
+/// "so no update is needed", "so I will not change my answer".
+pub(crate) fn harmless_after_negation(w: &str) -> bool {
+    lx::is("change changes update updates need needed revision further doubt other", w)
+}
+
+/// Words that hold on to the speaker's own answer: "my answer is still 8".
+pub(crate) fn holdout(w: &str) -> bool {
+    lx::is("still remain remains maintain keep stick stand however but", w)
+}
+
+/// Whether a phrase position matches a word.
+pub(crate) fn position_matches(pattern: &str, w: &str) -> bool {
+    match pattern.strip_prefix('@') {
+        Some(name) => class(name, w),
+        None => pattern == "*" || pattern.split('|').any(|a| a == w),
+    }
+}
+
+/// Where `phrase` matches `words` starting at `start`: the index of its last
+/// word, and whether a gap held a negation. Gaps are lazy.
+pub(crate) fn match_at(phrase: &str, words: &[&str], start: usize) -> Option<(usize, bool)> {
+    fn go(parts: &str, words: &[&str], at: usize, negated: bool) -> Option<(usize, bool)> {
+        let (head, rest) = parts.split_once(' ').unwrap_or((parts, ""));
+        if matches!(head, "~" | "~~" | "%") {
+            let (most, adverbs) = match head {
+                "~" => (3, false),
+                "~~" => (16, false),
+                _ => (2, true),
+            };
+            for skip in 0..=most {
+                let gap = words.get(at..at + skip)?;
+                if adverbs && !gap.iter().all(|w| class("adv", w)) {
+                    return None;
+                }
+                let negated = negated || gap.iter().any(|w| lx::negation(w));
+                if let Some(found) = go(rest, words, at + skip, negated) {
+                    return Some(found);
+                }
+            }
+            return None;
+        }
+        let w = words.get(at)?;
+        if !position_matches(head, w) {
+            return None;
+        }
+        if rest.is_empty() { Some((at, negated)) } else { go(rest, words, at + 1, negated) }
+    }
+    go(phrase, words, start, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phrases_match_with_alternatives_classes_and_gaps() {
+        let words = ["the", "other", "agents", "answers", "are", "not", "correct"];
+        assert_eq!(match_at("@theirs ~ @ans @be ~ @correct", &words, 2), Some((6, true)));
+        assert_eq!(match_at("@theirs ~ @ans @be ~ @correct", &words, 0), None);
+        let words = ["which", "is", "exactly", "why"];
+        assert_eq!(match_at("which|that|this is|was ~ why", &words, 0), Some((3, false)));
+        assert_eq!(match_at("which|that|this ~ is|was why", &words, 0), None);
+        assert!(rows().all(|r| !r.phrase.starts_with('~') && !r.phrase.ends_with('~')));
+        assert!(rows().all(|r| (r.kind == Kind::Nothing) <= (r.needs & VOID != 0)));
+    }
+}
