@@ -22,12 +22,25 @@ impl ArmScore<'_> {
     }
 }
 
+/// `x` with `places` decimals, rounded half away from zero. Integer
+/// arithmetic: float formatting would add 5 KB to the component.
+fn fixed(x: f64, places: u32) -> String {
+    let scale = 10i64.pow(places);
+    let n = (x * scale as f64).round() as i64;
+    let sign = if n < 0 { "-" } else { "" };
+    let (whole, frac) = (n.unsigned_abs() / scale as u64, n.unsigned_abs() % scale as u64);
+    match places {
+        0 => format!("{sign}{whole}"),
+        _ => format!("{sign}{whole}.{frac:0width$}", width = places as usize),
+    }
+}
+
 fn percent(x: f64) -> String {
-    format!("{:.1} %", x * 100.0)
+    format!("{} %", fixed(x * 100.0, 1))
 }
 
 fn usd(micro: u64) -> String {
-    format!("${:.4}", micro as f64 / 1e6)
+    format!("${}", fixed(micro as f64 / 1e6, 4))
 }
 
 pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: &[ArmScore]) -> String {
@@ -67,9 +80,9 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
                 format!("{} – {}", percent(lo), percent(hi)),
                 format!("{unreadable}"),
                 format!("{}", n - ran),
-                if ran == 0 { "–".into() } else { format!("{:.2}", rounds as f64 / ran as f64) },
-                if ran == 0 { "–".into() } else { format!("{:.1}", calls as f64 / ran as f64) },
-                if ran == 0 { "–".into() } else { format!("{:.0}", tokens as f64 / ran as f64) },
+                if ran == 0 { "–".into() } else { fixed(rounds as f64 / ran as f64, 2) },
+                if ran == 0 { "–".into() } else { fixed(calls as f64 / ran as f64, 1) },
+                if ran == 0 { "–".into() } else { fixed(tokens as f64 / ran as f64, 0) },
                 if !priced || ran == 0 { "–".into() } else { usd(cost / ran) },
                 if !priced || right == 0 { "–".into() } else { usd(cost / right) },
             ]
@@ -108,10 +121,13 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
                 let n = a.items.len().max(1) as f64;
                 rows.push(vec![
                     format!("{} vs {}", a.name, b.name),
-                    format!("{:+.1} points", (only_a as f64 - only_b as f64) / n * 100.0),
+                    {
+                        let points = (only_a as f64 - only_b as f64) / n * 100.0;
+                        format!("{}{} points", if points >= 0.0 { "+" } else { "" }, fixed(points, 1))
+                    },
                     format!("{only_a}"),
                     format!("{only_b}"),
-                    format!("{:.4}", mcnemar_exact(only_a, only_b)),
+                    fixed(mcnemar_exact(only_a, only_b), 4),
                 ]);
             }
         }
@@ -238,4 +254,23 @@ pub(crate) fn lines_by_id(results: &str) -> std::collections::BTreeMap<String, V
         }
     }
     by
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fixed_decimals_round_as_written() {
+        for (x, places, want) in [
+            (0.5, 1, "0.5"),
+            (33.333, 1, "33.3"),
+            (-66.666, 1, "-66.7"),
+            (0.03515625, 4, "0.0352"),
+            (1.0, 4, "1.0000"),
+            (2.5, 0, "3"),
+            (0.0, 2, "0.00"),
+            (-0.04, 1, "0.0"),
+        ] {
+            assert_eq!(super::fixed(x, places), want, "{x}");
+        }
+    }
 }
