@@ -11,8 +11,8 @@ use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
 use exports::agon::debate::types::{
-    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalReport, Input, Outcome, Output,
-    ProtocolInfo, RequestId, UnpricedSeat,
+    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalDataset, EvalItem, EvalReport,
+    Input, Outcome, Output, ProtocolInfo, RequestId, UnpricedSeat,
 };
 
 wit_bindgen::generate!({
@@ -107,6 +107,22 @@ impl Guest for Engine {
 
     fn eval_vote_document() -> String {
         agon_core::eval::VOTE_DOCUMENT.to_string()
+    }
+
+    fn read_eval_dataset(dataset: String) -> EvalDataset {
+        let (items, skipped) = agon_core::eval::dataset::read(&dataset);
+        EvalDataset {
+            items: items
+                .iter()
+                .map(|i| EvalItem {
+                    id: i.id.clone(),
+                    question: i.prompt(),
+                    context: i.context.clone(),
+                    answer_json: serde_json::to_string(&i.answer_spec()).expect("serializes"),
+                })
+                .collect(),
+            skipped,
+        }
     }
 
     fn batch_error_line(id: String, question: String, error: String) -> String {

@@ -73,3 +73,31 @@ def test_python_scores_as_the_cli_does(tmp_path: Path) -> None:
     assert (out / "report.md").read_text(encoding="utf-8") == mine["markdown"]
     assert (out / "items.jsonl").read_text(encoding="utf-8") == mine["items"]
     assert (out / "accuracy.svg").read_text(encoding="utf-8") == mine["svg"]
+
+
+def test_run_asks_every_arm_the_same_items_and_continues_where_it_stopped(tmp_path: Path) -> None:
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(i) + "\n" for i in DATASET), encoding="utf-8")
+    vote = {"protocol": {"name": "vote", "document": evaluate.vote_document()}}
+    arms = {
+        "single": dict(vote, panel=[{"id": "a", "model": "openai/a"}]),
+        "vote": dict(vote, panel=[{"id": s, "model": f"openai/{s}"} for s in ("a", "b", "c")]),
+    }
+    asked: list[tuple[str, str]] = []
+    right = {"What is 1+1?": "ANSWER: 2", "Which is a fruit?": "ANSWER: B", "Is 7 prime?": "ANSWER: yes"}
+
+    def complete(r: dict) -> str:  # type: ignore[type-arg]
+        user = r["messages"][-1]["content"]
+        question = next(q for q in right if q in user)
+        asked.append((r["seat"], question))
+        assert "ANSWER:" in r["messages"][0]["content"]
+        # Seat c is wrong on everything: the vote still has a majority.
+        return "ANSWER: 999" if r["seat"] == "c" else right[question]
+
+    first = evaluate.run(data, arms, complete, output=tmp_path / "out")
+    assert "| single | 3/3 | 100.0 % |" in first["markdown"], first["markdown"]
+    assert "| vote | 3/3 | 100.0 % |" in first["markdown"], first["markdown"]
+    assert len(asked) == 3 + 9
+    # Run again: every debate is in the results already, so nothing is asked.
+    again = evaluate.run(data, arms, complete, output=tmp_path / "out")
+    assert len(asked) == 12 and again == first
