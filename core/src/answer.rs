@@ -56,6 +56,19 @@ impl Rules {
         &self.names
     }
 
+    /// The reply's final answer, normalised: its answer line or closing box;
+    /// without either, and when the kind is known, what [`read`] takes from
+    /// its closing words ("So the answer is 27."). A line that cannot be read
+    /// is no answer: nothing else in the reply stands in for it. The vote and
+    /// evaluations read answers this way; a consensus check reads only lines.
+    pub(crate) fn answer(&self, text: &str) -> Option<String> {
+        match (self.find(text), self.kind) {
+            (Some(found), _) => found.normal,
+            (None, Some(kind)) => read(text, kind, &self.names),
+            (None, None) => None,
+        }
+    }
+
     /// The reply's answer line (or closing box), normalised by these rules.
     pub(crate) fn find(&self, text: &str) -> Option<Found> {
         let mut found = find(text, &self.names)?;

@@ -57,7 +57,7 @@ pub(crate) fn take(debate: &Debate) -> Vote {
                 && matches!(r.answer, Some(Answer::Text { .. }))
         });
         let given = last.and_then(|r| match &r.answer {
-            Some(Answer::Text { text, .. }) => rules.find(text).and_then(|f| f.normal),
+            Some(Answer::Text { text, .. }) => rules.answer(text),
             _ => None,
         });
         match given {

@@ -106,7 +106,7 @@ fn an_unreadable_answer_is_wrong_and_counted_as_unreadable_and_a_missing_run_is_
     let report = eval::report("three", &data, &[Arm { name: "single", results: &results }]);
     let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!((lines[0]["correct"].clone(), lines[0]["answer"].clone()), (json!(true), json!("1")));
-    assert_eq!((lines[1]["correct"].clone(), lines[1]["unreadable"].clone()), (json!(false), json!(true)));
+    assert_eq!((lines[1]["correct"].clone(), lines[1]["no_answer"].clone()), (json!(false), json!(true)));
     assert_eq!((lines[2]["ran"].clone(), lines[2]["correct"].clone()), (json!(false), json!(false)));
     // 1 right of 3, 1 unreadable, 1 not run.
     assert!(report.markdown.contains("| single | 1/3 | 33.3 % |"), "{}", report.markdown);

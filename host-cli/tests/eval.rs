@@ -74,7 +74,7 @@ fn arms_answer_the_same_items_and_are_scored_alike_then_rescored_without_a_call(
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     let q3 = items.iter().find(|i| i["arm"] == "single" && i["id"] == "q3").unwrap();
-    assert_eq!((q3["correct"].clone(), q3["unreadable"].clone()), (Value::Bool(false), Value::Bool(true)));
+    assert_eq!((q3["correct"].clone(), q3["no_answer"].clone()), (Value::Bool(false), Value::Bool(true)));
     assert!(std::fs::read_to_string(env.root.join("out/accuracy.svg")).unwrap().starts_with("<svg"));
 
     // A rerun finds every debate done; --rescore makes no call and writes the same bytes.

@@ -48,7 +48,8 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
     let _ = writeln!(out, "# Evaluation: {}\n", cell(dataset));
     let _ = writeln!(
         out,
-        "{} items, {} arm(s). An answer that cannot be read is wrong, and counted as unreadable.\n",
+        "{} items, {} arm(s). An item an arm gives no answer for (none could be read, or its vote tied) is wrong, \
+         and counted under \"no answer\".\n",
         items.len(),
         arms.len()
     );
@@ -67,7 +68,7 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
             let right = a.count(|s| s.correct);
             let (lo, hi) = wilson(right, n);
             let ran = a.count(|s| s.ran);
-            let unreadable = a.count(|s| s.ran && s.answer.is_none());
+            let no_answer = a.count(|s| s.ran && s.answer.is_none());
             let calls: u64 = a.items.iter().map(|s| s.calls).sum();
             let tokens: u64 = a.items.iter().map(|s| s.tokens).sum();
             let priced = a.items.iter().any(|s| s.cost_micro_usd.is_some());
@@ -78,7 +79,7 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
                 format!("{right}/{n}"),
                 if n == 0 { "–".into() } else { percent(right as f64 / n as f64) },
                 format!("{} – {}", percent(lo), percent(hi)),
-                format!("{unreadable}"),
+                format!("{no_answer}"),
                 format!("{}", n - ran),
                 if ran == 0 { "–".into() } else { fixed(rounds as f64 / ran as f64, 2) },
                 if ran == 0 { "–".into() } else { fixed(calls as f64 / ran as f64, 1) },
@@ -95,7 +96,7 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
             "right",
             "accuracy",
             "95 % interval (Wilson)",
-            "unreadable",
+            "no answer (unreadable or tied)",
             "not run",
             "rounds / item",
             "calls / item",
@@ -155,8 +156,9 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
         table(&mut out, &header, &rows);
         let _ = writeln!(
             out,
-            "Each column: every seat's newest readable answer up to that set of turns (a blind round first, where the \
-             protocol has one; challengers not counted), and the plurality of them; a tie is not right.\n"
+            "Each column: every seat's latest answer up to that set of turns (a blind round first, where the \
+             protocol has one; challengers not counted; a latest answer that cannot be read is none), and the \
+             plurality of them; a tie is not right. The last column is the arm's answer.\n"
         );
     }
     out
@@ -173,7 +175,7 @@ pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
                 "gold": item.gold(),
                 "answer": s.answer,
                 "correct": s.correct,
-                "unreadable": s.ran && s.answer.is_none(),
+                "no_answer": s.ran && s.answer.is_none(),
                 "ran": s.ran,
                 "rounds": s.rounds,
                 "calls": s.calls,

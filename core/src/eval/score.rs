@@ -9,7 +9,7 @@ use crate::answer::Rules;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Scored {
     /// The arm's answer: the transcript's vote, normalised; `None` when no
-    /// answer could be read (then the item is wrong and counted as unreadable).
+    /// answer could be read or the vote tied (then the item is wrong, and counted as given no answer).
     pub answer: Option<String>,
     pub correct: bool,
     /// Whether the debate ran (a results line with a transcript).
@@ -37,8 +37,10 @@ pub(crate) fn score(item: &Item, line: Option<&Value>) -> Scored {
             by_round: Vec::new(),
         };
     };
-    // Results sit beside the transcript's own fields.
-    let answer = transcript.pointer("/vote/answer").and_then(Value::as_str).map(str::to_string);
+    // Read again from the turns, not taken from the recorded vote: a rescore
+    // after a change to the reader reads every answer anew.
+    let pluralities = pluralities(item, transcript);
+    let answer = pluralities.last().cloned().flatten();
     let total = &transcript["usage"]["total"];
     let number = |v: &Value| v.as_u64().unwrap_or(0);
     let rounds = transcript.pointer("/outcome/rounds_run").and_then(Value::as_u64).unwrap_or(0) as u32;
@@ -50,13 +52,15 @@ pub(crate) fn score(item: &Item, line: Option<&Value>) -> Scored {
         calls: number(&total["calls"]),
         tokens: number(&total["prompt_tokens"]) + number(&total["completion_tokens"]),
         cost_micro_usd: total["cost_micro_usd"].as_u64(),
-        by_round: by_round(item, transcript, gold.as_deref()),
+        by_round: pluralities.iter().map(|p| p.is_some() && *p == gold).collect(),
     }
 }
 
-/// After each round r, the plurality of each seat's latest counted answer
-/// up to r: right or not (a tie, or no readable answer, is not right).
-fn by_round(item: &Item, transcript: &Value, gold: Option<&str>) -> Vec<bool> {
+/// After each round r, the plurality of each seat's latest counted answer up
+/// to r (a challenger's turns are not counted; a latest turn that cannot be
+/// read is no answer): the answer, or `None` on a tie or when none is read.
+/// The last is the arm's answer, as the transcript's vote takes it.
+fn pluralities(item: &Item, transcript: &Value) -> Vec<Option<String>> {
     let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
     let turns = transcript["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
     let counted: Vec<(u64, &str, &str)> = turns
@@ -67,12 +71,15 @@ fn by_round(item: &Item, transcript: &Value, gold: Option<&str>) -> Vec<bool> {
         .collect();
     let last = counted.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
     let first = counted.iter().map(|(r, _, _)| *r).min().unwrap_or(0);
+    if counted.is_empty() {
+        return Vec::new();
+    }
     (first..=last)
         .map(|round| {
-            // Each seat's newest answer up to this round.
+            // Each seat's latest answer up to this round.
             let mut latest: Vec<(&str, Option<String>)> = Vec::new();
             for (_, seat, text) in counted.iter().filter(|(r, _, _)| *r <= round) {
-                let answer = rules.find(text).and_then(|f| f.normal);
+                let answer = rules.answer(text);
                 match latest.iter_mut().find(|(s, _)| s == seat) {
                     Some(entry) => entry.1 = answer,
                     None => latest.push((seat, answer)),
@@ -87,7 +94,7 @@ fn by_round(item: &Item, transcript: &Value, gold: Option<&str>) -> Vec<bool> {
             }
             let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
             let leaders: Vec<&str> = counts.iter().filter(|(_, n)| *n == most).map(|(a, _)| *a).collect();
-            leaders.len() == 1 && Some(leaders[0]) == gold
+            (leaders.len() == 1).then(|| leaders[0].to_string())
         })
         .collect()
 }
