@@ -519,7 +519,7 @@ test('a pasted document\'s own options show as fields, as the core describes the
   const field = page.getByLabel('Protocol document');
   await field.fill(JSON.stringify(document));
   await page.getByLabel('adversary', { exact: true }).waitFor();
-  assert.equal(await page.getByLabel('consensus', { exact: true }).locator('option').count(), 4, 'the default and three modes');
+  assert.equal(await page.getByLabel('consensus', { exact: true }).locator('option').count(), 5, 'the default and four modes (read, declared, judge, answer)');
   await page.getByLabel('adversary', { exact: true }).fill('b');
   await field.fill(JSON.stringify({ ...document, summary: 'Edited.' }));
   await page.locator('#protocol-document-check').filter({ hasText: 'critics: Edited.' }).waitFor();
