@@ -67,6 +67,9 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
     let mut request = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
     config.apply_to_request(&mut request, given).map_err(bad)?;
     agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
+    // Locked before anything is read: a second batch on the same results is refused first.
+    check_writable(&args.output, "--output").map_err(bad)?;
+    let _lock = lock_results(&args.output)?;
     let bytes = agon_cli::bounded::read_bytes(&args.questions, agon_cli::bounded::BATCH_LIMIT, "questions file")
         .map_err(bad)?;
     let (items, problems) = agon_cli::batch::read_items(&bytes);
@@ -94,15 +97,14 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
 }
 
 /// Debate every item not already in the results file, with `request` as
-/// each one's spec (its question, context and answer set per item).
+/// each one's spec (its question, context and answer set per item). The
+/// caller holds the results file's lock ([`lock_results`]).
 pub fn run_items(
     mut request: agon_cli::request::DebateRequest,
     items: Vec<agon_cli::batch::Item>,
     settings: &Settings,
     config: &Config,
 ) -> Result<agon_cli::batch::Tally> {
-    check_writable(settings.output, "--output").map_err(bad)?;
-    let _lock = lock_results(settings.output)?;
     let done = agon_cli::batch::finished_ids(settings.output, settings.keep_errors)?;
     let todo: Vec<_> = items.iter().filter(|i| !done.contains(&i.id)).cloned().collect();
     let first = todo.first().or(items.first()).expect("the caller gives at least one item");

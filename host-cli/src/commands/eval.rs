@@ -72,6 +72,8 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
                 retries: args.retries,
                 max_reply: None,
             };
+            agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
+            let _lock = super::batch::lock_results(&output)?;
             let tally = run_items(request, batch_items, &settings, config)?;
             failed |= tally.errors > 0;
         }
