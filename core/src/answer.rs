@@ -18,6 +18,10 @@ use crate::stance::own_words;
 pub(crate) const INSTRUCTION: &str = "End your reply with one line of its own: ANSWER: followed by your final answer \
      alone, as short as it can be (a number, an option's letter, yes or no, or the option's name).";
 
+/// What the judge of a debate with a checkable answer is asked to end with.
+pub(crate) const JUDGE_INSTRUCTION: &str = "End your synthesis with one line of its own: ANSWER: followed by \
+     the council's final answer alone, as short as it can be (a number, an option's letter, yes or no, or the option's name).";
+
 /// What a spec says about its question's answer (`answer` in the spec).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

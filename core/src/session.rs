@@ -351,6 +351,11 @@ impl Session {
         {
             call.prompt.system.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
         }
+        // The judge of a debate with a checkable answer gives the council's
+        // answer too, so an evaluation can score the synthesis beside the vote.
+        if spec.takes_answers() && slot.purpose == Purpose::Judge && call.expect.is_none() {
+            call.prompt.system.push_str(&format!("\n\n{}", crate::answer::JUDGE_INSTRUCTION));
+        }
         let participant = match slot.seat {
             Seat::Panel(i) => &spec.panel[i],
             Seat::Judge => spec.judge.as_ref().expect("validated plan"),

@@ -126,9 +126,11 @@ fn any_prose_protocol_takes_answers_and_the_vote_when_the_spec_has_one() {
         _ if r.seat == "c" => reply(r, "I make it 3 × 6 = 18 apples in all."),
         _ => reply(r, "ANSWER: $18.00"),
     });
+    // Every turn is asked for the line, and the judge for the council's (an
+    // evaluation may score the synthesis); nothing else is.
     for req in &r.requests {
         let asked = req.messages[0].content.contains("ANSWER:");
-        assert_eq!(asked, req.purpose == Purpose::Turn, "{:?} {}", req.purpose, req.seat);
+        assert_eq!(asked, matches!(req.purpose, Purpose::Turn | Purpose::Judge), "{:?} {}", req.purpose, req.seat);
     }
     // c never wrote a line; the kind is a number, so its closing statement is read (18).
     let v = vote(&r);

@@ -5,7 +5,7 @@
 
 mod common;
 
-use agon_core::eval::{self, Arm};
+use agon_core::eval::{self, Arm, Scoring};
 use agon_core::{Purpose, Session};
 use common::*;
 use serde_json::{Value, json};
@@ -71,7 +71,10 @@ fn simulated_seats_of_known_accuracy_score_as_the_binomial_says() {
     let report = eval::report(
         "simulated",
         &data,
-        &[Arm { name: "single", results: &single }, Arm { name: "vote-5", results: &vote }],
+        &[
+            Arm { name: "single", results: &single, scoring: Scoring::Vote },
+            Arm { name: "vote-5", results: &vote, scoring: Scoring::Vote },
+        ],
     );
     // Single: p = 0.6. A plurality of 5 with one wrong answer: P(X ≥ 3), X ~ B(5, 0.6) = 0.68256.
     // Each within three standard errors (√(pq/n) ≈ 0.0127 and 0.0120).
@@ -85,7 +88,10 @@ fn simulated_seats_of_known_accuracy_score_as_the_binomial_says() {
     let again = eval::report(
         "simulated",
         &data,
-        &[Arm { name: "single", results: &single }, Arm { name: "vote-5", results: &vote }],
+        &[
+            Arm { name: "single", results: &single, scoring: Scoring::Vote },
+            Arm { name: "vote-5", results: &vote, scoring: Scoring::Vote },
+        ],
     );
     assert_eq!(again, report);
 }
@@ -103,7 +109,7 @@ fn an_unreadable_answer_is_wrong_and_counted_as_unreadable_and_a_missing_run_is_
         results.push_str(&agon_core::batch::result_line(&format!("q{i}"), "", &t).unwrap());
         results.push('\n');
     }
-    let report = eval::report("three", &data, &[Arm { name: "single", results: &results }]);
+    let report = eval::report("three", &data, &[Arm { name: "single", results: &results, scoring: Scoring::Vote }]);
     let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!((lines[0]["correct"].clone(), lines[0]["answer"].clone()), (json!(true), json!("1")));
     assert_eq!((lines[1]["correct"].clone(), lines[1]["no_answer"].clone()), (json!(false), json!(true)));
@@ -111,4 +117,69 @@ fn an_unreadable_answer_is_wrong_and_counted_as_unreadable_and_a_missing_run_is_
     // 1 right of 3, 1 unreadable, 1 not run.
     assert!(report.markdown.contains("| single | 1/3 | 33.3 % |"), "{}", report.markdown);
     assert!(report.markdown.contains("| 1 | 1 |"), "{}", report.markdown);
+}
+
+#[test]
+fn a_debate_is_scored_on_its_vote_or_on_its_judge_and_the_judge_is_asked_for_the_answer() {
+    let data = dataset(1);
+    let mut s = spec(json!({"name": "rotating-challenger"}), &["a", "b", "c"], 2, true);
+    s.question = "What is 0 + 1?".into();
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let mut judge_prompt = String::new();
+    let run = drive(Session::new(s).unwrap(), |r| match r.purpose {
+        Purpose::Judge => {
+            judge_prompt = r.messages.iter().map(|m| m.content.as_str()).collect();
+            reply(r, "The panel erred; the sum is one.\nANSWER: 1")
+        }
+        // Every seat (challenger or not) says 2: the vote is wrong in every round.
+        _ => reply(r, "ANSWER: 2"),
+    });
+    assert!(judge_prompt.contains("the council's final answer"), "{judge_prompt}");
+    let t = serde_json::to_string(&run.session.transcript()).unwrap();
+    let results = agon_core::batch::result_line("q0", "", &t).unwrap() + "\n";
+    let report = eval::report(
+        "one",
+        &data,
+        &[
+            Arm { name: "rr (vote)", results: &results, scoring: Scoring::Vote },
+            Arm { name: "rr (judge)", results: &results, scoring: Scoring::Judge },
+        ],
+    );
+    let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!((lines[0]["answer"].clone(), lines[0]["correct"].clone()), (json!("2"), json!(false)));
+    // The blind answers first, then each of the two rounds: wrong in all three.
+    assert_eq!(lines[0]["by_round"], json!([false, false, false]));
+    assert_eq!((lines[1]["answer"].clone(), lines[1]["correct"].clone()), (json!("1"), json!(true)));
+    assert!(report.markdown.contains("rr (vote) vs rr (judge)"), "{}", report.markdown);
+    let files: Vec<&str> = report.pictures.iter().map(|p| p.file).collect();
+    assert_eq!(files, ["accuracy.svg", "cost.svg", "rounds.svg"]);
+}
+
+#[test]
+fn a_regex_item_is_right_only_when_the_whole_answer_matches() {
+    let data = r#"{"id": "q0", "question": "Who wrote 1984?", "answer": "(george )?orwell", "kind": "regex"}"#;
+    let document: Value = serde_json::from_str(eval::VOTE_DOCUMENT).unwrap();
+    let mut results = String::new();
+    for (arm, text) in [("full", "ANSWER: George Orwell"), ("part", "ANSWER: Orwell's friend")] {
+        let mut s = spec(json!({"name": "vote", "document": document}), &["a"], 1, false);
+        s.answer = Some(serde_json::from_value(json!({})).unwrap());
+        let run = drive(Session::new(s).unwrap(), |r| reply(r, text));
+        let t = serde_json::to_string(&run.session.transcript()).unwrap();
+        results.push_str(&format!("{arm}\t{}\n", agon_core::batch::result_line("q0", "", &t).unwrap()));
+    }
+    let arm = |name: &str| -> String {
+        results.lines().filter_map(|l| l.strip_prefix(&format!("{name}\t"))).map(|l| format!("{l}\n")).collect()
+    };
+    let (full, part) = (arm("full"), arm("part"));
+    let report = eval::report(
+        "regex",
+        data,
+        &[
+            Arm { name: "full", results: &full, scoring: Scoring::Vote },
+            Arm { name: "part", results: &part, scoring: Scoring::Vote },
+        ],
+    );
+    let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["correct"], json!(true), "{}", report.items);
+    assert_eq!(lines[1]["correct"], json!(false), "{}", report.items);
 }

@@ -423,25 +423,41 @@ fn outcome_kind(kind: wit::OutcomeKind) -> &'static str {
     }
 }
 
+/// ", about 3 min left": the mean time of a finished debate so far, times
+/// the debates left (nothing when none is left or none finished yet).
+fn eta(elapsed: Duration, done: usize, total: usize) -> String {
+    if done == 0 || done >= total {
+        return String::new();
+    }
+    let left = elapsed.as_secs_f64() / done as f64 * (total - done) as f64;
+    match left.round() as u64 {
+        s if s < 90 => format!(", about {s} s left"),
+        s if s < 5400 => format!(", about {} min left", (s + 30) / 60),
+        s => format!(", about {:.1} h left", s as f64 / 3600.0),
+    }
+}
+
 /// A progress bar on a terminal; a plain line per debate otherwise.
 struct Progress {
     bar: Option<indicatif::ProgressBar>,
     total: usize,
     count: Mutex<usize>,
+    started: std::time::Instant,
 }
 
 impl Progress {
     fn new(total: usize) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = indicatif::ProgressBar::new(total as u64);
-            let style =
-                indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} debates {wide_bar} {elapsed} {msg}")
-                    .expect("a valid template");
+            let style = indicatif::ProgressStyle::with_template(
+                "{spinner} {pos}/{len} debates {wide_bar} {elapsed}, about {eta} left {msg}",
+            )
+            .expect("a valid template");
             bar.set_style(style);
             bar.enable_steady_tick(Duration::from_millis(120));
             bar
         });
-        Progress { bar, total, count: Mutex::new(0) }
+        Progress { bar, total, count: Mutex::new(0), started: std::time::Instant::now() }
     }
 
     fn done(&self, id: &str, kind: &str) {
@@ -453,7 +469,10 @@ impl Progress {
                 bar.inc(1);
                 bar.set_message(format!("{id}: {kind}"));
             }
-            None => eprintln!("batch: {}/{} {id}: {kind}", *count, self.total),
+            None => {
+                let left = eta(self.started.elapsed(), *count, self.total);
+                eprintln!("batch: {}/{} {id}: {kind}{left}", *count, self.total)
+            }
         }
     }
 
@@ -475,6 +494,15 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_left_is_the_mean_so_far_times_the_debates_left() {
+        assert_eq!(eta(Duration::from_secs(30), 3, 9), ", about 60 s left");
+        assert_eq!(eta(Duration::from_secs(600), 10, 40), ", about 30 min left");
+        assert_eq!(eta(Duration::from_secs(3600), 1, 4), ", about 3.0 h left");
+        assert_eq!(eta(Duration::from_secs(5), 0, 4), "");
+        assert_eq!(eta(Duration::from_secs(5), 4, 4), "");
+    }
 
     #[test]
     fn reads_objects_strings_and_plain_lines_and_names_bad_ones() {

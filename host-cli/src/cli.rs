@@ -41,6 +41,9 @@ pub enum Command {
     /// Many debates with one panel and protocol: a question per line in, a result per line out.
     Batch(BatchArgs),
     /// Does the council beat one model? Run arms side by side on a dataset and score them.
+    ///
+    /// --max-cost bounds the whole evaluation: its worst case, over every arm and item still
+    /// to run, is printed before any call, and a worst case above it is refused.
     Eval(EvalArgs),
     /// List the sessions kept so far, newest first.
     Sessions {
@@ -183,13 +186,17 @@ pub struct BatchArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The dataset: JSONL, one item a line: {"id", "question", "answer", "kind", "choices"?,
-    /// "context"?}; kind is number, choice, yes-no or exact. A bad line is named and skipped.
+    /// "context"?}; kind is number, choice, yes-no, exact or regex. A bad line is named and skipped.
     pub dataset: PathBuf,
     /// An arm (repeatable, in report order): single (the first panel model, once), vote (blind
     /// answers from every panel model, or --votes samples of one; the plurality wins), or any
     /// protocol whose turns are prose (its vote is scored). Default: single, vote, rotating-challenger.
     #[arg(long = "arm", value_name = "ARM")]
     pub arms: Vec<String>,
+    /// An evaluation file (TOML, YAML or JSON) of `[[arm]]`s, each with its own name, protocol,
+    /// panel, votes, rounds, judge, consensus and score (vote, judge or both).
+    #[arg(long, value_name = "FILE", conflicts_with = "arms")]
+    pub arms_file: Option<PathBuf>,
     /// Samples in the vote arm when the panel is one model.
     #[arg(long, default_value_t = 3, value_parser = at_least_one)]
     pub votes: usize,

@@ -191,6 +191,21 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_batch_error_line(&mut self.store, id, question, error)?)
     }
 
+    /// An evaluation's report, scored by the engine as every host scores it.
+    pub fn score_eval(&mut self, name: &str, dataset: &str, arms: &[wit::EvalArm]) -> Result<wit::EvalReport> {
+        Ok(self.bindings.agon_debate_engine().call_score_eval(&mut self.store, name, dataset, arms)?)
+    }
+
+    /// The protocol document of the single and vote arms (JSON).
+    pub fn eval_vote_document(&mut self) -> Result<String> {
+        Ok(self.bindings.agon_debate_engine().call_eval_vote_document(&mut self.store)?)
+    }
+
+    /// An evaluation's dataset, read as every host reads it.
+    pub fn read_eval_dataset(&mut self, dataset: &str) -> Result<wit::EvalDataset> {
+        Ok(self.bindings.agon_debate_engine().call_read_eval_dataset(&mut self.store, dataset)?)
+    }
+
     /// What a batch results file holds, and what to mend before appending to it.
     pub fn repair_batch_results(&mut self, contents: &[u8], keep_errors: bool) -> Result<wit::BatchResultsRepair> {
         let engine = self.bindings.agon_debate_engine();

@@ -11,6 +11,7 @@ pub mod discovery;
 pub mod doctor;
 pub mod engine;
 mod engine_config;
+pub mod eval_file;
 pub mod exit;
 pub mod export;
 pub mod host;

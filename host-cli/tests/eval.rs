@@ -105,3 +105,92 @@ fn a_protocol_whose_turns_have_a_shape_is_refused_by_name() {
     assert!(stderr.contains("answer") && stderr.contains("adversarial") && stderr.contains("round-robin"), "{stderr}");
     assert_eq!(server.stats().requests.len(), 0);
 }
+
+#[test]
+fn an_evaluation_file_gives_each_arm_its_panel_and_scores_a_debate_by_vote_and_by_judge() {
+    let env = Sandbox::new("eval", "file");
+    std::fs::write(
+        env.root.join("data.jsonl"),
+        [
+            r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#,
+            r#"{"id": "q2", "question": "Who wrote 1984?", "answer": "(george )?orwell", "kind": "regex"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        env.root.join("eval.toml"),
+        r#"
+[[arm]]
+name = "judge-alone"
+protocol = "single"
+panel = ["openai/j"]
+
+[[arm]]
+name = "debate"
+protocol = "rotating-challenger"
+panel = ["openai/a", "openai/b", "openai/c"]
+rounds = 1
+judge = "openai/j"
+score = "both"
+"#,
+    )
+    .unwrap();
+    let mut config = Config::default();
+    // The panel is wrong on both items; the judge is right alone and as the judge.
+    for seat in ["a", "b", "c"] {
+        config.models.insert(seat.into(), script(&["ANSWER: 3"; 8]));
+    }
+    config.models.insert("j".into(), script(&["ANSWER: 2", "ANSWER: George Orwell", "ANSWER: 2", "ANSWER: Orwell"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let args = ["eval", "data.jsonl", "-o", "out", "--arms-file", "eval.toml", "--concurrency", "1"];
+    let out = agon(&env, &server, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("evaluation at worst: 4 debate(s) still to run (judge-alone 2; debate 2)"), "{stderr}");
+    // The judge is only ever asked by model j; the arm's own panel, not the flags', answered.
+    let models: Vec<String> = server.stats().requests.iter().map(|r| r.model.clone()).collect();
+    assert!(models.iter().all(|m| ["a", "b", "c", "j"].contains(&m.as_str())), "{models:?}");
+    let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(report.contains("| judge-alone | 2/2 | 100.0 % |"), "{report}");
+    assert!(report.contains("| debate (vote) | 0/2 | 0.0 % |"), "{report}");
+    assert!(report.contains("| debate (judge) | 2/2 | 100.0 % |"), "{report}");
+    for picture in ["accuracy.svg", "cost.svg", "rounds.svg"] {
+        let svg = std::fs::read_to_string(env.root.join("out").join(picture)).unwrap();
+        assert!(svg.starts_with("<svg"), "{picture}");
+    }
+    // One results file for the arm scored twice.
+    assert!(env.root.join("out/debate.jsonl").exists());
+}
+
+#[test]
+fn the_whole_evaluations_worst_case_is_printed_first_and_held_to_max_cost() {
+    let env = Sandbox::new("eval", "max-cost");
+    let data: Vec<String> = (1..=20)
+        .map(|i| format!(r#"{{"id": "q{i}", "question": "What is {i}+1?", "answer": "{}", "kind": "number"}}"#, i + 1))
+        .collect();
+    std::fs::write(env.root.join("data.jsonl"), data.join("\n")).unwrap();
+    std::fs::write(env.root.join("prices.toml"), "[prices.\"openai/a\"]\ninput = 10\noutput = 30\n").unwrap();
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let run = |cap: &str| {
+        agon(
+            &env,
+            &server,
+            &["--config", "prices.toml", "eval", "data.jsonl", "-o", "out", "--arm", "single", "--arm", "vote"]
+                .into_iter()
+                .chain(["--panel", "openai/a", "--votes", "5", "--max-cost", cap])
+                .collect::<Vec<_>>(),
+        )
+    };
+    let refused = run("0.0001");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    let worst = stderr.find("evaluation at worst: 40 debate(s) still to run (single 20 × ≤ $").expect(&stderr);
+    let refusal = stderr.find("is above --max-cost $0.0001").expect(&stderr);
+    assert!(worst < refusal, "the worst case comes first: {stderr}");
+    assert_eq!(server.stats().requests.len(), 0, "nothing is spent");
+
+    let ran = run("100");
+    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    assert_eq!(server.stats().requests.len(), 20 + 100);
+}

@@ -11,8 +11,8 @@ use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
 use exports::agon::debate::types::{
-    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalDataset, EvalItem, EvalReport,
-    Input, Outcome, Output, ProtocolInfo, RequestId, UnpricedSeat,
+    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalArm, EvalDataset, EvalItem,
+    EvalPicture, EvalReport, EvalScoring, Input, Outcome, Output, ProtocolInfo, RequestId, UnpricedSeat,
 };
 
 wit_bindgen::generate!({
@@ -98,11 +98,22 @@ impl Guest for Engine {
         agon_core::batch::result_line(&id, &question, &transcript_json)
     }
 
-    fn score_eval(name: String, dataset: String, arm_names: Vec<String>, arm_results: Vec<String>) -> EvalReport {
-        let arms: Vec<agon_core::eval::Arm> =
-            arm_names.iter().zip(&arm_results).map(|(name, results)| agon_core::eval::Arm { name, results }).collect();
+    fn score_eval(name: String, dataset: String, arms: Vec<EvalArm>) -> EvalReport {
+        use agon_core::eval::{Arm, Scoring};
+        let arms: Vec<Arm> = arms
+            .iter()
+            .map(|a| Arm {
+                name: &a.name,
+                results: &a.results,
+                scoring: match a.scoring {
+                    EvalScoring::Vote => Scoring::Vote,
+                    EvalScoring::Judge => Scoring::Judge,
+                },
+            })
+            .collect();
         let r = agon_core::eval::report(&name, &dataset, &arms);
-        EvalReport { markdown: r.markdown, items: r.items, svg: r.svg }
+        let pictures = r.pictures.into_iter().map(|p| EvalPicture { file: p.file.into(), svg: p.svg }).collect();
+        EvalReport { markdown: r.markdown, items: r.items, pictures }
     }
 
     fn eval_vote_document() -> String {

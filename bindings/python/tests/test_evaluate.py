@@ -72,7 +72,9 @@ def test_python_scores_as_the_cli_does(tmp_path: Path) -> None:
     assert cli.returncode == 0, cli.stderr
     assert (out / "report.md").read_text(encoding="utf-8") == mine["markdown"]
     assert (out / "items.jsonl").read_text(encoding="utf-8") == mine["items"]
-    assert (out / "accuracy.svg").read_text(encoding="utf-8") == mine["svg"]
+    assert [p["file"] for p in mine["pictures"]] == ["accuracy.svg", "cost.svg"]
+    for picture in mine["pictures"]:
+        assert (out / picture["file"]).read_text(encoding="utf-8") == picture["svg"]
 
 
 def test_run_asks_every_arm_the_same_items_and_continues_where_it_stopped(tmp_path: Path) -> None:

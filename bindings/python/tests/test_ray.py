@@ -664,3 +664,35 @@ def test_a_bad_journal_is_set_aside_and_its_debate_starts_afresh(
         assert aside.read_bytes() == data, "set aside as it was"
         assert str(aside) in summary.set_aside
         assert any(str(aside) in str(w.message) for w in warned), [str(w.message) for w in warned]
+
+
+def test_an_evaluation_on_ray_resumes_and_is_scored_as_agon_eval_scores_it(cluster: str, tmp_path: Path) -> None:
+    """agon.evaluate over agon.ray: each arm a sweep; a rerun calls nothing; `agon eval
+    --rescore` on the same results writes the same report, items and pictures."""
+    from agon import evaluate
+
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"id": f"q{i}", "question": f"What is {i} + 1?", "answer": str(i + 1),
+                                        "kind": "number"}) + "\n" for i in range(8)), encoding="utf-8")
+    template = subprocess.run([str(AGON), "spec", "?", *SPEC_FLAGS], check=True, capture_output=True, text=True,
+                              timeout=60).stdout
+    arms = {"rotating-challenger": json.loads(template)}
+    out = tmp_path / "out"
+    with model_server(tmp_path, 5) as url:
+        factory = functools.partial(agon.openai, f"{url}/v1", "test-key", stream=False)
+        first = evaluate.run_on_ray(data, arms, factory, output=out, score={"rotating-challenger": "both"},
+                                    runners=2, debates_per_runner=4, namespace="eval")
+        calls = len(stats(url)["requests"])
+        again = evaluate.run_on_ray(data, arms, factory, output=out, score={"rotating-challenger": "both"},
+                                    runners=2, debates_per_runner=4, namespace="eval")
+        assert len(stats(url)["requests"]) == calls, "a rerun calls nothing"
+    assert again == first
+    assert "| rotating-challenger (vote) | " in first["markdown"] and "(judge)" in first["markdown"]
+    (tmp_path / "eval.toml").write_text('[[arm]]\nname = "rotating-challenger"\nscore = "both"\n')
+    cli = subprocess.run([str(AGON), "eval", str(data), "--output", str(out), "--arms-file",
+                          str(tmp_path / "eval.toml"), "--rescore"], capture_output=True, text=True, check=False)
+    assert cli.returncode == 0, cli.stderr
+    assert (out / "report.md").read_text(encoding="utf-8") == first["markdown"]
+    assert (out / "items.jsonl").read_text(encoding="utf-8") == first["items"]
+    for picture in first["pictures"]:
+        assert (out / picture["file"]).read_text(encoding="utf-8") == picture["svg"]

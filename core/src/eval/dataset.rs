@@ -16,6 +16,9 @@ pub enum ItemKind {
     YesNo,
     /// Words, compared in lower case without surrounding punctuation or articles.
     Exact,
+    /// The gold `answer` is a pattern (regex-lite syntax) the whole answer, as
+    /// read for `exact`, must match, ignoring case: `(george )?orwell`.
+    Regex,
 }
 
 impl ItemKind {
@@ -25,7 +28,7 @@ impl ItemKind {
             ItemKind::Number => Some(Kind::Number),
             ItemKind::Choice => Some(Kind::Choice),
             ItemKind::YesNo => Some(Kind::YesNo),
-            ItemKind::Exact => None,
+            ItemKind::Exact | ItemKind::Regex => None,
         }
     }
 
@@ -35,6 +38,7 @@ impl ItemKind {
             ItemKind::Choice => "choice",
             ItemKind::YesNo => "yes-no",
             ItemKind::Exact => "exact",
+            ItemKind::Regex => "regex",
         }
     }
 }
@@ -70,13 +74,57 @@ impl Item {
     }
 
     /// The gold answer in the reader's canonical form (`None`: the dataset's
-    /// own answer cannot be read as its kind — the line is refused).
+    /// own answer cannot be read as its kind — the line is refused). A regex
+    /// item's gold is its pattern, as given.
     pub fn gold(&self) -> Option<String> {
-        match self.kind.answer_kind() {
-            Some(kind) => crate::answer::normalise_as(&self.answer, kind, &self.choices),
-            None => crate::answer::normalise(&self.answer, &[]),
+        match self.kind {
+            ItemKind::Regex => Some(self.answer.clone()),
+            _ => match self.kind.answer_kind() {
+                Some(kind) => crate::answer::normalise_as(&self.answer, kind, &self.choices),
+                None => crate::answer::normalise(&self.answer, &[]),
+            },
         }
     }
+
+    /// What checks an answer (read by this item's answer rules) against the gold.
+    pub fn checker(&self) -> Result<Checker, String> {
+        match self.kind {
+            // Checked alone first, so a pattern cannot close the anchoring group.
+            ItemKind::Regex => regex_lite::Regex::new(&self.answer)
+                .and_then(|_| {
+                    regex_lite::RegexBuilder::new(&format!("^(?:{})$", self.answer)).case_insensitive(true).build()
+                })
+                .map(|r| Checker::Pattern(Box::new(r)))
+                .map_err(|e| format!("its answer is not a valid pattern: {}", first_line(&e.to_string()))),
+            _ => self.gold().map(Checker::Equal).ok_or_else(|| {
+                format!("its answer '{}' cannot be read as a {} answer", self.answer, self.kind.as_str())
+            }),
+        }
+    }
+}
+
+/// An item's gold answer, ready to check answers against.
+#[derive(Debug, Clone)]
+pub enum Checker {
+    /// The canonical answer an answer must equal.
+    Equal(String),
+    /// The pattern the whole answer must match.
+    Pattern(Box<regex_lite::Regex>),
+}
+
+impl Checker {
+    /// Whether `answer` (an answer as read, or none: never right) is the gold.
+    pub fn accepts(&self, answer: Option<&str>) -> bool {
+        match (self, answer) {
+            (_, None) => false,
+            (Checker::Equal(gold), Some(a)) => a == gold,
+            (Checker::Pattern(re), Some(a)) => re.is_match(a),
+        }
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().find(|l| !l.trim().is_empty()).unwrap_or(text).trim()
 }
 
 /// The items of a dataset file, and a message for each line that is not one.
@@ -106,10 +154,8 @@ pub fn read(text: &str) -> (Vec<Item>, Vec<String>) {
             Some(format!("a choice item needs 2 to 10 `choices`; it has {}", item.choices.len()))
         } else if item.kind != ItemKind::Choice && !item.choices.is_empty() {
             Some("`choices` are for kind 'choice'".to_string())
-        } else if item.gold().is_none() {
-            Some(format!("its answer '{}' cannot be read as a {} answer", item.answer, item.kind.as_str()))
         } else {
-            None
+            item.checker().err()
         };
         match why {
             Some(why) => problems.push(format!("line {n}: {why}; skipped")),
@@ -132,7 +178,7 @@ mod tests {
             r#"{"id": "a", "question": "again", "answer": "1", "kind": "number"}"#,
             r#"{"id": "c", "question": "q", "answer": "B", "kind": "choice", "choices": ["only"]}"#,
             r#"{"id": "d", "question": "q", "answer": "many", "kind": "number"}"#,
-            r#"{"id": "e", "question": "q", "answer": "1", "kind": "regex"}"#,
+            r#"{"id": "e", "question": "q", "answer": "(1", "kind": "regex"}"#,
             "",
             r#"{"id": "f", "question": "Is it?", "answer": "Yes", "kind": "yes-no", "extra": 1}"#,
         ]
@@ -145,8 +191,24 @@ mod tests {
         }
         assert!(problems[1].contains("given twice"), "{}", problems[1]);
         assert!(problems[3].contains("cannot be read as a number answer"), "{}", problems[3]);
+        assert!(problems[4].contains("not a valid pattern"), "{}", problems[4]);
         assert!(problems[5].contains("extra"), "{}", problems[5]);
         assert_eq!(items[1].prompt(), "Pick\n(A) x\n(B) y");
         assert_eq!(items[0].gold().as_deref(), Some("4"));
+    }
+
+    #[test]
+    fn a_pattern_must_match_the_whole_answer_in_any_case() {
+        let line = r#"{"id": "o", "question": "Who wrote 1984?", "answer": "(george )?orwell", "kind": "regex"}"#;
+        let (items, problems) = read(line);
+        assert!(problems.is_empty(), "{problems:?}");
+        let check = items[0].checker().unwrap();
+        assert!(check.accepts(Some("orwell")));
+        assert!(check.accepts(Some("George Orwell")));
+        assert!(!check.accepts(Some("not orwell")), "the pattern is anchored at both ends");
+        assert!(!check.accepts(Some("orwellian")));
+        assert!(!check.accepts(None), "no answer is never right");
+        let equal = Item { kind: ItemKind::Number, answer: "1,200".into(), ..items[0].clone() }.checker().unwrap();
+        assert!(equal.accepts(Some("1200")) && !equal.accepts(Some("120")));
     }
 }

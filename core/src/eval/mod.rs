@@ -8,21 +8,36 @@
 //! [`report`] again on the same files: no call.
 
 pub mod dataset;
+mod pictures;
 mod report;
 mod score;
 pub mod stats;
 
 pub use dataset::{Item, ItemKind};
+pub use pictures::Picture;
 
 /// The protocol document of the `single` and `vote` arms: every seat answers
 /// once, blind. One seat is one model's answer; several, the plurality.
 pub const VOTE_DOCUMENT: &str = include_str!("vote.json");
 
-/// One arm: its name and its batch results file's text.
+/// One arm: its name, its batch results file's text, and whose answer counts.
 #[derive(Debug, Clone, Copy)]
 pub struct Arm<'a> {
     pub name: &'a str,
     pub results: &'a str,
+    pub scoring: Scoring,
+}
+
+/// Whose answer an arm is scored on. An evaluation that wants both lists the
+/// same results twice, once with each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scoring {
+    /// The plurality of the seats' last answers (the transcript's vote).
+    #[default]
+    Vote,
+    /// The `ANSWER:` line of the judge's synthesis.
+    Judge,
 }
 
 /// What an evaluation writes.
@@ -31,8 +46,8 @@ pub struct Report {
     pub markdown: String,
     /// One JSON line per item per arm.
     pub items: String,
-    /// Accuracy by arm, with intervals.
-    pub svg: String,
+    /// Accuracy by arm, against cost, and (when an arm debated) by round.
+    pub pictures: Vec<Picture>,
 }
 
 /// Score every arm on the dataset `dataset` (its JSONL text; `name` heads the report).
@@ -44,13 +59,13 @@ pub fn report(name: &str, dataset: &str, arms: &[Arm]) -> Report {
             let lines = report::lines_by_id(arm.results);
             report::ArmScore {
                 name: arm.name,
-                items: items.iter().map(|i| score::score(i, lines.get(&i.id))).collect(),
+                items: items.iter().map(|i| score::score(i, lines.get(&i.id), arm.scoring)).collect(),
             }
         })
         .collect();
     Report {
         markdown: report::markdown(name, &items, &skipped, &scored),
         items: report::items_jsonl(&items, &scored),
-        svg: report::svg(&scored),
+        pictures: pictures::all(&scored),
     }
 }

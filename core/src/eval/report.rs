@@ -17,14 +17,45 @@ pub(crate) struct ArmScore<'a> {
 }
 
 impl ArmScore<'_> {
-    fn count(&self, f: impl Fn(&Scored) -> bool) -> u64 {
+    pub(crate) fn count(&self, f: impl Fn(&Scored) -> bool) -> u64 {
         self.items.iter().filter(|s| f(s)).count() as u64
+    }
+
+    /// Right answers over items.
+    pub(crate) fn accuracy(&self) -> f64 {
+        let n = self.items.len() as u64;
+        if n == 0 { 0.0 } else { self.count(|s| s.correct) as f64 / n as f64 }
+    }
+
+    /// The mean cost of a debate that ran, when every one that ran was priced.
+    pub(crate) fn cost_per_item(&self) -> Option<f64> {
+        let ran: Vec<&Scored> = self.items.iter().filter(|s| s.ran).collect();
+        let costs: Option<Vec<u64>> = ran.iter().map(|s| s.cost_micro_usd).collect();
+        costs.filter(|c| !c.is_empty()).map(|c| c.iter().sum::<u64>() as f64 / c.len() as f64)
+    }
+
+    /// The mean tokens of a debate that ran.
+    pub(crate) fn tokens_per_item(&self) -> f64 {
+        let ran = self.count(|s| s.ran).max(1);
+        self.items.iter().map(|s| s.tokens).sum::<u64>() as f64 / ran as f64
+    }
+
+    /// The accuracy of the plurality after each set of turns (an item whose
+    /// debate stopped earlier keeps its last answer); empty when no item has rounds.
+    pub(crate) fn by_round(&self) -> Vec<f64> {
+        let rounds = self.items.iter().map(|s| s.by_round.len()).max().unwrap_or(0);
+        (0..rounds)
+            .map(|r| {
+                let right = self.items.iter().filter(|s| s.by_round.get(r).or(s.by_round.last()) == Some(&true));
+                right.count() as f64 / self.items.len().max(1) as f64
+            })
+            .collect()
     }
 }
 
 /// `x` with `places` decimals, rounded half away from zero. Integer
 /// arithmetic: float formatting would add 5 KB to the component.
-fn fixed(x: f64, places: u32) -> String {
+pub(crate) fn fixed(x: f64, places: u32) -> String {
     let scale = 10i64.pow(places);
     let n = (x * scale as f64).round() as i64;
     let sign = if n < 0 { "-" } else { "" };
@@ -35,11 +66,11 @@ fn fixed(x: f64, places: u32) -> String {
     }
 }
 
-fn percent(x: f64) -> String {
+pub(crate) fn percent(x: f64) -> String {
     format!("{} %", fixed(x * 100.0, 1))
 }
 
-fn usd(micro: u64) -> String {
+pub(crate) fn usd(micro: u64) -> String {
     format!("${}", fixed(micro as f64 / 1e6, 4))
 }
 
@@ -144,11 +175,10 @@ pub(crate) fn markdown(dataset: &str, items: &[Item], skipped: &[String], arms: 
             .filter(|a| a.items.iter().any(|s| s.by_round.len() > 1))
             .map(|a| {
                 let mut row = vec![a.name.to_string()];
-                for r in 0..rounds {
-                    // An item whose debate stopped earlier keeps its last round's answer.
-                    let right = a.items.iter().filter(|s| s.by_round.get(r).or(s.by_round.last()) == Some(&true));
-                    row.push(percent(right.count() as f64 / a.items.len().max(1) as f64));
-                }
+                let accuracy = a.by_round();
+                row.extend(
+                    (0..rounds).map(|r| accuracy.get(r).or(accuracy.last()).map_or("–".into(), |x| percent(*x))),
+                );
                 row
             })
             .collect();
@@ -187,61 +217,6 @@ pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
             out.push('\n');
         }
     }
-    out
-}
-
-/// Accuracy per arm with its interval, as bars with whiskers.
-pub(crate) fn svg(arms: &[ArmScore]) -> String {
-    use crate::picture::svg as s;
-    let (label_w, bar_h, gap, plot_w) = (170u32, 22u32, 10u32, 420u32);
-    let height = 50 + arms.len() as u32 * (bar_h + gap) + 30;
-    let width = label_w + plot_w + 60;
-    let mut out = String::new();
-    let desc: Vec<String> = arms
-        .iter()
-        .map(|a| {
-            let n = a.items.len() as u64;
-            let k = a.count(|s| s.correct);
-            let (lo, hi) = wilson(k, n);
-            format!("{}: {k} of {n} right (95 % interval {} to {})", s::clip(a.name, 40), percent(lo), percent(hi))
-        })
-        .collect();
-    s::open(&mut out, "agon-eval", width, height, "Accuracy by arm, with 95 % Wilson intervals", &desc.join("; "));
-    for (i, a) in arms.iter().enumerate() {
-        let n = a.items.len() as u64;
-        let k = a.count(|s| s.correct);
-        let (lo, hi) = wilson(k, n);
-        let acc = if n == 0 { 0.0 } else { k as f64 / n as f64 };
-        let y = 40 + i as u32 * (bar_h + gap);
-        let x = |v: f64| label_w + (v * f64::from(plot_w)).round() as u32;
-        let _ = writeln!(
-            out,
-            "<text x=\"8\" y=\"{}\">{}</text><rect x=\"{label_w}\" y=\"{y}\" width=\"{}\" height=\"{bar_h}\" fill=\"#4a7ebb\"/>\
-<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#111111\" stroke-width=\"2\"/>\
-<text x=\"{}\" y=\"{}\">{}</text>",
-            y + 16,
-            s::text(a.name, 22),
-            x(acc) - label_w,
-            x(lo),
-            y + bar_h / 2,
-            x(hi),
-            y + bar_h / 2,
-            x(hi) + 6,
-            y + 16,
-            percent(acc)
-        );
-    }
-    let axis = 40 + arms.len() as u32 * (bar_h + gap);
-    let _ = writeln!(
-        out,
-        "<line x1=\"{label_w}\" y1=\"{axis}\" x2=\"{}\" y2=\"{axis}\" stroke=\"#555555\"/>\
-<text x=\"{label_w}\" y=\"{}\">0 %</text><text x=\"{}\" y=\"{}\" text-anchor=\"end\">100 %</text>",
-        label_w + plot_w,
-        axis + 16,
-        label_w + plot_w,
-        axis + 16
-    );
-    s::close(&mut out);
     out
 }
 

@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::Scoring;
 use super::dataset::Item;
 use crate::answer::Rules;
 
@@ -22,11 +23,42 @@ pub(crate) struct Scored {
     pub by_round: Vec<bool>,
 }
 
-/// Score `line` (a batch results line for `item`, or none: never ran).
-pub(crate) fn score(item: &Item, line: Option<&Value>) -> Scored {
-    let gold = item.gold();
+/// Score `line` (a batch results line for `item`, or none: never ran) by
+/// the seats' vote or the judge's answer.
+pub(crate) fn score(item: &Item, line: Option<&Value>, scoring: Scoring) -> Scored {
+    // Every item a report holds was read by `dataset::read`, which refuses one without a checker.
+    let Ok(check) = item.checker() else { return Scored::never_ran() };
     let Some(transcript) = line.and_then(|l| l.get("transcript")).filter(|t| t.is_object()) else {
-        return Scored {
+        return Scored::never_ran();
+    };
+    // Read again from the turns, not taken from the recorded vote: a rescore
+    // after a change to the reader reads every answer anew.
+    let (answer, by_round) = match scoring {
+        Scoring::Vote => {
+            let pluralities = pluralities(item, transcript);
+            let by_round = pluralities.iter().map(|p| check.accepts(p.as_deref())).collect();
+            (pluralities.last().cloned().flatten(), by_round)
+        }
+        Scoring::Judge => (judge_answer(item, transcript), Vec::new()),
+    };
+    let total = &transcript["usage"]["total"];
+    let number = |v: &Value| v.as_u64().unwrap_or(0);
+    let rounds = transcript.pointer("/outcome/rounds_run").and_then(Value::as_u64).unwrap_or(0) as u32;
+    Scored {
+        correct: check.accepts(answer.as_deref()),
+        answer,
+        ran: true,
+        rounds,
+        calls: number(&total["calls"]),
+        tokens: number(&total["prompt_tokens"]) + number(&total["completion_tokens"]),
+        cost_micro_usd: total["cost_micro_usd"].as_u64(),
+        by_round,
+    }
+}
+
+impl Scored {
+    fn never_ran() -> Scored {
+        Scored {
             answer: None,
             correct: false,
             ran: false,
@@ -35,25 +67,14 @@ pub(crate) fn score(item: &Item, line: Option<&Value>) -> Scored {
             tokens: 0,
             cost_micro_usd: None,
             by_round: Vec::new(),
-        };
-    };
-    // Read again from the turns, not taken from the recorded vote: a rescore
-    // after a change to the reader reads every answer anew.
-    let pluralities = pluralities(item, transcript);
-    let answer = pluralities.last().cloned().flatten();
-    let total = &transcript["usage"]["total"];
-    let number = |v: &Value| v.as_u64().unwrap_or(0);
-    let rounds = transcript.pointer("/outcome/rounds_run").and_then(Value::as_u64).unwrap_or(0) as u32;
-    Scored {
-        correct: answer.is_some() && answer == gold,
-        answer,
-        ran: true,
-        rounds,
-        calls: number(&total["calls"]),
-        tokens: number(&total["prompt_tokens"]) + number(&total["completion_tokens"]),
-        cost_micro_usd: total["cost_micro_usd"].as_u64(),
-        by_round: pluralities.iter().map(|p| p.is_some() && *p == gold).collect(),
+        }
     }
+}
+
+/// The answer line of the judge's synthesis, if there is one.
+fn judge_answer(item: &Item, transcript: &Value) -> Option<String> {
+    let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
+    rules.answer(transcript["synthesis"]["text"].as_str()?)
 }
 
 /// After each round r, the plurality of each seat's latest counted answer up

@@ -6,22 +6,25 @@ use std::path::{Path, PathBuf};
 
 use agon_cli::cli::EvalArgs;
 use agon_cli::config::Config;
+use agon_cli::engine::{Runtime, wit};
+use agon_cli::eval_file::{self, ArmPlan};
+use agon_cli::provider::Environment;
 use agon_cli::request::{DebateRequest, Judge};
+use agon_cli::runner::cost::{micro_usd, usd};
+use agon_cli::runner::{self, History};
 use agon_cli::{bad, safe_eprintln};
-use agon_core::eval::{self, Arm};
 use anyhow::{Context, Result};
 
 use super::batch::{Settings, run_items};
 use super::exit;
 
-/// The arms run when none is named: one model, a plain vote, and a debate.
-const DEFAULT_ARMS: [&str; 3] = ["single", "vote", "rotating-challenger"];
-
 pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
     let text = agon_cli::bounded::read_bytes(&args.dataset, agon_cli::bounded::BATCH_LIMIT, "dataset")
         .map_err(bad)
         .and_then(|b| String::from_utf8(b).map_err(|_| bad(format!("{}: not UTF-8 text", args.dataset.display()))))?;
-    let (mut items, problems) = eval::dataset::read(&text);
+    // Read, and later scored, by the engine: the same reading as every host's.
+    let mut engine = Runtime::load()?;
+    let wit::EvalDataset { mut items, skipped: problems } = engine.read_eval_dataset(&text)?;
     for p in &problems {
         safe_eprintln!("agon: {}: {p}", args.dataset.display());
     }
@@ -34,36 +37,63 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     // The dataset as scored: the whole file (as every host scores it), or with
     // --limit the items kept, in order.
     let scored_text: String = if args.limit.is_none() { text.clone() } else { limited(&text, &items) };
-    let arms: Vec<String> =
-        if args.arms.is_empty() { DEFAULT_ARMS.map(String::from).to_vec() } else { args.arms.clone() };
-    for (i, arm) in arms.iter().enumerate() {
-        if arms[..i].contains(arm) {
-            return Err(bad(format!("--arm {arm} is given twice")));
+    let arms: Vec<ArmPlan> = match &args.arms_file {
+        Some(file) => eval_file::read(file).map_err(bad)?,
+        None => {
+            let names: Vec<String> = if args.arms.is_empty() {
+                eval_file::DEFAULT_ARMS.map(String::from).to_vec()
+            } else {
+                args.arms.clone()
+            };
+            for (i, arm) in names.iter().enumerate() {
+                if names[..i].contains(arm) {
+                    return Err(bad(format!("--arm {arm} is given twice")));
+                }
+            }
+            let arms: Vec<ArmPlan> = names.iter().map(|n| ArmPlan::named(n)).collect();
+            eval_file::check(&arms).map_err(|e| bad(format!("--arm: {e}")))?;
+            arms
         }
-    }
+    };
     std::fs::create_dir_all(&args.output).with_context(|| format!("creating {}", args.output.display()))?;
-    let results_of = |arm: &str| args.output.join(format!("{}.jsonl", file_name(arm)));
 
     let mut failed = false;
     if !args.rescore {
         let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
         config.apply_to_request(&mut base, given).map_err(bad)?;
+        // --max-cost bounds the evaluation as a whole, not each debate.
+        let cap = base.max_cost.take();
+        let mut batch_items = Vec::new();
+        for i in &items {
+            let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
+            batch_items.push(agon_cli::batch::Item {
+                id: i.id.clone(),
+                question: i.question.clone(),
+                context: i.context.clone(),
+                answer: Some(answer),
+            });
+        }
+        let vote_document: serde_json::Value =
+            serde_json::from_str(&engine.eval_vote_document()?).context("the engine's vote document")?;
+        let mut plans = Vec::new();
         for arm in &arms {
-            safe_eprintln!("agon: arm {arm}");
-            let request = arm_request(arm, &base, args.votes)?;
-            let batch_items: Vec<agon_cli::batch::Item> = items
-                .iter()
-                .map(|i| agon_cli::batch::Item {
-                    id: i.id.clone(),
-                    question: i.prompt(),
-                    context: i.context.clone(),
-                    answer: Some(serde_json::to_value(i.answer_spec()).expect("serializes")),
-                })
-                .collect();
-            let output = results_of(arm);
+            let request = arm_request(arm, &base, args.votes, &vote_document)?;
+            let output = arm.results_in(&args.output);
+            agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
+            let done = agon_cli::batch::finished_ids(&output, false)?;
+            let todo = batch_items.iter().filter(|i| !done.contains(&i.id)).count() as u64;
+            let bound = worst_case(&request, &batch_items, config)?;
+            plans.push((arm, request, output, todo, bound));
+        }
+        print_worst_case(
+            &plans.iter().map(|(a, _, _, todo, bound)| (a.name.as_str(), *todo, bound)).collect::<Vec<_>>(),
+            cap,
+        )?;
+        for (arm, request, output, _, _) in plans {
+            safe_eprintln!("agon: arm {}", arm.name);
             let settings = Settings {
                 output: &output,
-                journals: args.output.join(format!("{}.journals", file_name(arm))),
+                journals: output.with_extension("journals"),
                 keep_errors: false,
                 concurrency: args.concurrency,
                 max_in_flight: args.max_in_flight,
@@ -72,54 +102,77 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
                 retries: args.retries,
                 max_reply: None,
             };
-            agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
             let _lock = super::batch::lock_results(&output)?;
-            let tally = run_items(request, batch_items, &settings, config)?;
+            let tally = run_items(request, batch_items.clone(), &settings, config)?;
             failed |= tally.errors > 0;
         }
     }
 
     let mut texts = Vec::new();
     for arm in &arms {
-        let path = results_of(arm);
+        let path = arm.results_in(&args.output);
         let text = match std::fs::read_to_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.rescore => {
-                return Err(bad(format!("--rescore: no results for arm {arm} ({} is missing)", path.display())));
+                return Err(bad(format!("--rescore: no results for arm {} ({} is missing)", arm.name, path.display())));
             }
             Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
         };
         texts.push(text);
     }
-    let arm_list: Vec<Arm> = arms.iter().zip(&texts).map(|(name, results)| Arm { name, results }).collect();
+    let arm_list: Vec<wit::EvalArm> = arms
+        .iter()
+        .zip(&texts)
+        .flat_map(|(arm, results)| {
+            arm.rows().into_iter().map(move |(name, scoring)| wit::EvalArm { name, results: results.clone(), scoring })
+        })
+        .collect();
     let name =
         args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
-    let report = eval::report(&name, &scored_text, &arm_list);
+    let report = engine.score_eval(&name, &scored_text, &arm_list)?;
     write(&args.output.join("report.md"), &report.markdown)?;
     write(&args.output.join("items.jsonl"), &report.items)?;
-    write(&args.output.join("accuracy.svg"), &report.svg)?;
+    for picture in &report.pictures {
+        // The engine names its pictures; nothing else lands outside the folder.
+        let file = Path::new(&picture.file).file_name().context("a picture without a file name")?;
+        write(&args.output.join(file), &picture.svg)?;
+    }
     safe_eprintln!("agon: report in {}", args.output.join("report.md").display());
     Ok(if failed { exit::DEGRADED } else { exit::OK })
 }
 
-/// The request an arm runs: the flags' panel and settings, with the arm's protocol.
-fn arm_request(arm: &str, base: &DebateRequest, votes: usize) -> Result<DebateRequest> {
+/// The request an arm runs: the flags' panel and settings, with the arm's
+/// protocol and its own panel, rounds, judge and consensus.
+fn arm_request(
+    arm: &ArmPlan,
+    base: &DebateRequest,
+    votes: usize,
+    vote_document: &serde_json::Value,
+) -> Result<DebateRequest> {
     let mut request = base.clone();
-    let first =
-        || base.panel.first().cloned().ok_or_else(|| bad("agon eval: give the models with --panel MODEL[,MODEL…]"));
-    match arm {
-        "single" | "vote" => {
-            let document: serde_json::Value =
-                serde_json::from_str(eval::VOTE_DOCUMENT).expect("the vote document is JSON");
+    if !arm.panel.is_empty() {
+        request.panel = arm.panel.clone();
+    }
+    let panel = request.panel.clone();
+    let first = || {
+        panel.first().cloned().ok_or_else(|| {
+            bad(format!(
+                "agon eval: arm {}: give the models with --panel MODEL[,MODEL…] or the arm's `panel`",
+                arm.name
+            ))
+        })
+    };
+    match arm.protocol() {
+        blind @ ("single" | "vote") => {
             request.protocol = "vote".into();
             request.protocol_file = None;
-            request.document = Some(document);
+            request.document = Some(vote_document.clone());
             request.judge = Judge::Without;
             request.rounds = None;
-            request.panel = match arm {
+            request.panel = match blind {
                 "single" => vec![first()?],
-                _ if base.panel.len() >= 2 => base.panel.clone(),
-                _ => vec![first()?; votes],
+                _ if panel.len() >= 2 => panel.clone(),
+                _ => vec![first()?; arm.votes.unwrap_or(votes)],
             };
         }
         other if Path::new(other).extension().is_some() && Path::new(other).exists() => {
@@ -132,13 +185,86 @@ fn arm_request(arm: &str, base: &DebateRequest, votes: usize) -> Result<DebateRe
             request.document = None;
         }
     }
+    if let Some(rounds) = arm.rounds {
+        request.rounds = Some(rounds);
+    }
+    match arm.judge.as_deref() {
+        Some("none") => request.judge = Judge::Without,
+        Some(model) => request.judge = Judge::Model(model.to_string()),
+        None => {}
+    }
+    if let Some(mode) = arm.consensus {
+        request.consensus = Some(mode);
+    }
     Ok(request)
 }
 
-/// An arm's name as a file name: a document's path becomes its stem.
-fn file_name(arm: &str) -> String {
-    let stem = Path::new(arm).file_stem().map_or(arm.to_string(), |s| s.to_string_lossy().into_owned());
-    stem.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+/// One debate of `request` at worst, asked the dataset's longest question:
+/// a bound for every item.
+fn worst_case(request: &DebateRequest, items: &[agon_cli::batch::Item], config: &Config) -> Result<wit::CostEstimate> {
+    let longest = items
+        .iter()
+        .max_by_key(|i| i.question.len() + i.context.as_ref().map_or(0, String::len))
+        .expect("at least one item");
+    let mut request = request.clone();
+    request.question = longest.question.clone();
+    request.context = longest.context.clone();
+    request.answer =
+        longest.answer.clone().map(serde_json::from_value).transpose().map_err(|e| bad(format!("answer: {e}")))?;
+    let mut runtime = Runtime::load()?;
+    let env = Environment::new(config);
+    Ok(runner::prepare(&request, &mut runtime, config, &env, History::Alone, &|_| Ok(()))?.bound)
+}
+
+/// The evaluation's worst case, arm by arm, before any call; above `cap`
+/// (US dollars), refused.
+fn print_worst_case(arms: &[(&str, u64, &wit::CostEstimate)], cap: Option<f64>) -> Result<()> {
+    let debates: u64 = arms.iter().map(|(_, todo, _)| todo).sum();
+    let calls: u64 = arms.iter().map(|(_, todo, b)| todo * u64::from(b.calls)).sum();
+    let tokens: u64 = arms.iter().map(|(_, todo, b)| todo * (b.prompt_tokens + b.completion_tokens)).sum();
+    let unpriced: Vec<&str> = {
+        let mut models: Vec<&str> = arms
+            .iter()
+            .filter(|(_, todo, _)| *todo > 0)
+            .flat_map(|(_, _, b)| b.unpriced.iter().map(String::as_str))
+            .collect();
+        models.sort_unstable();
+        models.dedup();
+        models
+    };
+    let total: Option<u64> =
+        arms.iter().filter(|(_, todo, _)| *todo > 0).map(|(_, todo, b)| b.cost_micro_usd.map(|c| c * todo)).sum();
+    let cost = match total {
+        Some(micro) => format!(", ≤ {}", usd(micro)),
+        None => format!("; cost unknown: no price for {}", unpriced.join(", ")),
+    };
+    let each: Vec<String> = arms
+        .iter()
+        .map(|(name, todo, b)| {
+            let price = b.cost_micro_usd.map_or(String::new(), |c| format!(" × ≤ {}", usd(c)));
+            format!("{name} {todo}{price}")
+        })
+        .collect();
+    safe_eprintln!(
+        "agon: evaluation at worst: {debates} debate(s) still to run ({}), {calls} calls, ≤ {} tokens{cost}",
+        each.join("; "),
+        agon_cli::runner::cost::thousands(tokens)
+    );
+    if let (Some(max), Some(micro)) = (cap, total)
+        && micro > micro_usd(max)
+    {
+        return Err(bad(format!(
+            "the evaluation's worst case, {}, is above --max-cost ${max}: use --limit, fewer arms or rounds, lower --max-tokens, or raise --max-cost",
+            usd(micro)
+        )));
+    }
+    if cap.is_some() && !unpriced.is_empty() {
+        safe_eprintln!(
+            "agon: --max-cost cannot count {} (no price): add [prices.\"MODEL\"] to agon.toml",
+            unpriced.join(", ")
+        );
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
@@ -146,7 +272,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 }
 
 /// The lines of `text` that hold one of `items` (what `--limit` kept), in order.
-fn limited(text: &str, items: &[eval::Item]) -> String {
+fn limited(text: &str, items: &[wit::EvalItem]) -> String {
     text.lines()
         .filter(|l| {
             let value = serde_json::from_str::<serde_json::Value>(l).ok();

@@ -10,8 +10,8 @@ every host.
                           openai("https://api.openai.com/v1"), output="out")
     print(report["markdown"])
 
-On a Ray cluster, give ``evaluate.specs(dataset, template)`` to ``agon.ray.run_batch`` with
-``output="out/ARM.jsonl"`` for each arm, then ``evaluate.report``.
+On a Ray cluster, :func:`run_on_ray` does the same with ``agon.ray.run_batch`` for each arm,
+and writes the same report from the same results.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Optional, Union, cast
+from typing import Any, Callable, Optional, Union, cast
 
 from ._drive import Complete, run_debate
-from ._engine import _Instance, _lift, _text, spec_text
+from ._engine import _Instance, _lift, _lower, _text, spec_text
 
 PathLike = Union[str, Path]
 
@@ -33,28 +33,56 @@ def vote_document() -> dict[str, Any]:
     return cast("dict[str, Any]", json.loads(_text(_Instance().call("eval-vote-document"))))
 
 
+#: An arm's results: a path (scored on the seats' vote), or ``(path, "vote" | "judge")``.
+ArmResults = Union[PathLike, tuple[PathLike, str]]
+
+
 def report(
     dataset: PathLike,
-    arms: Mapping[str, PathLike],
+    arms: Mapping[str, ArmResults],
     *,
     name: Optional[str] = None,
     output: Optional[PathLike] = None,
-) -> dict[str, str]:
-    """The report of ``dataset`` scored by each arm's results file (``arms``: name → path, in
-    report order): ``markdown``, ``items`` (one JSON line per item per arm) and ``svg``. With
-    ``output``, also written there as ``report.md``, ``items.jsonl`` and ``accuracy.svg``, as
-    ``agon eval`` writes them. ``name`` heads the report (default: the dataset's file name)."""
+) -> dict[str, Any]:
+    """The report of ``dataset`` scored by each arm's results file (``arms``: name → path, or
+    name → ``(path, "judge")`` to score the judge's answer, in report order): ``markdown``,
+    ``items`` (one JSON line per item per arm) and ``pictures`` (``{"file", "svg"}`` each).
+    With ``output``, also written there as ``report.md``, ``items.jsonl`` and each picture's
+    file, as ``agon eval`` writes them. ``name`` heads the report (default: the dataset's file
+    name)."""
     dataset = Path(dataset)
     text = dataset.read_text(encoding="utf-8")
-    names = list(arms)
-    results = [Path(arms[n]).read_text(encoding="utf-8") for n in names]
-    scored: dict[str, str] = _lift(_Instance().call("score-eval", name or dataset.name, text, names, results))
+    lowered = []
+    for arm, given in arms.items():
+        path, scoring = given if isinstance(given, tuple) else (given, "vote")
+        if scoring not in ("vote", "judge"):
+            raise ValueError(f"arm {arm}: score by 'vote' or 'judge', not {scoring!r}")
+        lowered.append({"name": arm, "results": Path(path).read_text(encoding="utf-8"), "scoring": scoring})
+    scored: dict[str, Any] = _lift(_Instance().call("score-eval", name or dataset.name, text, _lower(lowered)))
     if output is not None:
         out = Path(output)
         out.mkdir(parents=True, exist_ok=True)
-        for file, key in (("report.md", "markdown"), ("items.jsonl", "items"), ("accuracy.svg", "svg")):
-            (out / file).write_text(scored[key], encoding="utf-8")
+        (out / "report.md").write_text(scored["markdown"], encoding="utf-8")
+        (out / "items.jsonl").write_text(scored["items"], encoding="utf-8")
+        for picture in scored["pictures"]:
+            (out / picture["file"]).write_text(picture["svg"], encoding="utf-8")
     return scored
+
+
+def _rows(arms: Mapping[str, Any], score: Mapping[str, str], out: Path) -> dict[str, ArmResults]:
+    """The report's rows, as ``agon eval`` names them: an arm scored ``both`` is two rows."""
+    rows: dict[str, ArmResults] = {}
+    for arm in arms:
+        by = score.get(arm, "vote")
+        path = out / f"{arm}.jsonl"
+        if by == "both":
+            rows[f"{arm} (vote)"] = (path, "vote")
+            rows[f"{arm} (judge)"] = (path, "judge")
+        elif by in ("vote", "judge"):
+            rows[arm] = (path, by)
+        else:
+            raise ValueError(f"arm {arm}: score by 'vote', 'judge' or 'both', not {by!r}")
+    return rows
 
 
 def items(dataset: PathLike) -> tuple[list[dict[str, Any]], list[str]]:
@@ -89,13 +117,16 @@ def run(
     *,
     output: PathLike,
     name: Optional[str] = None,
-) -> dict[str, str]:
+    score: Optional[Mapping[str, str]] = None,
+) -> dict[str, Any]:
     """Run every arm (``arms``: name → template spec, in report order) on every item, one
     debate at a time in this process, each arm's results appended to ``output/ARM.jsonl``
     (an id already there is not run again, so a stopped run continues), then score them
-    with :func:`report` into ``output``."""
+    with :func:`report` into ``output``. ``score`` maps an arm to ``"vote"`` (the default),
+    ``"judge"`` or ``"both"``."""
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
+    rows = _rows(arms, score or {}, out)
     for arm, template in arms.items():
         path = out / f"{arm}.jsonl"
         done = set()
@@ -114,4 +145,29 @@ def run(
             line = _Instance().call("batch-result-line", id, spec["question"], json.dumps(transcript))
             with path.open("a", encoding="utf-8") as f:
                 f.write(_text(line) + "\n")
-    return report(dataset, {arm: out / f"{arm}.jsonl" for arm in arms}, name=name, output=out)
+    return report(dataset, rows, name=name, output=out)
+
+
+def run_on_ray(
+    dataset: PathLike,
+    arms: Mapping[str, Mapping[str, Any]],
+    complete_factory: Callable[[], Complete],
+    *,
+    output: PathLike,
+    name: Optional[str] = None,
+    score: Optional[Mapping[str, str]] = None,
+    **ray_options: Any,
+) -> dict[str, Any]:
+    """:func:`run` on a Ray cluster: each arm is one ``agon.ray.run_batch`` (results in
+    ``output/ARM.jsonl``, journals in ``output/ARM.journals``, resumed as a batch resumes),
+    then the same :func:`report`. ``ray_options`` go to ``run_batch`` (``limits``,
+    ``runners``, ``address`` …)."""
+    from .ray import run_batch
+
+    out = Path(output)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = _rows(arms, score or {}, out)
+    for arm, template in arms.items():
+        run_batch(specs(dataset, template), complete_factory, output=out / f"{arm}.jsonl",
+                  journals=out / f"{arm}.journals", **ray_options)
+    return report(dataset, rows, name=name, output=out)
