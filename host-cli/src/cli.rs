@@ -240,6 +240,11 @@ pub struct McpArgs {
     /// role models, a protocol document, or agon.toml's defaults). Off, such a call is refused.
     #[arg(long)]
     pub allow_programs: bool,
+    /// The most a debate's result may hold, in estimated tokens (characters / 4), text and data
+    /// together: beyond it the seats' last words, then the protocol's results, then the
+    /// synthesis are cut, saying so; the whole transcript stays readable as a resource.
+    #[arg(long, env = "AGON_MCP_MAX_TOKENS", default_value_t = 8000, value_parser = clap::value_parser!(u64).range(1000..))]
+    pub max_result_tokens: u64,
     /// HTTP: sessions open at once, over every client; an `initialize` beyond it is refused (503).
     #[arg(long, default_value_t = 64, value_parser = at_least_one, requires = "http")]
     pub max_sessions: usize,

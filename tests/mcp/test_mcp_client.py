@@ -24,7 +24,11 @@ TEST_SERVER = os.environ["AGON_TEST_SERVER"]
 # word): a debate that is cancelled there has something answered and
 # something in flight. Asked again, it answers.
 SCRIPT = {
-    "models": {"slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1}},
+    "models": {
+        "slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1},
+        # Each reply 12,000 characters: three of them are more than a result may hold.
+        **{name: {"replies": [f"{name} says: " + "a long argument. " * 700] * 4} for name in ("wordy1", "wordy2", "wordy3")},
+    },
     "replies_from_prompt": True,
 }
 
@@ -75,6 +79,8 @@ def test_tools_have_schemas_from_their_types(agon):
         async with Client(agon) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             assert set(tools) == {"debate", "protocols", "estimate", "sessions", "show", "resume"}
+            templates = (await client.list_resource_templates()).resource_templates
+            assert [t.uri_template for t in templates] == ["agon://sessions/{session}/transcript.{format}"]
             debate = tools["debate"]
             assert debate.input_schema["required"] == ["question"]
             assert debate.input_schema["properties"]["rounds"]["minimum"] == 1
@@ -193,4 +199,35 @@ def test_bad_input_names_the_field_and_dead_providers_name_the_url(agon, tmp_pat
             assert r.is_error and "OLLAMA" in r.content[0].text, r.content[0].text
 
     agon.env["OLLAMA_HOST"] = "http://127.0.0.1:9"
+    run(go)
+
+
+def test_a_long_result_is_cut_to_the_cap_and_the_whole_transcript_is_a_resource(agon):
+    agon.args += ["--max-result-tokens", "1500"]
+
+    async def go():
+        async with Client(agon) as client:
+            args = {"question": "Monolith or services?", "panel": ["openai/wordy1", "openai/wordy2", "openai/wordy3"],
+                    "protocol": "round-robin", "rounds": 1, "no_judge": True}
+            result = await client.call_tool("debate", args)
+            assert not result.is_error, result.content[0].text
+            data = result.structured_content
+            text = result.content[0].text
+            # Text and data together within 1,500 estimated tokens (characters / 4), with a little
+            # room for the escaping that makes model text inert.
+            assert (len(text) + len(json.dumps(data))) / 4 <= 1500 * 1.05, (len(text), len(json.dumps(data)))
+            assert data["outcome"]["complete"] and data["usage"]["calls"] == 3
+            assert any("last word is cut" in s for s in data["shortened"]), data["shortened"]
+            assert data["transcript"] == f"agon://sessions/{data['session']}/transcript.md"
+            assert data["transcript"] in text and "## Shortened to fit" in text
+            listed = await client.list_resources()
+            assert data["transcript"] in [str(r.uri) for r in listed.resources]
+            whole = await client.read_resource(data["transcript"])
+            body = whole.contents[0].text
+            assert body.count("a long argument.") >= 3 * 700, "every turn is whole in the resource"
+            as_json = await client.read_resource(data["transcript"].replace(".md", ".json"))
+            assert json.loads(as_json.contents[0].text)["question"] == args["question"]
+            with pytest.raises(MCPError):
+                await client.read_resource("agon://sessions/../../etc/transcript.md")
+
     run(go)

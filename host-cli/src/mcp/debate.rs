@@ -33,6 +33,8 @@ pub struct Shared {
     pub gate: Arc<CallGate>,
     /// `--allow-programs`: whether a tool call may seat `cmd/` models.
     pub allow_programs: bool,
+    /// The most a debate's result may hold, in estimated tokens (`--max-result-tokens`).
+    pub max_result_tokens: usize,
 }
 
 impl Shared {
@@ -224,7 +226,17 @@ pub fn debate(
     let journals = vec![JournalFile::create(&session.journal(), &council.journal()?)?];
     eprintln!("agon mcp: debating in session {}", session.id);
     started(bound.calls, &session.id);
-    finish(&mut council, &session, &env, shared.calls, journals, history.as_ref(), channel, events)
+    finish(
+        &mut council,
+        &session,
+        &env,
+        shared.calls,
+        journals,
+        history.as_ref(),
+        channel,
+        events,
+        shared.max_result_tokens,
+    )
 }
 
 /// `resume`: a kept session, on from where it stopped.
@@ -244,7 +256,7 @@ pub fn resume(
     match reopen(&mut runtime, &session, retry_failed, &env)? {
         Reopened::Finished(mut council, _) => {
             write_transcripts(&mut council, &session)?;
-            answer(&mut council, &session, None)
+            answer(&mut council, &session, None, shared.max_result_tokens)
         }
         Reopened::Ready { mut council, journals, history } => {
             let spec: Value = serde_json::from_str(&council.spec_json()?)?;
@@ -257,7 +269,17 @@ pub fn resume(
             refuse_programs(&spec, shared)?;
             let waiting = council.outstanding()?.len() as u32;
             started(waiting, &session.id);
-            finish(&mut council, &session, &env, shared.calls, journals, history.as_ref(), channel, events)
+            finish(
+                &mut council,
+                &session,
+                &env,
+                shared.calls,
+                journals,
+                history.as_ref(),
+                channel,
+                events,
+                shared.max_result_tokens,
+            )
         }
     }
 }
@@ -272,12 +294,13 @@ fn finish(
     history: Option<&agon_cli::compete_history::Key>,
     channel: (Sender<Message>, Receiver<Message>),
     events: EventLines,
+    max_tokens: usize,
 ) -> Result<Answer> {
     let mut sinks = Sinks { events: Some(Box::new(events)), journals, timings: None };
     let keep =
         Keep { session: Some(session), history, resume: Some(format!("call resume with session {}", session.id)) };
     match runner::drive(council, env, calls, &mut sinks, &mut View::new(None), channel, &keep)? {
-        Ending::Done(_) => answer(council, session, None),
+        Ending::Done(_) => answer(council, session, None, max_tokens),
         Ending::Interrupted => answer(
             council,
             session,
@@ -285,6 +308,7 @@ fn finish(
                 "cancelled: every answered turn is kept; call resume with session {} (or run `agon resume {}`)",
                 session.id, session.id
             )),
+            max_tokens,
         ),
     }
 }
@@ -302,7 +326,12 @@ fn results(t: &Value) -> std::collections::BTreeMap<String, Value> {
 
 /// The result: the outcome first (a run that is not complete says why before
 /// anything else), the synthesis, the protocol's results, each seat's last word.
-fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<String>) -> Result<Answer> {
+fn answer(
+    council: &mut Council<'_>,
+    session: &SessionDir,
+    interrupted: Option<String>,
+    max_tokens: usize,
+) -> Result<Answer> {
     let t: Value = serde_json::from_str(&council.transcript_json()?)?;
     let outcome = match &interrupted {
         Some(next) => Outcome {
@@ -325,6 +354,8 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
     };
     let result = DebateResult {
         session: session.id.clone(),
+        transcript: super::resources::transcript_uri(&session.id),
+        shortened: Vec::new(),
         synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
         positions: positions(&t),
         results: results(&t),
@@ -337,8 +368,9 @@ fn answer(council: &mut Council<'_>, session: &SessionDir, interrupted: Option<S
             .collect(),
         outcome,
     };
+    // Within the client's cap, with what was cut named; the whole is a resource.
+    let (result, results) = super::fit::fit(result, council.results_markdown()?, max_tokens, &markdown);
     // Model text in our own layout: made inert by the engine, as transcript.md and `show` are.
-    let results = council.results_markdown()?;
     let markdown = council.inert_markdown(&markdown(&result, &results))?;
     Ok(Answer { markdown: sanitize::terminal(&markdown).into_owned(), data: serde_json::to_value(&result)? })
 }
@@ -399,6 +431,13 @@ fn markdown(r: &DebateResult, results: &str) -> String {
         }
         out.push('\n');
     }
+    if !r.shortened.is_empty() {
+        out.push_str("## Shortened to fit\n\n");
+        for s in &r.shortened {
+            out.push_str(&format!("- {s}\n"));
+        }
+        out.push('\n');
+    }
     if !r.positions.is_empty() {
         out.push_str("## Final positions\n\n");
         for p in &r.positions {
@@ -407,8 +446,8 @@ fn markdown(r: &DebateResult, results: &str) -> String {
     }
     let cost = r.usage.cost_usd.map(|c| format!(", ${c:.4}")).unwrap_or_default();
     out.push_str(&format!(
-        "Session {} · {} calls, {} prompt + {} completion tokens{cost}\n",
-        r.session, r.usage.calls, r.usage.prompt_tokens, r.usage.completion_tokens
+        "Session {} · {} calls, {} prompt + {} completion tokens{cost} · the whole transcript: {}\n",
+        r.session, r.usage.calls, r.usage.prompt_tokens, r.usage.completion_tokens, r.transcript
     ));
     out
 }

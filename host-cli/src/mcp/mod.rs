@@ -3,9 +3,11 @@
 //! official Rust SDK. stdout carries the protocol alone; logs go to stderr.
 
 mod debate;
+mod fit;
 mod http;
 mod origin;
 mod progress;
+mod resources;
 mod schema;
 mod server;
 mod session_cap;
@@ -34,6 +36,7 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         retries: args.retries,
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
         allow_programs: args.allow_programs,
+        max_result_tokens: usize::try_from(args.max_result_tokens).unwrap_or(usize::MAX),
         config,
     };
     if args.allow_programs {

@@ -106,6 +106,8 @@ pub struct ResumeArgs {
 pub struct DebateResult {
     /// The session that keeps this debate (`show`, `resume`).
     pub session: String,
+    /// The whole transcript, as an MCP resource (`resources/read`).
+    pub transcript: String,
     pub outcome: Outcome,
     /// The judge's synthesis, when there is one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,6 +119,9 @@ pub struct DebateResult {
     /// What the engine warned about on the way (an unreadable verdict, a judge on the panel, …).
     pub warnings: Vec<String>,
     pub usage: Usage,
+    /// What was cut to keep the result under the server's cap (`--max-result-tokens`), and
+    /// where it is whole; empty when nothing was.
+    pub shortened: Vec<String>,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]

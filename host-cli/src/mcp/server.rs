@@ -10,9 +10,10 @@ use std::sync::mpsc;
 use agon_cli::BadInput;
 use agon_cli::host::Message;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -27,6 +28,9 @@ use super::schema::{self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols,
 /// period, so notifications are never more than two periods (8 s) apart:
 /// issue 37 asks for at most 10 s.
 const HEARTBEAT: std::time::Duration = std::time::Duration::from_secs(4);
+
+/// Kept sessions listed as resources, newest first.
+const RESOURCES_LISTED: usize = 100;
 
 /// The server every client connection shares.
 #[derive(Clone)]
@@ -100,7 +104,7 @@ fn tools() -> Vec<Tool> {
 
 impl ServerHandler for Agon {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
             .with_server_info(Implementation::new("agon", env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "agon runs councils of language models: call `debate` with a question for a debated, \
@@ -119,6 +123,47 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             result = result.with_ttl_ms(0).with_cache_scope(CacheScope::Public);
         }
         Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let listed = tokio::task::spawn_blocking(|| super::resources::list(RESOURCES_LISTED))
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let resources =
+            listed.into_iter().map(|(uri, title)| Resource::new(uri, title).with_mime_type("text/markdown")).collect();
+        Ok(ListResourcesResult::with_all_items(resources))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let template = ResourceTemplate::new(super::resources::TEMPLATE, "A kept debate's transcript")
+            .with_description("format is md or json; session is an id from `sessions` or a debate's result");
+        Ok(ListResourceTemplatesResult::with_all_items(vec![template]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri.clone();
+        let read = tokio::task::spawn_blocking(move || super::resources::read(&uri))
+            .await
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        match read {
+            Ok((text, mime)) => {
+                let contents = ResourceContents::text(text, request.uri).with_mime_type(mime);
+                Ok(ReadResourceResult::new(vec![contents]).into())
+            }
+            Err(e) => Err(ErrorData::resource_not_found(format!("{e:#}"), None)),
+        }
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
