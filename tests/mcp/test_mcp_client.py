@@ -26,6 +26,7 @@ TEST_SERVER = os.environ["AGON_TEST_SERVER"]
 SCRIPT = {
     "models": {
         "slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1},
+        "sleepy": {"latency_ms": 20000},
         # Each reply 12,000 characters: three of them are more than a result may hold.
         **{name: {"replies": [f"{name} says: " + "a long argument. " * 700] * 4} for name in ("wordy1", "wordy2", "wordy3")},
     },
@@ -78,7 +79,7 @@ def test_tools_have_schemas_from_their_types(agon):
     async def go():
         async with Client(agon) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"debate", "protocols", "estimate", "sessions", "show", "resume"}
+            assert set(tools) == {"debate", "status", "protocols", "estimate", "sessions", "show", "resume"}
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["agon://sessions/{session}/transcript.{format}"]
             debate = tools["debate"]
@@ -229,5 +230,59 @@ def test_a_long_result_is_cut_to_the_cap_and_the_whole_transcript_is_a_resource(
             assert json.loads(as_json.contents[0].text)["question"] == args["question"]
             with pytest.raises(MCPError):
                 await client.read_resource("agon://sessions/../../etc/transcript.md")
+
+    run(go)
+
+
+def test_a_debate_without_waiting_returns_at_once_and_status_follows_it_to_its_result(agon):
+    async def go():
+        async with Client(agon) as client:
+            args = {"question": "Tabs or spaces?", "panel": PANEL, "judge": "openai/judge",
+                    "protocol": "rotating-challenger", "rounds": 2, "wait": False}
+            started = await client.call_tool("debate", args)
+            assert not started.is_error, started.content[0].text
+            first = started.structured_content
+            assert first["outcome"]["kind"] == "running" and not first["outcome"]["complete"]
+            assert first["session"] in first["outcome"]["next"]
+            seen = []
+            for _ in range(600):
+                status = await client.call_tool("status", {"session": first["session"]})
+                assert not status.is_error, status.content[0].text
+                seen.append(status.structured_content["outcome"]["kind"])
+                if seen[-1] != "running":
+                    break
+                await anyio.sleep(0.1)
+            done = status.structured_content
+            assert done["outcome"]["kind"] in ("completed", "consensus") and done["outcome"]["complete"], done["outcome"]
+            assert done["synthesis"] and [p["seat"] for p in done["positions"]] == ["ana", "ben", "cho"]
+            # The same session as a waited debate keeps; an unknown one is named.
+            shown = await client.call_tool("show", {"session": first["session"], "format": "json"})
+            assert shown.structured_content["question"] == args["question"]
+            unknown = await client.call_tool("status", {"session": "20990101-000000-0000"})
+            assert unknown.is_error and "wait: false" in unknown.content[0].text
+            # A bad spec is refused at the start, not in the background.
+            bad = await client.call_tool("debate", dict(args, protocol="no-such"))
+            assert bad.is_error and "unknown protocol 'no-such'" in bad.content[0].text
+
+    run(go)
+
+
+def test_a_background_debate_can_be_cancelled_and_keeps_its_session(agon):
+    async def go():
+        async with Client(agon) as client:
+            # "sleepy" takes 20 s a call: the debate is still running when it is cancelled.
+            args = {"question": "Rewrite it in Rust?", "panel": ["openai/sleepy", "openai/ana"], "no_judge": True,
+                    "protocol": "round-robin", "rounds": 2, "wait": False}
+            first = (await client.call_tool("debate", args)).structured_content
+            await anyio.sleep(1.0)
+            cancelled = await client.call_tool("status", {"session": first["session"], "cancel": True})
+            assert not cancelled.is_error
+            for _ in range(300):
+                status = (await client.call_tool("status", {"session": first["session"]})).structured_content
+                if status["outcome"]["kind"] != "running":
+                    break
+                await anyio.sleep(0.1)
+            assert status["outcome"]["kind"] == "interrupted", status["outcome"]
+            assert "resume" in status["outcome"]["next"]
 
     run(go)

@@ -2,6 +2,7 @@
 //! Desktop, Cursor, Codex, …), over stdio or Streamable HTTP, on rmcp, the
 //! official Rust SDK. stdout carries the protocol alone; logs go to stderr.
 
+mod background;
 mod debate;
 mod fit;
 mod http;

@@ -63,6 +63,20 @@ pub struct DebateArgs {
     /// start from). The debate then runs it; `protocol`, if given, must be its name.
     #[serde(default)]
     pub document: Option<Value>,
+    /// false: return as soon as the debate has begun (outcome `running`, with its session), and
+    /// follow it with `status`; for clients that time out a long call. Default true.
+    #[serde(default)]
+    pub wait: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusArgs {
+    /// The session a `debate` with `wait: false` returned.
+    pub session: String,
+    /// Stop the debate; every answered turn is kept for `resume`.
+    #[serde(default)]
+    pub cancel: bool,
 }
 
 /// No arguments.

@@ -20,9 +20,12 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
+use super::background::Background;
 use super::debate::{self, Answer, EventLines, Shared};
 use super::progress::Progress;
-use super::schema::{self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs};
+use super::schema::{
+    self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs, StatusArgs,
+};
 
 /// The quiet after which a running debate sends a heartbeat. Checked once a
 /// period, so notifications are never more than two periods (8 s) apart:
@@ -38,22 +41,45 @@ pub struct Agon {
     shared: Arc<Shared>,
     /// Debates at once, over every client.
     debates: Arc<Semaphore>,
+    /// Debates started with `wait: false`, for `status`.
+    background: Arc<Background>,
 }
 
 impl Agon {
     pub fn new(shared: Shared, debates: usize) -> Agon {
-        Agon { shared: Arc::new(shared), debates: Arc::new(Semaphore::new(debates.max(1))) }
+        Agon {
+            shared: Arc::new(shared),
+            debates: Arc::new(Semaphore::new(debates.max(1))),
+            background: Arc::new(Background::default()),
+        }
     }
 }
+
+/// What a debate or resume runs on its own thread.
+type Job = Box<
+    dyn FnOnce(
+            &Shared,
+            (mpsc::Sender<Message>, mpsc::Receiver<Message>),
+            EventLines,
+            &mut dyn FnMut(u32, &str),
+        ) -> anyhow::Result<Answer>
+        + Send
+        + 'static,
+>;
 
 const DEBATE: &str = "Ask a council of several language models to debate a question under a protocol, then \
 have a judge synthesize; use it for a second opinion, a design or code review, or a decision with trade-offs. \
 The whole council runs in this one call, its independent model calls in parallel, and progress is reported as \
-turns finish. The answer states the outcome first: a run that is degraded, over its cost limit, without its \
+turns finish; with `wait: false` it returns at once (outcome `running`) and `status` follows it. The answer \
+states the outcome first: a run that is degraded, over its cost limit, without its \
 judge or cancelled says so and why before anything else, and it is then not a complete result. It returns the \
 synthesis, each seat's final position, the protocol's own results (rankings, scorecards, verdicts), the cost, \
 and the session id, which `show` and `resume` take. Defaults (panel, protocol, rounds, prices) come from the \
 user's agon.toml; give `panel` as provider/model references only when the user named models.";
+
+const STATUS: &str = "How a debate started with `wait: false` is going: while it runs, an outcome of kind \
+`running` with the calls done and the latest step; once it ends, exactly what `debate` would have returned. \
+`cancel: true` stops it, keeping every answered turn for `resume`. Takes the session id the start returned.";
 
 const PROTOCOLS: &str = "List the debate protocols agon offers (round-robin, rotating-challenger, ranked, \
 adversarial, comparative, priority-vote, challenge, role-council, …), each with its seats, rounds and the \
@@ -95,6 +121,10 @@ fn tools() -> Vec<Tool> {
         Tool::new("show", SHOW, schema::input::<ShowArgs>())
             .with_title("Show a kept debate")
             .with_annotations(read_only),
+        Tool::new("status", STATUS, schema::input::<StatusArgs>())
+            .with_title("Follow a debate started without waiting")
+            .with_raw_output_schema(schema::output::<DebateResult>())
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false)),
         Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
             .with_title("Finish an interrupted debate")
             .with_raw_output_schema(schema::output::<DebateResult>())
@@ -181,14 +211,33 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
         let result = match request.name.as_ref() {
             "debate" => {
                 let a: DebateArgs = schema::parse(args).map_err(|e| bad("debate", e))?;
-                self.run(context, move |s, channel, events, started| debate::debate(&a, s, channel, events, started))
-                    .await
+                let wait = a.wait.unwrap_or(true);
+                let job: Job =
+                    Box::new(move |s, channel, events, started| debate::debate(&a, s, channel, events, started));
+                if wait { self.run(context, job).await } else { self.start(job).await }
+            }
+            "status" => {
+                let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
+                if a.cancel && self.background.cancel(&a.session) {
+                    eprintln!("agon mcp: a client cancelled background debate {}; its session is kept", a.session);
+                }
+                match self.background.status(&a.session) {
+                    Some(Ok(answer)) => Ok(answer),
+                    Some(Err(why)) => Err(anyhow::anyhow!(why)),
+                    None => Err(agon_cli::bad(format!(
+                        "no debate started with `wait: false` in this server is session {}: `show` reads a kept one",
+                        a.session
+                    ))),
+                }
             }
             "resume" => {
                 let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
-                self.run(context, move |s, channel, events, started| {
-                    debate::resume(&a.session, a.retry_failed, s, channel, events, started)
-                })
+                self.run(
+                    context,
+                    Box::new(move |s, channel, events, started| {
+                        debate::resume(&a.session, a.retry_failed, s, channel, events, started)
+                    }),
+                )
                 .await
             }
             "estimate" => {
@@ -213,7 +262,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             other => {
                 return Err(ErrorData::invalid_params(
-                    format!("no tool '{other}' (agon has debate, protocols, estimate, sessions, show, resume)"),
+                    format!("no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, resume)"),
                     None,
                 ));
             }
@@ -239,17 +288,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
 impl Agon {
     /// A debate or a resume: on its own thread, once a debate slot is free,
     /// with progress notifications and cancellation.
-    async fn run<F>(&self, context: RequestContext<RoleServer>, job: F) -> anyhow::Result<Answer>
-    where
-        F: FnOnce(
-                &Shared,
-                (mpsc::Sender<Message>, mpsc::Receiver<Message>),
-                EventLines,
-                &mut dyn FnMut(u32, &str),
-            ) -> anyhow::Result<Answer>
-            + Send
-            + 'static,
-    {
+    async fn run(&self, context: RequestContext<RoleServer>, job: Job) -> anyhow::Result<Answer> {
         let _slot = tokio::select! {
             slot = self.debates.clone().acquire_owned() => slot?,
             () = context.ct.cancelled() => anyhow::bail!("cancelled before it started"),
@@ -322,6 +361,67 @@ impl Agon {
                 }
                 done = &mut worker => return done?,
             }
+        }
+    }
+}
+
+impl Agon {
+    /// A debate that outlives its call: answered as soon as its session
+    /// exists (or with the error that stopped it before), then followed to its
+    /// end on a task of its own, its progress and result kept for `status`.
+    async fn start(&self, job: Job) -> anyhow::Result<Answer> {
+        let slot = self.debates.clone().acquire_owned().await?;
+        let (tx, rx) = mpsc::channel();
+        let interrupt = tx.clone();
+        let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+        let (begun_tx, begun_rx) = tokio::sync::oneshot::channel::<(u32, String)>();
+        let session = Arc::new(std::sync::Mutex::new(None::<String>));
+        let (shared, background) = (self.shared.clone(), self.background.clone());
+        let (at_start, registry) = (session.clone(), background.clone());
+        let mut worker = tokio::task::spawn_blocking(move || {
+            let mut begun = Some(begun_tx);
+            job(&shared, (tx, rx), EventLines::new(events_tx), &mut |calls, id| {
+                registry.started(id, calls, interrupt.clone());
+                *at_start.lock().unwrap() = Some(id.to_string());
+                if let Some(begun) = begun.take() {
+                    let _ = begun.send((calls, id.to_string()));
+                }
+            })
+        });
+        let (early_tx, early_rx) = tokio::sync::oneshot::channel::<anyhow::Error>();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let mut progress = Progress::default();
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(event) = events.recv() => {
+                        let id = session.lock().unwrap().clone();
+                        if let (Some(id), Some((value, message))) = (id, progress.step(&event)) {
+                            background.progressed(&id, value, message);
+                        }
+                    }
+                    done = &mut worker => {
+                        let result = done.map_err(anyhow::Error::from).and_then(|r| r);
+                        let id = session.lock().unwrap().clone();
+                        match (id, result) {
+                            (Some(id), result) => background.finished(&id, result),
+                            // Stopped before its session began: the caller hears why.
+                            (None, Err(e)) => { let _ = early_tx.send(e); }
+                            (None, Ok(_)) => { let _ = early_tx.send(anyhow::anyhow!("the debate ended without a session")); }
+                        }
+                        break;
+                    }
+                }
+            }
+        });
+        // A job that fails before its session drops `begun` unsent: its error comes on `early`.
+        match begun_rx.await {
+            Ok((calls, id)) => {
+                eprintln!("agon mcp: session {id} runs in the background");
+                Ok(super::background::running(&id, 0.0, calls, "started", 0))
+            }
+            Err(_) => Err(early_rx.await.unwrap_or_else(|_| anyhow::anyhow!("the debate stopped before it began"))),
         }
     }
 }
