@@ -28,11 +28,21 @@ impl Drop for Mcp {
 
 impl Mcp {
     fn start(env: &Sandbox, args: &[&str], server: Option<&TestServer>) -> Mcp {
+        Mcp::start_with(env, args, server, |_| {})
+    }
+
+    fn start_with(
+        env: &Sandbox,
+        args: &[&str],
+        server: Option<&TestServer>,
+        more: impl FnOnce(&mut std::process::Command),
+    ) -> Mcp {
         let mut cmd = env.command(env!("CARGO_BIN_EXE_agon"));
         cmd.arg("mcp").args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::null());
         if let Some(s) = server {
             cmd.env("OPENAI_BASE_URL", format!("{}/v1", s.url())).env("OPENAI_API_KEY", "test-key");
         }
+        more(&mut cmd);
         let mut child = cmd.spawn().expect("agon runs");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
@@ -134,6 +144,46 @@ fn cmd_models_need_allow_programs() {
     allowed.initialize();
     let result = allowed.debate(20, json!({"question": "q", "panel": ["cmd/no-such-command", "openai/a"]}));
     assert!(!text(&result).contains("--allow-programs"), "{result}");
+}
+
+/// No panel in the call or in agon.toml: the server seats what the machine
+/// offers, as `agon run` does, and a program only when programs are allowed.
+#[cfg(unix)]
+#[test]
+fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Sandbox::new("mcp-stdio", "discover");
+    let bin = env.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let codex = bin.join("codex");
+    std::fs::write(
+        &codex,
+        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
+         while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let machine = |cmd: &mut std::process::Command| {
+        cmd.env("PATH", &bin).env("OLLAMA_HOST", "http://127.0.0.1:9");
+        for var in ["LMSTUDIO_BASE_URL", "VLLM_BASE_URL", "LLAMACPP_BASE_URL"] {
+            cmd.env(var, "http://127.0.0.1:9/v1");
+        }
+    };
+    let ask = json!({"question": "Ship it?", "rounds": 1, "no_judge": true});
+
+    let mut refused = Mcp::start_with(&env, &[], None, machine);
+    refused.initialize();
+    let result = refused.debate(30, ask.clone());
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text(&result).contains("none found") && text(&result).contains("--allow-programs"), "{result}");
+
+    let mut allowed = Mcp::start_with(&env, &["--allow-programs"], None, machine);
+    allowed.initialize();
+    let result = allowed.debate(31, ask);
+    assert_ne!(result["isError"], true, "{result}");
+    let positions = &result["structuredContent"]["positions"];
+    assert_eq!(positions[0]["model"], "cmd/codex", "{result}");
+    assert_eq!(positions[0]["text"], "The fake agent answers: yes.", "{result}");
 }
 
 const HOSTILE: &str =

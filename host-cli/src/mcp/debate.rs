@@ -146,6 +146,27 @@ fn request_of(a: &DebateArgs, config: &Config) -> Result<DebateRequest> {
     Ok(request)
 }
 
+/// No panel in the call nor in agon.toml: seat what this machine offers, as
+/// `agon run` does (role-council's seats are its roles). A program is seated
+/// only when the server allows programs.
+fn seat_what_is_found(request: &mut DebateRequest, shared: &Shared) -> Result<()> {
+    if !request.panel.is_empty() || request.protocol_name() == "role-council" {
+        return Ok(());
+    }
+    let mut found = agon_cli::discovery::discover(&shared.environment(), std::time::Duration::from_secs(2));
+    if !shared.allow_programs {
+        found.retain(|f| !matches!(f, agon_cli::discovery::Found::Program { .. }));
+    }
+    let panel = agon_cli::discovery::panel(&found).ok_or_else(|| {
+        bad("no panel given and none found: give `panel` (provider/model references), set [defaults] panel in \
+             agon.toml, or start a local server (Ollama, llama.cpp, LM Studio); programs (cmd/) are seated only \
+             with agon mcp --allow-programs")
+    })?;
+    eprintln!("agon mcp: no panel given; seating what this machine offers: {}", panel.join(", "));
+    request.panel = panel;
+    Ok(())
+}
+
 /// What a tool call may not seat: a person (nobody answers at a terminal
 /// over MCP), or a program unless the server was started to allow it.
 fn refuse_seats(spec: &Value, shared: &Shared) -> Result<()> {
@@ -181,7 +202,8 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
 /// `estimate`: the worst case, before anything is spent.
 pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let request = request_of(a, &shared.config)?;
+    let mut request = request_of(a, &shared.config)?;
+    seat_what_is_found(&mut request, shared)?;
     let history = history_key(&request, &mut runtime)?;
     let spec = spec_json(&request, &mut runtime, &shared.config, history.as_ref())?;
     refuse_seats(&serde_json::from_str(&spec)?, shared)?;
@@ -209,7 +231,8 @@ pub fn debate(
     started: &mut dyn FnMut(u32, &str),
 ) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let request = request_of(a, &shared.config)?;
+    let mut request = request_of(a, &shared.config)?;
+    seat_what_is_found(&mut request, shared)?;
     let env = shared.environment();
     let prepared = runner::prepare(&request, &mut runtime, &shared.config, &env, History::Counted, &|spec| {
         refuse_seats(spec, shared)
