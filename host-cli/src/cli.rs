@@ -71,6 +71,17 @@ pub enum Command {
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
+    /// After a competitive review (seed 001's compete mode): how much of it you kept. Compares
+    /// your final text with the review's synthesis, prints the seed's `[compete-eval: …]` line,
+    /// and records it with the run in the compete history.
+    CompeteEval {
+        /// The session id (or a prefix of it, or `last`).
+        id: String,
+        /// The text you kept (a file, or - for standard input); without it, the review was
+        /// kept as written.
+        #[arg(long = "final", value_name = "FILE")]
+        kept: Option<PathBuf>,
+    },
     /// Render a debate from its journal, without calling any model.
     Replay(ReplayArgs),
     /// Serve the council to MCP clients (Claude Code, Claude Desktop, Cursor, …): stdio, or --http.

@@ -43,6 +43,9 @@ pub struct Entry {
     pub session: Option<String>,
     /// Seconds since the Unix epoch.
     pub at: u64,
+    /// How much of the review the user kept (`agon compete-eval`), once measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<crate::compete_eval::Evaluation>,
 }
 
 /// The whole file: protocol → label → runs, oldest first.
@@ -84,6 +87,18 @@ impl History {
         runs.drain(..excess);
     }
 
+    /// Set a session's compete-eval, adding its run if the history never counted it.
+    pub fn evaluate(&mut self, key: &Key, session: &str, eval: crate::compete_eval::Evaluation, at: u64) {
+        let runs = self.runs.entry(key.protocol.clone()).or_default().entry(key.label.clone()).or_default();
+        match runs.iter_mut().find(|e| e.session.as_deref() == Some(session)) {
+            Some(known) => known.eval = Some(eval),
+            None => {
+                let disagreements = u32::try_from(eval.disagreements).unwrap_or(u32::MAX);
+                runs.push(Entry { disagreements, session: Some(session.to_string()), at, eval: Some(eval) });
+            }
+        }
+    }
+
     fn save(&self, path: &Path) -> std::io::Result<()> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
@@ -112,6 +127,19 @@ pub fn append(path: &Path, key: &Key, entry: Entry) -> Result<(), String> {
     history.save(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// Record a session's compete-eval in the history at `path`, under its lock.
+pub fn evaluate(path: &Path, key: &Key, session: &str, eval: crate::compete_eval::Evaluation) -> Result<(), String> {
+    let lock_path = path.with_extension("lock");
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    let _lock = acquire(&lock_path)?;
+    let mut history = History::load(path)?;
+    let at = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    history.evaluate(key, session, eval, at);
+    history.save(path).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// The lock, waiting a little for another run that holds it.
 fn acquire(path: &Path) -> Result<Lock, String> {
     for _ in 0..100 {
@@ -133,7 +161,7 @@ mod tests {
     }
 
     fn entry(n: u32, session: Option<&str>) -> Entry {
-        Entry { disagreements: n, session: session.map(str::to_string), at: 0 }
+        Entry { disagreements: n, session: session.map(str::to_string), at: 0, eval: None }
     }
 
     #[test]

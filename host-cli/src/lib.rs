@@ -5,6 +5,7 @@ pub mod batch;
 pub mod bounded;
 pub mod catalog;
 pub mod cli;
+pub mod compete_eval;
 pub mod compete_history;
 pub mod config;
 pub mod discovery;

@@ -157,3 +157,55 @@ fn triggers_and_a_panels_judge_come_from_agon_toml() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn compete_eval_measures_what_was_kept_and_records_it_with_the_run() {
+    let env = Sandbox::new("compete-history", "eval");
+    let server = server(vec![SHARP_REVIEW]);
+    let (t, _) = run(&env, &server, &["--label", "review-rfc"]);
+    let synthesis = t["synthesis"]["text"].as_str().unwrap().to_string();
+    let agon = |args: &[&str], stdin: Option<&str>| {
+        let mut child = env
+            .command(env!("CARGO_BIN_EXE_agon"))
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(stdin.unwrap_or_default().as_bytes()).unwrap();
+        child.wait_with_output().unwrap()
+    };
+    // Kept as written: accepted, a low distance, the run's own disagreement and side.
+    let out = agon(&["compete-eval", "last"], None);
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(line.starts_with("[compete-eval: skill=") && line.contains("edit_distance=low, acceptance=true"), "{line}");
+    assert!(line.contains("disagreements=1, sided_with=challenger:"), "{line}");
+    // Rewritten from standard input: high, not accepted; recorded on the same run.
+    let rewritten = "We reject the proposal outright.";
+    assert_ne!(synthesis.trim(), rewritten);
+    let out = agon(&["compete-eval", "last", "--final", "-"], Some(rewritten));
+    let line = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(line.contains("edit_distance=high, acceptance=false"), "{line}");
+    let history: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.root.join("data/compete-history.json")).unwrap()).unwrap();
+    let runs = history["runs"]["adversarial"]["review-rfc"].as_array().unwrap();
+    assert_eq!(runs.len(), 1, "the measure joins the run, not a second one: {history}");
+    assert_eq!(runs[0]["eval"]["edit_distance"], "high");
+    assert_eq!(runs[0]["eval"]["acceptance"], false);
+
+    // A session that is not a competitive review is refused by name.
+    let plain = env
+        .command(env!("CARGO_BIN_EXE_agon"))
+        .args(["run", "Q?", "--panel", "openai/a,openai/b", "--no-judge", "--rounds", "1", "--format", "json"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENAI_API_KEY", "sk-test-history")
+        .output()
+        .unwrap();
+    assert!(plain.status.success());
+    let out = agon(&["compete-eval", "last"], None);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no compete result"));
+}

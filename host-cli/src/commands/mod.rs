@@ -2,6 +2,7 @@
 //! the command line and dispatches here.
 
 pub mod batch;
+pub mod compete_eval;
 pub mod doctor;
 pub mod drive;
 pub mod eval;

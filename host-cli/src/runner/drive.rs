@@ -75,8 +75,12 @@ pub fn record_history(council: &mut Council<'_>, key: &Key, session: Option<&Ses
     else {
         return Ok(());
     };
-    let entry =
-        compete_history::Entry { disagreements, session: session.map(|s| s.id.clone()), at: crate::doctor::now() };
+    let entry = compete_history::Entry {
+        disagreements,
+        session: session.map(|s| s.id.clone()),
+        at: crate::doctor::now(),
+        eval: None,
+    };
     if let Err(e) = compete_history::append(&path, key, entry) {
         safe_eprintln!("agon: warning: this run is not counted in the compete history: {e}");
     }
