@@ -59,6 +59,8 @@ fn arms_answer_the_same_items_and_are_scored_alike_then_rescored_without_a_call(
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("data.jsonl: line 3: "), "{stderr}");
+    // One Ctrl-C handler for the whole evaluation, not one refused per arm.
+    assert!(!stderr.contains("Ctrl-C cannot be caught"), "{stderr}");
     assert_eq!(server.stats().requests.len(), 3 + 9);
     // Every prompt asks for the answer line, with the same words.
     assert!(server.stats().requests.iter().all(|r| r.messages.to_string().contains("ANSWER:")));

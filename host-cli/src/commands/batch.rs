@@ -79,6 +79,7 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
     if items.is_empty() {
         return Err(bad(format!("{}: no questions", args.questions.display())));
     }
+    on_ctrl_c(&args.output);
     let tally = run_items(request, items, &Settings::of(&args), config)?;
     safe_eprintln!(
         "agon: batch done: {} complete, {} degraded or stopped, {} failed, {} line(s) skipped; results in {}",
@@ -94,6 +95,21 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
         (0, _, _) => exit::DEGRADED,
         _ => exit::FAILURE,
     })
+}
+
+/// Ctrl-C: every finished debate is already in `results` (a file, or the
+/// folder of an evaluation's); a rerun continues. Set once per process.
+pub fn on_ctrl_c(results: &std::path::Path) {
+    let output = results.to_path_buf();
+    let skipped = format!("without this notice (finished debates are in {} all the same)", output.display());
+    let handler = move || {
+        eprintln!(
+            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
+            output.display()
+        );
+        std::process::exit(i32::from(exit::INTERRUPTED));
+    };
+    host::on_ctrl_c(handler, &skipped, &mut |w| safe_eprintln!("{w}"));
 }
 
 /// Debate every item not already in the results file, with `request` as
@@ -143,17 +159,6 @@ pub fn run_items(
         settings.output.display(),
         worst_case_line(&bound).trim_start_matches("agon: worst case ")
     );
-    // Ctrl-C: every finished debate is already in the results; a rerun continues.
-    let output = settings.output.to_path_buf();
-    let skipped = format!("without this notice (finished debates are in {} all the same)", output.display());
-    let handler = move || {
-        eprintln!(
-            "\nagon: interrupted; finished debates are in {}: run the same command to continue",
-            output.display()
-        );
-        std::process::exit(i32::from(exit::INTERRUPTED));
-    };
-    host::on_ctrl_c(handler, &skipped, &mut |w| safe_eprintln!("{w}"));
     let run = agon_cli::batch::Batch {
         template,
         env,

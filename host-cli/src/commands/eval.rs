@@ -85,6 +85,7 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
             let bound = worst_case(&request, &batch_items, config)?;
             plans.push((arm, request, output, todo, bound));
         }
+        super::batch::on_ctrl_c(&args.output);
         print_worst_case(
             &plans.iter().map(|(a, _, _, todo, bound)| (a.name.as_str(), *todo, bound)).collect::<Vec<_>>(),
             cap,
