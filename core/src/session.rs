@@ -165,6 +165,7 @@ impl Session {
                     speaker: speaker.clone(),
                     challenger: slot.challenger,
                     text: text.clone(),
+                    usage: *usage,
                 });
                 if cut {
                     let message = format!(

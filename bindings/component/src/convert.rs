@@ -289,8 +289,16 @@ fn event(e: core::Event) -> wit::DebateEvent {
         K::TurnStarted { id, round, phase: p, speaker, model, challenger } => {
             wit::EventKind::TurnStarted(wit::TurnStarted { id, round, phase: phase(p), speaker, model, challenger })
         }
-        K::TurnCompleted { id, round, phase: p, speaker, challenger, text } => {
-            wit::EventKind::TurnCompleted(wit::TurnCompleted { id, round, phase: phase(p), speaker, challenger, text })
+        K::TurnCompleted { id, round, phase: p, speaker, challenger, text, usage } => {
+            wit::EventKind::TurnCompleted(wit::TurnCompleted {
+                id,
+                round,
+                phase: phase(p),
+                speaker,
+                challenger,
+                text,
+                usage: usage.map(usage_out),
+            })
         }
         K::TurnFailed { id, round, phase: p, speaker, kind, message } => wit::EventKind::TurnFailed(wit::TurnFailed {
             id,
