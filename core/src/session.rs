@@ -350,7 +350,8 @@ impl Session {
             && !slot.challenger
             && call.expect.is_none()
         {
-            call.prompt.system.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
+            // Last, with the turn's own instruction: the head stays shared.
+            call.prompt.after.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
         }
         let participant = match slot.seat {
             Seat::Panel(i) => &spec.panel[i],

@@ -26,6 +26,7 @@
 
 pub mod cases;
 mod http;
+pub mod prefix_cache;
 mod reply;
 pub mod sandbox;
 mod strict;
