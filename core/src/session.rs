@@ -373,6 +373,9 @@ impl Session {
             traits: crate::reasoning::chain(&participant.model)
                 .filter_map(|m| spec.models.get(m).map(|t| (m.to_string(), *t)))
                 .collect(),
+            // A one-off prompt marked for caching would only be written to a
+            // cache (Anthropic bills that above the input price), never read.
+            cache_marks: if slot.purpose == Purpose::Turn { rendered.cache_marks } else { Vec::new() },
         };
         let started = match slot.purpose {
             Purpose::Judge => {

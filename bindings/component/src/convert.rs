@@ -87,6 +87,7 @@ pub fn request_in(r: wit::ModelRequest) -> core::ModelRequest {
                 (m, traits)
             })
             .collect(),
+        cache_marks: r.cache_marks,
     }
 }
 
@@ -234,6 +235,7 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
                 (model, traits)
             })
             .collect(),
+        cache_marks: r.cache_marks,
     }
 }
 
