@@ -5,7 +5,9 @@
 //!    the CLI's launch-to-first-request;
 //! 2. scheduling: wall time of `agon run` per protocol over its critical path
 //!    (dependent call layers × a fixed per-call latency from the test server);
-//! 3. prompt growth over rounds, with and without a context budget;
+//! 3. prompt growth over rounds, with and without a context budget, and how
+//!    much of it a provider's prefix cache could serve (`--caching-only`
+//!    prints that table alone);
 //! 4. sizes;
 //!
 //! and agon beside a peer council tool on the same endpoint (`--peers PYTHON`),
@@ -16,6 +18,7 @@
 //! run so that a machine's drift falls on all of them alike: an A/B of builds.
 //! `--instructions native|component N` is the child that callgrind counts.
 
+mod caching;
 mod hosts;
 mod peers;
 
@@ -41,6 +44,9 @@ struct Args {
     /// Only `agon batch` at width.
     #[arg(long, conflicts_with_all = ["overhead_only", "launch_only", "peers"])]
     batch_only: bool,
+    /// Only the prompt-caching table (no build or server needed: the engine alone).
+    #[arg(long, conflicts_with_all = ["overhead_only", "launch_only", "peers", "batch_only"])]
+    caching_only: bool,
     /// Only section 1, the engine's overhead in every host.
     #[arg(long, conflicts_with_all = ["launch_only", "peers"])]
     overhead_only: bool,
@@ -66,6 +72,10 @@ fn main() {
     }
     let quick = args.quick;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("workspace").to_path_buf();
+    if args.caching_only {
+        println!("{}", caching::prompt_caching());
+        return;
+    }
     if args.batch_only {
         // Just the batch at width, at full size unless --quick.
         println!("{}", batch_at_width(quick, &agon_binary(&root)));
@@ -94,6 +104,7 @@ fn main() {
     println!("{}", engine_overhead(quick, &agon, &root));
     println!("{}", scheduling(quick, &agon));
     println!("{}", prompt_growth());
+    println!("{}", caching::prompt_caching());
     println!("{}", sizes(&root, &agon));
     println!("{}", beside_peers(quick, &agon, &root, args.peers.as_deref()));
     println!("{}", batch_at_width(quick, &agon));

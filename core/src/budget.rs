@@ -14,13 +14,17 @@ pub(crate) struct Rendered {
     pub messages: Vec<Message>,
     /// Earlier turns left out to fit the budget.
     pub omitted: usize,
+    /// Where the user message's stable head and its history end (byte
+    /// offsets): the prefixes a provider could serve again from its cache.
+    /// None when the prompt had to be shortened to fit.
+    pub cache_marks: Vec<u32>,
 }
 
 pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32, &str)>) -> Rendered {
-    let full = compose(prompt, None, &prompt.history, 0, &prompt.before);
-    let Some(budget) = budget else { return Rendered { messages: full, omitted: 0 } };
+    let (full, marks) = compose_marked(prompt, None, &prompt.history, 0, &prompt.before);
+    let Some(budget) = budget else { return Rendered { messages: full, omitted: 0, cache_marks: marks } };
     if fits(&full, budget) {
-        return Rendered { messages: full, omitted: 0 };
+        return Rendered { messages: full, omitted: 0, cache_marks: marks };
     }
     // Summary of rounds ≤ k, then only the turns after k.
     let (summary, entries): (Option<(u32, &str)>, Vec<HistoryEntry>) = match summary {
@@ -51,9 +55,9 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
         skip += 1;
     }
     while skip <= entries.len() {
-        let m = compose(prompt, summary, &entries[skip..], skip, &prompt.before);
+        let (m, marks) = compose_marked(prompt, summary, &entries[skip..], skip, &prompt.before);
         if fits(&m, budget) {
-            return Rendered { messages: m, omitted: skip };
+            return Rendered { messages: m, omitted: skip, cache_marks: marks };
         }
         skip += 1;
     }
@@ -90,7 +94,7 @@ pub(crate) fn render(prompt: &Prompt, budget: Option<u32>, summary: Option<(u32,
             }
         }
     }
-    Rendered { messages: m, omitted }
+    Rendered { messages: m, omitted, cache_marks: Vec::new() }
 }
 
 fn compose(
@@ -100,8 +104,23 @@ fn compose(
     skipped: usize,
     before: &str,
 ) -> Vec<Message> {
+    compose_marked(prompt, summary, entries, skipped, before).0
+}
+
+/// The messages, and where in the user message the text before the history
+/// and the history itself end: every prompt of the debate that shares them
+/// repeats the user message up to there.
+fn compose_marked(
+    prompt: &Prompt,
+    summary: Option<(u32, &str)>,
+    entries: &[HistoryEntry],
+    skipped: usize,
+    before: &str,
+) -> (Vec<Message>, Vec<u32>) {
+    let mut marks = Vec::new();
     let mut user = String::new();
     user.push_str(before);
+    marks.push(user.len() as u32);
     if summary.is_some() || !entries.is_empty() || skipped > 0 {
         if !user.is_empty() && !user.ends_with('\n') {
             user.push('\n');
@@ -115,11 +134,14 @@ fn compose(
             user.push_str(&format!("[{skipped} earlier turns omitted to fit the context budget]\n\n"));
         }
         user.push_str(&prompt_kit::render(entries));
+        marks.push(user.len() as u32);
     } else if !user.is_empty() && !prompt.after.is_empty() {
         user.push('\n');
     }
     user.push_str(&prompt.after);
-    vec![Message::system(prompt.system.clone()), Message::user(user)]
+    marks.retain(|&m| m > 0);
+    marks.dedup();
+    (vec![Message::system(prompt.system.clone()), Message::user(user)], marks)
 }
 
 fn chars(messages: &[Message]) -> usize {

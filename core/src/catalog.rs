@@ -74,7 +74,12 @@ impl CatalogEntry {
 
     /// The price as a spec carries it.
     pub fn spec_price(&self) -> Option<Price> {
-        self.price.map(|p| Price { input: p.input, output: p.output })
+        self.price.map(|p| Price {
+            input: p.input,
+            output: p.output,
+            cache_read: p.cache_read,
+            cache_write: p.cache_write,
+        })
     }
 }
 
@@ -251,7 +256,7 @@ mod tests {
         assert_eq!(c.lookup("openrouter/openai/gpt-4o").unwrap().0, "openai/gpt-4o");
         assert!(c.lookup("openai/some-private-model").is_none());
         let free = c.resolve("ollama/llama3.2", &BTreeMap::new()).unwrap();
-        assert_eq!(free.spec_price(), Some(Price { input: 0.0, output: 0.0 }));
+        assert_eq!(free.spec_price(), Some(Price::new(0.0, 0.0)));
         assert_eq!(free.traits(), None, "a local model's abilities are not known");
     }
 
@@ -267,7 +272,7 @@ mod tests {
         let c = catalog();
         let gpt = c.resolve("openai/gpt-4o", &over).unwrap();
         assert_eq!(gpt.traits().map(|t| (t.temperature, t.context)), Some((false, Some(128_000))));
-        assert_eq!(gpt.spec_price(), Some(Price { input: 2.5, output: 10.0 }), "the price is kept");
+        assert_eq!(gpt.spec_price(), Some(Price::new(2.5, 10.0)), "the price is kept");
         let mine = c.resolve("openai/mine", &over).unwrap().traits().unwrap();
         assert_eq!((mine.reasoning, mine.temperature, mine.max_output), (true, true, Some(4000)));
         assert_eq!(c.resolve("openai/gpt-4o-mini", &BTreeMap::new()).unwrap().traits(), None, "prices only");

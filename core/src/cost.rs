@@ -44,9 +44,19 @@ impl<'de> Deserialize<'de> for Usd {
     }
 }
 
-/// What `prompt` and `completion` tokens cost at `price`.
-pub fn cost(price: Price, prompt: u64, completion: u64) -> Usd {
-    Usd((prompt as f64 * price.input + completion as f64 * price.output).round() as u64)
+/// What one call billed as `tokens` costs at `price`: prompt tokens missed,
+/// read from the cache and written to it, each at its own rate.
+pub fn cost(price: Price, tokens: &CallTokens) -> Usd {
+    let (missed, read, written) = tokens.prompt_parts();
+    let prompt = missed as f64 * price.input + read as f64 * price.read_rate() + written as f64 * price.write_rate();
+    Usd((prompt + tokens.completion as f64 * price.output).round() as u64)
+}
+
+/// The most `prompt` and `completion` tokens can cost at `price`: no token
+/// read from a cache, every prompt token at its dearest rate (a miss, or a
+/// cache write where that is dearer). What bounds and limits are counted in.
+pub fn bound(price: Price, prompt: u64, completion: u64) -> Usd {
+    Usd((prompt as f64 * price.prompt_ceiling() + completion as f64 * price.output).round() as u64)
 }
 
 /// The price of a model as the panel writes it: its own entry, else — for a
@@ -61,9 +71,22 @@ pub fn price_of(spec: &DebateSpec, model: &str) -> Option<Price> {
     model
         .split('|')
         .map(|m| spec.prices.get(m.trim()).copied())
-        .try_fold(Price { input: 0.0, output: 0.0 }, |acc, p| {
-            p.map(|p| Price { input: acc.input.max(p.input), output: acc.output.max(p.output) })
-        })
+        .try_fold(Price::new(0.0, 0.0), |acc, p| p.map(|p| dearer(acc, p)))
+}
+
+/// Each rate the dearer of two prices': what a chain is priced at, since
+/// which of its models answers is known only after. A cache rate stays
+/// unset only when neither price sets it.
+fn dearer(a: Price, b: Price) -> Price {
+    let rate = |x: Option<f64>, y: Option<f64>, a_rate: f64, b_rate: f64| {
+        (x.is_some() || y.is_some()).then(|| a_rate.max(b_rate))
+    };
+    Price {
+        input: a.input.max(b.input),
+        output: a.output.max(b.output),
+        cache_read: rate(a.cache_read, b.cache_read, a.read_rate(), b.read_rate()),
+        cache_write: rate(a.cache_write, b.cache_write, a.write_rate(), b.write_rate()),
+    }
 }
 
 /// The most a debate can make and spend, before it runs.
@@ -153,12 +176,8 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     models.dedup();
     let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
     let cost_micro_usd = unpriced.is_empty().then(|| {
-        let dearest =
-            models.iter().filter_map(|m| price_of(spec, m)).fold(Price { input: 0.0, output: 0.0 }, |a, p| Price {
-                input: a.input.max(p.input),
-                output: a.output.max(p.output),
-            });
-        cost(dearest, prompt_tokens, completion_tokens)
+        let dearest = models.iter().filter_map(|m| price_of(spec, m)).fold(Price::new(0.0, 0.0), dearer);
+        bound(dearest, prompt_tokens, completion_tokens)
     });
     CostEstimate { calls, prompt_tokens, completion_tokens, cost_micro_usd, unpriced }
 }
@@ -177,6 +196,12 @@ pub struct SeatUsage {
     /// Calls answered or failed, regenerations and summaries included.
     pub calls: u32,
     pub prompt_tokens: u64,
+    /// Of the prompt tokens, those read from the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cached_tokens: u64,
+    /// Of the prompt tokens, those written to the provider's prompt cache.
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cache_write_tokens: u64,
     pub completion_tokens: u64,
     /// Calls whose provider reported no usage: their tokens are estimated (characters / 4).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -190,6 +215,10 @@ pub struct SeatUsage {
 pub struct UsageTotal {
     pub calls: u32,
     pub prompt_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cached_tokens: u64,
+    #[serde(default, skip_serializing_if = "is_zero_u64")]
+    pub cache_write_tokens: u64,
     pub completion_tokens: u64,
     #[serde(default, skip_serializing_if = "is_zero")]
     pub estimated_calls: u32,
@@ -204,12 +233,42 @@ fn is_zero(n: &u32) -> bool {
     *n == 0
 }
 
-/// One call's tokens, reported or estimated.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+fn is_zero_u64(n: &u64) -> bool {
+    *n == 0
+}
+
+/// One call's tokens, reported or estimated. `prompt` is every prompt
+/// token; `cached` and `cache_write` are parts of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CallTokens {
     pub prompt: u64,
+    pub cached: u64,
+    pub cache_write: u64,
     pub completion: u64,
     pub estimated: bool,
+}
+
+impl CallTokens {
+    /// The tokens a provider reported for a call.
+    pub fn reported(u: &crate::Usage) -> CallTokens {
+        CallTokens {
+            prompt: u.prompt_tokens as u64,
+            cached: u.cached_tokens.unwrap_or(0) as u64,
+            cache_write: u.cache_write_tokens.unwrap_or(0) as u64,
+            completion: u.completion_tokens as u64,
+            estimated: false,
+        }
+    }
+
+    /// The prompt as (missed, read from the cache, written to it). The
+    /// counts are the provider's, so untrusted: a read is never more than the
+    /// prompt, and a write never more than what the read left (OpenRouter has
+    /// reported the same tokens as both read and written).
+    pub fn prompt_parts(&self) -> (u64, u64, u64) {
+        let read = self.cached.min(self.prompt);
+        let written = self.cache_write.min(self.prompt - read);
+        (self.prompt - read - written, read, written)
+    }
 }
 
 impl UsageReport {
@@ -223,6 +282,8 @@ impl UsageReport {
                     model: model.to_string(),
                     calls: 0,
                     prompt_tokens: 0,
+                    cached_tokens: 0,
+                    cache_write_tokens: 0,
                     completion_tokens: 0,
                     estimated_calls: 0,
                     cost_micro_usd: price_of(spec, model).map(|_| Usd(0)),
@@ -231,11 +292,14 @@ impl UsageReport {
             }
         };
         row.calls += 1;
+        let (_, read, written) = tokens.prompt_parts();
         row.prompt_tokens += tokens.prompt;
+        row.cached_tokens += read;
+        row.cache_write_tokens += written;
         row.completion_tokens += tokens.completion;
         row.estimated_calls += tokens.estimated as u32;
         if let (Some(total), Some(price)) = (row.cost_micro_usd.as_mut(), price_of(spec, model)) {
-            total.0 += cost(price, tokens.prompt, tokens.completion).0;
+            total.0 += cost(price, &tokens).0;
         }
     }
 
@@ -246,6 +310,8 @@ impl UsageReport {
         for s in &self.seats {
             total.calls += s.calls;
             total.prompt_tokens += s.prompt_tokens;
+            total.cached_tokens += s.cached_tokens;
+            total.cache_write_tokens += s.cache_write_tokens;
             total.completion_tokens += s.completion_tokens;
             total.estimated_calls += s.estimated_calls;
             match s.cost_micro_usd {
@@ -313,9 +379,29 @@ mod tests {
         assert_eq!(Usd(120_000).display(), "$0.12");
         assert_eq!(Usd::from_dollars(0.25), Usd(250_000));
         // 1,000 prompt tokens at $2.50/M and 500 completion tokens at $10/M: $0.0025 + $0.005.
-        assert_eq!(cost(Price { input: 2.5, output: 10.0 }, 1_000, 500), Usd(7_500));
+        let tokens = CallTokens { prompt: 1_000, completion: 500, ..CallTokens::default() };
+        assert_eq!(cost(Price::new(2.5, 10.0), &tokens), Usd(7_500));
+        assert_eq!(bound(Price::new(2.5, 10.0), 1_000, 500), Usd(7_500));
         // In JSON, the integer itself: one unit everywhere.
         assert_eq!(serde_json::to_string(&Usd(7_500)).unwrap(), "7500");
+    }
+
+    #[test]
+    fn cache_rates_price_what_was_cached_and_the_bound_counts_on_no_hit() {
+        // Anthropic's shape: $3 in, $0.30 a cache read, $3.75 a cache write, $15 out.
+        let sonnet = Price { cache_read: Some(0.3), cache_write: Some(3.75), ..Price::new(3.0, 15.0) };
+        let tokens = CallTokens { prompt: 1_000, cached: 600, cache_write: 300, completion: 10, ..Default::default() };
+        // 100 missed at 3, 600 read at 0.3, 300 written at 3.75, 10 out at 15.
+        assert_eq!(cost(sonnet, &tokens), Usd(300 + 180 + 1_125 + 150));
+        // Without cache rates a cached token costs the input price: never less than billed.
+        assert_eq!(cost(Price::new(3.0, 15.0), &tokens), Usd(3_000 + 150));
+        // The bound: every prompt token at the dearer of a miss and a write.
+        assert_eq!(bound(sonnet, 1_000, 10), Usd(3_750 + 150));
+        // A chain is priced at each rate's dearest; a rate no model sets stays unset.
+        let gpt = Price { cache_read: Some(1.25), ..Price::new(2.5, 10.0) };
+        let chain = dearer(sonnet, gpt);
+        assert_eq!((chain.input, chain.cache_read, chain.cache_write), (3.0, Some(1.25), Some(3.75)));
+        assert_eq!(dearer(Price::new(1.0, 2.0), Price::new(2.0, 1.0)), Price::new(2.0, 2.0));
     }
 
     #[test]
@@ -325,6 +411,8 @@ mod tests {
             model: format!("openai/{seat}"),
             calls: 1,
             prompt_tokens: 10,
+            cached_tokens: 0,
+            cache_write_tokens: 0,
             completion_tokens: 5,
             estimated_calls,
             cost_micro_usd: cost.map(Usd),

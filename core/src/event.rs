@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ConsensusCheck, FailureKind, Outcome, Phase, RequestId};
+use crate::{ConsensusCheck, FailureKind, Outcome, Phase, RequestId, Usage};
 
 /// The version of the event envelope.
 /// 2: `type` is kebab-case (it was snake_case in 1).
@@ -71,6 +71,11 @@ pub enum EventKind {
         speaker: String,
         challenger: bool,
         text: String,
+        /// The tokens the provider billed for the reply, cache reads and
+        /// writes included, when it reported them: a live view can show
+        /// spending and cache hits as they happen.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        usage: Option<Usage>,
     },
     TurnFailed {
         id: RequestId,

@@ -126,24 +126,38 @@ pub fn inert_markdown(text: &str) -> String {
     inert::text(text)
 }
 
-/// Tokens and cost per seat; `≈` marks numbers estimated for calls without reported usage.
+/// Tokens and cost per seat; `≈` marks numbers estimated for calls without
+/// reported usage. The cache columns appear once a provider reported a cache
+/// read or write: without them they would be zeros on every row.
 fn usage_table(out: &mut String, u: &crate::UsageReport) {
     if u.seats.is_empty() {
         return;
     }
     // Without any price, a cost column would only say "unpriced" on every row.
     let priced = u.seats.iter().any(|s| s.cost_micro_usd.is_some());
-    out.push_str("## Usage\n\n| seat | model | calls | prompt tokens | completion tokens |");
-    out.push_str(if priced { " cost |\n|---|---|---:|---:|---:|---:|\n" } else { "\n|---|---|---:|---:|---:|\n" });
+    let cached = u.total.cached_tokens > 0 || u.total.cache_write_tokens > 0;
+    out.push_str("## Usage\n\n| seat | model | calls | prompt tokens |");
+    out.push_str(if cached { " cache reads | cache writes |" } else { "" });
+    out.push_str(" completion tokens |");
+    out.push_str(if priced { " cost |\n" } else { "\n" });
+    out.push_str("|---|---|---:|---:|");
+    out.push_str(if cached { "---:|---:|" } else { "" });
+    out.push_str(if priced { "---:|---:|\n" } else { "---:|\n" });
     let approx = |estimated: u32| if estimated > 0 { "≈" } else { "" };
     let money = |c: Option<crate::Usd>| c.map_or("unpriced".to_string(), |c| c.display());
+    let cache = |read: u64, written: u64| if cached { format!(" {read} | {written} |") } else { String::new() };
     for s in &u.seats {
         let a = approx(s.estimated_calls);
         let cost = if priced { format!(" {} |", money(s.cost_micro_usd)) } else { String::new() };
         let _ = writeln!(
             out,
-            "| {} | `{}` | {} | {a}{} | {a}{} |{cost}",
-            s.seat, s.model, s.calls, s.prompt_tokens, s.completion_tokens
+            "| {} | `{}` | {} | {a}{} |{} {a}{} |{cost}",
+            s.seat,
+            s.model,
+            s.calls,
+            s.prompt_tokens,
+            cache(s.cached_tokens, s.cache_write_tokens),
+            s.completion_tokens
         );
     }
     let t = &u.total;
@@ -154,8 +168,14 @@ fn usage_table(out: &mut String, u: &crate::UsageReport) {
         (Some(c), false) => format!(" {} + unpriced |", c.display()),
         (None, _) => " unpriced |".to_string(),
     };
-    let _ =
-        writeln!(out, "| **total** | | {} | {a}{} | {a}{} |{cost}\n", t.calls, t.prompt_tokens, t.completion_tokens);
+    let _ = writeln!(
+        out,
+        "| **total** | | {} | {a}{} |{} {a}{} |{cost}\n",
+        t.calls,
+        t.prompt_tokens,
+        cache(t.cached_tokens, t.cache_write_tokens),
+        t.completion_tokens
+    );
     if t.estimated_calls > 0 {
         let _ = writeln!(
             out,

@@ -37,6 +37,14 @@ pub struct ModelRequest {
     /// fallback chain), by reference: the wire layer shapes each call by it.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub traits: BTreeMap<String, ModelTraits>,
+    /// Where a prefix worth caching ends, as byte offsets into the last
+    /// message's content, ascending: the end of the stable head (the
+    /// question) and of the history. A provider that caches only what it is
+    /// asked to (Anthropic's `cache_control`) is asked to cache up to each;
+    /// the others cache prefixes on their own. Only turns carry them: the
+    /// judge's and summaries' prompts are not sent again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cache_marks: Vec<u32>,
 }
 
 /// Why a request exists.

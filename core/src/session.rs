@@ -165,6 +165,7 @@ impl Session {
                     speaker: speaker.clone(),
                     challenger: slot.challenger,
                     text: text.clone(),
+                    usage: *usage,
                 });
                 if cut {
                     let message = format!(
@@ -349,12 +350,13 @@ impl Session {
             && !slot.challenger
             && call.expect.is_none()
         {
-            call.prompt.system.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
+            // Last, with the turn's own instruction: the head stays shared.
+            call.prompt.after.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
         }
         // The judge of a debate with a checkable answer gives the council's
         // answer too, so an evaluation can score the synthesis beside the vote.
         if spec.takes_answers() && slot.purpose == Purpose::Judge && call.expect.is_none() {
-            call.prompt.system.push_str(&format!("\n\n{}", crate::answer::JUDGE_INSTRUCTION));
+            call.prompt.after.push_str(&format!("\n\n{}", crate::answer::JUDGE_INSTRUCTION));
         }
         let participant = match slot.seat {
             Seat::Panel(i) => &spec.panel[i],
@@ -376,6 +378,9 @@ impl Session {
             traits: crate::reasoning::chain(&participant.model)
                 .filter_map(|m| spec.models.get(m).map(|t| (m.to_string(), *t)))
                 .collect(),
+            // A one-off prompt marked for caching would only be written to a
+            // cache (Anthropic bills that above the input price), never read.
+            cache_marks: if slot.purpose == Purpose::Turn { rendered.cache_marks } else { Vec::new() },
         };
         let started = match slot.purpose {
             Purpose::Judge => {

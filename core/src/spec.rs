@@ -64,6 +64,38 @@ pub struct Price {
     pub input: f64,
     /// Per million completion (output) tokens.
     pub output: f64,
+    /// Per million prompt tokens read from the provider's prompt cache; a
+    /// cached token costs `input` when it is left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read: Option<f64>,
+    /// Per million prompt tokens written to the provider's prompt cache
+    /// (Anthropic bills a write above the input price); `input` when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write: Option<f64>,
+}
+
+impl Price {
+    /// A price with no cache rates: every prompt token at `input`.
+    pub const fn new(input: f64, output: f64) -> Price {
+        Price { input, output, cache_read: None, cache_write: None }
+    }
+
+    /// What a prompt token read from the cache costs.
+    pub fn read_rate(&self) -> f64 {
+        self.cache_read.unwrap_or(self.input)
+    }
+
+    /// What a prompt token written to the cache costs.
+    pub fn write_rate(&self) -> f64 {
+        self.cache_write.unwrap_or(self.input)
+    }
+
+    /// The most one prompt token can cost: a miss, or a write where that is
+    /// dearer. A bound must not count on a cache hit, and a prompt marked
+    /// for caching may be written in full.
+    pub fn prompt_ceiling(&self) -> f64 {
+        self.input.max(self.write_rate())
+    }
 }
 
 /// One seat at the table (or the judge's chair).
@@ -287,7 +319,13 @@ impl DebateSpec {
             return Err(Error::spec("limits.temperature", "must be between 0 and 2"));
         }
         for (model, price) in &self.prices {
-            for (name, value) in [("input", price.input), ("output", price.output)] {
+            let rates = [
+                ("input", Some(price.input)),
+                ("output", Some(price.output)),
+                ("cache_read", price.cache_read),
+                ("cache_write", price.cache_write),
+            ];
+            for (name, value) in rates.into_iter().filter_map(|(n, v)| Some((n, v?))) {
                 if !(value.is_finite() && value >= 0.0) {
                     return Err(Error::spec(format!("prices.{model}.{name}"), "USD per million tokens, zero or more"));
                 }

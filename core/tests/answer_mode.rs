@@ -117,6 +117,16 @@ fn only_answer_mode_records_a_vote() {
     }
 }
 
+/// The request's own instruction: its user message after the last quoted
+/// line of history, where the closing line it asks for is (the history
+/// quotes earlier replies, which may hold an ANSWER line of their own).
+fn turn_part(r: &agon_core::ModelRequest) -> &str {
+    let user = &r.messages.last().unwrap().content;
+    let quoted = user.rfind("\n>").map_or(0, |i| i + 1);
+    let start = user[quoted..].find('\n').map_or(user.len(), |i| quoted + i);
+    &user[start..]
+}
+
 #[test]
 fn any_prose_protocol_takes_answers_and_the_vote_when_the_spec_has_one() {
     let mut s = spec(json!({"name": "round-robin"}), &["a", "b", "c"], 2, true);
@@ -129,7 +139,7 @@ fn any_prose_protocol_takes_answers_and_the_vote_when_the_spec_has_one() {
     // Every turn is asked for the line, and the judge for the council's (an
     // evaluation may score the synthesis); nothing else is.
     for req in &r.requests {
-        let asked = req.messages[0].content.contains("ANSWER:");
+        let asked = turn_part(req).contains("ANSWER:");
         assert_eq!(asked, matches!(req.purpose, Purpose::Turn | Purpose::Judge), "{:?} {}", req.purpose, req.seat);
     }
     // c never wrote a line; the kind is a number, so its closing statement is read (18).
@@ -150,7 +160,7 @@ fn the_adversary_is_not_asked_for_an_answer() {
         .requests
         .iter()
         .filter(|q| q.purpose == Purpose::Turn)
-        .map(|q| (q.seat.as_str(), q.messages[0].content.contains("ANSWER:")))
+        .map(|q| (q.seat.as_str(), turn_part(q).contains("ANSWER:")))
         .collect();
     assert!(asked.iter().all(|(seat, a)| (*seat == "a") != *a), "{asked:?}");
 }

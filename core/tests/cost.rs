@@ -44,9 +44,9 @@ fn hand_computed_bounds() {
     // Priced: everything at the dearest price ($2 in, $8 out per million tokens).
     let mut s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
     for m in ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"] {
-        s.prices.insert(m.into(), Price { input: 1.0, output: 4.0 });
+        s.prices.insert(m.into(), Price::new(1.0, 4.0));
     }
-    s.prices.insert("openai/b-model".into(), Price { input: 2.0, output: 8.0 });
+    s.prices.insert("openai/b-model".into(), Price::new(2.0, 8.0));
     let e = worst_case(&s);
     let micro = (7 * 1508 + (2 * 128 + 16) * 21) * 2 + (6 * 64 + 128) * 8;
     assert_eq!(e.cost_micro_usd, Some(Usd(micro)));
@@ -136,7 +136,7 @@ proptest! {
         let mut s = registry_spec(which, 3, rounds, true, judge_mode);
         let name = s.protocol.name.clone();
         for p in s.panel.iter().chain(&s.judge) {
-            s.prices.insert(p.model.clone(), Price { input: 3.0, output: 15.0 });
+            s.prices.insert(p.model.clone(), Price::new(3.0, 15.0));
         }
         s.max_cost = Some(limit as f64 / 1e6);
         let mut k = 0;

@@ -74,7 +74,10 @@ fn the_challenger_gets_the_strengthened_prompt_and_nobody_else_does() {
     assert_eq!(deliberation.len(), 3 + 1, "three turns and the challenger asked once more by the quality gate");
     for r in deliberation {
         let is_challenger = r.seat == "a";
-        assert_eq!(r.messages[0].content.contains("CHALLENGER"), is_challenger, "{}", r.seat);
+        // The role is the turn's own: it comes last, after the shared head and history.
+        let user = &r.messages.last().unwrap().content;
+        assert_eq!(user.contains("CHALLENGER"), is_challenger, "{}", r.seat);
+        assert!(!r.messages[0].content.contains("CHALLENGER"), "the shared head names no role");
     }
 }
 

@@ -25,7 +25,8 @@ pub fn catalog() -> &'static Catalog {
 pub fn overrides(config: &Config) -> BTreeMap<String, CatalogEntry> {
     let mut out = config.models.clone();
     for (model, p) in &config.prices {
-        let price = CatalogPrice { input: p.input, output: p.output, cache_read: None, cache_write: None };
+        let price =
+            CatalogPrice { input: p.input, output: p.output, cache_read: p.cache_read, cache_write: p.cache_write };
         out.entry(model.clone()).or_default().price = Some(price);
     }
     out
@@ -92,17 +93,21 @@ mod tests {
             assert_eq!((t.reasoning, t.temperature), (reasoning, temperature), "{model}");
         }
         assert!(c.resolve("anthropic/claude-sonnet-4-5-20250929", &BTreeMap::new()).is_some(), "a dated name");
+        // Cache rates come from the snapshot, as the spec's price carries them:
+        // Anthropic bills a cache write above the input price, a read at a tenth.
+        let sonnet = c.resolve("anthropic/claude-sonnet-4-5", &BTreeMap::new()).and_then(|e| e.spec_price()).unwrap();
+        assert!(sonnet.cache_read.unwrap() < sonnet.input && sonnet.cache_write.unwrap() > sonnet.input, "{sonnet:?}");
     }
 
     #[test]
     fn agon_toml_overrides_and_unknown_hosted_models_are_named() {
         let config = Config::parse(
-            "[models.\"openai/mine\"]\nreasoning = true\n[prices.\"openai/gpt-4o\"]\ninput = 1.0\noutput = 2.0\n",
+            "[models.\"openai/mine\"]\nreasoning = true\n[prices.\"openai/gpt-4o\"]\ninput = 1.0\noutput = 2.0\ncache_read = 0.5\n",
             std::path::Path::new("agon.toml"),
         )
         .unwrap();
         let o = overrides(&config);
-        assert_eq!(o["openai/gpt-4o"].price.map(|p| (p.input, p.output)), Some((1.0, 2.0)));
+        assert_eq!(o["openai/gpt-4o"].price.map(|p| (p.input, p.output, p.cache_read)), Some((1.0, 2.0, Some(0.5))));
         assert_eq!(
             unknown(["openai/mine", "openai/gpt-9-preview", "ollama/llama3.2", "openai/gpt-4o"], &config, &|_| true),
             ["openai/gpt-9-preview"]

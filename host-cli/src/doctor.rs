@@ -225,6 +225,7 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<P
         expect: None,
         reasoning: None,
         traits: crate::catalog::traits_of(model),
+        cache_marks: Vec::new(),
     };
     let options = CallOptions::new(timeout, false);
     if reference.provider == "cmd" {

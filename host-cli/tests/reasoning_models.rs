@@ -195,6 +195,7 @@ fn a_gemini_retry_delay_in_the_error_body_is_waited_for_within_the_cap() {
             // As the engine would ask it of a model the catalog says reasons.
             reasoning: Some(wit::ReasoningRequest { effort: None, budget: None, allowance: 1_024 }),
             traits: agon_cli::catalog::traits_of("gemini/gemini-2.5-flash"),
+            cache_marks: Vec::new(),
         };
         let (mut waits, mut notes) = (Vec::new(), Vec::new());
         let done = agon_cli::host::call_seat(

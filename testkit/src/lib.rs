@@ -26,6 +26,7 @@
 
 pub mod cases;
 mod http;
+pub mod prefix_cache;
 mod reply;
 pub mod sandbox;
 mod strict;
@@ -324,7 +325,15 @@ fn messages_of(wire: Wire, body: &Value) -> Value {
             if let Some(system) = body["system"].as_str() {
                 out.push(json!({"role": "system", "content": system}));
             }
-            out.extend(body["messages"].as_array().cloned().unwrap_or_default());
+            // A message's content is a string, or text blocks (cut where the
+            // client asked for the prompt to be cached).
+            for m in body["messages"].as_array().into_iter().flatten() {
+                let content = match &m["content"] {
+                    Value::Array(blocks) => Value::from(text_of(&Value::Array(blocks.clone()))),
+                    other => other.clone(),
+                };
+                out.push(json!({"role": m["role"], "content": content}));
+            }
             Value::Array(out)
         }
         Wire::Gemini => {

@@ -430,6 +430,19 @@ fn anthropic(model: &str, body: &Value, headers: Headers, reasoning: u64) -> Res
             "Unexpected role \"system\". The Messages API accepts a top-level `system` parameter, not \"system\" as an input message role.",
         ));
     }
+    // Prompt caching takes at most four breakpoints a request (Anthropic's
+    // prompt-caching guide; the body as tghamm/Anthropic.SDK#50 quotes it).
+    let breakpoints = [&body["system"], &body["messages"]]
+        .into_iter()
+        .flat_map(|v| v.as_array().into_iter().flatten())
+        .flat_map(|m| std::iter::once(m).chain(m["content"].as_array().into_iter().flatten()))
+        .filter(|b| b["cache_control"].is_object())
+        .count();
+    if breakpoints > 4 {
+        return Err(anthropic_error(&format!(
+            "A maximum of 4 blocks with cache_control may be provided. Found {breakpoints}."
+        )));
+    }
     let temperature = field(body, "temperature");
     if claude.sampling_removed() {
         // "`temperature` is deprecated for this model." (conselara.dev, Comfy-Org/ComfyUI#13923);

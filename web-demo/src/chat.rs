@@ -42,6 +42,7 @@ mod tests {
             expect: None,
             reasoning: None,
             traits: Default::default(),
+            cache_marks: Vec::new(),
         }
     }
 

@@ -74,6 +74,7 @@ mod tests {
             expect: None,
             reasoning: None,
             traits: Default::default(),
+            cache_marks: Vec::new(),
         }
     }
 

@@ -4,6 +4,8 @@
 //! user and assistant and start with the user, so adjacent messages of one
 //! role are joined. Extended thinking comes in `thinking` blocks
 //! (`thinking_delta`, `signature_delta` when streamed): never answer text.
+//! Anthropic caches a prompt prefix only where a block asks it to
+//! (`cache_control`): the engine's cache marks become those blocks.
 
 use agon_core::{ModelRequest, Role, StopReason};
 use serde_json::{Value, json};
@@ -33,6 +35,12 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     if messages.first().is_none_or(|(role, _)| *role != "user") {
         messages.insert(0, ("user", "Go on.".to_string()));
     }
+    // The marks are offsets into the request's last message, which ends the
+    // last message sent (joined after others of its role, perhaps).
+    let marked = request.messages.last().filter(|m| m.role != Role::System).map_or(0, |m| m.content.len());
+    let last = messages.len() - 1;
+    let shift = messages[last].1.len().saturating_sub(marked);
+    let marks: Vec<usize> = request.cache_marks.iter().map(|&m| m as usize + shift).collect();
     // Thinking only when the seat asked for it (it is off by default here):
     // a budget of at least 1,024, below `max_tokens`, which must hold it and the reply.
     let thinking = shape.budget.filter(|_| shape.asked && shape.reasons()).map(|b| b.max(MIN_THINKING));
@@ -46,7 +54,14 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     let mut body = json!({
         "model": call.model,
         "max_tokens": max_tokens,
-        "messages": messages.iter().map(|(role, content)| json!({"role": role, "content": content})).collect::<Vec<_>>(),
+        "messages": messages
+            .iter()
+            .enumerate()
+            .map(|(i, (role, text))| {
+                let content = if i == last && !marks.is_empty() { content(text, &marks) } else { json!(text) };
+                json!({"role": role, "content": content})
+            })
+            .collect::<Vec<_>>(),
         "stream": call.stream,
     });
     if let Some(system) = system_text(request) {
@@ -63,6 +78,39 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     http.output_limit = max_tokens;
     http.headers.push(("anthropic-version".to_string(), VERSION.to_string()));
     http
+}
+
+/// Anthropic caches a prompt only up to the blocks marked `cache_control`,
+/// and refuses more than four marks in a request.
+const MAX_CACHE_BREAKPOINTS: usize = 4;
+
+/// A message's text as Anthropic gets it: a plain string, or, when the
+/// engine marked where cacheable prefixes end (`marks`, byte offsets into
+/// `text`), text blocks cut at those marks, each block that ends at a mark
+/// asking for the prompt up to it to be cached. Marks that are not on a
+/// character boundary or would leave an empty block are skipped; of the
+/// rest, the last four (the longest prefixes) are kept.
+fn content(text: &str, marks: &[usize]) -> Value {
+    let mut cuts: Vec<usize> =
+        marks.iter().copied().filter(|&m| m > 0 && m <= text.len() && text.is_char_boundary(m)).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let cuts = &cuts[cuts.len().saturating_sub(MAX_CACHE_BREAKPOINTS)..];
+    if cuts.is_empty() {
+        return json!(text);
+    }
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    for &cut in cuts {
+        if cut > start {
+            blocks.push(json!({"type": "text", "text": &text[start..cut], "cache_control": {"type": "ephemeral"}}));
+            start = cut;
+        }
+    }
+    if start < text.len() {
+        blocks.push(json!({"type": "text", "text": &text[start..]}));
+    }
+    Value::Array(blocks)
 }
 
 /// One streamed event.
@@ -150,6 +198,57 @@ fn merge_usage(p: &mut Progress, u: &Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cache_marks_become_cache_control_blocks_within_the_limit() {
+        let spec = json!({
+            "question": "Q?", "panel": [{"id": "a", "model": "anthropic/claude-sonnet-4-5"}],
+            "protocol": {"name": "round-robin"}, "rounds": 2,
+        });
+        let mut session = agon_core::Session::from_spec_json(&spec.to_string()).unwrap();
+        let mut requests = Vec::new();
+        while requests.len() < 2 {
+            match session.poll() {
+                agon_core::Output::Request(r) => {
+                    session.handle(agon_core::Input::reply(r.id, "An answer.")).unwrap();
+                    requests.push(r);
+                }
+                agon_core::Output::Done(_) => break,
+                _ => {}
+            }
+        }
+        let call = Call {
+            api: crate::Api::Anthropic,
+            reference: "anthropic/claude-sonnet-4-5",
+            model: "claude-sonnet-4-5",
+            stream: false,
+            server: None,
+        };
+        // Round 2's prompt: the question, the history, the turn's own part.
+        let r = &requests[1];
+        let body: Value = serde_json::from_str(&crate::request(&call, r).body).unwrap();
+        let blocks = body["messages"][0]["content"].as_array().expect("text blocks");
+        let user = &r.messages.last().unwrap().content;
+        let text: String = blocks.iter().map(|b| b["text"].as_str().unwrap()).collect();
+        assert_eq!(&text, user, "the blocks are the message, cut");
+        let marked: Vec<&str> = blocks
+            .iter()
+            .filter(|b| b["cache_control"]["type"] == "ephemeral")
+            .map(|b| b["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(marked.len(), 2, "{blocks:?}");
+        assert!(marked[0].starts_with("QUESTION:") && marked[1].contains("An answer."), "{marked:?}");
+        assert!(blocks.last().unwrap()["cache_control"].is_null(), "the turn's own part is not cached");
+        assert!(blocks.last().unwrap()["text"].as_str().unwrap().contains("It is your turn"));
+
+        // Never more than Anthropic's four breakpoints, never an empty block,
+        // never a cut inside a character.
+        let blocks = content("aé bcdefgh", &[1, 2, 3, 4, 5, 6, 7, 0, 99]);
+        let marked = blocks.as_array().unwrap().iter().filter(|b| b["cache_control"].is_object()).count();
+        assert_eq!(marked, MAX_CACHE_BREAKPOINTS);
+        assert!(blocks.as_array().unwrap().iter().all(|b| !b["text"].as_str().unwrap().is_empty()));
+        assert_eq!(content("plain", &[]), json!("plain"));
+    }
 
     #[test]
     fn cache_tokens_count_in_the_prompt() {

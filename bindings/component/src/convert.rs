@@ -87,6 +87,7 @@ pub fn request_in(r: wit::ModelRequest) -> core::ModelRequest {
                 (m, traits)
             })
             .collect(),
+        cache_marks: r.cache_marks,
     }
 }
 
@@ -234,6 +235,7 @@ fn request(r: core::ModelRequest) -> wit::ModelRequest {
                 (model, traits)
             })
             .collect(),
+        cache_marks: r.cache_marks,
     }
 }
 
@@ -289,8 +291,16 @@ fn event(e: core::Event) -> wit::DebateEvent {
         K::TurnStarted { id, round, phase: p, speaker, model, challenger } => {
             wit::EventKind::TurnStarted(wit::TurnStarted { id, round, phase: phase(p), speaker, model, challenger })
         }
-        K::TurnCompleted { id, round, phase: p, speaker, challenger, text } => {
-            wit::EventKind::TurnCompleted(wit::TurnCompleted { id, round, phase: phase(p), speaker, challenger, text })
+        K::TurnCompleted { id, round, phase: p, speaker, challenger, text, usage } => {
+            wit::EventKind::TurnCompleted(wit::TurnCompleted {
+                id,
+                round,
+                phase: phase(p),
+                speaker,
+                challenger,
+                text,
+                usage: usage.map(usage_out),
+            })
         }
         K::TurnFailed { id, round, phase: p, speaker, kind, message } => wit::EventKind::TurnFailed(wit::TurnFailed {
             id,

@@ -230,7 +230,7 @@ async function askServer(fetch, base, model, timeoutMs) {
 
 // The request as the WIT takes it: the lists it must have, a bigint id.
 function witRequest(request) {
-  return { ...request, id: BigInt(request.id), traits: request.traits ?? [] };
+  return { ...request, id: BigInt(request.id), traits: request.traits ?? [], cacheMarks: request.cacheMarks ?? [] };
 }
 
 // `openai/gpt-4o` → `gpt-4o`; a reference without this provider's prefix is sent as is.

@@ -92,7 +92,8 @@ def test_run_asks_every_arm_the_same_items_and_continues_where_it_stopped(tmp_pa
         user = r["messages"][-1]["content"]
         question = next(q for q in right if q in user)
         asked.append((r["seat"], question))
-        assert "ANSWER:" in r["messages"][0]["content"]
+        # The closing line is the turn's own instruction: in the user message, after the shared head.
+        assert "ANSWER:" in user and "ANSWER:" not in r["messages"][0]["content"]
         # Seat c is wrong on everything: the vote still has a majority.
         return "ANSWER: 999" if r["seat"] == "c" else right[question]
 

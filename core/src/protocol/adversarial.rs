@@ -577,17 +577,24 @@ fn artifact(debate: &Debate) -> String {
     prompt_kit::question(debate)
 }
 
+/// What both sides are told first, the same for each: the proposal (often
+/// long) then stays a prefix both share; each side's part comes last.
+const REVIEW: &str = "This is a competitive review of the proposal in the question: an advocate makes the case \
+that it is sound, a challenger makes the case that it has significant issues, and a judge weighs the two. \
+Your part is given at the end.";
+
 /// The advocate. Output: prose, citing the proposal.
 fn advocate_prompt(debate: &Debate) -> Prompt {
     Prompt {
-        system: format!(
-            "You review the proposal below with a bias toward approval. Make the strongest case that it is sound \
-and ready to proceed: what works, which trade-offs are acceptable, why the concerns are manageable. You must still \
-flag any genuinely blocking issue, framed as something that can be fixed. Be specific: cite the proposal.{}",
-            prompt_kit::persona(debate.seat(ADVOCATE))
-        ),
+        system: REVIEW.into(),
         before: artifact(debate),
-        after: "Write your review.".into(),
+        after: prompt_kit::turn_block(&[
+            "YOUR PART: THE ADVOCATE. Review the proposal above with a bias toward approval. Make the strongest case \
+that it is sound and ready to proceed: what works, which trade-offs are acceptable, why the concerns are manageable. \
+You must still flag any genuinely blocking issue, framed as something that can be fixed. Be specific: cite the proposal.",
+            &prompt_kit::persona(debate.seat(ADVOCATE)),
+            "Write your review.",
+        ]),
         ..Prompt::default()
     }
 }
@@ -596,21 +603,22 @@ flag any genuinely blocking issue, framed as something that can be fixed. Be spe
 /// concerns, most severe first, each with a citation, the risk and a fix.
 fn challenger_prompt(debate: &Debate) -> Prompt {
     Prompt {
-        system: format!(
-            "You are a senior reviewer who has watched more than fifty proposals like this one fail in production. \
-Your reputation rests on finding the real problems.\n\n\
-Make the strongest case that the proposal below has significant issues: weak architecture, missing edge cases, \
+        system: REVIEW.into(),
+        before: artifact(debate),
+        after: prompt_kit::turn_block(&[
+            "YOUR PART: THE CHALLENGER. You are a senior reviewer who has watched more than fifty proposals like this \
+one fail in production. Your reputation rests on finding the real problems.\n\n\
+Make the strongest case that the proposal above has significant issues: weak architecture, missing edge cases, \
 operational risks, anti-patterns.\n\n\
 STRUCTURE: exactly five concerns, numbered 1 to 5, most severe first. For each:\n\
 - quote or cite the part of the proposal it concerns;\n\
 - the concrete risk if it ships as is;\n\
 - a specific fix.\n\n\
 No softeners: never write \"minor nitpick\", \"probably fine but\" or \"just a thought\". A problem is stated as a \
-problem; a proposal with no real issues does not exist. Acknowledge what works, then argue why the issues outweigh it.{}",
-            prompt_kit::persona(debate.seat(CHALLENGER))
-        ),
-        before: artifact(debate),
-        after: "Write your five concerns.".into(),
+problem; a proposal with no real issues does not exist. Acknowledge what works, then argue why the issues outweigh it.",
+            &prompt_kit::persona(debate.seat(CHALLENGER)),
+            "Write your five concerns.",
+        ]),
         ..Prompt::default()
     }
 }
@@ -629,11 +637,15 @@ directly and specifically. Concede what is right; hold what is not, and say why.
         ),
     };
     Prompt {
-        system: format!("You are the {me} in a competitive review of the proposal below.\n\n{task}"),
+        system: REVIEW.into(),
         before: artifact(debate),
         history: prompt_kit::entries(debate, |_| true, |slot| side(slot.seat)),
         history_title: "THE REVIEW SO FAR".into(),
-        after: format!("Your {}, {}.", phase.as_str(), me.to_ascii_lowercase()),
+        after: prompt_kit::turn_block(&[
+            &format!("YOUR PART: THE {me}."),
+            &task,
+            &format!("Your {}, {}.", phase.as_str(), me.to_ascii_lowercase()),
+        ]),
     }
 }
 

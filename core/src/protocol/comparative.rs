@@ -299,17 +299,26 @@ fn name(seat: Seat) -> String {
 }
 
 /// An advocate. Output: prose arguing for its option through its lens.
+/// What every advocate is told first, the same for each: with the
+/// question and the options it is a prefix all advocates share; each one's
+/// option and lens come last.
+const COMPARISON: &str = "This is a comparison of options: each option has one advocate, who argues for it \
+through a lens of its own and then rebuts the others; a judge weighs the cases. Your option and part are given at the end.";
+
 fn advocate_prompt(debate: &Debate, options: &[String], i: usize) -> Prompt {
     Prompt {
-        system: format!(
-            "You are the advocate for option {} in a comparison of options. Argue FOR it as strongly as the facts \
-allow, and say honestly where it is weaker.\n\nYOUR LENS — {}{}",
-            label(i),
-            lens(i),
-            prompt_kit::persona(debate.seat(i))
-        ),
+        system: COMPARISON.into(),
         before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
-        after: format!("Make the case for option {}.", label(i)),
+        after: prompt_kit::turn_block(&[
+            &format!(
+                "You are the advocate for option {}. Argue FOR it as strongly as the facts allow, and say honestly \
+where it is weaker.",
+                label(i)
+            ),
+            &format!("YOUR LENS — {}", lens(i)),
+            &prompt_kit::persona(debate.seat(i)),
+            &format!("Make the case for option {}.", label(i)),
+        ]),
         ..Prompt::default()
     }
 }
@@ -317,15 +326,18 @@ allow, and say honestly where it is weaker.\n\nYOUR LENS — {}{}",
 /// A rebuttal. Output: prose answering the other advocates.
 fn rebuttal_prompt(debate: &Debate, options: &[String], i: usize) -> Prompt {
     Prompt {
-        system: format!(
-            "You are the advocate for option {}. Rebut the other advocates: answer their strongest points against \
-your option and show where their cases are weakest. Concede what is true.",
-            label(i)
-        ),
+        system: COMPARISON.into(),
         before: format!("{}\nTHE OPTIONS:\n{}", prompt_kit::question(debate), options_block(options)),
         history: prompt_kit::entries(debate, |_| true, |slot| name(slot.seat)),
         history_title: "THE CASES SO FAR".into(),
-        after: format!("Your rebuttal for option {}.", label(i)),
+        after: prompt_kit::turn_block(&[
+            &format!(
+                "You are the advocate for option {}. Rebut the other advocates: answer their strongest points \
+against your option and show where their cases are weakest. Concede what is true.",
+                label(i)
+            ),
+            &format!("Your rebuttal for option {}.", label(i)),
+        ]),
     }
 }
 

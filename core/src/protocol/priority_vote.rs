@@ -341,31 +341,32 @@ fn prompt(debate: &Debate, items: &[String], who: Lens) -> Prompt {
     let (seat, lens, intro) = match who {
         Lens::One(seat) => {
             let (lens, focus) = LENSES[seat];
-            (seat, lens, format!("You assign priorities to action items through one lens only.\n\nYOUR LENS — {focus}"))
+            (seat, lens, format!("Assign priorities through one lens only.\n\nYOUR LENS — {focus}"))
         }
         Lens::Both => (
             0,
             "urgency and impact",
-            format!(
-                "You assign priorities to action items, weighing two lenses together.\n\n{}\n{}",
-                LENSES[0].1, LENSES[1].1
-            ),
+            format!("Assign priorities weighing two lenses together.\n\n{}\n{}", LENSES[0].1, LENSES[1].1),
         ),
     };
     let list: String = items.iter().enumerate().map(|(i, t)| format!("{}. {t}\n", i + 1)).collect();
+    // The same for every lens: with the question and the items it is a
+    // prefix both lenses share; the lens comes last.
     Prompt {
-        system: format!(
-            "{intro}\n\n\
+        system: "You assign priorities to action items through a lens given at the end.\n\n\
 Give every item exactly one priority: P0 (now), P1 (this week), P2 (this month) or P3 (later). \
 Answer with a JSON list and nothing else, one entry per item, numbered as given:\n\
-[{{\"item\": <item number>, \"priority\": \"<P0|P1|P2|P3>\", \"why\": \"<one sentence through the {lens} lens>\"}}]{}",
-            prompt_kit::persona(debate.seat(seat))
-        ),
+[{\"item\": <item number>, \"priority\": \"<P0|P1|P2|P3>\", \"why\": \"<one sentence through your lens>\"}]"
+            .into(),
         before: format!("{}\nITEMS:\n{list}", prompt_kit::question(debate)),
-        after: format!(
-            "Your priorities through the {lens} lens{}, as JSON.",
-            if matches!(who, Lens::Both) { "es" } else { "" }
-        ),
+        after: prompt_kit::turn_block(&[
+            &intro,
+            &prompt_kit::persona(debate.seat(seat)),
+            &format!(
+                "Your priorities through the {lens} lens{}, as JSON.",
+                if matches!(who, Lens::Both) { "es" } else { "" }
+            ),
+        ]),
         ..Prompt::default()
     }
 }

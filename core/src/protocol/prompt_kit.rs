@@ -20,7 +20,18 @@ pub(crate) fn question(debate: &Debate) -> String {
     }
 }
 
-/// A seat's persona, as a paragraph to append to its system prompt.
+/// The turn's own part of a prompt, which goes last: who speaks, the round,
+/// the seat's persona and role, what to do now, the line to close with.
+/// Everything before it — the instructions every seat shares, the question,
+/// the history appended as it happened — is then the same from turn to turn
+/// and seat to seat, so a provider's prompt cache can serve it again.
+/// Blocks are trimmed and joined by a blank line; empty ones are left out.
+pub(crate) fn turn_block(blocks: &[&str]) -> String {
+    let kept: Vec<&str> = blocks.iter().map(|b| b.trim()).filter(|b| !b.is_empty()).collect();
+    kept.join("\n\n")
+}
+
+/// A seat's persona, as a paragraph to append to a prompt.
 pub(crate) fn persona(seat: &Participant) -> String {
     match &seat.persona {
         Some(p) if !p.trim().is_empty() => format!("\n\nYOUR PERSPECTIVE:\n{}", p.trim()),

@@ -30,24 +30,28 @@ impl RoundPolicy for Policy {
         let me = debate.seat(seat);
         let rounds = debate.spec.rounds();
         let instructions = me.persona.clone().unwrap_or_default();
+        // The same for every role and round; the role's own instructions come last.
         let system = format!(
-            "You are {name}.\n\n{instructions}\n\n\
-DEBATE CONTEXT: this is round {round} of {rounds} of a council debate between roles with different perspectives.\n\
+            "You take part in a council debate of {rounds} rounds between roles with different perspectives; \
+your role and its instructions are given at the end.\n\
 - Build on the earlier arguments, yours and the others'.\n\
 - Answer the counter-arguments made against your role's view.\n\
 - Bring in points your role sees that nobody has raised yet.\n\
 - Do not repeat yourself: refer to earlier points in a phrase instead of restating them.\n\
-- Two or three focused paragraphs.",
-            name = me.display_name(),
-            instructions = instructions.trim(),
+- Two or three focused paragraphs."
         );
         let history = prompt_kit::entries(debate, |_| true, |slot| label(debate, slot.seat));
+        let name = me.display_name();
         Prompt {
             system,
             before: prompt_kit::question(debate),
             history,
             history_title: "THE DEBATE SO FAR".into(),
-            after: format!("Round {round} of {rounds}: your turn, {}.", me.display_name()),
+            after: prompt_kit::turn_block(&[
+                &format!("You are {name}."),
+                &instructions,
+                &format!("Round {round} of {rounds}: your turn, {name}."),
+            ]),
         }
     }
 

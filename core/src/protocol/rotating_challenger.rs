@@ -285,20 +285,18 @@ fn judge_label(slot: &Slot) -> String {
 
 /// A blind first answer. Output: position, reasoning, confidence, in prose.
 fn blind_prompt(debate: &Debate, seat: usize, mode: ConsensusMode) -> Prompt {
-    let mut system = format!(
+    let system = format!(
         "You are one of {n} experts answering the same question independently. \
 You cannot see the other answers, and they cannot see yours.\n\n\
 Give your own best answer: state your position first, then the reasoning behind it, \
 then your confidence (high, medium or low) and what would change your mind. \
-Two or three short paragraphs.{persona}",
+Two or three short paragraphs.",
         n = debate.spec.panel.len(),
-        persona = prompt_kit::persona(debate.seat(seat)),
     );
     // In answer mode the blind answers carry the line too: they are each seat's first answer.
-    if mode.asks_for_answer() {
-        system.push_str(&consensus::closing(mode));
-    }
-    Prompt { system, before: prompt_kit::question(debate), ..Prompt::default() }
+    let closing = if mode.asks_for_answer() { consensus::closing(mode) } else { String::new() };
+    let after = prompt_kit::turn_block(&[&prompt_kit::persona(debate.seat(seat)), &closing]);
+    Prompt { system, before: prompt_kit::question(debate), after, ..Prompt::default() }
 }
 
 /// A deliberation turn. Output: prose, closed by the `VOTE:` line (or a plain
@@ -306,32 +304,31 @@ Two or three short paragraphs.{persona}",
 /// argues instead and is not asked where it stands.
 fn deliberation_prompt(debate: &Debate, seat: usize, round: u32, challenger: bool, mode: ConsensusMode) -> Prompt {
     let rounds = debate.spec.rounds();
-    let mut system = format!(
-        "You are {me} in a council of {n} experts. This is deliberation round {round} of {rounds}. \
-The other experts are shown only as numbered speakers; their earlier turns are quoted line by line with \"> \".\n\n\
+    // The same for every seat and round; who speaks and the challenger's role come last.
+    let system = format!(
+        "You are one of {n} experts in a council debate of {rounds} deliberation rounds. \
+The experts are shown only as numbered speakers; their earlier turns are quoted line by line with \"> \".\n\n\
 How to take your turn:\n\
 - Respond to specific points by speaker number: which hold up, which do not, and why.\n\
 - Change your position when an argument warrants it, and say so; keep it when it does not.\n\
-- Add what the discussion is missing. Two or three short paragraphs.{persona}",
-        me = prompt_kit::speaker(seat),
+- Add what the discussion is missing. Two or three short paragraphs.",
         n = debate.spec.panel.len(),
-        persona = prompt_kit::persona(debate.seat(seat)),
     );
-    if challenger {
-        system.push_str(CHALLENGER_ROLE);
-    } else {
-        system.push_str(&consensus::closing(mode));
-    }
+    let me = prompt_kit::speaker(seat);
+    let (role, closing) = if challenger { (CHALLENGER_ROLE, String::new()) } else { ("", consensus::closing(mode)) };
+    let after = prompt_kit::turn_block(&[
+        &format!("You are {me}. This is deliberation round {round} of {rounds}."),
+        &prompt_kit::persona(debate.seat(seat)),
+        role,
+        &format!("Your turn, {me}{}.", if challenger { ", as this round's challenger" } else { "" }),
+        &closing,
+    ]);
     Prompt {
         system,
         before: prompt_kit::question(debate),
         history: prompt_kit::entries(debate, |_| true, debater_label),
         history_title: "THE DISCUSSION SO FAR".into(),
-        after: format!(
-            "Your turn, {} (round {round} of {rounds}){}.",
-            prompt_kit::speaker(seat),
-            if challenger { ", as this round's challenger" } else { "" },
-        ),
+        after,
     }
 }
 

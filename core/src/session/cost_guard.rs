@@ -9,9 +9,10 @@ use crate::protocol::{EndKind, Ending, PlannedCall};
 
 impl Session {
     /// Whether `calls` fit under the spending limit at their worst: what was
-    /// spent so far, plus each call's rendered prompt and full `max_tokens`
-    /// (and the thinking a reasoning model may add) at its model's price. If
-    /// not, the ending that says so.
+    /// spent so far (cache reads at their own rate, as billed), plus each
+    /// call's rendered prompt with no cache hit and full `max_tokens` (and
+    /// the thinking a reasoning model may add) at its model's price. If not,
+    /// the ending that says so.
     pub(super) fn affordable(&self, calls: &[PlannedCall]) -> Result<(), Ending> {
         let spec = &self.debate.spec;
         let Some(limit) = spec.max_cost.map(cost::Usd::from_dollars) else { return Ok(()) };
@@ -27,7 +28,7 @@ impl Session {
                 crate::reasoning::request_for(seat, &spec.models, call.max_tokens).map_or(0, |r| r.allowance);
             let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
             let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
-            worst.0 += cost::cost(price, prompt, call.max_tokens as u64 + thinking as u64).0;
+            worst.0 += cost::bound(price, prompt, call.max_tokens as u64 + thinking as u64).0;
         }
         if spent.0 + worst.0 <= limit.0 {
             return Ok(());

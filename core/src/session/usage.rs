@@ -12,27 +12,20 @@ impl Session {
         for r in &self.debate.records {
             let tokens = match &r.answer {
                 None => continue,
-                Some(Answer::Text { usage: Some(u), .. }) => cost::CallTokens {
-                    prompt: u.prompt_tokens as u64,
-                    completion: u.completion_tokens as u64,
-                    estimated: false,
-                },
+                Some(Answer::Text { usage: Some(u), .. }) => cost::CallTokens::reported(u),
+                // No usage: no cache hit is assumed either, so the estimate
+                // errs high, as estimates of spending should.
                 Some(Answer::Text { text, usage: None, .. }) => cost::CallTokens {
                     prompt: r.prompt_tokens as u64,
                     completion: crate::estimate_tokens(text) as u64,
                     estimated: true,
+                    ..cost::CallTokens::default()
                 },
                 // A failed call the provider still billed (a reasoning model
                 // that thought past its budget) counts as billed.
-                Some(Answer::Failed { usage: Some(u), .. }) => cost::CallTokens {
-                    prompt: u.prompt_tokens as u64,
-                    completion: u.completion_tokens as u64,
-                    estimated: false,
-                },
+                Some(Answer::Failed { usage: Some(u), .. }) => cost::CallTokens::reported(u),
                 // Any other failed call is counted, with no tokens: nothing came back to count.
-                Some(Answer::Failed { usage: None, .. }) => {
-                    cost::CallTokens { prompt: 0, completion: 0, estimated: false }
-                }
+                Some(Answer::Failed { usage: None, .. }) => cost::CallTokens::default(),
             };
             let model = match r.slot.seat {
                 Seat::Panel(i) => &spec.panel[i].model,

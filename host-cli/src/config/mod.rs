@@ -240,6 +240,19 @@ pub struct PriceSettings {
     pub input: f64,
     /// USD per million output (completion) tokens.
     pub output: f64,
+    /// USD per million prompt tokens read from the provider's cache (`input` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read: Option<f64>,
+    /// USD per million prompt tokens written to the provider's cache (`input` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write: Option<f64>,
+}
+
+impl PriceSettings {
+    /// Every rate set, by its key.
+    fn rates(&self) -> impl Iterator<Item = f64> {
+        [Some(self.input), Some(self.output), self.cache_read, self.cache_write].into_iter().flatten()
+    }
 }
 
 impl Config {
@@ -400,14 +413,14 @@ impl Config {
             if !model.contains('/') {
                 return Err(format!("{}: write the model as provider/model", at(&format!("prices.\"{model}\""))));
             }
-            if !(price.input >= 0.0 && price.output >= 0.0 && price.input.is_finite() && price.output.is_finite()) {
+            if !price.rates().all(|r| r >= 0.0 && r.is_finite()) {
                 return Err(format!(
                     "{}: prices are USD per million tokens, zero or more",
                     at(&format!("prices.\"{model}\""))
                 ));
             }
             // The dearest models cost hundreds of dollars per million tokens; more is a typo.
-            if price.input > MAX_PRICE || price.output > MAX_PRICE {
+            if price.rates().any(|r| r > MAX_PRICE) {
                 return Err(format!(
                     "{}: prices are USD per million tokens; above {MAX_PRICE} is surely a mistake",
                     at(&format!("prices.\"{model}\""))
@@ -647,7 +660,10 @@ output = 10
         assert_eq!(c.panels["trio"].models.len(), 3);
         assert_eq!(c.providers["groq"].key_env.as_deref(), Some("MY_GROQ_KEY"));
         assert_eq!(c.commands["mine"].prompt, PromptVia::Argument);
-        assert_eq!(c.prices["openai/a"], PriceSettings { input: 2.5, output: 10.0 });
+        assert_eq!(
+            c.prices["openai/a"],
+            PriceSettings { input: 2.5, output: 10.0, cache_read: None, cache_write: None }
+        );
         // A relative role folder is relative to the file, not to where agon runs.
         assert_eq!(c.defaults.roles.as_deref(), Some(Path::new("/etc/agon/roles")));
     }

@@ -316,6 +316,7 @@ mod tests {
             expect: None,
             reasoning: None,
             traits: Vec::new(),
+            cache_marks: Vec::new(),
         }
     }
 
@@ -410,6 +411,7 @@ mod tests {
             expect: None,
             reasoning: None,
             traits: Vec::new(),
+            cache_marks: Vec::new(),
         };
         let started = Instant::now();
         let options = super::super::CallOptions::new(Duration::from_secs(60), true);

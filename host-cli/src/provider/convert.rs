@@ -51,6 +51,7 @@ pub(super) fn request(r: &wit::ModelRequest) -> agon_core::ModelRequest {
                 (model.clone(), traits)
             })
             .collect(),
+        cache_marks: r.cache_marks.clone(),
     }
 }
 

@@ -186,6 +186,7 @@ mod tests {
             expect: None,
             reasoning: None,
             traits: Vec::new(),
+            cache_marks: Vec::new(),
         }
     }
 

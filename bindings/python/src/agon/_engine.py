@@ -567,7 +567,7 @@ def _case(name: str) -> str:
 def _wit_request(request: Mapping[str, Any]) -> Any:
     """A request as a provider gets it (``poll``'s or ``poll_all``'s dict, or one written by
     hand) → the WIT ``model-request``. Enum values may be WIT names or serde's (``System``);
-    ``expect``, ``reasoning`` and ``traits`` may be left out; ``traits`` may be a mapping."""
+    ``expect``, ``reasoning``, ``traits`` and ``cache_marks`` may be left out; ``traits`` may be a mapping."""
     traits = request.get("traits") or []
     if isinstance(traits, Mapping):
         traits = list(traits.items())
@@ -594,6 +594,7 @@ def _wit_request(request: Mapping[str, Any]) -> Any:
             "context": t.get("context"),
             "max_output": t.get("max_output"),
         }) for reference, t in traits],
+        "cache_marks": list(request.get("cache_marks") or []),
     })
 
 
