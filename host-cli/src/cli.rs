@@ -266,6 +266,11 @@ pub struct McpArgs {
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
+    /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
+    /// folder). Relative paths and globs resolve in the first; `..`, absolute paths elsewhere and
+    /// symlinks leading out are refused.
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 fn at_least_one(text: &str) -> Result<usize, String> {
@@ -326,6 +331,11 @@ pub struct SpecArgs {
     /// Background every speaker receives with the question.
     #[arg(long)]
     pub context: Option<String>,
+    /// A file every speaker reads with the question, quoted under its path: a path, a glob
+    /// relative to the working folder (`'src/**/*.rs'`), or - for standard input
+    /// (`git diff | agon run "Review this change" --file -`). Repeatable; text only.
+    #[arg(long = "file", value_name = "PATH|GLOB|-")]
+    pub files: Vec<String>,
     /// Ceiling on each turn's reply, in tokens.
     #[arg(long, default_value_t = DEFAULT_MAX_TOKENS)]
     pub max_tokens: u32,
@@ -410,6 +420,8 @@ impl SpecArgs {
         DebateRequest {
             question,
             context: self.context,
+            files: self.files,
+            file_scope: crate::context_files::FileScope::WorkingFolder,
             protocol: self.protocol,
             protocol_file: self.protocol_file,
             document: None,

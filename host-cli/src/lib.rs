@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod compete_history;
 pub mod config;
+pub mod context_files;
 pub mod discovery;
 pub mod doctor;
 pub mod engine;

@@ -34,6 +34,7 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         retries: args.retries,
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
         allow_programs: args.allow_programs,
+        roots: agon_cli::context_files::roots(&args.roots).map_err(agon_cli::bad)?,
         config,
     };
     if args.allow_programs {
