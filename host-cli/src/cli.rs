@@ -58,7 +58,7 @@ pub enum Command {
         #[arg(long)]
         timeline: bool,
     },
-    /// Export a session as Markdown, JSON, or a self-contained HTML page.
+    /// Export a session as Markdown, JSON, a self-contained HTML page, or an Architecture Decision Record (adr).
     Export {
         /// The session id (or a prefix of it, or `last`).
         id: String,
@@ -593,6 +593,8 @@ pub enum ExportFormat {
     Md,
     Json,
     Html,
+    /// An Architecture Decision Record: status, context, decision, options, consequences, dissent.
+    Adr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -123,7 +123,8 @@ fn a_diff_on_standard_input_is_quoted_in_every_prompt_and_hashed_in_the_transcri
     assert!(replayed.status.success(), "{}", text(&replayed.stderr));
     assert_eq!(text(&replayed.stdout), text(&out.stdout));
     // `show` and the HTML export list the file with its hash.
-    for args in [&["show", "last"][..], &["export", "last", "--format", "html"]] {
+    for args in [&["show", "last"][..], &["export", "last", "--format", "html"], &["export", "last", "--format", "adr"]]
+    {
         let shown = env.agon(&server, args);
         assert!(text(&shown.stdout).contains(DIFF_SHA256), "{args:?}: {}", text(&shown.stdout));
     }
