@@ -127,6 +127,24 @@ pub(crate) fn check(files: &[ContextFile]) -> Result<(), Error> {
     Ok(())
 }
 
+/// With a context budget, the files may take at most half of every prompt:
+/// the budget keeps a prompt in bounds by cutting its head, and review
+/// material cut short without a word is worse than a refusal.
+pub(crate) fn check_budget(files: &[ContextFile], budget: Option<u32>) -> Result<(), Error> {
+    let Some(budget) = budget.filter(|_| !files.is_empty()) else { return Ok(()) };
+    let framed = estimate_tokens(&frame(files));
+    if framed > budget / 2 {
+        return Err(Error::spec(
+            "files",
+            format!(
+                "the files take about {framed} tokens of every prompt, more than half of limits.context_budget \
+                 ({budget}), so they would be cut: raise the budget, or give fewer or smaller files"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// A character that ends a line for some reader (a terminal, a tokenizer, a
 /// Unicode-aware editor), or is otherwise no part of a plain path.
 fn breaks_a_line(c: char) -> bool {
@@ -287,6 +305,21 @@ mod tests {
         let (field, reason) = field_of(check(&files).unwrap_err());
         assert_eq!(field, "files");
         assert!(reason.contains("'w4'") && reason.contains(&format!("cap of {MAX_FILES_BYTES} bytes")), "{reason}");
+    }
+
+    #[test]
+    fn with_a_context_budget_the_files_take_at_most_half_of_every_prompt() {
+        let files = [file("rfc.md", &"A line of the RFC.\n".repeat(200))];
+        let framed = estimate_tokens(&frame(&files));
+        check_budget(&files, None).unwrap();
+        check_budget(&files, Some(framed * 2)).unwrap();
+        let (field, reason) = field_of(check_budget(&files, Some(framed * 2 - 2)).unwrap_err());
+        assert_eq!(field, "files");
+        assert!(
+            reason.contains(&format!("about {framed} tokens")) && reason.contains("limits.context_budget"),
+            "{reason}"
+        );
+        check_budget(&[], Some(1000)).unwrap();
     }
 
     #[test]

@@ -252,6 +252,7 @@ impl DebateSpec {
             return Err(Error::spec("panel", "must have at least one participant"));
         }
         crate::files::check(&self.files)?;
+        crate::files::check_budget(&self.files, self.limits.context_budget)?;
         for (i, seat) in self.panel.iter().enumerate() {
             check_participant(seat, &format!("panel[{i}]"))?;
             if let Some(first) = self.panel[..i].iter().position(|s| s.id == seat.id) {
