@@ -133,12 +133,10 @@ fn resolve(pattern: &str, scope: &FileScope) -> Result<Vec<(String, PathBuf)>, S
     };
     found
         .into_iter()
-        .map(|path| {
-            let shown = match scope {
-                FileScope::WorkingFolder => path.to_string_lossy().trim_start_matches("./").to_string(),
-                FileScope::Roots(roots) => within(&path, pattern, roots)?,
-            };
-            Ok((shown, path))
+        .map(|path| match scope {
+            FileScope::WorkingFolder => Ok((path.to_string_lossy().trim_start_matches("./").to_string(), path)),
+            // The path checked is the path read: no link swapped in between leads out.
+            FileScope::Roots(roots) => within(&path, pattern, roots),
         })
         .collect()
 }
@@ -156,10 +154,10 @@ fn is_glob(pattern: &str) -> bool {
     pattern.contains(['*', '?', '['])
 }
 
-/// The path shown for a file inside one of `roots` (relative to the first
-/// root when inside it), or an error naming it: after every symlink is
-/// followed, it must lie inside a root.
-fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<String, String> {
+/// The path shown for a file inside one of `roots` (relative to its root),
+/// and its canonical path, which is the one read; or an error naming it:
+/// after every symlink is followed, it must lie inside a root.
+fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<(String, PathBuf), String> {
     let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => format!("files: '{pattern}': no such file"),
         _ => format!("files: '{pattern}': {e}"),
@@ -174,7 +172,8 @@ fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<String, Strin
     };
     // Shown as the caller named it, relative to its root: no machine's folders in a prompt.
     let named = if path.starts_with(root) { path.strip_prefix(root) } else { real.strip_prefix(root) };
-    Ok(named.unwrap_or(&real).to_string_lossy().into_owned())
+    let shown = named.unwrap_or(&real).to_string_lossy().into_owned();
+    Ok((shown, real))
 }
 
 fn shown_roots(roots: &[PathBuf]) -> String {
