@@ -22,6 +22,9 @@ pub struct SpecRequest {
     pub question: String,
     #[serde(default)]
     pub context: Option<String>,
+    /// Files every speaker reads with the question: `{path, text}`, read by the host.
+    #[serde(default)]
+    pub files: Vec<crate::ContextFile>,
     /// Model references in seat order, as typed; a fallback chain `a|b` is one seat.
     #[serde(default)]
     pub models: Vec<String>,
@@ -140,6 +143,7 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
     let spec = DebateSpec {
         question: request.question.trim().to_string(),
         context: request.context.filter(|c| !c.trim().is_empty()),
+        files: request.files,
         panel,
         judge,
         protocol: ProtocolSpec { name: name.to_string(), options },

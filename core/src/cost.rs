@@ -126,12 +126,13 @@ pub const ENTRY_TOKENS: u64 = 16;
 pub const MAX_PROMPT_TOKENS: u64 = 4_000_000;
 
 /// The largest prompt's text before any reply is quoted: the question, the
-/// context (as often as the protocol's prompts hold it), a persona, the
-/// protocol's own text.
+/// context and the files (as often as the protocol's prompts hold them), a
+/// persona, the protocol's own text.
 pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
     let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
-    // The context is quoted line by line too.
+    // The context is quoted line by line too, and so are the files.
     fixed += spec.context.as_deref().map_or(0, |c| 2 * estimate_tokens(c) as u64);
+    fixed += crate::files::prompt_tokens(&spec.files);
     fixed += spec
         .panel
         .iter()

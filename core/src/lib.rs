@@ -43,6 +43,7 @@ mod diversity;
 mod error;
 pub mod eval;
 mod event;
+mod files;
 #[cfg(feature = "testing")]
 pub mod fuzzing;
 pub mod hidden;
@@ -63,6 +64,7 @@ mod roles;
 #[cfg(feature = "testing")]
 pub mod script;
 mod session;
+mod sha256;
 mod spec;
 pub mod stance;
 mod transcript;
@@ -75,6 +77,9 @@ pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, 
 pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
+pub use files::{
+    ContextFile, FileRecord, MAX_FILE_BYTES, MAX_FILE_TOKENS, MAX_FILES_BYTES, MAX_FILES_TOKENS, MAX_PATH_CHARS,
+};
 pub use input::{FailureKind, Input, StopReason, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parse::extract_json;

@@ -16,6 +16,7 @@ pub fn markdown(t: &Transcript) -> String {
     if let Some(context) = &t.context {
         let _ = writeln!(out, "{}\n", results::quote(context));
     }
+    files_list(&mut out, &t.files);
     let panel: Vec<String> = t.participants.iter().map(|p| format!("{} (`{}`)", p.name, p.model)).collect();
     let _ = write!(out, "**Protocol:** {} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));
     match &t.judge {
@@ -106,6 +107,21 @@ pub fn markdown(t: &Transcript) -> String {
     }
     // Model and user text never renders as HTML or a script link.
     inert::text(&out)
+}
+
+/// The files the speakers read: each path as code (a fence longer than any
+/// run of backticks in it), its size and SHA-256. Their text is in the spec.
+fn files_list(out: &mut String, files: &[crate::FileRecord]) {
+    if files.is_empty() {
+        return;
+    }
+    out.push_str("**Files** (quoted in every prompt; size and SHA-256):\n\n");
+    for f in files {
+        let longest = f.path.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+        let ticks = "`".repeat(longest + 1);
+        let _ = writeln!(out, "- {ticks} {} {ticks} — {} bytes, `{}`", f.path, f.bytes, f.sha256);
+    }
+    out.push('\n');
 }
 
 /// The line under a reply cut at its token limit ("" for a whole one).

@@ -22,6 +22,10 @@ pub struct DebateSpec {
     /// Background every speaker receives with the question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// Files every speaker receives with the question, after the context:
+    /// text the host read, quoted in every prompt under its path.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<crate::ContextFile>,
     /// The debating seats, in panel order.
     pub panel: Vec<Participant>,
     /// The non-debating synthesizer; without one, the debate ends without a synthesis.
@@ -279,6 +283,8 @@ impl DebateSpec {
         if self.panel.is_empty() {
             return Err(Error::spec("panel", "must have at least one participant"));
         }
+        crate::files::check(&self.files)?;
+        crate::files::check_budget(&self.files, self.limits.context_budget)?;
         for (i, seat) in self.panel.iter().enumerate() {
             check_participant(seat, &format!("panel[{i}]"))?;
             if let Some(first) = self.panel[..i].iter().position(|s| s.id == seat.id) {
@@ -359,12 +365,16 @@ impl DebateSpec {
         // Checked here, so every host refuses it before a prompt is built.
         let prompt = crate::cost::fixed_prompt_tokens(self);
         if prompt > crate::cost::MAX_PROMPT_TOKENS {
-            let field = if self.document().is_some() { "protocol.options.document" } else { "context" };
+            let field = match (self.document().is_some(), self.files.is_empty()) {
+                (true, _) => "protocol.options.document",
+                (false, true) => "context",
+                (false, false) => "files",
+            };
             return Err(Error::spec(
                 field,
                 format!(
-                    "one prompt would hold about {prompt} tokens before any reply (the question, and the context as \
-                     often as the protocol's prompts repeat it); no model reads more than {}: shorten the context",
+                    "one prompt would hold about {prompt} tokens before any reply (the question, and the context and files as \
+                     often as the protocol's prompts repeat them); no model reads more than {}: shorten the context",
                     crate::cost::MAX_PROMPT_TOKENS / 2
                 ),
             ));

@@ -18,6 +18,7 @@ pub const TRANSCRIPT_FIELDS: &[&str] = &[
     "protocol",
     "question",
     "context",
+    "files",
     "seed",
     "participants",
     "judge",
@@ -39,6 +40,9 @@ pub struct Transcript {
     pub question: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
+    /// The files given as context: path, size and SHA-256 (the spec holds their text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<crate::FileRecord>,
     pub seed: u64,
     pub participants: Vec<SeatInfo>,
     pub judge: Option<SeatInfo>,

@@ -152,3 +152,27 @@ proptest! {
         }
     }
 }
+
+/// Issue 37: every prompt quotes the files, so the worst case counts them in
+/// every call, at twice their estimate (quoting), and so does `--max-cost`.
+#[test]
+fn files_count_in_every_prompt_of_the_worst_case() {
+    for info in agon_core::protocols() {
+        let spec = agon_core::example_spec(&info.name, info.min_seats.max(2) as usize, 1).unwrap();
+        let before = agon_core::worst_case(&spec);
+        let mut with = spec.clone();
+        let text = "line of a diff\n".repeat(4000); // 60,000 characters, 15,000 tokens
+        with.files = vec![agon_core::ContextFile { path: "change.diff".into(), text }];
+        with.validate().unwrap();
+        let after = agon_core::worst_case(&with);
+        assert_eq!(after.calls, before.calls, "{}", info.name);
+        assert!(
+            after.prompt_tokens >= before.prompt_tokens + 2 * 15_000 * before.calls as u64,
+            "{}: {} → {} over {} calls",
+            info.name,
+            before.prompt_tokens,
+            after.prompt_tokens,
+            before.calls
+        );
+    }
+}

@@ -61,7 +61,7 @@ pub enum Command {
         #[arg(long)]
         timeline: bool,
     },
-    /// Export a session as Markdown, JSON, or a self-contained HTML page.
+    /// Export a session as Markdown, JSON, a self-contained HTML page, or an Architecture Decision Record (adr).
     Export {
         /// The session id (or a prefix of it, or `last`).
         id: String,
@@ -289,6 +289,11 @@ pub struct McpArgs {
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
+    /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
+    /// folder). Relative paths and globs resolve in the first; `..`, absolute paths elsewhere and
+    /// symlinks leading out are refused.
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 fn at_least_one(text: &str) -> Result<usize, String> {
@@ -349,6 +354,11 @@ pub struct SpecArgs {
     /// Background every speaker receives with the question.
     #[arg(long)]
     pub context: Option<String>,
+    /// A file every speaker reads with the question, quoted under its path: a path, a glob
+    /// relative to the working folder (`'src/**/*.rs'`), or - for standard input
+    /// (`git diff | agon run "Review this change" --file -`). Repeatable; text only.
+    #[arg(long = "file", value_name = "PATH|GLOB|-")]
+    pub files: Vec<String>,
     /// Ceiling on each turn's reply, in tokens.
     #[arg(long, default_value_t = DEFAULT_MAX_TOKENS)]
     pub max_tokens: u32,
@@ -433,6 +443,8 @@ impl SpecArgs {
         DebateRequest {
             question,
             context: self.context,
+            files: self.files,
+            file_scope: crate::context_files::FileScope::WorkingFolder,
             protocol: self.protocol,
             protocol_file: self.protocol_file,
             document: None,
@@ -604,6 +616,8 @@ pub enum ExportFormat {
     Md,
     Json,
     Html,
+    /// An Architecture Decision Record: status, context, decision, options, consequences, dissent.
+    Adr,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

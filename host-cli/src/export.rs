@@ -84,6 +84,20 @@ pub fn html(t: &Value, results: &str, pictures: &[(String, String)]) -> String {
     if let Some(context) = t["context"].as_str() {
         let _ = write!(h, "<pre class=\"context\">{}</pre>", escape(context));
     }
+    // The files the speakers read: path, size, hash (their text is in the session's spec).
+    if let Some(files) = t["files"].as_array().filter(|f| !f.is_empty()) {
+        h.push_str("<ul class=\"files\">");
+        for f in files {
+            let _ = write!(
+                h,
+                "<li><code>{}</code> · {} bytes · <code>{}</code></li>",
+                escape(str_of(f, "path")),
+                f["bytes"],
+                escape(str_of(f, "sha256"))
+            );
+        }
+        h.push_str("</ul>");
+    }
     h.push_str("<ul class=\"panel\">");
     for p in t["participants"].as_array().into_iter().flatten() {
         let id = str_of(p, "id");

@@ -1,6 +1,7 @@
 //! The `agon` command-line host: runs the embedded agon component with
 //! wasmtime and performs the model calls it asks for.
 
+pub mod adr;
 pub mod batch;
 pub mod bounded;
 pub mod catalog;
@@ -8,6 +9,7 @@ pub mod cli;
 pub mod compete_eval;
 pub mod compete_history;
 pub mod config;
+pub mod context_files;
 pub mod discovery;
 pub mod doctor;
 pub mod engine;

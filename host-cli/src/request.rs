@@ -37,6 +37,11 @@ pub struct DebateRequest {
     pub question: String,
     /// Background every speaker receives with the question.
     pub context: Option<String>,
+    /// Files every speaker reads with the question: paths, globs, `-` for
+    /// standard input, read within `file_scope`.
+    pub files: Vec<String>,
+    /// Where `files` may be read from: the door decides.
+    pub file_scope: crate::context_files::FileScope,
     /// A protocol name (the catalog's or agon.toml's `[protocols]`); `NAME:SEAT` names an adversary.
     pub protocol: String,
     /// A protocol document of one's own, from a file.
@@ -92,6 +97,8 @@ impl Default for DebateRequest {
         DebateRequest {
             question: String::new(),
             context: None,
+            files: Vec::new(),
+            file_scope: crate::context_files::FileScope::WorkingFolder,
             protocol: DEFAULT_PROTOCOL.into(),
             protocol_file: None,
             document: None,

@@ -29,6 +29,8 @@ pub struct Inputs {
     /// The protocol document this run uses (`--protocol-file`, or agon.toml's
     /// `[protocols]`), checked by the engine; its options replace the catalog's.
     pub document: Option<crate::protocol_file::Checked>,
+    /// The files the request names, read.
+    pub files: Vec<agon_core::ContextFile>,
 }
 
 /// The spec request `args` describes. `protocols` is the engine's catalog:
@@ -171,6 +173,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         "seed": args.seed,
         "limits": limits,
         "context": args.context,
+        "files": inputs.files,
         "max_cost": args.max_cost,
         "reasoning": reasoning,
         "seat_reasoning": seat_reasoning,

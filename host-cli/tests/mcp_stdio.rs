@@ -250,3 +250,55 @@ fn a_debate_of_priced_models_reports_its_cost_and_an_unpriced_one_none() {
         assert!(results.get(field).is_none(), "{field} listed as a result: {checked}");
     }
 }
+
+/// Issue 37: `files` are read only inside the server's roots; `..`, an
+/// absolute path elsewhere, a symlink leading out and standard input are
+/// refused by name, before any call.
+#[test]
+fn files_are_read_only_inside_the_roots() {
+    let env = Sandbox::new("mcp-stdio", "roots");
+    let root = env.root.join("repo");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+    std::fs::write(env.root.join("secret.txt"), "not for the models\n").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env.root.join("secret.txt"), root.join("link.txt")).unwrap();
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let mut mcp = Mcp::start(&env, &["--root", root.to_str().unwrap()], Some(&server));
+    mcp.initialize();
+    let secret = env.root.join("secret.txt").display().to_string();
+    let mut refused = vec![
+        ("../secret.txt".to_string(), "'../secret.txt' leaves its folder with '..'".to_string()),
+        (secret.clone(), format!("'{secret}' is outside the server's roots")),
+        ("-".to_string(), "standard input".to_string()),
+    ];
+    if cfg!(unix) {
+        refused.push(("link.txt".into(), "'link.txt' leads outside the server's roots (a symlink)".into()));
+    }
+    for (n, (file, words)) in refused.iter().enumerate() {
+        let arguments =
+            json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "files": [file]});
+        let result = mcp.debate(10 + n as u64, arguments);
+        assert_eq!(result["isError"], true, "{file}: {result}");
+        assert!(text(&result).contains(words), "{file}: {result}");
+        assert!(!text(&result).contains("not for the models"));
+    }
+    assert!(server.stats().requests.is_empty(), "a refused file cost a call");
+    // Inside the root: read, quoted, and recorded by path relative to the root.
+    let arguments = json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "files": ["src/*.rs"]});
+    let result = mcp.debate(20, arguments);
+    assert_ne!(result["isError"], true, "{result}");
+    let prompts: Vec<String> = server.stats().requests.iter().map(|r| r.messages.to_string()).collect();
+    assert!(
+        !prompts.is_empty() && prompts.iter().all(|p| p.contains(r"FILE 1 of 1: src/a.rs (10 bytes)\n> fn a() {}")),
+        "{prompts:?}"
+    );
+    let show = json!({"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": {"name": "show", "arguments": {"session": "last", "format": "json"}}});
+    mcp.send(show.to_string().as_bytes());
+    let shown = text(&mcp.answer(30, Duration::from_secs(60))["result"]);
+    assert!(shown.contains("\"path\": \"src/a.rs\"") && shown.contains("\"sha256\""), "{shown}");
+}

@@ -39,6 +39,10 @@ pub struct Form {
     /// the question, as material rather than instructions.
     #[serde(default)]
     pub context: String,
+    /// Files dropped on the page or chosen, read as text (`{path, text}`): the
+    /// core quotes each after the context, checks the caps and hashes it.
+    #[serde(default)]
+    pub files: Vec<agon_core::ContextFile>,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
     /// How hard reasoning models think (`low`, `medium`, `high`); empty: each model's default.
@@ -70,6 +74,7 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     let request = SpecRequest {
         question: form.question.clone(),
         context: Some(form.context.clone()),
+        files: form.files.clone(),
         models,
         judge: Some(judge.to_string()).filter(|j| !j.is_empty()),
         no_judge: judge.is_empty(),
@@ -215,6 +220,7 @@ mod tests {
             role_models: BTreeMap::new(),
             question: " Tabs or spaces? ".into(),
             context: String::new(),
+            files: Vec::new(),
             max_tokens: 100,
             effort: String::new(),
         }
@@ -240,6 +246,16 @@ mod tests {
         assert_eq!(spec.judge.unwrap().model, "smollm2");
         assert_eq!(spec.question, "Tabs or spaces?");
         assert_eq!(spec.limits.judge_max_tokens, 200);
+    }
+
+    #[test]
+    fn dropped_files_reach_the_spec_and_a_binary_one_is_refused_by_name() {
+        let mut f = form("a,b", "j");
+        f.files = vec![agon_core::ContextFile { path: "change.diff".into(), text: "+ a line\n".into() }];
+        assert_eq!(spec(&f).unwrap().files, f.files);
+        f.files.push(agon_core::ContextFile { path: "logo.png".into(), text: "\u{89}PNG\0".into() });
+        let e = spec(&f).unwrap_err();
+        assert!(e.contains("files[1].text") && e.contains("'logo.png' is binary"), "{e}");
     }
 
     #[test]
@@ -338,6 +354,7 @@ mod tests {
             role_models: BTreeMap::new(),
             question: "Ship the billing rewrite on Monday?".into(),
             context: String::new(),
+            files: Vec::new(),
             max_tokens: 200,
             effort: String::new(),
         }

@@ -316,6 +316,55 @@ function onLiveEvent(event) {
   if (['turn-completed', 'turn-failed', 'debate-ended'].includes(event.type)) keep(event.type !== 'debate-ended', council.journal());
 }
 
+// Files as context: read as text when chosen or dropped, so a binary one is
+// refused by name at once; the core frames, caps and hashes them.
+let chosenFiles = [];
+
+/** A file's bytes as `{ path, text }`, or an error naming it when it is not UTF-8 text. */
+async function readContextFile(file) {
+  let text;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(await file.arrayBuffer());
+  } catch {
+    text = '\0';
+  }
+  if (text.includes('\0')) throw new Error(`the file ${file.name} is binary, not text: only text files can be context`);
+  return { path: file.name, text };
+}
+
+async function addFiles(list) {
+  for (const file of list) {
+    try {
+      const read = await readContextFile(file);
+      chosenFiles = chosenFiles.filter((f) => f.path !== read.path).concat(read);
+      $('#status').textContent = '';
+    } catch (error) {
+      $('#status').textContent = `Not added: ${error.message}`;
+    }
+  }
+  showFiles();
+}
+
+function showFiles() {
+  const list = $('#files-list');
+  list.replaceChildren(...chosenFiles.map((f) => {
+    const item = document.createElement('span');
+    item.className = 'chosen-file';
+    item.textContent = `${f.path} (${new TextEncoder().encode(f.text).length} bytes) `;
+    const remove = document.createElement('button');
+    remove.type = 'button';
+    remove.textContent = '×';
+    remove.setAttribute('aria-label', `Remove ${f.path}`);
+    remove.addEventListener('click', () => { chosenFiles = chosenFiles.filter((c) => c !== f); showFiles(); });
+    item.append(remove);
+    return item;
+  }));
+}
+
+$('#files').addEventListener('change', async (e) => { await addFiles(e.target.files); e.target.value = ''; });
+$('#files-drop').addEventListener('dragover', (e) => e.preventDefault());
+$('#files-drop').addEventListener('drop', (e) => { e.preventDefault(); addFiles(e.dataTransfer.files); });
+
 async function run(submit) {
   submit.preventDefault();
   reset();
@@ -330,7 +379,7 @@ async function run(submit) {
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
       document: own ? $('#protocol-document').value : '',
       rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value,
-      context: $('#context').value, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
+      context: $('#context').value, files: chosenFiles, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
       role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
     });

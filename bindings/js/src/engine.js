@@ -57,7 +57,8 @@ export function catalog() {
 }
 
 /**
- * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, options?, roles?,
+ * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, context?, files?,
+ * options?, roles?,
  * reasoning?, seatReasoning?, catalog?, catalogOverrides?, ... }` (snake_case keys are accepted as well).
  * Seat ids, the judge and role-council's roles are decided by the engine, as in every other host. Each
  * model gets its price and traits from the shipped catalog (`catalog: null` for none, or one of your
@@ -119,4 +120,22 @@ export const version = () => engine.version();
 /** A spec as the engine takes it: JSON text, or an object to serialize. */
 export function specText(spec) {
   return typeof spec === "string" ? spec : JSON.stringify(spec);
+}
+
+/**
+ * A file as a spec's `files` entry, `{ path, text }`, from its bytes (read them with `fs.readFile`
+ * in Node, `file.arrayBuffer()` in a browser). Throws, naming the file, when it is not UTF-8 text or
+ * holds a NUL byte; the engine checks the caps, frames it in every prompt and records its SHA-256.
+ */
+export function contextFile(path, bytes) {
+  let text;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    text = "\0";
+  }
+  if (text.includes("\0")) {
+    throw new Error(`the context file ${path} is binary, not text: only text files can be context`);
+  }
+  return { path, text };
 }

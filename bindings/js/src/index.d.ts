@@ -84,6 +84,18 @@ export declare function runDebate(spec: Spec, complete: Complete, options?: Driv
 /** Drive an existing session until it is done; resolves to its outcome. */
 export declare function drive(session: RawSession, complete: Complete, options?: DriveOptions): Promise<Outcome>;
 
+/** One file of a spec's `files`: the path it is shown by, and its text. */
+export interface ContextFile {
+  path: string;
+  text: string;
+}
+
+/**
+ * A file as a spec's `files` entry, from its bytes. Throws, naming the file, when it is not UTF-8
+ * text or holds a NUL byte; the engine checks the caps and records its size and SHA-256.
+ */
+export declare function contextFile(path: string, bytes: Uint8Array | ArrayBuffer): ContextFile;
+
 /** Check a spec without starting a debate; returns it normalized, as JSON text. */
 export declare function validateSpec(spec: Spec): string;
 /** What a user chose, before it is a spec; the engine decides seat ids, the judge and role-council's roles. */
@@ -95,6 +107,8 @@ export interface SpecRequest {
   judge?: string;
   noJudge?: boolean;
   context?: string;
+  /** Files every speaker reads, quoted under their paths (see `contextFile`). */
+  files?: ContextFile[];
   options?: Record<string, unknown>;
   /** Role files, as text. */
   roles?: string[];

@@ -19,6 +19,7 @@ export {
   protocols,
   version,
   specText,
+  contextFile,
 } from "./engine.js";
 export { runDebate, drive } from "./drive.js";
 export { openai, anthropic, gemini, ollama, byProvider, ProviderError } from "./providers.js";

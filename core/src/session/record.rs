@@ -52,6 +52,7 @@ impl Session {
             protocol: spec.protocol.name().to_string(),
             question: spec.question.clone(),
             context: spec.context.clone(),
+            files: spec.files.iter().map(crate::ContextFile::record).collect(),
             seed: spec.seed,
             participants: spec.panel.iter().map(seat_info).collect(),
             judge: spec.judge.as_ref().map(seat_info),

@@ -82,6 +82,11 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
             let (results, pictures) = session_rendered(id)?;
             agon_cli::export::html(&json, &results, &pictures)
         }
+        ExportFormat::Adr => {
+            let json: serde_json::Value = serde_json::from_str(&session_document(id, Kind::Json)?)?;
+            let (results, _) = session_rendered(id)?;
+            sanitize::terminal(&agon_cli::adr::render(&json, &results)).into_owned()
+        }
     };
     match output {
         Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,

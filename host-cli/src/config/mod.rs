@@ -110,6 +110,9 @@ pub struct Defaults {
     pub quality_gate: Option<QualityGate>,
     /// A folder of role files for role-council (relative to the config file).
     pub roles: Option<PathBuf>,
+    /// Files every speaker reads (as `--file`: paths, globs relative to the
+    /// working folder, `-`); `--file` replaces them.
+    pub files: Option<Vec<String>>,
     /// Per-call timeout in seconds.
     pub timeout: Option<u64>,
     /// Refuse runs whose worst-case cost is above this (USD).
@@ -302,6 +305,10 @@ impl Config {
         }
         if self.defaults.roles.take().is_some() {
             withheld.push("defaults.roles");
+        }
+        // Files are read and sent to the models: a folder's file could name any of yours.
+        if self.defaults.files.take().is_some() {
+            withheld.push("defaults.files");
         }
         self.untrusted = Some(Untrusted { changed, withheld });
     }
@@ -515,6 +522,11 @@ impl Config {
         }
         if !given("roles") && d.roles.is_some() {
             args.roles = d.roles.clone();
+        }
+        if !given("files")
+            && let Some(files) = &d.files
+        {
+            args.files = files.clone();
         }
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;

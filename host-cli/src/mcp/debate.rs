@@ -35,6 +35,8 @@ pub struct Shared {
     pub allow_programs: bool,
     /// The most a debate's result may hold, in estimated tokens (`--max-result-tokens`).
     pub max_result_tokens: usize,
+    /// `--root`: the folders a call's `files` may name, canonical.
+    pub roots: Vec<std::path::PathBuf>,
 }
 
 impl Shared {
@@ -83,7 +85,8 @@ impl Write for EventLines {
 }
 
 /// The debate a `debate` call asks for, with agon.toml applied exactly as to `agon run`.
-fn request_of(a: &DebateArgs, config: &Config) -> Result<DebateRequest> {
+fn request_of(a: &DebateArgs, shared: &Shared) -> Result<DebateRequest> {
+    let config = &shared.config;
     if a.question.trim().is_empty() {
         return Err(bad("question: ask something"));
     }
@@ -131,6 +134,12 @@ fn request_of(a: &DebateArgs, config: &Config) -> Result<DebateRequest> {
         request.seed = s;
     }
     request.context = a.context.clone();
+    // Only inside the server's roots, whoever names them (the caller, or agon.toml).
+    request.file_scope = agon_cli::context_files::FileScope::Roots(shared.roots.clone());
+    if !a.files.is_empty() {
+        request.files = a.files.clone();
+        given.push("files");
+    }
     request.options = a.options.clone().into_iter().collect();
     // The compete history is the host's: a label picks it, as `--label` does.
     if let Some(label) = request.options.remove("label") {
@@ -202,7 +211,7 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
 /// `estimate`: the worst case, before anything is spent.
 pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let mut request = request_of(a, &shared.config)?;
+    let mut request = request_of(a, shared)?;
     seat_what_is_found(&mut request, shared)?;
     let history = history_key(&request, &mut runtime)?;
     let spec = spec_json(&request, &mut runtime, &shared.config, history.as_ref())?;
@@ -231,7 +240,7 @@ pub fn debate(
     started: &mut dyn FnMut(u32, &str),
 ) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let mut request = request_of(a, &shared.config)?;
+    let mut request = request_of(a, shared)?;
     seat_what_is_found(&mut request, shared)?;
     let env = shared.environment();
     let prepared = runner::prepare(&request, &mut runtime, &shared.config, &env, History::Counted, &|spec| {

@@ -38,6 +38,7 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
         allow_programs: args.allow_programs,
         max_result_tokens: usize::try_from(args.max_result_tokens).unwrap_or(usize::MAX),
+        roots: agon_cli::context_files::roots(&args.roots).map_err(agon_cli::bad)?,
         config,
     };
     if args.allow_programs {

@@ -23,6 +23,12 @@ pub struct DebateArgs {
     /// Background every speaker reads with the question: code, a diff, a design, the facts so far.
     #[serde(default)]
     pub context: Option<String>,
+    /// Files every speaker reads with the question, quoted under their paths: paths or globs
+    /// (`src/**/*.rs`) relative to the server's first root (`agon mcp --root DIR`, default its
+    /// working folder); an absolute path must lie in a root. Text only; `..` and files outside
+    /// the roots are refused. Each file's path, size and SHA-256 go in the transcript.
+    #[serde(default)]
+    pub files: Vec<String>,
     /// The protocol (see the `protocols` tool), e.g. rotating-challenger, ranked, adversarial.
     /// Default: agon.toml's, else round-robin.
     #[serde(default)]

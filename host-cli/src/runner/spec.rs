@@ -37,6 +37,8 @@ pub fn spec_json(
         let text = read_text(path, "items file (--items)")?;
         inputs.items = spec_request::read_items(&text);
     }
+    let stdin = &mut |limit| crate::context_files::read_up_to(std::io::stdin().lock(), limit);
+    inputs.files = crate::context_files::read(&args.files, &args.file_scope, stdin).map_err(bad)?;
     // A document given inline (`agon mcp`'s `document`), else a file's.
     inputs.document = match &args.document {
         Some(document) => Some(protocol_file::check(runtime, document)?.map_err(|e| bad(format!("document: {e}")))?),
@@ -54,6 +56,13 @@ pub fn spec_json(
     let spec: serde_json::Value = serde_json::from_str(&built)?;
     for note in seats_named(args, &spec) {
         safe_eprintln!("{note}");
+    }
+    if inputs.files.iter().any(|f| f.path == "-")
+        && let Some((seat, model)) = human_seats(&spec).into_iter().next()
+    {
+        return Err(bad(format!(
+            "--file - reads standard input, which seat '{seat}' ({model}) answers from: give the file by its path"
+        )));
     }
     let models = models_of(&spec);
     for model in &models {

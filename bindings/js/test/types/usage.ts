@@ -1,6 +1,7 @@
 // Type-checked (never run) by `npm run typecheck`: the SDK's declarations and
 // the types jco generated from wit/debate.wit fit together as a user sees them.
-import { AgonError, ProviderError, Session, builtinRoles, drive, openai, anthropic, gemini, ollama, byProvider, parseRole, runDebate, buildSpec, catalog, wire } from "agon-debate";
+import { AgonError, ProviderError, Session, builtinRoles, drive, openai, anthropic, gemini, ollama, byProvider, parseRole, runDebate, buildSpec, catalog, wire, contextFile } from "agon-debate";
+import type { ContextFile } from "agon-debate";
 import type { DebateEvent, ModelRequest, Outcome, Phase, StopReason, Usage, HttpRequest } from "agon-debate";
 
 const session: Session = Session.create("{}");
@@ -39,3 +40,6 @@ try {
 }
 const billed: Usage = { promptTokens: 1, completionTokens: 2 };
 throw new ProviderError("token-limit", "thought too long", { usage: billed, retryable: false });
+
+const file: ContextFile = contextFile("change.diff", new TextEncoder().encode("+ a line\n"));
+void buildSpec({ question: "q", protocol: "round-robin", models: ["openai/a"], files: [file, { path: "-", text: "x" }] });

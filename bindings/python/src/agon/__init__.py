@@ -31,6 +31,7 @@ from ._engine import (
     validate_spec,
     version,
 )
+from .files import ContextFile, context_file
 from .providers import ProviderError, anthropic, by_provider, gemini, ollama, openai
 from .types import Variant
 
@@ -44,6 +45,8 @@ __all__ = [
     "by_provider",
     "catalog",
     "check_document",
+    "ContextFile",
+    "context_file",
     "document_info",
     "drive",
     "drive_async",

@@ -469,7 +469,8 @@ def catalog() -> dict[str, Any]:
 
 def build_spec(request: Mapping[str, Any]) -> dict[str, Any]:
     """Build a spec from what a user chose (``question``, ``protocol`` as ``NAME`` or
-    ``NAME:SEAT``, ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
+    ``NAME:SEAT``, ``context``, ``files`` as ``[{"path", "text"}]`` (see
+    :func:`agon.context_file`), ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
     texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``,
     ``reasoning`` as ``{"effort": "low"|"medium"|"high", "budget": N}`` for every seat,
     ``seat_reasoning`` by seat id, ``catalog_overrides`` by model reference).

@@ -466,7 +466,10 @@ impl Interpreter {
             };
             match slot {
                 Slot::Question => out.push_str(&prompt_kit::question(debate)),
-                Slot::Context => out.push_str(&spec.context.as_deref().map(prompt_kit::quoted).unwrap_or_default()),
+                Slot::Context => {
+                    out.push_str(&spec.context.as_deref().map(prompt_kit::quoted).unwrap_or_default());
+                    out.push_str(&crate::files::frame(&spec.files));
+                }
                 Slot::Round => out.push_str(&who.round.to_string()),
                 Slot::Rounds => out.push_str(&spec.rounds().to_string()),
                 Slot::Seats => out.push_str(&spec.panel.len().to_string()),

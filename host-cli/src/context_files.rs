@@ -1,0 +1,287 @@
+//! Files given as context (`--file`, agon.toml's `[defaults] files`, MCP's
+//! `files`), read into the spec's `files`: the engine frames, checks, caps
+//! and hashes them; this only finds and reads them.
+//!
+//! Where they may come from depends on the door: `agon run` reads what its
+//! user names, relative to the working folder, and `-` for standard input;
+//! `agon mcp` reads only inside the folders it was started with, since its
+//! caller is a program (a model) whose paths nobody typed.
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use agon_core::{ContextFile, MAX_FILE_BYTES};
+
+use crate::bounded::{self, ReadErrorKind};
+
+/// Where a request's files may be read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileScope {
+    /// The person at the terminal: paths and globs relative to the working
+    /// folder, absolute paths as given, `-` for standard input.
+    WorkingFolder,
+    /// An MCP server's roots (canonical, the first one first): relative
+    /// paths and globs resolve in the first; an absolute path must lie in
+    /// one; `..`, a symlink leading out, and standard input are refused.
+    Roots(Vec<PathBuf>),
+}
+
+/// What a refused file is called: the flag or field it came from.
+const WHAT: &str = "context file";
+
+/// Read every file `patterns` name, in order, each once (a file two
+/// patterns match is read for the first). `stdin` gives standard input's
+/// bytes up to the limit it is passed, and is asked at most once.
+pub fn read(
+    patterns: &[String],
+    scope: &FileScope,
+    stdin: &mut dyn FnMut(u64) -> std::io::Result<Vec<u8>>,
+) -> Result<Vec<ContextFile>, String> {
+    let mut files: Vec<ContextFile> = Vec::new();
+    let mut stdin_read = false;
+    for pattern in patterns {
+        if pattern == "-" {
+            if let FileScope::Roots(_) = scope {
+                return Err("files: '-' is standard input, which an MCP server does not read: name a file".into());
+            }
+            if std::mem::replace(&mut stdin_read, true) {
+                return Err("--file -: standard input is given twice".into());
+            }
+            // One byte over the cap is enough to refuse it.
+            let bytes = stdin(MAX_FILE_BYTES + 1).map_err(|e| format!("--file -: cannot read standard input: {e}"))?;
+            files.push(ContextFile { path: "-".into(), text: text_of("standard input", bytes)? });
+            continue;
+        }
+        for (shown, path) in resolve(pattern, scope)? {
+            if files.iter().any(|f| f.path == shown) {
+                continue;
+            }
+            let bytes = bounded::read_bytes(&path, MAX_FILE_BYTES, WHAT).map_err(|e| match e.kind {
+                ReadErrorKind::TooLarge { .. } => format!(
+                    "the context file {shown} is over the cap of {MAX_FILE_BYTES} bytes for one file ({})",
+                    bounded::human(MAX_FILE_BYTES)
+                ),
+                _ => e.to_string(),
+            })?;
+            files.push(ContextFile { text: text_of(&shown, bytes)?, path: shown });
+        }
+    }
+    Ok(files)
+}
+
+/// Up to `limit` bytes of `reader` (standard input, for `--file -`).
+pub fn read_up_to(reader: impl Read, limit: u64) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(limit).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// The bytes as text, or an error naming the file: a file that is not UTF-8,
+/// or holds a NUL, is binary.
+fn text_of(shown: &str, bytes: Vec<u8>) -> Result<String, String> {
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!("the context file {shown} is over the cap of {MAX_FILE_BYTES} bytes for one file"));
+    }
+    let binary = || format!("the context file {shown} is binary, not text: only text files can be context");
+    let text = String::from_utf8(bytes).map_err(|_| binary())?;
+    if text.contains('\0') {
+        return Err(binary());
+    }
+    Ok(text)
+}
+
+/// The files one pattern names: (the path shown, the path read), sorted.
+fn resolve(pattern: &str, scope: &FileScope) -> Result<Vec<(String, PathBuf)>, String> {
+    if pattern.trim().is_empty() {
+        return Err(format!("{}: give a path, a glob or -", flag(scope)));
+    }
+    let given = Path::new(pattern);
+    let base = match scope {
+        FileScope::WorkingFolder => None,
+        FileScope::Roots(roots) => {
+            if given.components().any(|c| c == Component::ParentDir) {
+                return Err(format!("files: '{pattern}' leaves its folder with '..': name files inside the roots"));
+            }
+            Some(roots.first().ok_or("files: the server has no root to read files from")?)
+        }
+    };
+    let full = match base {
+        Some(root) if given.is_relative() => root.join(given),
+        _ => given.to_path_buf(),
+    };
+    let found: Vec<PathBuf> = if is_glob(pattern) {
+        let text = match base {
+            Some(root) if given.is_relative() => {
+                format!("{}/{pattern}", glob::Pattern::escape(&root.to_string_lossy()))
+            }
+            _ => pattern.to_string(),
+        };
+        // `*` never matches a leading dot, as in a shell: no `.git/` by accident.
+        let options = glob::MatchOptions { require_literal_leading_dot: true, ..Default::default() };
+        let mut found: Vec<PathBuf> = glob::glob_with(&text, options)
+            .map_err(|e| format!("{} '{pattern}': not a glob: {e}", flag(scope)))?
+            .filter_map(Result::ok)
+            .filter(|p| p.is_file())
+            .collect();
+        found.sort();
+        if found.is_empty() {
+            return Err(format!("{} '{pattern}' matches no file", flag(scope)));
+        }
+        found
+    } else {
+        vec![full]
+    };
+    found
+        .into_iter()
+        .map(|path| match scope {
+            FileScope::WorkingFolder => Ok((path.to_string_lossy().trim_start_matches("./").to_string(), path)),
+            // The path checked is the path read: no link swapped in between leads out.
+            FileScope::Roots(roots) => within(&path, pattern, roots),
+        })
+        .collect()
+}
+
+/// How errors name where a pattern came from.
+fn flag(scope: &FileScope) -> &'static str {
+    match scope {
+        FileScope::WorkingFolder => "--file",
+        FileScope::Roots(_) => "files",
+    }
+}
+
+/// Whether a pattern is a glob rather than a path.
+fn is_glob(pattern: &str) -> bool {
+    pattern.contains(['*', '?', '['])
+}
+
+/// The path shown for a file inside one of `roots` (relative to its root),
+/// and its canonical path, which is the one read; or an error naming it:
+/// after every symlink is followed, it must lie inside a root.
+fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<(String, PathBuf), String> {
+    let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("files: '{pattern}': no such file"),
+        _ => format!("files: '{pattern}': {e}"),
+    })?;
+    let Some(root) = roots.iter().find(|root| real.starts_with(root)) else {
+        let how = if path.is_absolute() && !roots.iter().any(|r| path.starts_with(r)) {
+            "is outside the server's roots"
+        } else {
+            "leads outside the server's roots (a symlink)"
+        };
+        return Err(format!("files: '{pattern}' {how}; the server reads files only inside {}", shown_roots(roots)));
+    };
+    // Shown as the caller named it, relative to its root: no machine's folders in a prompt.
+    let named = if path.starts_with(root) { path.strip_prefix(root) } else { real.strip_prefix(root) };
+    let shown = named.unwrap_or(&real).to_string_lossy().into_owned();
+    Ok((shown, real))
+}
+
+fn shown_roots(roots: &[PathBuf]) -> String {
+    roots.iter().map(|r| r.display().to_string()).collect::<Vec<_>>().join(", ")
+}
+
+/// An MCP server's roots, checked and made canonical: each must be a folder.
+pub fn roots(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let given = if given.is_empty() { vec![PathBuf::from(".")] } else { given.to_vec() };
+    given
+        .iter()
+        .map(|dir| {
+            let real = std::fs::canonicalize(dir).map_err(|e| format!("--root {}: {e}", dir.display()))?;
+            if !real.is_dir() {
+                return Err(format!("--root {}: not a folder", dir.display()));
+            }
+            Ok(real)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_stdin(_: u64) -> std::io::Result<Vec<u8>> {
+        panic!("standard input is not asked for")
+    }
+
+    fn tree() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("repo");
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+        std::fs::write(root.join("src/deep/b.rs"), "fn b() {}\n").unwrap();
+        std::fs::write(root.join("src/.hidden.rs"), "secret\n").unwrap();
+        std::fs::write(dir.path().join("outside.txt"), "not yours\n").unwrap();
+        (dir, std::fs::canonicalize(root).unwrap())
+    }
+
+    #[test]
+    fn globs_resolve_in_the_first_root_sorted_without_dot_files() {
+        let (_dir, root) = tree();
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let files = read(&["src/**/*.rs".into(), "src/a.rs".into()], &scope, &mut no_stdin).unwrap();
+        let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, ["src/a.rs", "src/deep/b.rs"], "a file two patterns name is read once");
+        let absolute = root.join("src/a.rs").display().to_string();
+        assert_eq!(read(&[absolute], &scope, &mut no_stdin).unwrap()[0].path, "src/a.rs");
+        let e = read(&["src/*.py".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("'src/*.py' matches no file"), "{e}");
+    }
+
+    #[test]
+    fn roots_refuse_parent_folders_absolute_paths_elsewhere_symlinks_out_and_stdin() {
+        let (dir, root) = tree();
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let refused = |pattern: &str| read(&[pattern.to_string()], &scope, &mut no_stdin).unwrap_err();
+        let e = refused("../outside.txt");
+        assert!(e.contains("'../outside.txt' leaves its folder with '..'"), "{e}");
+        let e = refused("src/../../outside.txt");
+        assert!(e.contains("'..'"), "{e}");
+        let outside = dir.path().join("outside.txt").display().to_string();
+        let e = refused(&outside);
+        assert!(e.contains(&format!("'{outside}' is outside the server's roots")), "{e}");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.path().join("outside.txt"), root.join("link.txt")).unwrap();
+            let e = refused("link.txt");
+            assert!(e.contains("'link.txt' leads outside the server's roots (a symlink)"), "{e}");
+            let e = refused("*.txt");
+            assert!(e.contains("'*.txt' leads outside"), "{e}");
+        }
+        let e = refused("-");
+        assert!(e.contains("standard input"), "{e}");
+        let e = refused("src/missing.rs");
+        assert!(e.contains("'src/missing.rs': no such file"), "{e}");
+    }
+
+    #[test]
+    fn binary_and_over_cap_files_are_refused_by_name() {
+        let (_dir, root) = tree();
+        std::fs::write(root.join("logo.png"), b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR").unwrap();
+        std::fs::write(root.join("nul.txt"), b"text\0more").unwrap();
+        std::fs::write(root.join("big.log"), vec![b'x'; MAX_FILE_BYTES as usize + 1]).unwrap();
+        let scope = FileScope::Roots(vec![root]);
+        for (name, words) in [
+            ("logo.png", "the context file logo.png is binary"),
+            ("nul.txt", "the context file nul.txt is binary"),
+            ("big.log", "the context file big.log is over the cap of 524288 bytes for one file (512 KiB)"),
+        ] {
+            let e = read(&[name.to_string()], &scope, &mut no_stdin).unwrap_err();
+            assert!(e.contains(words), "{name}: {e}");
+        }
+    }
+
+    #[test]
+    fn standard_input_is_read_once() {
+        let mut given = |_| Ok(b"diff --git a/x b/x\n".to_vec());
+        let files = read(&["-".into()], &FileScope::WorkingFolder, &mut given).unwrap();
+        assert_eq!(files, [ContextFile { path: "-".into(), text: "diff --git a/x b/x\n".into() }]);
+        let e = read(&["-".into(), "-".into()], &FileScope::WorkingFolder, &mut given).unwrap_err();
+        assert!(e.contains("given twice"), "{e}");
+        let mut binary = |_| Ok(vec![0xff, 0xfe, 0]);
+        let e = read(&["-".into()], &FileScope::WorkingFolder, &mut binary).unwrap_err();
+        assert!(e.contains("standard input is binary"), "{e}");
+        let mut endless = |limit: u64| Ok(vec![b'a'; limit as usize]);
+        let e = read(&["-".into()], &FileScope::WorkingFolder, &mut endless).unwrap_err();
+        assert!(e.contains("standard input is over the cap of 524288 bytes"), "{e}");
+    }
+}
