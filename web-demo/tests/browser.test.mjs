@@ -381,7 +381,8 @@ test('chosen files are quoted to every speaker and hashed in the transcript; a b
     ]);
     await page.getByRole('status').filter({ hasText: 'Not added: the file logo.png is binary' }).waitFor();
     await page.setInputFiles('#files', [{ name: 'change.diff', mimeType: 'text/x-diff', buffer: Buffer.from(diff) }]);
-    assert.match(await page.locator('#files-list').textContent(), /change\.diff \(45 bytes\)/);
+    // Read by a FileReader: listed once the read ends, not when the input changes.
+    await page.locator('#files-list').filter({ hasText: /change\.diff \(45 bytes\)/ }).waitFor();
     await fillForm(page, {
       Endpoint: `${server.url}/v1`, Models: 'a, b', Judge: 'j', Protocol: 'round-robin', Rounds: '1',
       Question: 'Review this change',
