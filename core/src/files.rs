@@ -10,6 +10,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
+// Leading indentation kept (code and diffs mean it): the text is not trimmed first.
+use crate::quote::quote_lines as quoted;
 use crate::spec::estimate_tokens;
 
 /// One file as the spec carries it.
@@ -176,51 +178,6 @@ fn heading(i: usize, n: usize, file: &ContextFile) -> String {
     format!("FILE {} of {n}: {} ({} bytes)", i + 1, file.path, file.text.len())
 }
 
-/// Every line behind `> ` (an empty one as `>`), leading indentation kept —
-/// code and diffs mean it — and only trailing blank lines dropped.
-fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + text.len() / 8 + 16);
-    let body = text.trim_end_matches(|c: char| c.is_whitespace());
-    for (k, line) in lines(body).enumerate() {
-        if k > 0 {
-            out.push('\n');
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            out.push('>');
-        } else {
-            out.push_str("> ");
-            out.push_str(line);
-        }
-    }
-    out
-}
-
-/// What ends a line for some reader: `\n`, `\r`, vertical tab, form feed,
-/// NEL, and Unicode's line and paragraph separators.
-fn is_line_break(c: char) -> bool {
-    matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}')
-}
-
-/// `text`'s lines, split at every [`is_line_break`]; `\r\n` is one break.
-fn lines(text: &str) -> impl Iterator<Item = &str> {
-    let mut rest = Some(text);
-    std::iter::from_fn(move || {
-        let text = rest?;
-        match text.char_indices().find(|(_, c)| is_line_break(*c)) {
-            Some((at, c)) => {
-                let after = &text[at + c.len_utf8()..];
-                rest = Some(if c == '\r' { after.strip_prefix('\n').unwrap_or(after) } else { after });
-                Some(&text[..at])
-            }
-            None => {
-                rest = None;
-                Some(text)
-            }
-        }
-    })
-}
-
 /// What the files add to one prompt, at most, in estimated tokens: quoting
 /// can double a text (`> ` before every one-character line), and each file
 /// has its heading.
@@ -236,6 +193,7 @@ pub(crate) fn prompt_tokens(files: &[ContextFile]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::quote::is_line_break;
     use proptest::prelude::*;
 
     fn file(path: &str, text: &str) -> ContextFile {

@@ -56,6 +56,7 @@ mod parse;
 pub mod picture;
 mod protocol;
 mod quality;
+mod quote;
 mod reasoning;
 mod render;
 mod request;

@@ -110,22 +110,11 @@ pub(crate) fn render(entries: &[HistoryEntry]) -> String {
 /// (the judge above all) reads an unfinished argument as a finished one.
 pub(crate) const CUT_NOTE: &str = "(This turn was cut off at its token limit: the speaker had not finished.)\n";
 
-/// Model text as a prompt shows it: every line behind `> `.
+/// Model text as a prompt shows it: every line behind `> `, split at every
+/// reader's line break (a bare `\r` or U+2028 in a reply starts a new quoted
+/// line too), outer blank space dropped.
 pub(crate) fn quoted(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 16);
-    for (k, line) in text.trim().lines().enumerate() {
-        if k > 0 {
-            out.push('\n');
-        }
-        let line = line.trim_end();
-        if line.is_empty() {
-            out.push('>');
-        } else {
-            out.push_str("> ");
-            out.push_str(line);
-        }
-    }
-    out
+    crate::quote::quote_lines(text.trim())
 }
 
 /// "A", "B", … "Z", "AA", … for anonymized answers.
