@@ -67,6 +67,8 @@ pub enum Probe {
     Answered,
     /// A person (`human/NAME`): nobody is asked; they answer at the terminal during a run.
     Person,
+    /// The calling MCP client (`mcp/client`): there is none to ask outside a tool call.
+    Client,
 }
 
 /// Where `model` would be asked, for the cache's key: see [`Check::endpoint`].
@@ -74,6 +76,7 @@ pub fn endpoint_of(model: &str, env: &Environment) -> String {
     match ModelRef::parse(model) {
         Ok(r) if r.provider == "cmd" => env.commands.get(&r.model).map_or("cmd".into(), |c| c.program.clone()),
         Ok(r) if r.provider == provider::human::PROVIDER => "the terminal".into(),
+        Ok(r) if r.provider == provider::client_model::PROVIDER => "the MCP client".into(),
         Ok(r) => env.endpoint(&r.provider).map_or_else(String::new, |e| e.base_url.clone()),
         Err(_) => String::new(),
     }
@@ -94,6 +97,9 @@ pub fn check_all(
             let (healthy, detail) = match probe(model) {
                 Ok(Probe::Answered) => (true, format!("answered in {} ms", started.elapsed().as_millis())),
                 Ok(Probe::Person) => (true, "a person at the terminal (not asked)".to_string()),
+                Ok(Probe::Client) => {
+                    (true, "the calling MCP client, through sampling, in agon mcp only (not asked)".to_string())
+                }
                 Err(why) => (false, why),
             };
             Check { model: model.clone(), endpoint: endpoint(model), healthy, detail, checked_at: now }
@@ -210,6 +216,9 @@ pub fn live_probe(model: &str, env: &Environment, timeout: Duration) -> Result<P
     let reference = ModelRef::parse(model)?;
     if reference.provider == provider::human::PROVIDER {
         return Ok(Probe::Person);
+    }
+    if reference.provider == provider::client_model::PROVIDER {
+        return Ok(Probe::Client);
     }
     host::preflight(&[model.to_string()], env)?;
     let request = wit::ModelRequest {

@@ -13,6 +13,7 @@ import tempfile
 
 import anyio
 import pytest
+from mcp import types
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
@@ -286,3 +287,77 @@ def test_a_background_debate_can_be_cancelled_and_keeps_its_session(agon):
             assert "resume" in status["outcome"]["next"]
 
     run(go)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_clients_own_model_takes_a_seat_through_sampling(agon, mode):
+    """An `mcp/client` seat: agon asks the calling client through sampling
+    (a request to the client on a handshake-era connection; the tool call's
+    input-required results on 2026-07-28), the prompt the protocol wrote
+    arrives whole, and the judge is not the client."""
+    asked = []
+
+    async def sample(context, params):
+        asked.append(params)
+        return types.CreateMessageResult(
+            role="assistant",
+            content=types.TextContent(type="text", text="Tea: it keeps me steady without the crash."),
+            model="the-agents-own-model",
+            stop_reason="endTurn",
+        )
+
+    async def go():
+        async with Client(agon, mode=mode, sampling_callback=sample) as client:
+            assert client.protocol_version == ("2025-11-25" if mode == "legacy" else mode)
+            args = {"question": "Tea or coffee for a night shift?", "panel": ["mcp/client", "openai/ana"],
+                    "protocol": "round-robin", "rounds": 2}
+            result = await client.call_tool("debate", args)
+            assert not result.is_error, result.content[0].text
+            data = result.structured_content
+            assert data["outcome"]["complete"], data["outcome"]
+            shown = await client.call_tool("show", {"session": data["session"], "format": "json"})
+            return data, shown.structured_content
+
+    data, transcript = run(go)
+    assert len(asked) == 2, "one turn a round, and never the judge's synthesis"
+    first = asked[0]
+    assert "Tea or coffee for a night shift?" in first.messages[-1].content.text
+    assert first.system_prompt, "the protocol's system message is the system prompt"
+    assert first.max_tokens > 0 and first.include_context == "none"
+    client_turns = [t for t in transcript["turns"] if t["model"] == "mcp/client"]
+    assert [t["text"] for t in client_turns] == ["Tea: it keeps me steady without the crash."] * 2
+    assert transcript["judge"]["model"] == "openai/ana", transcript["judge"]
+
+
+def test_a_client_seat_is_refused_by_name_when_the_client_cannot_sample(agon):
+    async def go():
+        async with Client(agon, mode="legacy") as client:
+            r = await client.call_tool("debate", {"question": "q", "panel": ["mcp/client", "openai/ana"]})
+            assert r.is_error and "mcp/client" in r.content[0].text and "does not offer sampling" in r.content[0].text
+            r = await client.call_tool("debate", {"question": "q", "panel": ["mcp/client"]})
+            assert r.is_error and "judge" in r.content[0].text, r.content[0].text
+        async with Client(agon) as client:
+            r = await client.call_tool("debate", {"question": "q", "panel": ["mcp/client", "openai/ana"]})
+            assert r.is_error and "does not offer sampling" in r.content[0].text, r.content[0].text
+
+    run(go)
+
+
+def test_a_sampling_request_the_user_declines_fails_that_turn_and_the_outcome_says_so(agon):
+    """On a handshake-era connection the refusal comes back to agon. (On
+    2026-07-28 the SDK's own driver raises instead and abandons the call; the
+    debate then waits out the seat's timeout and keeps its session.)"""
+    async def decline(context, params):
+        return types.ErrorData(code=-1, message="User rejected sampling request")
+
+    async def go():
+        async with Client(agon, mode="legacy", sampling_callback=decline) as client:
+            args = {"question": "Tea or coffee?", "panel": ["mcp/client", "openai/ana"], "protocol": "round-robin",
+                    "rounds": 1}
+            result = await client.call_tool("debate", args)
+            assert not result.is_error, result.content[0].text
+            return result.structured_content
+
+    data = run(go)
+    # Two seats, one of which never answers: no quorum, and said so first.
+    assert (data["outcome"]["kind"], data["outcome"]["complete"]) == ("no-quorum", False), data["outcome"]

@@ -19,6 +19,12 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
             if !checked.insert(key) || model.provider == crate::provider::human::PROVIDER {
                 continue; // a person needs no key, endpoint nor program
             }
+            if model.provider == provider::client_model::PROVIDER {
+                if env.client.is_none() {
+                    return Err(provider::client_model::NOT_HERE.to_string());
+                }
+                continue; // the client is already connected: it called
+            }
             if model.provider == "cmd" {
                 let Some(cmd) = env.commands.get(&model.model) else {
                     return Err(format!(

@@ -66,6 +66,15 @@ impl Background {
         }
     }
 
+    /// How far a running debate is: its progress value, worst-case calls and
+    /// latest step; `None` once it is done (or was never started here).
+    pub fn progress(&self, session: &str) -> Option<(f64, u32, String)> {
+        match &self.debates.lock().unwrap().get(session)?.state {
+            State::Running { value, total, message } => Some((*value, *total, message.clone())),
+            State::Done(_) => None,
+        }
+    }
+
     /// What `status` answers: the result when the debate is done, how far it
     /// is otherwise; `None` for a session this server did not start.
     pub fn status(&self, session: &str) -> Option<Result<Answer, String>> {

@@ -10,6 +10,7 @@ use std::sync::mpsc::{Receiver, Sender};
 use agon_cli::config::Config;
 use agon_cli::engine::{Council, Runtime};
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
+use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
 use agon_cli::request::{DebateRequest, Judge};
@@ -22,6 +23,7 @@ use agon_cli::{bad, sanitize};
 use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
+use super::sampling::Caller;
 use super::schema::{DebateArgs, DebateResult, Estimate, Outcome, Position, Usage};
 
 /// What every debate of one server shares.
@@ -152,6 +154,7 @@ fn request_of(a: &DebateArgs, shared: &Shared) -> Result<DebateRequest> {
         return Err(bad("options.document: give the protocol document as `document`"));
     }
     config.apply_to_request(&mut request, &|name| given.contains(&name)).map_err(bad)?;
+    judge_not_the_caller(&mut request)?;
     Ok(request)
 }
 
@@ -177,14 +180,55 @@ fn seat_what_is_found(request: &mut DebateRequest, shared: &Shared) -> Result<()
 }
 
 /// What a tool call may not seat: a person (nobody answers at a terminal
-/// over MCP), or a program unless the server was started to allow it.
-fn refuse_seats(spec: &Value, shared: &Shared) -> Result<()> {
+/// over MCP), the calling client when it cannot sample, or a program unless
+/// the server was started to allow it.
+fn refuse_seats(spec: &Value, shared: &Shared, caller: &Caller) -> Result<()> {
     if let Some((seat, model)) = human_seats(spec).into_iter().next() {
         return Err(bad(format!(
             "seat '{seat}' is {model}, a person: over MCP nobody answers at a terminal; give the seat a model"
         )));
     }
+    refuse_client_seats(spec, caller)?;
     refuse_programs(spec, shared)
+}
+
+/// Every seat (the judge's too) and its model, as the built spec has them.
+fn seats(spec: &Value) -> impl Iterator<Item = (&str, &str)> {
+    spec["panel"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(spec["judge"].as_object().map(|_| &spec["judge"]))
+        .map(|seat| (seat["id"].as_str().unwrap_or_default(), seat["model"].as_str().unwrap_or_default()))
+}
+
+/// `mcp/client` seats need a caller that samples.
+fn refuse_client_seats(spec: &Value, caller: &Caller) -> Result<()> {
+    if let (Err(why), Some((seat, _))) = (caller.model(), seats(spec).find(|(_, model)| is_client(model))) {
+        return Err(bad(format!(
+            "seat '{seat}' is mcp/client, the calling client's own model, but {why}: give the seat a provider/model"
+        )));
+    }
+    Ok(())
+}
+
+/// The judge is never the calling client unless asked: when the engine's
+/// default (the first panel model) would make it so, the first other panel
+/// model judges instead.
+fn judge_not_the_caller(request: &mut DebateRequest) -> Result<()> {
+    if request.judge != Judge::Default || !request.panel.first().is_some_and(|m| is_client(m)) {
+        return Ok(());
+    }
+    match request.panel.iter().find(|m| !is_client(m)) {
+        Some(model) => {
+            request.judge = Judge::Model(model.clone());
+            Ok(())
+        }
+        None => {
+            Err(bad("judge: every seat is mcp/client, and the calling client judges only when asked: give `judge` \
+             (a provider/model, or \"mcp/client\" to have your own model judge)"))
+        }
+    }
 }
 
 /// A `cmd/` model starts a program on this machine, with text the caller
@@ -195,13 +239,10 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
     if shared.allow_programs {
         return Ok(());
     }
-    let seats = spec["panel"].as_array().into_iter().flatten().chain(spec["judge"].as_object().map(|_| &spec["judge"]));
-    for seat in seats {
-        let model = seat["model"].as_str().unwrap_or_default();
+    for (seat, model) in seats(spec) {
         if model.split('|').any(|m| m.trim().starts_with("cmd/")) {
             return Err(bad(format!(
-                "seat '{}' is {model}, a program on this machine: agon mcp seats cmd/ models only when started with --allow-programs",
-                seat["id"].as_str().unwrap_or_default()
+                "seat '{seat}' is {model}, a program on this machine: agon mcp seats cmd/ models only when started with --allow-programs"
             )));
         }
     }
@@ -209,13 +250,13 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
 }
 
 /// `estimate`: the worst case, before anything is spent.
-pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
+pub fn estimate(a: &DebateArgs, shared: &Shared, caller: &Caller) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
     let mut request = request_of(a, shared)?;
     seat_what_is_found(&mut request, shared)?;
     let history = history_key(&request, &mut runtime)?;
     let spec = spec_json(&request, &mut runtime, &shared.config, history.as_ref())?;
-    refuse_seats(&serde_json::from_str(&spec)?, shared)?;
+    refuse_seats(&serde_json::from_str(&spec)?, shared, caller)?;
     let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
     let estimate = Estimate {
         calls: bound.calls,
@@ -235,6 +276,7 @@ pub fn estimate(a: &DebateArgs, shared: &Shared) -> Result<Answer> {
 pub fn debate(
     a: &DebateArgs,
     shared: &Shared,
+    caller: &Caller,
     channel: (Sender<Message>, Receiver<Message>),
     events: EventLines,
     started: &mut dyn FnMut(u32, &str),
@@ -242,9 +284,10 @@ pub fn debate(
     let mut runtime = Runtime::load()?;
     let mut request = request_of(a, shared)?;
     seat_what_is_found(&mut request, shared)?;
-    let env = shared.environment();
+    let mut env = shared.environment();
+    env.client = caller.model().ok();
     let prepared = runner::prepare(&request, &mut runtime, &shared.config, &env, History::Counted, &|spec| {
-        refuse_seats(spec, shared)
+        refuse_seats(spec, shared, caller)
     })?;
     let (bound, history) = (prepared.bound, prepared.history);
 
@@ -276,6 +319,7 @@ pub fn resume(
     id: &str,
     retry_failed: bool,
     shared: &Shared,
+    caller: &Caller,
     channel: (Sender<Message>, Receiver<Message>),
     events: EventLines,
     started: &mut dyn FnMut(u32, &str),
@@ -284,7 +328,8 @@ pub fn resume(
     let session = SessionDir::find(&root, id).map_err(bad)?;
     let _lock = lock_session(&session)?;
     let mut runtime = Runtime::load()?;
-    let env = shared.environment();
+    let mut env = shared.environment();
+    env.client = caller.model().ok();
     match reopen(&mut runtime, &session, retry_failed, &env)? {
         Reopened::Finished(mut council, _) => {
             write_transcripts(&mut council, &session)?;
@@ -298,6 +343,7 @@ pub fn resume(
                     session.id
                 )));
             }
+            refuse_client_seats(&spec, caller)?;
             refuse_programs(&spec, shared)?;
             let waiting = council.outstanding()?.len() as u32;
             started(waiting, &session.id);

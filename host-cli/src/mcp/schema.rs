@@ -36,6 +36,7 @@ pub struct DebateArgs {
     /// One model reference per seat, `provider/model` (e.g. `openai/gpt-4o`, `ollama/llama3.2`),
     /// or a panel name from agon.toml. Default: agon.toml's panel, else what this machine offers
     /// (local servers' models; programs only with --allow-programs), as `agon run` seats it.
+    /// `mcp/client` seats your own model: agon asks it through MCP sampling.
     #[serde(default)]
     pub panel: Vec<String>,
     /// The judge's model. Default: the panel's judge in agon.toml, else the first panel model.

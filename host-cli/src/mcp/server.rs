@@ -11,7 +11,7 @@ use agon_cli::BadInput;
 use agon_cli::host::Message;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    InputRequiredResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     Resource, ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
@@ -22,7 +22,9 @@ use tokio::sync::Semaphore;
 
 use super::background::Background;
 use super::debate::{self, Answer, EventLines, Shared};
+use super::input_required::{self, Desk};
 use super::progress::Progress;
+use super::sampling::{self, Caller};
 use super::schema::{
     self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs, StatusArgs,
 };
@@ -43,6 +45,8 @@ pub struct Agon {
     debates: Arc<Semaphore>,
     /// Debates started with `wait: false`, for `status`.
     background: Arc<Background>,
+    /// The sampling requests of debates followed in legs (MCP 2026-07-28), by session.
+    desks: Arc<std::sync::Mutex<std::collections::BTreeMap<String, Arc<Desk>>>>,
 }
 
 impl Agon {
@@ -51,6 +55,7 @@ impl Agon {
             shared: Arc::new(shared),
             debates: Arc::new(Semaphore::new(debates.max(1))),
             background: Arc::new(Background::default()),
+            desks: Arc::default(),
         }
     }
 }
@@ -210,11 +215,35 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
         let bad = |tool: &str, why: String| ErrorData::invalid_params(format!("{tool}: {why}"), None);
         let result = match request.name.as_ref() {
             "debate" => {
+                // A client answering the sampling requests of a debate it started.
+                if let Some(state) = request.request_state {
+                    let session = input_required::session_of(&state)
+                        .ok_or_else(|| bad("debate", "requestState: not one agon gave".into()))?
+                        .to_string();
+                    return self.next_leg(session, request.input_responses.unwrap_or_default(), context).await;
+                }
                 let a: DebateArgs = schema::parse(args).map_err(|e| bad("debate", e))?;
                 let wait = a.wait.unwrap_or(true);
-                let job: Job =
-                    Box::new(move |s, channel, events, started| debate::debate(&a, s, channel, events, started));
-                if wait { self.run(context, job).await } else { self.start(job).await }
+                let caller = sampling::caller(&context);
+                let legs = match &caller {
+                    Caller::Legs(desk) if wait => Some(desk.clone()),
+                    _ => None,
+                };
+                let job: Job = Box::new(move |s, channel, events, started| {
+                    debate::debate(&a, s, &caller, channel, events, started)
+                });
+                match legs {
+                    Some(desk) => match self.start(job).await {
+                        Ok(begun) => {
+                            let session = begun.data["session"].as_str().unwrap_or_default().to_string();
+                            self.desks.lock().unwrap().insert(session.clone(), desk);
+                            return self.leg(session, context).await;
+                        }
+                        Err(e) => Err(e),
+                    },
+                    None if wait => self.run(context, job).await,
+                    None => self.start(job).await,
+                }
             }
             "status" => {
                 let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
@@ -232,17 +261,27 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "resume" => {
                 let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
+                let caller = match sampling::caller(&context) {
+                    // Between legs nobody would hear a resumed debate's requests.
+                    Caller::Legs(_) => Caller::Cannot(
+                        "on MCP 2026-07-28 agon asks the client only within `debate`: resume this session \
+                         from a client on an earlier protocol, or with `agon resume` once the seat is a model"
+                            .into(),
+                    ),
+                    caller => caller,
+                };
                 self.run(
                     context,
                     Box::new(move |s, channel, events, started| {
-                        debate::resume(&a.session, a.retry_failed, s, channel, events, started)
+                        debate::resume(&a.session, a.retry_failed, s, &caller, channel, events, started)
                     }),
                 )
                 .await
             }
             "estimate" => {
                 let a: DebateArgs = schema::parse(args).map_err(|e| bad("estimate", e))?;
-                blocking(move || debate::estimate(&a, &shared)).await
+                let caller = sampling::caller(&context);
+                blocking(move || debate::estimate(&a, &shared, &caller)).await
             }
             "protocols" => {
                 let _: NoArgs = schema::parse(args).map_err(|e| bad("protocols", e))?;
@@ -267,21 +306,25 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                 ));
             }
         };
-        Ok(match result {
-            Ok(answer) => {
-                let mut r = CallToolResult::success(vec![ContentBlock::text(answer.markdown)]);
-                if answer.data.is_object() {
-                    r.structured_content = Some(answer.data);
-                }
-                r
+        Ok(tool_result(result).into())
+    }
+}
+
+/// A tool's answer, or what went wrong, for the caller to read: a tool
+/// error, not a protocol one.
+fn tool_result(result: anyhow::Result<Answer>) -> CallToolResult {
+    match result {
+        Ok(answer) => {
+            let mut r = CallToolResult::success(vec![ContentBlock::text(answer.markdown)]);
+            if answer.data.is_object() {
+                r.structured_content = Some(answer.data);
             }
-            // What went wrong is for the caller to read: a tool error, not a protocol one.
-            Err(e) => {
-                let kind = if e.downcast_ref::<BadInput>().is_some() { "bad input" } else { "failed" };
-                CallToolResult::error(vec![ContentBlock::text(format!("agon ({kind}): {e:#}"))])
-            }
+            r
         }
-        .into())
+        Err(e) => {
+            let kind = if e.downcast_ref::<BadInput>().is_some() { "bad input" } else { "failed" };
+            CallToolResult::error(vec![ContentBlock::text(format!("agon ({kind}): {e:#}"))])
+        }
     }
 }
 
@@ -422,6 +465,78 @@ impl Agon {
                 Ok(super::background::running(&id, 0.0, calls, "started", 0))
             }
             Err(_) => Err(early_rx.await.unwrap_or_else(|_| anyhow::anyhow!("the debate stopped before it began"))),
+        }
+    }
+}
+
+impl Agon {
+    /// The client's answers to a debate's sampling requests, then the next leg.
+    async fn next_leg(
+        &self,
+        session: String,
+        responses: rmcp::model::InputResponses,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let desk = self.desks.lock().unwrap().get(&session).cloned();
+        let Some(desk) = desk else {
+            return Ok(tool_result(Err(agon_cli::bad(format!(
+                "no debate of this server waits on the client in session {session}: `show` reads a kept one"
+            ))))
+            .into());
+        };
+        desk.answer(responses);
+        self.leg(session, context).await
+    }
+
+    /// One leg of a debate followed over MCP 2026-07-28: wait until the
+    /// debate needs the client's model (answer "input required" with the
+    /// requests) or ends (answer its result), with progress meanwhile.
+    async fn leg(&self, session: String, context: RequestContext<RoleServer>) -> Result<CallToolResponse, ErrorData> {
+        let desk = self.desks.lock().unwrap().get(&session).cloned().unwrap_or_default();
+        let token = context.meta.get_progress_token();
+        let (mut sent, mut heartbeats, mut last_sent) = (-1.0_f64, 0_u32, tokio::time::Instant::now());
+        let mut poll = tokio::time::interval(std::time::Duration::from_millis(100));
+        loop {
+            tokio::select! {
+                _ = poll.tick() => {}
+                () = context.ct.cancelled() => {
+                    self.background.cancel(&session);
+                    eprintln!("agon mcp: the client cancelled a debate; its session is kept");
+                }
+            }
+            if let Some(requests) = desk.hand_out() {
+                let state = input_required::state_of(&session);
+                return Ok(CallToolResponse::InputRequired(InputRequiredResult::new(Some(requests), Some(state))));
+            }
+            let Some((value, total, message)) = self.background.progress(&session) else {
+                self.desks.lock().unwrap().remove(&session);
+                let result = self.background.status(&session).map(|r| r.map_err(|why| anyhow::anyhow!(why)));
+                return Ok(
+                    tool_result(result.unwrap_or_else(|| Err(anyhow::anyhow!("session {session} is gone")))).into()
+                );
+            };
+            // Progress only rises within a call: a heartbeat goes part of the
+            // way to the next whole call, and what falls below it is not sent.
+            let (value, message) = if value > sent {
+                heartbeats = 0;
+                (value, message)
+            } else if last_sent.elapsed() >= HEARTBEAT {
+                heartbeats += 1;
+                let next = sent.floor() + 1.0;
+                (
+                    sent + (next - sent) * f64::from(heartbeats) / f64::from(heartbeats + 1),
+                    format!("still running ({message})"),
+                )
+            } else {
+                continue;
+            };
+            if let Some(token) = &token {
+                let note = ProgressNotificationParam::new(token.clone(), value)
+                    .with_message(message)
+                    .with_total(f64::from(total));
+                let _ = context.peer.notify_progress(note).await;
+            }
+            (sent, last_sent) = (value, tokio::time::Instant::now());
         }
     }
 }

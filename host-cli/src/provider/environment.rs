@@ -20,6 +20,8 @@ pub struct Environment {
     pub gate: Option<std::sync::Arc<gate::CallGate>>,
     /// Calls in flight per provider, where agon.toml limits them.
     pub slots: std::sync::Arc<gate::ProviderSlots>,
+    /// Who answers `mcp/client` seats: the calling MCP client, in `agon mcp` only.
+    pub client: Option<std::sync::Arc<dyn super::client_model::ClientModel>>,
 }
 
 impl Environment {
@@ -89,7 +91,7 @@ impl Environment {
         }
         let limits = config.providers.iter().filter_map(|(p, s)| Some((p.clone(), s.concurrency?))).collect();
         let slots = std::sync::Arc::new(gate::ProviderSlots::new(limits));
-        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None, slots }
+        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None, slots, client: None }
     }
 
     pub fn endpoint(&self, provider: &str) -> Option<&Endpoint> {

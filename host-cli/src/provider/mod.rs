@@ -12,6 +12,7 @@
 
 pub mod base_url;
 mod call;
+pub mod client_model;
 pub mod command;
 pub mod convert;
 mod endpoint;
@@ -49,6 +50,12 @@ pub fn complete(
     if model.provider == human::PROVIDER {
         // The host loop asks people itself (one at a time, the live view held back).
         return Err(CallError::provider(format!("{}: a person answers at the terminal, not here", model.reference())));
+    }
+    if model.provider == client_model::PROVIDER {
+        return match &env.client {
+            Some(client) => client.complete(request, options),
+            None => Err(CallError::provider(client_model::NOT_HERE.to_string())),
+        };
     }
     if model.provider == "cmd" {
         let Some(cmd) = env.commands.get(&model.model) else {

@@ -20,7 +20,16 @@ impl ModelRef {
         if model.is_empty() {
             return Err(format!("model '{reference}' has no model name after '{provider}/'"));
         }
-        if provider != "cmd" && provider != super::human::PROVIDER && !PRESETS.iter().any(|p| p.name == provider) {
+        if provider == super::client_model::PROVIDER && model != super::client_model::MODEL {
+            return Err(format!(
+                "'{reference}': the only mcp/ model is mcp/client, the calling MCP client's own (agon mcp asks it through sampling)"
+            ));
+        }
+        if provider != "cmd"
+            && provider != super::human::PROVIDER
+            && provider != super::client_model::PROVIDER
+            && !PRESETS.iter().any(|p| p.name == provider)
+        {
             return Err(format!("unknown provider '{provider}' in '{reference}' (known: {})", provider_names()));
         }
         Ok(ModelRef { provider: provider.to_string(), model: model.to_string() })
@@ -70,5 +79,16 @@ mod tests {
         assert_eq!(ModelRef::parse("human/alice").unwrap().provider, "human");
         let err = ModelRef::parse_chain("human/alice|openai/x").unwrap_err();
         assert!(err.contains("human/alice") && err.contains("fallback"), "{err}");
+    }
+
+    #[test]
+    fn the_calling_client_is_the_one_mcp_model_and_only_agon_mcp_has_it() {
+        assert_eq!(ModelRef::parse("mcp/client").unwrap().provider, "mcp");
+        let err = ModelRef::parse("mcp/claude").unwrap_err();
+        assert!(err.contains("the only mcp/ model is mcp/client"), "{err}");
+        // Outside agon mcp nobody can answer for the client: refused before anything is spent.
+        let env = crate::provider::Environment::from_env();
+        let err = crate::host::preflight(&["mcp/client".into()], &env).unwrap_err();
+        assert!(err.contains("only `agon mcp` seats it"), "{err}");
     }
 }

@@ -1,0 +1,163 @@
+//! `mcp/client` seats: the calling client's own model answers through MCP
+//! sampling (`sampling/createMessage`), so a council of one local model and
+//! the agent's model needs no key. One [`Sampling`] serves one tool call's
+//! debate; its requests go to that call's client.
+//!
+//! On handshake-era connections (up to 2025-11-25) sampling is a request
+//! from server to client. MCP 2026-07-28 forbids those (SEP-2322): the tool
+//! call answers "input required" with the requests instead, and the client
+//! calls again with their answers ([`super::input_required`]).
+#![allow(deprecated)] // rmcp marks sampling deprecated for the newest protocol only
+
+use std::sync::Arc;
+
+use agon_cli::engine::wit;
+use agon_cli::provider::client_model::ClientModel;
+
+use super::input_required::Desk;
+use agon_cli::provider::{CallError, CallOptions, Completion};
+use rmcp::model::{
+    ContextInclusion, CreateMessageRequestParams, CreateMessageResult, ProtocolVersion, SamplingContent,
+    SamplingMessage, SamplingMessageContentBlock,
+};
+use rmcp::service::{RequestContext, RoleServer, ServiceError};
+use rmcp::{Peer, model::ErrorCode};
+
+/// Who answers `mcp/client` seats for one tool call, or why nobody can.
+#[derive(Clone)]
+pub enum Caller {
+    /// A handshake-era connection: `sampling/createMessage` requests.
+    Asks(Arc<dyn ClientModel>),
+    /// MCP 2026-07-28: the requests go out in the tool call's input-required
+    /// results ([`super::input_required`]).
+    Legs(Arc<Desk>),
+    Cannot(String),
+}
+
+impl Caller {
+    /// The model that answers for the client, or why there is none.
+    pub fn model(&self) -> Result<Arc<dyn ClientModel>, &str> {
+        match self {
+            Caller::Asks(model) => Ok(model.clone()),
+            Caller::Legs(desk) => Ok(desk.clone()),
+            Caller::Cannot(why) => Err(why),
+        }
+    }
+}
+
+/// The caller of this tool call, as a model: when its capabilities allow sampling.
+pub fn caller(context: &RequestContext<RoleServer>) -> Caller {
+    if context.client_capabilities().and_then(|c| c.sampling).is_none() {
+        return Caller::Cannot("this client does not offer sampling (sampling/createMessage)".into());
+    }
+    if context.protocol_version().is_some_and(|v| v >= ProtocolVersion::V_2026_07_28) {
+        return Caller::Legs(Arc::default());
+    }
+    Caller::Asks(Arc::new(Sampling { peer: context.peer.clone(), runtime: tokio::runtime::Handle::current() }))
+}
+
+/// The client's sampling, asked from the debate's own thread.
+pub struct Sampling {
+    peer: Peer<RoleServer>,
+    runtime: tokio::runtime::Handle,
+}
+
+impl std::fmt::Debug for Sampling {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Sampling")
+    }
+}
+
+impl ClientModel for Sampling {
+    fn complete(&self, request: &wit::ModelRequest, options: CallOptions) -> Result<Completion, CallError> {
+        let params = params_of(request);
+        let peer = self.peer.clone();
+        // The debate runs on a blocking thread, never on the runtime's own.
+        let answered = self
+            .runtime
+            .block_on(async move { tokio::time::timeout(options.timeout, peer.create_message(params)).await });
+        match answered {
+            Err(_) => Err(CallError {
+                kind: wit::FailureKind::Timeout,
+                message: format!("mcp/client: the client's sampling did not answer in {} s", options.timeout.as_secs()),
+                retry: agon_cli::provider::Retry::No,
+                usage: None,
+            }),
+            Ok(Err(e)) => Err(failure(e)),
+            Ok(Ok(result)) => completion(result, options.max_reply),
+        }
+    }
+}
+
+/// The request as sampling takes it: system messages as the system prompt,
+/// the rest as the conversation, no other server's context mixed in.
+pub(super) fn params_of(request: &wit::ModelRequest) -> CreateMessageRequestParams {
+    let mut system = Vec::new();
+    let mut messages = Vec::new();
+    for m in &request.messages {
+        match m.role {
+            wit::Role::System => system.push(m.content.as_str()),
+            wit::Role::User => messages.push(SamplingMessage::user_text(m.content.clone())),
+            wit::Role::Assistant => messages.push(SamplingMessage::assistant_text(m.content.clone())),
+        }
+    }
+    let mut params = CreateMessageRequestParams::new(messages, request.max_tokens);
+    if !system.is_empty() {
+        params.system_prompt = Some(system.join("\n\n"));
+    }
+    params.include_context = Some(ContextInclusion::None);
+    params.temperature = Some(request.temperature.clamp(0.0, 1.0) as f32);
+    params
+}
+
+/// The client's answer: its text only (a sampled image or tool call is not
+/// an argument), the client's model named in no prompt.
+pub(super) fn completion(result: CreateMessageResult, max_reply: usize) -> Result<Completion, CallError> {
+    let blocks: Vec<&SamplingMessageContentBlock> = match &result.message.content {
+        SamplingContent::Single(block) => vec![block],
+        SamplingContent::Multiple(blocks) => blocks.iter().collect(),
+    };
+    let text: String = blocks
+        .iter()
+        .filter_map(|b| match b {
+            SamplingMessageContentBlock::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    if text.trim().is_empty() {
+        return Err(CallError::provider(format!("mcp/client: the client's model ({}) answered no text", result.model)));
+    }
+    if text.len() > max_reply {
+        return Err(CallError::provider(format!(
+            "mcp/client: the client's reply is {} bytes, more than the {max_reply} a reply may hold",
+            text.len()
+        )));
+    }
+    let stop = match result.stop_reason.as_deref() {
+        Some(CreateMessageResult::STOP_REASON_END_MAX_TOKEN) => Some(wit::StopReason::TokenLimit),
+        Some(CreateMessageResult::STOP_REASON_END_TURN | CreateMessageResult::STOP_REASON_END_SEQUENCE) => {
+            Some(wit::StopReason::Complete)
+        }
+        Some(_) => Some(wit::StopReason::Other),
+        None => None,
+    };
+    Ok(Completion { text, usage: None, stop })
+}
+
+/// The code the MCP specification gives a sampling request its user rejected.
+const USER_REJECTED: ErrorCode = ErrorCode(-1);
+
+/// A request the client's user declined is refused; anything else failed.
+fn failure(e: ServiceError) -> CallError {
+    let kind = match &e {
+        ServiceError::McpError(data) if data.code == USER_REJECTED => wit::FailureKind::Refused,
+        _ => wit::FailureKind::ProviderError,
+    };
+    CallError {
+        kind,
+        message: format!("mcp/client: sampling failed: {e}"),
+        retry: agon_cli::provider::Retry::No,
+        usage: None,
+    }
+}
