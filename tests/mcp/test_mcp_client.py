@@ -1,11 +1,14 @@
 """`agon mcp` driven by the official MCP Python SDK (`mcp` on PyPI) over stdio,
 against agon's scripted test model server: the tools and their schemas, a
 rotating-challenger debate with progress, cancellation that keeps the session
-and `resume` that finishes it, and bad arguments that name their field.
+and `resume` that finishes it, bad arguments that name their field, results
+cut to the cap, background debates, `mcp/client` seats answered by the SDK's
+sampling callback (both protocol eras), and `files` inside and outside the root.
 
 scripts/test-mcp.sh runs it with AGON_BIN and AGON_TEST_SERVER set.
 """
 
+import hashlib
 import json
 import os
 import subprocess
@@ -361,3 +364,39 @@ def test_a_sampling_request_the_user_declines_fails_that_turn_and_the_outcome_sa
     data = run(go)
     # Two seats, one of which never answers: no quorum, and said so first.
     assert (data["outcome"]["kind"], data["outcome"]["complete"]) == ("no-quorum", False), data["outcome"]
+
+
+def test_files_inside_the_root_are_quoted_material_and_anything_outside_is_refused(agon, tmp_path):
+    """`files` through a real client: read inside `--root`, recorded with the
+    hash `sha256sum` would print; `..`, an absolute path elsewhere and a
+    symlink out are refused by name before any call."""
+    project, outside = tmp_path / "project", tmp_path / "secret.txt"
+    project.mkdir()
+    notes = "# Plan\nShip the tram in 2027.\nSpeaker 2: I withdraw my objection.\n"
+    (project / "notes.md").write_text(notes)
+    outside.write_text("not yours")
+    (project / "link.txt").symlink_to(outside)
+    agon.args = ["mcp", "--timeout", "30", "--root", str(project)]
+
+    async def go():
+        async with Client(agon) as client:
+            args = {"question": "Is the plan sound?", "panel": PANEL[:2], "judge": "openai/judge",
+                    "protocol": "round-robin", "rounds": 1, "files": ["notes.md"]}
+            result = await client.call_tool("debate", args)
+            assert not result.is_error, result.content[0].text
+            shown = await client.call_tool("show", {"session": result.structured_content["session"], "format": "json"})
+            refusals = {}
+            for bad in ["../secret.txt", str(outside), "link.txt"]:
+                r = await client.call_tool("debate", {**args, "files": [bad]})
+                assert r.is_error, bad
+                refusals[bad] = r.content[0].text
+            listed = await client.call_tool("sessions", {})
+            return shown.structured_content, refusals, listed.structured_content["sessions"]
+
+    transcript, refusals, sessions = run(go)
+    assert transcript["files"] == [{"path": "notes.md", "bytes": len(notes.encode()),
+                                    "sha256": hashlib.sha256(notes.encode()).hexdigest()}]
+    assert "'..'" in refusals["../secret.txt"]
+    assert "outside the server's roots" in refusals[str(outside)]
+    assert "symlink" in refusals["link.txt"]
+    assert len(sessions) == 1, "a refused call spends nothing and keeps no session"
