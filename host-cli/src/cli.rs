@@ -445,6 +445,7 @@ impl SpecArgs {
             context: self.context,
             files: self.files,
             file_scope: crate::context_files::FileScope::WorkingFolder,
+            files_from_config: false,
             protocol: self.protocol,
             protocol_file: self.protocol_file,
             document: None,

@@ -37,6 +37,17 @@ pub fn read(
     scope: &FileScope,
     stdin: &mut dyn FnMut(u64) -> std::io::Result<Vec<u8>>,
 ) -> Result<Vec<ContextFile>, String> {
+    read_named(patterns, scope, flag(scope), stdin)
+}
+
+/// [`read`], its errors naming where the patterns were given (`named`:
+/// `--file`, agon.toml's `[defaults] files`, MCP's `files`).
+pub fn read_named(
+    patterns: &[String],
+    scope: &FileScope,
+    named: &str,
+    stdin: &mut dyn FnMut(u64) -> std::io::Result<Vec<u8>>,
+) -> Result<Vec<ContextFile>, String> {
     let mut files: Vec<ContextFile> = Vec::new();
     let mut stdin_read = false;
     for pattern in patterns {
@@ -45,14 +56,14 @@ pub fn read(
                 return Err("files: '-' is standard input, which an MCP server does not read: name a file".into());
             }
             if std::mem::replace(&mut stdin_read, true) {
-                return Err("--file -: standard input is given twice".into());
+                return Err(format!("{named} -: standard input is given twice"));
             }
             // One byte over the cap is enough to refuse it.
-            let bytes = stdin(MAX_FILE_BYTES + 1).map_err(|e| format!("--file -: cannot read standard input: {e}"))?;
+            let bytes = stdin(MAX_FILE_BYTES + 1).map_err(|e| format!("{named} -: cannot read standard input: {e}"))?;
             files.push(ContextFile { path: "-".into(), text: text_of("standard input", bytes)? });
             continue;
         }
-        for (shown, path) in resolve(pattern, scope)? {
+        for (shown, path) in resolve(pattern, scope, named)? {
             if files.iter().any(|f| f.path == shown) {
                 continue;
             }
@@ -91,9 +102,9 @@ fn text_of(shown: &str, bytes: Vec<u8>) -> Result<String, String> {
 }
 
 /// The files one pattern names: (the path shown, the path read), sorted.
-fn resolve(pattern: &str, scope: &FileScope) -> Result<Vec<(String, PathBuf)>, String> {
+fn resolve(pattern: &str, scope: &FileScope, named: &str) -> Result<Vec<(String, PathBuf)>, String> {
     if pattern.trim().is_empty() {
-        return Err(format!("{}: give a path, a glob or -", flag(scope)));
+        return Err(format!("{named}: give a path, a glob or -"));
     }
     let given = Path::new(pattern);
     let base = match scope {
@@ -119,13 +130,13 @@ fn resolve(pattern: &str, scope: &FileScope) -> Result<Vec<(String, PathBuf)>, S
         // `*` never matches a leading dot, as in a shell: no `.git/` by accident.
         let options = glob::MatchOptions { require_literal_leading_dot: true, ..Default::default() };
         let mut found: Vec<PathBuf> = glob::glob_with(&text, options)
-            .map_err(|e| format!("{} '{pattern}': not a glob: {e}", flag(scope)))?
+            .map_err(|e| format!("{named} '{pattern}': not a glob: {e}"))?
             .filter_map(Result::ok)
             .filter(|p| p.is_file())
             .collect();
         found.sort();
         if found.is_empty() {
-            return Err(format!("{} '{pattern}' matches no file", flag(scope)));
+            return Err(format!("{named} '{pattern}' matches no file"));
         }
         found
     } else {

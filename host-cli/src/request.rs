@@ -42,6 +42,8 @@ pub struct DebateRequest {
     pub files: Vec<String>,
     /// Where `files` may be read from: the door decides.
     pub file_scope: crate::context_files::FileScope,
+    /// Whether `files` are agon.toml's `[defaults] files` (errors name them so).
+    pub files_from_config: bool,
     /// A protocol name (the catalog's or agon.toml's `[protocols]`); `NAME:SEAT` names an adversary.
     pub protocol: String,
     /// A protocol document of one's own, from a file.
@@ -99,6 +101,7 @@ impl Default for DebateRequest {
             context: None,
             files: Vec::new(),
             file_scope: crate::context_files::FileScope::WorkingFolder,
+            files_from_config: false,
             protocol: DEFAULT_PROTOCOL.into(),
             protocol_file: None,
             document: None,

@@ -156,6 +156,15 @@ fn globs_read_text_files_relative_to_the_working_folder_and_agon_toml_names_defa
     let out = env.agon(&server, &args);
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(t["files"].as_array().unwrap().len(), 2);
+    // A pattern of agon.toml's is named as agon.toml's, not as a flag nobody typed.
+    env.write("config/agon/agon.toml", b"[defaults]\nfiles = [\"docs/*.md\"]\n");
+    let out = env.agon(&server, &run);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("agon.toml's [defaults] files 'docs/*.md' matches no file"),
+        "{}",
+        text(&out.stderr)
+    );
 
     // A folder's agon.toml nobody trusted could name any file of yours: left out, and said so.
     std::fs::remove_file(env.sandbox.root.join("config/agon/agon.toml")).unwrap();

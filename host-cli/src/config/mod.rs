@@ -527,6 +527,7 @@ impl Config {
             && let Some(files) = &d.files
         {
             args.files = files.clone();
+            args.files_from_config = true;
         }
         if !given("max_cost") && d.max_cost.is_some() {
             args.max_cost = d.max_cost;

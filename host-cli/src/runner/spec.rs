@@ -38,7 +38,12 @@ pub fn spec_json(
         inputs.items = spec_request::read_items(&text);
     }
     let stdin = &mut |limit| crate::context_files::read_up_to(std::io::stdin().lock(), limit);
-    inputs.files = crate::context_files::read(&args.files, &args.file_scope, stdin).map_err(bad)?;
+    inputs.files = if args.files_from_config {
+        crate::context_files::read_named(&args.files, &args.file_scope, "agon.toml's [defaults] files", stdin)
+    } else {
+        crate::context_files::read(&args.files, &args.file_scope, stdin)
+    }
+    .map_err(bad)?;
     // A document given inline (`agon mcp`'s `document`), else a file's.
     inputs.document = match &args.document {
         Some(document) => Some(protocol_file::check(runtime, document)?.map_err(|e| bad(format!("document: {e}")))?),
