@@ -118,6 +118,8 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("adversarial-gate-single", "completed", 0),
         ("steelman-remote-first", "completed", 1),
         ("comparative-postgres-vs-dynamo", "completed", 2),
+        // Steelman's dialectic: steelman, challenges, defence, counter-assessment, then the judge.
+        ("steelman-dialectic", "completed", 4),
         ("priority-vote-four-items", "completed", 1),
         ("priority-vote-single-dedup", "completed", 1),
         ("challenge-tradeoff", "completed", 2),
