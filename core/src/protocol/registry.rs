@@ -380,12 +380,12 @@ mod tests {
 
     #[test]
     fn seat_and_round_limits_name_the_field() {
-        let mut spec = example_spec("priority-vote", 2, 1).unwrap();
+        let mut spec = example_spec("priority-vote", 3, 1).unwrap();
         spec.panel.push(spec.panel[0].clone());
-        spec.panel[2].id = "z".into();
+        spec.panel[3].id = "z".into();
         let e = check(&spec).unwrap_err();
         assert!(
-            matches!(&e, Error::InvalidSpec { field, reason } if field == "panel" && reason.contains("at most 2")),
+            matches!(&e, Error::InvalidSpec { field, reason } if field == "panel" && reason.contains("at most 3")),
             "{e}"
         );
         let mut spec = example_spec("structured", 2, 1).unwrap();
