@@ -24,7 +24,6 @@ pub(crate) mod confirm;
 pub(crate) mod reply;
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -269,10 +268,10 @@ pub(crate) struct PriorityVote {
     held: Option<Held>,
 }
 
-/// What the count found, kept until the confirmer has answered.
+/// What the count found, kept until the confirmer has answered (the
+/// ballots are read again from the replies: cheaper than keeping them).
 #[derive(Clone)]
 struct Held {
-    votes: [Option<reply::Ballot>; 2],
     /// The flagged items, as `to_confirm` lists them.
     flagged: Vec<serde_json::Value>,
     ending: Ending,
@@ -374,7 +373,7 @@ impl Protocol for PriorityVote {
             };
             return Step::Finish(Ending { kind: EndKind::NoQuorum, reason: reason.into(), rounds_run: 1 });
         }
-        let counted_ranking = ranking(&self.items, &votes, single, &BTreeMap::new());
+        let counted_ranking = ranking(&self.items, &votes, single, &[]);
         let flagged = confirm::flagged(&counted_ranking);
         let ending = if single {
             Ending::completed(format!("{n} items prioritized by one agent through both lenses"), 1)
@@ -393,7 +392,7 @@ impl Protocol for PriorityVote {
             let call =
                 PlannedCall::turn(seat, 1, Phase::Confirmation, false, confirm::prompt(debate, &flagged), &debate.spec)
                     .expecting(CONFIRM_SHAPE);
-            self.held = Some(Held { votes, flagged, ending });
+            self.held = Some(Held { flagged, ending });
             return Step::Run(vec![call]);
         }
         notes.push(Note::Result { name: "ranking".into(), value: counted_ranking });
@@ -415,7 +414,7 @@ impl PriorityVote {
         let asked: Vec<usize> = held.flagged.iter().filter_map(|f| f["item"].as_u64()).map(|n| n as usize).collect();
         let (levels, problems) = match debate.text(seat, 1, Phase::Confirmation) {
             Some(text) => confirm::read(text, &asked),
-            None => (BTreeMap::new(), vec!["no reply came; every flagged item stays unconfirmed".to_string()]),
+            None => (Vec::new(), vec!["no reply came; every flagged item stays unconfirmed".to_string()]),
         };
         for problem in problems {
             notes.push(Note::Warning {
@@ -425,17 +424,18 @@ impl PriorityVote {
                 message: format!("the confirmer: {problem}"),
             });
         }
-        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &held.votes, false, &levels) });
+        // Both lenses counted, or no item would have been flagged.
+        let n = self.items.len();
+        let ballot = |seat| debate.text(seat, 1, Phase::Vote).and_then(|t| reply::priorities(t, n).ok());
+        let votes = [ballot(0), ballot(1)];
+        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &votes, false, &levels) });
         let confirmed: Vec<serde_json::Value> = levels
             .iter()
-            .map(|(&item, &level)| json!({"item": item, "text": self.items[item - 1], "priority": format!("P{level}")}))
+            .map(|&(item, level)| json!({"item": item, "text": self.items[item - 1], "priority": format!("P{level}")}))
             .collect();
         notes.push(Note::Result { name: "confirmed".into(), value: json!({"by": who.id, "items": confirmed}) });
-        let left: Vec<serde_json::Value> = held
-            .flagged
-            .into_iter()
-            .filter(|f| !f["item"].as_u64().is_some_and(|n| levels.contains_key(&(n as usize))))
-            .collect();
+        let left: Vec<serde_json::Value> =
+            held.flagged.into_iter().filter(|f| !levels.iter().any(|&(i, _)| f["item"] == i)).collect();
         let summary = format!("; {} of {} flagged items confirmed by {}", levels.len(), asked.len(), who.name);
         if !left.is_empty() {
             notes.push(Note::Result { name: "to_confirm".into(), value: json!(left) });
@@ -460,13 +460,14 @@ fn ranking(
     items: &[String],
     votes: &[Option<reply::Ballot>; 2],
     single: bool,
-    confirmed: &BTreeMap<usize, u8>,
+    confirmed: &[(usize, u8)],
 ) -> serde_json::Value {
+    let confirmed = |item: usize| confirmed.iter().find(|(i, _)| *i == item).map(|&(_, l)| l);
     let level = |lens: usize, item: usize| votes[lens].as_ref().and_then(|b| b.votes.get(&item));
     let mut rows: Vec<(u32, u32, usize)> = (1..=items.len())
         .map(|item| {
-            let points: Vec<u32> = match confirmed.get(&item) {
-                Some(&l) => vec![4 - l as u32; 2],
+            let points: Vec<u32> = match confirmed(item) {
+                Some(l) => vec![4 - l as u32; 2],
                 None => (0..2).filter_map(|l| level(l, item)).map(|v| 4 - v.level as u32).collect(),
             };
             (points.iter().sum(), points.iter().copied().max().unwrap_or(0), item)
@@ -493,7 +494,7 @@ fn ranking(
                 "priorities": {"urgency": p(0), "impact": p(1)},
                 "disagreement": disagreement,
             });
-            if let Some(l) = confirmed.get(&item) {
+            if let Some(l) = confirmed(item) {
                 row["confirmed"] = json!(format!("P{l}"));
             }
             row
@@ -555,7 +556,7 @@ mod tests {
         let items: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         // item 1: P1+P1 = 6; item 2: P0+P2 = 6 (best single 4); item 3: P3+P3 = 2.
         let votes = [ballot(&[1, 0, 3]), ballot(&[1, 2, 3])];
-        let r = ranking(&items, &votes, false, &BTreeMap::new());
+        let r = ranking(&items, &votes, false, &[]);
         let order: Vec<u64> = r.as_array().unwrap().iter().map(|x| x["item"].as_u64().unwrap()).collect();
         assert_eq!(order, [2, 1, 3]);
         assert_eq!(r[0]["score"], 6);
@@ -569,7 +570,7 @@ mod tests {
         let items: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
         let mut impact = ballot(&[3, 0]);
         impact.as_mut().unwrap().votes.remove(&2);
-        let r = ranking(&items, &[ballot(&[2, 0]), impact], false, &BTreeMap::new());
+        let r = ranking(&items, &[ballot(&[2, 0]), impact], false, &[]);
         // item 2: urgency P0 only = 4; item 1: P2 + P3 = 3 + 1 = 4, best single 3 < 4.
         assert_eq!(r[0]["item"], 2);
         assert_eq!(r[0]["priorities"], json!({"urgency": "P0", "impact": null}));
@@ -606,10 +607,10 @@ mod tests {
         let items: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
         // item 1: P0 + P3 = 5, flagged; item 2: P1 + P1 = 6. Confirmed at P0, item 1 scores 8.
         let votes = [ballot(&[0, 1]), ballot(&[3, 1])];
-        let before = ranking(&items, &votes, false, &BTreeMap::new());
+        let before = ranking(&items, &votes, false, &[]);
         assert_eq!(before[0]["item"], 2);
         assert_eq!(confirm::flagged(&before).len(), 1);
-        let after = ranking(&items, &votes, false, &BTreeMap::from([(1, 0)]));
+        let after = ranking(&items, &votes, false, &[(1, 0)]);
         assert_eq!((after[0]["item"].clone(), after[0]["score"].clone()), (json!(1), json!(8)));
         assert_eq!(after[0]["confirmed"], "P0");
         assert!(after[1].get("confirmed").is_none());

@@ -18,7 +18,7 @@ pub(crate) struct PhaseDoc {
     /// Runs in round 1 only (a blind opening before the debate rounds).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
-    /// Runs only in runs of some lengths, or only in one round (default: always).
+    /// Runs only in runs of a given number of rounds, or only in one round (default: always).
     #[serde(default, skip_serializing_if = "When::is_always")]
     pub when: When,
     /// Whether its speakers answer one after another (the default) or all at once.
@@ -84,7 +84,7 @@ pub(crate) struct Part {
     /// Whether the part holds the adversarial role (default: no).
     #[serde(default)]
     pub adversarial: Adversarial,
-    /// Speaks only in runs of some lengths, or only in one round (default: whenever its phase runs).
+    /// Speaks only in runs of a given number of rounds, or only in one round (default: whenever its phase runs).
     #[serde(default, skip_serializing_if = "When::is_always")]
     pub when: When,
 }

@@ -212,11 +212,11 @@ fn result_name<'a>(doc: &Document, name: &'a str, path: &str, named: &mut Vec<&'
 
 /// A condition that can hold: its numbers within the document's rounds.
 fn when(when: &When, max: u32, path: &str) -> Result<(), Error> {
-    if let Some(n) = when.rounds.iter().find(|&&n| n == 0 || n > max) {
+    if let Some(n) = when.rounds.filter(|&n| n == 0 || n > max) {
         return Err(Error::spec(format!("{path}.rounds"), format!("{n}: runs have 1 to rounds.max ({max}) rounds")));
     }
     if let Some(round) = when.round {
-        let longest = when.rounds.iter().copied().max().unwrap_or(max);
+        let longest = when.rounds.unwrap_or(max);
         if round == 0 || round > longest {
             return Err(Error::spec(
                 format!("{path}.round"),
@@ -547,21 +547,21 @@ mod tests {
             ("/adversary/help", json!(""), "protocol.adversary.help", "must not be empty"),
             (
                 "/phases/1/when",
-                json!({"rounds": [4]}),
+                json!({"rounds": 4}),
                 "protocol.phases[1].when.rounds",
                 "4: runs have 1 to rounds.max (3)",
             ),
             ("/phases/1/when", json!({"round": 4}), "protocol.phases[1].when.round", "never reached"),
-            ("/phases/1/when", json!({"rounds": [2], "round": 3}), "protocol.phases[1].when.round", "end by round 2"),
+            ("/phases/1/when", json!({"rounds": 2, "round": 3}), "protocol.phases[1].when.round", "end by round 2"),
             ("/phases/0/when", json!({"round": 2}), "protocol.phases[0].when.round", "runs once"),
-            ("/phases/1/when", json!({"rounds": [3]}), "protocol.rounds.default", "no phase runs in round 2"),
+            ("/phases/1/when", json!({"rounds": 3}), "protocol.rounds.default", "no phase runs in round 2"),
             (
                 "/phases/1/when",
-                json!({"rounds": [2]}),
+                json!({"rounds": 2}),
                 "protocol.rounds.max",
                 "run of 3 rounds, no phase runs in round 2",
             ),
-            ("/phases/1/turns/0/when", json!({"rounds": [3]}), "", ""),
+            ("/phases/1/turns/0/when", json!({"rounds": 3}), "", ""),
             ("/phases/1/turns/0/when", json!({"after": 1}), "protocol.phases[1].turns[0].when.after", "unknown field"),
         ];
         for (pointer, value, field, words) in cases {

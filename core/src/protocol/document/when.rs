@@ -8,16 +8,16 @@ use serde::{Deserialize, Serialize};
 
 use super::Document;
 
-/// When a phase or a part runs: only in runs of some numbers of rounds, only
-/// in one round; both given, both must hold. A spec may ask only for a
+/// When a phase or a part runs: only in runs of a given number of rounds,
+/// only in one round; both given, both must hold. A spec may ask only for a
 /// number of rounds in which every round runs a phase, so one document can
 /// hold two plans (steelman: one pass, or a four-round dialectic; 2 or 3 refused).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct When {
-    /// Only when the spec asks for one of these numbers of rounds (`[4]`); any if absent.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rounds: Vec<u32>,
+    /// Only when the spec asks for this many rounds (`4`); any number if absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
     /// Only in this round (`2`); every round if absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
@@ -25,7 +25,7 @@ pub(crate) struct When {
 
 impl When {
     pub fn holds(&self, round: u32, rounds: u32) -> bool {
-        (self.rounds.is_empty() || self.rounds.contains(&rounds)) && self.round.is_none_or(|r| r == round)
+        self.rounds.is_none_or(|n| n == rounds) && self.round.is_none_or(|r| r == round)
     }
 
     pub fn is_always(&self) -> bool {
@@ -68,11 +68,11 @@ mod tests {
 
     #[test]
     fn a_condition_holds_in_the_runs_and_rounds_it_names() {
-        let when = When { rounds: vec![4], round: Some(2) };
+        let when = When { rounds: Some(4), round: Some(2) };
         assert!(when.holds(2, 4));
         assert!(!when.holds(1, 4) && !when.holds(2, 3));
         assert!(When::default().holds(7, 9) && When::default().is_always());
-        assert!(When { rounds: vec![1, 4], round: None }.holds(3, 4));
+        assert!(When { rounds: Some(4), round: None }.holds(3, 4));
     }
 
     #[test]

@@ -5,8 +5,6 @@
 //! asked about, confirms nothing; an item without a readable line stays
 //! listed to confirm. Nothing is guessed.
 
-use std::collections::BTreeMap;
-
 use serde_json::{Value, json};
 
 use crate::debate::Debate;
@@ -49,10 +47,10 @@ Answer with one line per item and nothing else: the item's number, a colon and t
     }
 }
 
-/// What a confirmer's reply confirms: each asked item's level (0 for P0),
-/// and a sentence per line or item that confirmed nothing.
-pub(crate) fn read(reply: &str, asked: &[usize]) -> (BTreeMap<usize, u8>, Vec<String>) {
-    let (mut levels, mut problems) = (BTreeMap::new(), Vec::new());
+/// What a confirmer's reply confirms: (item, level: 0 for P0) in the order
+/// written, and a sentence per line or item that confirmed nothing.
+pub(crate) fn read(reply: &str, asked: &[usize]) -> (Vec<(usize, u8)>, Vec<String>) {
+    let (mut levels, mut problems): (Vec<(usize, u8)>, _) = (Vec::new(), Vec::new());
     let mut conflicting: Vec<usize> = Vec::new();
     for line in reply.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let Some((item, level)) = line_of(line) else {
@@ -63,13 +61,14 @@ pub(crate) fn read(reply: &str, asked: &[usize]) -> (BTreeMap<usize, u8>, Vec<St
             problems.push(format!("item {item} was not asked to be confirmed; its line is left out"));
             continue;
         }
-        match levels.insert(item, level) {
-            Some(before) if before != level => conflicting.push(item),
-            _ => {}
+        match levels.iter().find(|(i, _)| *i == item) {
+            Some(&(_, before)) if before != level => conflicting.push(item),
+            Some(_) => {}
+            None => levels.push((item, level)),
         }
     }
     for item in conflicting {
-        levels.remove(&item);
+        levels.retain(|(i, _)| *i != item);
         problems.push(format!("item {item} was given two different priorities; it stays unconfirmed"));
     }
     (levels, problems)
@@ -105,7 +104,7 @@ mod tests {
     fn only_exact_lines_for_asked_items_confirm() {
         let reply = "2: P1\n 3 :p0 \n> 4: P0\n4: P3 because\nitem 5: P2\n9: P0\n\nSure, here you go.";
         let (levels, problems) = read(reply, &[2, 3, 4]);
-        assert_eq!(levels.into_iter().collect::<Vec<_>>(), [(2, 1), (3, 0)]);
+        assert_eq!(levels, [(2, 1), (3, 0)]);
         // A quoted line, trailing words, a label, an item not asked about, prose: none confirm.
         assert_eq!(problems.len(), 5, "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("item 9 was not asked")));
@@ -114,13 +113,13 @@ mod tests {
     #[test]
     fn two_different_priorities_for_one_item_confirm_neither() {
         let (levels, problems) = read("2: P1\n2: P0\n3: P2\n3: P2", &[2, 3]);
-        assert_eq!(levels.into_iter().collect::<Vec<_>>(), [(3, 2)]);
+        assert_eq!(levels, [(3, 2)]);
         assert!(problems[0].contains("item 2 was given two different priorities"), "{problems:?}");
     }
 
     #[test]
     fn an_empty_reply_confirms_nothing_and_says_nothing_wrong() {
-        assert_eq!(read("", &[1]), (BTreeMap::new(), Vec::new()));
-        assert_eq!(read("1: P4\n1: P", &[1]).0, BTreeMap::new());
+        assert_eq!(read("", &[1]), (Vec::new(), Vec::new()));
+        assert_eq!(read("1: P4\n1: P", &[1]).0, []);
     }
 }
