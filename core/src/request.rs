@@ -91,7 +91,8 @@ pub enum Phase {
     Synthesis,
     /// A rolling summary of earlier rounds.
     Summary,
-    /// The judge confirming (or not) that the panel converged.
+    /// The judge confirming (or not) that the panel converged; or a seat
+    /// confirming what the panel left open (priority-vote's flagged items).
     Confirmation,
 }
 
@@ -131,7 +132,7 @@ impl Phase {
             Phase::Single => "Single-agent review".to_string(),
             Phase::Synthesis => "Synthesis".to_string(),
             Phase::Summary => format!("Summary of rounds up to {round}"),
-            Phase::Confirmation => format!("Consensus confirmation (round {round})"),
+            Phase::Confirmation => format!("Confirmation (round {round})"),
         }
     }
 }

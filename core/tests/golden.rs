@@ -118,7 +118,11 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("adversarial-gate-single", "completed", 0),
         ("steelman-remote-first", "completed", 1),
         ("comparative-postgres-vs-dynamo", "completed", 2),
+        // Steelman's dialectic: steelman, challenges, defence, counter-assessment, then the judge.
+        ("steelman-dialectic", "completed", 4),
         ("priority-vote-four-items", "completed", 1),
+        // The person confirms item 1 at P1; their line for item 3 is not "3: P0"–"3: P3", so item 3 stays to confirm.
+        ("priority-vote-confirmed", "completed", 1),
         ("priority-vote-single-dedup", "completed", 1),
         ("challenge-tradeoff", "completed", 2),
         ("challenge-fast-exit", "consensus", 1),

@@ -22,6 +22,7 @@ const TYPES: &[(&str, &str)] = &[
     ("protocol/document/phases.rs", "PhaseDoc"),
     ("request.rs", "Phase"),
     ("protocol/document/phases.rs", "Order"),
+    ("protocol/document/when.rs", "When"),
     ("protocol/document/labels.rs", "Draw"),
     ("protocol/document/phases.rs", "Part"),
     ("protocol/document/speakers.rs", "Speakers"),

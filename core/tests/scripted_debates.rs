@@ -541,3 +541,38 @@ fn ranked_labels_and_asks_only_the_seats_that_answered() {
     assert_eq!(run.session.outcome().unwrap().kind, OutcomeKind::NoQuorum);
     assert!(run.requests.iter().all(|r| r.phase != Phase::Ranking));
 }
+
+/// priority-vote's confirmer: asked once, only when the lenses split on an
+/// item, about those items alone; a failed confirmation confirms nothing and
+/// leaves them to confirm, and the ranking stands as the lenses counted it.
+#[test]
+fn a_confirmer_is_asked_only_about_split_items_and_a_failed_one_confirms_nothing() {
+    let protocol = json!({"name": "priority-vote", "items": ["a", "b"], "compete": "compete", "confirm": 3});
+    // Seat a: item 1 P0, item 2 P1. Seat b: item 1 P0, item 2 `second`.
+    let votes = |r: &agon_core::ModelRequest, second: &str| {
+        let level = if r.seat == "b" { second } else { "P1" };
+        reply(r, format!("[{{\"item\": 1, \"priority\": \"P0\"}}, {{\"item\": 2, \"priority\": \"{level}\"}}]"))
+    };
+    // One level apart at most: no split, the confirmer is never asked.
+    let run = drive(Session::new(spec(protocol.clone(), &["a", "b", "you"], 1, false)).unwrap(), |r| votes(r, "P2"));
+    assert!(run.requests.iter().all(|r| r.seat != "you"));
+    assert!(!run.session.transcript().results.contains_key("to_confirm"));
+    // Item 2 at P1 and P3: split; the confirmer's call fails.
+    let run = drive(Session::new(spec(protocol, &["a", "b", "you"], 1, false)).unwrap(), |r| {
+        if r.seat == "you" {
+            return Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "no answer".into(), usage: None };
+        }
+        votes(r, "P3")
+    });
+    let asked: Vec<_> = run.requests.iter().filter(|r| r.seat == "you").collect();
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].phase, Phase::Confirmation);
+    let prompt = &asked[0].messages[1].content;
+    assert!(prompt.contains("2. b") && !prompt.contains("1. a"), "{prompt}");
+    let t = run.session.transcript();
+    assert_eq!(t.results["to_confirm"].as_array().unwrap().len(), 1);
+    assert_eq!(t.results["confirmed"]["items"], json!([]));
+    assert!(t.warnings.iter().any(|w| w.message.contains("no reply came")), "{:?}", t.warnings);
+    // A failed call is never a full run, as for any seat.
+    assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Degraded);
+}

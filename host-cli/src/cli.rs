@@ -417,6 +417,13 @@ pub struct SpecArgs {
     /// without disagreement under one label raise compete_flag.
     #[arg(long, value_name = "NAME")]
     pub label: Option<String>,
+    /// priority-vote: ask you at the terminal (a third seat, human/you) for a final priority on each
+    /// item the lenses put two or more levels apart; without a terminal they are listed to confirm.
+    #[arg(long, conflicts_with = "confirm_by")]
+    pub confirm: bool,
+    /// priority-vote: the model seated third to confirm flagged items (human/NAME: a person).
+    #[arg(long, value_name = "MODEL")]
+    pub confirm_by: Option<String>,
 }
 
 impl SpecArgs {
@@ -434,6 +441,15 @@ impl SpecArgs {
             (_, true) => Judge::Without,
             (Some(model), false) => Judge::Model(model),
             (None, false) => Judge::Default,
+        };
+        let confirm_by = match (self.confirm, self.confirm_by) {
+            (_, Some(model)) => Some(model),
+            (true, None) if std::io::IsTerminal::is_terminal(&std::io::stdin()) => Some("human/you".to_string()),
+            (true, None) => {
+                warn("warning: --confirm needs a terminal to ask you; the flagged items are listed to confirm instead");
+                None
+            }
+            (false, None) => None,
         };
         let compete = match (self.compete, self.single) {
             (true, _) => agon_core::CompeteMode::Compete,
@@ -473,6 +489,7 @@ impl SpecArgs {
             compete,
             triggers: self.triggers,
             label: self.label,
+            confirm_by,
             options: serde_json::Map::new(),
             diversity: match (self.strict_diversity, self.allow_one_model) {
                 (true, _) => Some(agon_core::Diversity::Strict),

@@ -88,6 +88,8 @@ pub struct DebateRequest {
     pub triggers: Vec<String>,
     /// adversarial: the compete history this run counts in.
     pub label: Option<String>,
+    /// priority-vote: the model (`human/you`: the person at the terminal) seated third to confirm flagged items.
+    pub confirm_by: Option<String>,
     /// Protocol options by the names the catalog gives them; a setting above for the same option wins.
     pub options: Map<String, Value>,
     /// What a panel of one model gets where the protocol needs several; `None`: agon.toml's, else a warning.
@@ -127,6 +129,7 @@ impl Default for DebateRequest {
             compete: CompeteMode::default(),
             triggers: Vec::new(),
             label: None,
+            confirm_by: None,
             options: Map::new(),
             diversity: None,
         }

@@ -82,6 +82,15 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         CompeteMode::Single => Some("single"),
     };
     set("--compete/--single", "compete", compete.map(Value::from))?;
+    // The confirmer sits third, after the two lenses (one model given alone plays both).
+    let mut models: Vec<&str> = args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
+    if let Some(model) = &args.confirm_by {
+        set("--confirm", "confirm", Some(json!(3)))?;
+        if models.len() == 1 {
+            models.push(models[0]);
+        }
+        models.push(model.trim());
+    }
     let triggers: Vec<Value> = args.triggers.iter().map(|t| trigger(t)).collect::<Result<_, String>>()?;
     set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
     let takes = |option: &str| info.options.iter().any(|o| o.name == option);
@@ -160,7 +169,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
     let mut request = json!({
         "question": args.question,
         "protocol": protocol,
-        "models": args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect::<Vec<_>>(),
+        "models": models,
         "judge": match &args.judge {
             Judge::Model(model) => Some(model.trim()),
             Judge::Default | Judge::Without => None,

@@ -33,6 +33,8 @@ pub struct View {
     focus: Option<u64>,
     /// The judge's consensus confirmation in flight: its JSON is not shown, the check is.
     confirming: Option<u64>,
+    /// The panel's seat ids: a confirmation from one of them is a turn (priority-vote's confirmer), shown as such.
+    panel: Vec<String>,
     /// `out` was left mid-line (a reply streaming when the run stopped).
     mid_line: bool,
 }
@@ -58,6 +60,7 @@ impl View {
             pending: BTreeMap::new(),
             focus: None,
             confirming: None,
+            panel: Vec::new(),
             mid_line: false,
         }
     }
@@ -105,6 +108,7 @@ impl View {
         match &event.kind {
             K::DebateStarted(d) => {
                 let names: Vec<String> = d.participants.iter().map(|p| format!("{} ({})", p.id, p.model)).collect();
+                self.panel = d.participants.iter().map(|p| p.id.clone()).collect();
                 self.say(&format!("agon · {} · {}\npanel: {}\n", d.protocol, d.question, names.join(", ")));
             }
             K::RoundStarted(r) => {
@@ -116,7 +120,7 @@ impl View {
                 let challenger = r.challenger.as_ref().map(|c| format!(" — challenger: {c}")).unwrap_or_default();
                 self.note(&format!("\n== {title}{challenger} ==\n"));
             }
-            K::TurnStarted(t) if t.phase == wit::Phase::Confirmation => {
+            K::TurnStarted(t) if t.phase == wit::Phase::Confirmation && !self.panel.contains(&t.speaker) => {
                 if let Some(live) = &mut self.live {
                     live.started(t.id, &format!("{} · {} (confirming the consensus)", t.speaker, t.model));
                 }

@@ -19,7 +19,7 @@ pub fn phase_title(phase: wit::Phase) -> &'static str {
         wit::Phase::Single => "Single-agent review",
         wit::Phase::Synthesis => "Synthesis",
         wit::Phase::Summary => "Summary",
-        wit::Phase::Confirmation => "Consensus confirmation",
+        wit::Phase::Confirmation => "Confirmation",
     }
 }
 

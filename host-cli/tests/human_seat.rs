@@ -135,3 +135,66 @@ fn batch_refuses_a_seat_held_by_a_person_naming_it() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("fallback"));
 }
+
+/// Seed 001's confirmation: priority-vote's `--confirm-by human/you` seats the
+/// person third; after the lenses are counted they get the split items and
+/// answer one line per item. Their strict lines are read, nothing else guessed.
+#[test]
+fn a_person_confirms_the_items_the_lenses_split_on() {
+    let env = Sandbox::new("human", "confirm");
+    let votes = |levels: [u8; 3]| {
+        let entries: Vec<String> = levels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| format!("{{\"item\": {}, \"priority\": \"P{l}\", \"why\": \"reason {}\"}}", i + 1, i + 1))
+            .collect();
+        format!("[{}]", entries.join(", "))
+    };
+    let mut config = Config::default();
+    for (model, levels) in [("urgency", [0, 1, 3]), ("impact", [2, 1, 1])] {
+        // One reply for each of the two runs below.
+        let script = agon_testkit::ModelScript { replies: vec![votes(levels); 2], ..Default::default() };
+        config.models.insert(model.to_string(), script);
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    std::fs::write(env.root.join("items.txt"), "Reply to the CEO\nFix the deploy pipeline\nWrite the hiring plan\n")
+        .unwrap();
+    let args = [
+        "run",
+        "Triage these.",
+        "--protocol",
+        "priority-vote",
+        "--items",
+        "items.txt",
+        "--compete",
+        "--panel",
+        "openai/urgency,openai/impact",
+        "--confirm-by",
+        "human/you",
+        "--format",
+        "json",
+    ];
+    // Item 1 confirmed at P1; the line for item 3 is not "N: P0"–"N: P3", so item 3 stays to confirm.
+    let out = run_with_answers(&env, &server, &args, &["1: P1\n3: later\n.\n"], Duration::ZERO);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("you, your turn") && stderr.contains("ITEMS THE LENSES SPLIT ON"), "{stderr}");
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let you = t["turns"].as_array().unwrap().iter().find(|turn| turn["speaker"] == "you").expect("you answered");
+    assert_eq!((&you["phase"], &you["model"]), (&Value::from("confirmation"), &Value::from("human/you")));
+    assert_eq!(t["confirmed"]["items"][0]["priority"], "P1", "{t}");
+    let left: Vec<&Value> = t["to_confirm"].as_array().unwrap().iter().map(|i| &i["item"]).collect();
+    assert_eq!(left, [&Value::from(3)]);
+    let row = t["ranking"].as_array().unwrap().iter().find(|r| r["item"] == 1).unwrap();
+    assert_eq!(row["confirmed"], "P1");
+
+    // Without a terminal, --confirm asks no one: the split items are listed to confirm.
+    let args = [&args[..args.len() - 4], &["--confirm", "--format", "json"]].concat();
+    let out = run_with_answers(&env, &server, &args, &[], Duration::ZERO);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("--confirm needs a terminal"), "{stderr}");
+    let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(t["to_confirm"].as_array().map(Vec::len), Some(2), "{t}");
+    assert!(t.get("confirmed").is_none());
+}

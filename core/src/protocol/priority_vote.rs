@@ -13,7 +13,14 @@
 //! with fewer one agent prioritizes through both lenses at once. `compete`
 //! and `single` force either way. A lens that leaves out an item keeps its
 //! other priorities; the omission is a warning.
+//!
+//! Flagged items are the person's to settle (seed 001 asks them): the
+//! results list them `to_confirm` with both lenses' priorities and reasons,
+//! and a third seat named by `confirm` (typically `human/you`) is asked once,
+//! after the count, for a final priority per flagged item ([`confirm`]).
+//! A confirmed priority counts for both lenses in the final ordering.
 
+pub(crate) mod confirm;
 pub(crate) mod reply;
 
 use std::borrow::Cow;
@@ -29,7 +36,11 @@ use crate::{DebateSpec, Error, Phase, estimate_tokens};
 pub(crate) const DEF: Definition = Definition {
     name: "priority-vote",
     summary: "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
-    seats: Seats { min: 2, max: Some(2), why: "the urgency lens is seat 1, the impact lens seat 2" },
+    seats: Seats {
+        min: 2,
+        max: Some(3),
+        why: "the urgency lens is seat 1, the impact lens seat 2, a confirmer (protocol.confirm) seat 3",
+    },
     sides: &["urgency", "impact"],
     options: &[
         OptionInfo {
@@ -46,23 +57,47 @@ pub(crate) const DEF: Definition = Definition {
                 "compete: both lenses vote; single: one agent; auto: both lenses at 15 or more distinct items.",
             ),
         },
+        OptionInfo {
+            name: "confirm",
+            kind: OptionKind::Seat,
+            default: "none: flagged items are listed to confirm",
+            help: Cow::Borrowed(
+                "The third seat (typically human/you) asked for a final priority on each item the lenses put two or more levels apart.",
+            ),
+        },
     ],
-    example: |_| serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"], "compete": "compete"}),
+    example: |seats| {
+        let mut options =
+            serde_json::json!({"items": ["fix CI", "hire a second SRE", "ship 1.0"], "compete": "compete"});
+        if seats > 2 {
+            options["confirm"] = json!(3);
+        }
+        options
+    },
     check: checked::<Options>,
-    // Two lenses vote once; the count is the result: the judge is never asked.
-    bounds: |spec| Bounds { judge: 0, ..Bounds::new(spec, 2, 0, 1) },
+    // Two lenses vote once, a confirmer may answer once; the count is the result: the judge is never asked.
+    bounds: |spec| {
+        let confirmer = typed::<Options>(spec).confirm.is_some() as u32;
+        Bounds { judge: 0, ..Bounds::new(spec, 2 + confirmer, 0, 1) }
+    },
     build: |spec| {
         let o: Options = typed(spec);
-        Box::new(PriorityVote { items: o.items, compete: o.compete, asked: Vec::new() })
+        let confirm = o.confirm.map(|s| spec.resolve_seat(&s, "protocol.confirm").expect("validated"));
+        Box::new(PriorityVote { items: o.items, compete: o.compete, asked: Vec::new(), confirm, held: None })
     },
-    prompt_tokens: |spec| typed::<Options>(spec).items.iter().map(|i| estimate_tokens(i) as u64 + 8).sum(),
+    prompt_tokens: |spec| {
+        let o = typed::<Options>(spec);
+        // The confirmer's prompt lists each item again with a line per lens.
+        let per_item = if o.confirm.is_some() { 16 } else { 8 };
+        o.items.iter().map(|i| estimate_tokens(i) as u64 + per_item).sum()
+    },
     render_result,
     ..BASE
 };
 
 /// The ranking as seed 001 shows it: a table in Borda order, then the flagged
 /// gaps, each with both lenses' justifications.
-fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
+fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
     use crate::render::results::{cell, table, text};
     use std::fmt::Write;
     let priority = |row: &serde_json::Value, lens: &str| {
@@ -88,8 +123,30 @@ fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, ou
             out.push('\n');
             return true;
         }
+        // Shown in the ranking, beside each item it settled.
+        "confirmed" => return true,
+        "to_confirm" => {
+            out.push_str(
+                "### To confirm\n\nThe lenses split on these items and no one has given them a final priority \
+(`agon run --protocol priority-vote --confirm` asks you at the terminal):\n\n",
+            );
+            for item in value.as_array().into_iter().flatten() {
+                let p = |lens: &str| item[lens]["priority"].as_str().unwrap_or("—").to_string();
+                let _ = writeln!(
+                    out,
+                    "- **{}** (item {}): urgency {}, impact {}",
+                    cell(&text(item, "text")),
+                    text(item, "item"),
+                    p("urgency"),
+                    p("impact")
+                );
+            }
+            out.push('\n');
+            return true;
+        }
         _ => {}
     }
+    let confirmer = t.results.get("confirmed").map(|c| crate::render::results::name(t, &text(c, "by")));
     let (true, Some(rows)) = (key == "ranking", value.as_array()) else { return false };
     if rows.iter().any(|r| r["priorities"].get("priority").is_some()) {
         let rows: Vec<Vec<String>> = rows
@@ -105,7 +162,11 @@ fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, ou
         .iter()
         .enumerate()
         .map(|(rank, row)| {
-            let flag = if row["disagreement"].is_object() { " ⚑" } else { "" };
+            let flag = match (row["disagreement"].is_object(), row["confirmed"].as_str()) {
+                (_, Some(p)) => format!(" ⚑ → {p} ✓"),
+                (true, None) => " ⚑".to_string(),
+                (false, None) => String::new(),
+            };
             vec![
                 (rank + 1).to_string(),
                 format!("{}{flag}", text(row, "text")),
@@ -117,6 +178,10 @@ fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, ou
         .collect();
     out.push_str("### Priority ranking (Borda count)\n\n");
     table(out, &["#", "item", "urgency", "impact", "score"], &table_rows);
+    if let Some(name) = confirmer.as_deref().filter(|_| rows.iter().any(|r| r["confirmed"].is_string())) {
+        let _ =
+            writeln!(out, "✓ the final priority {} confirmed; it counts for both lenses in the score.\n", cell(name));
+    }
     let flagged: Vec<&serde_json::Value> = rows.iter().filter(|r| r["disagreement"].is_object()).collect();
     if flagged.is_empty() {
         out.push_str("No item split the lenses by two levels or more.\n\n");
@@ -129,6 +194,9 @@ fn render_result(_: &crate::Transcript, key: &str, value: &serde_json::Value, ou
             let why = text(&row["disagreement"], lens);
             let _ = writeln!(out, "  - {lens} {}: {}", priority(row, lens), cell(&why));
         }
+        if let (Some(p), Some(name)) = (row["confirmed"].as_str(), confirmer.as_deref()) {
+            let _ = writeln!(out, "  - confirmed by {}: {p}", cell(name));
+        }
     }
     out.push('\n');
     true
@@ -140,6 +208,9 @@ pub(crate) struct Options {
     items: Vec<String>,
     #[serde(default)]
     compete: CompeteMode,
+    /// The seat that confirms flagged items: the third, never a lens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    confirm: Option<crate::SeatRef>,
 }
 
 /// Seed 001's cost gate for priority voting.
@@ -157,14 +228,23 @@ pub(crate) enum CompeteMode {
 const AUTO_COMPETE_AT: usize = 15;
 
 impl ProtocolOptions for Options {
-    fn check(&self, _spec: &DebateSpec) -> Result<(), Error> {
+    fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         if self.items.is_empty() {
             return Err(Error::spec("protocol.items", "give at least one item to prioritize"));
         }
         if let Some(i) = self.items.iter().position(|o| o.trim().is_empty()) {
             return Err(Error::spec(format!("protocol.items[{i}]"), "must not be empty"));
         }
-        Ok(())
+        match &self.confirm {
+            Some(seat) if spec.resolve_seat(seat, "protocol.confirm")? != 2 => Err(Error::spec(
+                "protocol.confirm",
+                "the confirmer is a seat of its own, the third: seats 1 and 2 are the lenses",
+            )),
+            None if spec.panel.len() > 2 => {
+                Err(Error::spec("panel", "a third seat confirms flagged items: name it with protocol.confirm (e.g. 3)"))
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -182,6 +262,19 @@ pub(crate) struct PriorityVote {
     compete: CompeteMode,
     /// The seats asked to vote; empty until the gate has run.
     asked: Vec<usize>,
+    /// The confirmer's seat, if the spec names one.
+    confirm: Option<usize>,
+    /// The count, held while the confirmer answers.
+    held: Option<Held>,
+}
+
+/// What the count found, kept until the confirmer has answered (the
+/// ballots are read again from the replies: cheaper than keeping them).
+#[derive(Clone)]
+struct Held {
+    /// The flagged items, as `to_confirm` lists them.
+    flagged: Vec<serde_json::Value>,
+    ending: Ending,
 }
 
 /// Items with the same text (case, spacing and end punctuation aside) are one
@@ -244,6 +337,11 @@ impl Protocol for PriorityVote {
                 .collect();
             return Step::Run(calls);
         }
+        // Stage 3 — the confirmer has answered: read it strictly, rank again.
+        if let Some(held) = self.held.take() {
+            notes.push(Note::RoundEnded { round: 1, phase: Phase::Confirmation });
+            return Step::Finish(self.settle(debate, held, notes));
+        }
         // Stage 2 — parse once, count, flag.
         notes.push(Note::RoundEnded { round: 1, phase: Phase::Vote });
         let n = self.items.len();
@@ -275,8 +373,9 @@ impl Protocol for PriorityVote {
             };
             return Step::Finish(Ending { kind: EndKind::NoQuorum, reason: reason.into(), rounds_run: 1 });
         }
-        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &votes, single) });
-        Step::Finish(if single {
+        let counted_ranking = ranking(&self.items, &votes, single, &[]);
+        let flagged = confirm::flagged(&counted_ranking);
+        let ending = if single {
             Ending::completed(format!("{n} items prioritized by one agent through both lenses"), 1)
         } else if counted.len() == 2 {
             Ending::completed(format!("{n} items ranked by a Borda count over both lenses"), 1)
@@ -287,7 +386,61 @@ impl Protocol for PriorityVote {
                 reason: format!("ranking from the {only} lens only: the other lens gave no usable priorities"),
                 rounds_run: 1,
             }
-        })
+        };
+        if let Some(seat) = self.confirm.filter(|&s| !flagged.is_empty() && !debate.is_benched(s)) {
+            notes.push(Note::RoundStarted { round: 1, phase: Phase::Confirmation, challenger: None });
+            let call =
+                PlannedCall::turn(seat, 1, Phase::Confirmation, false, confirm::prompt(debate, &flagged), &debate.spec)
+                    .expecting(CONFIRM_SHAPE);
+            self.held = Some(Held { flagged, ending });
+            return Step::Run(vec![call]);
+        }
+        notes.push(Note::Result { name: "ranking".into(), value: counted_ranking });
+        if !flagged.is_empty() {
+            notes.push(Note::Result { name: "to_confirm".into(), value: json!(flagged) });
+        }
+        Step::Finish(ending)
+    }
+}
+
+const CONFIRM_SHAPE: &str = "lines: one per item, \"<item number>: <P0|P1|P2|P3>\"";
+
+impl PriorityVote {
+    /// Read the confirmer's reply; record the final ranking, what was
+    /// confirmed and by whom, and what still awaits confirmation.
+    fn settle(&self, debate: &Debate, held: Held, notes: &mut Vec<Note>) -> Ending {
+        let seat = self.confirm.expect("asked only with a confirmer");
+        let who = debate.seat(seat);
+        let asked: Vec<usize> = held.flagged.iter().filter_map(|f| f["item"].as_u64()).map(|n| n as usize).collect();
+        let (levels, problems) = match debate.text(seat, 1, Phase::Confirmation) {
+            Some(text) => confirm::read(text, &asked),
+            None => (Vec::new(), vec!["no reply came; every flagged item stays unconfirmed".to_string()]),
+        };
+        for problem in problems {
+            notes.push(Note::Warning {
+                speaker: Some(who.id.clone()),
+                round: 1,
+                phase: Phase::Confirmation,
+                message: format!("the confirmer: {problem}"),
+            });
+        }
+        // Both lenses counted, or no item would have been flagged.
+        let n = self.items.len();
+        let ballot = |seat| debate.text(seat, 1, Phase::Vote).and_then(|t| reply::priorities(t, n).ok());
+        let votes = [ballot(0), ballot(1)];
+        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &votes, false, &levels) });
+        let confirmed: Vec<serde_json::Value> = levels
+            .iter()
+            .map(|&(item, level)| json!({"item": item, "text": self.items[item - 1], "priority": format!("P{level}")}))
+            .collect();
+        notes.push(Note::Result { name: "confirmed".into(), value: json!({"by": who.id, "items": confirmed}) });
+        let left: Vec<serde_json::Value> =
+            held.flagged.into_iter().filter(|f| !levels.iter().any(|&(i, _)| f["item"] == i)).collect();
+        let summary = format!("; {} of {} flagged items confirmed by {}", levels.len(), asked.len(), who.name);
+        if !left.is_empty() {
+            notes.push(Note::Result { name: "to_confirm".into(), value: json!(left) });
+        }
+        Ending { reason: held.ending.reason + &summary, ..held.ending }
     }
 }
 
@@ -302,11 +455,21 @@ enum Lens {
 
 /// The Borda ranking: `[{"item", "text", "score", "priorities", "disagreement"}]`,
 /// best first; from one agent, `priorities` is `{"priority"}` with its `why`.
-fn ranking(items: &[String], votes: &[Option<reply::Ballot>; 2], single: bool) -> serde_json::Value {
+/// A `confirmed` level (0 for P0) counts for both lenses, and its row says so.
+fn ranking(
+    items: &[String],
+    votes: &[Option<reply::Ballot>; 2],
+    single: bool,
+    confirmed: &[(usize, u8)],
+) -> serde_json::Value {
+    let confirmed = |item: usize| confirmed.iter().find(|(i, _)| *i == item).map(|&(_, l)| l);
     let level = |lens: usize, item: usize| votes[lens].as_ref().and_then(|b| b.votes.get(&item));
     let mut rows: Vec<(u32, u32, usize)> = (1..=items.len())
         .map(|item| {
-            let points: Vec<u32> = (0..2).filter_map(|l| level(l, item)).map(|v| 4 - v.level as u32).collect();
+            let points: Vec<u32> = match confirmed(item) {
+                Some(l) => vec![4 - l as u32; 2],
+                None => (0..2).filter_map(|l| level(l, item)).map(|v| 4 - v.level as u32).collect(),
+            };
             (points.iter().sum(), points.iter().copied().max().unwrap_or(0), item)
         })
         .collect();
@@ -324,13 +487,17 @@ fn ranking(items: &[String], votes: &[Option<reply::Ballot>; 2], single: bool) -
                 let why = level(0, item).map(|v| v.why.clone());
                 return json!({"item": item, "text": items[item - 1], "score": score, "priorities": {"priority": p(0)}, "why": why});
             }
-            json!({
+            let mut row = json!({
                 "item": item,
                 "text": items[item - 1],
                 "score": score,
                 "priorities": {"urgency": p(0), "impact": p(1)},
                 "disagreement": disagreement,
-            })
+            });
+            if let Some(l) = confirmed(item) {
+                row["confirmed"] = json!(format!("P{l}"));
+            }
+            row
         })
         .collect();
     serde_json::Value::Array(list)
@@ -389,7 +556,7 @@ mod tests {
         let items: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
         // item 1: P1+P1 = 6; item 2: P0+P2 = 6 (best single 4); item 3: P3+P3 = 2.
         let votes = [ballot(&[1, 0, 3]), ballot(&[1, 2, 3])];
-        let r = ranking(&items, &votes, false);
+        let r = ranking(&items, &votes, false, &[]);
         let order: Vec<u64> = r.as_array().unwrap().iter().map(|x| x["item"].as_u64().unwrap()).collect();
         assert_eq!(order, [2, 1, 3]);
         assert_eq!(r[0]["score"], 6);
@@ -403,11 +570,50 @@ mod tests {
         let items: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
         let mut impact = ballot(&[3, 0]);
         impact.as_mut().unwrap().votes.remove(&2);
-        let r = ranking(&items, &[ballot(&[2, 0]), impact], false);
+        let r = ranking(&items, &[ballot(&[2, 0]), impact], false, &[]);
         // item 2: urgency P0 only = 4; item 1: P2 + P3 = 3 + 1 = 4, best single 3 < 4.
         assert_eq!(r[0]["item"], 2);
         assert_eq!(r[0]["priorities"], json!({"urgency": "P0", "impact": null}));
         assert!(r[0]["disagreement"].is_null());
+    }
+
+    #[test]
+    fn the_confirmer_is_a_third_seat_named_by_confirm_and_never_a_lens() {
+        let refused = |seats: usize, confirm: Option<serde_json::Value>| {
+            let mut spec = crate::example_spec("priority-vote", seats, 1).unwrap();
+            match confirm {
+                Some(seat) => spec.protocol.options.insert("confirm".into(), seat),
+                None => spec.protocol.options.remove("confirm"),
+            };
+            match spec.validate() {
+                Err(Error::InvalidSpec { field, reason }) => Some((field, reason)),
+                _ => None,
+            }
+        };
+        assert_eq!(refused(3, Some(json!(3))), None);
+        assert_eq!(refused(3, Some(json!("c"))), None, "by id");
+        let (field, reason) = refused(3, Some(json!(1))).unwrap();
+        assert_eq!(field, "protocol.confirm");
+        assert!(reason.contains("seats 1 and 2 are the lenses"), "{reason}");
+        assert_eq!(refused(3, None).unwrap().0, "panel", "a third seat must be named the confirmer");
+        assert_eq!(refused(2, Some(json!(3))).unwrap().0, "protocol.confirm", "no third seat");
+        // The confirmer's one call is within the bound.
+        let spec = crate::example_spec("priority-vote", 3, 1).unwrap();
+        assert_eq!((DEF.bounds)(&spec).turns, 3);
+    }
+
+    #[test]
+    fn a_confirmed_priority_counts_for_both_lenses_and_is_marked() {
+        let items: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        // item 1: P0 + P3 = 5, flagged; item 2: P1 + P1 = 6. Confirmed at P0, item 1 scores 8.
+        let votes = [ballot(&[0, 1]), ballot(&[3, 1])];
+        let before = ranking(&items, &votes, false, &[]);
+        assert_eq!(before[0]["item"], 2);
+        assert_eq!(confirm::flagged(&before).len(), 1);
+        let after = ranking(&items, &votes, false, &[(1, 0)]);
+        assert_eq!((after[0]["item"].clone(), after[0]["score"].clone()), (json!(1), json!(8)));
+        assert_eq!(after[0]["confirmed"], "P0");
+        assert!(after[1].get("confirmed").is_none());
     }
 
     #[test]

@@ -342,9 +342,20 @@ pub fn example_spec(name: &str, seats: usize, rounds: u32) -> Result<DebateSpec,
         "panel": panel,
         "judge": {"id": "judge", "model": "openai/judge-model"},
         "protocol": protocol,
-        "rounds": rounds.min(def.rounds.max),
+        "rounds": example_rounds(name, def, rounds),
     });
     DebateSpec::from_json(&spec.to_string())
+}
+
+/// `rounds` within the protocol's maximum; for a document whose conditions
+/// leave some numbers empty (steelman: 1 or 4), the nearest it runs below, else its default.
+fn example_rounds(name: &str, def: &Definition, rounds: u32) -> u32 {
+    let rounds = rounds.min(def.rounds.max);
+    if !REGISTRY.iter().any(|e| matches!(e, Entry::Document(n) if *n == name)) {
+        return rounds;
+    }
+    let doc = document::builtins::builtin(name);
+    (1..=rounds).rev().find(|&r| doc.runnable(r)).unwrap_or(def.rounds.default)
 }
 
 #[cfg(test)]
@@ -369,12 +380,12 @@ mod tests {
 
     #[test]
     fn seat_and_round_limits_name_the_field() {
-        let mut spec = example_spec("priority-vote", 2, 1).unwrap();
+        let mut spec = example_spec("priority-vote", 3, 1).unwrap();
         spec.panel.push(spec.panel[0].clone());
-        spec.panel[2].id = "z".into();
+        spec.panel[3].id = "z".into();
         let e = check(&spec).unwrap_err();
         assert!(
-            matches!(&e, Error::InvalidSpec { field, reason } if field == "panel" && reason.contains("at most 2")),
+            matches!(&e, Error::InvalidSpec { field, reason } if field == "panel" && reason.contains("at most 3")),
             "{e}"
         );
         let mut spec = example_spec("structured", 2, 1).unwrap();
@@ -420,6 +431,10 @@ mod tests {
                 "rounds",
                 "structured runs at most 1 round (one pass: opening, cross-examination, rebuttal); 2 asked",
             ),
+            // Steelman's phases run one pass or the four-round dialectic: 2 and 3 would leave rounds empty.
+            ("steelman", 2, Some(2), json!({}), "rounds", "steelman runs 1 or 4 rounds (one pass, or with 4 rounds"),
+            ("steelman", 2, Some(3), json!({}), "rounds", "; 3 asked"),
+            ("steelman", 2, Some(5), json!({}), "rounds", "steelman runs at most 4 rounds"),
             ("devils-advocate", 2, None, json!({"adversary": 3}), "protocol.adversary", "seat 3"),
             (
                 "devils-advocate",

@@ -15,7 +15,8 @@ pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
     let rounds = spec.rounds();
     let (mut turns, mut gated) = (0, 0);
     for round in 1..=rounds {
-        for part in doc.phases.iter().filter(|p| p.runs_in(round)).flat_map(|p| &p.turns) {
+        let phases = doc.phases.iter().filter(|p| p.runs_in(round, rounds));
+        for part in phases.flat_map(|p| &p.turns).filter(|t| t.when.holds(round, rounds)) {
             let speakers = match part.speakers {
                 // Those who answered the phase before are at most every seat.
                 Speakers::Each | Speakers::Answered => n,

@@ -84,6 +84,7 @@ const SHARED: Definition = Definition {
 /// what it did when each of these protocols had an options type of its own.
 fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
     let doc = builtin(&spec.protocol.name);
+    doc.check_rounds(spec.rounds())?;
     const BOTH: &[&str] = &["adversary", "consensus"];
     let taken: &'static [&'static str] = match (doc.adversary.is_some(), doc.reads_agreement()) {
         (true, true) => BOTH,

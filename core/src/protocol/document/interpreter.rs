@@ -120,7 +120,7 @@ impl Interpreter {
             Speakers::Role(name) => debate.spec.panel.iter().position(|p| &p.name == name).into_iter().collect(),
             Speakers::Answered => {
                 // Validated: never the first phase; the one before may not have run this round.
-                let before = (0..index).rev().find(|&i| self.doc.phases[i].runs_in(round));
+                let before = (0..index).rev().find(|&i| self.doc.phases[i].runs_in(round, debate.spec.rounds()));
                 let phase = before.map(|i| self.doc.phases[i].phase);
                 (0..n).filter(|&s| phase.is_some_and(|p| debate.text(s, round, p).is_some())).collect()
             }
@@ -128,8 +128,8 @@ impl Interpreter {
     }
 
     /// The first phase at or after `from` that runs in `round`.
-    fn phase_from(&self, round: u32, from: usize) -> Option<usize> {
-        (from..self.doc.phases.len()).find(|&i| self.doc.phases[i].runs_in(round))
+    fn phase_from(&self, debate: &Debate, round: u32, from: usize) -> Option<usize> {
+        (from..self.doc.phases.len()).find(|&i| self.doc.phases[i].runs_in(round, debate.spec.rounds()))
     }
 
     /// Start phase `index` of `round`: its speakers still answering, in order.
@@ -139,7 +139,8 @@ impl Interpreter {
         }
         let phase = &self.doc.phases[index];
         let mut queue: Vec<(usize, usize)> = Vec::new();
-        for (k, part) in phase.turns.iter().enumerate() {
+        let rounds = debate.spec.rounds();
+        for (k, part) in phase.turns.iter().enumerate().filter(|(_, t)| t.when.holds(round, rounds)) {
             for seat in self.members(debate, &part.speakers, round, index) {
                 // Validation keeps parts apart; a role two seats share must not plan one seat twice.
                 if !debate.is_benched(seat) && !queue.iter().any(|(s, _)| *s == seat) {
@@ -216,7 +217,7 @@ impl Interpreter {
     fn end_phase(&mut self, debate: &Debate, round: u32, index: usize, notes: &mut Vec<Note>) -> Result<Stage, Step> {
         self.read_fields(debate, round, index, notes);
         let kind = self.doc.phases[index].phase;
-        if let Some(next) = self.phase_from(round, index + 1) {
+        if let Some(next) = self.phase_from(debate, round, index + 1) {
             notes.push(Note::RoundEnded { round, phase: kind });
             return self.begin(debate, round, next, notes).map_err(Step::Finish);
         }
@@ -291,7 +292,7 @@ impl Interpreter {
         if let Some(check) = check {
             notes.push(Note::Consensus(check));
         }
-        let last = self.doc.phases.iter().rev().find(|p| p.runs_in(round)).expect("a round runs a phase");
+        let last = self.doc.phases.iter().rev().find(|p| p.runs_in(round, rounds)).expect("a round runs a phase");
         notes.push(Note::RoundEnded { round, phase: last.phase });
         if !self.quorate(debate) {
             return Err(Step::Finish(Ending::no_quorum(debate, round)));
@@ -302,7 +303,7 @@ impl Interpreter {
         match early {
             Some(ending) => conclude(ending),
             None if round < rounds => {
-                let first = self.phase_from(round + 1, 0).expect("validated: later rounds run a phase");
+                let first = self.phase_from(debate, round + 1, 0).expect("validated: later rounds run a phase");
                 self.begin(debate, round + 1, first, notes).map_err(Step::Finish)
             }
             None => {
@@ -335,7 +336,9 @@ impl Interpreter {
     fn parsed(&self, debate: &Debate, round: u32, phase: crate::Phase) -> Vec<(usize, Result<Fields, String>)> {
         let Some(index) = self.doc.phases.iter().position(|p| p.phase == phase) else { return Vec::new() };
         let mut out = Vec::new();
-        for part in self.doc.phases[index].turns.iter().filter(|t| !t.output.json.is_empty()) {
+        let rounds = debate.spec.rounds();
+        let parts = self.doc.phases[index].turns.iter().filter(|t| t.when.holds(round, rounds));
+        for part in parts.filter(|t| !t.output.json.is_empty()) {
             for seat in self.members(debate, &part.speakers, round, index) {
                 if let Some(text) = debate.text(seat, round, phase) {
                     out.push((seat, part.output.parse(text).map(crate::json_read::object)));
@@ -447,6 +450,7 @@ impl Interpreter {
                 .enumerate()
                 .filter(|(_, p)| p.phase == phase)
                 .flat_map(|(index, p)| p.turns.iter().map(move |part| (index, part)))
+                .filter(|(_, part)| part.when.holds(round, debate.spec.rounds()))
                 .find(|(index, part)| self.members(debate, &part.speakers, round, *index).contains(&i))
                 .map(|(_, part)| part)
                 .map_or_else(|| prompt_kit::seat_label(debate, i), |part| part.role.clone()),
@@ -536,7 +540,7 @@ impl Protocol for Interpreter {
             let next = match &mut self.stage {
                 Stage::Start => {
                     self.chosen = self.pick(debate, notes);
-                    let first = self.phase_from(1, 0).expect("validated: round 1 runs a phase");
+                    let first = self.phase_from(debate, 1, 0).expect("validated: round 1 runs a phase");
                     self.begin(debate, 1, first, notes).map_err(Step::Finish)
                 }
                 Stage::Phase { round, index, queue, next } => {

@@ -46,6 +46,7 @@ pub(crate) mod stopping;
 pub(crate) mod templates;
 mod validate;
 pub(crate) mod visibility;
+pub(crate) mod when;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -6,6 +6,7 @@ use super::labels::Draw;
 use super::outputs::Output;
 use super::speakers::Speakers;
 use super::templates::Template;
+use super::when::When;
 
 /// One phase of a round. Its kind names it in events, headings and
 /// templates (`{critique.verdict}`), so each kind appears once in a document.
@@ -17,6 +18,9 @@ pub(crate) struct PhaseDoc {
     /// Runs in round 1 only (a blind opening before the debate rounds).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub once: bool,
+    /// Runs only in runs of a given number of rounds, or only in one round (default: always).
+    #[serde(default, skip_serializing_if = "When::is_always")]
+    pub when: When,
     /// Whether its speakers answer one after another (the default) or all at once.
     #[serde(default)]
     pub order: Order,
@@ -40,8 +44,11 @@ fn is_one(n: &u32) -> bool {
 }
 
 impl PhaseDoc {
-    pub fn runs_in(&self, round: u32) -> bool {
-        !self.once || round == 1
+    /// Whether it runs in `round` of a run of `rounds`: it may, and one of its parts does.
+    pub fn runs_in(&self, round: u32, rounds: u32) -> bool {
+        (!self.once || round == 1)
+            && self.when.holds(round, rounds)
+            && self.turns.iter().any(|t| t.when.holds(round, rounds))
     }
 }
 
@@ -77,6 +84,9 @@ pub(crate) struct Part {
     /// Whether the part holds the adversarial role (default: no).
     #[serde(default)]
     pub adversarial: Adversarial,
+    /// Speaks only in runs of a given number of rounds, or only in one round (default: whenever its phase runs).
+    #[serde(default, skip_serializing_if = "When::is_always")]
+    pub when: When,
 }
 
 /// Whether the part holds the adversarial role.

@@ -51,6 +51,7 @@ impl ProtocolOptions for Options {
         }
         let (seats, rounds) = doc.limits();
         registry::limits(name, &seats, &rounds, spec)?;
+        doc.check_rounds(spec.rounds())?;
         match (&self.adversary, &doc.adversary) {
             (Some(_), None) => return Err(Error::spec("protocol.adversary", "the document declares no adversary")),
             (Some(seat), Some(_)) => drop(spec.resolve_seat(seat, "protocol.adversary")?),

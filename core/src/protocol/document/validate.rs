@@ -8,6 +8,7 @@ use super::speakers::{Pick, Speakers};
 use super::stopping::Stop;
 use super::templates::{Slot, Template};
 use super::visibility::{Labels, Sees, ShowOrder, Turns};
+use super::when::When;
 use crate::{Error, MAX_ROUNDS, Phase};
 
 pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
@@ -80,6 +81,10 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
     }
     for (i, phase) in doc.phases.iter().enumerate() {
         let path = format!("phases[{i}]");
+        when(&phase.when, r.max, &at(&format!("{path}.when")))?;
+        if phase.once && phase.when.round.is_some_and(|r| r != 1) {
+            return fail(&format!("{path}.when.round"), "the phase runs once, in round 1".into());
+        }
         if let Some(j) = doc.phases[..i].iter().position(|p| p.phase == phase.phase) {
             return fail(
                 &format!("{path}.phase"),
@@ -108,6 +113,7 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
         }
         for (k, part) in phase.turns.iter().enumerate() {
             let path = format!("{path}.turns[{k}]");
+            when(&part.when, r.max, &at(&format!("{path}.when")))?;
             speakers(doc, phase, k, &at(&path))?;
             sees(doc, &part.sees, &at(&format!("{path}.sees")))?;
             prompt(doc, Some((i, part)), &part.sees, &part.prompt, &at(&format!("{path}.prompt")))?;
@@ -128,6 +134,12 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
                     return fail(&path, "ranks drawn labels, but no phase up to this one draws them".into());
                 }
             }
+        }
+    }
+    // Conditions may leave a run of some lengths with an empty round; not the default's, nor the maximum's.
+    for (field, n) in [("rounds.default", r.default), ("rounds.max", r.max)] {
+        if let Some(empty) = (1..=n).find(|&round| !doc.phases.iter().any(|p| p.runs_in(round, n))) {
+            return fail(field, format!("in a run of {n} rounds, no phase runs in round {empty}"));
         }
     }
     match &doc.stop {
@@ -196,6 +208,23 @@ fn result_name<'a>(doc: &Document, name: &'a str, path: &str, named: &mut Vec<&'
         return Ok(());
     };
     Err(Error::spec(path, why))
+}
+
+/// A condition that can hold: its numbers within the document's rounds.
+fn when(when: &When, max: u32, path: &str) -> Result<(), Error> {
+    if let Some(n) = when.rounds.filter(|&n| n == 0 || n > max) {
+        return Err(Error::spec(format!("{path}.rounds"), format!("{n}: runs have 1 to rounds.max ({max}) rounds")));
+    }
+    if let Some(round) = when.round {
+        let longest = when.rounds.unwrap_or(max);
+        if round == 0 || round > longest {
+            return Err(Error::spec(
+                format!("{path}.round"),
+                format!("{round}: never reached; runs end by round {longest}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A text given but saying nothing.
@@ -516,6 +545,24 @@ mod tests {
             ),
             ("seats", json!({"min": 2, "max": 2, "sides": ["red", "blue"], "why": "red and blue"}), "", ""),
             ("/adversary/help", json!(""), "protocol.adversary.help", "must not be empty"),
+            (
+                "/phases/1/when",
+                json!({"rounds": 4}),
+                "protocol.phases[1].when.rounds",
+                "4: runs have 1 to rounds.max (3)",
+            ),
+            ("/phases/1/when", json!({"round": 4}), "protocol.phases[1].when.round", "never reached"),
+            ("/phases/1/when", json!({"rounds": 2, "round": 3}), "protocol.phases[1].when.round", "end by round 2"),
+            ("/phases/0/when", json!({"round": 2}), "protocol.phases[0].when.round", "runs once"),
+            ("/phases/1/when", json!({"rounds": 3}), "protocol.rounds.default", "no phase runs in round 2"),
+            (
+                "/phases/1/when",
+                json!({"rounds": 2}),
+                "protocol.rounds.max",
+                "run of 3 rounds, no phase runs in round 2",
+            ),
+            ("/phases/1/turns/0/when", json!({"rounds": 3}), "", ""),
+            ("/phases/1/turns/0/when", json!({"after": 1}), "protocol.phases[1].turns[0].when.after", "unknown field"),
         ];
         for (pointer, value, field, words) in cases {
             let mut doc = base();
