@@ -39,10 +39,13 @@ fn decided(t: &Value, results: &str) -> bool {
 /// Status, date-free (a transcript has no clock), and who decided.
 fn status(out: &mut String, t: &Value, decided: bool) {
     let kind = str_of(&t["outcome"], "kind");
+    // Priorities the lenses split on and nobody confirmed are not decided yet.
+    let unconfirmed = t["to_confirm"].as_array().map_or(0, Vec::len);
     let status = match (decided, kind) {
-        (true, _) => "Accepted",
-        (false, "") => "Proposed (the debate has not ended)",
-        (false, _) => "Proposed (the council did not decide)",
+        (true, _) if unconfirmed > 0 => format!("Proposed ({unconfirmed} priorities await confirmation)"),
+        (true, _) => "Accepted".to_string(),
+        (false, "") => "Proposed (the debate has not ended)".to_string(),
+        (false, _) => "Proposed (the council did not decide)".to_string(),
     };
     let _ = writeln!(out, "- **Status:** {status}");
     let seats: Vec<String> = t["participants"]
