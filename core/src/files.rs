@@ -178,7 +178,7 @@ fn heading(i: usize, n: usize, file: &ContextFile) -> String {
 
 /// Every line behind `> ` (an empty one as `>`), leading indentation kept —
 /// code and diffs mean it — and only trailing blank lines dropped.
-fn quoted(text: &str) -> String {
+pub(crate) fn quoted(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8 + 16);
     let body = text.trim_end_matches(|c: char| c.is_whitespace());
     for (k, line) in lines(body).enumerate() {
