@@ -90,6 +90,9 @@ pub struct DebateRequest {
     pub options: Map<String, Value>,
     /// What a panel of one model gets where the protocol needs several; `None`: agon.toml's, else a warning.
     pub diversity: Option<Diversity>,
+    /// The finished debate this one follows up (`{session, transcript}`),
+    /// from which the engine makes the spec's parent section.
+    pub follows: Option<Value>,
 }
 
 impl Default for DebateRequest {
@@ -126,6 +129,7 @@ impl Default for DebateRequest {
             label: None,
             options: Map::new(),
             diversity: None,
+            follows: None,
         }
     }
 }

@@ -24,7 +24,8 @@ use super::background::Background;
 use super::debate::{self, Answer, EventLines, Shared};
 use super::progress::Progress;
 use super::schema::{
-    self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs, StatusArgs,
+    self, ContinueArgs, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs,
+    StatusArgs,
 };
 
 /// The quiet after which a running debate sends a heartbeat. Checked once a
@@ -99,6 +100,12 @@ const RESUME: &str = "Finish a debate that stopped before its end (cancelled, or
 only the calls never answered are made again, every answered turn is kept. Returns what `debate` returns. \
 Takes a session id, a unique prefix of one, or `last`.";
 
+const CONTINUE: &str = "Ask a follow-up on a finished debate: a new debate whose speakers read the earlier \
+one's question, outcome, synthesis and each seat's last words (quoted, shortened to fit if long). It runs with \
+the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
+returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
+(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`).";
+
 fn tools() -> Vec<Tool> {
     let read_only = ToolAnnotations::new().read_only(true).open_world(false);
     vec![
@@ -125,6 +132,10 @@ fn tools() -> Vec<Tool> {
             .with_title("Follow a debate started without waiting")
             .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false)),
+        Tool::new("continue", CONTINUE, schema::input::<ContinueArgs>())
+            .with_title("Ask a follow-up on a finished debate")
+            .with_raw_output_schema(schema::output::<DebateResult>())
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
             .with_title("Finish an interrupted debate")
             .with_raw_output_schema(schema::output::<DebateResult>())
@@ -230,6 +241,14 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                     ))),
                 }
             }
+            "continue" => {
+                let a: ContinueArgs = schema::parse(args).map_err(|e| bad("continue", e))?;
+                self.run(
+                    context,
+                    Box::new(move |s, channel, events, started| debate::follow_up(&a, s, channel, events, started)),
+                )
+                .await
+            }
             "resume" => {
                 let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
                 self.run(
@@ -262,7 +281,9 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             other => {
                 return Err(ErrorData::invalid_params(
-                    format!("no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, resume)"),
+                    format!(
+                        "no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, continue, resume)"
+                    ),
                     None,
                 ));
             }
