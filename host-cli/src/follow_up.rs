@@ -118,3 +118,50 @@ impl ParentSession {
         taken
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parent() -> ParentSession {
+        ParentSession {
+            id: "20261127-101500-3fa9".into(),
+            transcript: json!({"question": "Ship?", "outcome": {"kind": "completed"}}),
+            spec: json!({
+                "question": "Ship?",
+                "panel": [{"id": "a", "model": "openai/a"}, {"id": "b", "model": "openai/b"}],
+                "judge": null,
+                "protocol": {"name": "rotating-challenger", "challenger": "b", "history": [{"disagreements": 1}]},
+                "rounds": 3,
+            }),
+        }
+    }
+
+    #[test]
+    fn what_is_not_chosen_comes_from_the_parent() {
+        let mut request = DebateRequest::new("Which Friday?");
+        let taken = parent().inherit(&mut request, &|_| false);
+        assert_eq!(taken, ["panel", "judge", "protocol", "rounds"]);
+        assert_eq!(request.panel, ["openai/a", "openai/b"]);
+        assert_eq!(request.judge, Judge::Without, "the parent had no judge");
+        assert_eq!(request.protocol, "rotating-challenger");
+        assert_eq!(request.options.get("challenger"), Some(&json!("b")));
+        assert!(!request.options.contains_key("history"), "the compete history is today's");
+        assert_eq!(request.rounds, Some(3));
+        assert_eq!(request.follows.as_ref().unwrap()["session"], "20261127-101500-3fa9");
+    }
+
+    #[test]
+    fn what_is_chosen_stays() {
+        let mut request = DebateRequest::new("Which Friday?");
+        request.panel = vec!["openai/c".into()];
+        request.protocol = "ranked".into();
+        let chose = |name: &str| ["panel", "protocol", "judge"].contains(&name);
+        let taken = parent().inherit(&mut request, &chose);
+        assert!(taken.is_empty(), "{taken:?}");
+        assert_eq!((request.panel.as_slice(), request.protocol.as_str()), (&["openai/c".to_string()][..], "ranked"));
+        assert_eq!(request.judge, Judge::Default);
+        assert!(request.options.is_empty() && request.rounds.is_none(), "the parent's options go with its protocol");
+        assert!(request.follows.is_some(), "still a follow-up");
+    }
+}
