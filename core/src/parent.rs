@@ -275,8 +275,10 @@ fn render(parent: &Parent, cuts: Cuts) -> String {
         }
     }
     let mut said = Vec::new();
-    if let Some(n) = cuts.position {
-        said.push(format!("each seat's last words to their first {n} characters"));
+    match cuts.position {
+        Some(0) => said.push("each seat's last words left out".to_string()),
+        Some(n) => said.push(format!("each seat's last words to their first {n} characters")),
+        None => {}
     }
     if let Some(n) = cuts.synthesis {
         said.push(format!("the synthesis to its first {n}"));
@@ -353,7 +355,7 @@ mod tests {
 
         let (framed, shortened) = fit(&p, 400);
         assert!(shortened && estimate_tokens(&framed) <= 400, "{}", estimate_tokens(&framed));
-        assert!(framed.contains("each seat's last words to their first 0 characters, the synthesis to its first"));
+        assert!(framed.contains("each seat's last words left out, the synthesis to its first"), "{framed}");
         assert_eq!(fit(&p, 400), fit(&p, 400), "deterministic");
         assert!(framed.contains("Its question:\n> Should we adopt Rust?"), "the question is kept");
     }
