@@ -25,6 +25,11 @@ pub struct SpecRequest {
     /// Files every speaker reads with the question: `{path, text}`, read by the host.
     #[serde(default)]
     pub files: Vec<crate::ContextFile>,
+    /// The finished debate this one follows up: its session id and its
+    /// transcript's JSON, from which the spec's `parent` is made here, once
+    /// for every host.
+    #[serde(default)]
+    pub follows: Option<Follows>,
     /// Model references in seat order, as typed; a fallback chain `a|b` is one seat.
     #[serde(default)]
     pub models: Vec<String>,
@@ -76,6 +81,16 @@ pub struct SpecRequest {
     /// The question has a checkable answer: ask for `ANSWER:` lines and take the vote.
     #[serde(default)]
     pub answer: Option<crate::answer::AnswerSpec>,
+}
+
+/// A finished debate to follow up, as a host has it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Follows {
+    /// Its session id.
+    pub session: String,
+    /// Its transcript, as JSON.
+    pub transcript: Value,
 }
 
 impl SpecRequest {
@@ -144,6 +159,11 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         question: request.question.trim().to_string(),
         context: request.context.filter(|c| !c.trim().is_empty()),
         files: request.files,
+        parent: request
+            .follows
+            .as_ref()
+            .map(|f| crate::Parent::from_transcript(&f.session, &f.transcript))
+            .transpose()?,
         panel,
         judge,
         protocol: ProtocolSpec { name: name.to_string(), options },
@@ -374,6 +394,35 @@ mod tests {
         // The same model through three routes gets one name.
         let routes = ["openrouter/google/gemini-2.5-pro", "gemini/gemini-2.5-pro|openrouter/google/x"];
         assert_eq!(seat_ids(&routes), ["gemini-2.5-pro", "gemini-2.5-pro-2"]);
+    }
+
+    /// A follow-up names its parent session and gives its transcript; the
+    /// builder makes the spec's `parent` from it, once for every host.
+    #[test]
+    fn a_follow_up_takes_its_parent_from_a_transcript() {
+        let transcript = json!({
+            "question": "Tabs or spaces?",
+            "participants": [{"id": "a", "name": "a", "model": "m/a"}],
+            "turns": [{"speaker": "a", "text": "Tabs."}],
+            "synthesis": {"text": "Tabs win."},
+            "outcome": {"kind": "completed", "reason": ""},
+        });
+        let ask = |transcript: &Value| {
+            request(json!({"question": "How wide?", "protocol": "round-robin", "models": ["m/a", "m/b"],
+                "follows": {"session": "s-1", "transcript": transcript}}))
+        };
+        let spec = ask(&transcript).unwrap();
+        let parent = spec.parent.as_ref().unwrap();
+        assert_eq!((parent.session.as_str(), parent.synthesis.as_deref()), ("s-1", Some("Tabs win.")));
+        assert_eq!(parent.positions[0].speaker, "Speaker 1");
+        assert_eq!(DebateSpec::from_json(&spec.to_json()).unwrap(), spec, "the spec carries it whole");
+
+        let mut running = transcript.clone();
+        running["outcome"] = Value::Null;
+        let e = ask(&running).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.transcript.outcome"), "{e}");
+        let e = ask(&json!({"turns": []})).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.transcript.question"), "{e}");
     }
 
     /// Seed 000's `--challenger gemini`: the builder writes the seat's id into

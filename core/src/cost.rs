@@ -133,6 +133,8 @@ pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
     // The context is quoted line by line too, and so are the files.
     fixed += spec.context.as_deref().map_or(0, |c| 2 * estimate_tokens(c) as u64);
     fixed += crate::files::prompt_tokens(&spec.files);
+    // The parent section is shortened to its limit, so its framing is exact.
+    fixed += estimate_tokens(&spec.parent_frame()) as u64;
     fixed += spec
         .panel
         .iter()

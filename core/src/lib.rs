@@ -52,6 +52,7 @@ pub mod journal;
 mod json_read;
 mod order;
 mod outcome;
+mod parent;
 mod parse;
 pub mod picture;
 mod protocol;
@@ -71,7 +72,7 @@ pub mod stance;
 mod transcript;
 mod vote;
 
-pub use builder::{SpecRequest, build_spec, seat_ids};
+pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
@@ -83,6 +84,7 @@ pub use files::{
 };
 pub use input::{FailureKind, Input, StopReason, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
+pub use parent::{MAX_PARENT_BYTES, MAX_PARENT_TOKENS, Parent, ParentRecord, Position};
 pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};

@@ -16,6 +16,10 @@ pub fn markdown(t: &Transcript) -> String {
     if let Some(context) = &t.context {
         let _ = writeln!(out, "{}\n", results::quote(context));
     }
+    if let Some(parent) = &t.parent {
+        let shortened = if parent.shortened { " (shortened in the prompts to fit)" } else { "" };
+        let _ = writeln!(out, "**Follows:** session `{}`{shortened}\n", parent.session);
+    }
     files_list(&mut out, &t.files);
     let panel: Vec<String> = t.participants.iter().map(|p| format!("{} (`{}`)", p.name, p.model)).collect();
     let _ = write!(out, "**Protocol:** {} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));

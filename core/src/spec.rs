@@ -26,6 +26,10 @@ pub struct DebateSpec {
     /// text the host read, quoted in every prompt under its path.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<crate::ContextFile>,
+    /// The finished debate this one follows up: its question, outcome,
+    /// synthesis and last words, quoted in every prompt's head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<crate::Parent>,
     /// The debating seats, in panel order.
     pub panel: Vec<Participant>,
     /// The non-debating synthesizer; without one, the debate ends without a synthesis.
@@ -285,6 +289,9 @@ impl DebateSpec {
         }
         crate::files::check(&self.files)?;
         crate::files::check_budget(&self.files, self.limits.context_budget)?;
+        if let Some(parent) = &self.parent {
+            crate::parent::check(parent)?;
+        }
         for (i, seat) in self.panel.iter().enumerate() {
             check_participant(seat, &format!("panel[{i}]"))?;
             if let Some(first) = self.panel[..i].iter().position(|s| s.id == seat.id) {
@@ -458,6 +465,11 @@ impl DebateSpec {
             Some(doc) => doc.pointer("/rounds/default").and_then(|d| d.as_u64()).map_or(1, |d| d as u32),
             None => crate::protocol::registry::lookup(&self.protocol.name).map_or(1, |d| d.rounds.default),
         })
+    }
+
+    /// The parent section as every prompt's head shows it (empty without one).
+    pub(crate) fn parent_frame(&self) -> String {
+        crate::parent::frame(self.parent.as_ref(), crate::parent::limit(self.limits.context_budget))
     }
 
     /// The protocol document the spec carries, when it brings its own protocol.

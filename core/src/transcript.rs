@@ -19,6 +19,7 @@ pub const TRANSCRIPT_FIELDS: &[&str] = &[
     "question",
     "context",
     "files",
+    "parent",
     "seed",
     "participants",
     "judge",
@@ -43,6 +44,9 @@ pub struct Transcript {
     /// The files given as context: path, size and SHA-256 (the spec holds their text).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub files: Vec<crate::FileRecord>,
+    /// The session this debate follows up (the spec holds what it quoted of it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<crate::ParentRecord>,
     pub seed: u64,
     pub participants: Vec<SeatInfo>,
     pub judge: Option<SeatInfo>,

@@ -94,6 +94,33 @@ fn every_golden_journal_replays_to_the_same_transcript() {
     }
 }
 
+/// A follow-up's first prompt quotes its parent's synthesis and last words,
+/// under the engine's own headings, and its transcript names the parent.
+#[test]
+fn a_follow_up_quotes_its_parent_and_names_it() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/continue-round-robin");
+    let requests: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("requests.json")).unwrap()).unwrap();
+    let first = &requests[0];
+    let user = first["messages"].as_array().unwrap().iter().find(|m| m["role"] == "user").unwrap();
+    let text = user["content"].as_str().unwrap();
+    for quoted in [
+        "EARLIER DEBATE (session 20261127-101500-3fa9;",
+        "Its question:\n> Should we migrate our monolith to microservices this year?",
+        "The judge's synthesis:\n> ## Answer\n> Do not migrate this year; invest in CI and modular boundaries.",
+        "[CFO]\n> A CI investment pays back within a quarter",
+    ] {
+        assert!(text.contains(quoted), "{quoted:?} not in the first prompt:\n{text}");
+    }
+    // The parent comes before the question is asked of this turn, in the stable head.
+    assert!(text.find("QUESTION:\nWhich module").unwrap() < text.find("EARLIER DEBATE").unwrap());
+    let t = transcript("continue-round-robin");
+    assert_eq!(t["parent"]["session"], "20261127-101500-3fa9");
+    assert!(t["parent"].get("synthesis").is_none(), "the spec holds the parent's text, not the transcript");
+    let md = std::fs::read_to_string(dir.join("transcript.md")).unwrap();
+    assert!(md.contains("**Follows:** session `20261127-101500-3fa9`"), "{md}");
+}
+
 #[test]
 fn golden_outcomes_are_the_ones_each_case_was_written_for() {
     // Written by hand from each script, independently of the engine's output.
@@ -152,6 +179,8 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("red-blue-document", "completed", 2),
         // The same document as the browser page's form seats it (no names, its own limits).
         ("red-blue-page", "completed", 2),
+        // A follow-up on round-robin-three-seats: one round, the parent quoted in every head.
+        ("continue-round-robin", "completed", 1),
     ];
     // Every case declares the outcome it was written for: a new case must be added here.
     let mut declared: Vec<&str> = expect.iter().map(|(case, _, _)| *case).collect();

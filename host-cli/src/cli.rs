@@ -38,6 +38,11 @@ pub enum Command {
         #[command(flatten)]
         drive: DriveArgs,
     },
+    /// Ask a follow-up on a finished session: a new debate whose speakers read the earlier one's
+    /// question, synthesis and last words. The parent's panel, judge and protocol unless flags
+    /// choose others.
+    #[command(args_override_self = true)]
+    Continue(ContinueArgs),
     /// Many debates with one panel and protocol: a question per line in, a result per line out.
     Batch(BatchArgs),
     /// Does the council beat one model? Run arms side by side on a dataset and score them.
@@ -491,6 +496,7 @@ impl SpecArgs {
             label: self.label,
             confirm_by,
             options: serde_json::Map::new(),
+            follows: None,
             diversity: match (self.strict_diversity, self.allow_one_model) {
                 (true, _) => Some(agon_core::Diversity::Strict),
                 (false, true) => Some(agon_core::Diversity::Off),
@@ -570,6 +576,24 @@ impl From<QualityGateArg> for agon_core::QualityGate {
 #[derive(Debug, Args)]
 pub struct RunArgs {
     /// The question to debate.
+    pub question: String,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+    #[command(flatten)]
+    pub drive: DriveArgs,
+    /// Also append every input to this journal as it arrives (replay it with `agon replay`).
+    #[arg(long)]
+    pub journal: Option<PathBuf>,
+    /// Do not keep this run in the sessions folder.
+    #[arg(long)]
+    pub no_save: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ContinueArgs {
+    /// The finished session to follow up (its id, a prefix of it, or `last`).
+    pub session: String,
+    /// The follow-up question.
     pub question: String,
     #[command(flatten)]
     pub spec: SpecArgs,

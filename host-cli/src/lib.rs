@@ -17,6 +17,7 @@ mod engine_config;
 pub mod eval_file;
 pub mod exit;
 pub mod export;
+pub mod follow_up;
 pub mod host;
 pub mod journal;
 pub mod lock;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
             c.apply_to_request(&mut request, &given).map_err(bad)?;
             commands::spec::spec(request, &c)
         }),
+        Command::Continue(args) => config().and_then(|c| commands::follow_up::continue_session(args, &c, &given)),
         Command::Batch(args) => config().and_then(|c| commands::batch::batch(args, &c, &given)),
         Command::Eval(args) => config().and_then(|c| commands::eval::eval(args, &c, &given)),
         Command::CompeteEval { id, kept } => commands::compete_eval::compete_eval(&id, kept.as_deref()),

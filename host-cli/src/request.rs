@@ -94,6 +94,9 @@ pub struct DebateRequest {
     pub options: Map<String, Value>,
     /// What a panel of one model gets where the protocol needs several; `None`: agon.toml's, else a warning.
     pub diversity: Option<Diversity>,
+    /// The finished debate this one follows up (`{session, transcript}`),
+    /// from which the engine makes the spec's parent section.
+    pub follows: Option<Value>,
 }
 
 impl Default for DebateRequest {
@@ -132,6 +135,7 @@ impl Default for DebateRequest {
             confirm_by: None,
             options: Map::new(),
             diversity: None,
+            follows: None,
         }
     }
 }

@@ -129,6 +129,7 @@ impl SessionDir {
             created: id_time(&self.id),
             protocol: spec["protocol"]["name"].as_str().unwrap_or("?").to_string(),
             question: spec["question"].as_str().unwrap_or("?").to_string(),
+            parent: spec["parent"]["session"].as_str().map(str::to_string),
             outcome,
             cost_micro_usd: cost,
             corrupt: (!corrupt.is_empty()).then(|| corrupt.join("; ")),
@@ -175,6 +176,9 @@ pub struct Summary {
     pub created: String,
     pub protocol: String,
     pub question: String,
+    /// The session this one follows up (`agon continue`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
     /// The outcome kind, or `interrupted` when the run never ended.
     pub outcome: String,
     pub cost_micro_usd: Option<u64>,
@@ -191,6 +195,11 @@ impl Summary {
             format!("{}…", self.question.chars().take(47).collect::<String>())
         } else {
             self.question.clone()
+        };
+        // A follow-up points at its parent, so a thread reads down the list.
+        let question = match &self.parent {
+            Some(parent) if self.corrupt.is_none() => format!("↳ {parent}: {question}"),
+            _ => question,
         };
         // Micro-dollars to four decimals, in integers: no float rounding.
         let cost =
@@ -297,6 +306,7 @@ mod tests {
         let by_id = |id: &str| summaries.iter().find(|s| s.id == id).unwrap();
 
         let healthy = by_id("20261122-100000-aaaa");
+        assert_eq!(healthy.parent, None);
         assert_eq!((healthy.protocol.as_str(), healthy.question.as_str()), ("round-robin", "Tabs?"));
         assert_eq!(
             (healthy.outcome.as_str(), healthy.cost_micro_usd, &healthy.corrupt),
@@ -318,6 +328,19 @@ mod tests {
         assert_eq!((transcript.outcome.as_str(), transcript.question.as_str()), ("corrupt", "Tabs?"));
         assert!(transcript.line().contains(&format!("corrupt: {problem}")), "{}", transcript.line());
         let _ = fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn a_follow_up_names_its_parent() {
+        let (_scratch, root) = temp("parent");
+        let id = "20261122-100000-aaaa";
+        fs::create_dir_all(root.join(id)).unwrap();
+        let header = r#"{"journal":1,"spec":{"protocol":{"name":"round-robin"},"question":"Which first?","parent":{"session":"20261121-090000-ffff","question":"Split?"}}}"#;
+        fs::write(root.join(id).join(JOURNAL), format!("{header}\n")).unwrap();
+        let summary = SessionDir { id: id.into(), dir: root.join(id) }.summary();
+        assert_eq!(summary.parent.as_deref(), Some("20261121-090000-ffff"));
+        assert!(summary.line().ends_with("↳ 20261121-090000-ffff: Which first?"), "{}", summary.line());
+        assert!(serde_json::to_string(&summary).unwrap().contains(r#""parent":"20261121-090000-ffff""#));
     }
 
     #[test]

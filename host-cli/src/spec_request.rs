@@ -187,6 +187,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         "reasoning": reasoning,
         "seat_reasoning": seat_reasoning,
         "answer": args.answer,
+        "follows": args.follows,
     });
     // Absent rather than null: the engine's defaults apply.
     request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());

@@ -302,3 +302,56 @@ fn files_are_read_only_inside_the_roots() {
     let shown = text(&mcp.answer(30, Duration::from_secs(60))["result"]);
     assert!(shown.contains("\"path\": \"src/a.rs\"") && shown.contains("\"sha256\""), "{shown}");
 }
+
+/// Issue 37: `continue` follows up a finished session: the new debate runs on
+/// the parent's panel, its prompts quote the parent's synthesis, it returns
+/// what `debate` returns, and its transcript names the parent; a session that
+/// does not exist is refused by name, before any call.
+#[test]
+fn continue_follows_up_a_finished_session() {
+    let env = Sandbox::new("mcp-stdio", "continue");
+    let mut config = Config::default();
+    for model in ["a", "b", "j"] {
+        let reply = if model == "j" { "Ship it on Fridays." } else { "Fine." };
+        config.models.insert(model.into(), ModelScript { replies: vec![reply.into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    let first = mcp.debate(
+        10,
+        json!({"question": "When do we ship?", "panel": ["openai/a", "openai/b"], "judge": "openai/j", "rounds": 1}),
+    );
+    assert_ne!(first["isError"], true, "{first}");
+    let parent = first["structuredContent"]["session"].as_str().unwrap().to_string();
+    let calls = server.stats().requests.len();
+
+    let call = |id: u64, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "continue", "arguments": arguments}});
+    mcp.send(call(20, json!({"session": "19990101", "question": "Which Friday?"})).to_string().as_bytes());
+    let missing = mcp.answer(20, Duration::from_secs(60))["result"].clone();
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert!(text(&missing).contains("no session '19990101'"), "{missing}");
+    assert_eq!(server.stats().requests.len(), calls, "a refused follow-up cost a call");
+
+    mcp.send(call(21, json!({"session": parent, "question": "Which Friday?"})).to_string().as_bytes());
+    let result = mcp.answer(21, Duration::from_secs(120))["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    let data = &result["structuredContent"];
+    assert_ne!(data["session"], json!(parent), "a new session");
+    assert_eq!(data["outcome"]["kind"], "completed", "{data}");
+    let prompts: Vec<String> = server.stats().requests[calls..].iter().map(|r| r.messages.to_string()).collect();
+    assert!(
+        !prompts.is_empty()
+            && prompts.iter().all(|p| p.contains(&format!("EARLIER DEBATE (session {parent};"))
+                && p.contains(r"The judge's synthesis:\n> Ship it on Fridays.")),
+        "{prompts:?}"
+    );
+    let models: Vec<String> = server.stats().requests[calls..].iter().map(|r| r.model.clone()).collect();
+    for model in ["a", "b", "j"] {
+        assert!(models.iter().any(|m| m == model), "the parent's panel and judge: {models:?}");
+    }
+    let show = json!({"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": {"name": "show", "arguments": {"session": data["session"], "format": "json"}}});
+    mcp.send(show.to_string().as_bytes());
+    let shown = text(&mcp.answer(30, Duration::from_secs(60))["result"]);
+    assert!(shown.contains(&format!("\"session\": \"{parent}\"")), "{shown}");
+}

@@ -83,7 +83,7 @@ def test_tools_have_schemas_from_their_types(agon):
     async def go():
         async with Client(agon) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"debate", "status", "protocols", "estimate", "sessions", "show", "resume"}
+            assert set(tools) == {"debate", "status", "protocols", "estimate", "sessions", "show", "resume", "continue"}
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["agon://sessions/{session}/transcript.{format}"]
             debate = tools["debate"]
@@ -319,10 +319,15 @@ def test_the_clients_own_model_takes_a_seat_through_sampling(agon, mode):
             data = result.structured_content
             assert data["outcome"]["complete"], data["outcome"]
             shown = await client.call_tool("show", {"session": data["session"], "format": "json"})
+            # A follow-up seats the client again, on the parent's panel and judge.
+            follow = await client.call_tool("continue", {"session": data["session"], "question": "And for a day shift?"})
+            assert not follow.is_error, follow.content[0].text
+            assert follow.structured_content["outcome"]["complete"], follow.structured_content["outcome"]
             return data, shown.structured_content
 
     data, transcript = run(go)
-    assert len(asked) == 2, "one turn a round, and never the judge's synthesis"
+    assert len(asked) == 4, "one turn a round, twice, and never the judge's synthesis"
+    assert "EARLIER DEBATE" in asked[2].messages[-1].content.text, "the follow-up quotes its parent"
     first = asked[0]
     assert "Tea or coffee for a night shift?" in first.messages[-1].content.text
     assert first.system_prompt, "the protocol's system message is the system prompt"

@@ -43,6 +43,10 @@ pub struct Form {
     /// core quotes each after the context, checks the caps and hashes it.
     #[serde(default)]
     pub files: Vec<agon_core::ContextFile>,
+    /// The finished debate this one follows up ("Ask a follow-up"): its id
+    /// and transcript, from which the core makes the spec's parent section.
+    #[serde(default)]
+    pub follows: Option<agon_core::Follows>,
     /// Ceiling on every debate turn; the judge gets twice as much.
     pub max_tokens: u32,
     /// How hard reasoning models think (`low`, `medium`, `high`); empty: each model's default.
@@ -75,6 +79,7 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
         question: form.question.clone(),
         context: Some(form.context.clone()),
         files: form.files.clone(),
+        follows: form.follows.clone(),
         models,
         judge: Some(judge.to_string()).filter(|j| !j.is_empty()),
         no_judge: judge.is_empty(),
@@ -221,6 +226,7 @@ mod tests {
             question: " Tabs or spaces? ".into(),
             context: String::new(),
             files: Vec::new(),
+            follows: None,
             max_tokens: 100,
             effort: String::new(),
         }
@@ -341,6 +347,24 @@ mod tests {
         assert!(spec_err(&f).contains("nobody"));
     }
 
+    /// "Ask a follow-up": the form carries the finished debate, and the core
+    /// makes the spec's parent section from its transcript.
+    #[test]
+    fn a_follow_up_carries_its_parent() {
+        let mut f = form("gpt-5, o3", "gpt-5");
+        let transcript = serde_json::json!({"question": "Tabs?", "turns": [], "participants": [],
+            "synthesis": {"text": "Tabs."}, "outcome": {"kind": "completed", "reason": ""}});
+        f.follows =
+            Some(serde_json::from_value(serde_json::json!({"session": "m1x2", "transcript": transcript})).unwrap());
+        let parent = spec(&f).unwrap().parent.unwrap();
+        assert_eq!((parent.session.as_str(), parent.synthesis.as_deref()), ("m1x2", Some("Tabs.")));
+        f.follows = Some(
+            serde_json::from_value(serde_json::json!({"session": "m1x2", "transcript": {"question": "Tabs?"}}))
+                .unwrap(),
+        );
+        assert!(spec_err(&f).contains("has not finished"), "{}", spec_err(&f));
+    }
+
     /// The red/blue exercise as the page's browser test fills the form:
     /// the document pasted, three models, a judge.
     fn red_blue_form(document: String) -> Form {
@@ -355,6 +379,7 @@ mod tests {
             question: "Ship the billing rewrite on Monday?".into(),
             context: String::new(),
             files: Vec::new(),
+            follows: None,
             max_tokens: 200,
             effort: String::new(),
         }

@@ -290,6 +290,7 @@ function rememberKey() {
 
 function setRunning(running) {
   $('#run').disabled = running;
+  $('#follow-up').disabled = running || !finishedTranscript();
   $('#stop').disabled = !running;
   // Downloads work mid-run too: the journal of a stopped run can be reopened.
   for (const button of document.querySelectorAll('[data-download]')) button.disabled = !council.journal();
@@ -379,7 +380,7 @@ async function run(submit) {
       models: $('#models').value, judge: $('#judge').value, protocol: $('#protocol').value,
       document: own ? $('#protocol-document').value : '',
       rounds: $('#rounds').value ? Number($('#rounds').value) : null, question: $('#question').value,
-      context: $('#context').value, files: chosenFiles, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
+      context: $('#context').value, files: chosenFiles, follows: followsDebate, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
       role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
     });
@@ -402,9 +403,42 @@ async function run(submit) {
     return;
   }
   const timeout = Number($('#timeout').value) || 120;
+  askFollowUp(null);
   await follow({ id: Date.now().toString(36), endpoint, timeout_seconds: timeout },
     () => council.run(spec, endpoint, $('#api-key').value, timeout, onLiveEvent, onText, askPerson));
 }
+
+/**
+ * The debate the next run follows up ("Ask a follow-up"): `{session,
+ * transcript}` for the core, which quotes its question, synthesis and last
+ * words in every prompt; null for a debate of its own.
+ */
+let followsDebate = null;
+
+/** The transcript the engine holds, when its debate has ended; else null. */
+function finishedTranscript() {
+  try {
+    const transcript = JSON.parse(council.transcriptJson() ?? 'null');
+    return transcript?.outcome ? transcript : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Make the next run a follow-up on `transcript` (null: a debate of its own). */
+function askFollowUp(transcript) {
+  followsDebate = transcript ? { session: kept?.id ?? Date.now().toString(36), transcript } : null;
+  const note = $('#follows-note');
+  note.hidden = !transcript;
+  // As text: the question is the user's or a file's, never markup.
+  note.textContent = transcript ? `Follows up: ${transcript.question.split('\n')[0].slice(0, 120)}` : '';
+  if (transcript) {
+    $('#question').value = '';
+    $('#question').focus();
+  }
+}
+
+$('#follow-up').addEventListener('click', () => askFollowUp(finishedTranscript()));
 
 /** Go on with a kept debate the panel was closed on: the debate so far, then its unanswered calls. */
 async function resume(record) {

@@ -58,7 +58,7 @@ export function catalog() {
 
 /**
  * Build a spec from what a user chose: `{ question, protocol, models, judge?, noJudge?, context?, files?,
- * options?, roles?,
+ * follows? ({session, transcript}: a finished debate to follow up), options?, roles?,
  * reasoning?, seatReasoning?, catalog?, catalogOverrides?, ... }` (snake_case keys are accepted as well).
  * Seat ids, the judge and role-council's roles are decided by the engine, as in every other host. Each
  * model gets its price and traits from the shipped catalog (`catalog: null` for none, or one of your

@@ -109,6 +109,12 @@ export interface SpecRequest {
   context?: string;
   /** Files every speaker reads, quoted under their paths (see `contextFile`). */
   files?: ContextFile[];
+  /**
+   * A finished debate to follow up: its session id and its transcript (the object `transcriptJson()`
+   * gives). The engine quotes its question, outcome, synthesis and last words in every prompt, and
+   * refuses a transcript whose debate has not ended.
+   */
+  follows?: { session: string; transcript: unknown };
   options?: Record<string, unknown>;
   /** Role files, as text. */
   roles?: string[];

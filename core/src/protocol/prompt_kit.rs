@@ -9,7 +9,8 @@ use crate::debate::{Debate, Seat, Slot};
 /// anywhere (a web page's selection in the browser extension), and nothing in
 /// it may start a line of the prompt and pass for the prompt's own
 /// instructions or headings. The files follow, quoted the same way under
-/// their paths ([`crate::files::frame`]): all of it is the prompt's stable
+/// their paths ([`crate::files::frame`]), after the debate this one follows
+/// up when there is one ([`crate::parent`]): all of it is the prompt's stable
 /// head, the same in every call of the debate.
 pub(crate) fn question(debate: &Debate) -> String {
     let spec = &debate.spec;
@@ -21,7 +22,7 @@ pub(crate) fn question(debate: &Debate) -> String {
         ),
         None => format!("QUESTION:\n{}\n", spec.question.trim()),
     };
-    head + &crate::files::frame(&spec.files)
+    head + &spec.parent_frame() + &crate::files::frame(&spec.files)
 }
 
 /// The turn's own part of a prompt, which goes last: who speaks, the round,

@@ -6,6 +6,7 @@ pub mod compete_eval;
 pub mod doctor;
 pub mod drive;
 pub mod eval;
+pub mod follow_up;
 pub mod models;
 pub mod protocols;
 pub mod replay;

@@ -71,8 +71,21 @@ pub fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Re
 
 /// `agon run`: the flags made a request, agon.toml fills it, the runner drives it.
 pub fn run(args: RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
-    let RunArgs { question, spec, mut drive, journal, no_save } = args;
-    let mut request = spec.into_request(question, &mut |w| safe_eprintln!("{w}"));
+    let RunArgs { question, spec, drive, journal, no_save } = args;
+    let request = spec.into_request(question, &mut |w| safe_eprintln!("{w}"));
+    run_request(request, drive, journal, no_save, config, given)
+}
+
+/// Run a request as `agon run` does (`agon continue` too): agon.toml fills
+/// what `given` says was not chosen, the runner drives it.
+pub fn run_request(
+    mut request: DebateRequest,
+    mut drive: DriveArgs,
+    journal: Option<std::path::PathBuf>,
+    no_save: bool,
+    config: &Config,
+    given: &dyn Fn(&str) -> bool,
+) -> Result<u8> {
     configure_run(&mut request, &mut drive, config, given)?;
     check_outputs(&drive, journal.as_deref())?;
     let mut runtime = Runtime::load()?;

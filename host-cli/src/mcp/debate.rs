@@ -9,6 +9,7 @@ use std::sync::mpsc::{Receiver, Sender};
 
 use agon_cli::config::Config;
 use agon_cli::engine::{Council, Runtime};
+use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
 use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
@@ -24,7 +25,7 @@ use anyhow::{Context, Result};
 use serde_json::{Value, json};
 
 use super::sampling::Caller;
-use super::schema::{DebateArgs, DebateResult, Estimate, Outcome, Position, Usage};
+use super::schema::{ContinueArgs, DebateArgs, DebateResult, Estimate, Outcome, Position, Usage};
 
 /// What every debate of one server shares.
 pub struct Shared {
@@ -86,8 +87,10 @@ impl Write for EventLines {
     }
 }
 
-/// The debate a `debate` call asks for, with agon.toml applied exactly as to `agon run`.
-fn request_of(a: &DebateArgs, shared: &Shared) -> Result<DebateRequest> {
+/// The debate a `debate` call asks for, with agon.toml applied exactly as to
+/// `agon run`; for a follow-up (`continue`), what the call leaves open taken
+/// from the parent first, as `agon continue` does.
+fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -> Result<DebateRequest> {
     let config = &shared.config;
     if a.question.trim().is_empty() {
         return Err(bad("question: ask something"));
@@ -152,6 +155,13 @@ fn request_of(a: &DebateArgs, shared: &Shared) -> Result<DebateRequest> {
     }
     if request.options.contains_key("document") {
         return Err(bad("options.document: give the protocol document as `document`"));
+    }
+    if let Some(parent) = parent {
+        if a.judge.is_some() || a.no_judge {
+            given.push("judge");
+        }
+        let taken = parent.inherit(&mut request, &|name| given.contains(&name));
+        given.extend(taken);
     }
     config.apply_to_request(&mut request, &|name| given.contains(&name)).map_err(bad)?;
     judge_not_the_caller(&mut request)?;
@@ -252,7 +262,7 @@ fn refuse_programs(spec: &Value, shared: &Shared) -> Result<()> {
 /// `estimate`: the worst case, before anything is spent.
 pub fn estimate(a: &DebateArgs, shared: &Shared, caller: &Caller) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let mut request = request_of(a, shared)?;
+    let mut request = request_of(a, shared, None)?;
     seat_what_is_found(&mut request, shared)?;
     let history = history_key(&request, &mut runtime)?;
     let spec = spec_json(&request, &mut runtime, &shared.config, history.as_ref())?;
@@ -281,8 +291,35 @@ pub fn debate(
     events: EventLines,
     started: &mut dyn FnMut(u32, &str),
 ) -> Result<Answer> {
+    run(request_of(a, shared, None)?, shared, caller, channel, events, started)
+}
+
+/// `continue`: a follow-up on a finished session, run as `debate` runs.
+pub fn follow_up(
+    a: &ContinueArgs,
+    shared: &Shared,
+    caller: &Caller,
+    channel: (Sender<Message>, Receiver<Message>),
+    events: EventLines,
+    started: &mut dyn FnMut(u32, &str),
+) -> Result<Answer> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
+    let parent = agon_cli::follow_up::open(&root, &a.session).map_err(bad)?;
+    let request = request_of(&a.debate(), shared, Some(&parent))?;
+    eprintln!("agon mcp: following up session {}", parent.id);
+    run(request, shared, caller, channel, events, started)
+}
+
+/// A request run to its end in a new session, or until `channel` hears `Interrupted`.
+fn run(
+    mut request: DebateRequest,
+    shared: &Shared,
+    caller: &Caller,
+    channel: (Sender<Message>, Receiver<Message>),
+    events: EventLines,
+    started: &mut dyn FnMut(u32, &str),
+) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
-    let mut request = request_of(a, shared)?;
     seat_what_is_found(&mut request, shared)?;
     let mut env = shared.environment();
     env.client = caller.model().ok();

@@ -35,6 +35,23 @@ pub enum Caller {
 }
 
 impl Caller {
+    /// The desk of a 2026-07-28 connection's sampling requests, if that is how the client is asked.
+    pub fn legs(&self) -> Option<Arc<Desk>> {
+        match self {
+            Caller::Legs(desk) => Some(desk.clone()),
+            _ => None,
+        }
+    }
+
+    /// Where no call is there to carry a 2026-07-28 connection's requests
+    /// (`why`), the client cannot be asked.
+    pub fn without_legs(self, why: &str) -> Caller {
+        match self {
+            Caller::Legs(_) => Caller::Cannot(why.to_string()),
+            caller => caller,
+        }
+    }
+
     /// The model that answers for the client, or why there is none.
     pub fn model(&self) -> Result<Arc<dyn ClientModel>, &str> {
         match self {

@@ -77,6 +77,62 @@ pub struct DebateArgs {
     pub wait: Option<bool>,
 }
 
+/// A follow-up on a finished debate.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ContinueArgs {
+    /// The finished session to follow up (its id, a unique prefix of it, or `last`).
+    pub session: String,
+    /// The follow-up question, as a person would ask it.
+    pub question: String,
+    /// A protocol other than the earlier debate's (see the `protocols` tool).
+    #[serde(default)]
+    pub protocol: Option<String>,
+    /// A panel other than the earlier debate's: one `provider/model` per seat, or a panel name from agon.toml.
+    #[serde(default)]
+    pub panel: Vec<String>,
+    /// A judge other than the earlier debate's.
+    #[serde(default)]
+    pub judge: Option<String>,
+    /// End without a judge's synthesis.
+    #[serde(default)]
+    pub no_judge: bool,
+    /// Debate rounds. Default: the earlier debate's, else the protocol's own.
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 50))]
+    pub rounds: Option<u32>,
+    /// Refuse the follow-up when its worst-case cost is above this many US dollars, and stop it
+    /// should its spending pass it.
+    #[serde(default)]
+    #[schemars(range(min = 0.0))]
+    pub max_cost: Option<f64>,
+    /// The protocol's own options, when `protocol` chooses another one.
+    #[serde(default)]
+    pub options: BTreeMap<String, Value>,
+}
+
+impl ContinueArgs {
+    /// The `debate` these arguments ask for, before the parent fills in the rest.
+    pub fn debate(&self) -> DebateArgs {
+        DebateArgs {
+            question: self.question.clone(),
+            context: None,
+            files: Vec::new(),
+            protocol: self.protocol.clone(),
+            panel: self.panel.clone(),
+            judge: self.judge.clone(),
+            no_judge: self.no_judge,
+            rounds: self.rounds,
+            max_tokens: None,
+            max_cost: self.max_cost,
+            seed: None,
+            options: self.options.clone(),
+            document: None,
+            wait: None,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusArgs {

@@ -24,9 +24,10 @@ use super::background::Background;
 use super::debate::{self, Answer, EventLines, Shared};
 use super::input_required::{self, Desk};
 use super::progress::Progress;
-use super::sampling::{self, Caller};
+use super::sampling;
 use super::schema::{
-    self, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs, StatusArgs,
+    self, ContinueArgs, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs,
+    StatusArgs,
 };
 
 /// The quiet after which a running debate sends a heartbeat. Checked once a
@@ -104,6 +105,12 @@ const RESUME: &str = "Finish a debate that stopped before its end (cancelled, or
 only the calls never answered are made again, every answered turn is kept. Returns what `debate` returns. \
 Takes a session id, a unique prefix of one, or `last`.";
 
+const CONTINUE: &str = "Ask a follow-up on a finished debate: a new debate whose speakers read the earlier \
+one's question, outcome, synthesis and each seat's last words (quoted, shortened to fit if long). It runs with \
+the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
+returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
+(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`).";
+
 fn tools() -> Vec<Tool> {
     let read_only = ToolAnnotations::new().read_only(true).open_world(false);
     vec![
@@ -130,6 +137,10 @@ fn tools() -> Vec<Tool> {
             .with_title("Follow a debate started without waiting")
             .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false)),
+        Tool::new("continue", CONTINUE, schema::input::<ContinueArgs>())
+            .with_title("Ask a follow-up on a finished debate")
+            .with_raw_output_schema(schema::output::<DebateResult>())
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
             .with_title("Finish an interrupted debate")
             .with_raw_output_schema(schema::output::<DebateResult>())
@@ -214,36 +225,28 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
         let args = request.arguments;
         let bad = |tool: &str, why: String| ErrorData::invalid_params(format!("{tool}: {why}"), None);
         let result = match request.name.as_ref() {
+            // A client answering the sampling requests of a debate it started.
+            tool @ ("debate" | "continue") if request.request_state.is_some() => {
+                let state = request.request_state.unwrap_or_default();
+                let session = input_required::session_of(&state)
+                    .ok_or_else(|| bad(tool, "requestState: not one agon gave".into()))?
+                    .to_string();
+                return self.next_leg(session, request.input_responses.unwrap_or_default(), context).await;
+            }
             "debate" => {
-                // A client answering the sampling requests of a debate it started.
-                if let Some(state) = request.request_state {
-                    let session = input_required::session_of(&state)
-                        .ok_or_else(|| bad("debate", "requestState: not one agon gave".into()))?
-                        .to_string();
-                    return self.next_leg(session, request.input_responses.unwrap_or_default(), context).await;
-                }
                 let a: DebateArgs = schema::parse(args).map_err(|e| bad("debate", e))?;
                 let wait = a.wait.unwrap_or(true);
-                let caller = sampling::caller(&context);
-                let legs = match &caller {
-                    Caller::Legs(desk) if wait => Some(desk.clone()),
-                    _ => None,
-                };
+                let mut caller = sampling::caller(&context);
+                if !wait {
+                    caller = caller.without_legs(
+                        "on MCP 2026-07-28 agon asks the client only while `debate` waits: leave out `wait: false`",
+                    );
+                }
+                let legs = caller.legs();
                 let job: Job = Box::new(move |s, channel, events, started| {
                     debate::debate(&a, s, &caller, channel, events, started)
                 });
-                match legs {
-                    Some(desk) => match self.start(job).await {
-                        Ok(begun) => {
-                            let session = begun.data["session"].as_str().unwrap_or_default().to_string();
-                            self.desks.lock().unwrap().insert(session.clone(), desk);
-                            return self.leg(session, context).await;
-                        }
-                        Err(e) => Err(e),
-                    },
-                    None if wait => self.run(context, job).await,
-                    None => self.start(job).await,
-                }
+                return self.launch(job, legs, wait, context).await;
             }
             "status" => {
                 let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
@@ -259,17 +262,21 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                     ))),
                 }
             }
+            "continue" => {
+                let a: ContinueArgs = schema::parse(args).map_err(|e| bad("continue", e))?;
+                let caller = sampling::caller(&context);
+                let legs = caller.legs();
+                let job: Job = Box::new(move |s, channel, events, started| {
+                    debate::follow_up(&a, s, &caller, channel, events, started)
+                });
+                return self.launch(job, legs, true, context).await;
+            }
             "resume" => {
                 let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
-                let caller = match sampling::caller(&context) {
-                    // Between legs nobody would hear a resumed debate's requests.
-                    Caller::Legs(_) => Caller::Cannot(
-                        "on MCP 2026-07-28 agon asks the client only within `debate`: resume this session \
-                         from a client on an earlier protocol, or with `agon resume` once the seat is a model"
-                            .into(),
-                    ),
-                    caller => caller,
-                };
+                let caller = sampling::caller(&context).without_legs(
+                    "on MCP 2026-07-28 agon asks the client only within `debate` and `continue`: resume this \
+                     session from a client on an earlier protocol, or with `agon resume` once the seat is a model",
+                );
                 self.run(
                     context,
                     Box::new(move |s, channel, events, started| {
@@ -301,7 +308,9 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             other => {
                 return Err(ErrorData::invalid_params(
-                    format!("no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, resume)"),
+                    format!(
+                        "no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, continue, resume)"
+                    ),
                     None,
                 ));
             }
@@ -470,6 +479,31 @@ impl Agon {
 }
 
 impl Agon {
+    /// A debate (or follow-up) run as the call asks: waited for, in the
+    /// background (`wait: false`), or in legs when the client's model sits
+    /// on a 2026-07-28 connection (`legs`, its desk).
+    async fn launch(
+        &self,
+        job: Job,
+        legs: Option<Arc<Desk>>,
+        wait: bool,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let result = match legs {
+            Some(desk) if wait => match self.start(job).await {
+                Ok(begun) => {
+                    let session = begun.data["session"].as_str().unwrap_or_default().to_string();
+                    self.desks.lock().unwrap().insert(session.clone(), desk);
+                    return self.leg(session, context).await;
+                }
+                Err(e) => Err(e),
+            },
+            _ if wait => self.run(context, job).await,
+            _ => self.start(job).await,
+        };
+        Ok(tool_result(result).into())
+    }
+
     /// The client's answers to a debate's sampling requests, then the next leg.
     async fn next_leg(
         &self,

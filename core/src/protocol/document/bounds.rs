@@ -43,7 +43,9 @@ pub(crate) fn prompt_tokens(doc: &Document, spec: &DebateSpec) -> u64 {
     let tokens = |s: &str| estimate_tokens(s) as u64;
     let question = tokens(&spec.question);
     // `{context}` shows the files after the context, as `{question}` does.
-    let context = spec.context.as_deref().map_or(0, |c| 2 * tokens(c)) + crate::files::prompt_tokens(&spec.files);
+    let context = spec.context.as_deref().map_or(0, |c| 2 * tokens(c))
+        + crate::files::prompt_tokens(&spec.files)
+        + tokens(&spec.parent_frame());
     let people = || spec.panel.iter().chain(&spec.judge);
     let persona = people().filter_map(|p| p.persona.as_deref()).map(|p| tokens(p) + 8).max().unwrap_or(0);
     let name = people().map(|p| tokens(&p.name).max(4)).max().unwrap_or(0);

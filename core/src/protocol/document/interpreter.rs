@@ -472,6 +472,7 @@ impl Interpreter {
                 Slot::Question => out.push_str(&prompt_kit::question(debate)),
                 Slot::Context => {
                     out.push_str(&spec.context.as_deref().map(prompt_kit::quoted).unwrap_or_default());
+                    out.push_str(&spec.parent_frame());
                     out.push_str(&crate::files::frame(&spec.files));
                 }
                 Slot::Round => out.push_str(&who.round.to_string()),
