@@ -39,7 +39,7 @@ pub(crate) const DEF: Definition = Definition {
     seats: Seats {
         min: 2,
         max: Some(3),
-        why: "the urgency lens is seat 1, the impact lens seat 2, a confirmer (protocol.confirm) seat 3",
+        why: "the urgency lens is seat 1, the impact lens seat 2, a confirmer (if any) seat 3",
     },
     sides: &["urgency", "impact"],
     options: &[
@@ -77,18 +77,18 @@ pub(crate) const DEF: Definition = Definition {
     check: checked::<Options>,
     // Two lenses vote once, a confirmer may answer once; the count is the result: the judge is never asked.
     bounds: |spec| {
-        let confirmer = typed::<Options>(spec).confirm.is_some() as u32;
+        let confirmer = confirmer(&typed::<Options>(spec), spec).is_some() as u32;
         Bounds { judge: 0, ..Bounds::new(spec, 2 + confirmer, 0, 1) }
     },
     build: |spec| {
         let o: Options = typed(spec);
-        let confirm = o.confirm.map(|s| spec.resolve_seat(&s, "protocol.confirm").expect("validated"));
+        let confirm = confirmer(&o, spec);
         Box::new(PriorityVote { items: o.items, compete: o.compete, asked: Vec::new(), confirm, held: None })
     },
     prompt_tokens: |spec| {
         let o = typed::<Options>(spec);
         // The confirmer's prompt lists each item again with a line per lens.
-        let per_item = if o.confirm.is_some() { 16 } else { 8 };
+        let per_item = if confirmer(&o, spec).is_some() { 16 } else { 8 };
         o.items.iter().map(|i| estimate_tokens(i) as u64 + per_item).sum()
     },
     render_result,
@@ -240,11 +240,18 @@ impl ProtocolOptions for Options {
                 "protocol.confirm",
                 "the confirmer is a seat of its own, the third: seats 1 and 2 are the lenses",
             )),
-            None if spec.panel.len() > 2 => {
-                Err(Error::spec("panel", "a third seat confirms flagged items: name it with protocol.confirm (e.g. 3)"))
-            }
             _ => Ok(()),
         }
+    }
+}
+
+/// The seat that confirms flagged items: the one `confirm` names, else a
+/// third seat if the panel has one (a host that seats every model it is
+/// given need not know the option).
+fn confirmer(o: &Options, spec: &DebateSpec) -> Option<usize> {
+    match &o.confirm {
+        Some(seat) => Some(spec.resolve_seat(seat, "protocol.confirm").expect("validated")),
+        None => (spec.panel.len() > 2).then_some(2),
     }
 }
 
@@ -595,11 +602,16 @@ mod tests {
         let (field, reason) = refused(3, Some(json!(1))).unwrap();
         assert_eq!(field, "protocol.confirm");
         assert!(reason.contains("seats 1 and 2 are the lenses"), "{reason}");
-        assert_eq!(refused(3, None).unwrap().0, "panel", "a third seat must be named the confirmer");
+        assert_eq!(refused(3, None), None, "a third seat is the confirmer without being named");
         assert_eq!(refused(2, Some(json!(3))).unwrap().0, "protocol.confirm", "no third seat");
         // The confirmer's one call is within the bound.
         let spec = crate::example_spec("priority-vote", 3, 1).unwrap();
         assert_eq!((DEF.bounds)(&spec).turns, 3);
+        let mut unnamed = spec.clone();
+        unnamed.protocol.options.remove("confirm");
+        assert_eq!((DEF.bounds)(&unnamed).turns, 3, "the third seat confirms unnamed");
+        let two = crate::example_spec("priority-vote", 2, 1).unwrap();
+        assert_eq!((DEF.bounds)(&two).turns, 2);
     }
 
     #[test]
