@@ -57,6 +57,16 @@ pub struct Answer {
     pub data: Value,
 }
 
+/// Where a debate run for a tool call reports: the host loop's messages (a
+/// client's cancellation arrives there as `Interrupted`), the engine's
+/// events, and `started`, told the worst-case calls and the session once the
+/// run is checked and begins.
+pub struct Outlets<'a> {
+    pub channel: (Sender<Message>, Receiver<Message>),
+    pub events: EventLines,
+    pub started: &'a mut dyn FnMut(u32, &str),
+}
+
 /// The engine's events, one JSON line each, handed on as they are written.
 pub struct EventLines {
     buffer: Vec<u8>,
@@ -283,42 +293,21 @@ pub fn estimate(a: &DebateArgs, shared: &Shared, caller: &Caller) -> Result<Answ
 
 /// `debate`: run it to its end, or until `channel` hears `Interrupted`.
 /// `started` hears the worst-case number of calls and the session, once the run is checked.
-pub fn debate(
-    a: &DebateArgs,
-    shared: &Shared,
-    caller: &Caller,
-    channel: (Sender<Message>, Receiver<Message>),
-    events: EventLines,
-    started: &mut dyn FnMut(u32, &str),
-) -> Result<Answer> {
-    run(request_of(a, shared, None)?, shared, caller, channel, events, started)
+pub fn debate(a: &DebateArgs, shared: &Shared, caller: &Caller, outlets: Outlets<'_>) -> Result<Answer> {
+    run(request_of(a, shared, None)?, shared, caller, outlets)
 }
 
 /// `continue`: a follow-up on a finished session, run as `debate` runs.
-pub fn follow_up(
-    a: &ContinueArgs,
-    shared: &Shared,
-    caller: &Caller,
-    channel: (Sender<Message>, Receiver<Message>),
-    events: EventLines,
-    started: &mut dyn FnMut(u32, &str),
-) -> Result<Answer> {
+pub fn follow_up(a: &ContinueArgs, shared: &Shared, caller: &Caller, outlets: Outlets<'_>) -> Result<Answer> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
     let parent = agon_cli::follow_up::open(&root, &a.session).map_err(bad)?;
     let request = request_of(&a.debate(), shared, Some(&parent))?;
     eprintln!("agon mcp: following up session {}", parent.id);
-    run(request, shared, caller, channel, events, started)
+    run(request, shared, caller, outlets)
 }
 
 /// A request run to its end in a new session, or until `channel` hears `Interrupted`.
-fn run(
-    mut request: DebateRequest,
-    shared: &Shared,
-    caller: &Caller,
-    channel: (Sender<Message>, Receiver<Message>),
-    events: EventLines,
-    started: &mut dyn FnMut(u32, &str),
-) -> Result<Answer> {
+fn run(mut request: DebateRequest, shared: &Shared, caller: &Caller, outlets: Outlets<'_>) -> Result<Answer> {
     let mut runtime = Runtime::load()?;
     seat_what_is_found(&mut request, shared)?;
     let mut env = shared.environment();
@@ -337,30 +326,12 @@ fn run(
     }
     let journals = vec![JournalFile::create(&session.journal(), &council.journal()?)?];
     eprintln!("agon mcp: debating in session {}", session.id);
-    started(bound.calls, &session.id);
-    finish(
-        &mut council,
-        &session,
-        &env,
-        shared.calls,
-        journals,
-        history.as_ref(),
-        channel,
-        events,
-        shared.max_result_tokens,
-    )
+    (outlets.started)(bound.calls, &session.id);
+    finish(&mut council, &session, &env, shared, journals, history.as_ref(), outlets)
 }
 
 /// `resume`: a kept session, on from where it stopped.
-pub fn resume(
-    id: &str,
-    retry_failed: bool,
-    shared: &Shared,
-    caller: &Caller,
-    channel: (Sender<Message>, Receiver<Message>),
-    events: EventLines,
-    started: &mut dyn FnMut(u32, &str),
-) -> Result<Answer> {
+pub fn resume(id: &str, retry_failed: bool, shared: &Shared, caller: &Caller, outlets: Outlets<'_>) -> Result<Answer> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
     let session = SessionDir::find(&root, id).map_err(bad)?;
     let _lock = lock_session(&session)?;
@@ -383,38 +354,28 @@ pub fn resume(
             refuse_client_seats(&spec, caller)?;
             refuse_programs(&spec, shared)?;
             let waiting = council.outstanding()?.len() as u32;
-            started(waiting, &session.id);
-            finish(
-                &mut council,
-                &session,
-                &env,
-                shared.calls,
-                journals,
-                history.as_ref(),
-                channel,
-                events,
-                shared.max_result_tokens,
-            )
+            (outlets.started)(waiting, &session.id);
+            finish(&mut council, &session, &env, shared, journals, history.as_ref(), outlets)
         }
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Drive a checked council in its session to its end (or the client's
+/// cancellation), then answer as `debate` does.
 fn finish(
     council: &mut Council<'_>,
     session: &SessionDir,
     env: &Environment,
-    calls: CallOptions,
+    shared: &Shared,
     journals: Vec<JournalFile>,
     history: Option<&agon_cli::compete_history::Key>,
-    channel: (Sender<Message>, Receiver<Message>),
-    events: EventLines,
-    max_tokens: usize,
+    outlets: Outlets<'_>,
 ) -> Result<Answer> {
-    let mut sinks = Sinks { events: Some(Box::new(events)), journals, timings: None };
+    let max_tokens = shared.max_result_tokens;
+    let mut sinks = Sinks { events: Some(Box::new(outlets.events)), journals, timings: None };
     let keep =
         Keep { session: Some(session), history, resume: Some(format!("call resume with session {}", session.id)) };
-    match runner::drive(council, env, calls, &mut sinks, &mut View::new(None), channel, &keep)? {
+    match runner::drive(council, env, shared.calls, &mut sinks, &mut View::new(None), outlets.channel, &keep)? {
         Ending::Done(_) => answer(council, session, None, max_tokens),
         Ending::Interrupted => answer(
             council,

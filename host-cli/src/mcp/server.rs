@@ -21,7 +21,7 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use super::background::Background;
-use super::debate::{self, Answer, EventLines, Shared};
+use super::debate::{self, Answer, EventLines, Outlets, Shared};
 use super::input_required::{self, Desk};
 use super::progress::Progress;
 use super::sampling;
@@ -62,16 +62,7 @@ impl Agon {
 }
 
 /// What a debate or resume runs on its own thread.
-type Job = Box<
-    dyn FnOnce(
-            &Shared,
-            (mpsc::Sender<Message>, mpsc::Receiver<Message>),
-            EventLines,
-            &mut dyn FnMut(u32, &str),
-        ) -> anyhow::Result<Answer>
-        + Send
-        + 'static,
->;
+type Job = Box<dyn FnOnce(&Shared, Outlets<'_>) -> anyhow::Result<Answer> + Send + 'static>;
 
 const DEBATE: &str = "Ask a council of several language models to debate a question under a protocol, then \
 have a judge synthesize; use it for a second opinion, a design or code review, or a decision with trade-offs. \
@@ -243,9 +234,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                     );
                 }
                 let legs = caller.legs();
-                let job: Job = Box::new(move |s, channel, events, started| {
-                    debate::debate(&a, s, &caller, channel, events, started)
-                });
+                let job: Job = Box::new(move |s, outlets| debate::debate(&a, s, &caller, outlets));
                 return self.launch(job, legs, wait, context).await;
             }
             "status" => {
@@ -266,9 +255,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                 let a: ContinueArgs = schema::parse(args).map_err(|e| bad("continue", e))?;
                 let caller = sampling::caller(&context);
                 let legs = caller.legs();
-                let job: Job = Box::new(move |s, channel, events, started| {
-                    debate::follow_up(&a, s, &caller, channel, events, started)
-                });
+                let job: Job = Box::new(move |s, outlets| debate::follow_up(&a, s, &caller, outlets));
                 return self.launch(job, legs, true, context).await;
             }
             "resume" => {
@@ -279,9 +266,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                 );
                 self.run(
                     context,
-                    Box::new(move |s, channel, events, started| {
-                        debate::resume(&a.session, a.retry_failed, s, &caller, channel, events, started)
-                    }),
+                    Box::new(move |s, outlets| debate::resume(&a.session, a.retry_failed, s, &caller, outlets)),
                 )
                 .await
             }
@@ -351,9 +336,10 @@ impl Agon {
         let (started_tx, mut started_rx) = tokio::sync::mpsc::unbounded_channel();
         let shared = self.shared.clone();
         let mut worker = tokio::task::spawn_blocking(move || {
-            job(&shared, (tx, rx), EventLines::new(events_tx), &mut |calls, session| {
+            let started = &mut |calls: u32, session: &str| {
                 let _ = started_tx.send((calls, session.to_string()));
-            })
+            };
+            job(&shared, Outlets { channel: (tx, rx), events: EventLines::new(events_tx), started })
         });
         let token = context.meta.get_progress_token();
         let mut progress = Progress::default();
@@ -432,13 +418,14 @@ impl Agon {
         let (at_start, registry) = (session.clone(), background.clone());
         let mut worker = tokio::task::spawn_blocking(move || {
             let mut begun = Some(begun_tx);
-            job(&shared, (tx, rx), EventLines::new(events_tx), &mut |calls, id| {
+            let started = &mut |calls: u32, id: &str| {
                 registry.started(id, calls, interrupt.clone());
                 *at_start.lock().unwrap() = Some(id.to_string());
                 if let Some(begun) = begun.take() {
                     let _ = begun.send((calls, id.to_string()));
                 }
-            })
+            };
+            job(&shared, Outlets { channel: (tx, rx), events: EventLines::new(events_tx), started })
         });
         let (early_tx, early_rx) = tokio::sync::oneshot::channel::<anyhow::Error>();
         tokio::spawn(async move {
