@@ -226,20 +226,9 @@ fn without_json(text: &str) -> String {
         return String::new();
     }
     let mut out = String::new();
-    let mut lines = text.lines().peekable();
+    let mut lines = text.lines();
     while let Some(line) = lines.next() {
-        let fence = line.trim_start();
-        if fence.starts_with("```") || fence.starts_with("~~~") {
-            let marker = &fence[..3];
-            let mut body = Vec::new();
-            let mut closed = false;
-            for inner in lines.by_ref() {
-                if inner.trim_start().starts_with(marker) {
-                    closed = true;
-                    break;
-                }
-                body.push(inner);
-            }
+        if let Some((marker, body, closed)) = fenced(line, &mut lines) {
             let body = body.join("\n");
             if is_json(&body) {
                 continue;
@@ -255,27 +244,35 @@ fn without_json(text: &str) -> String {
     out
 }
 
+/// The fenced block `line` opens (with ```` ``` ```` or `~~~`), if it opens
+/// one: its marker, its body read from `lines` up to the closing fence, and
+/// whether that fence came.
+fn fenced<'a>(line: &'a str, lines: &mut impl Iterator<Item = &'a str>) -> Option<(&'a str, Vec<&'a str>, bool)> {
+    let fence = line.trim_start();
+    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
+        return None;
+    }
+    let marker = &fence[..3];
+    let mut body = Vec::new();
+    for inner in lines.by_ref() {
+        if inner.trim_start().starts_with(marker) {
+            return Some((marker, body, true));
+        }
+        body.push(inner);
+    }
+    Some((marker, body, false))
+}
+
 /// `markdown` with every fenced block whose body is JSON (a document's
 /// result the engine has no table for) shown as a table or a list instead.
 fn json_blocks_as_tables(markdown: &str) -> String {
     let mut out = String::new();
     let mut lines = markdown.lines();
     while let Some(line) = lines.next() {
-        let fence = line.trim_start();
-        if !(fence.starts_with("```") || fence.starts_with("~~~")) {
+        let Some((marker, body, closed)) = fenced(line, &mut lines) else {
             let _ = writeln!(out, "{line}");
             continue;
-        }
-        let marker = &fence[..3];
-        let mut body = Vec::new();
-        let mut closed = false;
-        for inner in lines.by_ref() {
-            if inner.trim_start().starts_with(marker) {
-                closed = true;
-                break;
-            }
-            body.push(inner);
-        }
+        };
         match serde_json::from_str::<Value>(&body.join("\n")) {
             Ok(value) if closed => out.push_str(&markdown_of(&value)),
             _ => {
