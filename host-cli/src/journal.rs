@@ -100,7 +100,10 @@ pub fn open<'r>(runtime: &'r mut Runtime, path: &Path, retry: Option<Retry>) -> 
         // Empty, or bytes with no whole line in them: not the same thing to say.
         let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
         return Err(bad(match size {
-            0 => format!("{}: the journal is empty", path.display()),
+            0 => format!(
+                "{}: the journal is empty: the run stopped before it wrote even its spec, so nothing was answered; run the debate again",
+                path.display()
+            ),
             n => format!(
                 "{}: not a journal: its {n} bytes hold no whole line, so not even a header (another file, or a crash before the header was written)",
                 path.display()
@@ -305,7 +308,7 @@ mod tests {
         assert!(e.contains("not a journal: its 6 bytes hold no whole line"), "{e}");
         let (_scratch, path) = temp("empty", b"");
         let e = open(&mut runtime, &path, None).err().unwrap().to_string();
-        assert!(e.ends_with("the journal is empty"), "{e}");
+        assert!(e.contains("the journal is empty: the run stopped before it wrote even its spec"), "{e}");
     }
 
     #[test]
