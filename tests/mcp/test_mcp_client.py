@@ -2,8 +2,9 @@
 against agon's scripted test model server: the tools and their schemas, a
 rotating-challenger debate with progress, cancellation that keeps the session
 and `resume` that finishes it, bad arguments that name their field, results
-cut to the cap, background debates, `mcp/client` seats answered by the SDK's
-sampling callback (both protocol eras), and `files` inside and outside the root.
+cut to the cap, background debates (and a debate longer than the client's own
+timeout), `mcp/client` seats answered by the SDK's sampling callback (both
+protocol eras), `files` inside and outside the root, and follow-ups.
 
 scripts/test-mcp.sh runs it with AGON_BIN and AGON_TEST_SERVER set.
 """
@@ -13,6 +14,7 @@ import json
 import os
 import subprocess
 import tempfile
+import time
 
 import anyio
 import pytest
@@ -31,6 +33,7 @@ SCRIPT = {
     "models": {
         "slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1},
         "sleepy": {"latency_ms": 20000},
+        "patient": {"latency_ms": 1500},
         # Each reply 12,000 characters: three of them are more than a result may hold.
         **{name: {"replies": [f"{name} says: " + "a long argument. " * 700] * 4} for name in ("wordy1", "wordy2", "wordy3")},
     },
@@ -405,3 +408,82 @@ def test_files_inside_the_root_are_quoted_material_and_anything_outside_is_refus
     assert "outside the server's roots" in refusals[str(outside)]
     assert "symlink" in refusals["link.txt"]
     assert len(sessions) == 1, "a refused call spends nothing and keeps no session"
+
+
+def test_a_debate_longer_than_the_clients_timeout_completes_when_followed_with_status(agon):
+    """The Python SDK's read timeout does not restart on progress: a blocking
+    call longer than it is abandoned (and the session kept). The same debate
+    with `wait: false`, followed by calls each well inside the timeout, ends."""
+    timeout = 1.0
+    # "patient" takes 1.5 s a call, two rounds: the debate outlasts the client's timeout.
+    args = {"question": "Monorepo or many repos?", "panel": ["openai/patient", "openai/ana"], "no_judge": True,
+            "protocol": "round-robin", "rounds": 2}
+
+    async def go():
+        async with Client(agon) as client:
+            with pytest.raises(MCPError, match="timed out"):
+                await client.call_tool("debate", args, read_timeout_seconds=timeout)
+            began = time.monotonic()
+            started = await client.call_tool("debate", {**args, "wait": False}, read_timeout_seconds=timeout)
+            assert not started.is_error, started.content[0].text
+            session = started.structured_content["session"]
+            polls = 0
+            while True:
+                status = await client.call_tool("status", {"session": session}, read_timeout_seconds=timeout)
+                polls += 1
+                if status.structured_content["outcome"]["kind"] != "running":
+                    break
+                assert time.monotonic() - began < 60, "the background debate never ended"
+                await anyio.sleep(0.25)
+            listed = (await client.call_tool("sessions", {})).structured_content["sessions"]
+            return status.structured_content, time.monotonic() - began, polls, listed
+
+    done, took, polls, listed = run(go)
+    assert took > timeout and polls > 1, "the debate outlasted one call's timeout"
+    assert done["outcome"]["kind"] == "completed" and done["outcome"]["complete"], done["outcome"]
+    assert [p["seat"] for p in done["positions"]] == ["patient", "ana"]
+    # The abandoned blocking call kept its session, as every cancelled debate does.
+    assert sorted(s["outcome"] for s in listed) == ["completed", "interrupted"], listed
+
+
+def test_a_follow_up_takes_its_own_files_and_can_run_without_waiting(agon, tmp_path):
+    """`continue` grounds the follow-up in files inside the root (never the
+    parent's, unless named again), runs in the background with `wait: false`,
+    and refuses a file outside the root by name before anything starts."""
+    project = tmp_path / "project"
+    project.mkdir()
+    budget = "Budget: 40 engineers, 2 years.\n"
+    (project / "budget.md").write_text(budget)
+    (tmp_path / "secret.txt").write_text("not yours")
+    agon.args = ["mcp", "--timeout", "30", "--root", str(project)]
+
+    async def go():
+        async with Client(agon) as client:
+            first = await client.call_tool("debate", {"question": "Rewrite the billing system?", "panel": PANEL[:2],
+                                                      "judge": "openai/judge", "protocol": "round-robin", "rounds": 1})
+            assert not first.is_error, first.content[0].text
+            parent = first.structured_content["session"]
+            follow = {"session": parent, "question": "Within this budget?", "files": ["budget.md"],
+                      "context": "Finance asked.", "wait": False}
+            refused = await client.call_tool("continue", {**follow, "files": ["../secret.txt"]})
+            started = await client.call_tool("continue", follow)
+            assert not started.is_error, started.content[0].text
+            assert started.structured_content["outcome"]["kind"] == "running"
+            child = started.structured_content["session"]
+            for _ in range(600):
+                status = await client.call_tool("status", {"session": child})
+                if status.structured_content["outcome"]["kind"] != "running":
+                    break
+                await anyio.sleep(0.1)
+            shown = await client.call_tool("show", {"session": child, "format": "json"})
+            listed = (await client.call_tool("sessions", {})).structured_content["sessions"]
+            return parent, refused, status.structured_content, shown.structured_content, listed
+
+    parent, refused, done, transcript, listed = run(go)
+    assert refused.is_error and "'..'" in refused.content[0].text, refused.content[0].text
+    assert done["outcome"]["complete"], done["outcome"]
+    assert transcript["parent"]["session"] == parent
+    assert transcript["files"] == [{"path": "budget.md", "bytes": len(budget.encode()),
+                                    "sha256": hashlib.sha256(budget.encode()).hexdigest()}]
+    assert transcript["context"] == "Finance asked.", transcript.get("context")
+    assert len(listed) == 2, "the refused follow-up kept no session"

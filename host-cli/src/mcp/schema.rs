@@ -85,6 +85,13 @@ pub struct ContinueArgs {
     pub session: String,
     /// The follow-up question, as a person would ask it.
     pub question: String,
+    /// Background for the follow-up (the earlier debate's own context is not carried over).
+    #[serde(default)]
+    pub context: Option<String>,
+    /// Files for the follow-up, as `debate` takes them (inside the server's roots). The earlier
+    /// debate's files are not carried over: name them again if they still matter.
+    #[serde(default)]
+    pub files: Vec<String>,
     /// A protocol other than the earlier debate's (see the `protocols` tool).
     #[serde(default)]
     pub protocol: Option<String>,
@@ -106,9 +113,20 @@ pub struct ContinueArgs {
     #[serde(default)]
     #[schemars(range(min = 0.0))]
     pub max_cost: Option<f64>,
+    /// Ceiling on each turn's reply, in tokens. Default: agon.toml's, else 512.
+    #[serde(default)]
+    #[schemars(range(min = 1))]
+    pub max_tokens: Option<u32>,
+    /// The seed for every random choice the protocol makes.
+    #[serde(default)]
+    pub seed: Option<u64>,
     /// The protocol's own options, when `protocol` chooses another one.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
+    /// false: return as soon as the follow-up has begun, and follow it with `status`, as
+    /// `debate` does. Default true.
+    #[serde(default)]
+    pub wait: Option<bool>,
 }
 
 impl ContinueArgs {
@@ -116,19 +134,19 @@ impl ContinueArgs {
     pub fn debate(&self) -> DebateArgs {
         DebateArgs {
             question: self.question.clone(),
-            context: None,
-            files: Vec::new(),
+            context: self.context.clone(),
+            files: self.files.clone(),
             protocol: self.protocol.clone(),
             panel: self.panel.clone(),
             judge: self.judge.clone(),
             no_judge: self.no_judge,
             rounds: self.rounds,
-            max_tokens: None,
+            max_tokens: self.max_tokens,
             max_cost: self.max_cost,
-            seed: None,
+            seed: self.seed,
             options: self.options.clone(),
             document: None,
-            wait: None,
+            wait: self.wait,
         }
     }
 }

@@ -100,7 +100,9 @@ const CONTINUE: &str = "Ask a follow-up on a finished debate: a new debate whose
 one's question, outcome, synthesis and each seat's last words (quoted, shortened to fit if long). It runs with \
 the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
 returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
-(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`).";
+(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`). \
+`context` and `files` ground the follow-up as they ground `debate` (the earlier debate's are not carried over), \
+and `wait: false` returns at once, to follow with `status`.";
 
 fn tools() -> Vec<Tool> {
     let read_only = ToolAnnotations::new().read_only(true).open_world(false);
@@ -226,13 +228,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "debate" => {
                 let a: DebateArgs = schema::parse(args).map_err(|e| bad("debate", e))?;
-                let wait = a.wait.unwrap_or(true);
-                let mut caller = sampling::caller(&context);
-                if !wait {
-                    caller = caller.without_legs(
-                        "on MCP 2026-07-28 agon asks the client only while `debate` waits: leave out `wait: false`",
-                    );
-                }
+                let (wait, caller) = waiting("debate", a.wait, &context);
                 let legs = caller.legs();
                 let job: Job = Box::new(move |s, outlets| debate::debate(&a, s, &caller, outlets));
                 return self.launch(job, legs, wait, context).await;
@@ -253,10 +249,10 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "continue" => {
                 let a: ContinueArgs = schema::parse(args).map_err(|e| bad("continue", e))?;
-                let caller = sampling::caller(&context);
+                let (wait, caller) = waiting("continue", a.wait, &context);
                 let legs = caller.legs();
                 let job: Job = Box::new(move |s, outlets| debate::follow_up(&a, s, &caller, outlets));
-                return self.launch(job, legs, true, context).await;
+                return self.launch(job, legs, wait, context).await;
             }
             "resume" => {
                 let a: ResumeArgs = schema::parse(args).map_err(|e| bad("resume", e))?;
@@ -301,6 +297,23 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
         };
         Ok(tool_result(result).into())
+    }
+}
+
+/// Whether `tool` waits for its debate (`wait`, default true), and who
+/// answers `mcp/client` seats: without waiting, no call is left to carry a
+/// 2026-07-28 connection's sampling requests.
+fn waiting(tool: &str, wait: Option<bool>, context: &RequestContext<RoleServer>) -> (bool, sampling::Caller) {
+    let wait = wait.unwrap_or(true);
+    let caller = sampling::caller(context);
+    match wait {
+        true => (true, caller),
+        false => (
+            false,
+            caller.without_legs(&format!(
+                "on MCP 2026-07-28 agon asks the client only while `{tool}` waits: leave out `wait: false`"
+            )),
+        ),
     }
 }
 
