@@ -33,7 +33,7 @@ SCRIPT = {
     "models": {
         "slow": {"fault": "hang", "fault_from_call": 2, "fault_calls": 1},
         "sleepy": {"latency_ms": 20000},
-        "patient": {"latency_ms": 1500},
+        "patient": {"latency_ms": 2000},
         # Each reply 12,000 characters: three of them are more than a result may hold.
         **{name: {"replies": [f"{name} says: " + "a long argument. " * 700] * 4} for name in ("wordy1", "wordy2", "wordy3")},
     },
@@ -414,10 +414,11 @@ def test_a_debate_longer_than_the_clients_timeout_completes_when_followed_with_s
     """The Python SDK's read timeout does not restart on progress: a blocking
     call longer than it is abandoned (and the session kept). The same debate
     with `wait: false`, followed by calls each well inside the timeout, ends."""
-    timeout = 1.0
-    # "patient" takes 1.5 s a call, two rounds: the debate outlasts the client's timeout.
+    # Wide enough that a quick call never meets it on a busy machine.
+    timeout = 3.0
+    # "patient" takes 2 s a call, three rounds: the debate outlasts the client's timeout.
     args = {"question": "Monorepo or many repos?", "panel": ["openai/patient", "openai/ana"], "no_judge": True,
-            "protocol": "round-robin", "rounds": 2}
+            "protocol": "round-robin", "rounds": 3}
 
     async def go():
         async with Client(agon) as client:
