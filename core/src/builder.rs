@@ -91,6 +91,49 @@ pub struct Follows {
     pub session: String,
     /// Its transcript, as JSON.
     pub transcript: Value,
+    /// Its files as its spec held them (`{path, text}`), for a follow-up that
+    /// names none of its own. Each must be the file the transcript records.
+    #[serde(default)]
+    pub files: Vec<crate::ContextFile>,
+}
+
+impl Follows {
+    /// The parent's context, from its transcript.
+    fn context(&self) -> Option<String> {
+        self.transcript["context"].as_str().map(str::to_string)
+    }
+
+    /// The parent's files, each checked against the path, size and SHA-256
+    /// its transcript records, so a follow-up quotes only what the parent read.
+    fn files(&self) -> Result<Vec<crate::ContextFile>, Error> {
+        if self.files.is_empty() {
+            return Ok(Vec::new());
+        }
+        let recorded: Vec<crate::FileRecord> = match self.transcript.get("files") {
+            Some(files) => {
+                crate::json_read::read(files).map_err(|e| crate::spec::field_error("follows.transcript.files", e))?
+            }
+            None => Vec::new(),
+        };
+        if recorded.len() != self.files.len() {
+            return Err(Error::spec(
+                "follows.files",
+                format!("{} files, but the earlier debate read {}", self.files.len(), recorded.len()),
+            ));
+        }
+        for (i, (file, record)) in self.files.iter().zip(&recorded).enumerate() {
+            if file.record() != *record {
+                return Err(Error::spec(
+                    format!("follows.files[{i}]"),
+                    format!(
+                        "{}: not the file the earlier debate read ({}, {} bytes, SHA-256 {})",
+                        file.path, record.path, record.bytes, record.sha256
+                    ),
+                ));
+            }
+        }
+        Ok(self.files.clone())
+    }
 }
 
 impl SpecRequest {
@@ -155,10 +198,20 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         None => BTreeMap::new(),
     };
     let (prices, models) = catalog_facts(&panel, judge.as_ref(), &request.prices, &catalog, &overrides);
+    // A follow-up reads its parent's context and files unless it brings its own.
+    let context = request.context.filter(|c| !c.trim().is_empty());
+    let context = match (&request.follows, context) {
+        (Some(follows), None) => follows.context(),
+        (_, context) => context,
+    };
+    let files = match &request.follows {
+        Some(follows) if request.files.is_empty() => follows.files()?,
+        _ => request.files,
+    };
     let spec = DebateSpec {
         question: request.question.trim().to_string(),
-        context: request.context.filter(|c| !c.trim().is_empty()),
-        files: request.files,
+        context,
+        files,
         parent: request
             .follows
             .as_ref()
@@ -423,6 +476,50 @@ mod tests {
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.transcript.outcome"), "{e}");
         let e = ask(&json!({"turns": []})).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.transcript.question"), "{e}");
+    }
+
+    /// A follow-up that brings no context or files reads its parent's: the
+    /// context from the transcript, the files as the host gives them, each
+    /// held to the transcript's record. Its own replace them.
+    #[test]
+    fn a_follow_up_reads_its_parents_material_unless_it_brings_its_own() {
+        let diff = "--- a/x.rs\n+++ b/x.rs\n+fn x() {}\n";
+        // Written as `sha256sum` prints it for the diff above.
+        let sha = "262298f2efef18d9a3644b679db2b8401d6655de26f3385a98d5d16640f3bba6";
+        let transcript = json!({
+            "question": "Review this change",
+            "context": "Our style guide forbids unwrap.",
+            "files": [{"path": "-", "bytes": diff.len(), "sha256": sha}],
+            "participants": [{"id": "a", "name": "a", "model": "m/a"}],
+            "turns": [{"speaker": "a", "text": "Fine."}],
+            "synthesis": {"text": "Approve."},
+            "outcome": {"kind": "completed", "reason": ""},
+        });
+        let ask = |extra: Value, files: Value| {
+            let mut r = json!({"question": "And the tests?", "protocol": "round-robin", "models": ["m/a", "m/b"],
+                "follows": {"session": "s-1", "transcript": transcript, "files": files}});
+            r.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            request(r)
+        };
+        let spec = ask(json!({}), json!([{"path": "-", "text": diff}])).unwrap();
+        assert_eq!(spec.context.as_deref(), Some("Our style guide forbids unwrap."));
+        assert_eq!(spec.files, [crate::ContextFile { path: "-".into(), text: diff.into() }]);
+        let own = ask(
+            json!({"context": "Mind the MSRV.", "files": [{"path": "t.rs", "text": "#[test]"}]}),
+            json!([{"path": "-", "text": diff}]),
+        )
+        .unwrap();
+        assert_eq!(own.context.as_deref(), Some("Mind the MSRV."));
+        assert_eq!(own.files[0].path, "t.rs");
+        // A host that gives no files carries none; the context still comes.
+        let bare = ask(json!({}), json!([])).unwrap();
+        assert!(bare.files.is_empty() && bare.context.is_some());
+        // A file changed since the parent read it is refused, by its index.
+        let e = ask(json!({}), json!([{"path": "-", "text": "+fn y() {}\n"}])).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files[0]"), "{e}");
+        assert!(e.to_string().contains(sha), "{e}");
+        let e = ask(json!({}), json!([{"path": "-", "text": diff}, {"path": "b", "text": "b"}])).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files"), "{e}");
     }
 
     /// Seed 000's `--challenger gemini`: the builder writes the seat's id into

@@ -59,9 +59,38 @@ fn first_line(path: &Path) -> std::io::Result<String> {
 }
 
 impl ParentSession {
-    /// What the spec request carries for the engine to build the parent section from.
+    /// What the spec request carries for the engine to build the parent
+    /// section from, with the parent's files as its spec holds them.
     pub fn follows(&self) -> Value {
-        json!({"session": self.id, "transcript": self.transcript})
+        let files = self.spec.get("files").cloned().unwrap_or_else(|| json!([]));
+        json!({"session": self.id, "transcript": self.transcript, "files": files})
+    }
+
+    /// Keep only the parent's files that read the same inside `scope` today,
+    /// so a door that limits what may be read (`agon mcp`'s roots) never
+    /// carries a file its caller could not read itself. Returns the paths
+    /// left out.
+    pub fn keep_files_readable_in(&mut self, scope: &crate::context_files::FileScope) -> Vec<String> {
+        let Some(files) = self.spec.get_mut("files").and_then(Value::as_array_mut) else {
+            return Vec::new();
+        };
+        let mut left_out = Vec::new();
+        let no_stdin = &mut |_| Err(std::io::Error::other("not here"));
+        files.retain(|file| {
+            let (path, text) = (file["path"].as_str().unwrap_or_default(), file["text"].as_str());
+            let same = crate::context_files::read(&[path.to_string()], scope, no_stdin)
+                .is_ok_and(|read| read.len() == 1 && Some(read[0].text.as_str()) == text);
+            if !same {
+                left_out.push(path.to_string());
+            }
+            same
+        });
+        left_out
+    }
+
+    /// The parent's files, as its spec holds them.
+    fn has_files(&self) -> bool {
+        self.spec["files"].as_array().is_some_and(|f| !f.is_empty())
     }
 
     /// Fill in what the asker left to the parent: its panel, judge, protocol
@@ -114,6 +143,14 @@ impl ParentSession {
                 taken.push("rounds");
             }
         }
+        // The engine carries the parent's context and files into a request
+        // that brings none of its own (see `follows`).
+        if !chose("context") && request.context.is_none() && self.spec["context"].is_string() {
+            taken.push("context");
+        }
+        if !chose("files") && request.files.is_empty() && self.has_files() {
+            taken.push("files");
+        }
         request.follows = Some(self.follows());
         taken
     }
@@ -149,6 +186,21 @@ mod tests {
         assert!(!request.options.contains_key("history"), "the compete history is today's");
         assert_eq!(request.rounds, Some(3));
         assert_eq!(request.follows.as_ref().unwrap()["session"], "20261127-101500-3fa9");
+    }
+
+    #[test]
+    fn the_parents_context_and_files_come_unless_the_follow_up_brings_its_own() {
+        let mut with_material = parent();
+        with_material.spec["context"] = json!("Budget is fixed.");
+        with_material.spec["files"] = json!([{"path": "plan.md", "text": "Ship on Friday.\n"}]);
+        let mut request = DebateRequest::new("Which Friday?");
+        let taken = with_material.inherit(&mut request, &|_| false);
+        assert_eq!(taken, ["panel", "judge", "protocol", "rounds", "context", "files"]);
+        assert_eq!(request.follows.as_ref().unwrap()["files"][0]["path"], "plan.md");
+        let mut own = DebateRequest::new("Which Friday?");
+        own.files = vec!["notes.md".into()];
+        let taken = with_material.inherit(&mut own, &|name| name == "files");
+        assert!(!taken.contains(&"files") && taken.contains(&"context"), "{taken:?}");
     }
 
     #[test]

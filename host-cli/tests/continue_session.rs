@@ -95,3 +95,65 @@ fn a_follow_up_reads_its_parent_and_names_it() {
     let (_, models) = seen(&server, calls);
     assert!(models.iter().all(|m| m == "c" || m == "d") && !models.is_empty(), "{models:?}");
 }
+
+/// `git diff | agon run … --file -`, then a follow-up: its speakers still read
+/// the diff and the context (the parent's spec holds them) unless the
+/// follow-up names its own; a parent whose kept file was altered is refused.
+#[test]
+fn a_follow_up_reads_the_parents_diff_and_context_unless_it_brings_its_own() {
+    use std::io::Write;
+    let env = Sandbox::new("continue", "material");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let diff = "--- a/pay.rs\n+++ b/pay.rs\n+    total.unwrap()\n";
+    let mut review = env.command(env!("CARGO_BIN_EXE_agon"));
+    review
+        .args(["run", "Review this change", "--file", "-", "--context", "We never unwrap in payments."])
+        .args(["--panel", "openai/a,openai/b", "--judge", "openai/j", "--rounds", "1", "-q"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENAI_API_KEY", "test-key")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = review.spawn().unwrap();
+    child.stdin.take().unwrap().write_all(diff.as_bytes()).unwrap();
+    let run = child.wait_with_output().unwrap();
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let parent_dir = std::fs::read_dir(env.root.join("data")).unwrap().next().unwrap().unwrap().path();
+    let parent: Value =
+        serde_json::from_str(&std::fs::read_to_string(parent_dir.join("transcript.json")).unwrap()).unwrap();
+
+    let calls = server.stats().requests.len();
+    let follow = agon(&env, &server, &["continue", "last", "Is the fix safe?", "--format", "json"]);
+    assert!(follow.status.success(), "{}", text(&follow.stderr));
+    assert!(text(&follow.stderr).contains("context, files)"), "says what it took: {}", text(&follow.stderr));
+    let child: Value = serde_json::from_slice(&follow.stdout).unwrap();
+    assert_eq!(child["files"], parent["files"], "the same file, by path, size and hash");
+    assert_eq!(child["context"], "We never unwrap in payments.");
+    let (prompts, _) = seen(&server, calls);
+    assert!(
+        !prompts.is_empty()
+            && prompts.iter().all(|p| p.contains(r"> +    total.unwrap()") && p.contains("never unwrap")),
+        "{prompts:?}"
+    );
+
+    // Its own file replaces the parent's.
+    std::fs::write(env.root.join("tests.md"), "Add a test for overflow.\n").unwrap();
+    let calls = server.stats().requests.len();
+    let own = agon(&env, &server, &["continue", "last", "And the tests?", "--file", "tests.md", "--format", "json"]);
+    assert!(own.status.success(), "{}", text(&own.stderr));
+    let own: Value = serde_json::from_slice(&own.stdout).unwrap();
+    assert_eq!(own["files"][0]["path"], "tests.md");
+    let (prompts, _) = seen(&server, calls);
+    assert!(prompts.iter().all(|p| !p.contains("total.unwrap()")), "the parent's diff stays out: {prompts:?}");
+
+    // A kept file altered after the run no longer matches its transcript: refused by name.
+    let journal = parent_dir.join("journal.ndjson");
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    std::fs::write(&journal, kept.replacen("total.unwrap()", "total.expect()", 1)).unwrap();
+    let id = parent_dir.file_name().unwrap().to_str().unwrap().to_string();
+    let calls = server.stats().requests.len();
+    let refused = agon(&env, &server, &["continue", &id, "Is the fix safe?"]);
+    assert!(!refused.status.success());
+    assert!(text(&refused.stderr).contains("follows.files[0]"), "{}", text(&refused.stderr));
+    assert_eq!(server.stats().requests.len(), calls, "nothing is called");
+}

@@ -447,44 +447,61 @@ def test_a_debate_longer_than_the_clients_timeout_completes_when_followed_with_s
     assert sorted(s["outcome"] for s in listed) == ["completed", "interrupted"], listed
 
 
-def test_a_follow_up_takes_its_own_files_and_can_run_without_waiting(agon, tmp_path):
-    """`continue` grounds the follow-up in files inside the root (never the
-    parent's, unless named again), runs in the background with `wait: false`,
-    and refuses a file outside the root by name before anything starts."""
+def test_a_follow_up_reads_the_parents_files_inside_the_root_or_its_own_and_can_run_without_waiting(agon, tmp_path):
+    """`continue` carries the parent's files only while they read the same
+    inside the root (a client never gets, through a follow-up, a file it could
+    not read itself); files it names replace them, resolved inside the root
+    (`..` refused before anything starts); `wait: false` runs it in the
+    background."""
     project = tmp_path / "project"
     project.mkdir()
-    budget = "Budget: 40 engineers, 2 years.\n"
+    budget, revised = "Budget: 40 engineers, 2 years.\n", "Budget: 10 engineers, 1 year.\n"
     (project / "budget.md").write_text(budget)
     (tmp_path / "secret.txt").write_text("not yours")
     agon.args = ["mcp", "--timeout", "30", "--root", str(project)]
 
+    async def until_done(client, session):
+        for _ in range(600):
+            status = await client.call_tool("status", {"session": session})
+            if status.structured_content["outcome"]["kind"] != "running":
+                return status.structured_content
+            await anyio.sleep(0.1)
+        pytest.fail("the follow-up never ended")
+
+    async def transcript(client, session):
+        return (await client.call_tool("show", {"session": session, "format": "json"})).structured_content
+
     async def go():
         async with Client(agon) as client:
             first = await client.call_tool("debate", {"question": "Rewrite the billing system?", "panel": PANEL[:2],
-                                                      "judge": "openai/judge", "protocol": "round-robin", "rounds": 1})
+                                                      "judge": "openai/judge", "protocol": "round-robin", "rounds": 1,
+                                                      "files": ["budget.md"], "context": "Finance asked."})
             assert not first.is_error, first.content[0].text
             parent = first.structured_content["session"]
-            follow = {"session": parent, "question": "Within this budget?", "files": ["budget.md"],
-                      "context": "Finance asked.", "wait": False}
+            carried = await client.call_tool("continue", {"session": parent, "question": "Within this budget?"})
+            assert not carried.is_error, carried.content[0].text
+            (project / "budget.md").write_text(revised)
+            changed = await client.call_tool("continue", {"session": parent, "question": "And now?"})
+            assert not changed.is_error, changed.content[0].text
+            follow = {"session": parent, "question": "With the new budget?", "files": ["budget.md"], "wait": False}
             refused = await client.call_tool("continue", {**follow, "files": ["../secret.txt"]})
             started = await client.call_tool("continue", follow)
             assert not started.is_error, started.content[0].text
             assert started.structured_content["outcome"]["kind"] == "running"
-            child = started.structured_content["session"]
-            for _ in range(600):
-                status = await client.call_tool("status", {"session": child})
-                if status.structured_content["outcome"]["kind"] != "running":
-                    break
-                await anyio.sleep(0.1)
-            shown = await client.call_tool("show", {"session": child, "format": "json"})
+            own = started.structured_content["session"]
+            done = await until_done(client, own)
             listed = (await client.call_tool("sessions", {})).structured_content["sessions"]
-            return parent, refused, status.structured_content, shown.structured_content, listed
+            return (parent, refused, done, await transcript(client, carried.structured_content["session"]),
+                    await transcript(client, changed.structured_content["session"]), await transcript(client, own),
+                    listed)
 
-    parent, refused, done, transcript, listed = run(go)
+    parent, refused, done, carried, changed, own, listed = run(go)
+    record = lambda text: [{"path": "budget.md", "bytes": len(text.encode()),
+                            "sha256": hashlib.sha256(text.encode()).hexdigest()}]
+    assert carried["parent"]["session"] == parent and carried["files"] == record(budget)
+    assert carried["context"] == "Finance asked.", "the parent's context comes too"
+    assert "files" not in changed, "changed on disk since: left out, not read anew behind the caller's back"
     assert refused.is_error and "'..'" in refused.content[0].text, refused.content[0].text
     assert done["outcome"]["complete"], done["outcome"]
-    assert transcript["parent"]["session"] == parent
-    assert transcript["files"] == [{"path": "budget.md", "bytes": len(budget.encode()),
-                                    "sha256": hashlib.sha256(budget.encode()).hexdigest()}]
-    assert transcript["context"] == "Finance asked.", transcript.get("context")
-    assert len(listed) == 2, "the refused follow-up kept no session"
+    assert own["files"] == record(revised)
+    assert len(listed) == 4, "the refused follow-up kept no session"

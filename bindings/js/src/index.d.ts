@@ -112,9 +112,11 @@ export interface SpecRequest {
   /**
    * A finished debate to follow up: its session id and its transcript (the object `transcriptJson()`
    * gives). The engine quotes its question, outcome, synthesis and last words in every prompt, and
-   * refuses a transcript whose debate has not ended.
+   * refuses a transcript whose debate has not ended. Without `context` or `files` of its own, the
+   * request takes the transcript's context and `follows.files` (the parent spec's `files`, each held
+   * to the transcript's SHA-256).
    */
-  follows?: { session: string; transcript: unknown };
+  follows?: { session: string; transcript: unknown; files?: ContextFile[] };
   options?: Record<string, unknown>;
   /** Role files, as text. */
   roles?: string[];

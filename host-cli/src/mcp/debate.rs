@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
 use agon_cli::config::Config;
+use agon_cli::context_files::FileScope;
 use agon_cli::engine::{Council, Runtime};
 use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
@@ -150,7 +151,7 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
     }
     request.context = a.context.clone();
     // Only inside the server's roots, whoever names them (the caller, or agon.toml).
-    request.file_scope = agon_cli::context_files::FileScope::Roots(shared.roots.clone());
+    request.file_scope = FileScope::Roots(shared.roots.clone());
     if !a.files.is_empty() {
         request.files = a.files.clone();
         given.push("files");
@@ -300,9 +301,17 @@ pub fn debate(a: &DebateArgs, shared: &Shared, caller: &Caller, outlets: Outlets
 /// `continue`: a follow-up on a finished session, run as `debate` runs.
 pub fn follow_up(a: &ContinueArgs, shared: &Shared, caller: &Caller, outlets: Outlets<'_>) -> Result<Answer> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME) for agon mcp"))?;
-    let parent = agon_cli::follow_up::open(&root, &a.session).map_err(bad)?;
+    let mut parent = agon_cli::follow_up::open(&root, &a.session).map_err(bad)?;
+    // A client reads only inside the roots: so do the parent's files it carries.
+    let left_out = parent.keep_files_readable_in(&FileScope::Roots(shared.roots.clone()));
     let request = request_of(&a.debate(), shared, Some(&parent))?;
     eprintln!("agon mcp: following up session {}", parent.id);
+    if !left_out.is_empty() && a.files.is_empty() {
+        eprintln!(
+            "agon mcp: left out of the follow-up, as not the same inside the server's roots: the earlier debate's {}",
+            left_out.join(", ")
+        );
+    }
     run(request, shared, caller, outlets)
 }
 

@@ -85,11 +85,11 @@ pub struct ContinueArgs {
     pub session: String,
     /// The follow-up question, as a person would ask it.
     pub question: String,
-    /// Background for the follow-up (the earlier debate's own context is not carried over).
+    /// Background for the follow-up. Default: the earlier debate's.
     #[serde(default)]
     pub context: Option<String>,
-    /// Files for the follow-up, as `debate` takes them (inside the server's roots). The earlier
-    /// debate's files are not carried over: name them again if they still matter.
+    /// Files for the follow-up, as `debate` takes them (inside the server's roots). Default: the
+    /// earlier debate's files that read the same inside the roots today.
     #[serde(default)]
     pub files: Vec<String>,
     /// A protocol other than the earlier debate's (see the `protocols` tool).

@@ -101,7 +101,8 @@ one's question, outcome, synthesis and each seat's last words (quoted, shortened
 the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
 returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
 (a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`). \
-`context` and `files` ground the follow-up as they ground `debate` (the earlier debate's are not carried over), \
+`context` and `files` ground the follow-up as they ground `debate` (default: the earlier debate's, its files \
+only where they read the same inside the roots), \
 and `wait: false` returns at once, to follow with `status`.";
 
 fn tools() -> Vec<Tool> {

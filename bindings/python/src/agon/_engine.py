@@ -470,9 +470,10 @@ def catalog() -> dict[str, Any]:
 def build_spec(request: Mapping[str, Any]) -> dict[str, Any]:
     """Build a spec from what a user chose (``question``, ``protocol`` as ``NAME`` or
     ``NAME:SEAT``, ``context``, ``files`` as ``[{"path", "text"}]`` (see
-    :func:`agon.context_file`), ``follows`` as ``{"session": ID, "transcript": {...}}`` (a
-    finished debate to follow up: the engine quotes its question, outcome, synthesis and last
-    words in every prompt), ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
+    :func:`agon.context_file`), ``follows`` as ``{"session": ID, "transcript": {...}, "files"?: [...]}``
+    (a finished debate to follow up: the engine quotes its question, outcome, synthesis and
+    last words in every prompt, and takes its context and ``files`` unless the request has its
+    own), ``models``, ``judge``, ``no_judge``, ``options``, ``roles`` as role-file
     texts, ``role_models``, ``rounds``, ``seed``, ``limits``, ``prices``, ``max_cost``,
     ``reasoning`` as ``{"effort": "low"|"medium"|"high", "budget": N}`` for every seat,
     ``seat_reasoning`` by seat id, ``catalog_overrides`` by model reference).
