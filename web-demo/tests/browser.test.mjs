@@ -349,6 +349,92 @@ test('past debates are kept in the browser: titled by their question, reopened w
   }
 });
 
+test('Ask a follow-up: offered once a debate has ended; the next run quotes its synthesis to the speakers and records its session as parent (a reopened debate\'s too); the run after stands alone', async () => {
+  // The judge's first reply is the first debate's synthesis; every other call gets the server's default reply.
+  const synthesis = '## Answer\nKeep the monolith one more year, then carve out billing.\n## Open questions\nWho owns billing\'s on-call?';
+  const server = await startTestServer({ latency_ms: 200, models: { j: { replies: [synthesis] } } });
+  try {
+    const { page, context } = await openDemo();
+    const followUp = page.getByRole('button', { name: 'Ask a follow-up' });
+    const note = page.locator('#follows-note');
+    assert.equal(await followUp.isDisabled(), true, 'nothing to follow up before a debate');
+    const form = { Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'round-robin', Rounds: '1' };
+    const requestsSoFar = async () => (await server.stats()).requests;
+
+    // 1. The first debate: the button stays disabled while it runs, and is offered once it has ended.
+    await fillForm(page, { ...form, Question: 'Should we split the monolith?' });
+    await page.getByRole('button', { name: 'Run debate' }).click();
+    await page.locator('.card').first().waitFor();
+    assert.equal(await followUp.isDisabled(), true, 'not while the debate runs');
+    await page.waitForFunction(() => document.querySelector('#outcome .body').textContent !== '', null, { timeout: 60_000 });
+    await page.waitForFunction(() => document.querySelectorAll('#history-list li').length === 1);
+    assert.match(await page.getByRole('region', { name: 'Outcome' }).textContent(), /Completed/);
+    assert.equal(await followUp.isEnabled(), true, 'offered once the debate has ended');
+    const first = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.equal(first.parent, undefined, 'the first debate follows nothing');
+    assert.equal(first.synthesis.text, synthesis, 'the judge\'s scripted reply is the synthesis');
+    // The page names a debate by the id it keeps it under in the past debates.
+    const history = await page.evaluate(() => JSON.parse(localStorage.getItem('agon.history')));
+    assert.equal(history.length, 1);
+    const session = history[0].id;
+    const firstCalls = (await requestsSoFar()).length;
+
+    // 2. Ask a follow-up: the question empties and takes the focus; the note names the debate followed.
+    await followUp.click();
+    assert.equal(await note.isVisible(), true);
+    assert.equal((await note.textContent()).trim(), 'Follows up: Should we split the monolith?');
+    assert.equal(await page.getByLabel('Question', { exact: true }).inputValue(), '');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'question');
+    await page.keyboard.type('Which service goes first, then?');
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    await page.waitForFunction(() => document.querySelectorAll('#history-list li').length === 2);
+
+    // 3. The child's transcript records the parent by its session; its first turn's prompt quotes the
+    // parent's synthesis, as the first transcript has it, to the speaker.
+    const child = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.equal(child.question, 'Which service goes first, then?');
+    assert.equal(child.parent?.session, session, JSON.stringify(child.parent));
+    assert.match(child.parent.sha256, /^[0-9a-f]{64}$/);
+    const childCalls = (await requestsSoFar()).slice(firstCalls);
+    assert.ok(childCalls.length > 0);
+    const firstTurn = childCalls[0].messages.map((m) => m.content).join('\n');
+    assert.ok(firstTurn.includes('Which service goes first, then?'), firstTurn);
+    for (const line of first.synthesis.text.split('\n')) {
+      assert.ok(firstTurn.includes(line), `the first turn's prompt quotes the synthesis line ${JSON.stringify(line)}:\n${firstTurn}`);
+    }
+    assert.ok(firstTurn.includes(session), `the prompt names the parent's session:\n${firstTurn}`);
+
+    // 4. A run consumes the follow-up (the note has no way to cancel it): the next debate is one of its own.
+    assert.equal(await note.isHidden(), true, 'the note is gone once the follow-up ran');
+    const secondCalls = firstCalls + childCalls.length;
+    await fillForm(page, { Question: 'Tea or coffee?' });
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    const own = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.equal(own.question, 'Tea or coffee?');
+    assert.equal(own.parent, undefined, 'a debate of its own');
+    const ownCalls = (await requestsSoFar()).slice(secondCalls);
+    assert.ok(ownCalls.length > 0);
+    for (const call of ownCalls) {
+      const prompt = call.messages.map((m) => m.content).join('\n');
+      assert.ok(!prompt.includes('Keep the monolith one more year') && !prompt.includes(session), prompt);
+    }
+
+    // A past debate reopened from the list is followed up under its own session, not the last run's.
+    await page.locator('#history-list .open', { hasText: 'Should we split the monolith?' }).click();
+    await page.getByRole('status').filter({ hasText: 'Reopened' }).waitFor();
+    await followUp.click();
+    assert.equal((await note.textContent()).trim(), 'Follows up: Should we split the monolith?');
+    await page.keyboard.type('And after billing?');
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    const later = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.equal(later.parent?.session, session, JSON.stringify(later.parent));
+    await assertNoCspViolation(page);
+    await context.close();
+  } finally {
+    server.stop();
+  }
+});
+
 test('adversarial competes, or answers alone, as the compete field says', async () => {
   const server = await startTestServer({});
   try {

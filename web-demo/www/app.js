@@ -24,6 +24,7 @@ let following = true; // the newest round's tab opens as it starts, until the pe
 let kept = null; // the running debate as host.js keeps it: { journal, endpoint, timeout_seconds, running }
 let keeping = Promise.resolve(); // saves go out one after another, in order
 let current = null; // the id of the past debate shown, once it is in the list
+let shown = null; // the session id of the debate the engine holds (run or reopened); null for an opened journal file
 const HISTORY_SIZE = 30;
 
 function element(tag, className, text) {
@@ -427,7 +428,7 @@ function finishedTranscript() {
 
 /** Make the next run a follow-up on `transcript` (null: a debate of its own). */
 function askFollowUp(transcript) {
-  followsDebate = transcript ? { session: kept?.id ?? Date.now().toString(36), transcript } : null;
+  followsDebate = transcript ? { session: shown ?? Date.now().toString(36), transcript } : null;
   const note = $('#follows-note');
   note.hidden = !transcript;
   // As text: the question is the user's or a file's, never markup.
@@ -454,6 +455,7 @@ async function follow(record, start, note) {
   try {
     const running = start();
     kept = record;
+    shown = record.id;
     keep(true, council.journal());
     setRunning(true);
     if (note) $('#status').textContent = `${note} ${$('#status').textContent}`;
@@ -540,6 +542,7 @@ function reopen(entry) {
   try {
     council.replay(entry.journal, onEvent);
     current = entry.id;
+    shown = entry.id;
     $('#status').textContent = `Reopened “${entry.title}” from its kept journal, without calling any model.`;
   } catch (error) {
     $('#status').textContent = `Cannot reopen that debate: ${error.message ?? error}`;
@@ -558,6 +561,7 @@ async function openJournal() {
   const file = $('#open-journal').files[0];
   if (!file) return;
   reset();
+  shown = null;
   try {
     council.replay(await file.text(), onEvent);
     $('#status').textContent = `Replayed ${file.name} without calling any model.`;
