@@ -457,7 +457,7 @@ test('adversarial competes, or answers alone, as the compete field says', async 
   }
 });
 
-test('chosen files are quoted to every speaker and hashed in the transcript; a binary one is refused by name', async () => {
+test('chosen files are quoted to every speaker and hashed in the transcript; a binary one is refused by name; a follow-up reads them too', async () => {
   const server = await startTestServer({});
   try {
     const { page, context } = await openDemo();
@@ -483,6 +483,16 @@ test('chosen files are quoted to every speaker and hashed in the transcript; a b
     const transcript = JSON.parse(await download(page, 'Download transcript (JSON)'));
     const { createHash } = await import('node:crypto');
     assert.deepEqual(transcript.files, [{ path: 'change.diff', bytes: 45, sha256: createHash('sha256').update(diff).digest('hex') }]);
+    // A follow-up with the file removed from the form still reads the diff: the parent's files come along.
+    await page.getByRole('button', { name: 'Remove change.diff' }).click();
+    await page.getByRole('button', { name: 'Ask a follow-up' }).click();
+    await page.keyboard.type('Is the retry safe?');
+    const before = stats.requests.length;
+    await runDebate(page, 60_000);
+    const child = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.deepEqual(child.files, transcript.files, 'the same file, by path, size and hash');
+    const later = (await (await fetch(`${server.url}/stats`)).json()).requests.slice(before);
+    assert.ok(later.length > 0 && later.every((r) => r.messages.map((m) => m.content).join('\n').includes('> +fn pay() { retry(0) }')));
     await context.close();
   } finally {
     server.stop();

@@ -411,7 +411,7 @@ async function run(submit) {
 
 /**
  * The debate the next run follows up ("Ask a follow-up"): `{session,
- * transcript}` for the core, which quotes its question, synthesis and last
+ * transcript, files}` for the core, which quotes its question, synthesis and last
  * words in every prompt; null for a debate of its own.
  */
 let followsDebate = null;
@@ -426,9 +426,21 @@ function finishedTranscript() {
   }
 }
 
-/** Make the next run a follow-up on `transcript` (null: a debate of its own). */
+/** The files the debate on screen read, as its journal's spec holds them (the engine checks each against the transcript). */
+function filesRead() {
+  try {
+    return JSON.parse((council.journal() ?? '').split('\n', 1)[0]).spec?.files ?? [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Make the next run a follow-up on `transcript` (null: a debate of its own). Unless the form
+ * gives its own, the engine takes the parent's context and files.
+ */
 function askFollowUp(transcript) {
-  followsDebate = transcript ? { session: shown ?? Date.now().toString(36), transcript } : null;
+  followsDebate = transcript ? { session: shown ?? Date.now().toString(36), transcript, files: filesRead() } : null;
   const note = $('#follows-note');
   note.hidden = !transcript;
   // As text: the question is the user's or a file's, never markup.
