@@ -34,3 +34,22 @@ def test_an_unfinished_parent_is_refused_by_name() -> None:
             {**REQUEST, "question": "How wide?",
              "follows": {"session": "s-1", "transcript": {"question": "Tabs?", "outcome": None}}}
         )
+
+
+def test_a_follow_up_reads_its_parents_files_held_to_their_hashes() -> None:
+    diff = agon.context_file("change.diff", b"+fn pay() { retry(0) }\n")
+    parent_spec = agon.build_spec({**REQUEST, "question": "Review this change", "files": [diff]})
+    parent = agon.run_debate(parent_spec, lambda _: "Looks fine.")
+    follows = {"session": "s-1", "transcript": parent, "files": parent_spec["files"]}
+    prompts: list[str] = []
+
+    def complete(request: Any) -> str:
+        prompts.append("\n".join(m["content"] for m in request["messages"]))
+        return "Yes."
+
+    child = agon.run_debate(agon.build_spec({**REQUEST, "question": "Is the retry safe?", "follows": follows}), complete)
+    assert child["files"] == parent["files"]
+    assert prompts and all("> +fn pay() { retry(0) }" in p for p in prompts)
+    altered = {**follows, "files": [agon.context_file("change.diff", b"+fn pay() { retry(3) }\n")]}
+    with pytest.raises(agon.AgonError, match=r"follows\.files\[0\]: change\.diff: not the file the earlier debate read"):
+        agon.build_spec({**REQUEST, "question": "Is the retry safe?", "follows": altered})
