@@ -117,7 +117,7 @@ pub fn run_request(
         journals.push(JournalFile::create(&s.journal(), &header)?);
     }
     if let Some(path) = &journal {
-        journals.push(JournalFile::create(path, &header)?);
+        journals.push(JournalFile::create_copy(path, &header)?);
     }
     let options = call_options(&drive, config);
     let ends = Ends { session: session.as_ref(), journal_copy: journal.as_deref(), history: history.as_ref() };

@@ -15,10 +15,11 @@ pub struct JournalFile {
 }
 
 impl JournalFile {
-    /// A new journal holding `header`. It is written under a scratch name and
-    /// renamed into place, so `path` never exists without its header: a kill
-    /// between creating the file and writing it left an empty journal that
-    /// `resume` could not read (seen once in CI, killed before any answer).
+    /// A new journal agon keeps (a session's, a batch item's), holding
+    /// `header`. It is written under a scratch name and renamed into place,
+    /// so `path` never exists without its header: a kill between creating
+    /// the file and writing it left an empty journal that `resume` could not
+    /// read (seen once in CI, killed before any answer).
     pub fn create(path: &Path, header: &str) -> Result<JournalFile> {
         let tmp = crate::journal::sibling(path, &format!(".new{}", std::process::id()));
         let mut file = File::create(&tmp).with_context(|| format!("creating the journal {}", tmp.display()))?;
@@ -28,6 +29,15 @@ impl JournalFile {
         file.write_all(header.as_bytes()).with_context(|| format!("writing the journal {}", tmp.display()))?;
         // The open handle follows the file through the rename.
         std::fs::rename(&tmp, path).with_context(|| format!("creating the journal {}", path.display()))?;
+        Ok(JournalFile { file, path: path.to_path_buf() })
+    }
+
+    /// A copy where the person asked for one (`--journal PATH`): opened in
+    /// place, never renamed over, since it may be a pipe or a device
+    /// (`/dev/stdout`, `/dev/full`) and its folder may not be writable.
+    pub fn create_copy(path: &Path, header: &str) -> Result<JournalFile> {
+        let mut file = File::create(path).with_context(|| format!("creating the journal {}", path.display()))?;
+        file.write_all(header.as_bytes()).with_context(|| format!("writing the journal {}", path.display()))?;
         Ok(JournalFile { file, path: path.to_path_buf() })
     }
 
