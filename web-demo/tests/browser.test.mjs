@@ -382,7 +382,7 @@ test('Ask a follow-up: offered once a debate has ended; the next run quotes its 
     // 2. Ask a follow-up: the question empties and takes the focus; the note names the debate followed.
     await followUp.click();
     assert.equal(await note.isVisible(), true);
-    assert.equal((await note.textContent()).trim(), 'Follows up: Should we split the monolith?');
+    assert.equal((await note.textContent()).replace('×', '').trim(), 'Follows up: Should we split the monolith?');
     assert.equal(await page.getByLabel('Question', { exact: true }).inputValue(), '');
     assert.equal(await page.evaluate(() => document.activeElement.id), 'question');
     await page.keyboard.type('Which service goes first, then?');
@@ -404,7 +404,7 @@ test('Ask a follow-up: offered once a debate has ended; the next run quotes its 
     }
     assert.ok(firstTurn.includes(session), `the prompt names the parent's session:\n${firstTurn}`);
 
-    // 4. A run consumes the follow-up (the note has no way to cancel it): the next debate is one of its own.
+    // 4. A run consumes the follow-up: the next debate is one of its own.
     assert.equal(await note.isHidden(), true, 'the note is gone once the follow-up ran');
     const secondCalls = firstCalls + childCalls.length;
     await fillForm(page, { Question: 'Tea or coffee?' });
@@ -423,11 +423,20 @@ test('Ask a follow-up: offered once a debate has ended; the next run quotes its 
     await page.locator('#history-list .open', { hasText: 'Should we split the monolith?' }).click();
     await page.getByRole('status').filter({ hasText: 'Reopened' }).waitFor();
     await followUp.click();
-    assert.equal((await note.textContent()).trim(), 'Follows up: Should we split the monolith?');
+    assert.equal((await note.textContent()).replace('×', '').trim(), 'Follows up: Should we split the monolith?');
     await page.keyboard.type('And after billing?');
     assert.match(await runDebate(page, 60_000), /Completed/);
     const later = JSON.parse(await download(page, 'Download transcript (JSON)'));
     assert.equal(later.parent?.session, session, JSON.stringify(later.parent));
+    // Cancelled before it runs, a follow-up is not one.
+    await followUp.click();
+    await page.getByRole('button', { name: 'Cancel the follow-up' }).click();
+    assert.equal(await note.isHidden(), true, 'the note goes with the follow-up');
+    await fillForm(page, { Question: 'Tabs or spaces?' });
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    const cancelled = JSON.parse(await download(page, 'Download transcript (JSON)'));
+    assert.equal(cancelled.question, 'Tabs or spaces?');
+    assert.equal(cancelled.parent, undefined, 'a cancelled follow-up leaves a debate of its own');
     await assertNoCspViolation(page);
     await context.close();
   } finally {

@@ -443,9 +443,14 @@ function askFollowUp(transcript) {
   followsDebate = transcript ? { session: shown ?? Date.now().toString(36), transcript, files: filesRead() } : null;
   const note = $('#follows-note');
   note.hidden = !transcript;
-  // As text: the question is the user's or a file's, never markup.
-  note.textContent = transcript ? `Follows up: ${transcript.question.split('\n')[0].slice(0, 120)}` : '';
+  note.replaceChildren();
   if (transcript) {
+    // As text: the question is the user's or a file's, never markup.
+    const cancel = element('button', '', '×');
+    cancel.type = 'button';
+    cancel.setAttribute('aria-label', 'Cancel the follow-up');
+    cancel.addEventListener('click', () => askFollowUp(null));
+    note.append(`Follows up: ${transcript.question.split('\n')[0].slice(0, 120)} `, cancel);
     $('#question').value = '';
     $('#question').focus();
   }
