@@ -198,12 +198,13 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         None => BTreeMap::new(),
     };
     let (prices, models) = catalog_facts(&panel, judge.as_ref(), &request.prices, &catalog, &overrides);
-    // A follow-up reads its parent's context and files unless it brings its own.
-    let context = request.context.filter(|c| !c.trim().is_empty());
-    let context = match (&request.follows, context) {
+    // A follow-up reads its parent's context and files unless it brings its
+    // own; an empty context given is none, and takes none from the parent.
+    let context = match (&request.follows, request.context) {
         (Some(follows), None) => follows.context(),
         (_, context) => context,
-    };
+    }
+    .filter(|c| !c.trim().is_empty());
     let files = match &request.follows {
         Some(follows) if request.files.is_empty() => follows.files()?,
         _ => request.files,
@@ -511,9 +512,11 @@ mod tests {
         .unwrap();
         assert_eq!(own.context.as_deref(), Some("Mind the MSRV."));
         assert_eq!(own.files[0].path, "t.rs");
-        // A host that gives no files carries none; the context still comes.
+        // A host that gives no files carries none; the context still comes,
+        // unless the request gives an empty one.
         let bare = ask(json!({}), json!([])).unwrap();
         assert!(bare.files.is_empty() && bare.context.is_some());
+        assert_eq!(ask(json!({"context": ""}), json!([])).unwrap().context, None);
         // A file changed since the parent read it is refused, by its index.
         let e = ask(json!({}), json!([{"path": "-", "text": "+fn y() {}\n"}])).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files[0]"), "{e}");

@@ -88,7 +88,7 @@ impl ParentSession {
         left_out
     }
 
-    /// The parent's files, as its spec holds them.
+    /// Whether the parent read any files.
     fn has_files(&self) -> bool {
         self.spec["files"].as_array().is_some_and(|f| !f.is_empty())
     }

@@ -77,7 +77,8 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
     let judge = form.judge.trim();
     let request = SpecRequest {
         question: form.question.clone(),
-        context: Some(form.context.clone()),
+        // A blank field is no context given: a follow-up then reads its parent's.
+        context: Some(form.context.clone()).filter(|c| !c.trim().is_empty()),
         files: form.files.clone(),
         follows: form.follows.clone(),
         models,
@@ -272,6 +273,17 @@ mod tests {
         assert_eq!(spec(&f).unwrap().context, None);
         f.context = "From a page:\nRust has no GC.".into();
         assert_eq!(spec(&f).unwrap().context.as_deref(), Some("From a page:\nRust has no GC."));
+    }
+
+    #[test]
+    fn a_follow_up_with_a_blank_context_field_reads_its_parents() {
+        let mut f = form("a,b", "j");
+        let transcript = serde_json::json!({"question": "Ship?", "context": "Payments only.",
+            "turns": [], "outcome": {"kind": "completed", "reason": ""}});
+        f.follows = Some(agon_core::Follows { session: "s-1".into(), transcript, files: Vec::new() });
+        assert_eq!(spec(&f).unwrap().context.as_deref(), Some("Payments only."));
+        f.context = "Search too.".into();
+        assert_eq!(spec(&f).unwrap().context.as_deref(), Some("Search too."));
     }
 
     #[test]
