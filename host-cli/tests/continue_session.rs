@@ -145,6 +145,11 @@ fn a_follow_up_reads_the_parents_diff_and_context_unless_it_brings_its_own() {
     assert_eq!(own["files"][0]["path"], "tests.md");
     let (prompts, _) = seen(&server, calls);
     assert!(prompts.iter().all(|p| !p.contains("total.unwrap()")), "the parent's diff stays out: {prompts:?}");
+    // An empty --context drops the parent's.
+    let bare = agon(&env, &server, &["continue", "last", "And docs?", "--context", "", "--format", "json"]);
+    assert!(bare.status.success(), "{}", text(&bare.stderr));
+    let bare: Value = serde_json::from_slice(&bare.stdout).unwrap();
+    assert!(bare.get("context").is_none(), "{bare}");
 
     // A kept file altered after the run no longer matches its transcript: refused by name.
     let journal = parent_dir.join("journal.ndjson");
