@@ -104,3 +104,35 @@ def test_run_asks_every_arm_the_same_items_and_continues_where_it_stopped(tmp_pa
     # Run again: every debate is in the results already, so nothing is asked.
     again = evaluate.run(data, arms, complete, output=tmp_path / "out")
     assert len(asked) == 12 and again == first
+
+
+def test_run_says_its_worst_case_first_and_refuses_one_above_max_cost(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps(i) + "\n" for i in DATASET), encoding="utf-8")
+    # $1 per million tokens in and out: a debate's bound is its tokens in micro-dollars.
+    price = {"input": 1.0, "output": 1.0}
+    arm = {"protocol": {"name": "vote", "document": evaluate.vote_document()},
+           "panel": [{"id": s, "model": f"openai/{s}"} for s in ("a", "b")], "prices": {"openai/a": price, "openai/b": price}}
+    asked: list[str] = []
+
+    def complete(r: dict) -> str:  # type: ignore[type-arg]
+        asked.append(r["seat"])
+        return "ANSWER: 2"
+
+    bound = evaluate.worst_case(data, {"vote": arm}, output=tmp_path / "out")
+    each = [agon.estimate(spec) for _, spec in evaluate.specs(data, arm)]
+    assert bound["debates"] == 3 and bound["calls"] == sum(e["calls"] for e in each) == 6
+    # At $1 per million both ways, a debate's bound in micro-dollars is its tokens; the
+    # evaluation's bound covers every item's, as three of the dearest.
+    dearest = max(e["prompt_tokens"] + e["completion_tokens"] for e in each)
+    assert bound["cost_micro_usd"] == 3 * dearest >= sum(e["cost_micro_usd"] for e in each)
+    try:
+        evaluate.run(data, {"vote": arm}, complete, output=tmp_path / "out", max_cost=bound["cost_micro_usd"] / 2e6)
+        raise AssertionError("a worst case above max_cost ran")
+    except ValueError as e:
+        assert str(e).startswith("max_cost: the evaluation's worst case"), e
+    assert asked == [], "refused before any call"
+    assert "evaluation at worst: 3 debate(s) still to run, 6 calls" in capsys.readouterr().err
+    evaluate.run(data, {"vote": arm}, complete, output=tmp_path / "out", max_cost=1.0)
+    assert len(asked) == 6
+    assert evaluate.worst_case(data, {"vote": arm}, output=tmp_path / "out")["debates"] == 0, "nothing left to run"

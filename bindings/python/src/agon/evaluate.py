@@ -17,12 +17,13 @@ and writes the same report from the same results.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Callable, Optional, Union, cast
 
 from ._drive import Complete, run_debate
-from ._engine import _Instance, _lift, _lower, _text, spec_text
+from ._engine import _Instance, _lift, _lower, _text, estimate, spec_text
 
 PathLike = Union[str, Path]
 
@@ -110,6 +111,74 @@ def specs(dataset: PathLike, template: Mapping[str, Any]) -> list[tuple[str, dic
     return out
 
 
+def _done(path: Path) -> set[Any]:
+    """The ids a results file already holds a debate for."""
+    done = set()
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                finished = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(finished, dict) and "transcript" in finished:
+                done.add(finished.get("id"))
+    return done
+
+
+def worst_case(dataset: PathLike, arms: Mapping[str, Mapping[str, Any]], *, output: PathLike) -> dict[str, Any]:
+    """What :func:`run` would spend at most, before any call, as ``agon eval`` bounds it: for
+    each arm, the debates still to run times one debate's worst case asked the dataset's
+    longest question. ``{"debates", "calls", "tokens", "cost_micro_usd"`` (None unless every
+    model is priced), ``"unpriced", "arms": {ARM: {"debates", "each"}}}``, ``each`` being
+    :func:`agon.estimate`'s answer."""
+    out = Path(output)
+    total: dict[str, Any] = {"debates": 0, "calls": 0, "tokens": 0, "cost_micro_usd": 0, "unpriced": [], "arms": {}}
+    for arm, template in arms.items():
+        done = _done(out / f"{arm}.jsonl")
+        todo = [spec for id, spec in specs(dataset, template) if id not in done]
+        if not todo:
+            total["arms"][arm] = {"debates": 0, "each": None}
+            continue
+        longest = max(todo, key=lambda s: len(s["question"]) + len(s.get("context") or ""))
+        each = estimate(longest)
+        n = len(todo)
+        total["arms"][arm] = {"debates": n, "each": each}
+        total["debates"] += n
+        total["calls"] += n * each["calls"]
+        total["tokens"] += n * (each["prompt_tokens"] + each["completion_tokens"])
+        if each["cost_micro_usd"] is None or total["cost_micro_usd"] is None:
+            total["cost_micro_usd"] = None
+        else:
+            total["cost_micro_usd"] += n * each["cost_micro_usd"]
+        total["unpriced"] = sorted(set(total["unpriced"]) | set(each["unpriced"]))
+    return total
+
+
+def _usd(micro: int) -> str:
+    return f"${micro / 1e6:.4f}"
+
+
+def _say_worst_case(dataset: PathLike, arms: Mapping[str, Mapping[str, Any]], out: Path,
+                    max_cost: Optional[float]) -> None:
+    """Print the evaluation's worst case to standard error before any call; with
+    ``max_cost``, raise ValueError when it is above."""
+    bound = worst_case(dataset, arms, output=out)
+    micro = bound["cost_micro_usd"]
+    cost = f", <= {_usd(micro)}" if micro is not None else f"; cost unknown: no price for {', '.join(bound['unpriced'])}"
+    print(
+        f"agon: evaluation at worst: {bound['debates']} debate(s) still to run, {bound['calls']} calls, "
+        f"<= {bound['tokens']:,} tokens{cost}",
+        file=sys.stderr,
+    )
+    if max_cost is not None and micro is not None and micro > round(max_cost * 1e6):
+        raise ValueError(
+            f"max_cost: the evaluation's worst case, {_usd(micro)}, is above ${max_cost}: run fewer items or arms, "
+            "fewer rounds or a lower max_tokens, or raise max_cost"
+        )
+    if max_cost is not None and micro is None:
+        print(f"agon: max_cost cannot count {', '.join(bound['unpriced'])} (no price)", file=sys.stderr)
+
+
 def run(
     dataset: PathLike,
     arms: Mapping[str, Mapping[str, Any]],
@@ -118,26 +187,23 @@ def run(
     output: PathLike,
     name: Optional[str] = None,
     score: Optional[Mapping[str, str]] = None,
+    max_cost: Optional[float] = None,
 ) -> dict[str, Any]:
     """Run every arm (``arms``: name → template spec, in report order) on every item, one
     debate at a time in this process, each arm's results appended to ``output/ARM.jsonl``
     (an id already there is not run again, so a stopped run continues), then score them
     with :func:`report` into ``output``. ``score`` maps an arm to ``"vote"`` (the default),
-    ``"judge"`` or ``"both"``."""
+    ``"judge"`` or ``"both"``.
+
+    Before any call it prints the evaluation's :func:`worst_case` to standard error, and
+    with ``max_cost`` (US dollars) raises ValueError when that bound is above it."""
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(arms, score or {}, out)
+    _say_worst_case(dataset, arms, out, max_cost)
     for arm, template in arms.items():
         path = out / f"{arm}.jsonl"
-        done = set()
-        if path.exists():
-            for line in path.read_text(encoding="utf-8").splitlines():
-                try:
-                    finished = json.loads(line)
-                except ValueError:
-                    continue
-                if isinstance(finished, dict) and "transcript" in finished:
-                    done.add(finished.get("id"))
+        done = _done(path)
         for id, spec in specs(dataset, template):
             if id in done:
                 continue
@@ -156,17 +222,19 @@ def run_on_ray(
     output: PathLike,
     name: Optional[str] = None,
     score: Optional[Mapping[str, str]] = None,
+    max_cost: Optional[float] = None,
     **ray_options: Any,
 ) -> dict[str, Any]:
     """:func:`run` on a Ray cluster: each arm is one ``agon.ray.run_batch`` (results in
     ``output/ARM.jsonl``, journals in ``output/ARM.journals``, resumed as a batch resumes),
-    then the same :func:`report`. ``ray_options`` go to ``run_batch`` (``limits``,
-    ``runners``, ``address`` …)."""
+    then the same :func:`report`; the worst case and ``max_cost`` as :func:`run` has them.
+    ``ray_options`` go to ``run_batch`` (``limits``, ``runners``, ``address`` …)."""
     from .ray import run_batch
 
     out = Path(output)
     out.mkdir(parents=True, exist_ok=True)
     rows = _rows(arms, score or {}, out)
+    _say_worst_case(dataset, arms, out, max_cost)
     for arm, template in arms.items():
         run_batch(specs(dataset, template), complete_factory, output=out / f"{arm}.jsonl",
                   journals=out / f"{arm}.journals", **ray_options)
