@@ -177,6 +177,15 @@ pub struct BatchArgs {
     /// On a rerun, keep `error` lines as they are instead of asking those debates again.
     #[arg(long)]
     pub keep_errors: bool,
+    #[command(flatten)]
+    pub pool: PoolArgs,
+    #[command(flatten)]
+    pub spec: SpecArgs,
+}
+
+/// How hard a run of many debates (`batch`, `eval`) may press the providers.
+#[derive(Debug, Args)]
+pub struct PoolArgs {
     /// Debates at once.
     #[arg(long, default_value_t = 4, value_parser = at_least_one)]
     pub concurrency: usize,
@@ -186,8 +195,6 @@ pub struct BatchArgs {
     /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
     #[arg(long = "rate", value_name = "PROVIDER=N/min")]
     pub rates: Vec<String>,
-    #[command(flatten)]
-    pub spec: SpecArgs,
     /// Per-call timeout in seconds.
     #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
@@ -226,23 +233,10 @@ pub struct EvalArgs {
     /// Only the first N items of the dataset.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
-    /// Debates at once.
-    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
-    pub concurrency: usize,
-    /// Model requests in flight at once, over every debate.
-    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
-    pub max_in_flight: usize,
-    /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
-    #[arg(long = "rate", value_name = "PROVIDER=N/min")]
-    pub rates: Vec<String>,
+    #[command(flatten)]
+    pub pool: PoolArgs,
     #[command(flatten)]
     pub spec: SpecArgs,
-    /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection).
-    #[arg(long, default_value_t = 2)]
-    pub retries: u32,
 }
 
 #[derive(Debug, Args)]

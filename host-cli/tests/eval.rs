@@ -196,3 +196,27 @@ fn the_whole_evaluations_worst_case_is_printed_first_and_held_to_max_cost() {
     assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
     assert_eq!(server.stats().requests.len(), 20 + 100);
 }
+
+/// `--max-reply` holds in an evaluation as in a batch: a reply above it fails
+/// its call, named, and the item counts as unanswered.
+#[test]
+fn a_reply_above_max_reply_fails_its_call_in_an_evaluation_too() {
+    let env = Sandbox::new("eval", "max-reply");
+    let data = r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#;
+    std::fs::write(env.root.join("data.jsonl"), data).unwrap();
+    let mut config = Config::default();
+    let long = format!("{}\nANSWER: 2", "x".repeat(2048));
+    // The same long reply to the run without a cap, then to the one with.
+    config.models.insert("a".into(), script(&[&long, &long]));
+    let server = TestServer::start(config, 0).unwrap();
+    let out = agon(&env, &server, &["eval", "data.jsonl", "-o", "out", "--arm", "single", "--panel", "openai/a"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let args = ["eval", "data.jsonl", "-o", "capped", "--arm", "single", "--panel", "openai/a", "--max-reply", "1K"];
+    let capped = agon(&env, &server, &args);
+    let results = std::fs::read_to_string(env.root.join("capped/single.jsonl")).unwrap();
+    assert!(results.contains("--max-reply"), "the failure names the flag: {results}");
+    let report = std::fs::read_to_string(env.root.join("capped/report.md")).unwrap();
+    assert!(report.contains("| single | 0/1 |"), "{report}\n{}", String::from_utf8_lossy(&capped.stderr));
+    let uncapped = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(uncapped.contains("| single | 1/1 |"), "without the cap the same reply is read: {uncapped}");
+}

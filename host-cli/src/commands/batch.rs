@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use agon_cli::cli::BatchArgs;
+use agon_cli::cli::{BatchArgs, PoolArgs};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host;
@@ -37,12 +37,7 @@ pub struct Settings<'a> {
     pub output: &'a std::path::Path,
     pub journals: std::path::PathBuf,
     pub keep_errors: bool,
-    pub concurrency: usize,
-    pub max_in_flight: usize,
-    pub rates: &'a [String],
-    pub timeout: u64,
-    pub retries: u32,
-    pub max_reply: Option<usize>,
+    pub pool: &'a PoolArgs,
 }
 
 impl<'a> Settings<'a> {
@@ -51,12 +46,7 @@ impl<'a> Settings<'a> {
             output: &args.output,
             journals: args.journals.clone().unwrap_or_else(|| agon_cli::batch::default_journals(&args.output)),
             keep_errors: args.keep_errors,
-            concurrency: args.concurrency,
-            max_in_flight: args.max_in_flight,
-            rates: &args.rates,
-            timeout: args.timeout,
-            retries: args.retries,
-            max_reply: args.max_reply,
+            pool: &args.pool,
         }
     }
 }
@@ -129,7 +119,7 @@ pub fn run_items(
         request.answer = Some(serde_json::from_value(answer.clone()).map_err(|e| bad(format!("answer: {e}")))?);
     }
     let mut rates = std::collections::BTreeMap::new();
-    for r in settings.rates {
+    for r in &settings.pool.rates {
         let (provider, per_minute) = agon_cli::provider::gate::parse_rate(r).map_err(bad)?;
         if !agon_cli::provider::PRESETS.iter().any(|p| p.name == provider) && provider != "cmd" {
             return Err(bad(format!(
@@ -140,8 +130,9 @@ pub fn run_items(
         rates.insert(provider, per_minute);
     }
     let mut env = Environment::new(config);
-    env.retry.attempts = settings.retries + 1;
-    env.gate = Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(settings.max_in_flight), &rates)));
+    env.retry.attempts = settings.pool.retries + 1;
+    env.gate =
+        Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(settings.pool.max_in_flight), &rates)));
     let mut runtime = Runtime::load()?;
     // Each debate of a batch stands alone: no compete history is read or kept.
     let nobody_at_a_terminal = |spec: &serde_json::Value| match human_seats(spec).into_iter().next() {
@@ -163,14 +154,15 @@ pub fn run_items(
         template,
         env,
         options: CallOptions {
-            timeout: Duration::from_secs(settings.timeout),
+            timeout: Duration::from_secs(settings.pool.timeout),
             stream: false,
             max_reply: settings
+                .pool
                 .max_reply
                 .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
                 .unwrap_or(DEFAULT_MAX_REPLY),
         },
-        concurrency: settings.concurrency,
+        concurrency: settings.pool.concurrency,
         output: settings.output,
         journals: settings.journals.clone(),
     };

@@ -96,12 +96,7 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
                 output: &output,
                 journals: output.with_extension("journals"),
                 keep_errors: false,
-                concurrency: args.concurrency,
-                max_in_flight: args.max_in_flight,
-                rates: &args.rates,
-                timeout: args.timeout,
-                retries: args.retries,
-                max_reply: None,
+                pool: &args.pool,
             };
             let _lock = super::batch::lock_results(&output)?;
             let tally = run_items(request, batch_items.clone(), &settings, config)?;
