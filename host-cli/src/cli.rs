@@ -39,8 +39,8 @@ pub enum Command {
         drive: DriveArgs,
     },
     /// Ask a follow-up on a finished session: a new debate whose speakers read the earlier one's
-    /// question, synthesis and last words. The parent's panel, judge and protocol unless flags
-    /// choose others.
+    /// question, synthesis and last words. The parent's panel, judge, protocol, context and files
+    /// unless flags choose others.
     #[command(args_override_self = true)]
     Continue(ContinueArgs),
     /// Many debates with one panel and protocol: a question per line in, a result per line out.
@@ -587,18 +587,9 @@ pub struct RunArgs {
 pub struct ContinueArgs {
     /// The finished session to follow up (its id, a prefix of it, or `last`).
     pub session: String,
-    /// The follow-up question.
-    pub question: String,
+    /// The follow-up question, and every flag `run` takes.
     #[command(flatten)]
-    pub spec: SpecArgs,
-    #[command(flatten)]
-    pub drive: DriveArgs,
-    /// Also append every input to this journal as it arrives (replay it with `agon replay`).
-    #[arg(long)]
-    pub journal: Option<PathBuf>,
-    /// Do not keep this run in the sessions folder.
-    #[arg(long)]
-    pub no_save: bool,
+    pub run: RunArgs,
 }
 
 /// How a debate is driven and shown: shared by `run` and `resume`.

@@ -1,6 +1,6 @@
 //! `agon continue SESSION "QUESTION"`: a follow-up on a finished session.
 
-use agon_cli::cli::ContinueArgs;
+use agon_cli::cli::{ContinueArgs, RunArgs};
 use agon_cli::config::Config;
 use agon_cli::{bad, follow_up, safe_eprintln, sessions};
 use anyhow::Result;
@@ -11,7 +11,7 @@ use super::run::run_request;
 /// outcome, synthesis and last words; the parent's panel, judge, protocol
 /// and rounds unless a flag chose others.
 pub fn continue_session(args: ContinueArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
-    let ContinueArgs { session, question, spec, drive, journal, no_save } = args;
+    let ContinueArgs { session, run: RunArgs { question, spec, drive, journal, no_save } } = args;
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
     let parent = follow_up::open(&root, &session).map_err(bad)?;
     let mut request = spec.into_request(question, &mut |w| safe_eprintln!("{w}"));
