@@ -8,8 +8,8 @@ use anyhow::Result;
 use super::run::run_request;
 
 /// A new debate on `question` whose speakers read the parent's question,
-/// outcome, synthesis and last words; the parent's panel, judge, protocol
-/// and rounds unless a flag chose others.
+/// outcome, synthesis and last words; the parent's panel, judge, protocol,
+/// rounds, context and files unless a flag chose others.
 pub fn continue_session(args: ContinueArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
     let ContinueArgs { session, run: RunArgs { question, spec, drive, journal, no_save } } = args;
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
