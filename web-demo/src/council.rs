@@ -222,8 +222,9 @@ impl Council {
     pub fn pictures_html(&self) -> Option<String> {
         let state = self.state.borrow();
         let session = state.session.as_ref()?;
-        let mut all = picture::pictures(&session.transcript());
-        if let Some(svg) = picture::timeline(&state.timings) {
+        let transcript = session.transcript();
+        let mut all = picture::pictures(&transcript);
+        if let Some(svg) = picture::timeline(&state.timings, &transcript.question) {
             all.push(("timeline.svg".to_string(), svg));
         }
         Some(all.into_iter().map(|(name, svg)| format!("<figure data-name=\"{name}\">{svg}</figure>")).collect())
