@@ -141,6 +141,18 @@ pub struct SeatStance {
     /// The seat's final answer, normalised (answer mode; absent when it gave none that could be read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// Why the seat's reply could not count, whatever it says (cut at its token limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_counted: Option<answer::Uncounted>,
+}
+
+/// One counted seat's reply in a check.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reply<'a> {
+    pub seat: &'a str,
+    pub text: &'a str,
+    /// Cut at its token limit: never agreement, never an answer.
+    pub cut: bool,
 }
 
 /// The judge's answer to "has the panel converged?" (judge mode).
@@ -201,7 +213,7 @@ impl ConsensusCheck {
 /// answers are read (answer mode, and positions that are answers).
 pub(crate) fn evaluate(
     round: u32,
-    replies: &[(&str, &str)],
+    replies: &[Reply],
     excluded: Option<&str>,
     mode: ConsensusMode,
     rule: Rule,
@@ -233,50 +245,77 @@ pub(crate) fn evaluate(
     }
 }
 
-fn stances(replies: &[(&str, &str)], mode: ConsensusMode) -> Vec<SeatStance> {
+fn stances(replies: &[Reply], mode: ConsensusMode) -> Vec<SeatStance> {
     replies
         .iter()
-        .map(|(seat, text)| {
-            let r = stance::read(text, mode.asks_for_vote());
+        .map(|reply| {
+            if reply.cut {
+                return cut(reply.seat, Source::Read);
+            }
+            let r = stance::read(reply.text, mode.asks_for_vote());
             SeatStance {
-                seat: seat.to_string(),
+                seat: reply.seat.to_string(),
                 verdict: r.verdict,
                 source: r.source,
                 declared: r.declared,
                 position: r.position,
                 evidence: r.evidence,
                 answer: None,
+                not_counted: None,
             }
         })
         .collect()
 }
 
+/// A reply cut at its token limit: whatever it said is unfinished, so it is unclear.
+fn cut(seat: &str, source: Source) -> SeatStance {
+    SeatStance {
+        seat: seat.to_string(),
+        verdict: Verdict::Unclear,
+        source,
+        declared: None,
+        position: None,
+        evidence: Some(Evidence::said(answer::Uncounted::Cut.as_str())),
+        answer: None,
+        not_counted: Some(answer::Uncounted::Cut),
+    }
+}
+
 /// Answer mode: a seat agrees when its answer is readable and every other
 /// readable answer is the same; a line that cannot be read is unclear, no
 /// line is silent, and an answer that differs from another disagrees.
-fn read_answers(replies: &[(&str, &str)], rules: &answer::Rules) -> Vec<SeatStance> {
-    let found: Vec<Option<answer::Found>> = replies.iter().map(|(_, text)| rules.find(text)).collect();
-    let mut distinct: Vec<&str> = found.iter().flatten().filter_map(|f| f.normal.as_deref()).collect();
+fn read_answers(replies: &[Reply], rules: &answer::Rules) -> Vec<SeatStance> {
+    use answer::Taken;
+    // The reader the vote and evaluations use: a line, a box, or (when the
+    // kind is known) the closing words.
+    let taken: Vec<Taken> = replies.iter().map(|r| rules.take(r.text, r.cut)).collect();
+    let mut distinct: Vec<&str> = taken.iter().filter_map(Taken::answer).collect();
     crate::order::sort(&mut distinct);
     distinct.dedup();
     replies
         .iter()
-        .zip(&found)
-        .map(|((seat, text), f)| {
-            let verdict = match f {
-                None => Verdict::Silent,
-                Some(answer::Found { normal: None, .. }) => Verdict::Unclear,
-                Some(_) if distinct.len() == 1 => Verdict::Agrees,
-                Some(_) => Verdict::Disagrees,
+        .zip(&taken)
+        .map(|(reply, t)| {
+            let verdict = match t {
+                Taken::NotCounted(_) => return cut(reply.seat, Source::Answer),
+                Taken::Absent => Verdict::Silent,
+                Taken::Unreadable { .. } => Verdict::Unclear,
+                Taken::Given { .. } if distinct.len() == 1 => Verdict::Agrees,
+                Taken::Given { .. } => Verdict::Disagrees,
+            };
+            let span = match t {
+                Taken::Given { span, .. } | Taken::Unreadable { span } => *span,
+                _ => None,
             };
             SeatStance {
-                seat: seat.to_string(),
+                seat: reply.seat.to_string(),
                 verdict,
                 source: Source::Answer,
                 declared: None,
                 position: None,
-                evidence: f.as_ref().map(|f| Evidence::of(text, f.span)),
-                answer: f.as_ref().and_then(|f| f.normal.clone()),
+                evidence: span.map(|s| Evidence::of(reply.text, s)),
+                answer: t.answer().map(str::to_string),
+                not_counted: None,
             }
         })
         .collect()
@@ -341,7 +380,8 @@ mod tests {
     use super::*;
 
     fn check(replies: &[(&str, &str)], mode: ConsensusMode, rule: Rule) -> ConsensusCheck {
-        evaluate(1, replies, Some("d"), mode, rule, &answer::Rules::new(None, vec![]))
+        let replies: Vec<Reply> = replies.iter().map(|&(seat, text)| Reply { seat, text, cut: false }).collect();
+        evaluate(1, &replies, Some("d"), mode, rule, &answer::Rules::new(None, vec![]))
     }
 
     #[test]
