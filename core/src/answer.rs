@@ -55,6 +55,11 @@ impl Rules {
         }
     }
 
+    /// The kind of answer expected, when the spec says.
+    pub(crate) fn kind(&self) -> Option<Kind> {
+        self.kind
+    }
+
     /// Option names (or choice texts) an answer may give.
     pub(crate) fn names(&self) -> &[String] {
         &self.names
@@ -90,6 +95,13 @@ impl Rules {
         }
         Some(found)
     }
+}
+
+/// The answer a reply counts for, as the vote, answer-mode checks and
+/// evaluations count it: none from a reply cut at its token limit; else its
+/// `ANSWER:` line, its closing box, or (the kind known) its closing words.
+pub fn counted(text: &str, cut: bool, spec: &AnswerSpec) -> Option<String> {
+    Rules::new(Some(spec), Vec::new()).take(text, cut).answer().map(str::to_string)
 }
 
 /// What one reply gives as its answer.
@@ -484,8 +496,16 @@ fn answer_phrase(own: &str, text: &str) -> Option<String> {
 fn closing_number(own: &str, text: &str) -> Option<String> {
     // Only the closing paragraph: a number earlier on is working, not the answer.
     let from = last_paragraph(own);
-    let sentence = last_sentence_where(&own[from..], &text[from..], |s| s.chars().any(|c| c.is_ascii_digit()))?;
+    // Of its last two statements (a question is the prompt echoed, not a
+    // conclusion; a sign-off may follow), the last with a number.
+    let statements = sentences(&own[from..], &text[from..]);
+    let closing: Vec<&String> = statements.iter().rev().filter(|s| !s.trim_end().ends_with('?')).take(2).collect();
+    let sentence = (*closing.iter().find(|s| s.chars().any(|c| c.is_ascii_digit()))?).clone();
     let lower = sentence.to_ascii_lowercase();
+    // "1.5 million dollars": a scale word the canonical form does not carry.
+    if ["million", "billion", "thousand", "trillion"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
     // "… is 42", "= 42": the number the sentence concludes with. Not "which is
     // enough to make 4 pies": a relative clause describes, it does not conclude.
     let after = [" is ", "= ", " be ", " are "]
@@ -498,9 +518,25 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
             })
         })
         .map(|(_, end)| end)
+        // The concluded number follows its verb closely ("is $422", "= 22"):
+        // "This is because Jasper has half as many (4 tubes)" concludes nothing.
+        .filter(|&end| {
+            let words: Vec<&str> = lower[end..].split_whitespace().take(3).collect();
+            words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
+        })
         .max();
     let candidate = after.map_or(sentence.as_str(), |i| &sentence[i..]);
     if is_range(candidate) {
+        return None;
+    }
+    let numbers = numbers_in(&sentence);
+    let mut distinct: Vec<&String> = numbers.iter().map(|(n, _)| n).collect();
+    crate::order::sort(&mut distinct);
+    distinct.dedup();
+    // "12 miles is equivalent to 4 Amber runs": a reply that leads with one
+    // number and concludes another says two things.
+    let leads = sentence.trim_start().trim_start_matches(['*', '$', '(']).starts_with(|c: char| c.is_ascii_digit());
+    if leads && distinct.len() > 1 {
         return None;
     }
     if let Some(n) = after.and_then(|i| first_number(&sentence[i..])) {
@@ -509,10 +545,6 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     // No concluding verb: one number is the answer; of several, the one the
     // reply marks (bold, or money), else none — refuse rather than guess
     // ("She will earn $132 after 12 hours" is 132, "48 grapes make 4 pies" is neither).
-    let numbers = numbers_in(&sentence);
-    let mut distinct: Vec<&String> = numbers.iter().map(|(n, _)| n).collect();
-    crate::order::sort(&mut distinct);
-    distinct.dedup();
     if distinct.len() == 1 {
         return Some(distinct[0].clone());
     }
@@ -620,6 +652,26 @@ fn standing_yes_no(own: &str) -> Option<String> {
         }
     }
     hits.iter().min_by_key(|(i, _)| *i).map(|(_, w)| w.to_string())
+}
+
+/// Every sentence (or line) of the reply's own words that has any, in order.
+fn sentences(own: &str, text: &str) -> Vec<String> {
+    let bytes = own.as_bytes();
+    let (mut start, mut out) = (0, Vec::new());
+    for i in 0..=bytes.len() {
+        let ends = i == bytes.len()
+            || bytes[i] == b'\n'
+            || (matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace));
+        if ends {
+            // Keep the closing mark: a question is told by it.
+            let end = if i < bytes.len() && bytes[i] != b'\n' { i + 1 } else { i };
+            if !own[start..end].trim().is_empty() {
+                out.push(text[start..end].to_string());
+            }
+            start = i + 1;
+        }
+    }
+    out
 }
 
 /// The last sentence (or line) of the reply's own words for which `keep` holds.

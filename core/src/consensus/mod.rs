@@ -222,7 +222,10 @@ pub(crate) fn evaluate(
     let seats = if mode.asks_for_answer() { read_answers(replies, answers) } else { stances(replies, mode) };
     let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
     // Two agreeing seats whose own positions contradict each other hold no one position.
-    let conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, answers.names()) };
+    let mut conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, answers.names()) };
+    if !mode.asks_for_answer() && answers.kind().is_some() {
+        conflicts.extend(answer_conflicts(replies, &seats, answers));
+    }
     let reached = rule.reached(&verdicts) && conflicts.is_empty();
     let mut reason = if mode.asks_for_answer() { answer_tally(&seats) } else { tally(&seats) };
     for c in &conflicts {
@@ -243,6 +246,33 @@ pub(crate) fn evaluate(
         judge: None,
         conflicts,
     }
+}
+
+/// With a checkable answer, agreement in prose is checked against the
+/// answers: a seat that concedes ("this aligns with the other agents'
+/// calculation") while its own answer differs from another seat's holds no
+/// shared position.
+fn answer_conflicts(replies: &[Reply], seats: &[SeatStance], rules: &answer::Rules) -> Vec<Conflict> {
+    let given: Vec<Option<String>> =
+        replies.iter().map(|r| rules.take(r.text, r.cut).answer().map(str::to_string)).collect();
+    let mut out = Vec::new();
+    for (i, seat) in seats.iter().enumerate() {
+        let Some(mine) = given[i].as_deref().filter(|_| seat.verdict.counts()) else { continue };
+        for (j, other) in seats.iter().enumerate() {
+            let Some(theirs) = given[j].as_deref() else { continue };
+            // Each pair once: an agreeing seat with any seat after it, or with a non-agreeing one before.
+            if j == i || (j < i && other.verdict.counts()) || theirs == mine {
+                continue;
+            }
+            let (a, b) = if i < j { (seat, other) } else { (other, seat) };
+            let (x, y) = if i < j { (mine, theirs) } else { (theirs, mine) };
+            out.push(Conflict {
+                seats: vec![a.seat.clone(), b.seat.clone()],
+                why: format!("the answers {x} and {y} differ"),
+            });
+        }
+    }
+    out
 }
 
 fn stances(replies: &[Reply], mode: ConsensusMode) -> Vec<SeatStance> {
@@ -402,6 +432,34 @@ mod tests {
             !check(&[("a", "I agree with Speaker 2 that cost matters."), ("b", "Hmm.")], Read, Rule::AllButOne).reached
         );
         assert!(!check(&[], Read, Rule::AllButOne).reached);
+    }
+
+    #[test]
+    fn a_concession_whose_own_answer_differs_is_no_consensus() {
+        let rules =
+            answer::Rules::new(Some(&answer::AnswerSpec { kind: Some(answer::Kind::Number), choices: vec![] }), vec![]);
+        let replies = [
+            Reply { seat: "a", text: "I agree with the other agents.\nANSWER: 50", cut: false },
+            Reply {
+                seat: "b",
+                text: "This aligns with the accurate calculation provided by other agents.\nANSWER: 48",
+                cut: false,
+            },
+            Reply { seat: "c", text: "I agree with the others.\nANSWER: 50", cut: false },
+        ];
+        let c = evaluate(1, &replies, None, ConsensusMode::Read, Rule::AllButOne, &rules);
+        assert!(!c.reached, "{c:#?}");
+        assert!(c.conflicts.iter().any(|k| k.seats == ["a", "b"] && k.why.contains("48")), "{:#?}", c.conflicts);
+        // The same words with the same answer are consensus.
+        let replies = [
+            replies[0],
+            Reply {
+                text: "This aligns with the accurate calculation provided by other agents.\nANSWER: 50",
+                ..replies[1]
+            },
+            replies[2],
+        ];
+        assert!(evaluate(1, &replies, None, ConsensusMode::Read, Rule::AllButOne, &rules).reached);
     }
 
     #[test]

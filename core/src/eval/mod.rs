@@ -60,6 +60,20 @@ pub struct Options {
     pub by: Vec<String>,
 }
 
+impl Options {
+    /// Options from their JSON (`{"by": ["subject"]}`), the error naming the field.
+    pub fn from_json(json: &str) -> Result<Options, String> {
+        crate::json_read::from_str(json).map_err(|e| format!("evaluation options: {e}"))
+    }
+}
+
+impl Format {
+    /// A dataset format from its JSON (`{"csv": true, "fields": {…}, "kind": "number"}`).
+    pub fn from_json(json: &str) -> Result<Format, String> {
+        crate::json_read::from_str(json).map_err(|e| format!("dataset format: {e}"))
+    }
+}
+
 /// The field of an arm's results file's first line that holds the settings its debates run with.
 pub const SETTINGS_FIELD: &str = "eval_settings";
 

@@ -265,7 +265,9 @@ fn mask_reported_speech(line: String) -> String {
             || (word == "according" && lower[end..].trim_start().starts_with("to "))
             // "As Speaker 2 put it, …" reports; "Speaker 4 put it well" praises.
             || (word == "put" && lower[end..].trim_start().starts_with("it") && clause_starts_with_as(&lower[..i]));
-        if reporting && !first_person_subject(&lower[..i]) {
+        // "tempting to say we agree": an infinitive reports no one.
+        let infinitive = lower[..i].trim_end().ends_with(" to") || lower[..i].trim_end() == "to";
+        if reporting && !infinitive && !first_person_subject(&lower[..i]) {
             let rest = &lower[end..];
             let skip = rest.len() - rest.trim_start().len();
             let colon = rest.trim_start().starts_with(':');
@@ -291,10 +293,10 @@ fn mask_reported_speech(line: String) -> String {
     out
 }
 
-const REPORTING_VERBS: &str = "said says wrote writes argued argues claimed claims stated states noted notes \
-    suggested suggests asserted asserts insisted insists replied replies responded responds concluded concludes \
-    declared declares told tells mentioned mentions believes thinks feels maintains maintained contended contends \
-    announced announces";
+const REPORTING_VERBS: &str = "said says say wrote writes argued argues argue claimed claims claim stated states \
+    state noted notes suggested suggests suggest asserted asserts insisted insists replied replies responded responds \
+    concluded concludes conclude declared declares told tells mentioned mentions believes believe thinks think feels \
+    maintains maintained maintain contended contends announced announces";
 
 fn clause_starts_with_as(before: &str) -> bool {
     let clause = before.rsplit([',', '.', ';', ':', '!', '?', '\n']).next().unwrap_or(before);
@@ -308,7 +310,27 @@ fn first_person_subject(before: &str) -> bool {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
         .rev()
         .find(|w| {
-            !w.is_empty() && !matches!(*w, "also" | "already" | "just" | "once" | "have" | "had" | "earlier" | "before")
+            !w.is_empty()
+                && !matches!(
+                    *w,
+                    "also"
+                        | "already"
+                        | "just"
+                        | "once"
+                        | "have"
+                        | "had"
+                        | "earlier"
+                        | "before"
+                        | "still"
+                        | "really"
+                        | "do"
+                        | "now"
+                        | "personally"
+                        | "strongly"
+                        | "genuinely"
+                        | "honestly"
+                        | "truly"
+                )
         })
         .is_some_and(|w| matches!(w, "i" | "we" | "i've" | "we've" | "i'd" | "we'd"))
 }
