@@ -499,7 +499,14 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     // Of its last two statements (a question is the prompt echoed, not a
     // conclusion; a sign-off may follow), the last with a number.
     let statements = sentences(&own[from..], &text[from..]);
-    let closing: Vec<&String> = statements.iter().rev().filter(|s| !s.trim_end().ends_with('?')).take(2).collect();
+    // A sentence giving the reason ("This is because … = 16 towels") justifies
+    // the conclusion before it: its numbers are working.
+    let reason = |s: &str| {
+        let s = s.trim_start().to_ascii_lowercase();
+        ["this is because", "that is because", "because ", "since ", "this is due"].iter().any(|p| s.starts_with(p))
+    };
+    let closing: Vec<&String> =
+        statements.iter().rev().filter(|s| !s.trim_end().ends_with('?') && !reason(s)).take(2).collect();
     let sentence = (*closing.iter().find(|s| s.chars().any(|c| c.is_ascii_digit()))?).clone();
     let lower = sentence.to_ascii_lowercase();
     // "1.5 million dollars": a scale word the canonical form does not carry.
@@ -549,8 +556,15 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
         return Some(distinct[0].clone());
     }
     let marked: Vec<&String> = numbers.iter().filter(|(_, marked)| *marked).map(|(n, _)| n).collect();
+    // A sentence that ends on a bare number concludes with it ("…, making the
+    // total 1.11."): a marked number before it is one of two answers.
+    let ends_on = |n: &String| {
+        let tail = sentence.trim_end().trim_end_matches(['.', '!', ')', '*']);
+        let last = tail.rsplit(char::is_whitespace).next().unwrap_or("");
+        first_number(last).is_some_and(|l| &l != n) && !last.starts_with('$')
+    };
     match marked.as_slice() {
-        [one, rest @ ..] if rest.iter().all(|n| n == one) => Some((*one).clone()),
+        [one, rest @ ..] if rest.iter().all(|n| n == one) && !ends_on(one) => Some((*one).clone()),
         _ => None,
     }
 }
@@ -654,14 +668,27 @@ fn standing_yes_no(own: &str) -> Option<String> {
     hits.iter().min_by_key(|(i, _)| *i).map(|(_, w)| w.to_string())
 }
 
+/// Whether byte `i` of `own` ends a sentence (or line): a line break, or
+/// `.`, `!` or `?` before a space or the end (so a decimal point does not),
+/// but not the point of a title ("Ms. B pumped…").
+fn ends_sentence(own: &str, i: usize) -> bool {
+    let bytes = own.as_bytes();
+    if i == bytes.len() || bytes[i] == b'\n' {
+        return true;
+    }
+    if !(matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)) {
+        return false;
+    }
+    let word = own[..i].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    !(bytes[i] == b'.' && matches!(word.to_ascii_lowercase().as_str(), "mr" | "ms" | "mrs" | "dr" | "st" | "vs"))
+}
+
 /// Every sentence (or line) of the reply's own words that has any, in order.
 fn sentences(own: &str, text: &str) -> Vec<String> {
     let bytes = own.as_bytes();
     let (mut start, mut out) = (0, Vec::new());
     for i in 0..=bytes.len() {
-        let ends = i == bytes.len()
-            || bytes[i] == b'\n'
-            || (matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace));
+        let ends = ends_sentence(own, i);
         if ends {
             // Keep the closing mark: a question is told by it.
             let end = if i < bytes.len() && bytes[i] != b'\n' { i + 1 } else { i };
@@ -681,9 +708,7 @@ fn last_sentence_where(own: &str, text: &str, keep: impl Fn(&str) -> bool) -> Op
     let bytes = own.as_bytes();
     let (mut start, mut last) = (0, None);
     for i in 0..=bytes.len() {
-        let ends = i == bytes.len()
-            || bytes[i] == b'\n'
-            || (matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace));
+        let ends = ends_sentence(own, i);
         if ends {
             if keep(&own[start..i]) {
                 last = Some((start, i));
@@ -1056,6 +1081,16 @@ mod tests {
             ("```\n3 + 4 = 7\n7 × 2 = 14\n\nThe total is 14.", Some("14")),
             // A turn the model invented for the user is not its own words.
             ("16 miles\nUSER: Here is a summary: Agent 2 says Ahito ran 28 miles.", Some("16")),
+            // "Ms." ends no sentence: the closing sentence is the whole of it, with two numbers.
+            ("Wanda pumped 2/3 of it, while Ms. B only pumped 1/3 of hers.", None),
+            // A "because" sentence justifies the conclusion before it; its working is not the answer.
+            (
+                "So the total is 1200 pieces in 80 rooms. This is because each has (8 cases * 2 = 16 towels).",
+                Some("1200"),
+            ),
+            // A sentence that ends on a bare number concludes with it: a sum of money before it
+            // is then one of two answers, and neither is taken.
+            ("The finale costs $150, making the total 1.11.", None),
         ] {
             assert_eq!(read(text, Kind::Number, none).as_deref(), want, "{text:?}");
         }
