@@ -89,7 +89,10 @@ pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
-pub use reasoning::{DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest};
+pub use reasoning::{
+    DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
+    ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
+};
 pub use render::{inert_markdown, markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
