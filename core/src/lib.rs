@@ -75,7 +75,10 @@ mod vote;
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
-pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
+pub use cost::{
+    CostEstimate, CostSummary, ENTRY_TOKENS, SeatUsage, TEMPLATE_TOKENS, UnpricedSeat, UsageReport, UsageTotal, Usd,
+    worst_case,
+};
 pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};

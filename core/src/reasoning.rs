@@ -188,6 +188,12 @@ pub enum ThinkingParam {
     Level(Effort),
 }
 
+/// Room for a model that reasons on its own and was asked nothing, at the
+/// `low` effort it is sent: a debate turn at that effort thinks a few
+/// hundred tokens, and what the room does not hold cuts the reply (kept,
+/// marked as cut) rather than the bill growing unseen.
+pub const DEFAULT_ROOM: u32 = 1_024;
+
 /// Anthropic's smallest thinking budget (extended-thinking guide).
 pub const ANTHROPIC_MIN_BUDGET: u32 = 1_024;
 /// Gemini 2.5 Pro's smallest (Google's thinking guide).
@@ -200,7 +206,7 @@ pub const GEMINI_PRO_MIN_BUDGET: u32 = 128;
 /// so that its thinking does not crowd out the answer (`docs/src/providers.md`
 /// lists them per family).
 pub fn plan(thinking: Thinking, asked: Reasoning) -> ThinkingPlan {
-    let low = Effort::Low.budget();
+    let low = DEFAULT_ROOM;
     let room = |effort: Effort| asked.budget.unwrap_or(effort.budget());
     let effort = asked.effort.or(asked.budget.map(effort_for_budget));
     let (send, room) = match (thinking, effort) {
@@ -389,13 +395,13 @@ mod tests {
         let flash = Thinking::GeminiBudget { always: false, by_default: true };
         assert_eq!(plan(flash, none), ThinkingPlan { send: ThinkingParam::Off, room: 0 });
         // Models that reason on their own get the low effort and room for it.
-        let low = ThinkingPlan { send: ThinkingParam::Effort(Effort::Low), room: 2_048 };
+        let low = ThinkingPlan { send: ThinkingParam::Effort(Effort::Low), room: DEFAULT_ROOM };
         assert_eq!(plan(Thinking::Effort { by_default: true }, none), low);
         let pro = Thinking::GeminiBudget { always: true, by_default: true };
-        assert_eq!(plan(pro, none), ThinkingPlan { send: ThinkingParam::Budget(2_048), room: 2_048 });
+        assert_eq!(plan(pro, none), ThinkingPlan { send: ThinkingParam::Budget(1_024), room: 1_024 });
         assert_eq!(
             plan(Thinking::GeminiLevel, none),
-            ThinkingPlan { send: ThinkingParam::Level(Effort::Low), room: 2_048 }
+            ThinkingPlan { send: ThinkingParam::Level(Effort::Low), room: 1_024 }
         );
     }
 
@@ -437,7 +443,7 @@ mod tests {
     #[test]
     fn a_reasoning_model_gets_room_to_think_within_its_output_limit() {
         let r = request_for(&seat("openai/o3", None), &catalog(), 512).unwrap();
-        assert_eq!((r.effort, r.budget, r.allowance, r.asked()), (None, None, 2_048, false));
+        assert_eq!((r.effort, r.budget, r.allowance, r.asked()), (None, None, DEFAULT_ROOM, false));
         let r = request_for(&seat("openai/o3", effort(Effort::High)), &catalog(), 512).unwrap();
         assert_eq!(r.allowance, 10_000 - 512, "capped so that reply and thinking fit the model's output limit");
         assert!(r.asked());
@@ -452,6 +458,6 @@ mod tests {
         assert_eq!((r.allowance, r.effort), (3_000, Some(Effort::Low)));
         let r =
             request_for(&seat("anthropic/claude-sonnet-4-5 | gemini/gemini-2.5-pro", None), &catalog(), 100).unwrap();
-        assert_eq!(r.allowance, 2_048, "Claude thinks not; Gemini 2.5 Pro must");
+        assert_eq!(r.allowance, DEFAULT_ROOM, "Claude thinks not; Gemini 2.5 Pro must");
     }
 }
