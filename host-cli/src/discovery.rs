@@ -188,10 +188,11 @@ pub fn council(found: &[Found]) -> Option<Council> {
     }
     let programs = distinct(|f| matches!(f, Found::Program { .. }));
     (!programs.is_empty()).then(|| Council {
+        // One program alone plays every part, on purpose.
+        one_model: programs.len() == 1,
         panel: programs.into_iter().take(3).collect(),
         judge: None,
         why: "the coding agents' CLIs found on PATH".to_string(),
-        one_model: false,
     })
 }
 
