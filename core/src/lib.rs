@@ -71,6 +71,8 @@ mod spec;
 pub mod stance;
 mod transcript;
 mod vote;
+#[cfg(feature = "testing")]
+pub mod workload;
 
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
@@ -96,7 +98,7 @@ pub use reasoning::{
     DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
 };
-pub use render::{inert_markdown, markdown, results_markdown};
+pub use render::{consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
