@@ -17,7 +17,8 @@ pub enum Diversity {
     Warn,
     /// Refused, for every protocol that needs different models.
     Strict,
-    /// Allowed without a word (one model on purpose: a test, a local demo).
+    /// Allowed without a word (one model on purpose: a test, a local demo),
+    /// the judge's seat on the panel too.
     Off,
 }
 

@@ -10,6 +10,7 @@ pub mod compete_eval;
 pub mod compete_history;
 pub mod config;
 pub mod context_files;
+pub mod council;
 pub mod discovery;
 pub mod doctor;
 pub mod engine;

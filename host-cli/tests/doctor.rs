@@ -103,7 +103,8 @@ fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("key      openai: OPENAI_API_KEY is set"), "{stdout}");
-    assert!(stdout.contains("no model to seat without a choice"), "a key does not say which model: {stdout}");
+    // A key seats its lab's council, by the catalog's rule, with a judge off the panel.
+    assert!(stdout.contains("would seat only openai's key is set") && stdout.contains(" · judge openai/"), "{stdout}");
     let out = here(&["doctor", "--json"]);
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -118,15 +119,17 @@ fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it
     )
     .unwrap();
     std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Without the key, the program is what there is.
+    let here = |args: &[&str]| bare(&server, &cache, args, |c| c.env_remove("OPENAI_API_KEY")).output().unwrap();
     let out = here(&["doctor"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("program  cmd/codex:") && stdout.contains("(codex-cli 9.9 (test))"), "{stdout}");
-    assert!(stdout.contains("would seat: cmd/codex"), "{stdout}");
+    assert!(stdout.contains("would seat the coding agents' CLIs found on PATH: cmd/codex"), "{stdout}");
     let out = here(&["run", "Q?", "--rounds", "1", "--quiet", "--format", "json", "--no-save"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("no panel given; seating what this machine offers: cmd/codex (judge: cmd/codex, the first)"),
+        stderr.contains("no panel given; seating the coding agents' CLIs found on PATH: cmd/codex · judge cmd/codex, the first seat's"),
         "{stderr}"
     );
     let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -146,7 +149,7 @@ fn with_nothing_found_run_and_doctor_say_what_to_do() {
     assert!(stderr.contains("no panel given and none found") && stderr.contains("--panel"), "{stderr}");
     let out = machine(&cache).env_remove("OPENAI_API_KEY").args(["doctor"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing: give one with --panel"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing: set a provider's key"));
     let _ = std::fs::remove_dir_all(cache);
 }
 

@@ -83,8 +83,13 @@ fn show_found(found: &[Found], source: &str, json: bool) -> Result<()> {
     for f in found {
         safe_println!("  {}", f.line());
     }
-    match discovery::panel(found) {
-        Some(panel) => safe_println!("`agon run QUESTION` with no panel would seat: {}", panel.join(", ")),
+    match discovery::council(found) {
+        Some(c) => safe_println!(
+            "`agon run QUESTION` with no panel would seat {}: {}{}",
+            c.why,
+            c.panel.join(", "),
+            c.judge.map(|j| format!(" · judge {j}")).unwrap_or_default()
+        ),
         None => safe_println!("no model to seat without a choice: give one with --panel"),
     }
     Ok(())

@@ -91,6 +91,9 @@ pub fn drive_to_end(
             {
                 eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
             }
+            // What it cost, last: the bill is what a run is judged by.
+            let summary = council.cost_summary()?;
+            safe_eprintln!("{}", agon_cli::runner::cost::spent_line(&council.transcript_json()?, &summary));
             Ok(code)
         }
         Ending::Interrupted => {

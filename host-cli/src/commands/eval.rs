@@ -134,6 +134,13 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
         write(&args.output.join(file), &picture.svg)?;
     }
     safe_eprintln!("agon: report in {}", args.output.join("report.md").display());
+    let mut spent = agon_cli::runner::cost::Spent { cost_micro_usd: Some(0), ..Default::default() };
+    for arm in &arms {
+        if let Ok(s) = agon_cli::runner::cost::spent_in_results(&arm.results_in(&args.output)) {
+            spent.add(&s);
+        }
+    }
+    safe_eprintln!("{} (every arm's debates)", agon_cli::runner::cost::spent(&spent));
     Ok(if failed { exit::DEGRADED } else { exit::OK })
 }
 

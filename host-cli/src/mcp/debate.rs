@@ -180,23 +180,25 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
 }
 
 /// No panel in the call nor in agon.toml: seat what this machine offers, as
-/// `agon run` does (role-council's seats are its roles). A program is seated
-/// only when the server allows programs.
+/// `agon run` does (role-council's seats are its roles); no judge: one off
+/// the panel. A program is seated only when the server allows programs.
 fn seat_what_is_found(request: &mut DebateRequest, shared: &Shared) -> Result<()> {
-    if !request.panel.is_empty() || request.protocol_name() == "role-council" {
-        return Ok(());
-    }
-    let mut found = agon_cli::discovery::discover(&shared.environment(), std::time::Duration::from_secs(2));
-    if !shared.allow_programs {
-        found.retain(|f| !matches!(f, agon_cli::discovery::Found::Program { .. }));
-    }
-    let panel = agon_cli::discovery::panel(&found).ok_or_else(|| {
-        bad("no panel given and none found: give `panel` (provider/model references), set [defaults] panel in \
-             agon.toml, or start a local server (Ollama, llama.cpp, LM Studio); programs (cmd/) are seated only \
+    let discover = || {
+        let mut found = agon_cli::discovery::discover(&shared.environment(), std::time::Duration::from_secs(2));
+        if !shared.allow_programs {
+            found.retain(|f| !matches!(f, agon_cli::discovery::Found::Program { .. }));
+        }
+        found
+    };
+    let line = agon_cli::discovery::fill(request, discover).map_err(|_| {
+        bad("no panel given and none found: give `panel` (provider/model references), set a provider's key \
+             (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY…) in the server's environment, set [defaults] panel \
+             in agon.toml, or start a local server (Ollama, llama.cpp, LM Studio); programs (cmd/) are seated only \
              with agon mcp --allow-programs")
     })?;
-    eprintln!("agon mcp: no panel given; seating what this machine offers: {}", panel.join(", "));
-    request.panel = panel;
+    if let Some(line) = line {
+        eprintln!("{}", line.replacen("agon:", "agon mcp:", 1));
+    }
     Ok(())
 }
 
