@@ -27,6 +27,7 @@ fn main() -> anyhow::Result<()> {
     println!("cargo:rerun-if-changed=src/engine_config.rs");
     println!("cargo:rerun-if-changed=build/packed_relocations.rs");
     println!("cargo:rerun-if-changed=build/component.rs");
+    println!("cargo::rustc-check-cfg=cfg(agon_bundled)");
     packed_relocations::request();
     let source = component::Source::of(&manifest);
     let component = match &source {
@@ -41,6 +42,8 @@ fn main() -> anyhow::Result<()> {
             component::build_component(root, &target_dir, env::var_os("CARGO"))?
         }
         component::Source::Bundled(dir) => {
+            // src/engine.rs reads the WIT from bundled/wit/ then.
+            println!("cargo::rustc-cfg=agon_bundled");
             let file = dir.join(component::BUNDLED_COMPONENT);
             println!("cargo:rerun-if-changed={}", file.display());
             std::fs::read(&file).map_err(|e| {
