@@ -31,7 +31,10 @@ fn main() -> anyhow::Result<()> {
     println!("cargo::rustc-check-cfg=cfg(agon_bundled)");
     packed_relocations::request();
     let source = component::Source::of(&manifest);
-    let component = match &source {
+    // The compiled component is cached by content (see `precompile`): beside the
+    // wasm build in the workspace's target directory, or in this build's own
+    // folder for a packed crate.
+    let (component, cache) = match &source {
         component::Source::Workspace(root) => {
             for watched in component::SOURCES {
                 println!("cargo:rerun-if-changed={}", root.join(watched).display());
@@ -40,16 +43,17 @@ fn main() -> anyhow::Result<()> {
                 .map(PathBuf::from)
                 .unwrap_or_else(|| root.join("target"))
                 .join("component");
-            component::build_component(root, &target_dir, env::var_os("CARGO"))?
+            (component::build_component(root, &target_dir, env::var_os("CARGO"))?, target_dir.join("precompiled"))
         }
         component::Source::Bundled(dir) => {
             // src/engine.rs reads the WIT from bundled/wit/ then.
             println!("cargo::rustc-cfg=agon_bundled");
             let file = dir.join(component::BUNDLED_COMPONENT);
             println!("cargo:rerun-if-changed={}", file.display());
-            std::fs::read(&file).map_err(|e| {
+            let bytes = std::fs::read(&file).map_err(|e| {
                 anyhow::anyhow!("{}: {e}; a packed agon-cli carries the component it was packed with", file.display())
-            })?
+            })?;
+            (bytes, PathBuf::from(env::var("OUT_DIR")?).join("precompiled"))
         }
     };
     let out = PathBuf::from(env::var("OUT_DIR")?);
@@ -75,7 +79,6 @@ fn main() -> anyhow::Result<()> {
             _ => "pulley64be",
         };
     println!("cargo:rustc-env=AGON_PULLEY_TARGET={pulley}");
-    let cache = target_dir.join("precompiled");
     let portable = precompile(&component, pulley, &cache)?;
     std::fs::write(out.join("agon.pulley.cwasm.deflate"), miniz_oxide::deflate::compress_to_vec(&portable, 9))?;
     // A target Cranelift cannot compile for gets the Pulley code in both places.
