@@ -10,7 +10,9 @@
 #    transcript byte for byte.
 # 3. PyPI: `python -m build --wheel` of bindings/python, the wheel installed
 #    into a fresh venv, which replays the same golden case the same way.
-# 4. PyPI: the CLI's binary wheel (maturin, `bindings = "bin"`, as ruff and
+# 4. The README's install line, run as written into a fresh
+#    CARGO_INSTALL_ROOT: `agon --version` from there.
+# 5. PyPI: the CLI's binary wheel (maturin, `bindings = "bin"`, as ruff and
 #    uv ship theirs), installed into a fresh venv: `agon --version` on its
 #    PATH. Built with the dev profile here (the release one: release.sh).
 #
@@ -99,6 +101,21 @@ assert spec["models"]["openai/gpt-5"]["reasoning"], "build_spec did not take the
 print("wheel: the installed wheel replays the golden case byte for byte; build_spec has the catalog")
 PY
 )
+step "the README's install line, as written, into a fresh CARGO_INSTALL_ROOT: agon --version"
+# Taken from the README, and the Quick start must show the same line. A
+# --path install builds in the workspace's target directory, so the release
+# build scripts/check-sizes.sh made is reused (from a fresh clone it is a
+# full release build: BENCHMARKS.md times it).
+install_line="$(grep -m1 '^rustup target add wasm32-unknown-unknown && cargo install ' README.md)" ||
+  fail "the README shows no install line"
+grep -qxF "$install_line" docs/src/quickstart.md || fail "the Quick start's install line is not the README's: $install_line"
+CARGO_INSTALL_ROOT="$work/install" bash -c "$install_line" >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log" >&2; fail "the README's install line failed: $install_line"; }
+installed="$("$work/install/bin/agon" --version | head -n 1)"
+[ "$installed" = "agon $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)" ] ||
+  fail "the installed agon says '$installed'"
+echo "install: '$install_line' put $installed in \$CARGO_INSTALL_ROOT/bin"
+
 step "maturin build host-cli (the CLI as a binary wheel), installed into a fresh venv: agon --version"
 .venv-pkg/bin/maturin build --quiet --profile dev -m host-cli/Cargo.toml --out "$work/cli-dist" >/dev/null
 cli_wheel="$(ls "$work"/cli-dist/agon_cli-*.whl)"
@@ -111,4 +128,4 @@ expected="agon $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 [ "$(printf '%s\n' "$version" | head -n 1)" = "$expected" ] || fail "the wheel's agon says '$version', not '$expected'"
 printf '%s\n' "$version" | grep -q '^engine: agon-core ' || fail "the wheel's agon --version names no engine: $version"
 echo "cli wheel: $(basename "$cli_wheel") installs agon on the venv's PATH: $(printf '%s' "$version" | tr '\n' ' ')"
-echo "test-packages: 4 passed, 0 failed"
+echo "test-packages: 5 passed, 0 failed"
