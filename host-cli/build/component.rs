@@ -67,7 +67,7 @@ impl Source {
 /// Build the component from the workspace at `root`, using `target_dir` for the
 /// nested build, and return its bytes.
 pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) -> Result<Vec<u8>> {
-    require_wasm_target()?;
+    require_wasm_target(&std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))?;
     let mut build = Command::new(cargo.unwrap_or_else(|| "cargo".into()));
     build
         .current_dir(root)
@@ -110,9 +110,8 @@ pub const MISSING_TARGET: &str = "agon's build compiles its engine to WebAssembl
      has no wasm32-unknown-unknown target. Run\n\n    rustup target add wasm32-unknown-unknown\n\n\
      then the same command again.";
 
-fn require_wasm_target() -> Result<()> {
-    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let Ok(out) = Command::new(&rustc).args(["--print", "sysroot"]).output() else { return Ok(()) };
+pub fn require_wasm_target(rustc: &std::ffi::OsStr) -> Result<()> {
+    let Ok(out) = Command::new(rustc).args(["--print", "sysroot"]).output() else { return Ok(()) };
     let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
     let rustup = sysroot.join("lib/rustlib/multirust-channel-manifest.toml").is_file();
     if out.status.success() && rustup && !sysroot.join("lib/rustlib/wasm32-unknown-unknown").is_dir() {

@@ -32,6 +32,30 @@ mod tests {
         }
     }
 
+    /// A rustup toolchain without the wasm target: the build says the line to run.
+    #[test]
+    #[cfg(unix)]
+    fn a_missing_wasm_target_is_named_with_the_line_to_run() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("agon-xtask-sysroot-{}", std::process::id()));
+        let rustlib = dir.join("sysroot/lib/rustlib");
+        std::fs::create_dir_all(rustlib.join("x86_64-unknown-linux-gnu")).unwrap();
+        std::fs::write(rustlib.join("multirust-channel-manifest.toml"), "").unwrap();
+        let rustc = dir.join("rustc");
+        std::fs::write(&rustc, format!("#!/bin/sh\necho {}\n", dir.join("sysroot").display())).unwrap();
+        std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+        let e = component::require_wasm_target(rustc.as_os_str()).unwrap_err().to_string();
+        assert!(e.contains("\n    rustup target add wasm32-unknown-unknown\n"), "{e}");
+        std::fs::create_dir_all(rustlib.join("wasm32-unknown-unknown")).unwrap();
+        assert!(component::require_wasm_target(rustc.as_os_str()).is_ok());
+        // Not a rustup toolchain: cargo's own error stands.
+        std::fs::remove_file(rustlib.join("multirust-channel-manifest.toml")).unwrap();
+        std::fs::remove_dir(rustlib.join("wasm32-unknown-unknown")).unwrap();
+        assert!(component::require_wasm_target(rustc.as_os_str()).is_ok());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
     /// host-cli in the workspace builds from the sources; a packed crate,
     /// whose folder has no workspace around it, takes what it carries.
     #[test]
