@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser demo's build and tests need, at pinned versions,
 # skipping what is already there: the wasm-bindgen CLI (equal to the crate's
-# pinned wasm-bindgen), Debian's Chromium, and the npm tools (wasm-opt from
+# pinned wasm-bindgen), Debian's Chromium and a font with Chinese glyphs, and the npm tools (wasm-opt from
 # binaryen, playwright-core) from web-demo/package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,11 +24,19 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERS
   cargo install --quiet --debug wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 if [ ! -x /usr/bin/chromium ]; then
   say "installing Debian's chromium"
-  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
   sudo_if_needed apt-get update -qq
   sudo_if_needed apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
+
+# A font with Chinese glyphs (1.6 MB): the README's screenshot shows a debate
+# about a Chinese sentence, which would otherwise be drawn as empty boxes.
+if ! fc-list :lang=zh | grep -q .; then
+  say "installing Debian's fonts-wqy-microhei"
+  sudo_if_needed apt-get update -qq
+  sudo_if_needed apt-get install -y -qq --no-install-recommends fonts-wqy-microhei >/dev/null
 fi
 
 # npm ci is exact to the lock file; skip it when node_modules already matches.

@@ -3,7 +3,9 @@
 # (warnings denied), the builds (page, then the extension and its zip), then
 # the browser tests in headless Chromium — the page (replay of every golden
 # journal, runs against the test server with faults, a run against the real
-# local model that saves target/web-demo/screenshot.png) and the extension
+# local model, the README's screenshot of a debate replayed from a published
+# log, taken into target/web-demo/ and written to web-demo/screenshot.png only
+# with AGON_BLESS=1) and the extension
 # loaded into Chromium (its side panel page against the test server and the
 # local model, saving target/extension/screenshot.png).
 set -euo pipefail

@@ -68,6 +68,9 @@ cargo test --workspace --doc --quiet
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
 
+step "the engine's instruction counts within their budgets (bench/instructions/budgets)"
+scripts/check-instructions.sh
+
 step "fuzzing, bounded"
 scripts/fuzz.sh 20
 

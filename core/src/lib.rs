@@ -71,6 +71,8 @@ mod spec;
 pub mod stance;
 mod transcript;
 mod vote;
+#[cfg(feature = "testing")]
+pub mod workload;
 
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
@@ -90,7 +92,7 @@ pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
 pub use reasoning::{DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest};
-pub use render::{inert_markdown, markdown, results_markdown};
+pub use render::{consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};

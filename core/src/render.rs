@@ -54,29 +54,7 @@ pub fn markdown(t: &Transcript) -> String {
         consensus_line(&mut out, t, round);
     }
 
-    if !t.summaries.is_empty() {
-        out.push_str("## Summaries (context budget)\n\n");
-        for s in &t.summaries {
-            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), s.text.trim());
-        }
-    }
-    if !t.choices.is_empty() || !t.warnings.is_empty() {
-        out.push_str("## Notes\n\n");
-        for c in &t.choices {
-            let _ = writeln!(out, "- The seed chose the {}: {}.", c.what, c.value);
-        }
-        for w in &t.warnings {
-            let who = w.speaker.as_deref().map(|s| format!("{} ", name(s))).unwrap_or_default();
-            let _ = writeln!(
-                out,
-                "- Warning ({who}{} round {}): {}.",
-                w.phase.as_str(),
-                w.round,
-                w.message.trim_end_matches('.')
-            );
-        }
-        out.push('\n');
-    }
+    summaries_and_notes(&mut out, t);
     if !t.results.is_empty() {
         out.push_str("## Results\n\n");
         out.push_str(&results::section(t));
@@ -111,6 +89,50 @@ pub fn markdown(t: &Transcript) -> String {
     }
     // Model and user text never renders as HTML or a script link.
     inert::text(&out)
+}
+
+/// The rolling summaries and the notes (the seed's choices, warnings), as
+/// [`markdown`] writes them after the rounds; empty when there are none.
+/// Inert, for hosts that lay a transcript out themselves (agon-html's page).
+pub fn notes_markdown(t: &Transcript) -> String {
+    let mut out = String::new();
+    summaries_and_notes(&mut out, t);
+    inert::text(&out)
+}
+
+/// A round's consensus check as [`markdown`] writes it under the round;
+/// empty when the round had none. Inert, as [`notes_markdown`].
+pub fn consensus_markdown(t: &Transcript, round: u32) -> String {
+    let mut out = String::new();
+    consensus_line(&mut out, t, round);
+    inert::text(&out)
+}
+
+fn summaries_and_notes(out: &mut String, t: &Transcript) {
+    let name = |id: &str| results::name(t, id);
+    if !t.summaries.is_empty() {
+        out.push_str("## Summaries (context budget)\n\n");
+        for s in &t.summaries {
+            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), s.text.trim());
+        }
+    }
+    if !t.choices.is_empty() || !t.warnings.is_empty() {
+        out.push_str("## Notes\n\n");
+        for c in &t.choices {
+            let _ = writeln!(out, "- The seed chose the {}: {}.", c.what, c.value);
+        }
+        for w in &t.warnings {
+            let who = w.speaker.as_deref().map(|s| format!("{} ", name(s))).unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "- Warning ({who}{} round {}): {}.",
+                w.phase.as_str(),
+                w.round,
+                w.message.trim_end_matches('.')
+            );
+        }
+        out.push('\n');
+    }
 }
 
 /// The files the speakers read: each path as code (a fence longer than any

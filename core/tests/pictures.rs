@@ -67,5 +67,5 @@ fn golden_cases_draw_the_blessed_pictures() {
 fn a_recorded_timeline_draws_the_blessed_picture() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/pictures/timeline");
     let timings = timings_from_ndjson(&std::fs::read_to_string(dir.join("timings.ndjson")).unwrap());
-    check(&dir, vec![("timeline.svg".into(), timeline(&timings).unwrap())]);
+    check(&dir, vec![("timeline.svg".into(), timeline(&timings, "").unwrap())]);
 }

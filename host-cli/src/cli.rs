@@ -758,6 +758,8 @@ pub enum ExportFormat {
     Html,
     /// An Architecture Decision Record: status, context, decision, options, consequences, dissent.
     Adr,
+    /// The debate's main picture: the stance map, else its first result chart, else the call timeline.
+    Svg,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -172,9 +172,10 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_protocol_documents(&mut self.store)?)
     }
 
-    /// The call timeline as SVG, drawn by the engine from the timings NDJSON; None without timings.
-    pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
-        Ok(self.bindings.agon_debate_engine().call_timeline_svg(&mut self.store, timings_ndjson)?)
+    /// The call timeline as SVG, drawn by the engine from the timings NDJSON
+    /// under the debate's `question`; None without timings.
+    pub fn timeline_svg(&mut self, timings_ndjson: &str, question: &str) -> Result<Option<String>> {
+        Ok(self.bindings.agon_debate_engine().call_timeline_svg(&mut self.store, timings_ndjson, question)?)
     }
 
     /// Check a protocol document; the document normalized (JSON).
@@ -299,9 +300,12 @@ impl Council<'_> {
         Ok(rt.bindings.agon_debate_engine().session().call_results_markdown(&mut rt.store, self.session)?)
     }
 
-    /// The call timeline as SVG from timings NDJSON, drawn by the engine; None without timings.
+    /// The call timeline as SVG from timings NDJSON, drawn by the engine under
+    /// this debate's question; None without timings.
     pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
-        self.runtime.timeline_svg(timings_ndjson)
+        let transcript: serde_json::Value = serde_json::from_str(&self.transcript_json()?)?;
+        let question = transcript["question"].as_str().unwrap_or_default();
+        self.runtime.timeline_svg(timings_ndjson, question)
     }
 
     /// Markdown made inert by the engine, as it makes the transcript's.

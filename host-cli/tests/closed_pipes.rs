@@ -66,6 +66,7 @@ const PRINTING: &[&[&str]] = &[
     &["export", "last", "--format", "md"],
     &["export", "last", "--format", "html"],
     &["export", "last", "--format", "adr"],
+    &["export", "last", "--format", "svg"],
     &["replay", "copy.ndjson"],
     &["protocols"],
     &["protocols", "--show", "round-robin"],

@@ -47,7 +47,52 @@ fn a_run_keeps_its_pictures_and_timings_and_shows_the_timeline() {
     assert!(shown.contains("round 1 attempt 1 openai/a answered"), "{shown}");
 
     let page = text(&agon(&["export", "last", "--format", "html"]).stdout);
-    let pictures = &page[page.find("<h2>Pictures</h2>").expect("a pictures section")..];
+    let pictures = &page[page.find("<h2 id=\"pictures\">Pictures</h2>").expect("a pictures section")..];
     assert!(pictures.contains("<figure data-name=\"stance-map.svg\"><svg "), "{pictures}");
     assert!(pictures.contains("<figure data-name=\"timeline.svg\"><svg "), "{pictures}");
+
+    // Each picture stands alone: its title and the debate's question in view.
+    let question = case.run_args("")[1];
+    assert_eq!(question, "Should we ship?");
+    for svg in [&stance, &timeline] {
+        assert!(svg.contains("<text class=\"title\""), "{svg}");
+        assert!(
+            svg.contains(&format!("<text class=\"question\" x=\"8\" y=\"38\" fill=\"#333333\">{question}</text>")),
+            "{svg}"
+        );
+    }
+    // `export --format svg`: the main picture (here the stance map), to stdout or a file.
+    let out = agon(&["export", "last", "--format", "svg"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), stance);
+    let file = sandbox.root.join("map.svg");
+    let out = agon(&["export", "last", "--format", "svg", "--output", file.to_str().unwrap()]);
+    assert!(out.status.success() && out.stdout.is_empty(), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), stance);
+}
+
+#[test]
+fn export_svg_without_a_stance_map_gives_the_timeline_and_without_any_picture_says_so() {
+    let sandbox = Sandbox::new("pictures-svg", "round-robin");
+    let case = agon_testkit::cases::CASES.iter().find(|c| c.protocol == "round-robin").unwrap();
+    let server = TestServer::start(case.config(Config::default()), 0).unwrap();
+    let agon = |args: &[&str]| {
+        let mut cmd = sandbox.command(env!("CARGO_BIN_EXE_agon"));
+        cmd.args(args).env("OPENAI_BASE_URL", format!("{}/v1", server.url())).env("OPENAI_API_KEY", "sk-test");
+        cmd.output().unwrap()
+    };
+    let mut args = case.run_args("");
+    args.push("--quiet");
+    assert!(agon(&args).status.success());
+    let dir = std::fs::read_dir(sandbox.root.join("data")).unwrap().next().unwrap().unwrap().path();
+    let out = agon(&["export", "last", "--format", "svg"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), std::fs::read_to_string(dir.join("timeline.svg")).unwrap());
+
+    // No timings kept (as after `agon batch`), no chart, no consensus check: no picture, said plainly.
+    std::fs::remove_file(dir.join("timings.ndjson")).unwrap();
+    let out = agon(&["export", "last", "--format", "svg"]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("this session has no picture"), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
 }

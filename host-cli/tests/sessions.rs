@@ -85,7 +85,7 @@ fn the_html_export_shows_a_protocols_result_as_a_table() {
     let out = env.agon(&server, &args);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let html = text(&env.agon(&server, &["export", "last", "--format", "html"]).stdout);
-    let results = &html[html.find("<h2>Results</h2>").unwrap_or_else(|| panic!("no results: {html}"))..];
+    let results = &html[html.find("<h2 id=\"results\">Results</h2>").unwrap_or_else(|| panic!("no results: {html}"))..];
     // The engine's ranking table, as HTML: a row per item, the lenses' priorities in cells.
     assert!(results.contains("<h3>Priority ranking (Borda count)</h3>"), "{results}");
     assert!(results.contains("<th>item</th><th>urgency</th><th>impact</th>"), "{results}");
@@ -131,7 +131,9 @@ fn every_run_is_kept_listed_shown_and_exported() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(
-        html.starts_with("<!doctype html>") && html.contains("Outcome: Completed") && html.contains("judge answer")
+        html.starts_with("<!doctype html>")
+            && html.contains("<h2 id=\"outcome\">Completed</h2>")
+            && html.contains("judge answer")
     );
 
     let out = env.agon(&server, &["show", "nope"]);

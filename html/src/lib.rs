@@ -1,8 +1,10 @@
 //! # agon-html: Markdown to HTML that is safe to put in a page
 //!
 //! One renderer for every page agon writes: the browser demo shows each
-//! turn, the synthesis and the protocol's results through it, and the CLI's
-//! HTML export its results. The text is untrusted (models wrote it), so:
+//! turn, the synthesis and the protocol's results through it, and
+//! [`session_page`] builds the one-file page of a debate that the CLI's
+//! `agon export --format html` writes and the browser page offers for
+//! download. The text is untrusted (models wrote it), so:
 //!
 //! - raw HTML, block or inline, comes out as escaped text, never markup;
 //! - a link is a link only when its destination is `http:`, `https:`,
@@ -17,6 +19,9 @@
 //! CommonMark with tables and strikethrough; no heading attributes, no
 //! metadata blocks, no math, no task-list checkboxes.
 
+mod page;
+
+pub use page::{CSP, session_page};
 use pulldown_cmark::{Alignment, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd, html};
 
 /// `markdown` as an HTML fragment that can run nothing and load nothing.

@@ -220,13 +220,30 @@ impl Council {
     /// it made any. The core escaped every model-written text in them.
     #[wasm_bindgen(js_name = picturesHtml)]
     pub fn pictures_html(&self) -> Option<String> {
+        let all = self.pictures()?;
+        Some(all.into_iter().map(|(name, svg)| format!("<figure data-name=\"{name}\">{svg}</figure>")).collect())
+    }
+
+    /// The debate as one self-contained page to forward, the same page
+    /// `agon export --format html` writes (agon-html's `session_page`):
+    /// outcome and synthesis first, replies rendered, results, pictures,
+    /// rounds, usage.
+    #[wasm_bindgen(js_name = pageHtml)]
+    pub fn page_html(&self) -> Option<String> {
+        let pictures = self.pictures()?;
+        self.with_session(|s| agon_html::session_page(&s.transcript(), &s.results_markdown(), &pictures))
+    }
+
+    /// (file name, SVG) of every picture: the core's, then this page's call timeline.
+    fn pictures(&self) -> Option<Vec<(String, String)>> {
         let state = self.state.borrow();
         let session = state.session.as_ref()?;
-        let mut all = picture::pictures(&session.transcript());
-        if let Some(svg) = picture::timeline(&state.timings) {
+        let transcript = session.transcript();
+        let mut all = picture::pictures(&transcript);
+        if let Some(svg) = picture::timeline(&state.timings, &transcript.question) {
             all.push(("timeline.svg".to_string(), svg));
         }
-        Some(all.into_iter().map(|(name, svg)| format!("<figure data-name=\"{name}\">{svg}</figure>")).collect())
+        Some(all)
     }
 
     /// The journal: the spec, then every reply or failure so far.

@@ -3,6 +3,7 @@
 // Needs the built page (scripts/build-web.sh), the test server binary, and
 // OPENAI_BASE_URL pointing at the local SmolLM2 server (scripts/test-web.sh
 // provides all three).
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -16,9 +17,10 @@ import { startTestServer } from './test_server.mjs';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = join(root, 'target/web-demo');
 const golden = join(root, 'tests/golden');
-// The README's picture of the page: every run of the real-model test takes it again, so it shows
-// the page as it is (AGON_WEB_SCREENSHOT puts it elsewhere).
-const screenshot = process.env.AGON_WEB_SCREENSHOT ?? join(root, 'web-demo/screenshot.png');
+// The README's picture of the page, taken by the replayed-debate test below: written there only
+// with AGON_BLESS=1 (then look at it); otherwise taken into target/web-demo/, to show it still can be.
+const blessing = process.env.AGON_BLESS === '1';
+const screenshot = join(root, 'web-demo/screenshot.png');
 // The docs' pictures screenshots: AGON_PICTURES_SCREENSHOTS=docs/src/images rewrites them.
 const pictureShots = process.env.AGON_PICTURES_SCREENSHOTS ?? dist;
 
@@ -802,7 +804,7 @@ test('Stop while a person is asked ends the run at once; the journal keeps the a
   await context.close();
 });
 
-test('a debate against the real local model streams into the page and ends with a synthesis (saves a screenshot)', async () => {
+test('a debate against the real local model streams into the page and ends with a synthesis', async () => {
   const endpoint = process.env.OPENAI_BASE_URL;
   assert.ok(endpoint, 'set OPENAI_BASE_URL to the local model (scripts/test-web.sh does)');
   const { page, context } = await openDemo();
@@ -822,7 +824,142 @@ test('a debate against the real local model streams into the page and ends with 
   const synthesis = await page.locator('#synthesis .card .text').textContent();
   assert.ok(synthesis.trim().length > 0, 'the judge wrote a synthesis');
   assert.ok(await page.locator('.card.role-challenger').count() > 0, 'the challenger is marked');
-  await page.screenshot({ path: screenshot, fullPage: true });
+  await page.screenshot({ path: join(dist, 'local-model.png'), fullPage: true });
   await assertNoCspViolation(page);
   await context.close();
+});
+
+/**
+ * Each label of the form and the field it names, as boxes: the field's box is
+ * the form's cell that holds it (the key's row, the files' drop zone).
+ */
+async function formCells(page) {
+  return page.evaluate(() => {
+    const form = document.querySelector('#debate-form');
+    const box = (e) => { const r = e.getBoundingClientRect(); return { left: r.left, top: r.top, bottom: r.bottom, right: r.right }; };
+    return [...form.querySelectorAll(':scope > label[for]')].map((label) => {
+      let cell = document.getElementById(label.htmlFor);
+      while (cell.parentElement !== form) cell = cell.parentElement;
+      return { label: label.textContent.trim(), at: box(label), field: box(cell) };
+    });
+  });
+}
+
+/** Every label beside its field (wide) or right above it (narrow), all in one column, fields in the other. */
+function assertAligned(cells, narrow, when) {
+  assert.ok(cells.length >= 12, `${when}: ${cells.length} labelled fields`);
+  const labelsLeft = new Set(cells.map((c) => Math.round(c.at.left)));
+  const fieldsLeft = new Set(cells.map((c) => Math.round(c.field.left)));
+  assert.equal(labelsLeft.size, 1, `${when}: every label in one column: ${JSON.stringify(cells.map((c) => [c.label, c.at.left]))}`);
+  assert.equal(fieldsLeft.size, 1, `${when}: every field in one column: ${JSON.stringify(cells.map((c) => [c.label, c.field.left]))}`);
+  for (const { label, at, field } of cells) {
+    if (narrow) {
+      assert.ok(at.bottom <= field.top + 1 && field.top - at.bottom < 16, `${when}: ${label} right above its field: ${JSON.stringify({ at, field })}`);
+    } else {
+      assert.ok(at.right <= field.left, `${when}: ${label} left of its field: ${JSON.stringify({ at, field })}`);
+      // Centred on the same row: the label's middle within the field's height.
+      const middle = (at.top + at.bottom) / 2;
+      assert.ok(middle > field.top && middle < field.bottom, `${when}: ${label} beside its field: ${JSON.stringify({ at, field })}`);
+    }
+  }
+}
+
+test('every label of the form sits beside its field, with the follow-up note hidden and shown, wide and narrow', async () => {
+  for (const [width, narrow] of [[1200, false], [390, true]]) {
+    const { page, context } = await openDemo();
+    await page.setViewportSize({ width, height: 900 });
+    assertAligned(await formCells(page), narrow, `${width} px, no follow-up`);
+    // A debate ended (reopened from its journal): Ask a follow-up shows the note above the question.
+    await replay(page, 'round-robin-three-seats');
+    await page.getByRole('button', { name: 'Ask a follow-up' }).click();
+    const note = page.locator('#follows-note');
+    assert.equal(await note.isVisible(), true);
+    assertAligned(await formCells(page), narrow, `${width} px, following up`);
+    // The note sits in the fields' column, on a row of its own just above the question.
+    const [noteBox, question] = await Promise.all([note.boundingBox(), page.locator('#question').boundingBox()]);
+    const cells = await formCells(page);
+    assert.equal(Math.round(noteBox.x), Math.round(cells[0].field.left), `${width} px: the note in the fields' column`);
+    assert.ok(noteBox.y + noteBox.height <= question.y, `${width} px: the note above the question`);
+    await context.close();
+  }
+});
+
+test('Download page (HTML): an opened journal gives the page agon export writes, byte for byte; it reads on a phone under its strict CSP', async () => {
+  const cases = (await readdir(join(root, 'tests/html'))).filter((f) => f.endsWith('.html')).map((f) => f.replace('.html', ''));
+  assert.ok(cases.length >= 5, cases.join());
+  for (const name of cases) {
+    const { page, context } = await openDemo();
+    await replay(page, name);
+    const html = await download(page, 'Download page (HTML)');
+    assert.equal(html, await readFile(join(root, 'tests/html', `${name}.html`), 'utf8'), `${name}: the page`);
+    await context.close();
+
+    // The page alone, as a phone shows it: no request, no CSP violation, its style applied, nothing wider than the screen.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, javaScriptEnabled: true });
+    const view = await phone.newPage();
+    const requested = [];
+    view.on('request', (request) => requested.push(request.url()));
+    const dir = await mkdtemp(join(tmpdir(), 'agon-page-'));
+    try {
+      await writeFile(join(dir, 'debate.html'), html);
+      await view.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          (window.cspViolations ??= []).push(`${e.violatedDirective} ${e.blockedURI}`);
+        });
+      });
+      await view.goto(`file://${join(dir, 'debate.html')}`);
+      const seen = await view.evaluate(() => ({
+        violations: window.cspViolations ?? [],
+        overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        styled: getComputedStyle(document.querySelector('.outcome')).borderTopStyle,
+        first: document.querySelector('main > section').className,
+        rawMarkdown: [...document.querySelectorAll('.reply')].filter((r) => /\*\*|(^|\n)#+ /.test(r.innerText)).length,
+      }));
+      assert.deepEqual(seen.violations, [], `${name}: nothing the CSP refused`);
+      assert.ok(seen.overflow <= 0, `${name}: ${seen.overflow} px wider than a phone`);
+      assert.equal(seen.styled, 'solid', `${name}: the page's own style applies under its CSP`);
+      assert.match(seen.first, /^outcome /, `${name}: the outcome first`);
+      assert.equal(seen.rawMarkdown, 0, `${name}: every reply rendered`);
+      assert.deepEqual(requested.filter((url) => !url.startsWith('file:')), [], `${name}: the page loads nothing`);
+    } finally {
+      await phone.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('the README screenshot: a debate replayed from a published log (MAD, gpt-3.5-turbo) reads well, the form aligned', async () => {
+  // Real replies, served in order by the test server under the seats' names; source and licence in the fixture.
+  const fixture = JSON.parse(await readFile(join(root, 'web-demo/tests/fixtures/mad-translation-debate.json'), 'utf8'));
+  const models = Object.fromEntries(Object.entries(fixture.replies).map(([name, replies]) => [name, { replies }]));
+  const server = await startTestServer({ models });
+  try {
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'affirmative, negative', Judge: 'judge', Protocol: 'round-robin',
+      Rounds: '2', 'Max tokens': '1024', Question: fixture.question,
+    });
+    assert.match(await runDebate(page, 60_000), /Completed/);
+    // Every reply the page shows is one of the log's, whole: nothing was the test server's own.
+    const shown = await page.locator('.card .text').allInnerTexts();
+    const written = Object.values(fixture.replies).flat();
+    assert.equal(shown.length, written.length);
+    for (const text of shown) {
+      assert.ok(written.some((reply) => reply.replace(/\s+/g, ' ').trim() === text.replace(/\s+/g, ' ').trim()), text);
+    }
+    assertAligned(await formCells(page), false, 'the screenshot');
+    await assertNoCspViolation(page);
+    // Every round in view, as a reader would look back over the debate.
+    await page.getByRole('tab', { name: 'All rounds' }).click();
+    assert.equal(await page.locator('#rounds-view .card').count(), 4);
+    if (blessing) {
+      // The question is Chinese: without a font that has its glyphs the picture would show empty boxes.
+      const fonts = execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8' });
+      assert.ok(fonts.trim(), 'no font with Chinese glyphs: scripts/setup-web.sh installs fonts-wqy-microhei');
+    }
+    await page.screenshot({ path: blessing ? screenshot : join(dist, 'screenshot.png'), fullPage: true });
+    await context.close();
+  } finally {
+    server.stop();
+  }
 });

@@ -593,6 +593,7 @@ function download(what) {
   const [text, name, type] = {
     markdown: [council.transcriptMarkdown(), 'debate.md', 'text/markdown'],
     json: [council.transcriptJson(), 'debate.json', 'application/json'],
+    page: [council.pageHtml(), 'debate.html', 'text/html'],
     journal: [council.journal(), 'debate.ndjson', 'application/x-ndjson'],
   }[what];
   save(text, name, type);

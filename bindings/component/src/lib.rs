@@ -150,8 +150,8 @@ impl Guest for Engine {
         }
     }
 
-    fn timeline_svg(timings_ndjson: String) -> Option<String> {
-        agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson))
+    fn timeline_svg(timings_ndjson: String, question: String) -> Option<String> {
+        agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson), &question)
     }
 }
 

@@ -30,4 +30,7 @@ for (const case_ of cases) {
 test("timings draw the blessed timeline; none draw nothing", () => {
   assert.equal(timelineSvg(read("pictures/timeline/timings.ndjson")), read("pictures/timeline/timeline.svg"));
   assert.equal(timelineSvg(""), null);
+  // The debate's question heads it, escaped.
+  const headed = timelineSvg(read("pictures/timeline/timings.ndjson"), "Ship <it> on Friday?");
+  assert.match(headed, /<text class="question" x="8" y="38" fill="#333333">Ship &lt;it&gt; on Friday\?<\/text>/);
 });

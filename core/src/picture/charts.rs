@@ -32,20 +32,22 @@ const LABEL_W: u32 = 210;
 const PLOT_W: u32 = 200;
 const WIDTH: u32 = 660;
 const ROW_H: u32 = 28;
-const TOP: u32 = 34;
+/// Under the heading: the bars start at the top of the drawing.
+const TOP: u32 = 4;
 
 /// Every chart `t`'s results allow, as (result key, SVG), in key order.
 pub fn charts(t: &Transcript) -> Vec<(String, String)> {
-    t.results.iter().filter_map(|(key, value)| chart(&t.protocol, key, value).map(|svg| (key.clone(), svg))).collect()
+    t.results.iter().filter_map(|(key, value)| chart(t, key, value).map(|svg| (key.clone(), svg))).collect()
 }
 
-fn chart(protocol: &str, key: &str, value: &Value) -> Option<String> {
+fn chart(t: &Transcript, key: &str, value: &Value) -> Option<String> {
     use crate::protocol::document::borda_aggregate::Part;
-    match (protocol, key) {
-        ("priority-vote", "ranking") => borda(value),
-        ("comparative", "scorecard") => scorecard(value),
+    let question = t.question.as_str();
+    match (t.protocol.as_str(), key) {
+        ("priority-vote", "ranking") => borda(value, question),
+        ("comparative", "scorecard") => scorecard(value, question),
         // ranked's aggregate, and any document's Borda standings.
-        _ if Part::of(value) == Some(Part::Standings) => aggregate(value),
+        _ if Part::of(value) == Some(Part::Standings) => aggregate(value, question),
         _ => None,
     }
 }
@@ -63,7 +65,7 @@ fn word(v: &Value) -> String {
     }
 }
 
-fn borda(value: &Value) -> Option<String> {
+fn borda(value: &Value, question: &str) -> Option<String> {
     let mut bars = Vec::new();
     for row in value.as_array()? {
         let score = num(&row["score"])?;
@@ -83,10 +85,11 @@ fn borda(value: &Value) -> Option<String> {
     }
     let flagged = bars.iter().filter(|b| b.flagged).count();
     let title = format!("Priority vote: Borda scores of {} items, {} flagged", bars.len(), flagged);
-    Some(draw("agon-chart-ranking", &title, &bars, &[], "hatched: the lenses disagree by two levels or more"))
+    let footnote = "hatched: the lenses disagree by two levels or more";
+    Some(draw("agon-chart-ranking", &svg::Heading { title: &title, question }, &bars, &[], footnote))
 }
 
-fn aggregate(value: &Value) -> Option<String> {
+fn aggregate(value: &Value, question: &str) -> Option<String> {
     let mut bars = Vec::new();
     for row in value.as_array()? {
         bars.push(Bar {
@@ -97,10 +100,10 @@ fn aggregate(value: &Value) -> Option<String> {
         });
     }
     let title = format!("Ranked: aggregate points of {} responses", bars.len());
-    Some(draw("agon-chart-aggregate", &title, &bars, &[], ""))
+    Some(draw("agon-chart-aggregate", &svg::Heading { title: &title, question }, &bars, &[], ""))
 }
 
-fn scorecard(value: &Value) -> Option<String> {
+fn scorecard(value: &Value, question: &str) -> Option<String> {
     let criteria = value["criteria"].as_array()?;
     let options = value["options"].as_object()?;
     let recommended = value["recommendation"].as_str().unwrap_or_default();
@@ -120,14 +123,15 @@ fn scorecard(value: &Value) -> Option<String> {
     let legend: Vec<String> =
         criteria.iter().map(|c| format!("{} (weight {})", word(&c["name"]), word(&c["weight"]))).collect();
     let title = format!("Comparative: weighted scorecard of {} options over {} criteria", bars.len(), criteria.len());
-    Some(draw("agon-chart-scorecard", &title, &bars, &legend, "each part: weight × score"))
+    let heading = svg::Heading { title: &title, question };
+    Some(draw("agon-chart-scorecard", &heading, &bars, &legend, "each part: weight × score"))
 }
 
 fn fmt(v: f64) -> String {
     svg::Fixed(v, if v.fract() == 0.0 { 0 } else { 2 }).to_string()
 }
 
-fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) -> String {
+fn draw(id: &str, heading: &svg::Heading, bars: &[Bar], legend: &[String], footnote: &str) -> String {
     let max = bars.iter().map(Bar::total).fold(0.0_f64, f64::max);
     let legend_rows = legend.len() as u32 + u32::from(!footnote.is_empty());
     let height = TOP + bars.len() as u32 * ROW_H + 10 + legend_rows * 22;
@@ -139,10 +143,9 @@ fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) 
         })
         .collect();
     let mut out = String::new();
-    svg::open(&mut out, id, WIDTH, height, title, &format!("{}.", desc.join("; ")));
+    svg::open_headed(&mut out, id, WIDTH, height, heading, &format!("{}.", desc.join("; ")));
     let hatch = format!("{id}-hatch");
     svg::hatch(&mut out, &hatch, "#ffffff");
-    let _ = writeln!(out, "<text x=\"8\" y=\"20\" font-weight=\"bold\">{}</text>", svg::text(title, 80));
     for (row, bar) in bars.iter().enumerate() {
         let y = TOP + row as u32 * ROW_H;
         let _ = writeln!(out, "<text x=\"8\" y=\"{}\">{}</text>", y + 18, svg::text(&bar.label, 28));
@@ -180,7 +183,7 @@ fn draw(id: &str, title: &str, bars: &[Bar], legend: &[String], footnote: &str) 
     if !footnote.is_empty() {
         let _ = writeln!(out, "<text x=\"8\" y=\"{}\" fill=\"#444444\">{}</text>", y + 13, svg::escape(footnote));
     }
-    svg::close(&mut out);
+    svg::close_headed(&mut out);
     out
 }
 
@@ -216,6 +219,9 @@ mod tests {
         assert!(svg.contains("width=\"100.0\""), "half the score, half the bar");
         assert!(svg.contains("#2 Fix &lt;the&gt; pipeline") && svg.contains("⚑ gap: impact P2, urgency P0"));
         assert!(svg.contains("1 flagged"), "{svg}");
+        // Its title and the debate's question are drawn above the bars, once.
+        assert_eq!(svg.matches(">Priority vote: Borda scores of 2 items, 1 flagged</text>").count(), 1, "the heading");
+        assert!(svg.contains("<text class=\"question\" x=\"8\" y=\"38\" fill=\"#333333\">q</text>"), "{svg}");
     }
 
     #[test]

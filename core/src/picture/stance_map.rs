@@ -52,7 +52,8 @@ pub fn stance_map(t: &Transcript) -> Option<String> {
 
     let mut out = String::new();
     let title = format!("Stance map: {} seats over {} consensus checks", seats.len(), cols);
-    svg::open(&mut out, "agon-stance", width, height, &title, &describe(t));
+    let heading = svg::Heading { title: &title, question: &t.question };
+    svg::open_headed(&mut out, "agon-stance", width, height, &heading, &describe(t));
     svg::hatch(&mut out, "agon-stance-hatch", "#9e9e9e");
 
     for (i, check) in t.consensus.iter().enumerate() {
@@ -83,7 +84,7 @@ pub fn stance_map(t: &Transcript) -> Option<String> {
         let _ = writeln!(out, "<text x=\"8\" y=\"{}\">{}</text>", TOP + row as u32 * CELL_H + 20, svg::text(seat, 15));
     }
     legend(&mut out, grid_bottom + 12);
-    svg::close(&mut out);
+    svg::close_headed(&mut out);
     Some(out)
 }
 
@@ -324,6 +325,18 @@ a is the challenger, not counted."
         assert!(
             svg.contains("Round 3: 3 of 3 counted seats agree; c is the challenger, not counted; consensus reached.")
         );
+    }
+
+    #[test]
+    fn stands_alone_with_its_title_and_question_in_view() {
+        let mut t = sample();
+        t.question = "Should we ship on Friday?".into();
+        let svg = stance_map(&t).unwrap();
+        assert!(svg.contains("font-weight=\"bold\">Stance map: 4 seats over 3 consensus checks</text>"), "{svg}");
+        assert!(
+            svg.contains("<text class=\"question\" x=\"8\" y=\"38\" fill=\"#333333\">Should we ship on Friday?</text>")
+        );
+        assert!(svg.contains("<desc id=\"agon-stance-desc\">Question: Should we ship on Friday? Round 1:"), "{svg}");
     }
 
     #[test]

@@ -53,8 +53,9 @@ pub fn timings_from_ndjson(text: &str) -> Vec<CallTiming> {
     text.lines().filter_map(|l| crate::json_read::from_str(l).ok()).collect()
 }
 
-/// The timeline of `timings`, or `None` when there are none.
-pub fn timeline(timings: &[CallTiming]) -> Option<String> {
+/// The timeline of `timings`, or `None` when there are none. `question`, the
+/// debate's, is shown above it (empty: none shown).
+pub fn timeline(timings: &[CallTiming], question: &str) -> Option<String> {
     if timings.is_empty() {
         return None;
     }
@@ -76,7 +77,8 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
     let mut out = String::new();
     let title =
         format!("Call timeline: {} call attempts by {} seats over {}", calls.len(), seats.len(), secs(end - start));
-    svg::open(&mut out, "agon-timeline", WIDTH, height, &title, &describe(&calls, &seats, end - start));
+    let heading = svg::Heading { title: &title, question };
+    svg::open_headed(&mut out, "agon-timeline", WIDTH, height, &heading, &describe(&calls, &seats, end - start));
     svg::hatch(&mut out, "agon-timeline-hatch", "#ffffff");
 
     let step = tick_step(end - start);
@@ -140,7 +142,7 @@ pub fn timeline(timings: &[CallTiming]) -> Option<String> {
         x + 23,
         y + 13
     );
-    svg::close(&mut out);
+    svg::close_headed(&mut out);
     Some(out)
 }
 
@@ -227,7 +229,7 @@ mod tests {
             fb,
             call(4, "judge", 4_000, 6_000, true),
         ];
-        let svg = timeline(&timings).unwrap();
+        let svg = timeline(&timings, "").unwrap();
         assert_eq!(svg.matches("<g class=\"call ").count(), 5);
         assert_eq!(svg.matches("class=\"call failed\"").count(), 2);
         assert_eq!(svg.matches("class=\"call fallback\"").count(), 1);
@@ -244,7 +246,7 @@ mod tests {
 
     #[test]
     fn none_without_timings_and_torn_lines_are_skipped() {
-        assert_eq!(timeline(&[]), None);
+        assert_eq!(timeline(&[], "q"), None);
         let line = serde_json::to_string(&call(1, "a", 0, 5, true)).unwrap();
         let parsed = timings_from_ndjson(&format!("{line}\n{{\"id\": 2, \"se"));
         assert_eq!(parsed, vec![call(1, "a", 0, 5, true)]);
@@ -254,14 +256,27 @@ mod tests {
     fn same_timings_same_bytes_in_any_order() {
         let a = vec![call(1, "a", 0, 10, true), call(2, "b", 0, 20, true)];
         let b = vec![a[1].clone(), a[0].clone()];
-        assert_eq!(timeline(&a), timeline(&b));
+        assert_eq!(timeline(&a, "q"), timeline(&b, "q"));
+    }
+
+    #[test]
+    fn the_debate_s_question_heads_it() {
+        let question = format!("Which {} is faster?", "database ".repeat(40));
+        let svg = timeline(&[call(1, "a", 0, 10, true)], &question).unwrap();
+        let lines: Vec<&str> = svg.lines().filter(|l| l.starts_with("<text class=\"question\"")).collect();
+        assert_eq!(lines.len(), 3, "a long question takes three lines, then is shortened: {svg}");
+        assert!(
+            lines[0].ends_with(">Which database database database database database database database database</text>")
+        );
+        assert!(lines[2].ends_with("database…</text>"), "{}", lines[2]);
+        assert!(svg.contains(">Call timeline: 1 call attempts by 1 seats over 0.0 s</text>"));
     }
 
     #[test]
     fn hostile_seat_and_model_names_stay_text() {
         let mut c = call(1, "<script>alert(1)</script>", 0, 10, true);
         c.model = format!("</svg>\"\u{1b}[31m{}", "m".repeat(1 << 20));
-        let svg = timeline(&[c]).unwrap();
+        let svg = timeline(&[c], "</svg><script>").unwrap();
         assert!(!svg.contains("<script") && !svg.contains('\u{1b}') && svg.matches("</svg>").count() == 1);
         assert!(svg.len() < 10_000);
     }

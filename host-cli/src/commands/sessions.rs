@@ -78,9 +78,12 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
         ExportFormat::Md => sanitize::terminal(&session_document(id, Kind::Markdown)?).into_owned(),
         ExportFormat::Json => output::json_text(&session_document(id, Kind::Json)?).into_owned(),
         ExportFormat::Html => {
-            let json: serde_json::Value = serde_json::from_str(&session_document(id, Kind::Json)?)?;
             let (results, pictures) = session_rendered(id)?;
-            agon_cli::export::html(&json, &results, &pictures)
+            agon_cli::export::html(&session_document(id, Kind::Json)?, &results, &pictures)?
+        }
+        ExportFormat::Svg => {
+            let (_, svg) = agon_cli::export::main_picture(session_rendered(id)?.1).map_err(bad)?;
+            sanitize::terminal(&svg).into_owned()
         }
         ExportFormat::Adr => {
             let json: serde_json::Value = serde_json::from_str(&session_document(id, Kind::Json)?)?;

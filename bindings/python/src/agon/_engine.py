@@ -535,11 +535,11 @@ def protocols() -> list[dict[str, str]]:
     return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
 
 
-def timeline_svg(timings_ndjson: str) -> Optional[str]:
+def timeline_svg(timings_ndjson: str, question: str = "") -> Optional[str]:
     """The call timeline as SVG, from call timings as NDJSON (one ``CallTiming`` object a
-    line, as the CLI's ``timings.ndjson``); ``None`` when there are none. A line that
-    cannot be read is skipped."""
-    svg = _Instance().call("timeline-svg", timings_ndjson)
+    line, as the CLI's ``timings.ndjson``), headed by the debate's ``question`` (empty:
+    none shown); ``None`` when there are none. A line that cannot be read is skipped."""
+    svg = _Instance().call("timeline-svg", timings_ndjson, question)
     return svg if isinstance(svg, str) else None
 
 
