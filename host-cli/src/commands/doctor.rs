@@ -43,7 +43,7 @@ pub fn doctor(config: &Config, extra: &[String], asked: Asked) -> Result<u8> {
         let check = agon_cli::doctor::check_all(&[model], &mut probe, &endpoint, agon_cli::doctor::now()).remove(0);
         if asked.json {
             let line = serde_json::json!({"kind": "check", "model": check.model, "healthy": check.healthy, "key_refused": check.key_refused(), "detail": check.detail});
-            safe_println!("{}", agon_cli::output::json_text(&line.to_string()));
+            agon_cli::closed_pipe::line_out(&agon_cli::output::json_text(&line.to_string()));
         } else {
             let state = match (check.healthy, check.key_refused()) {
                 (true, _) => "ok  ",
