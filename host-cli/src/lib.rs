@@ -6,6 +6,7 @@ pub mod batch;
 pub mod bounded;
 pub mod catalog;
 pub mod cli;
+pub mod closed_pipe;
 pub mod compete_eval;
 pub mod compete_history;
 pub mod config;

@@ -42,7 +42,7 @@ pub(crate) const DEF: Definition = Definition {
         OptionInfo {
             name: "triggers",
             kind: OptionKind::Data,
-            default: "seed 001's topics: architecture, security, migration, executives, incidents",
+            default: "built-in topics: architecture, security, migration, executives, incidents",
             help: Cow::Borrowed(
                 "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one; given, they replace the built-in ones.",
             ),

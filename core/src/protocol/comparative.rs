@@ -32,7 +32,7 @@ pub(crate) const DEF: Definition = Definition {
             name: "compete",
             kind: OptionKind::Choice(&["compete", "single"]),
             default: "compete",
-            help: Cow::Borrowed("single: no advocates; the judge scores the options alone (seed 001's escape hatch)."),
+            help: Cow::Borrowed("single: no advocates; the judge scores the options alone (one call, no debate)."),
         },
     ],
     parts: |options| options.get("options").and_then(serde_json::Value::as_array).map_or(0, Vec::len),
