@@ -113,7 +113,7 @@ fn resolve(pattern: &str, scope: &FileScope, named: &str) -> Result<Vec<(String,
             if given.components().any(|c| c == Component::ParentDir) {
                 return Err(format!("files: '{pattern}' leaves its folder with '..': name files inside the roots"));
             }
-            Some(roots.first().ok_or("files: the server has no root to read files from")?)
+            Some(roots.first().ok_or_else(|| format!("files: no file is read: {NO_ROOT}"))?)
         }
     };
     let full = match base {
@@ -181,6 +181,13 @@ fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<(String, Path
         };
         return Err(format!("files: '{pattern}' {how}; the server reads files only inside {}", shown_roots(roots)));
     };
+    let inside = real.strip_prefix(root).unwrap_or(&real);
+    if let Some(name) = kept_back(inside) {
+        return Err(format!(
+            "files: '{pattern}' is under '{name}', which the server never reads (dotfiles, key folders and \
+             private keys); start it with a --root that names that folder to share it"
+        ));
+    }
     // Shown as the caller named it, relative to its root: no machine's folders in a prompt.
     let named = if path.starts_with(root) { path.strip_prefix(root) } else { real.strip_prefix(root) };
     let shown = named.unwrap_or(&real).to_string_lossy().into_owned();
@@ -192,20 +199,62 @@ fn shown_roots(roots: &[PathBuf]) -> String {
 }
 
 /// An MCP server's roots, checked and made canonical: each must be a folder.
+/// Without `--root`, the working folder is the root, unless it is `/` or the
+/// home folder: a client that starts servers there (Claude Desktop starts
+/// them in `/`) did not choose it, and every key and dotfile of the machine
+/// is under it. Then there is no root, and no file is read until the server
+/// is started with `--root`.
 pub fn roots(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let given = if given.is_empty() { vec![PathBuf::from(".")] } else { given.to_vec() };
-    given
-        .iter()
-        .map(|dir| {
-            let real = std::fs::canonicalize(dir).map_err(|e| format!("--root {}: {e}", dir.display()))?;
-            if !real.is_dir() {
-                return Err(format!("--root {}: not a folder", dir.display()));
-            }
-            Ok(real)
-        })
-        .collect()
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let here = std::env::current_dir().map_err(|e| format!("the working folder: {e}"))?;
+    roots_from(given, &here, home.as_deref())
 }
 
+fn roots_from(given: &[PathBuf], here: &Path, home: Option<&Path>) -> Result<Vec<PathBuf>, String> {
+    let canonical = |dir: &Path, flag: &str| {
+        let real = std::fs::canonicalize(dir).map_err(|e| format!("{flag} {}: {e}", dir.display()))?;
+        if !real.is_dir() {
+            return Err(format!("{flag} {}: not a folder", dir.display()));
+        }
+        Ok(real)
+    };
+    if given.is_empty() {
+        let here = canonical(here, "the working folder")?;
+        let home = home.and_then(|h| std::fs::canonicalize(h).ok());
+        if here.parent().is_none() || Some(&here) == home.as_ref() {
+            return Ok(Vec::new());
+        }
+        return Ok(vec![here]);
+    }
+    given.iter().map(|dir| canonical(dir, "--root")).collect()
+}
+
+/// What the server says at start-up about where it reads files.
+pub fn roots_line(roots: &[PathBuf]) -> String {
+    match roots {
+        [] => format!("agon mcp: no file is read: {NO_ROOT}"),
+        roots => format!(
+            "agon mcp: files are read only inside {} (not dotfiles or key files, unless a root names them)",
+            shown_roots(roots)
+        ),
+    }
+}
+
+/// Why a server without roots reads no file, and what to do.
+const NO_ROOT: &str = "the server was started in / or the home folder without --root; start it with \
+--root DIR (the project's folder) to let calls name files";
+
+/// Files a root never gives unless it names them itself: anything under a
+/// dotted name (`.env`, `.ssh`, `.aws`, `.gnupg`, `.git`, `.npmrc`, …) and
+/// private keys by their usual names. A model asks for these files by path,
+/// and whatever is read is quoted to every provider on the panel.
+fn kept_back(inside: &Path) -> Option<String> {
+    const KEYS: [&str; 5] = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk"];
+    inside.components().find_map(|c| {
+        let name = c.as_os_str().to_string_lossy();
+        (name.starts_with('.') || KEYS.contains(&name.as_ref())).then(|| name.into_owned())
+    })
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +343,46 @@ mod tests {
         let mut endless = |limit: u64| Ok(vec![b'a'; limit as usize]);
         let e = read(&["-".into()], &FileScope::WorkingFolder, &mut endless).unwrap_err();
         assert!(e.contains("standard input is over the cap of 524288 bytes"), "{e}");
+    }
+
+    #[test]
+    fn without_root_the_filesystem_root_and_home_give_no_file() {
+        let (dir, root) = tree();
+        let home = dir.path();
+        assert_eq!(roots_from(&[], Path::new("/"), Some(home)).unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(roots_from(&[], home, Some(home)).unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(roots_from(&[], &root, Some(home)).unwrap(), std::slice::from_ref(&root));
+        // Named, either is a root: the person chose it.
+        assert_eq!(roots_from(&[PathBuf::from("/")], home, Some(home)).unwrap(), [PathBuf::from("/")]);
+        let scope = FileScope::Roots(Vec::new());
+        let e = read(&["etc/passwd".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("no file is read") && e.contains("--root DIR"), "{e}");
+        let e = read(&["/etc/passwd".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("--root DIR"), "{e}");
+        assert!(roots_line(&[]).contains("--root"));
+        assert!(roots_line(std::slice::from_ref(&root)).contains(&root.display().to_string()));
+    }
+
+    #[test]
+    fn dotfiles_and_keys_are_read_only_when_a_root_names_them() {
+        let (_dir, root) = tree();
+        std::fs::write(root.join(".env"), "OPENAI_API_KEY=sk-secret\n").unwrap();
+        std::fs::create_dir_all(root.join(".ssh")).unwrap();
+        std::fs::write(root.join(".ssh/config"), "Host x\n").unwrap();
+        std::fs::write(root.join("id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join(".env"), root.join("notes.txt")).unwrap();
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let mut refused = vec![(".env", ".env"), (".ssh/config", ".ssh"), ("id_ed25519", "id_ed25519")];
+        if cfg!(unix) {
+            refused.extend([("notes.txt", ".env"), ("notes.*", ".env")]);
+        }
+        for (pattern, name) in refused {
+            let e = read(&[pattern.to_string()], &scope, &mut no_stdin).unwrap_err();
+            assert!(e.contains(&format!("is under '{name}', which the server never reads")), "{pattern}: {e}");
+        }
+        // A root that names the folder itself shares it.
+        let ssh = FileScope::Roots(vec![root.join(".ssh")]);
+        assert_eq!(read(&["config".into()], &ssh, &mut no_stdin).unwrap()[0].text, "Host x\n");
     }
 }

@@ -355,3 +355,78 @@ fn continue_follows_up_a_finished_session() {
     let shown = text(&mcp.answer(30, Duration::from_secs(60))["result"]);
     assert!(shown.contains(&format!("\"session\": \"{parent}\"")), "{shown}");
 }
+
+/// A client that starts servers in `/` (Claude Desktop) or the home folder
+/// chose no root: such a server reads no file until it is started with
+/// `--root`, and says so at start-up; dotfiles are never read.
+#[test]
+fn started_in_the_filesystem_root_or_home_it_reads_no_file_until_given_a_root() {
+    let env = Sandbox::new("mcp-stdio", "no-root");
+    let home = env.root.join("home");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    std::fs::write(home.join("notes.md"), "notes\n").unwrap();
+    let estimate = |id: u64, file: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "estimate", "arguments":
+            {"question": "q", "panel": ["openai/a", "openai/b"], "files": [file]}}})
+    };
+    for (folder, file) in [(std::path::Path::new("/"), "etc/passwd"), (home.as_path(), "notes.md")] {
+        let at = |cmd: &mut std::process::Command| {
+            cmd.current_dir(folder).env("HOME", &home);
+        };
+        let mut mcp = Mcp::start_with(&env, &[], None, at);
+        mcp.initialize();
+        mcp.send(estimate(10, file).to_string().as_bytes());
+        let result = mcp.answer(10, Duration::from_secs(60))["result"].clone();
+        assert_eq!(result["isError"], true, "{folder:?} {file}: {result}");
+        assert!(text(&result).contains("--root DIR"), "{result}");
+        assert!(!text(&result).contains("root:x:0"), "{result}");
+
+        // Said at start-up, on stderr.
+        let out = env
+            .command(env!("CARGO_BIN_EXE_agon"))
+            .arg("mcp")
+            .current_dir(folder)
+            .env("HOME", &home)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("agon mcp: no file is read") && stderr.contains("--root"), "{stderr}");
+    }
+    // Named, the home folder is a root; its dotfiles still are not read.
+    let mut mcp = Mcp::start_with(&env, &["--root", home.to_str().unwrap()], None, |_| {});
+    mcp.initialize();
+    mcp.send(estimate(11, "notes.md").to_string().as_bytes());
+    let result = mcp.answer(11, Duration::from_secs(60))["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    mcp.send(estimate(12, ".ssh/id_ed25519").to_string().as_bytes());
+    let result = mcp.answer(12, Duration::from_secs(60))["result"].clone();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text(&result).contains("is under '.ssh', which the server never reads"), "{result}");
+}
+
+/// Every tool's description and schema stays in the agent's context for the
+/// whole session: the whole `tools/list` answer costs under 2,000 tokens
+/// (characters / 4, as agon estimates tokens).
+#[test]
+fn the_tool_list_costs_under_two_thousand_tokens() {
+    let env = Sandbox::new("mcp-stdio", "tools-list");
+    let mut mcp = Mcp::start(&env, &[], None);
+    mcp.initialize();
+    mcp.send(br#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    let line = mcp.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["debate", "protocols", "estimate", "sessions", "show", "status", "continue", "resume"]);
+    let tokens = line.chars().count() / 4;
+    eprintln!("tools/list: {} bytes, about {tokens} tokens", line.len());
+    assert!(tokens < 2000, "tools/list is about {tokens} tokens ({} bytes)", line.len());
+    // Small, but still every argument a call needs, described.
+    let debate = &tools[0]["inputSchema"]["properties"];
+    for field in ["question", "context", "files", "protocol", "panel", "judge", "rounds", "max_cost", "options", "wait"]
+    {
+        assert!(debate[field]["description"].is_string(), "debate.{field} is not described: {debate}");
+    }
+}
