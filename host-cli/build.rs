@@ -11,7 +11,8 @@
 //! `src/engine.rs` embeds all three with `include_bytes!`.
 
 use std::env;
-use std::path::PathBuf;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
 
 #[path = "src/engine_config.rs"]
 mod engine_config;
@@ -45,10 +46,11 @@ fn main() -> anyhow::Result<()> {
             _ => "pulley64be",
         };
     println!("cargo:rustc-env=AGON_PULLEY_TARGET={pulley}");
-    let portable = precompile(&component, pulley)?;
+    let cache = target_dir.join("precompiled");
+    let portable = precompile(&component, pulley, &cache)?;
     std::fs::write(out.join("agon.pulley.cwasm.deflate"), miniz_oxide::deflate::compress_to_vec(&portable, 9))?;
     // A target Cranelift cannot compile for gets the Pulley code in both places.
-    let native = precompile(&component, &target).or_else(|_| precompile(&component, pulley))?;
+    let native = precompile(&component, &target, &cache).or_else(|_| precompile(&component, pulley, &cache))?;
     std::fs::write(out.join("agon.native.cwasm"), native)?;
     Ok(())
 }
@@ -56,10 +58,29 @@ fn main() -> anyhow::Result<()> {
 /// The component compiled for `target` with wasmtime's defaults and no CPU
 /// features beyond the target's baseline (an explicit target turns off the
 /// detection of the build machine's CPU).
-fn precompile(component: &[u8], target: &str) -> anyhow::Result<Vec<u8>> {
+///
+/// Kept in `cache` under a hash of the component and of everything wasmtime
+/// says makes compiled code compatible (its version, settings and target):
+/// clippy, test, release and packaging builds of one checkout, and other
+/// checkouts sharing the target directory, then compile each component once.
+fn precompile(component: &[u8], target: &str, cache: &Path) -> anyhow::Result<Vec<u8>> {
     let mut config = wasmtime::Config::new();
     config.target(target)?;
     engine_config::shared(&mut config);
     let engine = wasmtime::Engine::new(&config)?;
-    Ok(engine.precompile_component(component)?)
+    let mut key = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut key);
+    component.hash(&mut key);
+    let path = cache.join(format!("{target}-{:016x}.cwasm", key.finish()));
+    if let Ok(compiled) = std::fs::read(&path) {
+        return Ok(compiled);
+    }
+    let compiled = engine.precompile_component(component)?;
+    // Written whole under a scratch name, then renamed: a build killed midway
+    // never leaves a partial file that a later build would take.
+    std::fs::create_dir_all(cache)?;
+    let scratch = path.with_extension(format!("{}.partial", std::process::id()));
+    std::fs::write(&scratch, &compiled)?;
+    std::fs::rename(&scratch, &path)?;
+    Ok(compiled)
 }

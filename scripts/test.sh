@@ -2,6 +2,11 @@
 # Every test agon has, from a fresh clone: set-up, formatting, lints, the
 # workspace tests (core, component parity, CLI end to end against the test
 # server), then the end-to-end runs against the real local model.
+#
+#   scripts/test.sh           everything (what CI runs)
+#   scripts/test.sh --quick   the loop while changing the engine or the CLI:
+#                             rustfmt, clippy and the tests of agon-core and
+#                             agon-cli (a few minutes once built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +27,27 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 export CI=true
 step() { printf '\n=== %s\n' "$*" >&2; }
 
+quick=false
+case "${1:-}" in
+  --quick) quick=true ;;
+  "") ;;
+  *) echo "usage: scripts/test.sh [--quick]" >&2; exit 2 ;;
+esac
+
 step "set-up"
 scripts/setup.sh
+# Each test in its own process, two at a time (cargo-nextest, from setup.sh).
+nextest() { .venv/bin/cargo-nextest nextest run --no-fail-fast --cargo-quiet "$@"; }
+
+if $quick; then
+  step "rustfmt"
+  cargo fmt --all -- --check
+  step "clippy, agon-core and agon-cli (warnings denied)"
+  cargo clippy -p agon-core -p agon-cli --all-targets --quiet -- -D warnings
+  step "tests, agon-core and agon-cli"
+  nextest -p agon-core -p agon-cli
+  exit 0
+fi
 
 step "rustfmt"
 cargo fmt --all -- --check
@@ -38,10 +62,14 @@ step "the book (docs/): mdBook builds it; links, anchors and command marks check
 scripts/test-docs.sh
 
 step "workspace tests"
-cargo test --workspace --quiet
+nextest --workspace
+cargo test --workspace --doc --quiet
 
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
+
+step "the engine's instruction counts within their budgets (bench/instructions/budgets)"
+scripts/check-instructions.sh
 
 step "fuzzing, bounded"
 scripts/fuzz.sh 20

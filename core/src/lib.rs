@@ -71,6 +71,8 @@ mod spec;
 pub mod stance;
 mod transcript;
 mod vote;
+#[cfg(feature = "testing")]
+pub mod workload;
 
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};

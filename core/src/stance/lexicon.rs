@@ -36,10 +36,12 @@ pub(crate) fn agreement_target(w: &str) -> bool {
 
 /// Words that make a following agreement a denial: "I don't agree".
 pub(crate) fn negation(w: &str) -> bool {
-    is("not no never cannot hardly barely scarcely nor neither nobody none", w)
-        || w.ends_with("n't")
-        || is("dont cant wont didnt couldnt wouldnt shouldnt isnt doesnt", w)
+    is(NEGATIONS, w) || w.ends_with("n't")
 }
+
+/// The negating words (beside any ending in "n't"), apostrophes dropped too.
+pub(crate) const NEGATIONS: &str = "not no never cannot hardly barely scarcely nor neither nobody none \
+    dont cant wont didnt couldnt wouldnt shouldnt isnt doesnt";
 
 /// Between a negation and an agreement: "not fully" agreeing is agreeing in part.
 pub(crate) fn fullness(w: &str) -> bool {
@@ -166,14 +168,14 @@ pub(crate) fn discussion_target(w: &str) -> bool {
 
 /// Predicates that condemn what they describe.
 pub(crate) fn condemnation(w: &str) -> bool {
-    is(
-        "wrong mistake mistaken flawed misguided premature unworkable unrealistic naive naïve reckless dangerous \
-            unacceptable unsound untenable short-sighted shortsighted overlooks ignores underestimates overestimates \
-            fails infeasible inadequate insufficient unconvincing unpersuasive problematic misses error folly \
-            overstated overblown doomed broken weak risky costly",
-        w,
-    )
+    is(CONDEMNATIONS, w)
 }
+
+/// The words of [`condemnation`].
+pub(crate) const CONDEMNATIONS: &str = "wrong mistake mistaken flawed misguided premature unworkable unrealistic \
+    naive naïve reckless dangerous unacceptable unsound untenable short-sighted shortsighted overlooks ignores \
+    underestimates overestimates fails infeasible inadequate insufficient unconvincing unpersuasive problematic \
+    misses error folly overstated overblown doomed broken weak risky costly";
 
 /// Phrases after which agreement has been given up: "I no longer agree".
 pub(crate) const WITHDRAWN: &str = "no longer,not anymore,any more,anymore";
@@ -188,8 +190,29 @@ pub(crate) const COUNTED_HEADS: &str = "agree agreed agrees agreeing agreement c
 /// Whether `w` is one of the space-separated words of `list`. The lists are
 /// data, not `match` arms: in the wasm component a word costs its bytes, not
 /// a comparison's code.
-pub(crate) fn is(list: &str, w: &str) -> bool {
-    list.split(' ').any(|x| x == w)
+///
+/// The reader asks this for every word of every reply many times: each list
+/// is split and sorted once, on its first ask, and then searched by halves.
+/// (Scanning the list text on every ask was most of a debate's instructions.)
+pub(crate) fn is(list: &'static str, w: &str) -> bool {
+    words_of(list).binary_search(&w).is_ok()
+}
+
+/// `list`'s words, sorted: split once per list, kept for the life of the
+/// process. A list is known by its address and length (two literals may
+/// share bytes, a shorter one at the start of a longer one).
+fn words_of(list: &'static str) -> &'static [&'static str] {
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, PoisonError};
+    type Split = BTreeMap<(usize, usize), &'static [&'static str]>;
+    static SPLIT: Mutex<Split> = Mutex::new(BTreeMap::new());
+    let mut split = SPLIT.lock().unwrap_or_else(PoisonError::into_inner);
+    split.entry((list.as_ptr() as usize, list.len())).or_insert_with(|| {
+        let mut words: Vec<&'static str> = list.split(' ').filter(|w| !w.is_empty()).collect();
+        words.sort_unstable();
+        words.dedup();
+        Box::leak(words.into_boxed_slice())
+    })
 }
 
 /// First words of a `CONSENSUS:` value that deny it.
@@ -342,3 +365,20 @@ pub(crate) const NOT_ONLY: &str = "not only,not just,not merely";
 
 /// "It appears that", "it seems that": politeness before judging the others' work.
 pub(crate) const POLITE_HEDGES: &str = "appears seems";
+
+#[cfg(test)]
+mod is_tests {
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The sorted search answers as a scan of the list would.
+        #[test]
+        fn is_answers_as_scanning_the_list(
+            words in prop::collection::vec("[a-c']{1,4}", 0..12),
+            w in "[a-c' ]{0,5}",
+        ) {
+            let list: &'static str = Box::leak(words.join(" ").into_boxed_str());
+            prop_assert_eq!(super::is(list, &w), !w.is_empty() && list.split(' ').any(|x| x == w));
+        }
+    }
+}

@@ -253,36 +253,160 @@ pub(crate) fn rows() -> impl Iterator<Item = &'static Row> {
 }
 
 /// The word classes a phrase can name with `@`.
-pub(crate) fn class(name: &str, w: &str) -> bool {
-    match name {
-        // Whose answers: the other agents', theirs, both.
-        "theirs" => lx::is("agents others their both everyone's agent's other's theirs speakers models", w),
-        "ans" => lx::is(
-            "answer answers solution solutions reasoning response responses result results calculation calculations \
-                conclusion conclusions approach approaches logic analysis analyses explanation explanations \
-                expressions opinions strategies arguments insights work",
-            w,
-        ),
-        "be" => lx::is("is are was were", w),
-        // A stated answer: a number, or an option letter.
-        "value" => {
-            w.chars().next().is_some_and(|c| c.is_ascii_digit())
-                || (w.len() == 1 && w.chars().all(|c| ('a'..='e').contains(&c)))
-                || w == "boxed"
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    Theirs,
+    Ans,
+    Be,
+    Value,
+    Cited,
+    Adv,
+    Correct,
+    Condemn,
+    AgreedNoun,
+}
+
+/// Every class, in the order of their bits in a [`Facts`] mask.
+const CLASSES: [Class; 9] = [
+    Class::Theirs,
+    Class::Ans,
+    Class::Be,
+    Class::Value,
+    Class::Cited,
+    Class::Adv,
+    Class::Correct,
+    Class::Condemn,
+    Class::AgreedNoun,
+];
+
+impl Class {
+    fn named(name: &str) -> Option<Class> {
+        Some(match name {
+            "theirs" => Class::Theirs,
+            "ans" => Class::Ans,
+            "be" => Class::Be,
+            "value" => Class::Value,
+            "cited" => Class::Cited,
+            "adv" => Class::Adv,
+            "correct" => Class::Correct,
+            "condemn" => Class::Condemn,
+            "agreed_noun" => Class::AgreedNoun,
+            _ => return None,
+        })
+    }
+
+    /// The class's words, as space-separated lists.
+    fn lists(self) -> &'static [&'static str] {
+        match self {
+            // Whose answers: the other agents', theirs, both.
+            Class::Theirs => &["agents others their both everyone's agent's other's theirs speakers models"],
+            Class::Ans => &["answer answers solution solutions reasoning response responses result results \
+                calculation calculations conclusion conclusions approach approaches logic analysis analyses \
+                explanation explanations expressions opinions strategies arguments insights work"],
+            Class::Be => &["is are was were"],
+            Class::Value => &["boxed"],
+            // What the others said, named: the sentence cites them.
+            Class::Cited => &["agents agent agent's others other's opinions opinion previous provided"],
+            Class::Adv => &[lx::ADVERBS, "all both indeed each perfectly mathematically also clearly"],
+            Class::Correct => &["correct right accurate valid sound reasonable"],
+            Class::Condemn => {
+                &[lx::CONDEMNATIONS, "premature irresponsible ignore abandon abandoning hasty rash unwise"]
+            }
+            Class::AgreedNoun => &["facts fact points point ground premises premise items terms baseline scope basis \
+                assumptions data numbers parts elements issues matters"],
         }
-        // What the others said, named: the sentence cites them.
-        "cited" => lx::is("agents agent agent's others other's opinions opinion previous provided", w),
-        "adv" => lx::is(lx::ADVERBS, w) || lx::is("all both indeed each perfectly mathematically also clearly", w),
-        "correct" => lx::is("correct right accurate valid sound reasonable", w),
-        "condemn" => {
-            lx::condemnation(w) || lx::is("premature irresponsible ignore abandon abandoning hasty rash unwise", w)
+    }
+
+    /// What makes a word of the class beyond its lists: a stated answer is a
+    /// number or an option letter.
+    fn rule(self, w: &str) -> bool {
+        self == Class::Value
+            && (w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || (w.len() == 1 && w.chars().all(|c| ('a'..='e').contains(&c))))
+    }
+
+    /// Whether `w` is of this class.
+    pub(crate) fn holds(self, w: &str) -> bool {
+        self.lists().iter().any(|list| lx::is(list, w)) || self.rule(w)
+    }
+}
+
+/// What the phrase table asks of one word, found once per word by one
+/// search of [`Index`]: which of the table's words it is, its classes, and
+/// whether it negates. Matching a row then compares numbers and tests bits,
+/// not text — and each row is tried at every word of every reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// Its place in the index; `None` for a word the table never names.
+    id: Option<u32>,
+    bits: u16,
+}
+
+impl Facts {
+    const NEGATION: u16 = 1 << CLASSES.len();
+
+    pub(crate) fn of(w: &str) -> Facts {
+        let index = Index::get();
+        let found = index.words.binary_search(&w).ok();
+        let mut bits = found.map_or(0, |i| index.bits[i]);
+        bits |= CLASSES.iter().enumerate().filter(|(_, c)| c.rule(w)).fold(0, |b, (i, _)| b | 1 << i);
+        if w.ends_with("n't") {
+            bits |= Facts::NEGATION;
         }
-        "agreed_noun" => lx::is(
-            "facts fact points point ground premises premise items terms baseline scope basis assumptions data \
-                numbers parts elements issues matters",
-            w,
-        ),
-        _ => false,
+        Facts { id: found.map(|i| i as u32), bits }
+    }
+
+    pub(crate) fn is(self, class: Class) -> bool {
+        self.bits & 1 << class as u16 != 0
+    }
+
+    pub(crate) fn negates(self) -> bool {
+        self.bits & Facts::NEGATION != 0
+    }
+}
+
+/// Every word the table knows — each class's words, the negations, and the
+/// words its phrases name — sorted, each with the bits of its classes.
+struct Index {
+    words: Vec<&'static str>,
+    bits: Vec<u16>,
+}
+
+impl Index {
+    fn get() -> &'static Index {
+        static INDEX: std::sync::OnceLock<Index> = std::sync::OnceLock::new();
+        INDEX.get_or_init(|| {
+            let listed =
+                |list: &'static str, bits: u16| list.split(' ').filter(|w| !w.is_empty()).map(move |w| (w, bits));
+            let mut all: Vec<(&'static str, u16)> = CLASSES
+                .iter()
+                .enumerate()
+                .flat_map(|(i, class)| class.lists().iter().flat_map(move |list| listed(list, 1 << i)))
+                .chain(listed(lx::NEGATIONS, Facts::NEGATION))
+                .chain(
+                    rows()
+                        .flat_map(|r| r.phrase.split([' ', '|']))
+                        .filter(|w| !w.starts_with(['@', '~', '%', '*']))
+                        .map(|w| (w, 0)),
+                )
+                .collect();
+            all.sort_unstable();
+            let mut index = Index { words: Vec::new(), bits: Vec::new() };
+            for (w, bits) in all {
+                if index.words.last() == Some(&w) {
+                    *index.bits.last_mut().expect("a bit set per word") |= bits;
+                } else {
+                    index.words.push(w);
+                    index.bits.push(bits);
+                }
+            }
+            index
+        })
+    }
+
+    /// The id of a word the phrases name (every one is in the index).
+    fn id(word: &str) -> u32 {
+        Index::get().words.binary_search(&word).map_or(u32::MAX, |i| i as u32)
     }
 }
 
@@ -305,44 +429,99 @@ pub(crate) fn holdout(w: &str) -> bool {
     lx::is("still remain remains maintain keep stick stand however but", w)
 }
 
-/// Whether a phrase position matches a word.
-pub(crate) fn position_matches(pattern: &str, w: &str) -> bool {
-    match pattern.strip_prefix('@') {
-        Some(name) => class(name, w),
-        None => pattern == "*" || pattern.split('|').any(|a| a == w),
+/// One position of a phrase, as [`compile`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Position {
+    /// One of these words (their ids in the [`Index`]).
+    Words(Vec<u32>),
+    /// A word of a class (`@name`).
+    Class(Class),
+    /// Any one word (`*`).
+    Any,
+    /// Up to `most` words, only adverbs when `adverbs` (`~`, `~~`, `%`).
+    Gap { most: usize, adverbs: bool },
+}
+
+impl Position {
+    /// Whether a word position (not a gap) takes `w`, whose facts are `facts`.
+    pub(crate) fn takes(&self, facts: Facts) -> bool {
+        match self {
+            Position::Words(ids) => facts.id.is_some_and(|id| ids.contains(&id)),
+            Position::Class(class) => facts.is(*class),
+            Position::Any => true,
+            Position::Gap { .. } => false,
+        }
     }
 }
 
+/// A phrase read once into its positions, so that matching it at every word
+/// of every reply splits no text. An unknown class name matches no word.
+pub(crate) fn compile(phrase: &'static str) -> Vec<Position> {
+    phrase
+        .split(' ')
+        .map(|part| match part {
+            "~" => Position::Gap { most: 3, adverbs: false },
+            "~~" => Position::Gap { most: 16, adverbs: false },
+            "%" => Position::Gap { most: 2, adverbs: true },
+            "*" => Position::Any,
+            _ => match part.strip_prefix('@') {
+                Some(name) => Class::named(name).map_or(Position::Words(Vec::new()), Position::Class),
+                None => Position::Words(part.split('|').map(Index::id).collect()),
+            },
+        })
+        .collect()
+}
+
+/// A row of the table with its phrase compiled.
+pub(crate) struct CompiledRow {
+    pub row: &'static Row,
+    pub positions: Vec<Position>,
+}
+
+/// Every row, compiled once: rows with [`VOID`] first (the words they void
+/// start no other row), then the rest, each group in the table's order.
+pub(crate) fn compiled_rows() -> &'static [CompiledRow] {
+    static COMPILED: std::sync::OnceLock<Vec<CompiledRow>> = std::sync::OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let voiding = rows().filter(|r| r.needs & VOID != 0);
+        voiding
+            .chain(rows().filter(|r| r.needs & VOID == 0))
+            .map(|row| CompiledRow { row, positions: compile(row.phrase) })
+            .collect()
+    })
+}
+
+#[cfg(test)]
 /// Where `phrase` matches `words` starting at `start`: the index of its last
 /// word, and whether a gap held a negation. Gaps are lazy.
-pub(crate) fn match_at(phrase: &str, words: &[&str], start: usize) -> Option<(usize, bool)> {
-    fn go(parts: &str, words: &[&str], at: usize, negated: bool) -> Option<(usize, bool)> {
-        let (head, rest) = parts.split_once(' ').unwrap_or((parts, ""));
-        if matches!(head, "~" | "~~" | "%") {
-            let (most, adverbs) = match head {
-                "~" => (3, false),
-                "~~" => (16, false),
-                _ => (2, true),
-            };
+pub(crate) fn match_at(phrase: &'static str, words: &[&str], start: usize) -> Option<(usize, bool)> {
+    let facts: Vec<Facts> = words.iter().map(|w| Facts::of(w)).collect();
+    match_positions(&compile(phrase), &facts, start)
+}
+
+/// [`match_at`] for a compiled phrase, over each word's [`Facts`].
+pub(crate) fn match_positions(positions: &[Position], facts: &[Facts], start: usize) -> Option<(usize, bool)> {
+    fn go(positions: &[Position], facts: &[Facts], at: usize, negated: bool) -> Option<(usize, bool)> {
+        let (head, rest) = positions.split_first()?;
+        if let Position::Gap { most, adverbs } = *head {
             for skip in 0..=most {
-                let gap = words.get(at..at + skip)?;
-                if adverbs && !gap.iter().all(|w| class("adv", w)) {
+                let gap = facts.get(at..at + skip)?;
+                if adverbs && !gap.iter().all(|f| f.is(Class::Adv)) {
                     return None;
                 }
-                let negated = negated || gap.iter().any(|w| lx::negation(w));
-                if let Some(found) = go(rest, words, at + skip, negated) {
+                let negated = negated || gap.iter().any(|f| f.negates());
+                if let Some(found) = go(rest, facts, at + skip, negated) {
                     return Some(found);
                 }
             }
             return None;
         }
-        let w = words.get(at)?;
-        if !position_matches(head, w) {
+        if !head.takes(*facts.get(at)?) {
             return None;
         }
-        if rest.is_empty() { Some((at, negated)) } else { go(rest, words, at + 1, negated) }
+        if rest.is_empty() { Some((at, negated)) } else { go(rest, facts, at + 1, negated) }
     }
-    go(phrase, words, start, false)
+    go(positions, facts, start, false)
 }
 
 #[cfg(test)]
@@ -359,5 +538,17 @@ mod tests {
         assert_eq!(match_at("which|that|this ~ is|was why", &words, 0), None);
         assert!(rows().all(|r| !r.phrase.starts_with('~') && !r.phrase.ends_with('~')));
         assert!(rows().all(|r| (r.kind == Kind::Nothing) <= (r.needs & VOID != 0)));
+    }
+
+    #[test]
+    fn a_words_facts_are_its_classes_and_its_negation() {
+        for w in ["agents", "answers", "are", "42", "b", "indeed", "correct", "reckless", "premises", "not", "don't"] {
+            let facts = Facts::of(w);
+            for class in CLASSES {
+                assert_eq!(facts.is(class), class.holds(w), "{w}: {class:?}");
+            }
+            assert_eq!(facts.negates(), lx::negation(w), "{w}");
+        }
+        assert_eq!(Facts::of("the").bits, 0);
     }
 }

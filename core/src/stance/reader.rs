@@ -45,7 +45,7 @@ pub(crate) fn read(own: &str) -> Finding {
     let own = explicit_lines(own, &mut signals);
     let sentences = sentences(&own);
     // Whether the reply cites the others anywhere (for rows that need it).
-    let cites = sentences.iter().any(|s| s.words().any(|w| pt::class("cited", w)));
+    let cites = sentences.iter().any(|s| s.words().any(|w| pt::Class::Cited.holds(w)));
     for sentence in &sentences {
         let mut clauses = Clauses::new(sentence, false);
         clauses.cites = cites;
@@ -367,14 +367,16 @@ impl<'s> Clauses<'s> {
     /// Apply every row of [`pt::ROWS`] at every word: the one interpreter of the table.
     fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
         let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
-        let voiding = pt::rows().filter(|r| r.needs & pt::VOID != 0);
-        for row in voiding.chain(pt::rows().filter(|r| r.needs & pt::VOID == 0)) {
-            let head = row.phrase.split(' ').next().unwrap_or("");
+        let facts: Vec<pt::Facts> = words.iter().map(|w| pt::Facts::of(w)).collect();
+        for pt::CompiledRow { row, positions } in pt::compiled_rows() {
+            let Some(head) = positions.first() else { continue };
             for start in 0..words.len() {
-                if void[start] || !pt::position_matches(head, words[start]) {
+                if void[start] || !head.takes(facts[start]) {
                     continue;
                 }
-                let Some((end, gap_negated)) = pt::match_at(row.phrase, &words, start) else { continue };
+                let Some((end, gap_negated)) = pt::match_positions(positions, &facts, start) else {
+                    continue;
+                };
                 if !self.row_holds(row, start, end) {
                     continue;
                 }
@@ -434,7 +436,7 @@ impl<'s> Clauses<'s> {
         if needs(pt::CITED_IN_REPLY) && !self.cites {
             return false;
         }
-        if needs(pt::CITES) && !words().any(|w| pt::class("cited", w)) {
+        if needs(pt::CITES) && !words().any(|w| pt::Class::Cited.holds(w)) {
             return false;
         }
         if needs(pt::UNNEGATED) && self.before(start, 3).any(lx::negation) {
@@ -444,10 +446,10 @@ impl<'s> Clauses<'s> {
         {
             return false;
         }
-        if needs(pt::ABOUT_WORK) && !words().any(|w| pt::class("cited", w) || pt::class("ans", w)) {
+        if needs(pt::ABOUT_WORK) && !words().any(|w| pt::Class::Cited.holds(w) || pt::Class::Ans.holds(w)) {
             return false;
         }
-        if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::class("condemn", self.w(k))) {
+        if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::Class::Condemn.holds(self.w(k))) {
             return false;
         }
         true
@@ -463,7 +465,7 @@ impl<'s> Clauses<'s> {
             let denies = (pt::stance_negation(w) || lx::negation(w))
                 && (self.before(k, 3).any(lx::first_person) || matches!(prev, "should" | "must"));
             (denies && !(k + 1..(k + 3).min(self.len())).any(|n| pt::harmless_after_negation(self.w(n))))
-                || pt::class("condemn", w)
+                || pt::Class::Condemn.holds(w)
         })
     }
 
