@@ -147,7 +147,8 @@ fn cmd_models_need_allow_programs() {
 }
 
 /// No panel in the call or in agon.toml: the server seats what the machine
-/// offers, as `agon run` does, and a program only when programs are allowed.
+/// offers, as `agon run` does, and a program only when programs are allowed:
+/// without `--allow-programs`, none is run, not even for its version.
 #[cfg(unix)]
 #[test]
 fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
@@ -156,10 +157,14 @@ fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
     let bin = env.root.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let codex = bin.join("codex");
+    let asked = env.root.join("version-asked");
     std::fs::write(
         &codex,
-        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
-         while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo x > {}; echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
+             while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+            asked.display()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -176,6 +181,8 @@ fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
     let result = refused.debate(30, ask.clone());
     assert_eq!(result["isError"], true, "{result}");
     assert!(text(&result).contains("none found") && text(&result).contains("--allow-programs"), "{result}");
+    // Not allowed, a program is not even asked for its version.
+    assert!(!asked.exists(), "agon mcp ran `codex --version` without --allow-programs");
 
     let mut allowed = Mcp::start_with(&env, &["--allow-programs"], None, machine);
     allowed.initialize();
@@ -428,5 +435,46 @@ fn the_tool_list_costs_under_two_thousand_tokens() {
     for field in ["question", "context", "files", "protocol", "panel", "judge", "rounds", "max_cost", "options", "wait"]
     {
         assert!(debate[field]["description"].is_string(), "debate.{field} is not described: {debate}");
+    }
+}
+
+/// A reply whose code span opens on one line and closes on the next, with
+/// an image after it, and a fence it never closes: the `debate` and `show`
+/// results render none of it live (read by a real CommonMark renderer), and
+/// the sections after it are still sections.
+#[test]
+fn a_span_across_lines_and_an_open_fence_stay_inert_in_results() {
+    const SPLIT: &str = "a `b\nc` <img src=x onerror=alert(1)> `d`\n\n```\nunclosed <b>";
+    let mut config = Config::default();
+    for model in ["a", "b", "judge"] {
+        config.models.insert(model.into(), ModelScript { replies: vec![SPLIT.into(); 10], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let env = Sandbox::new("mcp-stdio", "split-span");
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    let result = mcp.debate(
+        30,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/a", "openai/b"], "judge": "openai/judge", "rounds": 1}),
+    );
+    let show = json!({"jsonrpc": "2.0", "id": 31, "method": "tools/call", "params": {"name": "show", "arguments": {"session": "last"}}});
+    mcp.send(show.to_string().as_bytes());
+    let shown = text(&mcp.answer(31, Duration::from_secs(60))["result"]);
+    for (what, markdown) in [("debate", text(&result)), ("show", shown)] {
+        let mut headings = Vec::new();
+        let mut in_heading = false;
+        for event in pulldown_cmark::Parser::new_ext(&markdown, pulldown_cmark::Options::all()) {
+            use pulldown_cmark::{Event, Tag, TagEnd};
+            match event {
+                Event::Html(h) | Event::InlineHtml(h) => panic!("{what}: raw HTML {h:?} in\n{markdown}"),
+                Event::Start(Tag::Image { dest_url, .. }) => panic!("{what}: an image of {dest_url}"),
+                Event::Start(Tag::Heading { .. }) => in_heading = true,
+                Event::End(TagEnd::Heading(_)) => in_heading = false,
+                Event::Text(t) if in_heading => headings.push(t.to_string()),
+                _ => {}
+            }
+        }
+        let last = if what == "debate" { "Final positions" } else { "Outcome" };
+        assert!(headings.iter().any(|h| h == last), "{what}: {last} swallowed: {headings:?}\n{markdown}");
     }
 }
