@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use agon_core::{ContextFile, MAX_FILE_BYTES};
+use agon_core::{ContextFile, MAX_FILE_BYTES, MAX_FILES_BYTES, MAX_FILES_TOKENS};
 
 use crate::bounded::{self, ReadErrorKind};
 
@@ -28,6 +28,12 @@ pub enum FileScope {
 
 /// What a refused file is called: the flag or field it came from.
 const WHAT: &str = "context file";
+
+/// The most files one glob may match. A glob is counted while it is
+/// matched, and files are read within the engine's caps for all files
+/// together while they are read, so no glob makes agon hold more than the
+/// caps allow, whatever it matches (1.5 GB of matches once took 8.6 GB).
+pub const MAX_GLOB_MATCHES: usize = 1000;
 
 /// Read every file `patterns` name, in order, each once (a file two
 /// patterns match is read for the first). `stdin` gives standard input's
@@ -50,6 +56,8 @@ pub fn read_named(
 ) -> Result<Vec<ContextFile>, String> {
     let mut files: Vec<ContextFile> = Vec::new();
     let mut stdin_read = false;
+    // Bytes and estimated tokens of the files read so far.
+    let (mut held, mut tokens) = (0u64, 0u64);
     for pattern in patterns {
         if pattern == "-" {
             if let FileScope::Roots(_) = scope {
@@ -67,17 +75,40 @@ pub fn read_named(
             if files.iter().any(|f| f.path == shown) {
                 continue;
             }
-            let bytes = bounded::read_bytes(&path, MAX_FILE_BYTES, WHAT).map_err(|e| match e.kind {
+            // Within what is left of the cap for all files: never read past it.
+            let left = MAX_FILES_BYTES.saturating_sub(held);
+            let bytes = bounded::read_bytes(&path, MAX_FILE_BYTES.min(left), WHAT).map_err(|e| match e.kind {
+                ReadErrorKind::TooLarge { limit } if limit < MAX_FILE_BYTES => over_all(&shown, held, &path),
                 ReadErrorKind::TooLarge { .. } => format!(
                     "the context file {shown} is over the cap of {MAX_FILE_BYTES} bytes for one file ({})",
                     bounded::human(MAX_FILE_BYTES)
                 ),
                 _ => e.to_string(),
             })?;
-            files.push(ContextFile { text: text_of(&shown, bytes)?, path: shown });
+            let text = text_of(&shown, bytes)?;
+            held += text.len() as u64;
+            tokens += u64::from(agon_core::estimate_tokens(&text));
+            files.push(ContextFile { text, path: shown });
+            if tokens > u64::from(MAX_FILES_TOKENS) {
+                let last = &files[files.len() - 1].path;
+                return Err(format!(
+                    "with the context file {last} the files hold about {tokens} tokens (characters / 4), over the \
+                     cap of {MAX_FILES_TOKENS} tokens for all files together: name fewer files"
+                ));
+            }
         }
     }
     Ok(files)
+}
+
+/// The cap for all files together, passed with `shown`.
+fn over_all(shown: &str, held: u64, path: &Path) -> String {
+    let size = std::fs::metadata(path).map_or(String::new(), |m| format!(" ({} bytes)", m.len()));
+    format!(
+        "with the context file {shown}{size} the files would hold more than {MAX_FILES_BYTES} bytes ({}), the cap \
+         for all files together ({held} bytes read before it): name fewer files",
+        bounded::human(MAX_FILES_BYTES)
+    )
 }
 
 /// Up to `limit` bytes of `reader` (standard input, for `--file -`).
@@ -129,11 +160,19 @@ fn resolve(pattern: &str, scope: &FileScope, named: &str) -> Result<Vec<(String,
         };
         // `*` never matches a leading dot, as in a shell: no `.git/` by accident.
         let options = glob::MatchOptions { require_literal_leading_dot: true, ..Default::default() };
+        // Counted while matched: a glob over a huge tree stops at the cap.
         let mut found: Vec<PathBuf> = glob::glob_with(&text, options)
             .map_err(|e| format!("{named} '{pattern}': not a glob: {e}"))?
             .filter_map(Result::ok)
             .filter(|p| p.is_file())
+            .take(MAX_GLOB_MATCHES + 1)
             .collect();
+        if found.len() > MAX_GLOB_MATCHES {
+            return Err(format!(
+                "{named} '{pattern}' matches more than {MAX_GLOB_MATCHES} files, the most one glob may give: \
+                 name fewer (a narrower glob, or the files themselves)"
+            ));
+        }
         found.sort();
         if found.is_empty() {
             return Err(format!("{named} '{pattern}' matches no file"));
@@ -384,5 +423,38 @@ mod tests {
         // A root that names the folder itself shares it.
         let ssh = FileScope::Roots(vec![root.join(".ssh")]);
         assert_eq!(read(&["config".into()], &ssh, &mut no_stdin).unwrap()[0].text, "Host x\n");
+    }
+
+    /// A glob is counted while it is matched, and files are read within the
+    /// caps for all files while they are read: a glob over gigabytes ends in
+    /// the cap's message, having read no more than the cap.
+    #[test]
+    fn globs_stop_at_their_caps_while_matching_and_reading() {
+        let (_dir, root) = tree();
+        let many = root.join("many");
+        std::fs::create_dir_all(&many).unwrap();
+        for i in 0..=MAX_GLOB_MATCHES {
+            std::fs::write(many.join(format!("f{i:04}.txt")), "x").unwrap();
+        }
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let e = read(&["many/*.txt".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains(&format!("'many/*.txt' matches more than {MAX_GLOB_MATCHES} files")), "{e}");
+        // Five files of 500 KB of three-byte characters: the fifth would pass
+        // 2 MiB and is never read.
+        let big = root.join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        for i in 0..5 {
+            std::fs::write(big.join(format!("w{i}.txt")), "語".repeat(166_666)).unwrap();
+            std::fs::write(big.join(format!("a{i}.log")), vec![b'y'; 500_000]).unwrap();
+        }
+        let e = read(&["big/*.txt".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(
+            e.contains("with the context file big/w4.txt (499998 bytes) the files would hold more than 2097152"),
+            "{e}"
+        );
+        assert!(e.contains("(1999992 bytes read before it)"), "{e}");
+        // ASCII meets the token cap first: 250,000 tokens is 1,000,000 characters.
+        let e = read(&["big/*.log".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("big/a2.log the files hold about 375000 tokens") && e.contains("cap of 250000"), "{e}");
     }
 }
