@@ -48,7 +48,7 @@ pub fn markdown(t: &Transcript) -> String {
             current = Some((turn.round, turn.phase));
         }
         let mark = if turn.challenger { " (challenger)" } else { "" };
-        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), turn.text.trim(), cut_note(turn.cut));
+        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), block(&turn.text), cut_note(turn.cut));
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -62,14 +62,14 @@ pub fn markdown(t: &Transcript) -> String {
 
     if let Some(s) = &t.synthesis {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
-        let _ = writeln!(out, "## {heading} — {}\n\n{}\n{}", name(&s.speaker), s.text.trim(), cut_note(s.cut));
+        let _ = writeln!(out, "## {heading} — {}\n\n{}\n{}", name(&s.speaker), block(&s.text), cut_note(s.cut));
     } else if let Some(kind) =
         t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
     {
         out.push_str("## Final positions, side by side (no synthesis)\n\n");
         for p in &t.participants {
             if let Some(last) = t.turns.iter().rev().find(|turn| turn.speaker == p.id) {
-                let _ = writeln!(out, "### {}\n\n{}\n", p.name, last.text.trim());
+                let _ = writeln!(out, "### {}\n\n{}\n", p.name, block(&last.text));
             }
         }
         if kind == OutcomeKind::JudgeFailed {
@@ -113,7 +113,7 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
     if !t.summaries.is_empty() {
         out.push_str("## Summaries (context budget)\n\n");
         for s in &t.summaries {
-            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), s.text.trim());
+            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), block(&s.text));
         }
     }
     if !t.choices.is_empty() || !t.warnings.is_empty() {
@@ -133,6 +133,12 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
         }
         out.push('\n');
     }
+}
+
+/// A model's text as a block of its own: inert, and with any fence it
+/// leaves open closed, so the headings after it are never swallowed.
+fn block(text: &str) -> String {
+    inert::text(text.trim()).trim_end().to_string()
 }
 
 /// The files the speakers read: each path as code (a fence longer than any

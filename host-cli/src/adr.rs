@@ -358,9 +358,12 @@ fn cell(text: &str) -> String {
     one_line(text).replace('|', "\\|")
 }
 
-/// Model text under the ADR's own headings: its headings two levels down,
-/// so a reply's `## Verdict` never passes for a section of the record.
+/// Model text under the ADR's own headings: made inert as a block of its
+/// own (a fence it leaves open is closed, so the record's later sections are
+/// never swallowed), its headings two levels down, so a reply's `## Verdict`
+/// never passes for a section of the record.
 fn demoted(text: &str) -> String {
+    let text = agon_core::inert_markdown(text);
     let mut out = String::new();
     let mut fence: Option<&str> = None;
     for line in text.lines() {
@@ -440,5 +443,40 @@ mod tests {
         );
         assert_eq!(markdown_of(&serde_json::json!({"a": {"b": [1, 2]}})), "- **a.b:** 1; 2\n");
         assert_eq!(json_blocks_as_tables("```rust\nfn a() {}\n```\n"), "```rust\nfn a() {}\n```\n");
+    }
+
+    #[test]
+    fn a_fence_a_reply_leaves_open_hides_no_later_section() {
+        let t = serde_json::json!({
+            "question": "Which database?",
+            "protocol": "round-robin",
+            "participants": [{"id": "a", "name": "A", "model": "openai/a"}],
+            "turns": [{"speaker": "a", "round": 1, "text": "Use this:\n```sql\nselect 1;"}],
+            "synthesis": {"speaker": "a", "text": "Postgres.\n~~~\nunclosed <b>"},
+            "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+        });
+        let adr = render(&t, "");
+        let headings: Vec<String> = pulldown_cmark::Parser::new(&adr)
+            .scan(false, |in_heading, event| {
+                use pulldown_cmark::{Event, Tag, TagEnd};
+                let text = match &event {
+                    Event::Start(Tag::Heading { .. }) => {
+                        *in_heading = true;
+                        None
+                    }
+                    Event::End(TagEnd::Heading(_)) => {
+                        *in_heading = false;
+                        None
+                    }
+                    Event::Text(t) if *in_heading => Some(t.to_string()),
+                    _ => None,
+                };
+                Some(text)
+            })
+            .flatten()
+            .collect();
+        for section in ["Context", "Decision", "Options considered", "Consequences", "Dissent"] {
+            assert!(headings.iter().any(|h| h == section), "{section} is missing from {headings:?} in\n{adr}");
+        }
     }
 }

@@ -385,8 +385,9 @@ pub struct McpArgs {
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
     /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
-    /// folder). Relative paths and globs resolve in the first; `..`, absolute paths elsewhere and
-    /// symlinks leading out are refused.
+    /// folder, unless that is / or the home folder: then no file is read). Relative paths and
+    /// globs resolve in the first; `..`, absolute paths elsewhere, symlinks leading out, dotfiles
+    /// and private keys (unless the root itself names them) are refused.
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<std::path::PathBuf>,
 }

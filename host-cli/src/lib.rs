@@ -25,6 +25,7 @@ pub mod journal;
 pub mod lock;
 mod mapped_code;
 pub mod output;
+pub mod programs;
 pub mod protocol_file;
 pub mod provider;
 pub mod request;

@@ -24,7 +24,7 @@ use crate::markdown_to_html;
 const STYLE: &str = include_str!("page.css");
 
 /// No script, no fetch, no image, no frame, no form; no style but the page's
-/// own (by its SHA-256: a test checks it against [`STYLE`]).
+/// own (by its SHA-256: a test checks it against `page.css`).
 pub const CSP: &str = "default-src 'none'; style-src 'sha256-fDmiF7PX4em4vAfuQ37nPx9t1lh33KH22k9BA9fMUGc='; \
 img-src 'none'; base-uri 'none'; form-action 'none'";
 

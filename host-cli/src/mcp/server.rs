@@ -25,10 +25,7 @@ use super::debate::{self, Answer, EventLines, Outlets, Shared};
 use super::input_required::{self, Desk};
 use super::progress::Progress;
 use super::sampling;
-use super::schema::{
-    self, ContinueArgs, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs,
-    StatusArgs,
-};
+use super::schema::{self, ContinueArgs, DebateArgs, NoArgs, ResumeArgs, ShowArgs, StatusArgs};
 
 /// The quiet after which a running debate sends a heartbeat. Checked once a
 /// period, so notifications are never more than two periods (8 s) apart:
@@ -64,80 +61,60 @@ impl Agon {
 /// What a debate or resume runs on its own thread.
 type Job = Box<dyn FnOnce(&Shared, Outlets<'_>) -> anyhow::Result<Answer> + Send + 'static>;
 
-const DEBATE: &str = "Ask a council of several language models to debate a question under a protocol, then \
-have a judge synthesize; use it for a second opinion, a design or code review, or a decision with trade-offs. \
-The whole council runs in this one call, its independent model calls in parallel, and progress is reported as \
-turns finish; with `wait: false` it returns at once (outcome `running`) and `status` follows it. The answer \
-states the outcome first: a run that is degraded, over its cost limit, without its \
-judge or cancelled says so and why before anything else, and it is then not a complete result. It returns the \
-synthesis, each seat's final position, the protocol's own results (rankings, scorecards, verdicts), the cost, \
-and the session id, which `show` and `resume` take. Defaults (panel, protocol, rounds, prices) come from the \
-user's agon.toml; give `panel` as provider/model references only when the user named models.";
+// Every tool's description and schema stays in the calling agent's context
+// for its whole session: each says what the tool is for in a few lines, and
+// `tools/list` stays under 2,000 tokens (a test measures it).
 
-const STATUS: &str = "How a debate started with `wait: false` is going: while it runs, an outcome of kind \
-`running` with the calls done and the latest step; once it ends, exactly what `debate` would have returned. \
-`cancel: true` stops it, keeping every answered turn for `resume`. Takes the session id the start returned.";
+const DEBATE: &str = "Ask a council of language models to debate a question, then a judge to synthesize: \
+a second opinion, a design or code review, a decision with trade-offs. Runs in this one call, with progress. \
+The answer states its outcome first; unless `complete`, it is not a complete result: read `reason`. Returns \
+the synthesis, each seat's last position, the protocol's results, the cost and the session id (for `show`, \
+`continue`, `resume`). Leave `panel` out unless the user named models.";
 
-const PROTOCOLS: &str = "List the debate protocols agon offers (round-robin, rotating-challenger, ranked, \
-adversarial, comparative, priority-vote, challenge, role-council, …), each with its seats, rounds and the \
-options `debate` takes in its `options` argument. Call it before choosing a protocol other than the default.";
+const STATUS: &str = "Follow a debate started with `wait: false`, by its session: `running` with progress, \
+or the finished result. `cancel: true` stops it, keeping answered turns for `resume`.";
 
-const ESTIMATE: &str = "The worst case of a debate before running it: at most how many model calls, prompt and \
-completion tokens, and US dollars (when agon.toml prices every model). Takes the same arguments as `debate` and \
-calls no model; use it when the user cares about cost.";
+const PROTOCOLS: &str = "The debate protocols, each with its seats, rounds and the `options` it takes.";
 
-const SESSIONS: &str = "List the debates agon has kept, newest first: id, date, protocol, outcome, cost and \
-question. Every debate run through this server or the agon CLI is kept.";
+const ESTIMATE: &str = "The worst case of a debate (calls, tokens, US dollars) before running it. Takes \
+`debate`'s arguments; calls no model.";
 
-const SHOW: &str = "A kept debate's whole transcript, as Markdown (default) or JSON: every turn of every round, \
-the synthesis, the protocol's results and the outcome. Takes a session id, a unique prefix of one, or `last`.";
+const SESSIONS: &str = "The kept debates, newest first: id, date, protocol, outcome, cost, question.";
 
-const RESUME: &str = "Finish a debate that stopped before its end (cancelled, or a provider failed on the way): \
-only the calls never answered are made again, every answered turn is kept. Returns what `debate` returns. \
-Takes a session id, a unique prefix of one, or `last`.";
+const SHOW: &str = "A kept debate's whole transcript, Markdown or JSON.";
 
-const CONTINUE: &str = "Ask a follow-up on a finished debate: a new debate whose speakers read the earlier \
-one's question, outcome, synthesis and each seat's last words (quoted, shortened to fit if long). It runs with \
-the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
-returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
-(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`). \
-`context` and `files` ground the follow-up as they ground `debate` (default: the earlier debate's, its files \
-only where they read the same inside the roots), \
-and `wait: false` returns at once, to follow with `status`.";
+const RESUME: &str = "Finish a debate that stopped early: only the calls never answered are made again.";
+
+const CONTINUE: &str = "A follow-up question on a finished debate: a new debate whose speakers read the \
+earlier one's outcome, synthesis and last words, on its panel, judge, protocol, context and files (those \
+still the same) unless given.";
 
 fn tools() -> Vec<Tool> {
     let read_only = ToolAnnotations::new().read_only(true).open_world(false);
     vec![
         Tool::new("debate", DEBATE, schema::input::<DebateArgs>())
             .with_title("Debate a question in a council of models")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("protocols", PROTOCOLS, schema::input::<NoArgs>())
             .with_title("List debate protocols")
-            .with_raw_output_schema(schema::output::<Protocols>())
             .with_annotations(read_only.clone()),
-        Tool::new("estimate", ESTIMATE, schema::input::<DebateArgs>())
+        Tool::new("estimate", ESTIMATE, schema::debate_arguments())
             .with_title("Worst-case cost of a debate")
-            .with_raw_output_schema(schema::output::<Estimate>())
             .with_annotations(read_only.clone()),
         Tool::new("sessions", SESSIONS, schema::input::<NoArgs>())
             .with_title("List kept debates")
-            .with_raw_output_schema(schema::output::<Sessions>())
             .with_annotations(read_only.clone()),
         Tool::new("show", SHOW, schema::input::<ShowArgs>())
             .with_title("Show a kept debate")
             .with_annotations(read_only),
         Tool::new("status", STATUS, schema::input::<StatusArgs>())
             .with_title("Follow a debate started without waiting")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false)),
         Tool::new("continue", CONTINUE, schema::input::<ContinueArgs>())
             .with_title("Ask a follow-up on a finished debate")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
             .with_title("Finish an interrupted debate")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
     ]
 }
