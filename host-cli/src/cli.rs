@@ -292,7 +292,7 @@ pub struct PoolArgs {
     #[arg(help_heading = POOL, long = "rate", value_name = "PROVIDER=N/min")]
     pub rates: Vec<String>,
     /// Per-call timeout in seconds.
-    #[arg(help_heading = CALLS, long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(help_heading = CALLS, long, default_value_t = 2)]
@@ -376,7 +376,7 @@ pub struct McpArgs {
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
     /// Per-call timeout in seconds (agon.toml's `timeout` wins when set).
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
@@ -713,7 +713,7 @@ pub struct DriveArgs {
     #[arg(help_heading = OUTPUT, long)]
     pub events: Option<String>,
     /// Per-call timeout in seconds.
-    #[arg(help_heading = CALLS, long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection), with backoff and Retry-After.
     #[arg(help_heading = CALLS, long, default_value_t = 2)]

@@ -363,6 +363,81 @@ fn continue_follows_up_a_finished_session() {
     assert!(shown.contains(&format!("\"session\": \"{parent}\"")), "{shown}");
 }
 
+/// A follow-up whose parent read two files, one changed since: the
+/// unchanged one is quoted again, the changed one left out and named.
+#[test]
+fn continue_keeps_the_parents_unchanged_files() {
+    let env = Sandbox::new("mcp-stdio", "continue-files");
+    let root = env.root.join("repo");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+    std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let mut mcp = Mcp::start(&env, &["--root", root.to_str().unwrap()], Some(&server));
+    mcp.initialize();
+    let arguments = json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "files": ["src/*.rs"]});
+    let first = mcp.debate(10, arguments);
+    assert_ne!(first["isError"], true, "{first}");
+    let parent = first["structuredContent"]["session"].as_str().unwrap().to_string();
+    std::fs::write(root.join("src/a.rs"), "fn a() { changed() }\n").unwrap();
+    let calls = server.stats().requests.len();
+    let call = json!({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "continue", "arguments": {"session": parent, "question": "And now?"}}});
+    mcp.send(call.to_string().as_bytes());
+    let result = mcp.answer(20, Duration::from_secs(120))["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    let prompts: Vec<String> = server.stats().requests[calls..].iter().map(|r| r.messages.to_string()).collect();
+    assert!(
+        !prompts.is_empty()
+            && prompts.iter().all(|p| p.contains(r"src/b.rs (10 bytes)\n> fn b() {}") && !p.contains("fn a()")),
+        "{prompts:?}"
+    );
+}
+
+/// `wait: false` with every debate slot busy answers at once, queued, with
+/// a ticket that `status` follows to the debate's session and result.
+#[test]
+fn a_debate_without_waiting_is_queued_at_once_when_every_slot_is_busy() {
+    let env = Sandbox::new("mcp-stdio", "queued");
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    server.hold_replies();
+    let mut mcp = Mcp::start(&env, &["--concurrency", "1"], Some(&server));
+    mcp.initialize();
+    let args =
+        json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "wait": false});
+    let first = mcp.debate(10, args.clone());
+    assert_eq!(first["structuredContent"]["outcome"]["kind"], "running", "{first}");
+    let second = mcp.debate(11, args);
+    let data = &second["structuredContent"];
+    assert_eq!(data["outcome"]["kind"], "queued", "{second}");
+    let ticket = data["session"].as_str().unwrap().to_string();
+    let status = |mcp: &mut Mcp, id: u64, session: &str| {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "status", "arguments": {"session": session}}});
+        mcp.send(call.to_string().as_bytes());
+        mcp.answer(id, Duration::from_secs(60))["result"]["structuredContent"].clone()
+    };
+    assert_eq!(status(&mut mcp, 12, &ticket)["outcome"]["kind"], "queued");
+    server.release_replies();
+    let mut id = 20;
+    let done = loop {
+        id += 1;
+        let now = status(&mut mcp, id, &ticket);
+        if !matches!(now["outcome"]["kind"].as_str(), Some("queued" | "running")) {
+            break now;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(done["outcome"]["kind"], "completed", "{done}");
+    assert_ne!(done["session"], json!(ticket), "the ticket leads to the debate's own session");
+}
+
 /// A client that starts servers in `/` (Claude Desktop) or the home folder
 /// chose no root: such a server reads no file until it is started with
 /// `--root`, and says so at start-up; dotfiles are never read.

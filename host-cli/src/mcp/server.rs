@@ -213,14 +213,15 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "status" => {
                 let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
-                if a.cancel && self.background.cancel(&a.session) {
+                let owner = owner(&context);
+                if a.cancel && self.background.cancel(&a.session, &owner) {
                     eprintln!("agon mcp: a client cancelled background debate {}; its session is kept", a.session);
                 }
-                match self.background.status(&a.session) {
+                match self.background.status(&a.session, &owner) {
                     Some(Ok(answer)) => Ok(answer),
                     Some(Err(why)) => Err(anyhow::anyhow!(why)),
                     None => Err(agon_cli::bad(format!(
-                        "no debate started with `wait: false` in this server is session {}: `show` reads a kept one",
+                        "no debate this client started with `wait: false` in this server is session {}: `show` reads a kept one",
                         a.session
                     ))),
                 }
@@ -281,6 +282,17 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
 /// Whether `tool` waits for its debate (`wait`, default true), and who
 /// answers `mcp/client` seats: without waiting, no call is left to carry a
 /// 2026-07-28 connection's sampling requests.
+/// The client a call comes from, as far as background debates go: its MCP
+/// session over HTTP (each connection's own), the one client of a stdio server.
+fn owner(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|id| id.to_str().ok())
+        .map_or_else(|| "stdio".to_string(), |id| format!("http:{id}"))
+}
+
 fn waiting(tool: &str, wait: Option<bool>, context: &RequestContext<RoleServer>) -> (bool, sampling::Caller) {
     let wait = wait.unwrap_or(true);
     let caller = sampling::caller(context);
@@ -398,8 +410,38 @@ impl Agon {
     /// A debate that outlives its call: answered as soon as its session
     /// exists (or with the error that stopped it before), then followed to its
     /// end on a task of its own, its progress and result kept for `status`.
-    async fn start(&self, job: Job) -> anyhow::Result<Answer> {
-        let slot = self.debates.clone().acquire_owned().await?;
+    /// With every slot busy, a debate that may queue (`wait: false`) is
+    /// answered at once with a ticket and starts when a slot frees.
+    async fn start(&self, job: Job, owner: String, may_queue: bool) -> anyhow::Result<Answer> {
+        let slot = match self.debates.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) if may_queue => {
+                let ticket = self.background.queue(&owner);
+                eprintln!("agon mcp: every debate slot is busy; {ticket} starts when one frees");
+                let (this, queued) = (self.clone(), ticket.clone());
+                tokio::spawn(async move {
+                    let Ok(slot) = this.debates.clone().acquire_owned().await else { return };
+                    if this.background.dropped(&queued) {
+                        return;
+                    }
+                    if let Err(e) = this.start_in(slot, job, owner, Some(queued.clone())).await {
+                        this.background.finished(&queued, Err(e));
+                    }
+                });
+                return Ok(super::background::queued(&ticket, 0));
+            }
+            Err(_) => self.debates.clone().acquire_owned().await?,
+        };
+        self.start_in(slot, job, owner, None).await
+    }
+
+    async fn start_in(
+        &self,
+        slot: tokio::sync::OwnedSemaphorePermit,
+        job: Job,
+        owner: String,
+        ticket: Option<String>,
+    ) -> anyhow::Result<Answer> {
         let (tx, rx) = mpsc::channel();
         let interrupt = tx.clone();
         let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
@@ -410,7 +452,7 @@ impl Agon {
         let mut worker = tokio::task::spawn_blocking(move || {
             let mut begun = Some(begun_tx);
             let started = &mut |calls: u32, id: &str| {
-                registry.started(id, calls, interrupt.clone());
+                registry.started(&owner, id, calls, interrupt.clone(), ticket.as_deref());
                 *at_start.lock().unwrap() = Some(id.to_string());
                 if let Some(begun) = begun.take() {
                     let _ = begun.send((calls, id.to_string()));
@@ -468,7 +510,7 @@ impl Agon {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let result = match legs {
-            Some(desk) if wait => match self.start(job).await {
+            Some(desk) if wait => match self.start(job, owner(&context), false).await {
                 Ok(begun) => {
                     let session = begun.data["session"].as_str().unwrap_or_default().to_string();
                     self.desks.lock().unwrap().insert(session.clone(), desk);
@@ -477,7 +519,7 @@ impl Agon {
                 Err(e) => Err(e),
             },
             _ if wait => self.run(context, job).await,
-            _ => self.start(job).await,
+            _ => self.start(job, owner(&context), true).await,
         };
         Ok(tool_result(result).into())
     }
@@ -512,7 +554,7 @@ impl Agon {
             tokio::select! {
                 _ = poll.tick() => {}
                 () = context.ct.cancelled() => {
-                    self.background.cancel(&session);
+                    self.background.cancel(&session, &owner(&context));
                     eprintln!("agon mcp: the client cancelled a debate; its session is kept");
                 }
             }
@@ -522,7 +564,8 @@ impl Agon {
             }
             let Some((value, total, message)) = self.background.progress(&session) else {
                 self.desks.lock().unwrap().remove(&session);
-                let result = self.background.status(&session).map(|r| r.map_err(|why| anyhow::anyhow!(why)));
+                let result =
+                    self.background.status(&session, &owner(&context)).map(|r| r.map_err(|why| anyhow::anyhow!(why)));
                 return Ok(
                     tool_result(result.unwrap_or_else(|| Err(anyhow::anyhow!("session {session} is gone")))).into()
                 );
