@@ -196,7 +196,7 @@ fn synthesis(h: &mut String, t: &Transcript) {
 <p class=\"who\"><b>{}</b> <span class=\"model\">{}</span></p>\n<div class=\"reply\">\n{}</div>{}\n</section>",
             escape(&name(t, &s.speaker)),
             escape(&s.model),
-            markdown_to_html(s.text.trim()),
+            markdown_to_html(&t.synthesis_shown()),
             cut_note(s.cut)
         );
         return;
