@@ -288,8 +288,11 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
+/// A reason as a sentence of its own: capitalized, with its full stop.
 fn sentence(reason: &str) -> String {
-    let mut s = reason.trim().to_string();
+    let reason = reason.trim();
+    let mut chars = reason.chars();
+    let mut s: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
     if !s.ends_with('.') {
         s.push('.');
     }
