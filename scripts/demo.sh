@@ -21,10 +21,12 @@ source scripts/local-model.sh
 start_local_model
 
 question="${1:-Should a five-person startup write its backend in Rust or in Go?}"
+# One local model plays every seat and judges, on purpose: --allow-one-model
+# says so, so the run warns only about what happens in it.
 shift || true
 "$agon" run "$question" \
   --protocol rotating-challenger \
   --panel openai/smollm2,openai/smollm2,openai/smollm2 \
-  --judge openai/smollm2 \
+  --judge openai/smollm2 --allow-one-model \
   --rounds 1 --max-tokens 120 --judge-max-tokens 200 \
   "$@"

@@ -190,6 +190,14 @@ def read_catalog(db_path):
                 "context": positive(r["limit_context"]),
                 "max_output": positive(r["limit_output"]),
                 "price": price,
+                # What the default council's rule reads (docs/src/providers.md):
+                # the model's line, its training cut-off (the snapshot gives no
+                # release date), whether it is retired, whether it is a general
+                # chat model (takes tool calls).
+                "family": r["family"] or None,
+                "knowledge": r["knowledge"] or None,
+                "status": r["status"] or None,
+                "tool_call": bool(r["tool_call"]),
             }
     return meta, models, skipped, retired
 

@@ -122,6 +122,8 @@ impl CatalogEntry {
                 "context" => entry.context = Some(tokens()?),
                 "max_output" => entry.max_output = Some(tokens()?),
                 "price" => entry.price = Some(CatalogPrice::from_value(v, &at)?),
+                // Facts the hosts' default council reads from the catalog; the engine needs none of them.
+                "family" | "knowledge" | "status" | "tool_call" => {}
                 _ => return Err(Error::spec(at, "unknown field (reasoning, temperature, context, max_output, price)")),
             }
         }

@@ -77,7 +77,10 @@ pub mod workload;
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
-pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
+pub use cost::{
+    CostEstimate, CostSummary, ENTRY_TOKENS, SeatUsage, TEMPLATE_TOKENS, UnpricedSeat, UsageReport, UsageTotal, Usd,
+    worst_case,
+};
 pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
@@ -91,7 +94,11 @@ pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
-pub use reasoning::{DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest};
+pub use reasoning::{
+    DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
+    ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
+};
+pub use render::data_blocks::{Fenced, fenced, synthesis_shown, without_data_blocks};
 pub use render::{consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};

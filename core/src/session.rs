@@ -504,8 +504,13 @@ fn seat_info(p: &crate::Participant) -> SeatInfo {
 
 /// The judge's model also sits on the panel: its synthesis may favour the
 /// arguments it made itself. Seed 000 keeps the judge apart; agon allows it
-/// (one local model can play every part) but says so in the transcript.
+/// (one local model can play every part) but says so in the transcript —
+/// unless the spec says one model plays every part on purpose
+/// (`limits.diversity = "off"`).
 fn conflicted_judge(spec: &DebateSpec) -> Option<String> {
+    if spec.limits.diversity == crate::Diversity::Off {
+        return None;
+    }
     let primary = |model: &str| model.split('|').next().unwrap_or(model).trim().to_string();
     let judge = primary(&spec.judge.as_ref()?.model);
     let seats: Vec<&str> = spec.panel.iter().filter(|p| primary(&p.model) == judge).map(|p| p.display_name()).collect();

@@ -15,16 +15,17 @@ const IDS: [&str; 6] = ["a", "b", "c", "d", "e", "f"];
 #[test]
 fn hand_computed_bounds() {
     // common::spec: max_tokens 64, judge_max_tokens 128; question "Should the city build the tram?"
-    // (31 characters: 8 tokens), so each prompt's fixed part is 1,500 + 8 = 1,508 tokens.
+    // (31 characters: 8 tokens), so each prompt's fixed part is 500 + 8 = 508 tokens.
     let s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
     let e = worst_case(&s);
     // 3 seats × 2 rounds + the judge.
     assert_eq!(e.calls, 7);
     // Six turns at 64 and the judge at 128.
     assert_eq!(e.completion_tokens, 6 * 64 + 128);
-    // Call i sees the fixed part and at most i earlier replies of 128, each quoted line by line
-    // (at most doubled) under a heading and a label (16): 7·1508 + (2·128 + 16)·(0+1+…+6).
-    assert_eq!(e.prompt_tokens, 7 * 1508 + (2 * 128 + 16) * 21);
+    // Turn j sees the fixed part and at most the j turns before it, each at its ceiling of 64,
+    // quoted line by line (a quarter more: 16) under a heading and a label (16): 96 each.
+    // The judge sees all six: 6·508 + 96·(0+1+…+5) + 508 + 6·96.
+    assert_eq!(e.prompt_tokens, 6 * 508 + 96 * 15 + 508 + 6 * 96);
     assert_eq!(e.cost_micro_usd, None);
     assert_eq!(e.unpriced, ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"]);
 
@@ -41,23 +42,27 @@ fn hand_computed_bounds() {
     let s = spec(json!({"name": "priority-vote", "items": ["x", "y"]}), &IDS[..2], 1, true);
     assert_eq!(worst_case(&s).calls, 2);
 
-    // Priced: everything at the dearest price ($2 in, $8 out per million tokens).
+    // Priced: each call at its own seat's price ($1 in, $4 out per million tokens; b at $2 and $8).
     let mut s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
     for m in ["openai/a-model", "openai/b-model", "openai/c-model", "openai/judge-model"] {
         s.prices.insert(m.into(), Price::new(1.0, 4.0));
     }
     s.prices.insert("openai/b-model".into(), Price::new(2.0, 8.0));
     let e = worst_case(&s);
-    let micro = (7 * 1508 + (2 * 128 + 16) * 21) * 2 + (6 * 64 + 128) * 8;
-    assert_eq!(e.cost_micro_usd, Some(Usd(micro)));
+    // Each round every seat speaks once: b, the dearest, is given each round's longest prompt
+    // (700 and 988 of 508, 604, 700 | 796, 892, 988); a and c the rest at $1.
+    let prompts = (700 + 988) * 2 + (508 + 604 + 796 + 892);
+    // Two turns each of 64 tokens out: b at $8, a and c at $4; the judge's 1,084-token prompt and 128 out.
+    let outputs = 2 * 64 * 8 + 4 * 64 * 4;
+    let judge = 1_084 + 128 * 4;
+    assert_eq!(e.cost_micro_usd, Some(Usd(prompts + outputs + judge)));
 
-    // With a budget, no prompt counts above it: 7 calls of at most 1,000... but the fixed part
-    // alone is 1,508, so every prompt is capped at the budget; 2 summaries may be added.
+    // With a budget, no prompt counts above it: the judge's 1,084 and the 2 summaries' are held to 1,000.
     let mut s = spec(json!({"name": "round-robin"}), &IDS[..3], 2, true);
     s.limits.context_budget = Some(1000);
     let e = worst_case(&s);
     assert_eq!(e.calls, 7 + 2);
-    assert_eq!(e.prompt_tokens, 9 * 1000);
+    assert_eq!(e.prompt_tokens, 6 * 508 + 96 * 15 + 3 * 1000);
 }
 
 /// Replies that move every protocol along different paths: agreement,

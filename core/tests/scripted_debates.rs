@@ -576,3 +576,25 @@ fn a_confirmer_is_asked_only_about_split_items_and_a_failed_one_confirms_nothing
     // A failed call is never a full run, as for any seat.
     assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Degraded);
 }
+
+/// One model on purpose (`limits.diversity = "off"`, the CLI's
+/// --allow-one-model) is said nowhere: neither the panel nor the judge's
+/// seat on it is warned about.
+#[test]
+fn one_model_on_purpose_plays_every_part_without_a_word() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&spec(json!({"name": "rotating-challenger"}), &["a", "b"], 1, true).to_json()).unwrap();
+    for seat in v["panel"].as_array_mut().unwrap() {
+        seat["model"] = json!("openai/one");
+    }
+    v["judge"]["model"] = json!("openai/one");
+    v["limits"]["diversity"] = json!("off");
+    let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "I disagree: build it in two phases."));
+    assert!(run.session.transcript().warnings.is_empty(), "{:?}", run.session.transcript().warnings);
+    // Without it, both are said.
+    v["limits"]["diversity"] = json!("warn");
+    let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
+    let run = drive(Session::new(s).unwrap(), |r| reply(r, "I disagree: build it in two phases."));
+    assert_eq!(run.session.transcript().warnings.len(), 2, "{:?}", run.session.transcript().warnings);
+}

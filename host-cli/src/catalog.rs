@@ -12,8 +12,9 @@ use agon_core::{Catalog, CatalogEntry, CatalogPrice};
 use crate::config::Config;
 use crate::engine::wit;
 
-/// The snapshot, as shipped.
-pub const JSON: &str = include_str!("../../catalog/models.json");
+/// The snapshot, as shipped: `catalog/models.json`, copied by build.rs (a
+/// packed crate carries its own copy).
+pub const JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/models.json"));
 
 /// The snapshot, parsed once.
 pub fn catalog() -> &'static Catalog {

@@ -62,18 +62,43 @@ fn a_run_that_could_cost_more_than_max_cost_is_refused() {
     assert!(agon(&env, &server, &[&RUN[..], &["--max-cost", "5"]].concat()).status.success());
 }
 
+/// A cost cap with a model it cannot price is refused before any call,
+/// naming the model and how to price it (it used to start, and stop at
+/// "$0.00 spent").
 #[test]
-fn the_engine_stops_at_the_limit_when_the_bound_cannot_be_priced() {
-    let env = Sandbox::new("cost", "stopped");
+fn an_unpriced_model_under_a_cost_cap_is_refused_before_any_call() {
+    let env = Sandbox::new("cost", "unpriced-cap");
     let server = TestServer::start(Config::default(), 0).unwrap();
-    // One unpriced model: the bound has no cost, so the run starts; the engine
-    // then refuses every batch whose priced worst case passes the limit.
-    let args = ["run", "Q?", "--panel", "openai/gpt-4o,openai/in-house", "--no-judge", "--format", "json"];
-    let out = agon(&env, &server, &[&args[..], &["--max-cost", "0.000001"]].concat());
-    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
-    assert!(stderr(&out).contains("no price"), "{}", stderr(&out));
+    let args = ["run", "Tabs or spaces?", "--panel", "openai/my-own-model,openai/gpt-4o", "--rounds", "1"];
+    let out = agon(&env, &server, &[&args[..], &["--max-cost", "1"]].concat());
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("openai/my-own-model has no price"), "{err}");
+    assert!(err.contains("[prices.\"openai/my-own-model\"]") && err.contains("agon models"), "{err}");
+    assert!(server.stats().requests.is_empty(), "nothing was called");
+    // Priced in agon.toml, the same run goes ahead.
+    std::fs::write(env.root.join("agon.toml"), "[prices.\"openai/my-own-model\"]\ninput = 1.0\noutput = 2.0\n")
+        .unwrap();
+    assert!(agon(&env, &server, &["trust"]).status.success());
+    let out = agon(&env, &server, &[&args[..], &["--max-cost", "1"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+/// What a run spent, and its tokens, is the last line it prints: the
+/// engine's own usage report, to the micro-dollar.
+#[test]
+fn the_last_line_of_a_run_is_what_it_spent() {
+    let env = Sandbox::new("cost", "last-line");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let out = agon(&env, &server, &RUN);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or_default();
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(t["outcome"]["kind"], "cost-limit");
-    assert!(t["outcome"]["reason"].as_str().unwrap().contains("stopped at the cost limit of $0.000001"));
-    assert!(server.stats().requests.is_empty());
+    let total = &t["usage"]["total"];
+    let micro = total["cost_micro_usd"].as_u64().unwrap();
+    let dollars = format!("${}.{}", micro / 1_000_000, format!("{:06}", micro % 1_000_000).trim_end_matches('0'));
+    assert!(last.starts_with(&format!("agon: spent {dollars} · {} calls · ", total["calls"])), "{last}\n{dollars}");
+    let completion = total["completion_tokens"].as_u64().unwrap();
+    assert!(last.ends_with(&format!("+ {completion} completion tokens")), "{last}");
 }

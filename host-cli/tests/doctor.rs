@@ -103,7 +103,8 @@ fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("key      openai: OPENAI_API_KEY is set"), "{stdout}");
-    assert!(stdout.contains("no model to seat without a choice"), "a key does not say which model: {stdout}");
+    // A key seats its lab's council, by the catalog's rule, with a judge off the panel.
+    assert!(stdout.contains("would seat only openai's key is set") && stdout.contains(" · judge openai/"), "{stdout}");
     let out = here(&["doctor", "--json"]);
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
@@ -118,15 +119,17 @@ fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it
     )
     .unwrap();
     std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
+    // Without the key, the program is what there is.
+    let here = |args: &[&str]| bare(&server, &cache, args, |c| c.env_remove("OPENAI_API_KEY")).output().unwrap();
     let out = here(&["doctor"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("program  cmd/codex:") && stdout.contains("(codex-cli 9.9 (test))"), "{stdout}");
-    assert!(stdout.contains("would seat: cmd/codex"), "{stdout}");
+    assert!(stdout.contains("would seat the coding agents' CLIs found on PATH: cmd/codex"), "{stdout}");
     let out = here(&["run", "Q?", "--rounds", "1", "--quiet", "--format", "json", "--no-save"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("no panel given; seating what this machine offers: cmd/codex (judge: cmd/codex, the first)"),
+        stderr.contains("no panel given; seating the coding agents' CLIs found on PATH: cmd/codex · judge cmd/codex, the first seat's"),
         "{stderr}"
     );
     let t: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -146,7 +149,7 @@ fn with_nothing_found_run_and_doctor_say_what_to_do() {
     assert!(stderr.contains("no panel given and none found") && stderr.contains("--panel"), "{stderr}");
     let out = machine(&cache).env_remove("OPENAI_API_KEY").args(["doctor"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing: give one with --panel"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("nothing: set a provider's key"));
     let _ = std::fs::remove_dir_all(cache);
 }
 
@@ -188,5 +191,44 @@ fn doctor_calls_command_models_and_says_what_failed() {
     assert!(stdout.contains("dead  cmd/fails: cmd/fails: exit code 3: not logged in"), "{stdout}");
     assert!(stdout.contains("by hand"), "{stdout}");
     assert!(stdout.contains("1 of 3 answered"), "{stdout}");
+    let _ = std::fs::remove_dir_all(cache);
+}
+
+/// A wrong key gets 401 (Gemini: 400 API_KEY_INVALID): doctor says the key
+/// was refused and keeps nothing, so once the key is fixed `agon run` seats
+/// the model at once instead of leaving it out for a day.
+#[test]
+fn a_refused_key_is_shown_but_never_kept_as_a_dead_model() {
+    let mut config = Config::default();
+    // The probe's call is refused; every call after it (the key fixed) answers.
+    let refused_once = ModelScript { fault: Some(Fault::Unauthorized), fault_calls: Some(1), ..Default::default() };
+    config.models.insert("a".into(), refused_once.clone());
+    config.models.insert("gemini-x".into(), refused_once);
+    let server = TestServer::start(config, 0).unwrap();
+    let cache = dir("key");
+    let gemini_url = format!("{}/v1beta", server.url());
+    let args = ["doctor", "openai/a", "gemini/gemini-x", "openai/b"];
+    let out = bare(&server, &cache, &args, |c| c.env("GEMINI_API_KEY", "wrong").env("GEMINI_BASE_URL", &gemini_url))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "a refused key still fails doctor: {stdout}");
+    assert!(stdout.contains("key   openai/a: HTTP 401") && stdout.contains("(check OPENAI_API_KEY)"), "{stdout}");
+    assert!(stdout.contains("key   gemini/gemini-x: HTTP 400") && stdout.contains("API key not valid"), "{stdout}");
+    assert!(stdout.contains("2 refused the key: not kept"), "{stdout}");
+    let kept = std::fs::read_to_string(cache.join("doctor.json")).unwrap();
+    assert!(kept.contains("openai/b") && !kept.contains("openai/a") && !kept.contains("gemini-x"), "{kept}");
+
+    let out = bare(&server, &cache, &["doctor", "openai/a", "--json"], |c| c).output().unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((line["healthy"].as_bool(), line["key_refused"].as_bool()), (Some(true), Some(false)), "{line}");
+
+    let out =
+        agon(&server, &cache, &["run", "Q?", "--panel", "openai/a,openai/b", "--no-judge", "-q", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("leaving out") && !stderr.contains("found it dead"), "{stderr}");
+    let transcript: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(transcript["participants"].as_array().unwrap().len(), 2, "both seats sat");
     let _ = std::fs::remove_dir_all(cache);
 }

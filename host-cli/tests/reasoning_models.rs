@@ -213,3 +213,138 @@ fn a_gemini_retry_delay_in_the_error_body_is_waited_for_within_the_cap() {
         assert!(notes.iter().any(|n| n.contains(&format!("waiting {waited} s"))), "{notes:?}");
     }
 }
+
+/// Every reasoning model of OpenAI, Anthropic and Google the catalog lists,
+/// asked nothing, a low and a high effort, and a budget, against the strict
+/// emulator: each is asked in the terms its family takes (adaptive thinking
+/// for Opus 4.7+, budgets for older Claude and Gemini 2.5, levels for Gemini
+/// 3, `reasoning_effort` for OpenAI), none is refused, and the output limit
+/// sent is within what the engine counts (reply plus allowance).
+#[test]
+fn every_reasoning_family_in_the_catalog_is_asked_as_it_takes_it() {
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let toml = format!(
+        "[providers.openai]\nbase_url = \"{u}/v1\"\n[providers.anthropic]\nbase_url = \"{u}\"\n[providers.gemini]\nbase_url = \"{u}/v1beta\"\n",
+        u = server.url()
+    );
+    let env = Environment::new(&AgonConfig::parse(&toml, std::path::Path::new("agon.toml")).unwrap());
+    let catalog = agon_cli::catalog::catalog();
+    let models: Vec<&String> = catalog
+        .models
+        .iter()
+        .filter(|(m, e)| {
+            e.reasoning == Some(true) && ["openai/", "anthropic/", "gemini/"].iter().any(|p| m.starts_with(p))
+        })
+        .map(|(m, _)| m)
+        .collect();
+    assert!(models.len() > 30, "{models:?}");
+    let asks = [
+        (None, None),
+        (Some(agon_core::Effort::Low), None),
+        (Some(agon_core::Effort::High), None),
+        (None, Some(3_000)),
+    ];
+    let mut sent = 0;
+    for model in &models {
+        for (effort, budget) in asks {
+            let traits = catalog.resolve(model, &BTreeMap::new()).and_then(|e| e.traits());
+            let asked = agon_core::Reasoning { effort, budget };
+            // The engine's allowance for this seat: what its cost bound counts.
+            let plan = agon_core::thinking_plan(model, traits.as_ref(), asked, 256).unwrap();
+            let wit_effort = effort.map(|e| match e {
+                agon_core::Effort::Low => wit::Effort::Low,
+                agon_core::Effort::Medium => wit::Effort::Medium,
+                agon_core::Effort::High => wit::Effort::High,
+            });
+            let request = wit::ModelRequest {
+                id: 1,
+                seat: "s".into(),
+                model: model.to_string(),
+                purpose: wit::Purpose::Turn,
+                round: 1,
+                phase: wit::Phase::Opening,
+                messages: vec![wit::Message { role: wit::Role::User, content: "Monorepo or polyrepo?".into() }],
+                max_tokens: 256,
+                temperature: 0.7,
+                expect: None,
+                reasoning: Some(wit::ReasoningRequest { effort: wit_effort, budget, allowance: plan.room }),
+                traits: agon_cli::catalog::traits_of(model),
+                cache_marks: Vec::new(),
+            };
+            let done = agon_cli::host::call_seat(
+                &env,
+                &request,
+                CallOptions::new(Duration::from_secs(10), false),
+                &mut |_| {},
+                &mut |_| {},
+                &mut |_| {},
+                &mut |_| {},
+            );
+            let stats = server.stats();
+            let seen = stats.requests.last().unwrap();
+            assert!(seen.refusal.is_none(), "{model} {asked:?} was refused: {:?}\n{}", seen.refusal, seen.body);
+            assert!(done.is_ok(), "{model} {asked:?}: {:?}", done.err().map(|e| format!("{e:?}")));
+            let limit = seen.max_tokens.unwrap();
+            assert!(limit <= 256 + plan.room as u64, "{model} {asked:?}: sent {limit}, counted {}", 256 + plan.room);
+            sent += 1;
+        }
+    }
+    assert_eq!(server.stats().requests.len(), sent);
+}
+
+/// Claude Opus 4.7 takes adaptive thinking with an effort and refuses a
+/// budget: a seat with `--effort low` and one with `--thinking` both answer,
+/// and each request carries `thinking.type: adaptive` with its effort.
+#[test]
+fn an_opus_4_7_seat_thinks_adaptively_with_effort_and_with_thinking() {
+    for (flag, value, effort) in [("--effort", "low", "low"), ("--thinking", "3000", "medium")] {
+        let env = Sandbox::new("reasoning", "opus-adaptive");
+        let server = TestServer::start(Config::default(), 0).unwrap();
+        let out = agon(
+            &env,
+            &server,
+            &[
+                "run",
+                "Monorepo or polyrepo?",
+                "--panel",
+                "anthropic/claude-opus-4-7,openai/gpt-5",
+                "--judge",
+                "openai/gpt-5.1",
+                "--rounds",
+                "1",
+                flag,
+                value,
+                "--format",
+                "json",
+            ],
+        );
+        assert!(out.status.success(), "{flag} {value}: {}", stderr(&out));
+        let t: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(t["outcome"]["kind"], "completed", "{flag}: {}", t["outcome"]);
+        let stats = server.stats();
+        let opus: Vec<_> = stats.requests.iter().filter(|s| s.path == "/v1/messages").collect();
+        assert_eq!(opus.len(), 1, "{flag}");
+        assert!(opus[0].refusal.is_none(), "{flag}: {:?}", opus[0].refusal);
+        assert_eq!(opus[0].body["thinking"], serde_json::json!({"type": "adaptive"}), "{flag}: {}", opus[0].body);
+        assert_eq!(opus[0].body["output_config"]["effort"], effort, "{flag}: {}", opus[0].body);
+        assert!(opus[0].max_tokens.unwrap() > 512, "room to think and answer: {}", opus[0].body);
+    }
+}
+
+/// Budgeted thinking is what Opus 4.7 refuses: the test above can fail.
+#[test]
+fn the_emulator_refuses_a_budget_for_opus_4_7_as_anthropic_does() {
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let body = serde_json::json!({"model": "claude-opus-4-7", "max_tokens": 4000, "messages": [{"role": "user", "content": "Hi"}],
+        "thinking": {"type": "enabled", "budget_tokens": 2048}});
+    let response = ureq::post(format!("{}/v1/messages", server.url()))
+        .header("anthropic-version", "2023-06-01")
+        .config()
+        .http_status_as_error(false)
+        .build()
+        .send_json(&body)
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 400);
+    let text = response.into_body().read_to_string().unwrap();
+    assert!(text.contains("\\\"thinking.type.enabled\\\" is not supported for this model"), "{text}");
+}

@@ -106,6 +106,9 @@ pub enum Fault {
     /// HTTP 429 with no Retry-After header: when to come back is only in the
     /// body (Gemini's RESOURCE_EXHAUSTED with a RetryInfo `retryDelay`).
     RateLimitedBody,
+    /// The key is refused: HTTP 401 in the wire's own words (Gemini: 400
+    /// with API_KEY_INVALID).
+    Unauthorized,
 }
 
 /// One request as the server saw it.
@@ -494,6 +497,10 @@ fn serve_completion(
         }
         Some(Fault::Overloaded) => {
             let refusal = strict::overloaded(wire);
+            return respond_json(request, refusal.status, refusal.body);
+        }
+        Some(Fault::Unauthorized) => {
+            let refusal = strict::unauthorized(wire);
             return respond_json(request, refusal.status, refusal.body);
         }
         Some(Fault::Drop) => return http::drop_connection(request),

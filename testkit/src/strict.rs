@@ -361,6 +361,11 @@ impl Claude {
         }
     }
 
+    /// Adaptive thinking exists from Claude 4.6 on (Anthropic's adaptive-thinking guide).
+    fn adaptive(self) -> bool {
+        self.version >= (4, 6)
+    }
+
     /// Opus and Sonnet 4.6 and later refuse a last assistant message
     /// ("prefill removal", Anthropic's what's-new for Claude 4.6).
     fn refuses_prefill(self) -> bool {
@@ -487,9 +492,43 @@ fn anthropic(model: &str, body: &Value, headers: Headers, reasoning: u64) -> Res
         Some("adaptive") if !claude.thinks() => {
             return Err(anthropic_error(&format!("'{model}' does not support thinking.")));
         }
+        // Adaptive thinking came with Claude 4.6; older models take only a
+        // budget (Anthropic's adaptive-thinking guide: "Older models (Claude
+        // Sonnet 4.5, Claude Opus 4.5, etc.) do not support adaptive thinking
+        // and require thinking.type: \"enabled\" with budget_tokens"; wording inferred).
+        Some("adaptive") if !claude.adaptive() => {
+            return Err(anthropic_error(
+                "\"thinking.type.adaptive\" is not supported for this model. Use \"thinking.type.enabled\" with \"budget_tokens\".",
+            ));
+        }
         Some("adaptive") => Some(u64::MAX),
+        // Opus 4.7 and later refuse thinking switched off as well as on with a
+        // budget (the adaptive-thinking guide, NousResearch/hermes-agent#11137).
+        Some("disabled") if claude.sampling_removed() => {
+            return Err(anthropic_error(
+                "\"thinking.type.disabled\" is not supported for this model. Use \"thinking.type.adaptive\" and \"output_config.effort\" to control thinking behavior.",
+            ));
+        }
         _ => None,
     };
+    // `output_config.effort`: low, medium, high and max, and xhigh on Opus 4.7
+    // and later (NousResearch/hermes-agent#11137); effort exists from Claude 4.5 on.
+    if let Some(effort) = body["output_config"].get("effort") {
+        let known: &[&str] = if claude.sampling_removed() {
+            &["low", "medium", "high", "xhigh", "max"]
+        } else {
+            &["low", "medium", "high", "max"]
+        };
+        if claude.version < (4, 5) {
+            return Err(anthropic_error("output_config.effort: not supported for this model (inferred wording)"));
+        }
+        if !effort.as_str().is_some_and(|e| known.contains(&e)) {
+            return Err(anthropic_error(&format!(
+                "output_config.effort: Input should be {}",
+                known.iter().map(|e| format!("'{e}'")).collect::<Vec<_>>().join(", ")
+            )));
+        }
+    }
     if thinks.is_some() && temperature.is_some_and(|t| t.as_f64() != Some(1.0)) {
         // MartialBE/one-hub#529.
         return Err(anthropic_error(
@@ -795,6 +834,31 @@ pub(crate) fn overloaded(wire: Wire) -> Refusal {
             status: 503,
             body: json!({"error": {"message": "The engine is currently overloaded, please try again later", "type": "server_error", "param": null, "code": null}}),
         },
+    }
+}
+
+/// A refused key, as each API answers it: OpenAI's 401 `invalid_api_key`,
+/// Anthropic's 401 `authentication_error`, Gemini's 400 INVALID_ARGUMENT with
+/// the reason API_KEY_INVALID (their error pages and SDK issues show these
+/// bodies), and a 401 from a proxy in front of Ollama.
+pub(crate) fn unauthorized(wire: Wire) -> Refusal {
+    match wire {
+        Wire::OpenAi => Refusal {
+            status: 401,
+            body: json!({"error": {"message": "Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.", "type": "invalid_request_error", "param": null, "code": "invalid_api_key"}}),
+        },
+        Wire::Anthropic => Refusal {
+            status: 401,
+            body: json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}),
+        },
+        Wire::Gemini => {
+            let mut refusal = google_error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");
+            refusal.body["error"]["details"] = json!([
+                {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", "domain": "googleapis.com"}
+            ]);
+            refusal
+        }
+        Wire::Ollama => Refusal { status: 401, body: json!({"error": "unauthorized"}) },
     }
 }
 

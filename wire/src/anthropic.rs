@@ -7,7 +7,7 @@
 //! Anthropic caches a prompt prefix only where a block asks it to
 //! (`cache_control`): the engine's cache marks become those blocks.
 
-use agon_core::{ModelRequest, Role, StopReason};
+use agon_core::{ModelRequest, Role, StopReason, ThinkingParam};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
@@ -42,14 +42,15 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     let shift = messages[last].1.len().saturating_sub(marked);
     let marks: Vec<usize> = request.cache_marks.iter().map(|&m| m as usize + shift).collect();
     // Thinking only when the seat asked for it (it is off by default here):
-    // a budget of at least 1,024, below `max_tokens`, which must hold it and the reply.
-    let thinking = shape.budget.filter(|_| shape.asked && shape.reasons()).map(|b| b.max(MIN_THINKING));
-    let max_tokens = match thinking {
-        Some(budget) => {
-            let most = shape.traits.and_then(|t| t.max_output).unwrap_or(u32::MAX);
-            shape.reply.saturating_add(budget).min(most)
-        }
-        None => shape.reply.min(shape.traits.and_then(|t| t.max_output).unwrap_or(u32::MAX)),
+    // a budget below `max_tokens` (Claude up to 4.5), or adaptive thinking
+    // at an effort (4.6 and later; Opus 4.7+ and Sonnet 5+ take nothing else).
+    // `max_tokens` holds the thinking and the reply either way.
+    let param = shape.param();
+    let most = shape.traits.and_then(|t| t.max_output).unwrap_or(u32::MAX);
+    let max_tokens = match param {
+        ThinkingParam::Budget(budget) => shape.reply.saturating_add(budget.max(MIN_THINKING)).min(most),
+        ThinkingParam::Adaptive(_) => shape.reply.saturating_add(shape.thinking()).min(most),
+        _ => shape.reply.min(most),
     };
     let mut body = json!({
         "model": call.model,
@@ -67,12 +68,19 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     if let Some(system) = system_text(request) {
         body["system"] = json!(system);
     }
-    match thinking {
+    match param {
         // Thinking takes no temperature but the default.
-        Some(budget) => body["thinking"] = json!({"type": "enabled", "budget_tokens": budget.min(max_tokens - 1)}),
+        ThinkingParam::Budget(budget) => {
+            body["thinking"] =
+                json!({"type": "enabled", "budget_tokens": budget.max(MIN_THINKING).min(max_tokens - 1)});
+        }
+        ThinkingParam::Adaptive(effort) => {
+            body["thinking"] = json!({"type": "adaptive"});
+            body["output_config"] = json!({"effort": effort.as_str()});
+        }
         // Newer models refuse a temperature: sent only to one known to take it.
-        None if shape.temperature(false) => body["temperature"] = json!(request.temperature.min(1.0)),
-        None => {}
+        _ if shape.temperature(false) => body["temperature"] = json!(request.temperature.min(1.0)),
+        _ => {}
     }
     let mut http = http(&["v1", "messages"], &[], body, shape);
     http.output_limit = max_tokens;

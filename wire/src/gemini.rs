@@ -5,7 +5,7 @@
 //! is billed as output (`thoughtsTokenCount`) beside `candidatesTokenCount`,
 //! and `totalTokenCount` less the prompt is what a reply's output costs.
 
-use agon_core::{Effort, ModelRequest, Role, StopReason, Usage};
+use agon_core::{Effort, ModelRequest, Role, StopReason, ThinkingParam, Usage};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
@@ -26,16 +26,20 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     if shape.temperature(true) {
         config["temperature"] = json!(request.temperature);
     }
-    // A thinking model thinks by default; its budget is set so that it
-    // leaves room for the answer, and its thoughts are not sent back.
-    if shape.reasons() && shape.thinking > 0 {
-        config["thinkingConfig"] = match shape.effort {
-            // Gemini 3 takes a level; 2.5 a budget.
-            Some(effort) if call.model.starts_with("gemini-3") && shape.budget == Some(effort.budget()) => {
-                json!({"thinkingLevel": if effort == Effort::Low { "low" } else { "high" }, "includeThoughts": false})
-            }
-            _ => json!({"thinkingBudget": shape.budget.unwrap_or(shape.thinking), "includeThoughts": false}),
-        };
+    // Gemini 2.5 takes a budget (0 stops Flash thinking), Gemini 3 a level
+    // (Google's thinking guide); thoughts are not sent back.
+    let thinking = match shape.param() {
+        ThinkingParam::Budget(budget) => Some(json!({"thinkingBudget": budget, "includeThoughts": false})),
+        ThinkingParam::Off => Some(json!({"thinkingBudget": 0, "includeThoughts": false})),
+        ThinkingParam::Level(effort) | ThinkingParam::Effort(effort) | ThinkingParam::Adaptive(effort) => {
+            // Gemini 3 Pro takes `low` and `high`, every Gemini 3 model takes both.
+            let level = if effort == Effort::Low { "low" } else { "high" };
+            Some(json!({"thinkingLevel": level, "includeThoughts": false}))
+        }
+        ThinkingParam::Nothing => None,
+    };
+    if let Some(thinking) = thinking {
+        config["thinkingConfig"] = thinking;
     }
     let mut body = json!({"contents": contents, "generationConfig": config});
     if let Some(system) = system_text(request) {

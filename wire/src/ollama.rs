@@ -65,7 +65,7 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
         (None, true) => Some(true),
         (None, false) => None,
     };
-    let thinking = if think == Some(true) { shape.thinking } else { 0 };
+    let thinking = if think == Some(true) { shape.thinking() } else { 0 };
     let predict = shape.reply.saturating_add(thinking);
     // The window: the prompt (estimated, with room for the chat template),
     // the reply and its thinking, rounded up to 1,024, within the model's.

@@ -7,7 +7,7 @@
 //! it at all (`reasoning_content` from DeepSeek, `reasoning` from OpenRouter
 //! and Groq) and is never answer text.
 
-use agon_core::{ModelRequest, StopReason, Usage};
+use agon_core::{ModelRequest, StopReason, ThinkingParam, Usage};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
@@ -32,7 +32,9 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
     if shape.temperature(!official) {
         body["temperature"] = json!(request.temperature);
     }
-    if let Some(effort) = shape.effort.filter(|_| shape.reasons()) {
+    // Effort is the only thinking OpenAI's API takes; a compatible server
+    // gets it only where the seat asked (the engine's plan says which).
+    if let ThinkingParam::Effort(effort) = shape.param() {
         body["reasoning_effort"] = json!(effort.as_str());
     }
     if call.stream {

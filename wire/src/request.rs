@@ -1,6 +1,6 @@
 //! What to send: one engine request as the HTTP request a provider's API takes.
 
-use agon_core::{ModelRequest, ModelTraits, Role};
+use agon_core::{ModelRequest, ModelTraits, Reasoning, Role, ThinkingParam, ThinkingPlan};
 use serde_json::{Value, json};
 
 use crate::ollama::ServerModel;
@@ -69,7 +69,7 @@ pub fn auth_header(api: Api, key: &str) -> (&'static str, String) {
 /// The HTTP request for `request`, sent to `call`'s model.
 pub fn request(call: &Call<'_>, request: &ModelRequest) -> HttpRequest {
     let traits = request.traits.get(call.reference).copied();
-    let shape = Shape::new(request, traits);
+    let shape = Shape::new(call, request, traits);
     let mut http = match call.api {
         Api::OpenAi | Api::OpenAiCompatible => crate::openai::request(call, request, &shape),
         #[cfg(feature = "anthropic")]
@@ -92,42 +92,43 @@ pub(crate) struct Shape {
     pub traits: Option<ModelTraits>,
     /// Tokens for the visible reply.
     pub reply: u32,
-    /// Tokens the call may spend thinking beyond the reply (0: none reserved).
-    pub thinking: u32,
-    /// The seat asked for thinking itself (an effort or a budget).
+    /// What this model is sent about thinking, and the room it may think in
+    /// beyond the reply: the engine's plan for its family
+    /// ([`agon_core::thinking_plan`]), so the cost bound counts what is sent.
+    pub plan: Option<ThinkingPlan>,
+    /// The seat asked for thinking itself (an effort or a budget): what
+    /// Ollama's `think` follows (read only where that API is built in).
+    #[cfg_attr(not(feature = "ollama"), allow(dead_code))]
     pub asked: bool,
-    pub effort: Option<agon_core::Effort>,
-    /// The seat's own budget, or its effort's, when it asked.
-    #[cfg_attr(not(any(feature = "anthropic", feature = "gemini")), allow(dead_code))]
-    pub budget: Option<u32>,
 }
 
 impl Shape {
-    fn new(request: &ModelRequest, traits: Option<ModelTraits>) -> Shape {
-        let reasoning = request.reasoning;
-        Shape {
-            traits,
-            reply: request.max_tokens,
-            thinking: reasoning.map_or(0, |r| r.allowance),
-            asked: reasoning.is_some_and(|r| r.asked()),
-            effort: reasoning.and_then(|r| r.effort),
-            budget: reasoning.and_then(|r| r.budget.or(r.effort.map(|e| e.budget()))),
-        }
+    fn new(call: &Call<'_>, request: &ModelRequest, traits: Option<ModelTraits>) -> Shape {
+        let asked = request.reasoning.map(|r| r.asked_for()).unwrap_or_default();
+        let plan = request
+            .reasoning
+            .and_then(|_| agon_core::thinking_plan(call.reference, traits.as_ref(), asked, request.max_tokens));
+        Shape { traits, reply: request.max_tokens, plan, asked: asked != Reasoning::default() }
+    }
+
+    /// The parameter to send about thinking.
+    pub fn param(&self) -> ThinkingParam {
+        self.plan.map_or(ThinkingParam::Nothing, |p| p.send)
+    }
+
+    /// Tokens the call may think beyond the reply (0: none reserved).
+    pub fn thinking(&self) -> u32 {
+        self.plan.map_or(0, |p| p.room)
     }
 
     /// The output limit: the reply plus the thinking reserved, within what
     /// the model may write at all.
     pub fn output_limit(&self) -> u32 {
-        let limit = self.reply.saturating_add(self.thinking);
+        let limit = self.reply.saturating_add(self.thinking());
         match self.traits.and_then(|t| t.max_output) {
             Some(most) => limit.min(most),
             None => limit,
         }
-    }
-
-    /// Whether the model reasons: known from its traits, or (unknown) asked for.
-    pub fn reasons(&self) -> bool {
-        self.traits.map_or(self.asked, |t| t.reasoning)
     }
 
     /// Whether to send a temperature: only to a model known to take one, or

@@ -51,7 +51,8 @@ pub(crate) const DEF: Definition = Definition {
     bounds: |spec| {
         let (n, r) = (spec.panel.len() as u32, spec.rounds());
         let others = n.saturating_sub(1);
-        Bounds::new(spec, 1 + others + r * (1 + others) + n, 0, r)
+        // Each seat: its opening or critique, one turn a round, its assumptions.
+        Bounds::new(spec, 1 + others + r * (1 + others) + n, 0, r).per_seat(r + 2, 0)
     },
     build: |spec| {
         let o: Options = typed(spec);

@@ -61,6 +61,15 @@ pub(crate) struct Bounds {
     pub judge: u32,
     /// The highest round number a turn can carry (summaries cover rounds before it).
     pub rounds: u32,
+    /// The most of `turns` one seat can take (regenerations aside): what the
+    /// cost bound gives each seat's prices, dearest first.
+    pub per_seat: u32,
+    /// The most of `gated` one seat can take.
+    pub gated_per_seat: u32,
+    /// The turns come in consecutive passes in which every seat speaks once
+    /// (a blind round, then each round in some order): each seat's turns are
+    /// then one a pass, however the order turns within a pass.
+    pub passes: bool,
 }
 
 impl Bounds {
@@ -70,7 +79,18 @@ impl Bounds {
     pub fn new(spec: &DebateSpec, turns: u32, gated: u32, rounds: u32) -> Bounds {
         let confirmations = if spec.consensus_mode() == Some(crate::ConsensusMode::Judge) { spec.rounds() } else { 0 };
         let judge = spec.judge.is_some() as u32 + confirmations;
-        Bounds { turns, gated, judge, rounds }
+        Bounds { turns, gated, judge, rounds, per_seat: turns, gated_per_seat: gated, passes: false }
+    }
+
+    /// The same, one seat taking at most `per_seat` of the turns and
+    /// `gated_per_seat` of the gated ones.
+    pub fn per_seat(self, per_seat: u32, gated_per_seat: u32) -> Bounds {
+        Bounds { per_seat: per_seat.min(self.turns), gated_per_seat: gated_per_seat.min(self.gated), ..self }
+    }
+
+    /// The same, its turns in passes where every seat speaks once.
+    pub fn in_passes(self) -> Bounds {
+        Bounds { passes: true, ..self }
     }
 }
 

@@ -82,7 +82,7 @@ pub(crate) const DEF: Definition = Definition {
     // One turn per role per round, in sequence.
     bounds: |spec| {
         let (n, r) = (spec.panel.len() as u32, spec.rounds());
-        Bounds::new(spec, n * r, 0, r)
+        Bounds::new(spec, n * r, 0, r).per_seat(r, 0).in_passes()
     },
     build: |_| Box::new(create()),
     ..BASE

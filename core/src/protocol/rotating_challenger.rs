@@ -45,7 +45,9 @@ pub(crate) const DEF: Definition = Definition {
     // Blind answers, then one turn per seat per round; the challenger's is gated.
     bounds: |spec| {
         let (n, r) = (spec.panel.len() as u32, spec.rounds());
-        Bounds::new(spec, n + n * r, r, r)
+        // A blind answer and one turn a round each; the challenge rotates,
+        // so a seat challenges at most once every n rounds.
+        Bounds::new(spec, n + n * r, r, r).per_seat(1 + r, r.div_ceil(n.max(1))).in_passes()
     },
     build: |spec| {
         let o: Options = typed(spec);

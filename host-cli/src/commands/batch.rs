@@ -79,6 +79,9 @@ pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> 
         problems.len(),
         args.output.display()
     );
+    if let Ok(spent) = agon_cli::runner::cost::spent_in_results(&args.output) {
+        safe_eprintln!("{} (every debate in {})", agon_cli::runner::cost::spent(&spent), args.output.display());
+    }
     Ok(match (tally.errors, tally.partial, problems.len()) {
         (0, 0, 0) => exit::OK,
         (0, 0, _) => exit::BAD_INPUT,

@@ -19,15 +19,24 @@ use super::batch::{Settings, run_items};
 use super::exit;
 
 pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
-    let text = agon_cli::bounded::read_bytes(&args.dataset, agon_cli::bounded::BATCH_LIMIT, "dataset")
-        .map_err(bad)
-        .and_then(|b| String::from_utf8(b).map_err(|_| bad(format!("{}: not UTF-8 text", args.dataset.display()))))?;
+    // Before anything is read or spent: the results folder must be one.
+    if args.output.exists() && !args.output.is_dir() {
+        return Err(bad(format!(
+            "-o {}: that is a file; agon eval writes a folder (each arm's results, report.md, items.jsonl): \
+             give a folder's path, new or one an earlier run wrote",
+            args.output.display()
+        )));
+    }
+    let bytes = agon_cli::bounded::read_bytes(&args.dataset, agon_cli::bounded::BATCH_LIMIT, "dataset").map_err(bad)?;
+    // A line that is not UTF-8 is named and skipped, as any bad line is.
+    let (text, not_text) = agon_cli::batch::utf8_lines(&bytes);
+    drop(bytes);
     // Read, and later scored, by the engine: the same reading as every host's.
     let mut engine = Runtime::load()?;
     let format = dataset_format(&args)?;
     let wit::EvalDataset { mut items, skipped: problems, canonical } =
         engine.read_eval_dataset_as(&text, &format)?.map_err(|e| bad(format!("{}: {e}", args.dataset.display())))?;
-    for p in &problems {
+    for p in not_text.iter().chain(&problems) {
         safe_eprintln!("agon: {}: {p}", args.dataset.display());
     }
     if let Some(n) = args.limit {
@@ -156,6 +165,13 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
             );
         }
     }
+    let mut spent = agon_cli::runner::cost::Spent { cost_micro_usd: Some(0), ..Default::default() };
+    for arm in &arms {
+        if let Ok(s) = agon_cli::runner::cost::spent_in_results(&arm.results_in(&args.output)) {
+            spent.add(&s);
+        }
+    }
+    safe_eprintln!("{} (every arm's debates)", agon_cli::runner::cost::spent(&spent));
     Ok(if (failed || failed_any) && !args.allow_failures { exit::DEGRADED } else { exit::OK })
 }
 

@@ -28,20 +28,11 @@ pub fn configure_run(
     {
         drive.timeout = t;
     }
-    // No panel anywhere: seat what this machine offers (role-council's seats are its roles).
-    if request.panel.is_empty() && request.protocol_name() != "role-council" {
-        let found = agon_cli::discovery::discover(&Environment::new(config), std::time::Duration::from_secs(2));
-        let panel = agon_cli::discovery::panel(&found).ok_or_else(|| bad(agon_cli::discovery::NOTHING_FOUND))?;
-        let judge = match &request.judge {
-            agon_cli::request::Judge::Model(m) => m.clone(),
-            agon_cli::request::Judge::Without => "none".into(),
-            agon_cli::request::Judge::Default => format!("{}, the first", panel[0]),
-        };
-        safe_eprintln!(
-            "agon: no panel given; seating what this machine offers: {} (judge: {judge}); `agon doctor` lists it, --panel chooses",
-            panel.join(", ")
-        );
-        request.panel = panel;
+    // No panel anywhere: seat what this machine offers; no judge: one off the panel.
+    let env = Environment::new(config);
+    let discover = || agon_cli::discovery::discover(&env, std::time::Duration::from_secs(2));
+    if let Some(line) = agon_cli::discovery::fill(request, discover).map_err(bad)? {
+        safe_eprintln!("{line}");
     }
     // Seats `agon doctor` found dead in the last day stay out (role-council's seats are its roles).
     if request.protocol_name() != "role-council"

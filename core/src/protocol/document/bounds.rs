@@ -13,10 +13,13 @@ use crate::{ConsensusMode, DebateSpec, estimate_tokens};
 pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
     let n = spec.panel.len() as u32;
     let rounds = spec.rounds();
-    let (mut turns, mut gated) = (0, 0);
+    let (mut turns, mut gated, mut per_seat, mut gated_per_seat) = (0, 0, 0, 0);
+    // Every part heard from every seat: the turns are passes of the panel.
+    let mut passes = true;
     for round in 1..=rounds {
         let phases = doc.phases.iter().filter(|p| p.runs_in(round, rounds));
         for part in phases.flat_map(|p| &p.turns).filter(|t| t.when.holds(round, rounds)) {
+            passes &= part.speakers == Speakers::Each;
             let speakers = match part.speakers {
                 // Those who answered the phase before are at most every seat.
                 Speakers::Each | Speakers::Answered => n,
@@ -24,14 +27,25 @@ pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
                 Speakers::Adversary | Speakers::Seat(_) | Speakers::Role(_) => 1,
             };
             turns += speakers;
+            // Whoever speaks in a part speaks once in it.
+            per_seat += (speakers > 0) as u32;
             if part.adversarial == Adversarial::Gated {
                 gated += speakers;
+                gated_per_seat += (speakers > 0) as u32;
             }
         }
     }
     let confirmations = if spec.consensus_mode() == Some(ConsensusMode::Judge) { rounds } else { 0 };
     let synthesis = (spec.judge.is_some() && doc.aggregate.synthesis.is_some()) as u32;
-    Bounds { turns, gated, judge: synthesis + confirmations, rounds }
+    Bounds {
+        turns,
+        gated,
+        judge: synthesis + confirmations,
+        rounds,
+        per_seat: per_seat.min(turns),
+        gated_per_seat: gated_per_seat.min(gated),
+        passes,
+    }
 }
 
 /// Tokens a document's prompts may add beyond what the cost bound already
