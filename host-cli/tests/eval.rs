@@ -243,8 +243,10 @@ fn a_bad_line_and_a_byte_order_mark_cost_only_that_line() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("data.jsonl: line 2 is not UTF-8 text; skipped"), "{stderr}");
     let results = std::fs::read_to_string(env.root.join("out/single.jsonl")).unwrap();
+    // The first line is the arm's settings; the rest are results, by id.
     let mut ids: Vec<String> = results
         .lines()
+        .skip(1)
         .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string())
         .collect();
     ids.sort();
@@ -256,4 +258,92 @@ fn a_bad_line_and_a_byte_order_mark_cost_only_that_line() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("-o taken.txt: that is a file") && !stderr.contains("os error"), "{stderr}");
     assert_eq!(std::fs::read_to_string(env.root.join("taken.txt")).unwrap(), "mine");
+}
+
+#[test]
+fn a_changed_setting_asks_again_and_keeps_the_old_results_aside() {
+    let env = Sandbox::new("eval", "settings");
+    let data = r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#;
+    std::fs::write(env.root.join("data.jsonl"), data).unwrap();
+    let mut config = Config::default();
+    config.models.insert("a".into(), script(&["ANSWER: 3"]));
+    config.models.insert("b".into(), script(&["ANSWER: 2"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let run =
+        |model: &str| agon(&env, &server, &["eval", "data.jsonl", "-o", "out", "--arm", "single", "--panel", model]);
+    assert!(run("openai/a").status.success());
+    let first = std::fs::read_to_string(env.root.join("out/single.jsonl")).unwrap();
+    assert!(first.lines().next().unwrap().contains("eval_settings"), "the file opens with its settings: {first}");
+    // The same settings again: nothing asked.
+    assert!(run("openai/a").status.success());
+    assert_eq!(server.stats().requests.len(), 1);
+    // Another model under the same output: asked again, never the old answer reused.
+    let changed = run("openai/b");
+    let stderr = String::from_utf8_lossy(&changed.stderr);
+    assert!(changed.status.success(), "{stderr}");
+    assert!(stderr.contains("settings changed"), "{stderr}");
+    assert_eq!(server.stats().requests.len(), 2, "the item is asked again");
+    let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(report.contains("| single | 1/1 |"), "scored on the new answer: {report}");
+    // Nothing answered is lost: the first run's results are kept beside.
+    let aside: Vec<_> = std::fs::read_dir(env.root.join("out"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("single.settings-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    assert_eq!(std::fs::read_to_string(aside[0].path()).unwrap(), first);
+}
+
+#[test]
+fn an_arm_with_failed_calls_exits_non_zero_and_counts_them_apart_unless_allowed() {
+    let env = Sandbox::new("eval", "failures");
+    let data = r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#;
+    std::fs::write(env.root.join("data.jsonl"), data).unwrap();
+    let mut config = Config::default();
+    let long = format!("{}\nANSWER: 2", "x".repeat(2048));
+    config.models.insert("a".into(), script(&[&long, &long]));
+    let server = TestServer::start(config, 0).unwrap();
+    // A reply above --max-reply fails its call: an outage, not a wrong answer.
+    let args = ["eval", "data.jsonl", "-o", "out", "--arm", "single", "--panel", "openai/a", "--max-reply", "1K"];
+    let out = agon(&env, &server, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("failed call"), "{stderr}");
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.root.join("out/report.json")).unwrap()).unwrap();
+    assert_eq!(json["arms"][0]["failed"], 1, "{json}");
+    assert_eq!(json["arms"][0]["right"], 0, "{json}");
+    // Asked to, the same evaluation exits 0 (the failed debate is asked again, and fails again).
+    let allowed = agon(&env, &server, &[&args[..], &["--allow-failures"]].concat());
+    assert!(allowed.status.success(), "{}", String::from_utf8_lossy(&allowed.stderr));
+}
+
+#[test]
+fn the_shipped_mmlu_set_breaks_down_by_subject() {
+    let env = Sandbox::new("eval", "by-subject");
+    let shipped = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/eval/mmlu-100.jsonl");
+    std::fs::copy(shipped, env.root.join("mmlu.jsonl")).unwrap();
+    let mut config = Config::default();
+    config.models.insert("a".into(), script(&["ANSWER: B"; 8]));
+    let server = TestServer::start(config, 0).unwrap();
+    let args = [
+        "eval",
+        "mmlu.jsonl",
+        "-o",
+        "out",
+        "--arm",
+        "single",
+        "--panel",
+        "openai/a",
+        "--limit",
+        "8",
+        "--by",
+        "subject",
+    ];
+    let out = agon(&env, &server, &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(report.contains("## By subject"), "{report}");
+    assert!(report.contains("abstract_algebra") && report.contains("astronomy"), "{report}");
 }
