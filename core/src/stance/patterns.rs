@@ -113,7 +113,7 @@ pub(crate) const ROWS: &[Row] = &[
     // Plain endorsements: "I back the pilot", "I'll sign off on the plan",
     // "I APPROVE THIS PLAN", "I accept this deal", "I support the proposal".
     row(
-        "back|endorse|approve|support|accept|sign ~ plan|proposal|pilot|deal|split|approach|offer|terms|this|that|it",
+        "back|endorse|approve|support|accept|sign ~ plan|proposal|pilot|deal|split|approach|offer|terms|price|this|that|it",
         Agree,
         FIRST | QUALIFY | STATED,
     ),
