@@ -109,6 +109,17 @@ impl Debate {
         }
     }
 
+    /// The reply seat `seat` gave in this round and phase, if it answered,
+    /// as a consensus check reads it.
+    pub fn reply(&self, seat: usize, round: u32, phase: Phase) -> Option<crate::consensus::Reply<'_>> {
+        match self.answer(seat, round, phase) {
+            Some(Answer::Text { text, cut, .. }) => {
+                Some(crate::consensus::Reply { seat: self.seat(seat).id.as_str(), text, cut: *cut })
+            }
+            _ => None,
+        }
+    }
+
     /// The newest answered summary: (last round covered, text).
     pub fn latest_summary(&self) -> Option<(u32, &str)> {
         self.records.iter().rev().find_map(|r| match (&r.answer, r.slot.purpose) {
