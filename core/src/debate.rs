@@ -40,7 +40,8 @@ impl Slot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
     /// `cut`: the model ran into its token limit; the text is kept, and marked.
-    Text { text: String, usage: Option<Usage>, cut: bool },
+    /// `model`: the fallback chain's model that answered, when not the first.
+    Text { text: String, usage: Option<Usage>, cut: bool, model: Option<String> },
     /// `usage`: what the provider billed all the same, when it said.
     Failed { kind: FailureKind, message: String, usage: Option<Usage> },
 }

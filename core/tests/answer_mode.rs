@@ -178,7 +178,13 @@ fn a_protocol_whose_turns_have_a_shape_refuses_answers_by_name() {
 
 /// Replies cut at the token limit mid-working, as a provider marks them.
 fn cut(r: &agon_core::ModelRequest, text: &str) -> agon_core::Input {
-    agon_core::Input::Reply { id: r.id, text: text.into(), usage: None, stop: Some(agon_core::StopReason::TokenLimit) }
+    agon_core::Input::Reply {
+        id: r.id,
+        text: text.into(),
+        usage: None,
+        stop: Some(agon_core::StopReason::TokenLimit),
+        model: None,
+    }
 }
 
 #[test]

@@ -208,7 +208,7 @@ fn debate_line(i: usize, question: &str, seats: usize, say: impl Fn(usize) -> ag
 }
 
 fn said(text: &str) -> agon_core::Input {
-    agon_core::Input::Reply { id: 0, text: text.into(), usage: None, stop: None }
+    agon_core::Input::Reply { id: 0, text: text.into(), usage: None, stop: None, model: None }
 }
 
 #[test]
@@ -236,6 +236,7 @@ fn failures_cut_seats_and_stale_lines_are_counted_apart_from_wrong_answers() {
             text: "Working: 3 + 1, then 5".into(),
             usage: None,
             stop: Some(agon_core::StopReason::TokenLimit),
+            model: None,
         },
     });
     let report = eval::report("four", &data, &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }]);
