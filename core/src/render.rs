@@ -48,7 +48,13 @@ pub fn markdown(t: &Transcript) -> String {
             current = Some((turn.round, turn.phase));
         }
         let mark = if turn.challenger { " (challenger)" } else { "" };
-        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), block(&turn.text), cut_note(turn.cut));
+        let _ = writeln!(
+            out,
+            "### {}{mark}\n\n{}\n{}",
+            name(&turn.speaker),
+            block(&turn_text(t, turn)),
+            cut_note(turn.cut)
+        );
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -137,6 +143,15 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
 
 /// A model's text as a block of its own: inert, and with any fence it
 /// leaves open closed, so the headings after it are never swallowed.
+/// A turn's text as every host shows it: a reply in a protocol's JSON shape
+/// (challenge's verdicts and responses) as labelled Markdown fields, any other
+/// as it is. Model text, not yet inert: [`markdown`] makes it so, agon-html's
+/// page renders it safely.
+pub fn turn_text(t: &Transcript, turn: &crate::Turn) -> String {
+    let def = crate::protocol::registry::lookup(&t.protocol).ok();
+    def.and_then(|d| (d.render_turn)(t, turn)).unwrap_or_else(|| turn.text.clone())
+}
+
 fn block(text: &str) -> String {
     inert::text(text.trim()).trim_end().to_string()
 }
