@@ -1,5 +1,6 @@
 //! Markdown rendering of a transcript, shared by every host.
 
+pub(crate) mod data_blocks;
 pub(crate) mod inert;
 pub(crate) mod results;
 
@@ -47,7 +48,16 @@ pub fn markdown(t: &Transcript) -> String {
             let _ = writeln!(out, "## {heading}\n");
             current = Some((turn.round, turn.phase));
         }
-        let mark = if turn.challenger { " (challenger)" } else { "" };
+        // A single agent answering alone plays no side.
+        let side = (turn.phase != Phase::Single).then(|| side(t, &turn.speaker)).flatten();
+        let mut mark = match (turn.challenger, side) {
+            (true, _) => " (challenger)".to_string(),
+            (false, Some(side)) => format!(" — {side}"),
+            (false, None) => String::new(),
+        };
+        if let Some(model) = &turn.answered_by {
+            mark.push_str(&format!(" · answered by `{model}` (fallback)"));
+        }
         let _ = writeln!(
             out,
             "### {}{mark}\n\n{}\n{}",
@@ -68,7 +78,14 @@ pub fn markdown(t: &Transcript) -> String {
 
     if let Some(s) = &t.synthesis {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
-        let _ = writeln!(out, "## {heading} — {}\n\n{}\n{}", name(&s.speaker), block(&s.text), cut_note(s.cut));
+        let _ = writeln!(
+            out,
+            "## {heading} — {}{}\n\n{}\n{}",
+            name(&s.speaker),
+            s.answered_by.as_ref().map(|m| format!(" · answered by `{m}` (fallback)")).unwrap_or_default(),
+            block(&t.synthesis_shown()),
+            cut_note(s.cut)
+        );
     } else if let Some(kind) =
         t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
     {
@@ -141,8 +158,21 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
     }
 }
 
-/// A model's text as a block of its own: inert, and with any fence it
-/// leaves open closed, so the headings after it are never swallowed.
+/// The side a panel seat plays where the protocol gives seats sides (the
+/// advocate and the challenger, a defender and its challengers, the urgency
+/// and impact lenses), capitalized; the last side is every later seat's.
+fn side(t: &Transcript, speaker: &str) -> Option<String> {
+    let sides = crate::protocol::registry::lookup(&t.protocol).ok()?.sides;
+    let seat = t.participants.iter().position(|p| p.id == speaker)?;
+    let side = sides.get(seat).or(sides.last())?;
+    // A seat named for its side ("Defender") says it already.
+    if t.participants[seat].name.to_lowercase().contains(&side.to_lowercase()) {
+        return None;
+    }
+    let mut chars = side.chars();
+    Some(chars.next()?.to_uppercase().chain(chars).collect())
+}
+
 /// A turn's text as every host shows it: a reply in a protocol's JSON shape
 /// (challenge's verdicts and responses) as labelled Markdown fields, any other
 /// as it is. Model text, not yet inert: [`markdown`] makes it so, agon-html's
@@ -152,6 +182,8 @@ pub fn turn_text(t: &Transcript, turn: &crate::Turn) -> String {
     def.and_then(|d| (d.render_turn)(t, turn)).unwrap_or_else(|| turn.text.clone())
 }
 
+/// A model's text as a block of its own: inert, and with any fence it
+/// leaves open closed, so the headings after it are never swallowed.
 fn block(text: &str) -> String {
     inert::text(text.trim()).trim_end().to_string()
 }

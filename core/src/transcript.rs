@@ -88,6 +88,9 @@ pub struct Turn {
     /// The model ran into its token limit: this text is where it was cut.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cut: bool,
+    /// The fallback chain's model that answered, when not its first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -104,6 +107,9 @@ pub struct Synthesis {
     /// The judge ran into its token limit: the synthesis is cut.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cut: bool,
+    /// The fallback chain's model that answered, when not its first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -128,6 +134,14 @@ pub struct Warning {
 }
 
 impl Transcript {
+    /// The judge's synthesis as people read it: without the data block the
+    /// protocol's judge closes it with (read into the results, which show it),
+    /// where the protocol asks for one; empty without a synthesis.
+    pub fn synthesis_shown(&self) -> String {
+        let Some(s) = &self.synthesis else { return String::new() };
+        crate::render::data_blocks::synthesis_shown(&self.protocol, &s.text)
+    }
+
     /// Pretty JSON with a trailing newline: the form written to files.
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("transcripts always serialize");

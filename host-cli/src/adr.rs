@@ -32,7 +32,8 @@ pub fn render(t: &Value, results: &str) -> String {
 /// Whether the council came to a decision: it ended normally with a
 /// synthesis, or with a protocol's result (a ranking needs no judge).
 fn decided(t: &Value, results: &str) -> bool {
-    let synthesis = t["synthesis"]["text"].as_str().is_some_and(|s| !without_json(s).trim().is_empty());
+    let synthesis =
+        t["synthesis"]["text"].as_str().is_some_and(|s| !agon_core::without_data_blocks(s).trim().is_empty());
     matches!(str_of(&t["outcome"], "kind"), "completed" | "consensus") && (synthesis || !results.trim().is_empty())
 }
 
@@ -43,6 +44,8 @@ fn status(out: &mut String, t: &Value, decided: bool) {
     let unconfirmed = t["to_confirm"].as_array().map_or(0, Vec::len);
     let status = match (decided, kind) {
         (true, _) if unconfirmed > 0 => format!("Proposed ({unconfirmed} priorities await confirmation)"),
+        // A review whose judge rejected the proposal decided, and decided no.
+        (true, _) if t["review"]["verdict"] == "reject" => "Rejected (the judge's verdict on the proposal)".to_string(),
         (true, _) => "Accepted".to_string(),
         (false, "") => "Proposed (the debate has not ended)".to_string(),
         (false, _) => "Proposed (the council did not decide)".to_string(),
@@ -82,7 +85,7 @@ fn context(out: &mut String, t: &Value, question: &str) {
 /// show them as tables); or, without one, why there is none.
 fn decision(out: &mut String, t: &Value, decided: bool) {
     out.push_str("## Decision\n\n");
-    let synthesis = t["synthesis"]["text"].as_str().map(without_json).unwrap_or_default();
+    let synthesis = t["synthesis"]["text"].as_str().map(agon_core::without_data_blocks).unwrap_or_default();
     if synthesis.trim().is_empty() && decided {
         let _ = writeln!(
             out,
@@ -117,7 +120,7 @@ fn options(out: &mut String, t: &Value, results: &str) {
             .rev()
             .filter(|turn| turn["speaker"] == p["id"])
             .filter_map(|turn| turn["text"].as_str())
-            .map(without_json)
+            .map(agon_core::without_data_blocks)
             .find(|text| !text.trim().is_empty());
         if let Some(text) = last {
             any = true;
@@ -219,57 +222,13 @@ fn dissent(out: &mut String, t: &Value) {
     }
 }
 
-/// `text` without the JSON a model wrote as data: a reply that is JSON
-/// whole is dropped, and so is every fenced block whose body is JSON.
-fn without_json(text: &str) -> String {
-    if is_json(text) {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if let Some((marker, body, closed)) = fenced(line, &mut lines) {
-            let body = body.join("\n");
-            if is_json(&body) {
-                continue;
-            }
-            let _ = writeln!(out, "{line}\n{body}");
-            if closed {
-                let _ = writeln!(out, "{marker}");
-            }
-            continue;
-        }
-        let _ = writeln!(out, "{line}");
-    }
-    out
-}
-
-/// The fenced block `line` opens (with ```` ``` ```` or `~~~`), if it opens
-/// one: its marker, its body read from `lines` up to the closing fence, and
-/// whether that fence came.
-fn fenced<'a>(line: &'a str, lines: &mut impl Iterator<Item = &'a str>) -> Option<(&'a str, Vec<&'a str>, bool)> {
-    let fence = line.trim_start();
-    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
-        return None;
-    }
-    let marker = &fence[..3];
-    let mut body = Vec::new();
-    for inner in lines.by_ref() {
-        if inner.trim_start().starts_with(marker) {
-            return Some((marker, body, true));
-        }
-        body.push(inner);
-    }
-    Some((marker, body, false))
-}
-
 /// `markdown` with every fenced block whose body is JSON (a document's
 /// result the engine has no table for) shown as a table or a list instead.
 fn json_blocks_as_tables(markdown: &str) -> String {
     let mut out = String::new();
     let mut lines = markdown.lines();
     while let Some(line) = lines.next() {
-        let Some((marker, body, closed)) = fenced(line, &mut lines) else {
+        let Some(agon_core::Fenced { marker, body, closed }) = agon_core::fenced(line, &mut lines) else {
             let _ = writeln!(out, "{line}");
             continue;
         };
@@ -386,11 +345,6 @@ fn demoted(text: &str) -> String {
     out.trim_end().to_string()
 }
 
-fn is_json(text: &str) -> bool {
-    let t = text.trim();
-    (t.starts_with('{') || t.starts_with('[')) && serde_json::from_str::<Value>(t).is_ok()
-}
-
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v[key].as_str().unwrap_or_default()
 }
@@ -425,11 +379,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_replies_and_json_blocks_are_left_out() {
-        assert_eq!(without_json(r#"{"verdict": "agree"}"#), "");
-        assert_eq!(without_json("Scores:\n```json\n{\"a\": 1}\n```\nDone."), "Scores:\nDone.\n");
-        assert_eq!(without_json("```rust\nfn a() {}\n```"), "```rust\nfn a() {}\n```\n");
-        assert_eq!(without_json("{not json} but prose"), "{not json} but prose\n");
+    fn a_review_the_judge_rejected_is_not_accepted() {
+        let t = |verdict: &str| {
+            serde_json::json!({
+                "question": "Review this RFC: move billing to a new region.",
+                "protocol": "adversarial",
+                "participants": [{"id": "adv", "name": "Adv", "model": "openai/a"}, {"id": "chal", "name": "Chal", "model": "openai/c"}],
+                "turns": [{"speaker": "adv", "round": 1, "text": "Sound."}],
+                "synthesis": {"speaker": "judge", "text": "It needs rework.\n```json\n{\"concerns\": []}\n```"},
+                "review": {"concerns": [], "verdict": verdict},
+                "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+            })
+        };
+        let rejected = render(&t("reject"), "");
+        assert!(rejected.contains("- **Status:** Rejected"), "{rejected}");
+        assert!(!rejected.contains("Accepted") && !rejected.contains("```json"), "{rejected}");
+        assert!(render(&t("approve"), "").contains("- **Status:** Accepted"));
     }
 
     #[test]

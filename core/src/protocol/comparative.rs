@@ -51,6 +51,7 @@ pub(crate) const DEF: Definition = Definition {
     },
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
     render_result,
+    judge_closes_with_data: true,
     ..BASE
 };
 

@@ -445,7 +445,9 @@ fn answer(
         session: session.id.clone(),
         transcript: super::resources::transcript_uri(&session.id),
         shortened: Vec::new(),
-        synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
+        synthesis: t["synthesis"]["text"]
+            .as_str()
+            .map(|s| agon_core::synthesis_shown(t["protocol"].as_str().unwrap_or_default(), s)),
         positions: positions(&t),
         results: results(&t),
         usage: usage(&t, &council.cost_summary()?),

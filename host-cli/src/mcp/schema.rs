@@ -159,7 +159,7 @@ pub struct NoArgs {}
 pub struct ShowArgs {
     /// Id, prefix or `last`.
     pub session: String,
-    /// Default markdown.
+    /// Default markdown (`md` too, as the CLI takes it).
     #[serde(default)]
     pub format: ShowFormat,
 }
@@ -168,6 +168,7 @@ pub struct ShowArgs {
 #[serde(rename_all = "lowercase")]
 pub enum ShowFormat {
     #[default]
+    #[serde(alias = "md")]
     Markdown,
     Json,
 }
@@ -356,6 +357,15 @@ mod tests {
         assert!(!s.to_string().contains("null"), "{s}");
         assert_eq!(s["properties"]["rounds"]["minimum"], 1);
         assert!(s.get("$schema").is_none() && !s.to_string().contains("uint"), "{s}");
+    }
+
+    #[test]
+    fn show_takes_md_as_the_cli_does() {
+        let format =
+            |f: &str| parse::<ShowArgs>(serde_json::json!({"session": "last", "format": f}).as_object().cloned());
+        assert!(matches!(format("md").unwrap().format, ShowFormat::Markdown));
+        assert!(matches!(format("markdown").unwrap().format, ShowFormat::Markdown));
+        assert!(format("html").is_err());
     }
 
     #[test]
