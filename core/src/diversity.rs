@@ -1,8 +1,13 @@
-//! A council of one model. Protocols whose worth is in different minds
-//! disagreeing (a challenger, an adversary, peer rankings) mean little when
-//! every seat runs the same model; seed 004 aborts its challenge outright
-//! ("debating itself provides no genuine diversity"). The spec says how
-//! strictly to hold that: warn (the default), refuse, or say nothing.
+//! A council of one model. Protocols whose worth is in independent views
+//! (a panel's several answers, a challenger, an adversary, peer rankings)
+//! mean little when every seat runs the same model: one model tends to agree
+//! with itself. Seed 004 aborts its challenge outright ("debating itself
+//! provides no genuine diversity"). Protocols whose seats are told which part
+//! to play (roles, sides, options, lenses) do not ask for it: the parts are
+//! the views. Each protocol says which it is (`needs_different_models`; a
+//! document's `seats.different_models`), docs/src/protocols.md says why, and
+//! the spec says how strictly to hold it: warn (the default), refuse, or say
+//! nothing.
 
 use serde::{Deserialize, Serialize};
 
@@ -76,8 +81,8 @@ pub(crate) fn warning(spec: &DebateSpec) -> Option<String> {
     let model = one_model(spec)?;
     (spec.limits.diversity == Diversity::Warn).then(|| {
         format!(
-            "every seat runs {model}: {} draws its worth from different models disagreeing, and one model tends \
-             to agree with itself; give the panel other models for a real challenge",
+            "every seat runs {model}: {} draws its worth from independent views, and one model tends to agree \
+             with itself; give the panel other models for views of their own",
             spec.protocol.name()
         )
     })
@@ -128,6 +133,79 @@ mod tests {
         assert!(start(&spec("challenge", &["openai/m", "openai/x"], None)).is_ok());
     }
 
+    /// What a panel of one model gets, protocol by protocol. Written here by
+    /// hand, not read from the definitions: the test checks them against it.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    enum OneModel {
+        /// Refused unless insisted on (challenge, as its seed).
+        Refused,
+        /// Warned about; refused when strict.
+        Warned,
+        /// The seats play parts they are told (roles, sides, options, lenses): allowed silently.
+        PlaysEveryPart,
+    }
+
+    const DECISIONS: &[(&str, OneModel)] = &[
+        ("round-robin", OneModel::Warned),
+        ("rotating-challenger", OneModel::Warned),
+        ("devils-advocate", OneModel::Warned),
+        ("consensus-check", OneModel::Warned),
+        ("structured", OneModel::Warned),
+        ("role-council", OneModel::PlaysEveryPart),
+        ("adversarial", OneModel::Warned),
+        ("steelman", OneModel::PlaysEveryPart),
+        ("comparative", OneModel::PlaysEveryPart),
+        ("priority-vote", OneModel::PlaysEveryPart),
+        ("challenge", OneModel::Refused),
+        ("ranked", OneModel::Warned),
+    ];
+
+    /// Protocol `name`'s example spec with every seat on one model, and `diversity`.
+    fn one_model_example(name: &str, seats: usize, diversity: Option<&str>) -> Value {
+        let spec = crate::example_spec(name, seats, 1).unwrap();
+        let mut v = serde_json::to_value(&spec).unwrap();
+        for seat in v["panel"].as_array_mut().unwrap() {
+            seat["model"] = json!("openai/m");
+        }
+        if let Some(d) = diversity {
+            v["limits"]["diversity"] = json!(d);
+        }
+        v
+    }
+
+    /// Every protocol of the registry (a new one fails here until decided)
+    /// warns, refuses or stays silent about a panel of one model as decided.
+    #[test]
+    fn every_protocol_treats_a_panel_of_one_model_as_decided() {
+        let listed: Vec<String> = crate::protocols().into_iter().map(|p| p.name).collect();
+        let decided: Vec<String> = DECISIONS.iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(listed, decided, "every protocol, and only those, has its decision here");
+        for info in crate::protocols() {
+            let decision = DECISIONS.iter().find(|(n, _)| *n == info.name).unwrap().1;
+            let seats = (info.min_seats.max(2) as usize).min(info.max_seats.map_or(usize::MAX, |m| m as usize));
+            let name = info.name.as_str();
+            let by_default = start(&one_model_example(name, seats, None));
+            let strict = start(&one_model_example(name, seats, Some("strict")));
+            match decision {
+                OneModel::Refused => {
+                    assert_eq!(field(by_default.err().unwrap()), "panel", "{name}");
+                    assert!(strict.is_err(), "{name}");
+                }
+                OneModel::Warned => {
+                    assert!(warned(&by_default.unwrap()), "{name}: warned in the transcript");
+                    assert_eq!(field(strict.err().unwrap()), "limits.diversity", "{name}");
+                }
+                OneModel::PlaysEveryPart => {
+                    assert!(!warned(&by_default.unwrap()), "{name}: nothing to warn about");
+                    assert!(strict.is_ok(), "{name}: strict has nothing to refuse");
+                }
+            }
+            // Off insists: every protocol runs, without a word.
+            let off = start(&one_model_example(name, seats, Some("off"))).unwrap();
+            assert!(!warned(&off), "{name}");
+        }
+    }
+
     #[test]
     fn other_protocols_that_need_different_models_warn_or_refuse_as_told() {
         for protocol in ["rotating-challenger", "adversarial", "ranked"] {
@@ -144,8 +222,11 @@ mod tests {
             "seats": {"min": 2, "different_models": true},
             "phases": [{"phase": "deliberation", "turns": [{"speakers": "each", "prompt": {"system": "S", "user": "{question}"}}]}]}});
         assert_eq!(field(start(&own).err().unwrap()), "limits.diversity");
-        // Protocols whose seats are alike (or roles) do not care.
-        let plain = start(&spec("round-robin", &["openai/m", "openai/m"], Some("strict"))).unwrap();
+        // Nor is one that does not say so, whatever the built-in it replaces says.
+        own["protocol"]["document"]["seats"] = json!({"min": 2});
+        assert!(!warned(&start(&own).unwrap()));
+        // Protocols whose seats play the parts they are told do not care.
+        let plain = start(&spec("steelman", &["openai/m", "openai/m"], Some("strict"))).unwrap();
         assert!(!warned(&plain));
     }
 }

@@ -58,7 +58,13 @@ pub fn markdown(t: &Transcript) -> String {
         if let Some(model) = &turn.answered_by {
             mark.push_str(&format!(" · answered by `{model}` (fallback)"));
         }
-        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), block(&turn.text), cut_note(turn.cut));
+        let _ = writeln!(
+            out,
+            "### {}{mark}\n\n{}\n{}",
+            name(&turn.speaker),
+            block(&turn_text(t, turn)),
+            cut_note(turn.cut)
+        );
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -165,6 +171,15 @@ fn side(t: &Transcript, speaker: &str) -> Option<String> {
     }
     let mut chars = side.chars();
     Some(chars.next()?.to_uppercase().chain(chars).collect())
+}
+
+/// A turn's text as every host shows it: a reply in a protocol's JSON shape
+/// (challenge's verdicts and responses) as labelled Markdown fields, any other
+/// as it is. Model text, not yet inert: [`markdown`] makes it so, agon-html's
+/// page renders it safely.
+pub fn turn_text(t: &Transcript, turn: &crate::Turn) -> String {
+    let def = crate::protocol::registry::lookup(&t.protocol).ok();
+    def.and_then(|d| (d.render_turn)(t, turn)).unwrap_or_else(|| turn.text.clone())
 }
 
 /// A model's text as a block of its own: inert, and with any fence it

@@ -160,6 +160,11 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         // The defender's first response is prose, not the asked JSON: its decisions are
         // unknown, so the consensus reached in round 2 is not a full result.
         ("challenge-unreadable-response", "degraded", 2),
+        // The seed's own Markdown from the defender (`[x] REJECT`, `[x] PARTIALLY ACCEPT`) and a
+        // `**Verdict:**` display from a challenger are read as their JSON would be.
+        ("challenge-markdown-defender", "consensus", 2),
+        // A challenger timed out and the defender's first response is prose: both are named.
+        ("challenge-failed-and-unreadable", "degraded", 2),
         ("ranked-three-seats", "completed", 1),
         ("round-robin-context-budget", "completed", 3),
         ("round-robin-priced", "completed", 2),

@@ -533,8 +533,8 @@ pub struct SpecArgs {
     /// mentions one (repeatable; replaces agon.toml's `[[triggers]]`).
     #[arg(help_heading = PROTOCOL, long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
-    /// challenge, adversarial, rotating-challenger, ranked: refuse a panel whose every seat runs one
-    /// model (otherwise a warning; challenge refuses one already).
+    /// Refuse a panel whose every seat runs one model where the protocol's worth is in independent
+    /// views (otherwise a warning; challenge refuses one already; see docs/src/protocols.md).
     #[arg(help_heading = AGREEMENT, long, conflicts_with = "allow_one_model")]
     pub strict_diversity: bool,
     /// Run such a panel without a word, challenge too (which otherwise refuses a model debating itself).

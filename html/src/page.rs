@@ -265,7 +265,7 @@ fn turn(h: &mut String, t: &Transcript, turn: &Turn, class: &str) {
         if turn.challenger { " challenger" } else { "" },
         escape(&name(t, &turn.speaker)),
         escape(&turn.model),
-        markdown_to_html(turn.text.trim()),
+        markdown_to_html(agon_core::turn_text(t, turn).trim()),
         cut_note(turn.cut)
     );
 }

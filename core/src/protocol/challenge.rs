@@ -19,6 +19,7 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
+mod markdown;
 mod render;
 pub(crate) mod reply;
 
@@ -29,7 +30,7 @@ use serde_json::{Value, json};
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use super::{Bounds, Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
-use crate::debate::Debate;
+use crate::debate::{Answer, Debate};
 use crate::{MAX_ROUNDS, Phase, stance};
 use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
 
@@ -59,6 +60,7 @@ pub(crate) const DEF: Definition = Definition {
         Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
     },
     render_result: render::result,
+    render_turn: render::turn,
     needs_different_models: true,
     ..BASE
 };
@@ -170,7 +172,10 @@ impl Protocol for Challenge {
                     if verdicts.is_empty() {
                         return Step::Finish(Ending {
                             kind: EndKind::Degraded,
-                            reason: "no challenger verdict could be parsed; nothing to confront".into(),
+                            reason: format!(
+                                "no challenger verdict could be parsed; nothing to confront{}",
+                                failed_challengers(debate)
+                            ),
                             rounds_run: 1,
                         });
                     }
@@ -227,7 +232,9 @@ impl Protocol for Challenge {
                                     );
                                 }
                             }
-                            self.push_position(round + 1, r.updated_position.clone(), notes);
+                            if let Some(position) = &r.updated_position {
+                                self.push_position(round + 1, position.clone(), notes);
+                            }
                             self.open
                                 .iter()
                                 .filter(|(s, _)| {
@@ -290,7 +297,8 @@ impl Protocol for Challenge {
                         let mut choice = reply::rebuttal(text);
                         // "ACCEPT — but I still think the cost is wrong" keeps the objection open.
                         if choice == Some(Rebuttal::Accept) {
-                            let said = stance::read(text, false);
+                            // Only its own words: a copied option list says "still disagree" for it.
+                            let said = stance::read(&reply::own_words(text), false);
                             if said.verdict.dissents() {
                                 choice = Some(Rebuttal::Maintain);
                                 let quote = said.evidence.map(|e| e.quote).unwrap_or_default();
@@ -392,6 +400,28 @@ fn challengers(debate: &Debate) -> Vec<usize> {
     debate.active_seats().into_iter().filter(|&s| s != DEFENDER).collect()
 }
 
+/// `"; and x, y failed"` when challengers failed, else nothing. The host
+/// names failed calls only in a run the protocol did not already call
+/// degraded, so a degraded ending names them itself.
+fn failed_challengers(debate: &Debate) -> String {
+    let failed: Vec<String> = debate
+        .records
+        .iter()
+        .filter(|r| r.slot.panel_index().is_some_and(|s| s != DEFENDER))
+        .filter_map(|r| match &r.answer {
+            Some(Answer::Failed { kind, .. }) => Some(format!(
+                "{} ({} in {} round {})",
+                debate.seat(r.slot.panel_index()?).id,
+                kind.as_str(),
+                r.slot.phase.as_str(),
+                r.slot.round
+            )),
+            _ => None,
+        })
+        .collect();
+    if failed.is_empty() { String::new() } else { format!("; and {} failed", failed.join(", ")) }
+}
+
 fn defender_failed(rounds_run: u32) -> Ending {
     Ending { kind: EndKind::NoQuorum, reason: "the defender failed; there is no position to debate".into(), rounds_run }
 }
@@ -445,7 +475,12 @@ impl Challenge {
                     .filter(|r| r["challenger"] == *id && r["decision"] != "reject")
                     .map(|r| json!({"round": r["round"], "decision": r["decision"], "reason": r["reason"]}))
                     .collect();
-                json!({"challenger": id, "accepted": taken})
+                let mut learned = json!({"challenger": id, "accepted": taken});
+                if debate.is_benched(s) {
+                    // It failed: "nothing accepted" would read as objections rejected.
+                    learned["failed"] = json!(true);
+                }
+                learned
             })
             .collect();
         let mut closing = json!({
@@ -478,7 +513,8 @@ impl Challenge {
         } else {
             None
         };
-        if let Some(why) = unread {
+        if let Some(mut why) = unread {
+            why.push_str(&failed_challengers(debate));
             // Not a consensus nor a tradeoff: the closing document says so too.
             closing["outcome"] = json!("degraded");
             closing["degraded"] = json!(why);
@@ -670,5 +706,130 @@ A table | Party | Core assumption | If true → | with one row per party;\n\
         history: prompt_kit::entries(debate, |_| true, |slot| prompt_kit::label(debate, slot)),
         history_title: "THE DEBATE".into(),
         after: "Write the tradeoff document.".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use crate::script::{ScriptEntry, play};
+    use crate::{OutcomeKind, Session, Transcript};
+
+    /// A defender and challengers `x` (and `y`), each its own model, played from `script`.
+    fn run(seats: &[&str], script: Value) -> Transcript {
+        let panel: Vec<Value> = std::iter::once("defender")
+            .chain(seats.iter().copied())
+            .map(|id| json!({"id": id, "model": format!("openai/{id}-model")}))
+            .collect();
+        let spec = json!({"question": "Move CI to GitHub Actions?", "panel": panel, "rounds": 2,
+            "judge": {"id": "judge", "model": "openai/judge-model"}, "protocol": {"name": "challenge"}});
+        let script: Vec<ScriptEntry> = serde_json::from_value(script).unwrap();
+        play(Session::from_spec_json(&spec.to_string()).unwrap(), &script).unwrap().session.transcript()
+    }
+
+    fn turn(seat: &str, phase: &str, round: u32, text: &str) -> Value {
+        json!({"seat": seat, "phase": phase, "round": round, "text": text})
+    }
+
+    const OPENING: &str = "**My position:** move this quarter.";
+    const PARTIAL: &str = r#"{"verdict": "partial", "critique": "The signing key sits on the Jenkins host.", "evidence": "the release job", "alternative": "a KMS first", "confidence": "high", "objection_strength": "moderate"}"#;
+
+    /// The seed's own Markdown answer is an answer: its decisions count, its
+    /// updated position is the new version, and nothing ends degraded.
+    #[test]
+    fn a_defender_answering_in_the_seeds_markdown_is_read() {
+        let response = "## CLAUDE'S RESPONSE TO Challenger 1\n\n**Their critique:** the key.\n\n**My response:**\n\n\
+[ ] ACCEPT - valid\n[x] PARTIALLY ACCEPT - Valid point, but limited scope:\n    the key moves first, in a week.\n\
+[ ] REJECT\n\n**Updated position (if changed):**\nMove this quarter, the key to a KMS first.";
+        let t = run(
+            &["x"],
+            json!([
+                turn("defender", "opening", 1, OPENING),
+                turn("x", "critique", 1, PARTIAL),
+                turn("defender", "response", 1, response),
+                turn(
+                    "x",
+                    "rebuttal",
+                    1,
+                    "YOUR OPTIONS:\n1. ACCEPT - addressed\n2. MAINTAIN - still disagree\n\
+3. ESCALATE - missed it\n\nMy choice: ACCEPT. A week is fine."
+                ),
+            ]),
+        );
+        let outcome = t.outcome.unwrap();
+        assert_eq!(outcome.kind, OutcomeKind::Consensus, "{}", outcome.reason);
+        let learned = &t.results["closing"]["learned"][0]["accepted"][0];
+        assert_eq!(learned["decision"], "partially-accept");
+        assert_eq!(learned["reason"], "Valid point, but limited scope: the key moves first, in a week.");
+        assert_eq!(t.results["closing"]["final_position"], "Move this quarter, the key to a KMS first.");
+        assert_eq!(t.results["rebuttals"][0]["choice"], "ACCEPT");
+        assert!(t.warnings.is_empty(), "{:?}", t.warnings);
+    }
+
+    /// "Unchanged" keeps the position: no new version is invented.
+    #[test]
+    fn an_unchanged_position_adds_no_version() {
+        let t = run(
+            &["x"],
+            json!([
+                turn("defender", "opening", 1, OPENING),
+                turn("x", "critique", 1, PARTIAL),
+                turn(
+                    "defender",
+                    "response",
+                    1,
+                    "[x] REJECT - the key moves with the runners.\n\n**Updated position:** unchanged"
+                ),
+                turn("x", "rebuttal", 1, "ACCEPT"),
+            ]),
+        );
+        assert_eq!(t.results["positions"], json!([{"version": 1, "text": OPENING}]));
+        assert_eq!(t.results["responses"][0]["decision"], "reject");
+    }
+
+    /// A failed challenger is named in the degraded reason even when the
+    /// defender's response could not be read either.
+    #[test]
+    fn a_failed_challenger_is_named_beside_an_unreadable_defender() {
+        let t = run(
+            &["x", "y"],
+            json!([
+                turn("defender", "opening", 1, OPENING),
+                turn("x", "critique", 1, PARTIAL),
+                {"seat": "y", "phase": "critique", "round": 1, "fail": {"kind": "timeout", "message": "no reply in 120 s"}},
+                turn("defender", "response", 1, "I have weighed it and I stand by my position."),
+                turn("x", "rebuttal", 1, "ACCEPT"),
+            ]),
+        );
+        let outcome = t.outcome.unwrap();
+        assert_eq!(outcome.kind, OutcomeKind::Degraded);
+        assert!(outcome.reason.contains("could not be read"), "{}", outcome.reason);
+        assert!(outcome.reason.contains("; and y (timeout in critique round 1) failed"), "{}", outcome.reason);
+        assert!(t.results["closing"]["degraded"].as_str().unwrap().contains("and y (timeout"));
+        assert_eq!(t.results["closing"]["learned"][1]["failed"], true);
+    }
+
+    /// The same when no verdict could be read.
+    #[test]
+    fn a_failed_challenger_is_named_when_no_verdict_could_be_read() {
+        let t = run(
+            &["x", "y"],
+            json!([
+                turn("defender", "opening", 1, OPENING),
+                turn("x", "critique", 1, "Looks mostly fine."),
+                {"seat": "y", "phase": "critique", "round": 1, "fail": {"kind": "timeout", "message": "no reply in 120 s"}},
+                turn("defender", "response", 1, r#"{"responses": [{"challenger": "Challenger 1", "decision": "accept", "reason": "ok"}], "updated_position": "v2"}"#),
+            ]),
+        );
+        let outcome = t.outcome.unwrap();
+        assert_eq!(outcome.kind, OutcomeKind::Degraded);
+        assert!(
+            outcome
+                .reason
+                .starts_with("no challenger's verdict could be read, so no agreement carries authority; and y (timeout in critique round 1) failed"),
+            "{}",
+            outcome.reason
+        );
     }
 }

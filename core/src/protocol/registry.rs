@@ -103,6 +103,9 @@ pub(crate) struct Definition {
     /// Render one of its named results as Markdown into the string; false
     /// leaves it to the generic form (a text, a list, or JSON).
     pub render_result: fn(&crate::Transcript, &str, &Value, &mut String) -> bool,
+    /// A turn's text as a person reads it, when the protocol asked for a
+    /// shape (JSON) that reads poorly as it is; `None` shows the text itself.
+    pub render_turn: fn(&crate::Transcript, &crate::Turn) -> Option<String>,
 }
 
 /// A protocol's options as JSON, keys sorted.
@@ -327,6 +330,7 @@ pub(crate) const BASE: Definition = Definition {
     build: |_| unreachable!("every protocol builds itself"),
     prompt_tokens: |_| 0,
     render_result: |_, _, _, _| false,
+    render_turn: |_, _| None,
 };
 
 /// An example spec for protocol `name` with `seats` seats (and a judge):

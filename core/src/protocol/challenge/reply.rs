@@ -52,8 +52,13 @@ pub enum Strength {
     Minor,
 }
 
+/// A verdict as the prompt asks for it (JSON), or as the seed displays it
+/// (`**Verdict:** disagree` lines).
 pub fn verdict(text: &str) -> Result<Verdict, String> {
-    let v = extract_json(text).ok_or("no JSON verdict in the reply")?;
+    let v = extract_json(text)
+        .filter(|v| v.get("verdict").is_some())
+        .or_else(|| super::markdown::verdict_as_json(text))
+        .ok_or("no JSON verdict and no \"Verdict:\" line in the reply")?;
     if !v.is_object() {
         return Err("the verdict is not a JSON object".into());
     }
@@ -96,14 +101,24 @@ pub enum Decision {
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DefenderResponse {
-    /// Decision per challenger id.
+    /// Decision per challenger label, with its reason.
     pub decisions: BTreeMap<String, (Decision, String)>,
-    pub updated_position: String,
+    /// The position after this response; `None` when the defender says it is unchanged.
+    pub updated_position: Option<String>,
 }
 
-/// `{"responses": [{"challenger": "id", "decision": "accept|partial|reject", "reason": "..."}], "updated_position": "..."}`
+/// The defender's answer: the JSON the prompt asks for
+/// (`{"responses": [{"challenger", "decision", "reason"}], "updated_position"}`),
+/// or the seed's own Markdown (`## RESPONSE TO Challenger N`, `[x] PARTIALLY ACCEPT`).
 pub fn defender_response(text: &str, challengers: &[String]) -> Result<DefenderResponse, String> {
-    let v = extract_json(text).ok_or("no JSON response in the reply")?;
+    match extract_json(text).filter(|v| v.get("responses").is_some()) {
+        Some(v) => json_response(&v, challengers),
+        None => super::markdown::defender_response(text, challengers)
+            .map_err(|why| format!("no JSON response, and as Markdown: {why}")),
+    }
+}
+
+fn json_response(v: &serde_json::Value, challengers: &[String]) -> Result<DefenderResponse, String> {
     let list = v["responses"].as_array().ok_or("no \"responses\" list")?;
     let mut decisions = BTreeMap::new();
     for r in list {
@@ -123,11 +138,12 @@ pub fn defender_response(text: &str, challengers: &[String]) -> Result<DefenderR
         )?;
         decisions.insert(id.clone(), (decision, field_str(r, "reason")));
     }
-    let updated_position = field_str(&v, "updated_position");
+    let updated_position = field_str(v, "updated_position");
     if updated_position.is_empty() {
         return Err("no \"updated_position\"".into());
     }
-    Ok(DefenderResponse { decisions, updated_position })
+    let unchanged = updated_position.trim().eq_ignore_ascii_case("unchanged");
+    Ok(DefenderResponse { decisions, updated_position: (!unchanged).then_some(updated_position) })
 }
 
 /// A challenger's answer to the defender's rejection.
@@ -139,21 +155,63 @@ pub enum Rebuttal {
     Escalate,
 }
 
-/// The first of ACCEPT / MAINTAIN / ESCALATE written as a word in capitals,
-/// else the first in any case.
+/// The rebuttal's choice: a JSON `choice`, else a ticked box (`[x] MAINTAIN`),
+/// else a `Choice:` line, else the first of ACCEPT / MAINTAIN / ESCALATE
+/// written as a word in capitals, else the first in any case. Lines that
+/// only echo the options (`[ ] ACCEPT`, `1. ACCEPT - …` beside `2. MAINTAIN`)
+/// choose nothing.
 pub fn rebuttal(text: &str) -> Option<Rebuttal> {
-    let find = |upper: bool| {
-        text.split(|c: char| !c.is_alphabetic()).find_map(|w| {
-            let w2 = if upper { w.to_string() } else { w.to_ascii_uppercase() };
-            match w2.as_str() {
-                "ACCEPT" if !upper || w == "ACCEPT" => Some(Rebuttal::Accept),
-                "MAINTAIN" if !upper || w == "MAINTAIN" => Some(Rebuttal::Maintain),
-                "ESCALATE" if !upper || w == "ESCALATE" => Some(Rebuttal::Escalate),
-                _ => None,
-            }
+    let word = |w: &str, upper: bool| match w.to_ascii_uppercase().as_str() {
+        _ if upper && w.chars().any(|c| c.is_lowercase()) => None,
+        "ACCEPT" => Some(Rebuttal::Accept),
+        "MAINTAIN" => Some(Rebuttal::Maintain),
+        "ESCALATE" => Some(Rebuttal::Escalate),
+        _ => None,
+    };
+    let first = |text: &str, upper: bool| text.split(|c: char| !c.is_alphabetic()).find_map(|w| word(w, upper));
+    if let Some(v) = extract_json(text) {
+        let chosen = ["choice", "decision", "rebuttal"].iter().find_map(|k| first(&field_str(&v, k), false));
+        if chosen.is_some() {
+            return chosen;
+        }
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let ticked = lines.iter().find_map(|l| {
+        let t = l.trim().trim_start_matches(['-', '*', ' ']);
+        let rest = t.strip_prefix("[x]").or_else(|| t.strip_prefix("[X]"))?;
+        first(rest, false)
+    });
+    let labelled = || {
+        lines.iter().find_map(|l| {
+            let t = l.trim().trim_start_matches(['-', '*', '#', ' ']).to_ascii_lowercase();
+            let rest = ["my choice", "choice", "decision"].iter().find_map(|k| t.strip_prefix(k))?;
+            first(rest.trim_start_matches(['*', ':', ' ']), false)
         })
     };
-    find(true).or_else(|| find(false))
+    let said = own_words(text);
+    ticked.or_else(labelled).or_else(|| first(&said, true)).or_else(|| first(&said, false))
+}
+
+/// A rebuttal without the lines that only echo the options: the unticked
+/// boxes (`[ ] ACCEPT`) and the prompt's numbered list copied whole
+/// (`1. ACCEPT - …`, `2. MAINTAIN - …`, `3. ESCALATE - …`). What is left is
+/// what the challenger said, for reading its choice and whether it still objects.
+pub fn own_words(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let copied = lists_all(&lines);
+    let echo = |l: &str| {
+        let t = l.trim_start();
+        let options = ["ACCEPT", "MAINTAIN", "ESCALATE"].iter().filter(|w| t.contains(*w)).count();
+        t.starts_with("[ ]") || (copied && options == 1 && t.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    lines.into_iter().filter(|l| !echo(l)).collect::<Vec<_>>().join("\n")
+}
+
+/// Every option appears on a numbered line of its own: the prompt's list, copied.
+fn lists_all(lines: &[&str]) -> bool {
+    ["ACCEPT", "MAINTAIN", "ESCALATE"]
+        .iter()
+        .all(|w| lines.iter().any(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()) && l.contains(*w)))
 }
 
 #[cfg(test)]
@@ -175,5 +233,40 @@ mod tests {
         assert_eq!(rebuttal("I accept part of it, but MAINTAIN my objection."), Some(Rebuttal::Maintain));
         assert_eq!(rebuttal("escalate: you missed the point"), Some(Rebuttal::Escalate));
         assert_eq!(rebuttal("no idea"), None);
+    }
+
+    /// The seed's rebuttal prompt numbers the options; a reply that copies
+    /// them before choosing, ticks a box or answers in JSON still chose one.
+    #[test]
+    fn rebuttals_read_the_seeds_markdown_and_json() {
+        let copied = "YOUR OPTIONS:\n1. ACCEPT - the response addresses my concern\n2. MAINTAIN - I still disagree\n\
+3. ESCALATE - missed the point\n\nMy choice: MAINTAIN, because the runners are still unanswered.";
+        assert_eq!(rebuttal(copied), Some(Rebuttal::Maintain));
+        assert_eq!(
+            rebuttal("[ ] ACCEPT\n[x] ESCALATE - you missed the GPU suite\n[ ] MAINTAIN"),
+            Some(Rebuttal::Escalate)
+        );
+        assert_eq!(rebuttal("**Choice:** accept\nThe KMS plan answers it."), Some(Rebuttal::Accept));
+        assert_eq!(
+            rebuttal("{\"choice\": \"maintain\", \"reasoning\": \"I ACCEPT nothing\"}"),
+            Some(Rebuttal::Maintain)
+        );
+        // Numbered reasoning that names one option is not the copied list.
+        assert_eq!(rebuttal("1. ESCALATE: the key is not the issue."), Some(Rebuttal::Escalate));
+    }
+
+    #[test]
+    fn defender_responses_read_json_and_markdown_alike() {
+        let labels = ["Challenger 1".to_string()];
+        let json = r#"{"responses": [{"challenger": "challenger 1", "decision": "partially_accept", "reason": "r"}], "updated_position": "unchanged"}"#;
+        let r = defender_response(json, &labels).unwrap();
+        assert_eq!(r.decisions["Challenger 1"], (Decision::PartiallyAccept, "r".to_string()));
+        assert_eq!(r.updated_position, None);
+        let md = "## RESPONSE TO Challenger 1\n[x] PARTIALLY ACCEPT - r\n**Updated position:** v2";
+        let r = defender_response(md, &labels).unwrap();
+        assert_eq!(r.decisions["Challenger 1"], (Decision::PartiallyAccept, "r".to_string()));
+        assert_eq!(r.updated_position.as_deref(), Some("v2"));
+        let e = defender_response("I stand by my position.", &labels).unwrap_err();
+        assert!(e.starts_with("no JSON response, and as Markdown: no ACCEPT"), "{e}");
     }
 }
