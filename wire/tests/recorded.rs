@@ -48,8 +48,13 @@ fn read(f: &Value, size: usize) -> Result<agon_wire::Completion, WireError> {
     let body = response["body"].as_str().unwrap();
     let status = response["status"].as_u64().unwrap() as u16;
     if !(200..300).contains(&status) {
-        let retry_after = response["headers"]["retry-after"].as_str();
-        return Err(status_failure(status, body, retry_after, "http://provider", ""));
+        let headers: Vec<(&str, &str)> = response["headers"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter_map(|(k, v)| Some((k.as_str(), v.as_str()?)))
+            .collect();
+        return Err(status_failure(status, body, &headers, "http://provider", ""));
     }
     let stream = f["stream"].as_bool().unwrap();
     let mut reader = Reader::new(api(f["wire"].as_str().unwrap()), stream, "http://provider", 4 << 20, 512);
