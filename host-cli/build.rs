@@ -1,6 +1,8 @@
-//! Builds the `agon:debate` component (see xtask) into `$OUT_DIR/agon.wasm.deflate`
-//! (carried for `agon component`), then compiles it ahead of time, so that no
-//! run of `agon` ever compiles:
+//! Builds the `agon:debate` component from the workspace's sources (or, built
+//! from a packed crate, takes the one it carries: `build/component.rs`) into
+//! `$OUT_DIR/agon.wasm.deflate` (carried for `agon component`), copies the
+//! model catalog to `$OUT_DIR/models.json`, then compiles the component ahead
+//! of time, so that no run of `agon` ever compiles:
 //!
 //! - `agon.native.cwasm`: machine code for the target's baseline CPU (not the
 //!   build machine's: a binary built here runs on any CPU of its target);
@@ -14,6 +16,8 @@ use std::env;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+#[path = "build/component.rs"]
+mod component;
 #[path = "src/engine_config.rs"]
 mod engine_config;
 #[path = "build/packed_relocations.rs"]
@@ -21,19 +25,48 @@ mod packed_relocations;
 
 fn main() -> anyhow::Result<()> {
     let manifest = PathBuf::from(env::var("CARGO_MANIFEST_DIR")?);
-    let root = manifest.parent().expect("host-cli sits inside the workspace").to_path_buf();
-    for watched in xtask::SOURCES {
-        println!("cargo:rerun-if-changed={}", root.join(watched).display());
-    }
     println!("cargo:rerun-if-changed=src/engine_config.rs");
     println!("cargo:rerun-if-changed=build/packed_relocations.rs");
+    println!("cargo:rerun-if-changed=build/component.rs");
+    println!("cargo::rustc-check-cfg=cfg(agon_bundled)");
     packed_relocations::request();
-    let target_dir =
-        env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target")).join("component");
-    let component = xtask::build_component(&root, &target_dir, env::var_os("CARGO"))?;
+    let source = component::Source::of(&manifest);
+    // The compiled component is cached by content (see `precompile`): beside the
+    // wasm build in the workspace's target directory, or in this build's own
+    // folder for a packed crate.
+    let (component, cache) = match &source {
+        component::Source::Workspace(root) => {
+            for watched in component::SOURCES {
+                println!("cargo:rerun-if-changed={}", root.join(watched).display());
+            }
+            let target_dir = env::var_os("CARGO_TARGET_DIR")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| root.join("target"))
+                .join("component");
+            (component::build_component(root, &target_dir, env::var_os("CARGO"))?, target_dir.join("precompiled"))
+        }
+        component::Source::Bundled(dir) => {
+            // src/engine.rs reads the WIT from bundled/wit/ then.
+            println!("cargo::rustc-cfg=agon_bundled");
+            let file = dir.join(component::BUNDLED_COMPONENT);
+            println!("cargo:rerun-if-changed={}", file.display());
+            let bytes = std::fs::read(&file).map_err(|e| {
+                anyhow::anyhow!("{}: {e}; a packed agon-cli carries the component it was packed with", file.display())
+            })?;
+            (bytes, PathBuf::from(env::var("OUT_DIR")?).join("precompiled"))
+        }
+    };
     let out = PathBuf::from(env::var("OUT_DIR")?);
     // Carried only for `agon component`, which writes it out: deflated.
     std::fs::write(out.join("agon.wasm.deflate"), miniz_oxide::deflate::compress_to_vec(&component, 9))?;
+
+    // The model catalog (`src/catalog.rs` embeds it), and its snapshot for `agon --version`.
+    let catalog_file = source.catalog();
+    println!("cargo:rerun-if-changed={}", catalog_file.display());
+    let catalog =
+        std::fs::read_to_string(&catalog_file).map_err(|e| anyhow::anyhow!("{}: {e}", catalog_file.display()))?;
+    std::fs::write(out.join("models.json"), &catalog)?;
+    println!("cargo:rustc-env=AGON_CATALOG_SNAPSHOT={}", snapshot_of(&catalog));
 
     // Cargo's TARGET is the triple the binary is for; the pointer width and
     // byte order pick the Pulley flavour that matches it.
@@ -46,13 +79,25 @@ fn main() -> anyhow::Result<()> {
             _ => "pulley64be",
         };
     println!("cargo:rustc-env=AGON_PULLEY_TARGET={pulley}");
-    let cache = target_dir.join("precompiled");
     let portable = precompile(&component, pulley, &cache)?;
     std::fs::write(out.join("agon.pulley.cwasm.deflate"), miniz_oxide::deflate::compress_to_vec(&portable, 9))?;
     // A target Cranelift cannot compile for gets the Pulley code in both places.
     let native = precompile(&component, &target, &cache).or_else(|_| precompile(&component, pulley, &cache))?;
     std::fs::write(out.join("agon.native.cwasm"), native)?;
     Ok(())
+}
+
+/// "models.dev 2026-08-18": the catalog's source and snapshot date, read
+/// from the head of its JSON (a build script without a JSON parser).
+fn snapshot_of(catalog: &str) -> String {
+    let field = |name: &str| {
+        let start = catalog.find(&format!("\"{name}\": \""))? + name.len() + 5;
+        catalog[start..].split('"').next().map(str::to_string)
+    };
+    match (field("source"), field("snapshot")) {
+        (Some(source), Some(date)) => format!("{source} {date}"),
+        _ => "unknown".to_string(),
+    }
 }
 
 /// The component compiled for `target` with wasmtime's defaults and no CPU

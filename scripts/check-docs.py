@@ -8,8 +8,8 @@
   http(s) and mailto links are left alone: nothing here can reach them.
 - Every command block (```sh, ```bash, ```shell, ```console, or a block
   whose lines start with `$ `) carries a mark on the line before it:
-  `<!-- illustration: why -->`, or `<!-- run by: FILE, FILE -->` naming
-  the files that run it. Each named file must exist, and a command that is
+  `<!-- illustration: why -->` (the reason is required), or
+  `<!-- run by: FILE, FILE -->` naming the files that run it. Each named file must exist, and a command that is
   one of the repository's scripts must be a named file or appear in one.
 
 `--self-test` runs the checks on small broken pages and fails unless each
@@ -122,6 +122,9 @@ def check_commands(root, page, errors):
             errors.append(f"{where}: a command block with no <!-- illustration: … --> or <!-- run by: … --> before it")
             continue
         if m.group(2) is None:
+            reason = m.group(1).partition(":")[2].strip()
+            if not reason:
+                errors.append(f"{where}: an illustration mark gives no reason why the block cannot run")
             continue
         runners = [r.strip() for r in m.group(2).split(",") if r.strip()]
         texts = []
@@ -166,6 +169,7 @@ def self_test():
         "leaves the repository": "[x](../../../../etc/passwd)\n",
         "unmarked command": "```sh\nscripts/run.sh\n```\n",
         "unmarked console": "```\n$ agon sessions\n```\n",
+        "illustration without a reason": "<!-- illustration -->\n```sh\nagon run Q\n```\n",
         "runner missing": "<!-- run by: scripts/nothing.sh -->\n```sh\nscripts/run.sh\n```\n",
         "script not run by its runner": "<!-- run by: README.md -->\n```sh\nscripts/run.sh\n```\n",
         "chapter not in SUMMARY": None,

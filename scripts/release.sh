@@ -3,6 +3,9 @@
 # SHA-256 checksums in SHA256SUMS:
 #
 #   agon-VERSION-TARGET          the CLI binary (release profile)
+#   agon_cli-VERSION-*.whl       the same binary as a wheel (`pipx install`, `uv tool install`)
+#   agon-*-VERSION.crate         agon-core, agon-wire, agon-html, agon-cli for crates.io
+#                                (scripts/package-cli.sh; agon-cli carries its component)
 #   agon-debate-VERSION.tgz      the npm package (the component inside)
 #   agon_debate-VERSION-*.whl    the Python wheel (the component inside)
 #   agon-extension-VERSION.zip   the Chrome extension (scripts/build-extension.sh)
@@ -10,8 +13,8 @@
 #
 #   scripts/release.sh [--skip-binary]
 #
-# --skip-binary leaves out the CLI, whose release build (fat LTO) takes many
-# minutes on two cores. The binary runs on the glibc it is built against and
+# --skip-binary leaves out the CLI (the binary and its wheel), whose release
+# build (fat LTO) takes many minutes on two cores. The binary runs on the glibc it is built against and
 # newer (packed relocations need 2.36: host-cli/build/packed_relocations.rs);
 # build it on the oldest system it is for, or with AGON_PACK_RELOCATIONS=0. Not part of the test command: scripts/test-packages.sh
 # checks the npm package and the wheel the same way, from clean.
@@ -27,16 +30,22 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/agon-release.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 rm -rf "$out" && mkdir -p "$out"
 
-if ! $skip_binary; then
-  say "the CLI, release profile"
-  cargo build --release --quiet -p agon-cli
-  host="$(rustc -vV | sed -n 's/^host: //p')"
-  cp "${CARGO_TARGET_DIR:-target}/release/agon" "$out/agon-$version-$host"
-fi
-
 say "the SDKs' set-up (the component, jco's transpile) and the build tools"
 scripts/setup-sdk.sh
 scripts/setup-packages.sh
+
+if ! $skip_binary; then
+  say "the CLI, release profile, as a wheel (maturin) and as the binary inside it"
+  .venv-pkg/bin/maturin build --quiet --release -m host-cli/Cargo.toml --out "$out" >/dev/null
+  host="$(rustc -vV | sed -n 's/^host: //p')"
+  python3 -m zipfile -e "$out"/agon_cli-"$version"-*.whl "$work/cli-wheel"
+  cp "$work/cli-wheel/agon_cli-$version.data/scripts/agon" "$out/agon-$version-$host"
+  chmod +x "$out/agon-$version-$host"
+fi
+
+say "the crates (agon-cli with the component it carries)"
+scripts/package-cli.sh "${CARGO_TARGET_DIR:-target}"
+cp "${CARGO_TARGET_DIR:-target}"/package/agon-*-"$version".crate "$out/"
 
 say "the npm package"
 mkdir "$work/js"

@@ -2,15 +2,19 @@
 # The packages as a registry would get them, each checked from clean:
 #
 # 1. crates.io: `cargo package` (which builds the packaged crate on its own,
-#    from its .crate file) for agon-core and agon-wire. agon-cli is not
-#    packaged: its build script builds the component from the workspace's
-#    other crates, so it cannot build from a .crate yet (publish = false;
-#    it ships as a binary, scripts/release.sh).
+#    from its .crate file) for agon-core, agon-wire, agon-html and agon-cli,
+#    the last with the component, catalog and WIT it carries
+#    (scripts/package-cli.sh), so `cargo install agon-cli` builds.
 # 2. npm: `npm pack` of bindings/js, the tarball installed into a fresh
 #    project, which replays a golden case from its journal and must give its
 #    transcript byte for byte.
 # 3. PyPI: `python -m build --wheel` of bindings/python, the wheel installed
 #    into a fresh venv, which replays the same golden case the same way.
+# 4. The README's install line, run as written into a fresh
+#    CARGO_INSTALL_ROOT: `agon --version` from there.
+# 5. PyPI: the CLI's binary wheel (maturin, `bindings = "bin"`, as ruff and
+#    uv ship theirs), installed into a fresh venv: `agon --version` on its
+#    PATH. Built with the dev profile here (the release one: release.sh).
 #
 # Both the tarball and the wheel must carry the component and the model
 # catalog (catalog/models.json), which buildSpec / build_spec use. Everything is
@@ -31,10 +35,13 @@ step "set-up: the SDKs (target/agon.wasm, bindings/js/gen, the wheel's agon.wasm
 scripts/setup-sdk.sh
 scripts/setup-packages.sh
 
-step "cargo package: agon-core, agon-wire (each verified: built from its .crate alone)"
-cargo package --quiet -p agon-core -p agon-wire --target-dir "$work/cargo-target"
-for crate in agon-core agon-wire; do
-  ls "$work/cargo-target/package/$crate-"*.crate >/dev/null || fail "no .crate for $crate"
+step "cargo package: agon-core, agon-wire, agon-html, agon-cli (each verified: built from its .crate alone)"
+# The shared target directory: the crates.io dependencies' builds are reused;
+# each packed crate is still built from its own .crate.
+cargo_target="${CARGO_TARGET_DIR:-$root/target}"
+scripts/package-cli.sh "$cargo_target"
+for crate in agon-core agon-wire agon-html agon-cli; do
+  ls "$cargo_target/package/$crate-"*.crate >/dev/null || fail "no .crate for $crate"
 done
 
 step "npm pack bindings/js, installed into a fresh project, replaying $case_name"
@@ -94,4 +101,31 @@ assert spec["models"]["openai/gpt-5"]["reasoning"], "build_spec did not take the
 print("wheel: the installed wheel replays the golden case byte for byte; build_spec has the catalog")
 PY
 )
-echo "test-packages: 3 passed, 0 failed"
+step "the README's install line, as written, into a fresh CARGO_INSTALL_ROOT: agon --version"
+# Taken from the README, and the Quick start must show the same line. A
+# --path install builds in the workspace's target directory, so the release
+# build scripts/check-sizes.sh made is reused (from a fresh clone it is a
+# full release build: BENCHMARKS.md times it).
+install_line="$(grep -m1 '^rustup target add wasm32-unknown-unknown && cargo install ' README.md)" ||
+  fail "the README shows no install line"
+grep -qxF "$install_line" docs/src/quickstart.md || fail "the Quick start's install line is not the README's: $install_line"
+CARGO_INSTALL_ROOT="$work/install" bash -c "$install_line" >"$work/install.log" 2>&1 ||
+  { cat "$work/install.log" >&2; fail "the README's install line failed: $install_line"; }
+installed="$("$work/install/bin/agon" --version | head -n 1)"
+[ "$installed" = "agon $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)" ] ||
+  fail "the installed agon says '$installed'"
+echo "install: '$install_line' put $installed in \$CARGO_INSTALL_ROOT/bin"
+
+step "maturin build host-cli (the CLI as a binary wheel), installed into a fresh venv: agon --version"
+.venv-pkg/bin/maturin build --quiet --profile dev -m host-cli/Cargo.toml --out "$work/cli-dist" >/dev/null
+cli_wheel="$(ls "$work"/cli-dist/agon_cli-*.whl)"
+python3 -m zipfile -l "$cli_wheel" >"$work/cli-wheel-files"
+grep -q '^agon_cli-[^/]*\.data/scripts/agon ' "$work/cli-wheel-files" || fail "$cli_wheel carries no agon binary"
+python3 -m venv "$work/cli-venv"
+"$work/cli-venv/bin/python" -m pip install --quiet --disable-pip-version-check "$cli_wheel"
+version="$(env -i PATH="$work/cli-venv/bin:/usr/bin:/bin" agon --version)"
+expected="agon $(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
+[ "$(printf '%s\n' "$version" | head -n 1)" = "$expected" ] || fail "the wheel's agon says '$version', not '$expected'"
+printf '%s\n' "$version" | grep -q '^engine: agon-core ' || fail "the wheel's agon --version names no engine: $version"
+echo "cli wheel: $(basename "$cli_wheel") installs agon on the venv's PATH: $(printf '%s' "$version" | tr '\n' ' ')"
+echo "test-packages: 5 passed, 0 failed"

@@ -5,7 +5,7 @@
 #
 #   scripts/test.sh           everything (what CI runs)
 #   scripts/test.sh --quick   the loop while changing the engine or the CLI:
-#                             rustfmt, clippy and the tests of agon-core and
+#                             rustfmt, clippy, rustdoc and the tests of agon-core and
 #                             agon-cli (a few minutes once built)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +44,8 @@ if $quick; then
   cargo fmt --all -- --check
   step "clippy, agon-core and agon-cli (warnings denied)"
   cargo clippy -p agon-core -p agon-cli --all-targets --quiet -- -D warnings
+  step "rustdoc, agon-core and agon-cli (warnings denied)"
+  RUSTDOCFLAGS="-D warnings" cargo doc -p agon-core -p agon-cli --no-deps --quiet
   step "tests, agon-core and agon-cli"
   nextest -p agon-core -p agon-cli
   exit 0

@@ -115,21 +115,27 @@ impl Follows {
             }
             None => Vec::new(),
         };
-        if recorded.len() != self.files.len() {
+        // A host may leave out files that changed since (the MCP server keeps
+        // only those that read the same inside its roots): the rest must be
+        // the parent's, in its order.
+        if self.files.len() > recorded.len() {
             return Err(Error::spec(
                 "follows.files",
                 format!("{} files, but the earlier debate read {}", self.files.len(), recorded.len()),
             ));
         }
-        for (i, (file, record)) in self.files.iter().zip(&recorded).enumerate() {
-            if file.record() != *record {
-                return Err(Error::spec(
-                    format!("follows.files[{i}]"),
-                    format!(
+        let mut unread = recorded.iter();
+        for (i, file) in self.files.iter().enumerate() {
+            let record = file.record();
+            if !unread.any(|r| *r == record) {
+                let why = match recorded.iter().find(|r| r.path == file.path) {
+                    Some(r) => format!(
                         "{}: not the file the earlier debate read ({}, {} bytes, SHA-256 {})",
-                        file.path, record.path, record.bytes, record.sha256
+                        file.path, r.path, r.bytes, r.sha256
                     ),
-                ));
+                    None => format!("{}: not a file the earlier debate read, in its order", file.path),
+                };
+                return Err(Error::spec(format!("follows.files[{i}]"), why));
             }
         }
         Ok(self.files.clone())
@@ -523,6 +529,33 @@ mod tests {
         assert!(e.to_string().contains(sha), "{e}");
         let e = ask(json!({}), json!([{"path": "-", "text": diff}, {"path": "b", "text": "b"}])).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files"), "{e}");
+    }
+
+    /// A host that leaves out a file changed since keeps the unchanged ones.
+    #[test]
+    fn a_follow_up_keeps_the_parents_unchanged_files_when_one_is_left_out() {
+        let record = |path: &str, text: &str| {
+            let f = crate::ContextFile { path: path.into(), text: text.into() }.record();
+            json!({"path": f.path, "bytes": f.bytes, "sha256": f.sha256})
+        };
+        let transcript = json!({
+            "question": "Review these",
+            "files": [record("a.rs", "fn a() {}"), record("b.rs", "fn b() {}")],
+            "participants": [{"id": "a", "name": "a", "model": "m/a"}],
+            "turns": [{"speaker": "a", "text": "Fine."}],
+            "synthesis": {"text": "Approve."},
+            "outcome": {"kind": "completed", "reason": ""},
+        });
+        let ask = |files: Value| {
+            request(json!({"question": "And the tests?", "protocol": "round-robin", "models": ["m/a", "m/b"],
+                "follows": {"session": "s-1", "transcript": transcript, "files": files}}))
+        };
+        let kept = ask(json!([{"path": "b.rs", "text": "fn b() {}"}])).unwrap();
+        assert_eq!(kept.files, [crate::ContextFile { path: "b.rs".into(), text: "fn b() {}".into() }]);
+        let e = ask(json!([{"path": "c.rs", "text": "fn c() {}"}])).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files[0]"), "{e}");
+        let e = ask(json!([{"path": "b.rs", "text": "fn b() {}"}, {"path": "a.rs", "text": "fn a() {}"}])).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "follows.files[1]"), "{e}");
     }
 
     /// Seed 000's `--challenger gemini`: the builder writes the seat's id into

@@ -57,7 +57,7 @@ pub(crate) fn check(spec: &DebateSpec) -> Result<(), Error> {
             "panel",
             format!(
                 "the defender and every challenger run {model}: a model debating itself provides no genuine \
-                 diversity, so challenge stops here as seed 004 does; give the challengers other models, or \
+                 diversity, so challenge stops here rather than fake a debate; give the challengers other models, or \
                  insist (limits.diversity = \"off\", the CLI's --allow-one-model)"
             ),
         )),
@@ -121,7 +121,7 @@ mod tests {
     fn challenge_of_one_model_is_refused_unless_insisted_on() {
         let one = spec("challenge", &["openai/m", "openai/m|openai/n", "openai/m"], None);
         let e = start(&one).err().unwrap();
-        assert!(e.to_string().contains("seed 004 does"), "{e}");
+        assert!(e.to_string().contains("stops here rather than fake a debate"), "{e}");
         assert_eq!(field(e), "panel");
         let insisted = start(&spec("challenge", &["openai/m", "openai/m"], Some("off"))).unwrap();
         assert!(!warned(&insisted), "insisted on: nothing to say");

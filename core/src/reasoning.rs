@@ -283,7 +283,7 @@ impl Default for ModelTraits {
 /// What one request asks of a reasoning model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReasoningRequest {
-    /// The seat's effort, when it set one (else its family's default: [`plan`]).
+    /// The seat's effort, when it set one (else its family's default, chosen when the call is planned).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effort: Option<Effort>,
     /// The seat's thinking budget, when it set one.

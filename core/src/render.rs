@@ -1,5 +1,6 @@
 //! Markdown rendering of a transcript, shared by every host.
 
+pub(crate) mod data_blocks;
 pub(crate) mod inert;
 pub(crate) mod results;
 
@@ -47,8 +48,14 @@ pub fn markdown(t: &Transcript) -> String {
             let _ = writeln!(out, "## {heading}\n");
             current = Some((turn.round, turn.phase));
         }
-        let mark = if turn.challenger { " (challenger)" } else { "" };
-        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), turn.text.trim(), cut_note(turn.cut));
+        // A single agent answering alone plays no side.
+        let side = (turn.phase != Phase::Single).then(|| side(t, &turn.speaker)).flatten();
+        let mark = match (turn.challenger, side) {
+            (true, _) => " (challenger)".to_string(),
+            (false, Some(side)) => format!(" — {side}"),
+            (false, None) => String::new(),
+        };
+        let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), block(&turn.text), cut_note(turn.cut));
     }
     if let Some((round, _)) = current {
         consensus_line(&mut out, t, round);
@@ -62,14 +69,20 @@ pub fn markdown(t: &Transcript) -> String {
 
     if let Some(s) = &t.synthesis {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
-        let _ = writeln!(out, "## {heading} — {}\n\n{}\n{}", name(&s.speaker), s.text.trim(), cut_note(s.cut));
+        let _ = writeln!(
+            out,
+            "## {heading} — {}\n\n{}\n{}",
+            name(&s.speaker),
+            block(&t.synthesis_shown()),
+            cut_note(s.cut)
+        );
     } else if let Some(kind) =
         t.outcome.as_ref().map(|o| o.kind).filter(|k| matches!(k, OutcomeKind::JudgeFailed | OutcomeKind::CostLimit))
     {
         out.push_str("## Final positions, side by side (no synthesis)\n\n");
         for p in &t.participants {
             if let Some(last) = t.turns.iter().rev().find(|turn| turn.speaker == p.id) {
-                let _ = writeln!(out, "### {}\n\n{}\n", p.name, last.text.trim());
+                let _ = writeln!(out, "### {}\n\n{}\n", p.name, block(&last.text));
             }
         }
         if kind == OutcomeKind::JudgeFailed {
@@ -113,7 +126,7 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
     if !t.summaries.is_empty() {
         out.push_str("## Summaries (context budget)\n\n");
         for s in &t.summaries {
-            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), s.text.trim());
+            let _ = writeln!(out, "### Rounds 1 to {} — {}\n\n{}\n", s.covers_round, name(&s.speaker), block(&s.text));
         }
     }
     if !t.choices.is_empty() || !t.warnings.is_empty() {
@@ -133,6 +146,27 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
         }
         out.push('\n');
     }
+}
+
+/// The side a panel seat plays where the protocol gives seats sides (the
+/// advocate and the challenger, a defender and its challengers, the urgency
+/// and impact lenses), capitalized; the last side is every later seat's.
+fn side(t: &Transcript, speaker: &str) -> Option<String> {
+    let sides = crate::protocol::registry::lookup(&t.protocol).ok()?.sides;
+    let seat = t.participants.iter().position(|p| p.id == speaker)?;
+    let side = sides.get(seat).or(sides.last())?;
+    // A seat named for its side ("Defender") says it already.
+    if t.participants[seat].name.to_lowercase().contains(&side.to_lowercase()) {
+        return None;
+    }
+    let mut chars = side.chars();
+    Some(chars.next()?.to_uppercase().chain(chars).collect())
+}
+
+/// A model's text as a block of its own: inert, and with any fence it
+/// leaves open closed, so the headings after it are never swallowed.
+fn block(text: &str) -> String {
+    inert::text(text.trim()).trim_end().to_string()
 }
 
 /// The files the speakers read: each path as code (a fence longer than any

@@ -32,7 +32,8 @@ pub fn render(t: &Value, results: &str) -> String {
 /// Whether the council came to a decision: it ended normally with a
 /// synthesis, or with a protocol's result (a ranking needs no judge).
 fn decided(t: &Value, results: &str) -> bool {
-    let synthesis = t["synthesis"]["text"].as_str().is_some_and(|s| !without_json(s).trim().is_empty());
+    let synthesis =
+        t["synthesis"]["text"].as_str().is_some_and(|s| !agon_core::without_data_blocks(s).trim().is_empty());
     matches!(str_of(&t["outcome"], "kind"), "completed" | "consensus") && (synthesis || !results.trim().is_empty())
 }
 
@@ -43,6 +44,8 @@ fn status(out: &mut String, t: &Value, decided: bool) {
     let unconfirmed = t["to_confirm"].as_array().map_or(0, Vec::len);
     let status = match (decided, kind) {
         (true, _) if unconfirmed > 0 => format!("Proposed ({unconfirmed} priorities await confirmation)"),
+        // A review whose judge rejected the proposal decided, and decided no.
+        (true, _) if t["review"]["verdict"] == "reject" => "Rejected (the judge's verdict on the proposal)".to_string(),
         (true, _) => "Accepted".to_string(),
         (false, "") => "Proposed (the debate has not ended)".to_string(),
         (false, _) => "Proposed (the council did not decide)".to_string(),
@@ -82,7 +85,7 @@ fn context(out: &mut String, t: &Value, question: &str) {
 /// show them as tables); or, without one, why there is none.
 fn decision(out: &mut String, t: &Value, decided: bool) {
     out.push_str("## Decision\n\n");
-    let synthesis = t["synthesis"]["text"].as_str().map(without_json).unwrap_or_default();
+    let synthesis = t["synthesis"]["text"].as_str().map(agon_core::without_data_blocks).unwrap_or_default();
     if synthesis.trim().is_empty() && decided {
         let _ = writeln!(
             out,
@@ -117,7 +120,7 @@ fn options(out: &mut String, t: &Value, results: &str) {
             .rev()
             .filter(|turn| turn["speaker"] == p["id"])
             .filter_map(|turn| turn["text"].as_str())
-            .map(without_json)
+            .map(agon_core::without_data_blocks)
             .find(|text| !text.trim().is_empty());
         if let Some(text) = last {
             any = true;
@@ -219,57 +222,13 @@ fn dissent(out: &mut String, t: &Value) {
     }
 }
 
-/// `text` without the JSON a model wrote as data: a reply that is JSON
-/// whole is dropped, and so is every fenced block whose body is JSON.
-fn without_json(text: &str) -> String {
-    if is_json(text) {
-        return String::new();
-    }
-    let mut out = String::new();
-    let mut lines = text.lines();
-    while let Some(line) = lines.next() {
-        if let Some((marker, body, closed)) = fenced(line, &mut lines) {
-            let body = body.join("\n");
-            if is_json(&body) {
-                continue;
-            }
-            let _ = writeln!(out, "{line}\n{body}");
-            if closed {
-                let _ = writeln!(out, "{marker}");
-            }
-            continue;
-        }
-        let _ = writeln!(out, "{line}");
-    }
-    out
-}
-
-/// The fenced block `line` opens (with ```` ``` ```` or `~~~`), if it opens
-/// one: its marker, its body read from `lines` up to the closing fence, and
-/// whether that fence came.
-fn fenced<'a>(line: &'a str, lines: &mut impl Iterator<Item = &'a str>) -> Option<(&'a str, Vec<&'a str>, bool)> {
-    let fence = line.trim_start();
-    if !(fence.starts_with("```") || fence.starts_with("~~~")) {
-        return None;
-    }
-    let marker = &fence[..3];
-    let mut body = Vec::new();
-    for inner in lines.by_ref() {
-        if inner.trim_start().starts_with(marker) {
-            return Some((marker, body, true));
-        }
-        body.push(inner);
-    }
-    Some((marker, body, false))
-}
-
 /// `markdown` with every fenced block whose body is JSON (a document's
 /// result the engine has no table for) shown as a table or a list instead.
 fn json_blocks_as_tables(markdown: &str) -> String {
     let mut out = String::new();
     let mut lines = markdown.lines();
     while let Some(line) = lines.next() {
-        let Some((marker, body, closed)) = fenced(line, &mut lines) else {
+        let Some(agon_core::Fenced { marker, body, closed }) = agon_core::fenced(line, &mut lines) else {
             let _ = writeln!(out, "{line}");
             continue;
         };
@@ -358,9 +317,12 @@ fn cell(text: &str) -> String {
     one_line(text).replace('|', "\\|")
 }
 
-/// Model text under the ADR's own headings: its headings two levels down,
-/// so a reply's `## Verdict` never passes for a section of the record.
+/// Model text under the ADR's own headings: made inert as a block of its
+/// own (a fence it leaves open is closed, so the record's later sections are
+/// never swallowed), its headings two levels down, so a reply's `## Verdict`
+/// never passes for a section of the record.
 fn demoted(text: &str) -> String {
+    let text = agon_core::inert_markdown(text);
     let mut out = String::new();
     let mut fence: Option<&str> = None;
     for line in text.lines() {
@@ -381,11 +343,6 @@ fn demoted(text: &str) -> String {
         let _ = writeln!(out, "{line}");
     }
     out.trim_end().to_string()
-}
-
-fn is_json(text: &str) -> bool {
-    let t = text.trim();
-    (t.starts_with('{') || t.starts_with('[')) && serde_json::from_str::<Value>(t).is_ok()
 }
 
 fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
@@ -422,11 +379,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn json_replies_and_json_blocks_are_left_out() {
-        assert_eq!(without_json(r#"{"verdict": "agree"}"#), "");
-        assert_eq!(without_json("Scores:\n```json\n{\"a\": 1}\n```\nDone."), "Scores:\nDone.\n");
-        assert_eq!(without_json("```rust\nfn a() {}\n```"), "```rust\nfn a() {}\n```\n");
-        assert_eq!(without_json("{not json} but prose"), "{not json} but prose\n");
+    fn a_review_the_judge_rejected_is_not_accepted() {
+        let t = |verdict: &str| {
+            serde_json::json!({
+                "question": "Review this RFC: move billing to a new region.",
+                "protocol": "adversarial",
+                "participants": [{"id": "adv", "name": "Adv", "model": "openai/a"}, {"id": "chal", "name": "Chal", "model": "openai/c"}],
+                "turns": [{"speaker": "adv", "round": 1, "text": "Sound."}],
+                "synthesis": {"speaker": "judge", "text": "It needs rework.\n```json\n{\"concerns\": []}\n```"},
+                "review": {"concerns": [], "verdict": verdict},
+                "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+            })
+        };
+        let rejected = render(&t("reject"), "");
+        assert!(rejected.contains("- **Status:** Rejected"), "{rejected}");
+        assert!(!rejected.contains("Accepted") && !rejected.contains("```json"), "{rejected}");
+        assert!(render(&t("approve"), "").contains("- **Status:** Accepted"));
     }
 
     #[test]
@@ -440,5 +408,40 @@ mod tests {
         );
         assert_eq!(markdown_of(&serde_json::json!({"a": {"b": [1, 2]}})), "- **a.b:** 1; 2\n");
         assert_eq!(json_blocks_as_tables("```rust\nfn a() {}\n```\n"), "```rust\nfn a() {}\n```\n");
+    }
+
+    #[test]
+    fn a_fence_a_reply_leaves_open_hides_no_later_section() {
+        let t = serde_json::json!({
+            "question": "Which database?",
+            "protocol": "round-robin",
+            "participants": [{"id": "a", "name": "A", "model": "openai/a"}],
+            "turns": [{"speaker": "a", "round": 1, "text": "Use this:\n```sql\nselect 1;"}],
+            "synthesis": {"speaker": "a", "text": "Postgres.\n~~~\nunclosed <b>"},
+            "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+        });
+        let adr = render(&t, "");
+        let headings: Vec<String> = pulldown_cmark::Parser::new(&adr)
+            .scan(false, |in_heading, event| {
+                use pulldown_cmark::{Event, Tag, TagEnd};
+                let text = match &event {
+                    Event::Start(Tag::Heading { .. }) => {
+                        *in_heading = true;
+                        None
+                    }
+                    Event::End(TagEnd::Heading(_)) => {
+                        *in_heading = false;
+                        None
+                    }
+                    Event::Text(t) if *in_heading => Some(t.to_string()),
+                    _ => None,
+                };
+                Some(text)
+            })
+            .flatten()
+            .collect();
+        for section in ["Context", "Decision", "Options considered", "Consequences", "Dissent"] {
+            assert!(headings.iter().any(|h| h == section), "{section} is missing from {headings:?} in\n{adr}");
+        }
     }
 }

@@ -42,6 +42,9 @@ pub struct Item {
 pub fn read_items(bytes: &[u8]) -> (Vec<Item>, Vec<String>) {
     let mut parsed = Vec::new();
     let mut problems = Vec::new();
+    // A byte-order mark is not part of the first line: with it, that line's
+    // JSON would read as a plain-text question, raw JSON and all.
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
     for (n, raw) in bytes.split(|b| *b == b'\n').enumerate().map(|(i, l)| (i + 1, l)) {
         let Ok(line) = std::str::from_utf8(raw).map(str::trim) else {
             problems.push(format!("line {n} is not UTF-8 text; skipped"));
@@ -72,6 +75,27 @@ pub fn read_items(bytes: &[u8]) -> (Vec<Item>, Vec<String>) {
     }
     problems.sort_by_key(|p| p.split_whitespace().nth(1).and_then(|n| n.trim_end_matches(':').parse::<usize>().ok()));
     (items, problems)
+}
+
+/// UTF-8's byte-order mark, which some editors put first in a file.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A dataset's bytes as text, line by line: a line that is not UTF-8 is
+/// left empty (the others keep their numbers) and named; a byte-order mark
+/// first is dropped. One bad line never costs the rest.
+pub fn utf8_lines(bytes: &[u8]) -> (String, Vec<String>) {
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let (mut text, mut problems) = (String::with_capacity(bytes.len()), Vec::new());
+    for (i, raw) in bytes.split(|b| *b == b'\n').enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        match std::str::from_utf8(raw) {
+            Ok(line) => text.push_str(line),
+            Err(_) => problems.push(format!("line {} is not UTF-8 text; skipped", i + 1)),
+        }
+    }
+    (text, problems)
 }
 
 /// One line: its id if it chose one, and the question.
@@ -502,6 +526,15 @@ mod tests {
         assert_eq!(eta(Duration::from_secs(3600), 1, 4), ", about 3.0 h left");
         assert_eq!(eta(Duration::from_secs(5), 0, 4), "");
         assert_eq!(eta(Duration::from_secs(5), 4, 4), "");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_question() {
+        let (items, problems) = read_items(b"\xEF\xBB\xBF{\"id\": \"q1\", \"question\": \"Tabs?\"}\nSpaces?\n");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!((items[0].id.as_str(), items[0].question.as_str()), ("q1", "Tabs?"));
+        let (text, problems) = utf8_lines(b"\xEF\xBB\xBFa\n\xff\xfe\nc");
+        assert_eq!((text.as_str(), problems), ("a\n\nc", vec!["line 2 is not UTF-8 text; skipped".to_string()]));
     }
 
     #[test]

@@ -15,8 +15,9 @@ use agon_core::{Catalog, CatalogEntry, CatalogPrice};
 use crate::config::Config;
 use crate::engine::wit;
 
-/// The snapshot, as shipped.
-pub const JSON: &str = agon_catalog::SNAPSHOT;
+/// The snapshot, as shipped: `catalog/models.json`, copied by build.rs (a
+/// packed crate carries its own copy).
+pub const JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/models.json"));
 
 /// Where models.dev publishes its catalog.
 pub const MODELS_DEV_URL: &str = "https://models.dev/api.json";

@@ -3,12 +3,18 @@
 use std::path::PathBuf;
 
 use clap::parser::ValueSource;
-use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 #[derive(Debug, Parser)]
-#[command(name = "agon", version, about = "Run LLM councils: several models debate, a judge synthesizes.")]
+#[command(
+    name = "agon",
+    version,
+    long_version = version_text(),
+    about = "Run LLM councils: several models debate, a judge synthesizes.",
+    after_help = TOP_EXAMPLES
+)]
 pub struct Cli {
     /// The configuration file (default: ./agon.toml, then ~/.config/agon/agon.toml).
     #[arg(long, global = true, env = "AGON_CONFIG", value_name = "FILE")]
@@ -22,7 +28,7 @@ pub enum Command {
     /// Run a debate.
     // A flag given again replaces the earlier one (`scripts/demo.sh "Q" --rounds 2`
     // overrides the script's own `--rounds 1`), as in most command-line tools.
-    #[command(args_override_self = true)]
+    #[command(args_override_self = true, after_help = RUN_EXAMPLES)]
     Run(RunArgs),
     /// Print the DebateSpec JSON that `run` would use with the same flags.
     #[command(args_override_self = true)]
@@ -44,11 +50,13 @@ pub enum Command {
     #[command(args_override_self = true)]
     Continue(ContinueArgs),
     /// Many debates with one panel and protocol: a question per line in, a result per line out.
+    #[command(args_override_self = true, after_help = BATCH_EXAMPLES)]
     Batch(BatchArgs),
     /// Does the council beat one model? Run arms side by side on a dataset and score them.
     ///
     /// --max-cost bounds the whole evaluation: its worst case, over every arm and item still
     /// to run, is printed before any call, and a worst case above it is refused.
+    #[command(args_override_self = true, after_help = EVAL_EXAMPLES)]
     Eval(EvalArgs),
     /// List the sessions kept so far, newest first.
     Sessions {
@@ -57,9 +65,11 @@ pub enum Command {
         json: bool,
     },
     /// Show a session's transcript.
+    #[command(after_help = SHOW_EXAMPLES)]
     Show {
         /// The session id (or a prefix of it, or `last`).
         id: String,
+        /// The form of the transcript (`md` is `markdown`).
         #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
         format: Format,
         /// Instead of the transcript, when each model call ran: text bars from the session's timings.
@@ -67,18 +77,20 @@ pub enum Command {
         timeline: bool,
     },
     /// Export a session as Markdown, JSON, a self-contained HTML page, or an Architecture Decision Record (adr).
+    #[command(after_help = SHOW_EXAMPLES)]
     Export {
         /// The session id (or a prefix of it, or `last`).
         id: String,
+        /// The form of the export (`md` is `markdown`).
         #[arg(long, short, value_enum, default_value_t = ExportFormat::Html)]
         format: ExportFormat,
         /// Write here instead of stdout.
         #[arg(long, short)]
         output: Option<PathBuf>,
     },
-    /// After a competitive review (seed 001's compete mode): how much of it you kept. Compares
-    /// your final text with the review's synthesis, prints the seed's `[compete-eval: …]` line,
-    /// and records it with the run in the compete history.
+    /// After a competitive review (adversarial or priority-vote run with --compete): how much of
+    /// it you kept. Compares your final text with the review's synthesis, prints a
+    /// `[compete-eval: …]` line, and records it with the run in the compete history.
     CompeteEval {
         /// The session id (or a prefix of it, or `last`).
         id: String,
@@ -88,10 +100,15 @@ pub enum Command {
         kept: Option<PathBuf>,
     },
     /// Render a debate from its journal, without calling any model.
+    #[command(after_help = "Examples:\n  agon replay last\n  agon replay debate.ndjson --format json")]
     Replay(ReplayArgs),
     /// Serve the council to MCP clients (Claude Code, Claude Desktop, Cursor, …): stdio, or --http.
     Mcp(McpArgs),
-    /// Check every configured model with a tiny live call; `run` leaves out seats found dead for a day.
+    /// Check every configured model with a tiny live call; `run` leaves out seats found dead for a day
+    /// (a refused key is never kept: fix it and run again).
+    #[command(
+        after_help = "Examples:\n  agon doctor\n  agon doctor openai/gpt-5-mini anthropic/claude-haiku-4-5\n  agon doctor --discover"
+    )]
     Doctor {
         /// More models to check (provider/model), beside those agon.toml names.
         models: Vec<String>,
@@ -156,7 +173,86 @@ pub enum Command {
         #[arg(long, short)]
         output: PathBuf,
     },
+    /// Print a shell's completion script for agon.
+    #[command(after_help = COMPLETION_EXAMPLES)]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print agon's manual page (roff), or one command's page.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man {
+        /// A command (`run`, `show`, …): its own page, agon-COMMAND(1).
+        command: Option<String>,
+    },
 }
+
+/// `agon --version` (`-V` is the first line): the CLI, the engine it embeds and the
+/// model catalog it carries.
+fn version_text() -> &'static str {
+    static TEXT: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TEXT.get_or_init(|| {
+        format!(
+            "{}\nengine: agon-core {} (journal format {}, event format {})\ncatalog: {}",
+            env!("CARGO_PKG_VERSION"),
+            agon_core::journal::ENGINE_VERSION,
+            agon_core::journal::JOURNAL_VERSION,
+            agon_core::EVENT_VERSION,
+            env!("AGON_CATALOG_SNAPSHOT"),
+        )
+    })
+}
+
+const TOP_EXAMPLES: &str = "\
+Examples:
+  agon run \"Should we adopt a four-day week?\"       a debate, with the default council
+  agon sessions                                      every kept run
+  agon show last                                     the last run's transcript
+  agon export last --format html -o debate.html      one page to share
+  agon doctor                                        check the configured models
+
+Set a key first (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY, …): the book's \"Quick start with your keys\".";
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  agon run \"Should we adopt a four-day week?\"
+  agon run \"Is this safe to merge?\" --file change.diff --protocol challenge
+  git diff | agon run \"Review this change\" --file - --protocol challenge
+  agon run \"Q\" --panel openai/gpt-5,anthropic/claude-sonnet-4-5 --judge gemini/gemini-2.5-pro --max-cost 0.50
+  agon run \"Q\" --format json -o result.json -q
+
+A flag given twice replaces the first (--rounds 1 --rounds 2 runs two rounds, --panel A --panel B seats B);
+--file, --option, --model, --trigger, --effort, --thinking and --choice collect every value.";
+
+const BATCH_EXAMPLES: &str = "\
+Examples:
+  agon batch questions.jsonl -o results.jsonl --panel openai/gpt-5-mini,anthropic/claude-haiku-4-5
+  agon batch questions.txt -o results.jsonl --concurrency 8 --rate openai=60/min";
+
+const EVAL_EXAMPLES: &str = "\
+Examples:
+  agon eval examples/eval/arithmetic-50.jsonl -o eval-out --panel openai/gpt-5-mini --votes 3
+  agon eval data.jsonl -o eval-out --arm single --arm vote --arm rotating-challenger --limit 20";
+
+const SHOW_EXAMPLES: &str = "\
+Examples:
+  agon show last
+  agon show 20261122-1320 --format json
+  agon export last --format html -o debate.html
+  agon export last --format md -o debate.md";
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  agon man | man -l -
+  agon man run | man -l -
+  agon man > ~/.local/share/man/man1/agon.1 && agon man run > ~/.local/share/man/man1/agon-run.1";
+
+const COMPLETION_EXAMPLES: &str = "\
+Examples:
+  agon completions bash > ~/.local/share/bash-completion/completions/agon
+  agon completions zsh > ~/.zfunc/_agon            (with fpath+=~/.zfunc before compinit)
+  agon completions fish > ~/.config/fish/completions/agon.fish";
 
 #[derive(Debug, Args)]
 pub struct SpecCmd {
@@ -192,26 +288,26 @@ pub struct BatchArgs {
 #[derive(Debug, Args)]
 pub struct PoolArgs {
     /// Debates at once.
-    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    #[arg(help_heading = POOL, long, default_value_t = 4, value_parser = at_least_one)]
     pub concurrency: usize,
     /// Model requests in flight at once, over every debate.
-    #[arg(long, default_value_t = 8, value_parser = at_least_one)]
+    #[arg(help_heading = POOL, long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
     /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
-    #[arg(long = "rate", value_name = "PROVIDER=N/min")]
+    #[arg(help_heading = POOL, long = "rate", value_name = "PROVIDER=N/min")]
     pub rates: Vec<String>,
     /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).
-    #[arg(long, default_value_t = 2)]
+    #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
     /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
     /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_retry_wait: Option<u64>,
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
+    #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
 }
 
@@ -289,7 +385,7 @@ pub struct McpArgs {
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
     /// Per-call timeout in seconds (agon.toml's `timeout` wins when set).
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
@@ -302,11 +398,23 @@ pub struct McpArgs {
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
     /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
-    /// folder). Relative paths and globs resolve in the first; `..`, absolute paths elsewhere and
-    /// symlinks leading out are refused.
+    /// folder, unless that is / or the home folder: then no file is read). Relative paths and
+    /// globs resolve in the first; `..`, absolute paths elsewhere, symlinks leading out, dotfiles
+    /// and private keys (unless the root itself names them) are refused.
     #[arg(long = "root", value_name = "DIR")]
     pub roots: Vec<std::path::PathBuf>,
 }
+
+// The headings of `--help`, in the order flags are met.
+const COUNCIL: &str = "Council";
+const MATERIAL: &str = "What the council reads";
+const REPLIES: &str = "Replies and reasoning";
+const AGREEMENT: &str = "Agreement and answers";
+const COST: &str = "Cost";
+const PROTOCOL: &str = "Protocol options";
+const OUTPUT: &str = "Output";
+const CALLS: &str = "Calls";
+const POOL: &str = "Many debates at once";
 
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
@@ -320,121 +428,121 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 #[derive(Debug, Args, Clone)]
 pub struct SpecArgs {
     /// Protocol: see `agon protocols` (agon.toml's `[protocols.NAME]` too); `devils-advocate:SEAT` names the adversary.
-    #[arg(long, short, default_value = DEFAULT_PROTOCOL)]
+    #[arg(help_heading = COUNCIL, long, short, default_value = DEFAULT_PROTOCOL)]
     pub protocol: String,
     /// A protocol document of your own (JSON, TOML or YAML) instead of --protocol.
-    #[arg(long, value_name = "FILE", conflicts_with = "protocol")]
+    #[arg(help_heading = COUNCIL, long, value_name = "FILE", conflicts_with = "protocol")]
     pub protocol_file: Option<PathBuf>,
     /// Comma-separated model references, one per seat: provider/model. (role-council: optional,
     /// models assigned to the roles in turn.)
-    #[arg(long, value_delimiter = ',')]
+    #[arg(help_heading = COUNCIL, long, value_delimiter = ',', action = ArgAction::Set)]
     pub panel: Vec<String>,
     /// The judge's model (default: the first panel model).
-    #[arg(long)]
+    #[arg(help_heading = COUNCIL, long)]
     pub judge: Option<String>,
     /// End without a synthesis.
-    #[arg(long, conflicts_with = "judge")]
+    #[arg(help_heading = COUNCIL, long, conflicts_with = "judge")]
     pub no_judge: bool,
     /// Debate rounds (default: the protocol's own, see docs/src/protocols.md).
-    #[arg(long, short)]
+    #[arg(help_heading = COUNCIL, long, short)]
     pub rounds: Option<u32>,
     /// The seat that challenges first: its id, its 1-based number, or the start of its id or model
     /// (`gemini`); rotating-challenger only.
-    #[arg(long)]
+    #[arg(help_heading = COUNCIL, long)]
     pub challenger: Option<String>,
     /// Deprecated: use --challenger.
-    #[arg(long, hide = true)]
+    #[arg(help_heading = COUNCIL, long, hide = true)]
     pub advocate: Option<u32>,
     /// How agreement is read before an early stop (rotating-challenger, consensus-check):
     /// read (free text only), declared (each seat's VOTE line; the default), judge (the line,
     /// then the judge's model confirms before stopping: one extra call per apparent consensus),
     /// answer (each seat's ANSWER line; the same normalised answer is agreement, and the
     /// transcript keeps the vote over the seats' last answers).
-    #[arg(long, value_enum)]
+    #[arg(help_heading = AGREEMENT, long, value_enum)]
     pub consensus: Option<ConsensusArg>,
     /// The question has a checkable answer of this kind: every counted turn closes with an
     /// ANSWER line, and the transcript keeps the vote over the seats' last answers
     /// (protocols whose turns are prose: round-robin, consensus-check, rotating-challenger, …).
-    #[arg(long, value_enum, value_name = "KIND")]
+    #[arg(help_heading = AGREEMENT, long, value_enum, value_name = "KIND")]
     pub answer: Option<AnswerArg>,
     /// With --answer choice: a choice's text, in letter order (give each once; A first).
-    #[arg(long = "choice", value_name = "TEXT", requires = "answer")]
+    #[arg(help_heading = AGREEMENT, long = "choice", value_name = "TEXT", requires = "answer")]
     pub choices: Vec<String>,
     /// The seed for every random choice the protocol makes.
-    #[arg(long, default_value_t = 0)]
+    #[arg(help_heading = COUNCIL, long, default_value_t = 0)]
     pub seed: u64,
     /// Background every speaker receives with the question.
-    #[arg(long)]
+    #[arg(help_heading = MATERIAL, long)]
     pub context: Option<String>,
     /// A file every speaker reads with the question, quoted under its path: a path, a glob
     /// relative to the working folder (`'src/**/*.rs'`), or - for standard input
     /// (`git diff | agon run "Review this change" --file -`). Repeatable; text only.
-    #[arg(long = "file", value_name = "PATH|GLOB|-")]
+    #[arg(help_heading = MATERIAL, long = "file", value_name = "PATH|GLOB|-")]
     pub files: Vec<String>,
     /// Ceiling on each turn's reply, in tokens.
-    #[arg(long, default_value_t = DEFAULT_MAX_TOKENS)]
+    #[arg(help_heading = REPLIES, long, default_value_t = DEFAULT_MAX_TOKENS)]
     pub max_tokens: u32,
     /// Ceiling on the judge's reply, in tokens (default: twice --max-tokens).
-    #[arg(long)]
+    #[arg(help_heading = REPLIES, long)]
     pub judge_max_tokens: Option<u32>,
     /// Sampling temperature.
-    #[arg(long, default_value_t = DEFAULT_TEMPERATURE)]
+    #[arg(help_heading = REPLIES, long, default_value_t = DEFAULT_TEMPERATURE)]
     pub temperature: f64,
     /// Reasoning models: how hard to think, low, medium or high; SEAT=LEVEL for one seat (repeatable).
-    #[arg(long, value_name = "[SEAT=]LEVEL")]
+    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]LEVEL")]
     pub effort: Vec<String>,
     /// Reasoning models: thinking tokens beyond the reply; SEAT=TOKENS for one seat (repeatable).
-    #[arg(long, value_name = "[SEAT=]TOKENS")]
+    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]TOKENS")]
     pub thinking: Vec<String>,
     /// Cap every prompt at N tokens (estimated as characters / 4); older rounds get summarized.
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = REPLIES, long, value_name = "N")]
     pub context_budget: Option<u32>,
     /// What to do with an adversarial turn that pulls its punches.
-    #[arg(long, value_enum, default_value_t = QualityGateArg::Regenerate)]
+    #[arg(help_heading = PROTOCOL, long, value_enum, default_value_t = QualityGateArg::Regenerate)]
     pub quality_gate: QualityGateArg,
     /// Refuse a run whose worst-case cost is above this many US dollars, and stop one whose spending would pass it.
-    #[arg(long, value_name = "USD")]
+    #[arg(help_heading = COST, long, value_name = "USD")]
     pub max_cost: Option<f64>,
     /// comparative: an option to compare (give two or more).
-    #[arg(long = "option", value_name = "TEXT")]
+    #[arg(help_heading = PROTOCOL, long = "option", value_name = "TEXT")]
     pub options: Vec<String>,
     /// priority-vote: a file with one item per line.
-    #[arg(long, value_name = "FILE")]
+    #[arg(help_heading = PROTOCOL, long, value_name = "FILE")]
     pub items: Option<PathBuf>,
     /// role-council: a folder of role files (markdown with YAML frontmatter) instead of the built-in roles.
-    #[arg(long, value_name = "DIR")]
+    #[arg(help_heading = PROTOCOL, long, value_name = "DIR")]
     pub roles: Option<PathBuf>,
     /// role-council: override a role's model, e.g. --model cfo=openai/gpt-4o (juge or judge: the judging role).
-    #[arg(long = "model", value_name = "ROLE=MODEL")]
+    #[arg(help_heading = PROTOCOL, long = "model", value_name = "ROLE=MODEL")]
     pub role_models: Vec<String>,
     /// adversarial, priority-vote: always compete (both sides, both lenses).
-    #[arg(long, conflicts_with = "single")]
+    #[arg(help_heading = PROTOCOL, long, conflicts_with = "single")]
     pub compete: bool,
     /// adversarial, priority-vote: one agent answers; comparative: the judge scores the options alone.
-    #[arg(long)]
+    #[arg(help_heading = PROTOCOL, long)]
     pub single: bool,
     /// adversarial: an auto-trigger, NAME=word,a phrase,…: compete when the question or context
     /// mentions one (repeatable; replaces agon.toml's `[[triggers]]`).
-    #[arg(long = "trigger", value_name = "NAME=WORDS")]
+    #[arg(help_heading = PROTOCOL, long = "trigger", value_name = "NAME=WORDS")]
     pub triggers: Vec<String>,
     /// challenge, adversarial, rotating-challenger, ranked: refuse a panel whose every seat runs one
     /// model (otherwise a warning; challenge refuses one already).
-    #[arg(long, conflicts_with = "allow_one_model")]
+    #[arg(help_heading = AGREEMENT, long, conflicts_with = "allow_one_model")]
     pub strict_diversity: bool,
-    /// Run such a panel without a word, challenge too (seed 004 aborts: a model debating itself).
-    #[arg(long)]
+    /// Run such a panel without a word, challenge too (which otherwise refuses a model debating itself).
+    #[arg(help_heading = AGREEMENT, long)]
     pub allow_one_model: bool,
     /// adversarial: what this run reviews, e.g. rfc (default: the protocol's name). It names
     /// the compete result's skill and the history the run counts in; five runs in a row
     /// without disagreement under one label raise compete_flag.
-    #[arg(long, value_name = "NAME")]
+    #[arg(help_heading = PROTOCOL, long, value_name = "NAME")]
     pub label: Option<String>,
     /// priority-vote: ask you at the terminal (a third seat, human/you) for a final priority on each
     /// item the lenses put two or more levels apart; without a terminal they are listed to confirm.
-    #[arg(long, conflicts_with = "confirm_by")]
+    #[arg(help_heading = PROTOCOL, long, conflicts_with = "confirm_by")]
     pub confirm: bool,
     /// priority-vote: the model seated third to confirm flagged items (human/NAME: a person).
-    #[arg(long, value_name = "MODEL")]
+    #[arg(help_heading = PROTOCOL, long, value_name = "MODEL")]
     pub confirm_by: Option<String>,
 }
 
@@ -589,10 +697,10 @@ pub struct RunArgs {
     #[command(flatten)]
     pub drive: DriveArgs,
     /// Also append every input to this journal as it arrives (replay it with `agon replay`).
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub journal: Option<PathBuf>,
     /// Do not keep this run in the sessions folder.
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub no_save: bool,
 }
 
@@ -609,42 +717,46 @@ pub struct ContinueArgs {
 #[derive(Debug, Args)]
 pub struct DriveArgs {
     /// The form of the result.
-    #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
+    #[arg(help_heading = OUTPUT, long, short, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// Write the result here instead of stdout.
-    #[arg(long, short)]
+    #[arg(help_heading = OUTPUT, long, short)]
     pub output: Option<PathBuf>,
     /// Write NDJSON events to this file, or `-` for stdout (then nothing else goes there).
-    #[arg(long)]
+    #[arg(help_heading = OUTPUT, long)]
     pub events: Option<String>,
     /// Per-call timeout in seconds.
-    #[arg(long, default_value_t = 120, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
     /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
     /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
-    #[arg(long, default_value_t = 2)]
+    #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
     /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
     /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_retry_wait: Option<u64>,
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
+    #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
     /// Ask providers for whole replies instead of streams.
-    #[arg(long)]
+    #[arg(help_heading = CALLS, long)]
     pub no_stream: bool,
     /// No progress output.
-    #[arg(long, short)]
+    #[arg(help_heading = OUTPUT, long, short)]
     pub quiet: bool,
 }
 
 #[derive(Debug, Args)]
 pub struct ReplayArgs {
-    /// The journal a run wrote with --journal.
-    pub journal: PathBuf,
+    /// A journal file (as a run writes with --journal), or a kept session: its id, a prefix of
+    /// it, or `last`. A path that names a file is that file.
+    #[arg(value_name = "JOURNAL|ID|last")]
+    pub journal: String,
+    /// The form of the transcript (`md` is `markdown`).
     #[arg(long, short, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
+    /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
 }
@@ -658,6 +770,8 @@ pub enum DocumentFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ExportFormat {
+    /// Markdown (`md` or `markdown`).
+    #[value(name = "markdown", alias = "md")]
     Md,
     Json,
     Html,
@@ -669,6 +783,8 @@ pub enum ExportFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// Markdown (`md` or `markdown`).
+    #[value(alias = "md")]
     Markdown,
     Json,
     /// The JSON transcript as YAML.

@@ -70,8 +70,9 @@ impl Evaluation {
                         (adversarial with compete, as `--compete` or agon.toml's triggers run it)"
                 .into());
         }
-        let synthesis = transcript["synthesis"]["text"].as_str().unwrap_or_default();
-        let (changed, of) = kept.map_or((0, 1), |k| words_changed(synthesis, k));
+        // The review as the user read it: its closing data block is not prose to keep.
+        let synthesis = agon_core::without_data_blocks(transcript["synthesis"]["text"].as_str().unwrap_or_default());
+        let (changed, of) = kept.map_or((0, 1), |k| words_changed(&synthesis, k));
         let number = |v: &Value| v.as_u64().unwrap_or(0);
         Ok(Evaluation {
             skill: result["skill"].as_str().unwrap_or("adversarial").to_string(),

@@ -10,7 +10,7 @@
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
 
-use agon_core::{ContextFile, MAX_FILE_BYTES};
+use agon_core::{ContextFile, MAX_FILE_BYTES, MAX_FILES_BYTES, MAX_FILES_TOKENS};
 
 use crate::bounded::{self, ReadErrorKind};
 
@@ -28,6 +28,12 @@ pub enum FileScope {
 
 /// What a refused file is called: the flag or field it came from.
 const WHAT: &str = "context file";
+
+/// The most files one glob may match. A glob is counted while it is
+/// matched, and files are read within the engine's caps for all files
+/// together while they are read, so no glob makes agon hold more than the
+/// caps allow, whatever it matches (1.5 GB of matches once took 8.6 GB).
+pub const MAX_GLOB_MATCHES: usize = 1000;
 
 /// Read every file `patterns` name, in order, each once (a file two
 /// patterns match is read for the first). `stdin` gives standard input's
@@ -50,6 +56,8 @@ pub fn read_named(
 ) -> Result<Vec<ContextFile>, String> {
     let mut files: Vec<ContextFile> = Vec::new();
     let mut stdin_read = false;
+    // Bytes and estimated tokens of the files read so far.
+    let (mut held, mut tokens) = (0u64, 0u64);
     for pattern in patterns {
         if pattern == "-" {
             if let FileScope::Roots(_) = scope {
@@ -67,17 +75,40 @@ pub fn read_named(
             if files.iter().any(|f| f.path == shown) {
                 continue;
             }
-            let bytes = bounded::read_bytes(&path, MAX_FILE_BYTES, WHAT).map_err(|e| match e.kind {
+            // Within what is left of the cap for all files: never read past it.
+            let left = MAX_FILES_BYTES.saturating_sub(held);
+            let bytes = bounded::read_bytes(&path, MAX_FILE_BYTES.min(left), WHAT).map_err(|e| match e.kind {
+                ReadErrorKind::TooLarge { limit } if limit < MAX_FILE_BYTES => over_all(&shown, held, &path),
                 ReadErrorKind::TooLarge { .. } => format!(
                     "the context file {shown} is over the cap of {MAX_FILE_BYTES} bytes for one file ({})",
                     bounded::human(MAX_FILE_BYTES)
                 ),
                 _ => e.to_string(),
             })?;
-            files.push(ContextFile { text: text_of(&shown, bytes)?, path: shown });
+            let text = text_of(&shown, bytes)?;
+            held += text.len() as u64;
+            tokens += u64::from(agon_core::estimate_tokens(&text));
+            files.push(ContextFile { text, path: shown });
+            if tokens > u64::from(MAX_FILES_TOKENS) {
+                let last = &files[files.len() - 1].path;
+                return Err(format!(
+                    "with the context file {last} the files hold about {tokens} tokens (characters / 4), over the \
+                     cap of {MAX_FILES_TOKENS} tokens for all files together: name fewer files"
+                ));
+            }
         }
     }
     Ok(files)
+}
+
+/// The cap for all files together, passed with `shown`.
+fn over_all(shown: &str, held: u64, path: &Path) -> String {
+    let size = std::fs::metadata(path).map_or(String::new(), |m| format!(" ({} bytes)", m.len()));
+    format!(
+        "with the context file {shown}{size} the files would hold more than {MAX_FILES_BYTES} bytes ({}), the cap \
+         for all files together ({held} bytes read before it): name fewer files",
+        bounded::human(MAX_FILES_BYTES)
+    )
 }
 
 /// Up to `limit` bytes of `reader` (standard input, for `--file -`).
@@ -113,7 +144,7 @@ fn resolve(pattern: &str, scope: &FileScope, named: &str) -> Result<Vec<(String,
             if given.components().any(|c| c == Component::ParentDir) {
                 return Err(format!("files: '{pattern}' leaves its folder with '..': name files inside the roots"));
             }
-            Some(roots.first().ok_or("files: the server has no root to read files from")?)
+            Some(roots.first().ok_or_else(|| format!("files: no file is read: {NO_ROOT}"))?)
         }
     };
     let full = match base {
@@ -129,11 +160,19 @@ fn resolve(pattern: &str, scope: &FileScope, named: &str) -> Result<Vec<(String,
         };
         // `*` never matches a leading dot, as in a shell: no `.git/` by accident.
         let options = glob::MatchOptions { require_literal_leading_dot: true, ..Default::default() };
+        // Counted while matched: a glob over a huge tree stops at the cap.
         let mut found: Vec<PathBuf> = glob::glob_with(&text, options)
             .map_err(|e| format!("{named} '{pattern}': not a glob: {e}"))?
             .filter_map(Result::ok)
             .filter(|p| p.is_file())
+            .take(MAX_GLOB_MATCHES + 1)
             .collect();
+        if found.len() > MAX_GLOB_MATCHES {
+            return Err(format!(
+                "{named} '{pattern}' matches more than {MAX_GLOB_MATCHES} files, the most one glob may give: \
+                 name fewer (a narrower glob, or the files themselves)"
+            ));
+        }
         found.sort();
         if found.is_empty() {
             return Err(format!("{named} '{pattern}' matches no file"));
@@ -181,6 +220,13 @@ fn within(path: &Path, pattern: &str, roots: &[PathBuf]) -> Result<(String, Path
         };
         return Err(format!("files: '{pattern}' {how}; the server reads files only inside {}", shown_roots(roots)));
     };
+    let inside = real.strip_prefix(root).unwrap_or(&real);
+    if let Some(name) = kept_back(inside) {
+        return Err(format!(
+            "files: '{pattern}' is under '{name}', which the server never reads (dotfiles, key folders and \
+             private keys); start it with a --root that names that folder to share it"
+        ));
+    }
     // Shown as the caller named it, relative to its root: no machine's folders in a prompt.
     let named = if path.starts_with(root) { path.strip_prefix(root) } else { real.strip_prefix(root) };
     let shown = named.unwrap_or(&real).to_string_lossy().into_owned();
@@ -192,20 +238,62 @@ fn shown_roots(roots: &[PathBuf]) -> String {
 }
 
 /// An MCP server's roots, checked and made canonical: each must be a folder.
+/// Without `--root`, the working folder is the root, unless it is `/` or the
+/// home folder: a client that starts servers there (Claude Desktop starts
+/// them in `/`) did not choose it, and every key and dotfile of the machine
+/// is under it. Then there is no root, and no file is read until the server
+/// is started with `--root`.
 pub fn roots(given: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let given = if given.is_empty() { vec![PathBuf::from(".")] } else { given.to_vec() };
-    given
-        .iter()
-        .map(|dir| {
-            let real = std::fs::canonicalize(dir).map_err(|e| format!("--root {}: {e}", dir.display()))?;
-            if !real.is_dir() {
-                return Err(format!("--root {}: not a folder", dir.display()));
-            }
-            Ok(real)
-        })
-        .collect()
+    let home = std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from);
+    let here = std::env::current_dir().map_err(|e| format!("the working folder: {e}"))?;
+    roots_from(given, &here, home.as_deref())
 }
 
+fn roots_from(given: &[PathBuf], here: &Path, home: Option<&Path>) -> Result<Vec<PathBuf>, String> {
+    let canonical = |dir: &Path, flag: &str| {
+        let real = std::fs::canonicalize(dir).map_err(|e| format!("{flag} {}: {e}", dir.display()))?;
+        if !real.is_dir() {
+            return Err(format!("{flag} {}: not a folder", dir.display()));
+        }
+        Ok(real)
+    };
+    if given.is_empty() {
+        let here = canonical(here, "the working folder")?;
+        let home = home.and_then(|h| std::fs::canonicalize(h).ok());
+        if here.parent().is_none() || Some(&here) == home.as_ref() {
+            return Ok(Vec::new());
+        }
+        return Ok(vec![here]);
+    }
+    given.iter().map(|dir| canonical(dir, "--root")).collect()
+}
+
+/// What the server says at start-up about where it reads files.
+pub fn roots_line(roots: &[PathBuf]) -> String {
+    match roots {
+        [] => format!("agon mcp: no file is read: {NO_ROOT}"),
+        roots => format!(
+            "agon mcp: files are read only inside {} (not dotfiles or key files, unless a root names them)",
+            shown_roots(roots)
+        ),
+    }
+}
+
+/// Why a server without roots reads no file, and what to do.
+const NO_ROOT: &str = "the server was started in / or the home folder without --root; start it with \
+--root DIR (the project's folder) to let calls name files";
+
+/// Files a root never gives unless it names them itself: anything under a
+/// dotted name (`.env`, `.ssh`, `.aws`, `.gnupg`, `.git`, `.npmrc`, …) and
+/// private keys by their usual names. A model asks for these files by path,
+/// and whatever is read is quoted to every provider on the panel.
+fn kept_back(inside: &Path) -> Option<String> {
+    const KEYS: [&str; 5] = ["id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk"];
+    inside.components().find_map(|c| {
+        let name = c.as_os_str().to_string_lossy();
+        (name.starts_with('.') || KEYS.contains(&name.as_ref())).then(|| name.into_owned())
+    })
+}
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -294,5 +382,79 @@ mod tests {
         let mut endless = |limit: u64| Ok(vec![b'a'; limit as usize]);
         let e = read(&["-".into()], &FileScope::WorkingFolder, &mut endless).unwrap_err();
         assert!(e.contains("standard input is over the cap of 524288 bytes"), "{e}");
+    }
+
+    #[test]
+    fn without_root_the_filesystem_root_and_home_give_no_file() {
+        let (dir, root) = tree();
+        let home = dir.path();
+        assert_eq!(roots_from(&[], Path::new("/"), Some(home)).unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(roots_from(&[], home, Some(home)).unwrap(), Vec::<PathBuf>::new());
+        assert_eq!(roots_from(&[], &root, Some(home)).unwrap(), std::slice::from_ref(&root));
+        // Named, either is a root: the person chose it.
+        assert_eq!(roots_from(&[PathBuf::from("/")], home, Some(home)).unwrap(), [PathBuf::from("/")]);
+        let scope = FileScope::Roots(Vec::new());
+        let e = read(&["etc/passwd".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("no file is read") && e.contains("--root DIR"), "{e}");
+        let e = read(&["/etc/passwd".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("--root DIR"), "{e}");
+        assert!(roots_line(&[]).contains("--root"));
+        assert!(roots_line(std::slice::from_ref(&root)).contains(&root.display().to_string()));
+    }
+
+    #[test]
+    fn dotfiles_and_keys_are_read_only_when_a_root_names_them() {
+        let (_dir, root) = tree();
+        std::fs::write(root.join(".env"), "OPENAI_API_KEY=sk-secret\n").unwrap();
+        std::fs::create_dir_all(root.join(".ssh")).unwrap();
+        std::fs::write(root.join(".ssh/config"), "Host x\n").unwrap();
+        std::fs::write(root.join("id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join(".env"), root.join("notes.txt")).unwrap();
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let mut refused = vec![(".env", ".env"), (".ssh/config", ".ssh"), ("id_ed25519", "id_ed25519")];
+        if cfg!(unix) {
+            refused.extend([("notes.txt", ".env"), ("notes.*", ".env")]);
+        }
+        for (pattern, name) in refused {
+            let e = read(&[pattern.to_string()], &scope, &mut no_stdin).unwrap_err();
+            assert!(e.contains(&format!("is under '{name}', which the server never reads")), "{pattern}: {e}");
+        }
+        // A root that names the folder itself shares it.
+        let ssh = FileScope::Roots(vec![root.join(".ssh")]);
+        assert_eq!(read(&["config".into()], &ssh, &mut no_stdin).unwrap()[0].text, "Host x\n");
+    }
+
+    /// A glob is counted while it is matched, and files are read within the
+    /// caps for all files while they are read: a glob over gigabytes ends in
+    /// the cap's message, having read no more than the cap.
+    #[test]
+    fn globs_stop_at_their_caps_while_matching_and_reading() {
+        let (_dir, root) = tree();
+        let many = root.join("many");
+        std::fs::create_dir_all(&many).unwrap();
+        for i in 0..=MAX_GLOB_MATCHES {
+            std::fs::write(many.join(format!("f{i:04}.txt")), "x").unwrap();
+        }
+        let scope = FileScope::Roots(vec![root.clone()]);
+        let e = read(&["many/*.txt".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains(&format!("'many/*.txt' matches more than {MAX_GLOB_MATCHES} files")), "{e}");
+        // Five files of 500 KB of three-byte characters: the fifth would pass
+        // 2 MiB and is never read.
+        let big = root.join("big");
+        std::fs::create_dir_all(&big).unwrap();
+        for i in 0..5 {
+            std::fs::write(big.join(format!("w{i}.txt")), "語".repeat(166_666)).unwrap();
+            std::fs::write(big.join(format!("a{i}.log")), vec![b'y'; 500_000]).unwrap();
+        }
+        let e = read(&["big/*.txt".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(
+            e.contains("with the context file big/w4.txt (499998 bytes) the files would hold more than 2097152"),
+            "{e}"
+        );
+        assert!(e.contains("(1999992 bytes read before it)"), "{e}");
+        // ASCII meets the token cap first: 250,000 tokens is 1,000,000 characters.
+        let e = read(&["big/*.log".into()], &scope, &mut no_stdin).unwrap_err();
+        assert!(e.contains("big/a2.log the files hold about 375000 tokens") && e.contains("cap of 250000"), "{e}");
     }
 }

@@ -259,59 +259,26 @@ the embedded local model";
 /// This machine, as it is: PATH, the environment, local servers asked for
 /// their models (each given `timeout`), programs asked for their version.
 pub fn discover(env: &Environment, timeout: Duration) -> Vec<Found> {
+    discover_with(env, timeout, true)
+}
+
+/// [`discover`] without programs: nothing on PATH is looked for, so nothing
+/// is run, not even for its version (`agon mcp` without `--allow-programs`).
+pub fn discover_without_programs(env: &Environment, timeout: Duration) -> Vec<Found> {
+    discover_with(env, timeout, false)
+}
+
+fn discover_with(env: &Environment, timeout: Duration, programs: bool) -> Vec<Found> {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let served = |provider: &str| {
         let endpoint = env.endpoint(provider)?;
         let models = endpoint.served_models(timeout)?;
         Some((endpoint.base_url.clone(), models))
     };
-    find(&Machine { var: &var, program: &on_path, version: &|p| version(p, timeout), served: &served })
-}
-
-/// The first executable file named `name` in PATH.
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|dir| dir.join(name)).find(|p| is_executable(p))
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
-}
-
-/// `PROGRAM --version`'s first line, if it prints one within `timeout`; the
-/// program is killed otherwise. Its text is shown made safe by the caller.
-fn version(path: &Path, timeout: Duration) -> Option<String> {
-    use std::io::Read;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(path)
-        .arg("--version")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let deadline = std::time::Instant::now() + timeout;
-    loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break,
-            Ok(None) if std::time::Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            _ => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return None;
-            }
-        }
-    }
-    let mut out = String::new();
-    child.stdout.take()?.take(4096).read_to_string(&mut out).ok()?;
-    out.lines().map(str::trim).find(|l| !l.is_empty()).map(|l| l.chars().take(80).collect())
+    // Programs only from PATH's absolute entries, their version asked within `timeout`.
+    let program = |name: &str| if programs { crate::programs::on_path(name) } else { None };
+    let version = |path: &Path| crate::programs::version(path, timeout);
+    find(&Machine { var: &var, program: &program, version: &version, served: &served })
 }
 
 #[cfg(test)]
@@ -390,14 +357,5 @@ mod tests {
             |p: &str| (p == "ollama").then(|| ("http://127.0.0.1:11434".to_string(), vec!["llama3.2".to_string()]));
         let c = council(&find(&machine_with(&|_| None, &|_| None, &one))).unwrap();
         assert!(c.one_model && c.panel == ["ollama/llama3.2"; 3], "{c:?}");
-    }
-
-    #[test]
-    fn a_real_program_reports_its_version_and_a_slow_one_is_cut_off() {
-        let sh = on_path("sh").expect("sh on PATH");
-        assert_eq!(version(Path::new("/nonexistent/agon-program"), Duration::from_secs(1)), None);
-        // `sh --version` may print or fail; either way it ends in time and prints at most a line.
-        let said = version(&sh, Duration::from_secs(5));
-        assert!(said.is_none_or(|s| !s.contains('\n') && s.chars().count() <= 80));
     }
 }

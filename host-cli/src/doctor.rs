@@ -3,6 +3,8 @@
 //! `agon run` leaves out the seats found dead, with a warning, instead of
 //! paying for a debate that loses them halfway. A verdict holds for one model
 //! at one endpoint: the same model name behind another URL is another seat.
+//! A refused key (HTTP 401 or 403) is never kept: it says nothing about the
+//! model, and once the key is fixed the seat must be back at once.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -31,6 +33,14 @@ pub struct Check {
     pub detail: String,
     /// Seconds since the Unix epoch.
     pub checked_at: u64,
+}
+
+impl Check {
+    /// The probe failed because the provider refused the key: a verdict on
+    /// the credential, not on the model, so it is shown but never kept.
+    pub fn key_refused(&self) -> bool {
+        !self.healthy && provider::refuses_credential(&self.detail)
+    }
 }
 
 /// The models worth probing: every one the configuration names (panels,
@@ -131,9 +141,15 @@ impl HealthCache {
             .unwrap_or_default()
     }
 
+    /// Keep each check's verdict, but for a refused key: that one forgets
+    /// what was known of the model there (it could not be asked).
     pub fn record(&mut self, checks: &[Check]) {
         for c in checks {
-            self.checks.insert(key(&c.model, &c.endpoint), c.clone());
+            if c.key_refused() {
+                self.checks.remove(&key(&c.model, &c.endpoint));
+            } else {
+                self.checks.insert(key(&c.model, &c.endpoint), c.clone());
+            }
         }
     }
 
@@ -146,10 +162,11 @@ impl HealthCache {
     }
 
     /// The recent failure of `model` at `endpoint`, if the last probe there (within a day) found it dead.
+    /// A refused key kept by an older agon is no such verdict.
     pub fn dead(&self, model: &str, endpoint: &str, now: u64) -> Option<&Check> {
         self.checks
             .get(&key(model, endpoint))
-            .filter(|c| !c.healthy && now.saturating_sub(c.checked_at) < FRESH_FOR.as_secs())
+            .filter(|c| !c.healthy && !c.key_refused() && now.saturating_sub(c.checked_at) < FRESH_FOR.as_secs())
     }
 
     /// Leave out of `panel` the models found dead in the last day: a fallback
@@ -372,6 +389,29 @@ mod tests {
         let mut panel = vec!["openai/a".to_string()];
         assert!(c.prune(&mut panel, 2, 1, &here).is_empty());
         assert_eq!(panel, ["openai/a"]);
+    }
+
+    /// A wrong key gets 401: fixed, the seat must not stay out for a day.
+    #[test]
+    fn a_refused_key_is_never_kept_as_a_dead_model() {
+        let refused = |model: &str| Check {
+            detail: format!(
+                "HTTP 401 from {ENDPOINT}/chat/completions (check OPENAI_API_KEY): Incorrect API key provided"
+            ),
+            ..check(model, false, 0)
+        };
+        let mut c = cache(&[check("openai/b", false, 0), check("openai/c", true, 0)]);
+        c.record(&[refused("openai/b"), refused("openai/c"), refused("openai/d")]);
+        assert!(c.checks.is_empty(), "what was known there is forgotten, nothing new kept: {:?}", c.checks);
+
+        // A cache written before this rule, with a refused key in it, leaves nobody out.
+        let mut old = HealthCache::default();
+        old.checks.insert(key("openai/b", ENDPOINT), refused("openai/b"));
+        let mut panel = vec!["openai/a".to_string(), "openai/b".into(), "openai/d".into()];
+        assert!(old.prune(&mut panel, 2, 10, &here).is_empty());
+        assert_eq!(panel.len(), 3);
+        // A model that is gone (404) stays a verdict.
+        assert!(!check("openai/x", false, 0).key_refused());
     }
 
     #[test]

@@ -14,10 +14,18 @@ use wasmtime::{Config, Engine, Store};
 
 use crate::mapped_code::{self, PageAligned};
 
+// The WIT: the workspace's, or the copy a packed crate carries (build/component.rs).
+#[cfg(not(agon_bundled))]
 wasmtime::component::bindgen!({
     path: "../wit",
     world: "debate-engine",
     // Serialize: tests compare `poll-json` with what `poll` gives, value for value.
+    additional_derives: [PartialEq, serde::Serialize],
+});
+#[cfg(agon_bundled)]
+wasmtime::component::bindgen!({
+    path: "bundled/wit",
+    world: "debate-engine",
     additional_derives: [PartialEq, serde::Serialize],
 });
 

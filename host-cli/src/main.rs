@@ -14,7 +14,7 @@ use clap::{CommandFactory, FromArgMatches};
 use commands::exit;
 
 fn main() -> ExitCode {
-    quiet_when_stdout_closes();
+    agon_cli::closed_pipe::install();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
@@ -56,12 +56,15 @@ fn main() -> ExitCode {
             config().and_then(|c| commands::models::models(&c, filter.as_deref(), json))
         }
         Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),
+        Command::Completions { shell } => commands::manual::completions(shell),
+        Command::Man { command } => commands::manual::man(command.as_deref()),
         Command::Component { output } => std::fs::write(&output, component())
             .with_context(|| format!("writing {}", output.display()))
             .map(|_| exit::OK),
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        Err(e) if agon_cli::closed_pipe::caused_by(&e) => agon_cli::closed_pipe::end(),
         Err(e) => {
             let code = if e.downcast_ref::<BadInput>().is_some() { exit::BAD_INPUT } else { exit::FAILURE };
             safe_eprintln!("agon: {e:#}");
@@ -77,26 +80,4 @@ fn load_config(explicit: Option<&std::path::Path>) -> Result<Config> {
         safe_eprintln!("{notice}");
     }
     Ok(config)
-}
-
-/// Piped into `head`, or a pager that quits early, agon stops quietly with
-/// the status a Unix tool killed by SIGPIPE has (141), instead of reporting a
-/// panic. Rust ignores SIGPIPE so that sockets and a command model's pipes
-/// give errors rather than kill agon; the price is that `println!` panics
-/// once stdout is closed, and this turns that one panic back into an exit.
-/// Answered calls are already in the session's journal.
-fn quiet_when_stdout_closes() {
-    let report = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let payload = info.payload();
-        let message = payload
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| payload.downcast_ref::<&str>().copied())
-            .unwrap_or_default();
-        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
-            std::process::exit(141);
-        }
-        report(info);
-    }));
 }

@@ -14,6 +14,9 @@ use serde_json::{Map, Value};
 /// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
 /// judge's is twice it, and a folder's agon.toml is held under both.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
+/// Each call's timeout in seconds when neither a flag nor agon.toml sets one;
+/// a folder's agon.toml is held under it.
+pub const DEFAULT_TIMEOUT_S: u64 = 120;
 /// The protocol when none is named.
 pub const DEFAULT_PROTOCOL: &str = "round-robin";
 /// The sampling temperature when none is given.

@@ -42,15 +42,16 @@ pub fn terminal(text: &str) -> Cow<'_, str> {
 }
 
 /// `println!` through [`terminal`]: for lines that carry any untrusted text.
+/// A closed stdout ends agon quietly ([`crate::closed_pipe`]).
 #[macro_export]
 macro_rules! safe_println {
-    ($($arg:tt)*) => { println!("{}", $crate::sanitize::terminal(&format!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::closed_pipe::line_out(&$crate::sanitize::terminal(&format!($($arg)*))) };
 }
 
-/// `eprintln!` through [`terminal`].
+/// `eprintln!` through [`terminal`]. A closed stderr ends agon quietly.
 #[macro_export]
 macro_rules! safe_eprintln {
-    ($($arg:tt)*) => { eprintln!("{}", $crate::sanitize::terminal(&format!($($arg)*))) };
+    ($($arg:tt)*) => { $crate::closed_pipe::line_err(&$crate::sanitize::terminal(&format!($($arg)*))) };
 }
 
 /// Control characters, and those that reorder or corrupt what is shown

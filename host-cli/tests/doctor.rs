@@ -193,3 +193,42 @@ fn doctor_calls_command_models_and_says_what_failed() {
     assert!(stdout.contains("1 of 3 answered"), "{stdout}");
     let _ = std::fs::remove_dir_all(cache);
 }
+
+/// A wrong key gets 401 (Gemini: 400 API_KEY_INVALID): doctor says the key
+/// was refused and keeps nothing, so once the key is fixed `agon run` seats
+/// the model at once instead of leaving it out for a day.
+#[test]
+fn a_refused_key_is_shown_but_never_kept_as_a_dead_model() {
+    let mut config = Config::default();
+    // The probe's call is refused; every call after it (the key fixed) answers.
+    let refused_once = ModelScript { fault: Some(Fault::Unauthorized), fault_calls: Some(1), ..Default::default() };
+    config.models.insert("a".into(), refused_once.clone());
+    config.models.insert("gemini-x".into(), refused_once);
+    let server = TestServer::start(config, 0).unwrap();
+    let cache = dir("key");
+    let gemini_url = format!("{}/v1beta", server.url());
+    let args = ["doctor", "openai/a", "gemini/gemini-x", "openai/b"];
+    let out = bare(&server, &cache, &args, |c| c.env("GEMINI_API_KEY", "wrong").env("GEMINI_BASE_URL", &gemini_url))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "a refused key still fails doctor: {stdout}");
+    assert!(stdout.contains("key   openai/a: HTTP 401") && stdout.contains("(check OPENAI_API_KEY)"), "{stdout}");
+    assert!(stdout.contains("key   gemini/gemini-x: HTTP 400") && stdout.contains("API key not valid"), "{stdout}");
+    assert!(stdout.contains("2 refused the key: not kept"), "{stdout}");
+    let kept = std::fs::read_to_string(cache.join("doctor.json")).unwrap();
+    assert!(kept.contains("openai/b") && !kept.contains("openai/a") && !kept.contains("gemini-x"), "{kept}");
+
+    let out = bare(&server, &cache, &["doctor", "openai/a", "--json"], |c| c).output().unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((line["healthy"].as_bool(), line["key_refused"].as_bool()), (Some(true), Some(false)), "{line}");
+
+    let out =
+        agon(&server, &cache, &["run", "Q?", "--panel", "openai/a,openai/b", "--no-judge", "-q", "--format", "json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("leaving out") && !stderr.contains("found it dead"), "{stderr}");
+    let transcript: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(transcript["participants"].as_array().unwrap().len(), 2, "both seats sat");
+    let _ = std::fs::remove_dir_all(cache);
+}

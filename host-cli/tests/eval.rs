@@ -220,3 +220,40 @@ fn a_reply_above_max_reply_fails_its_call_in_an_evaluation_too() {
     let uncapped = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
     assert!(uncapped.contains("| single | 1/1 |"), "without the cap the same reply is read: {uncapped}");
 }
+
+/// A dataset with a byte-order mark and a line that is not UTF-8: the bad
+/// line is named and skipped, the first item is not lost to the mark, the
+/// rest runs; an output that is a file is refused by name before anything.
+#[test]
+fn a_bad_line_and_a_byte_order_mark_cost_only_that_line() {
+    let env = Sandbox::new("eval", "bad-bytes");
+    let mut data = b"\xEF\xBB\xBF".to_vec();
+    data.extend_from_slice(br#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#);
+    data.extend_from_slice(
+        b"\n{\"id\": \"q2\", \"question\": \"caf\xe9?\", \"answer\": \"1\", \"kind\": \"number\"}\n",
+    );
+    data.extend_from_slice(br#"{"id": "q3", "question": "What is 3+3?", "answer": "6", "kind": "number"}"#);
+    std::fs::write(env.root.join("data.jsonl"), data).unwrap();
+    let mut config = Config::default();
+    config.models.insert("a".into(), script(&["ANSWER: 2", "ANSWER: 6"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let args = ["eval", "data.jsonl", "--output", "out", "--arm", "single", "--panel", "openai/a"];
+    let out = agon(&env, &server, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("data.jsonl: line 2 is not UTF-8 text; skipped"), "{stderr}");
+    let results = std::fs::read_to_string(env.root.join("out/single.jsonl")).unwrap();
+    let mut ids: Vec<String> = results
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_string())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["q1", "q3"], "{results}");
+
+    std::fs::write(env.root.join("taken.txt"), "mine").unwrap();
+    let out = agon(&env, &server, &["eval", "data.jsonl", "-o", "taken.txt", "--arm", "single", "--panel", "openai/a"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("-o taken.txt: that is a file") && !stderr.contains("os error"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(env.root.join("taken.txt")).unwrap(), "mine");
+}

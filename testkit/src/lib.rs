@@ -114,6 +114,9 @@ pub enum Fault {
     /// HTTP 429 for a quota spent until tomorrow: Gemini's names a quota per
     /// day (with a RetryInfo all the same), OpenAI's is `insufficient_quota`.
     QuotaSpent,
+    /// The key is refused: HTTP 401 in the wire's own words (Gemini: 400
+    /// with API_KEY_INVALID).
+    Unauthorized,
 }
 
 /// One request as the server saw it.
@@ -514,6 +517,10 @@ fn serve_completion(
         }
         Some(Fault::Overloaded) => {
             let refusal = strict::overloaded(wire);
+            return respond_json(request, refusal.status, refusal.body);
+        }
+        Some(Fault::Unauthorized) => {
+            let refusal = strict::unauthorized(wire);
             return respond_json(request, refusal.status, refusal.body);
         }
         Some(Fault::Drop) => return http::drop_connection(request),

@@ -837,6 +837,31 @@ pub(crate) fn overloaded(wire: Wire) -> Refusal {
     }
 }
 
+/// A refused key, as each API answers it: OpenAI's 401 `invalid_api_key`,
+/// Anthropic's 401 `authentication_error`, Gemini's 400 INVALID_ARGUMENT with
+/// the reason API_KEY_INVALID (their error pages and SDK issues show these
+/// bodies), and a 401 from a proxy in front of Ollama.
+pub(crate) fn unauthorized(wire: Wire) -> Refusal {
+    match wire {
+        Wire::OpenAi => Refusal {
+            status: 401,
+            body: json!({"error": {"message": "Incorrect API key provided: sk-wrong. You can find your API key at https://platform.openai.com/account/api-keys.", "type": "invalid_request_error", "param": null, "code": "invalid_api_key"}}),
+        },
+        Wire::Anthropic => Refusal {
+            status: 401,
+            body: json!({"type": "error", "error": {"type": "authentication_error", "message": "invalid x-api-key"}}),
+        },
+        Wire::Gemini => {
+            let mut refusal = google_error(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.");
+            refusal.body["error"]["details"] = json!([
+                {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID", "domain": "googleapis.com"}
+            ]);
+            refusal
+        }
+        Wire::Ollama => Refusal { status: 401, body: json!({"error": "unauthorized"}) },
+    }
+}
+
 /// A 429 whose only word on when to come back is in the body: Gemini's
 /// RESOURCE_EXHAUSTED with a RetryInfo detail (google-gemini/gemini-cli#10925
 /// for the shape, the Gemini rate-limit docs for the message). The other wires

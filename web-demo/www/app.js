@@ -211,7 +211,7 @@ function onEvent(event) {
       break;
     case 'debate-ended': {
       const { kind, headline, synthesis_heading, reason, failures = [] } = event.outcome;
-      const lines = [`${headline}. ${reason}`];
+      const lines = [`${headline} — ${reason}`];
       $('#synthesis-title').textContent = synthesis_heading;
       for (const f of failures) lines.push(`Seat ${f.speaker} failed in ${f.phase} round ${f.round} (${f.kind}): ${f.message}`);
       $('#outcome .body').textContent = lines.join('\n');

@@ -96,7 +96,9 @@ pub(crate) struct Shape {
     /// beyond the reply: the engine's plan for its family
     /// ([`agon_core::thinking_plan`]), so the cost bound counts what is sent.
     pub plan: Option<ThinkingPlan>,
-    /// The seat asked for thinking itself (an effort or a budget).
+    /// The seat asked for thinking itself (an effort or a budget): what
+    /// Ollama's `think` follows (read only where that API is built in).
+    #[cfg_attr(not(feature = "ollama"), allow(dead_code))]
     pub asked: bool,
 }
 

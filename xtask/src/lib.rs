@@ -1,69 +1,16 @@
-//! Builds the `agon:debate` component.
-//!
-//! 1. `cargo build -p agon-component --target wasm32-unknown-unknown --profile wasm`
-//!    into its own target directory (a nested cargo must not share the outer lock);
-//! 2. wrap the core module as a component with wit-component.
-//!
-//! wasm32-unknown-unknown, not wasip2: the engine does no I/O, and this way the
-//! component imports nothing at all. Used by host-cli's build script (which
-//! embeds the result) and by `cargo run -p xtask -- component` (for the SDKs).
+//! Builds the `agon:debate` component, for the SDKs and the size check
+//! (`cargo run -p xtask -- component`): the same code host-cli's build script
+//! runs, from `host-cli/build/component.rs`, where a packed agon-cli carries
+//! it too.
 
-use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use anyhow::{Context, Result, bail};
+// What only host-cli's build uses (the bundle of a packed crate) is tested here, not used.
+#[allow(dead_code)]
+#[path = "../../host-cli/build/component.rs"]
+mod component;
 
-/// Paths whose change means the component must be rebuilt: the sources, and
-/// the root manifest and lockfile (the `wasm` profile and the versions of
-/// every dependency live there).
-pub const SOURCES: &[&str] = &["core/src", "core/Cargo.toml", "bindings/component", "wit", "Cargo.toml", "Cargo.lock"];
-
-/// Build the component from the workspace at `root`, using `target_dir` for the
-/// nested build, and return its bytes.
-pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) -> Result<Vec<u8>> {
-    let mut build = Command::new(cargo.unwrap_or_else(|| "cargo".into()));
-    build
-        .current_dir(root)
-        .args(["build", "--quiet", "--package", "agon-component", "--target", "wasm32-unknown-unknown"])
-        .args(["--profile", "wasm", "--target-dir"])
-        .arg(target_dir);
-    // Flags meant for an outer (native) build must not leak into the wasm one.
-    for var in
-        ["RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS", "RUSTC_WORKSPACE_WRAPPER", "RUSTC_WRAPPER", "CARGO_BUILD_TARGET"]
-    {
-        build.env_remove(var);
-    }
-    // Panic locations name source files; without remapping, the component
-    // would carry this machine's paths and differ from one checkout to another.
-    let mut rustflags = vec![format!("--remap-path-prefix={}=/agon", root.display())];
-    if let Some(cargo_home) = cargo_home() {
-        rustflags.push(format!("--remap-path-prefix={}=/cargo", cargo_home.display()));
-    }
-    build.env("CARGO_ENCODED_RUSTFLAGS", rustflags.join("\u{1f}"));
-    let status = build.status().context("running cargo for the component")?;
-    if !status.success() {
-        bail!(
-            "building the agon component failed. If the wasm target is missing, run \
-             `rustup target add wasm32-unknown-unknown` (scripts/setup.sh does it for you)."
-        );
-    }
-    let module_path = target_dir.join("wasm32-unknown-unknown/wasm/agon_component.wasm");
-    let module = std::fs::read(&module_path).with_context(|| format!("reading {}", module_path.display()))?;
-    wit_component::ComponentEncoder::default()
-        .module(&module)
-        .context("reading the component-type section of the core module")?
-        .validate(true)
-        .encode()
-        .context("wrapping the core module as a component")
-}
-
-/// Where cargo keeps the registry sources: `$CARGO_HOME`, else `~/.cargo`.
-fn cargo_home() -> Option<PathBuf> {
-    std::env::var_os("CARGO_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
-}
+pub use component::{SOURCES, build_component};
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> PathBuf {
@@ -83,5 +30,42 @@ mod tests {
         for shaping in ["Cargo.toml", "Cargo.lock"] {
             assert!(SOURCES.contains(&shaping), "a change to {shaping} must rebuild the component");
         }
+    }
+
+    /// A rustup toolchain without the wasm target: the build says the line to run.
+    #[test]
+    #[cfg(unix)]
+    fn a_missing_wasm_target_is_named_with_the_line_to_run() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("agon-xtask-sysroot-{}", std::process::id()));
+        let rustlib = dir.join("sysroot/lib/rustlib");
+        std::fs::create_dir_all(rustlib.join("x86_64-unknown-linux-gnu")).unwrap();
+        std::fs::write(rustlib.join("multirust-channel-manifest.toml"), "").unwrap();
+        let rustc = dir.join("rustc");
+        std::fs::write(&rustc, format!("#!/bin/sh\necho {}\n", dir.join("sysroot").display())).unwrap();
+        std::fs::set_permissions(&rustc, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+        let e = component::require_wasm_target(rustc.as_os_str()).unwrap_err().to_string();
+        assert!(e.contains("\n    rustup target add wasm32-unknown-unknown\n"), "{e}");
+        std::fs::create_dir_all(rustlib.join("wasm32-unknown-unknown")).unwrap();
+        assert!(component::require_wasm_target(rustc.as_os_str()).is_ok());
+        // Not a rustup toolchain: cargo's own error stands.
+        std::fs::remove_file(rustlib.join("multirust-channel-manifest.toml")).unwrap();
+        std::fs::remove_dir(rustlib.join("wasm32-unknown-unknown")).unwrap();
+        assert!(component::require_wasm_target(rustc.as_os_str()).is_ok());
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// host-cli in the workspace builds from the sources; a packed crate,
+    /// whose folder has no workspace around it, takes what it carries.
+    #[test]
+    fn the_component_comes_from_the_workspace_or_the_bundle() {
+        let root = workspace_root();
+        assert_eq!(component::Source::of(&root.join("host-cli")), component::Source::Workspace(root.clone()));
+        let packed = std::env::temp_dir().join("agon-cli-0.1.0");
+        let source = component::Source::of(&packed);
+        assert_eq!(source, component::Source::Bundled(packed.join("bundled")));
+        assert_eq!(source.catalog(), packed.join("bundled/models.json"));
+        assert_eq!(component::Source::Workspace(root.clone()).catalog(), root.join("catalog/models.json"));
     }
 }

@@ -19,7 +19,9 @@ fn main() -> anyhow::Result<()> {
                     other => anyhow::bail!("unknown flag {other}"),
                 }
             }
-            let bytes = xtask::build_component(&root, &root.join("target/component"), None)?;
+            // Where host-cli's build script builds it too: one wasm build, not two.
+            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+            let bytes = xtask::build_component(&root, &target.join("component"), None)?;
             if let Some(dir) = output.parent() {
                 std::fs::create_dir_all(dir)?;
             }

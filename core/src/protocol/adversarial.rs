@@ -42,7 +42,7 @@ pub(crate) const DEF: Definition = Definition {
         OptionInfo {
             name: "triggers",
             kind: OptionKind::Data,
-            default: "seed 001's topics: architecture, security, migration, executives, incidents",
+            default: "built-in topics: architecture, security, migration, executives, incidents",
             help: Cow::Borrowed(
                 "Auto-triggers, [{\"name\", \"any_of\": [words or phrases]}]: compete when the question or context has one; given, they replace the built-in ones.",
             ),
@@ -73,6 +73,7 @@ pub(crate) const DEF: Definition = Definition {
     },
     build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
     render_result,
+    judge_closes_with_data: true,
     needs_different_models: true,
     ..BASE
 };
@@ -279,7 +280,9 @@ fn builtin_triggers() -> Vec<Trigger> {
         any_of: any_of.iter().map(|w| w.to_string()).collect(),
     };
     vec![
-        topic("architecture", &["architecture", "infrastructure", "RFC", "design doc", "system design"]),
+        // An RFC competes when it is about architecture or infrastructure (its
+        // word alone is every proposal's name, not a sign of stakes).
+        topic("architecture", &["architecture", "infrastructure", "system design"]),
         topic("security", &["security", "authentication", "authorization", "encryption", "vulnerability", "secrets"]),
         topic("migration", &["migration", "migrate", "schema change", "breaking change", "deprecation"]),
         topic("executives", &["CEO", "CTO", "CFO", "VP", "executive", "board", "leadership team"]),
@@ -735,6 +738,8 @@ mod tests {
         assert_eq!(rfc["compete"], true);
         assert_eq!(rfc["reason"], "trigger 'architecture' matched 'architecture'");
         assert_eq!(gate("Review this email to a customer about a refund.", None)["compete"], false);
+        assert_eq!(gate("Review this RFC: rename the config flag.", None)["compete"], false, "RFC alone");
+        assert_eq!(gate("Review this design doc for the settings page.", None)["compete"], false);
         assert_eq!(gate("Draft the note to the CTO about the outage.", None)["compete"], true);
         let own = serde_json::json!([{"name": "money", "any_of": ["refund"]}]);
         assert_eq!(gate("Review this RFC: a new architecture.", Some(own.clone()))["compete"], false);

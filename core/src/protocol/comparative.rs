@@ -32,7 +32,7 @@ pub(crate) const DEF: Definition = Definition {
             name: "compete",
             kind: OptionKind::Choice(&["compete", "single"]),
             default: "compete",
-            help: Cow::Borrowed("single: no advocates; the judge scores the options alone (seed 001's escape hatch)."),
+            help: Cow::Borrowed("single: no advocates; the judge scores the options alone (one call, no debate)."),
         },
     ],
     parts: |options| options.get("options").and_then(serde_json::Value::as_array).map_or(0, Vec::len),
@@ -51,6 +51,7 @@ pub(crate) const DEF: Definition = Definition {
     },
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
     render_result,
+    judge_closes_with_data: true,
     ..BASE
 };
 

@@ -84,6 +84,9 @@ pub(crate) struct Definition {
     /// Its worth is in different models disagreeing: a panel of one model is
     /// warned about, or refused ([`crate::diversity`]).
     pub needs_different_models: bool,
+    /// Its judge closes the synthesis with a JSON block the protocol reads
+    /// into its results: people are shown the synthesis without it.
+    pub judge_closes_with_data: bool,
     /// How many parts its options ask seats to play, when `sides` does not say
     /// (comparative: one per option); 0 when every seat is alike. One model
     /// given alone plays every part.
@@ -316,6 +319,7 @@ pub(crate) const BASE: Definition = Definition {
     answers: false,
     seats_are_roles: false,
     needs_different_models: false,
+    judge_closes_with_data: false,
     parts: |_| 0,
     example: |_| Value::Object(serde_json::Map::new()),
     check: checked::<NoOptions>,

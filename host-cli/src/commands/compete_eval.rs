@@ -1,5 +1,5 @@
 //! `agon compete-eval SESSION [--final FILE]`: how much of a competitive
-//! review was kept, as seed 001 measures it.
+//! review was kept, as a machine-readable line and in the compete history.
 
 use std::io::Read;
 use std::path::Path;

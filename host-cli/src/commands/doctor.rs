@@ -42,25 +42,38 @@ pub fn doctor(config: &Config, extra: &[String], asked: Asked) -> Result<u8> {
         // One at a time, so each line shows as soon as its probe ends.
         let check = agon_cli::doctor::check_all(&[model], &mut probe, &endpoint, agon_cli::doctor::now()).remove(0);
         if asked.json {
-            let line = serde_json::json!({"kind": "check", "model": check.model, "healthy": check.healthy, "detail": check.detail});
-            println!("{}", agon_cli::output::json_text(&line.to_string()));
+            let line = serde_json::json!({"kind": "check", "model": check.model, "healthy": check.healthy, "key_refused": check.key_refused(), "detail": check.detail});
+            agon_cli::closed_pipe::line_out(&agon_cli::output::json_text(&line.to_string()));
         } else {
-            safe_println!("  {}  {}: {}", if check.healthy { "ok  " } else { "dead" }, check.model, check.detail);
+            let state = match (check.healthy, check.key_refused()) {
+                (true, _) => "ok  ",
+                (false, true) => "key ",
+                (false, false) => "dead",
+            };
+            safe_println!("  {state}  {}: {}", check.model, check.detail);
         }
         checks.push(check);
     }
     let dead = checks.iter().filter(|c| !c.healthy).count();
+    let refused = checks.iter().filter(|c| c.key_refused()).count();
     if let Some(dir) = agon_cli::engine::cache_dir() {
         let mut cache = agon_cli::doctor::HealthCache::load(&dir);
         cache.record(&checks);
         match cache.save(&dir) {
             Ok(()) if asked.json => {}
-            Ok(()) => safe_println!(
-                "{} of {} answered; kept for a day in {}: `agon run` leaves out dead seats until then",
-                checks.len() - dead,
-                checks.len(),
-                agon_cli::doctor::HealthCache::path(&dir).display()
-            ),
+            Ok(()) => {
+                safe_println!(
+                    "{} of {} answered; kept for a day in {}: `agon run` leaves out dead seats until then",
+                    checks.len() - dead,
+                    checks.len(),
+                    agon_cli::doctor::HealthCache::path(&dir).display()
+                );
+                if refused > 0 {
+                    safe_println!(
+                        "{refused} refused the key: not kept (the model was not judged); fix the key and nothing is left out"
+                    );
+                }
+            }
             Err(e) => eprintln!("agon: could not keep the results: {e}"),
         }
     }

@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
 use agon_cli::cli::{DriveArgs, Format};
+use agon_cli::closed_pipe::Quiet;
 use agon_cli::compete_history::Key;
 use agon_cli::config::Config;
 use agon_cli::engine::wit;
@@ -64,15 +65,15 @@ pub fn drive_to_end(
     // The live view goes to a terminal stdout, else to stderr; the result document to stdout or --output.
     let view_out: Option<Box<dyn Write>> = match (drive.quiet, stdout_is_terminal) {
         (true, _) => None,
-        (false, true) => Some(Box::new(std::io::stdout())),
-        (false, false) => Some(Box::new(std::io::stderr())),
+        (false, true) => Some(Box::new(Quiet(std::io::stdout()))),
+        (false, false) => Some(Box::new(Quiet(std::io::stderr()))),
     };
     // On a terminal: the live view (NO_COLOR: without colour); elsewhere plain lines.
     let colour = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let mut view = if stdout_is_terminal && !drive.quiet { View::live(colour) } else { View::new(view_out) };
     let events: Option<Box<dyn Write>> = match drive.events.as_deref() {
         None => None,
-        Some("-") => Some(Box::new(std::io::stdout())),
+        Some("-") => Some(Box::new(Quiet(std::io::stdout()))),
         Some(path) => Some(Box::new(std::fs::File::create(path).with_context(|| format!("creating {path}"))?)),
     };
     let timings = session.map(|s| TimingsFile::open(&s.dir.join(sessions::TIMINGS)));
@@ -84,7 +85,8 @@ pub fn drive_to_end(
     drop(view);
     match ending {
         Ending::Done(outcome) => {
-            let code = write_result(council, drive, stdout_is_terminal)?;
+            // With --quiet nothing showed the debate: the result is written, on a terminal too.
+            let code = write_result(council, drive, stdout_is_terminal && !drive.quiet)?;
             // The view showed the outcome, unless it was quiet.
             if drive.quiet {
                 note_outcome(&outcome);
@@ -92,7 +94,7 @@ pub fn drive_to_end(
             if let Some(s) = session
                 && !drive.quiet
             {
-                eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
+                safe_eprintln!("agon: kept as session {} (agon show {} · agon export {})", s.id, s.id, s.id);
             }
             // What it cost, last: the bill is what a run is judged by.
             let summary = council.cost_summary()?;

@@ -19,13 +19,22 @@ use super::batch::{Settings, run_items};
 use super::exit;
 
 pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
-    let text = agon_cli::bounded::read_bytes(&args.dataset, agon_cli::bounded::BATCH_LIMIT, "dataset")
-        .map_err(bad)
-        .and_then(|b| String::from_utf8(b).map_err(|_| bad(format!("{}: not UTF-8 text", args.dataset.display()))))?;
+    // Before anything is read or spent: the results folder must be one.
+    if args.output.exists() && !args.output.is_dir() {
+        return Err(bad(format!(
+            "-o {}: that is a file; agon eval writes a folder (each arm's results, report.md, items.jsonl): \
+             give a folder's path, new or one an earlier run wrote",
+            args.output.display()
+        )));
+    }
+    let bytes = agon_cli::bounded::read_bytes(&args.dataset, agon_cli::bounded::BATCH_LIMIT, "dataset").map_err(bad)?;
+    // A line that is not UTF-8 is named and skipped, as any bad line is.
+    let (text, not_text) = agon_cli::batch::utf8_lines(&bytes);
+    drop(bytes);
     // Read, and later scored, by the engine: the same reading as every host's.
     let mut engine = Runtime::load()?;
     let wit::EvalDataset { mut items, skipped: problems } = engine.read_eval_dataset(&text)?;
-    for p in &problems {
+    for p in not_text.iter().chain(&problems) {
         safe_eprintln!("agon: {}: {p}", args.dataset.display());
     }
     if let Some(n) = args.limit {
@@ -276,11 +285,12 @@ fn write(path: &Path, text: &str) -> Result<()> {
 
 /// The lines of `text` that hold one of `items` (what `--limit` kept), in order.
 fn limited(text: &str, items: &[wit::EvalItem]) -> String {
+    let kept: std::collections::BTreeSet<&str> = items.iter().map(|i| i.id.as_str()).collect();
     text.lines()
         .filter(|l| {
             let value = serde_json::from_str::<serde_json::Value>(l).ok();
             let id = value.and_then(|v| v.get("id").and_then(|i| i.as_str().map(str::to_string)));
-            id.is_some_and(|id| items.iter().any(|i| i.id == id))
+            id.is_some_and(|id| kept.contains(id.as_str()))
         })
         .map(|l| format!("{l}\n"))
         .collect()

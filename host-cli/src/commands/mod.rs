@@ -7,6 +7,7 @@ pub mod doctor;
 pub mod drive;
 pub mod eval;
 pub mod follow_up;
+pub mod manual;
 pub mod models;
 pub mod protocols;
 pub mod replay;

@@ -184,7 +184,7 @@ impl Config {
             lowered!(max_tokens, Some(tokens));
             lowered!(judge_max_tokens, Some(2 * tokens));
             lowered!(context_budget, None);
-            lowered!(timeout, None);
+            lowered!(timeout, Some(crate::request::DEFAULT_TIMEOUT_S));
             lowered!(max_retry_wait, Some(agon_wire::DEFAULT_MAX_WAIT_MS / 1000));
             // Thinking where you set none is more tokens than none at all.
             lowered!(thinking, Some(0));
@@ -300,6 +300,7 @@ max_tokens = 100000
 max_cost = 100
 effort = "high"
 thinking = 30000
+timeout = 100000
 max_reply = "16M"
 quality_gate = "regenerate"
 protocol = "consensus-check"
@@ -340,6 +341,7 @@ output = 0
             asked,
             [
                 "defaults.max_tokens",
+                "defaults.timeout",
                 "defaults.thinking",
                 "defaults.rounds",
                 "defaults.max_cost",
@@ -371,6 +373,7 @@ output = 0
         let mut c = Config::default();
         c.layer(parse(FOLDER, "agon.toml"), Standing::Untrusted { changed: false });
         assert_eq!(c.defaults.max_tokens, None, "above the built-in 512");
+        assert_eq!(c.defaults.timeout, None, "above the built-in 120 s");
         assert_eq!(c.defaults.max_cost, Some(100.0), "a cap where there was none only narrows");
         assert_eq!((c.defaults.rounds, c.rounds_ceiling), (None, Some(50)), "capped by the protocol's default later");
         assert_eq!(c.defaults.effort, None);

@@ -188,12 +188,14 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
 /// `agon run` does (role-council's seats are its roles); no judge: one off
 /// the panel. A program is seated only when the server allows programs.
 fn seat_what_is_found(request: &mut DebateRequest, shared: &Shared) -> Result<()> {
+    // Programs are not even looked for (nor run for their version) unless
+    // the server allows them.
     let discover = || {
-        let mut found = agon_cli::discovery::discover(&shared.environment(), std::time::Duration::from_secs(2));
-        if !shared.allow_programs {
-            found.retain(|f| !matches!(f, agon_cli::discovery::Found::Program { .. }));
+        let (env, wait) = (shared.environment(), std::time::Duration::from_secs(2));
+        match shared.allow_programs {
+            true => agon_cli::discovery::discover(&env, wait),
+            false => agon_cli::discovery::discover_without_programs(&env, wait),
         }
-        found
     };
     let line = agon_cli::discovery::fill(request, discover).map_err(|_| {
         bad("no panel given and none found: give `panel` (provider/model references), set a provider's key \
@@ -448,7 +450,9 @@ fn answer(
         session: session.id.clone(),
         transcript: super::resources::transcript_uri(&session.id),
         shortened: Vec::new(),
-        synthesis: t["synthesis"]["text"].as_str().map(str::to_string),
+        synthesis: t["synthesis"]["text"]
+            .as_str()
+            .map(|s| agon_core::synthesis_shown(t["protocol"].as_str().unwrap_or_default(), s)),
         positions: positions(&t),
         results: results(&t),
         usage: usage(&t, &council.cost_summary()?),
@@ -510,7 +514,7 @@ fn markdown(r: &DebateResult, results: &str) -> String {
         }
     }
     if let Some(s) = &r.synthesis {
-        out.push_str(&format!("## Synthesis\n\n{}\n\n", s.trim()));
+        out.push_str(&format!("## Synthesis\n\n{}\n\n", block(s)));
     }
     if !results.trim().is_empty() {
         out.push_str(results.trim());
@@ -533,7 +537,7 @@ fn markdown(r: &DebateResult, results: &str) -> String {
     if !r.positions.is_empty() {
         out.push_str("## Final positions\n\n");
         for p in &r.positions {
-            out.push_str(&format!("### {} ({}, round {})\n\n{}\n\n", p.seat, p.model, p.round, p.text.trim()));
+            out.push_str(&format!("### {} ({}, round {})\n\n{}\n\n", p.seat, p.model, p.round, block(&p.text)));
         }
     }
     let cost = r.usage.cost_usd.map(|c| format!(", ${c:.4}")).unwrap_or_default();
@@ -542,6 +546,13 @@ fn markdown(r: &DebateResult, results: &str) -> String {
         r.session, r.usage.calls, r.usage.prompt_tokens, r.usage.completion_tokens, r.transcript
     ));
     out
+}
+
+/// A model's text as a block of its own: inert, any fence it left open
+/// closed, so the sections after it are never swallowed (the whole result
+/// passes the engine's neutralizer again).
+fn block(text: &str) -> String {
+    agon_core::inert_markdown(text.trim()).trim_end().to_string()
 }
 
 /// `json!` for the protocols tool: the catalog as hosts describe it, then

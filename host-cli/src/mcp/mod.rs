@@ -44,6 +44,7 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
         roots: agon_cli::context_files::roots(&args.roots).map_err(agon_cli::bad)?,
         config,
     };
+    eprintln!("{}", agon_cli::sanitize::terminal(&agon_cli::context_files::roots_line(&shared.roots)));
     if args.allow_programs {
         eprintln!("agon mcp: --allow-programs: tool calls may seat cmd/ models, which run programs on this machine");
     }

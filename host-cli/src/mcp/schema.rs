@@ -14,65 +14,55 @@ use schemars::generate::SchemaSettings;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// Run a debate.
+// Run a debate. The field docs are the descriptions the calling model reads,
+// in its context for the whole session: a phrase each.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DebateArgs {
-    /// The question the council debates, as a person would ask it.
+    /// The question, as a person would ask it.
     pub question: String,
-    /// Background every speaker reads with the question: code, a diff, a design, the facts so far.
+    /// Background every speaker reads: code, a diff, a design, facts.
     #[serde(default)]
     pub context: Option<String>,
-    /// Files every speaker reads with the question, quoted under their paths: paths or globs
-    /// (`src/**/*.rs`) relative to the server's first root (`agon mcp --root DIR`, default its
-    /// working folder); an absolute path must lie in a root. Text only; `..` and files outside
-    /// the roots are refused. Each file's path, size and SHA-256 go in the transcript.
+    /// Text files every speaker reads: paths or globs in the server's root (`--root`). Dotfiles and
+    /// paths outside the roots are refused.
     #[serde(default)]
     pub files: Vec<String>,
-    /// The protocol (see the `protocols` tool), e.g. rotating-challenger, ranked, adversarial.
-    /// Default: agon.toml's, else round-robin.
+    /// See `protocols`. Default: agon.toml's, else round-robin.
     #[serde(default)]
     pub protocol: Option<String>,
-    /// One model reference per seat, `provider/model` (e.g. `openai/gpt-4o`, `ollama/llama3.2`),
-    /// or a panel name from agon.toml. Default: agon.toml's panel, else what this machine offers
-    /// (local servers' models; programs only with --allow-programs), as `agon run` seats it.
-    /// `mcp/client` seats your own model: agon asks it through MCP sampling.
+    /// `provider/model` per seat, only when the user named models (`mcp/client`: your own model).
+    /// Default: agon.toml's panel, else what this machine offers.
     #[serde(default)]
     pub panel: Vec<String>,
-    /// The judge's model. Default: the panel's judge in agon.toml, else the first panel model.
+    /// The judge's model. Default: agon.toml's, else agon's choice.
     #[serde(default)]
     pub judge: Option<String>,
-    /// End without a judge's synthesis.
+    /// No judge's synthesis.
     #[serde(default)]
     pub no_judge: bool,
-    /// Debate rounds. Default: the protocol's own.
+    /// Default: the protocol's.
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
     pub rounds: Option<u32>,
-    /// Ceiling on each turn's reply, in tokens. Default: agon.toml's, else 512.
+    /// Tokens per reply at most. Default: agon.toml's, else 512.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
-    /// Refuse the debate when its worst-case cost is above this many US dollars, and stop it
-    /// should its spending pass it.
+    /// US dollars: refuse a worst case above it, stop when spending passes it.
     #[serde(default)]
     #[schemars(range(min = 0.0))]
     pub max_cost: Option<f64>,
-    /// The seed for every random choice the protocol makes (same seed, same choices).
+    /// Seed of the protocol's random choices.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// The protocol's own options, by the names the `protocols` tool lists
-    /// (e.g. `{"compete": "compete"}` for adversarial, `{"options": ["Postgres", "DynamoDB"]}`
-    /// for comparative, `{"items": [...]}` for priority-vote).
+    /// The protocol's own options, as `protocols` names them.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
-    /// A protocol of your own: a protocol document (JSON; the format is agon's
-    /// docs/src/protocol-format.md, and `agon protocols --show NAME` prints one to
-    /// start from). The debate then runs it; `protocol`, if given, must be its name.
+    /// A protocol document of your own (JSON; `agon protocols --show NAME` prints one).
     #[serde(default)]
     pub document: Option<Value>,
-    /// false: return as soon as the debate has begun (outcome `running`, with its session), and
-    /// follow it with `status`; for clients that time out a long call. Default true.
+    /// false: return at once (outcome `running`) and follow with `status`. Default true.
     #[serde(default)]
     pub wait: Option<bool>,
 }
@@ -81,50 +71,47 @@ pub struct DebateArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ContinueArgs {
-    /// The finished session to follow up (its id, a unique prefix of it, or `last`).
+    /// The finished session: id, prefix or `last`.
     pub session: String,
-    /// The follow-up question, as a person would ask it.
+    /// The follow-up question.
     pub question: String,
-    /// Background for the follow-up. Default: the earlier debate's.
+    /// Default: the earlier debate's.
     #[serde(default)]
     pub context: Option<String>,
-    /// Files for the follow-up, as `debate` takes them (inside the server's roots). Default: the
-    /// earlier debate's files that read the same inside the roots today.
+    /// Default: the earlier debate's, those still the same.
     #[serde(default)]
     pub files: Vec<String>,
-    /// A protocol other than the earlier debate's (see the `protocols` tool).
+    /// Default: the earlier debate's.
     #[serde(default)]
     pub protocol: Option<String>,
-    /// A panel other than the earlier debate's: one `provider/model` per seat, or a panel name from agon.toml.
+    /// Default: the earlier debate's.
     #[serde(default)]
     pub panel: Vec<String>,
-    /// A judge other than the earlier debate's.
+    /// Default: the earlier debate's.
     #[serde(default)]
     pub judge: Option<String>,
-    /// End without a judge's synthesis.
+    /// No judge's synthesis.
     #[serde(default)]
     pub no_judge: bool,
-    /// Debate rounds. Default: the earlier debate's, else the protocol's own.
+    /// Default: the earlier debate's.
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
     pub rounds: Option<u32>,
-    /// Refuse the follow-up when its worst-case cost is above this many US dollars, and stop it
-    /// should its spending pass it.
+    /// As `debate`'s.
     #[serde(default)]
     #[schemars(range(min = 0.0))]
     pub max_cost: Option<f64>,
-    /// Ceiling on each turn's reply, in tokens. Default: agon.toml's, else 512.
+    /// As `debate`'s.
     #[serde(default)]
     #[schemars(range(min = 1))]
     pub max_tokens: Option<u32>,
-    /// The seed for every random choice the protocol makes.
+    /// As `debate`'s.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// The protocol's own options, when `protocol` chooses another one.
+    /// For another `protocol`.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
-    /// false: return as soon as the follow-up has begun, and follow it with `status`, as
-    /// `debate` does. Default true.
+    /// As `debate`'s.
     #[serde(default)]
     pub wait: Option<bool>,
 }
@@ -154,9 +141,9 @@ impl ContinueArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct StatusArgs {
-    /// The session a `debate` with `wait: false` returned.
+    /// The session the start returned.
     pub session: String,
-    /// Stop the debate; every answered turn is kept for `resume`.
+    /// Stop the debate.
     #[serde(default)]
     pub cancel: bool,
 }
@@ -170,9 +157,9 @@ pub struct NoArgs {}
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ShowArgs {
-    /// The session id (or a unique prefix of it, or `last`).
+    /// Id, prefix or `last`.
     pub session: String,
-    /// markdown (default) or json.
+    /// Default markdown (`md` too, as the CLI takes it).
     #[serde(default)]
     pub format: ShowFormat,
 }
@@ -181,6 +168,7 @@ pub struct ShowArgs {
 #[serde(rename_all = "lowercase")]
 pub enum ShowFormat {
     #[default]
+    #[serde(alias = "md")]
     Markdown,
     Json,
 }
@@ -189,16 +177,15 @@ pub enum ShowFormat {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResumeArgs {
-    /// The session id (or a unique prefix of it, or `last`).
+    /// Id, prefix or `last`.
     pub session: String,
-    /// Ask again every failed call, whatever its failure; by default only calls that never
-    /// reached their model (and calls never answered) are asked.
+    /// Ask again every failed call too, not only those that never reached their model.
     #[serde(default)]
     pub retry_failed: bool,
 }
 
 /// How a debate ended, and what it concluded.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize)]
 pub struct DebateResult {
     /// The session that keeps this debate (`show`, `resume`).
     pub session: String,
@@ -220,7 +207,7 @@ pub struct DebateResult {
     pub shortened: Vec<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize)]
 pub struct Outcome {
     /// completed, consensus, degraded, judge-failed, no-quorum, cost-limit, or interrupted.
     pub kind: String,
@@ -233,7 +220,7 @@ pub struct Outcome {
     pub next: Option<String>,
 }
 
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize)]
 pub struct Position {
     pub seat: String,
     pub model: String,
@@ -241,7 +228,7 @@ pub struct Position {
     pub text: String,
 }
 
-#[derive(Debug, Default, Serialize, JsonSchema)]
+#[derive(Debug, Default, Serialize)]
 pub struct Usage {
     pub calls: u64,
     pub prompt_tokens: u64,
@@ -252,7 +239,7 @@ pub struct Usage {
 }
 
 /// The worst case of a debate.
-#[derive(Debug, Serialize, JsonSchema)]
+#[derive(Debug, Serialize)]
 pub struct Estimate {
     pub calls: u32,
     pub prompt_tokens: u64,
@@ -264,61 +251,54 @@ pub struct Estimate {
     pub unpriced: Vec<String>,
 }
 
-/// The protocols, as `agon protocols` lists them.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Protocols {
-    pub protocols: Vec<ProtocolInfo>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct ProtocolInfo {
-    pub name: String,
-    pub summary: String,
-    pub min_seats: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_seats: Option<u32>,
-    pub default_rounds: u32,
-    pub max_rounds: u32,
-    pub options: Vec<OptionInfo>,
-    /// A protocol of the user's own (agon.toml's `[protocols]`): its document's file. Absent for the built-ins.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub file: Option<String>,
-}
-
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct OptionInfo {
-    pub name: String,
-    /// seat, choice, flag, text, texts or data.
-    pub kind: String,
-    /// For a choice: the words it takes.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub choices: Vec<String>,
-    /// The default in words; empty when required.
-    pub default: String,
-    pub help: String,
-}
-
-/// The kept sessions, newest first.
-#[derive(Debug, Serialize, JsonSchema)]
-pub struct Sessions {
-    pub sessions: Vec<Value>,
-}
-
-/// A JSON Schema 2020-12 for what `T` accepts (inputs) or writes (outputs).
+/// A JSON Schema for what `T` accepts: 2020-12, MCP's default dialect, so
+/// without `$schema`; integers without schemars' `format` (`uint32`), which
+/// says nothing a client checks that `minimum` does not.
 pub fn input<T: JsonSchema>() -> Arc<JsonObject> {
-    schema::<T>(SchemaSettings::draft2020_12())
-}
-
-pub fn output<T: JsonSchema>() -> Arc<JsonObject> {
-    schema::<T>(SchemaSettings::draft2020_12().for_serialize())
-}
-
-fn schema<T: JsonSchema>(settings: SchemaSettings) -> Arc<JsonObject> {
-    let mut value = serde_json::to_value(settings.into_generator().into_root_schema_for::<T>()).expect("a schema");
+    let mut value = serde_json::to_value(SchemaSettings::draft2020_12().into_generator().into_root_schema_for::<T>())
+        .expect("a schema");
     without_null(&mut value);
+    // The tool's own description says what it is; its name is the tool's.
+    if let Value::Object(o) = &mut value {
+        for key in ["$schema", "title", "description"] {
+            o.remove(key);
+        }
+    }
+    without_formats(&mut value);
     match value {
         Value::Object(object) => Arc::new(object),
         other => unreachable!("a derived schema is an object: {other:?}"),
+    }
+}
+
+/// `estimate`'s arguments: `debate`'s, checked as `debate` checks them
+/// (unknown fields named), and said once rather than twice in the list.
+pub fn debate_arguments() -> Arc<JsonObject> {
+    let schema = serde_json::json!({
+        "type": "object",
+        "description": "The arguments of `debate`.",
+        "properties": {"question": {"type": "string"}},
+        "required": ["question"],
+    });
+    match schema {
+        Value::Object(object) => Arc::new(object),
+        _ => unreachable!(),
+    }
+}
+
+fn without_formats(value: &mut Value) {
+    match value {
+        Value::Object(o) => {
+            if o.get("format")
+                .and_then(Value::as_str)
+                .is_some_and(|f| f.starts_with("uint") || f.starts_with("int") || f == "double")
+            {
+                o.remove("format");
+            }
+            o.values_mut().for_each(without_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_formats),
+        _ => {}
     }
 }
 
@@ -375,10 +355,17 @@ mod tests {
         assert_eq!(s["required"], serde_json::json!(["question"]));
         assert_eq!(s["properties"]["judge"]["type"], "string");
         assert!(!s.to_string().contains("null"), "{s}");
-        let out = Value::Object((*output::<DebateResult>()).clone());
-        assert!(!out.to_string().contains("\"null\""), "{out}");
         assert_eq!(s["properties"]["rounds"]["minimum"], 1);
-        assert_eq!(s["$schema"], "https://json-schema.org/draft/2020-12/schema");
+        assert!(s.get("$schema").is_none() && !s.to_string().contains("uint"), "{s}");
+    }
+
+    #[test]
+    fn show_takes_md_as_the_cli_does() {
+        let format =
+            |f: &str| parse::<ShowArgs>(serde_json::json!({"session": "last", "format": f}).as_object().cloned());
+        assert!(matches!(format("md").unwrap().format, ShowFormat::Markdown));
+        assert!(matches!(format("markdown").unwrap().format, ShowFormat::Markdown));
+        assert!(format("html").is_err());
     }
 
     #[test]

@@ -25,10 +25,7 @@ use super::debate::{self, Answer, EventLines, Outlets, Shared};
 use super::input_required::{self, Desk};
 use super::progress::Progress;
 use super::sampling;
-use super::schema::{
-    self, ContinueArgs, DebateArgs, DebateResult, Estimate, NoArgs, Protocols, ResumeArgs, Sessions, ShowArgs,
-    StatusArgs,
-};
+use super::schema::{self, ContinueArgs, DebateArgs, NoArgs, ResumeArgs, ShowArgs, StatusArgs};
 
 /// The quiet after which a running debate sends a heartbeat. Checked once a
 /// period, so notifications are never more than two periods (8 s) apart:
@@ -64,80 +61,60 @@ impl Agon {
 /// What a debate or resume runs on its own thread.
 type Job = Box<dyn FnOnce(&Shared, Outlets<'_>) -> anyhow::Result<Answer> + Send + 'static>;
 
-const DEBATE: &str = "Ask a council of several language models to debate a question under a protocol, then \
-have a judge synthesize; use it for a second opinion, a design or code review, or a decision with trade-offs. \
-The whole council runs in this one call, its independent model calls in parallel, and progress is reported as \
-turns finish; with `wait: false` it returns at once (outcome `running`) and `status` follows it. The answer \
-states the outcome first: a run that is degraded, over its cost limit, without its \
-judge or cancelled says so and why before anything else, and it is then not a complete result. It returns the \
-synthesis, each seat's final position, the protocol's own results (rankings, scorecards, verdicts), the cost, \
-and the session id, which `show` and `resume` take. Defaults (panel, protocol, rounds, prices) come from the \
-user's agon.toml; give `panel` as provider/model references only when the user named models.";
+// Every tool's description and schema stays in the calling agent's context
+// for its whole session: each says what the tool is for in a few lines, and
+// `tools/list` stays under 2,000 tokens (a test measures it).
 
-const STATUS: &str = "How a debate started with `wait: false` is going: while it runs, an outcome of kind \
-`running` with the calls done and the latest step; once it ends, exactly what `debate` would have returned. \
-`cancel: true` stops it, keeping every answered turn for `resume`. Takes the session id the start returned.";
+const DEBATE: &str = "Ask a council of language models to debate a question, then a judge to synthesize: \
+a second opinion, a design or code review, a decision with trade-offs. Runs in this one call, with progress. \
+The answer states its outcome first; unless `complete`, it is not a complete result: read `reason`. Returns \
+the synthesis, each seat's last position, the protocol's results, the cost and the session id (for `show`, \
+`continue`, `resume`). Leave `panel` out unless the user named models.";
 
-const PROTOCOLS: &str = "List the debate protocols agon offers (round-robin, rotating-challenger, ranked, \
-adversarial, comparative, priority-vote, challenge, role-council, …), each with its seats, rounds and the \
-options `debate` takes in its `options` argument. Call it before choosing a protocol other than the default.";
+const STATUS: &str = "Follow a debate started with `wait: false`, by its session: `running` with progress, \
+or the finished result. `cancel: true` stops it, keeping answered turns for `resume`.";
 
-const ESTIMATE: &str = "The worst case of a debate before running it: at most how many model calls, prompt and \
-completion tokens, and US dollars (when agon.toml prices every model). Takes the same arguments as `debate` and \
-calls no model; use it when the user cares about cost.";
+const PROTOCOLS: &str = "The debate protocols, each with its seats, rounds and the `options` it takes.";
 
-const SESSIONS: &str = "List the debates agon has kept, newest first: id, date, protocol, outcome, cost and \
-question. Every debate run through this server or the agon CLI is kept.";
+const ESTIMATE: &str = "The worst case of a debate (calls, tokens, US dollars) before running it. Takes \
+`debate`'s arguments; calls no model.";
 
-const SHOW: &str = "A kept debate's whole transcript, as Markdown (default) or JSON: every turn of every round, \
-the synthesis, the protocol's results and the outcome. Takes a session id, a unique prefix of one, or `last`.";
+const SESSIONS: &str = "The kept debates, newest first: id, date, protocol, outcome, cost, question.";
 
-const RESUME: &str = "Finish a debate that stopped before its end (cancelled, or a provider failed on the way): \
-only the calls never answered are made again, every answered turn is kept. Returns what `debate` returns. \
-Takes a session id, a unique prefix of one, or `last`.";
+const SHOW: &str = "A kept debate's whole transcript, Markdown or JSON.";
 
-const CONTINUE: &str = "Ask a follow-up on a finished debate: a new debate whose speakers read the earlier \
-one's question, outcome, synthesis and each seat's last words (quoted, shortened to fit if long). It runs with \
-the earlier debate's panel, judge, protocol and rounds unless you give others, and returns what `debate` \
-returns, with a new session id; the transcript names the session it follows. Takes the finished session's id \
-(a unique prefix, or `last`) and the question; an unfinished one is refused (finish it with `resume`). \
-`context` and `files` ground the follow-up as they ground `debate` (default: the earlier debate's, its files \
-only where they read the same inside the roots), \
-and `wait: false` returns at once, to follow with `status`.";
+const RESUME: &str = "Finish a debate that stopped early: only the calls never answered are made again.";
+
+const CONTINUE: &str = "A follow-up question on a finished debate: a new debate whose speakers read the \
+earlier one's outcome, synthesis and last words, on its panel, judge, protocol, context and files (those \
+still the same) unless given.";
 
 fn tools() -> Vec<Tool> {
     let read_only = ToolAnnotations::new().read_only(true).open_world(false);
     vec![
         Tool::new("debate", DEBATE, schema::input::<DebateArgs>())
             .with_title("Debate a question in a council of models")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("protocols", PROTOCOLS, schema::input::<NoArgs>())
             .with_title("List debate protocols")
-            .with_raw_output_schema(schema::output::<Protocols>())
             .with_annotations(read_only.clone()),
-        Tool::new("estimate", ESTIMATE, schema::input::<DebateArgs>())
+        Tool::new("estimate", ESTIMATE, schema::debate_arguments())
             .with_title("Worst-case cost of a debate")
-            .with_raw_output_schema(schema::output::<Estimate>())
             .with_annotations(read_only.clone()),
         Tool::new("sessions", SESSIONS, schema::input::<NoArgs>())
             .with_title("List kept debates")
-            .with_raw_output_schema(schema::output::<Sessions>())
             .with_annotations(read_only.clone()),
         Tool::new("show", SHOW, schema::input::<ShowArgs>())
             .with_title("Show a kept debate")
             .with_annotations(read_only),
         Tool::new("status", STATUS, schema::input::<StatusArgs>())
             .with_title("Follow a debate started without waiting")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(false)),
         Tool::new("continue", CONTINUE, schema::input::<ContinueArgs>())
             .with_title("Ask a follow-up on a finished debate")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("resume", RESUME, schema::input::<ResumeArgs>())
             .with_title("Finish an interrupted debate")
-            .with_raw_output_schema(schema::output::<DebateResult>())
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
     ]
 }
@@ -236,14 +213,15 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             }
             "status" => {
                 let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
-                if a.cancel && self.background.cancel(&a.session) {
+                let owner = owner(&context);
+                if a.cancel && self.background.cancel(&a.session, &owner) {
                     eprintln!("agon mcp: a client cancelled background debate {}; its session is kept", a.session);
                 }
-                match self.background.status(&a.session) {
+                match self.background.status(&a.session, &owner) {
                     Some(Ok(answer)) => Ok(answer),
                     Some(Err(why)) => Err(anyhow::anyhow!(why)),
                     None => Err(agon_cli::bad(format!(
-                        "no debate started with `wait: false` in this server is session {}: `show` reads a kept one",
+                        "no debate this client started with `wait: false` in this server is session {}: `show` reads a kept one",
                         a.session
                     ))),
                 }
@@ -304,6 +282,17 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
 /// Whether `tool` waits for its debate (`wait`, default true), and who
 /// answers `mcp/client` seats: without waiting, no call is left to carry a
 /// 2026-07-28 connection's sampling requests.
+/// The client a call comes from, as far as background debates go: its MCP
+/// session over HTTP (each connection's own), the one client of a stdio server.
+fn owner(context: &RequestContext<RoleServer>) -> String {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|id| id.to_str().ok())
+        .map_or_else(|| "stdio".to_string(), |id| format!("http:{id}"))
+}
+
 fn waiting(tool: &str, wait: Option<bool>, context: &RequestContext<RoleServer>) -> (bool, sampling::Caller) {
     let wait = wait.unwrap_or(true);
     let caller = sampling::caller(context);
@@ -421,8 +410,38 @@ impl Agon {
     /// A debate that outlives its call: answered as soon as its session
     /// exists (or with the error that stopped it before), then followed to its
     /// end on a task of its own, its progress and result kept for `status`.
-    async fn start(&self, job: Job) -> anyhow::Result<Answer> {
-        let slot = self.debates.clone().acquire_owned().await?;
+    /// With every slot busy, a debate that may queue (`wait: false`) is
+    /// answered at once with a ticket and starts when a slot frees.
+    async fn start(&self, job: Job, owner: String, may_queue: bool) -> anyhow::Result<Answer> {
+        let slot = match self.debates.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) if may_queue => {
+                let ticket = self.background.queue(&owner);
+                eprintln!("agon mcp: every debate slot is busy; {ticket} starts when one frees");
+                let (this, queued) = (self.clone(), ticket.clone());
+                tokio::spawn(async move {
+                    let Ok(slot) = this.debates.clone().acquire_owned().await else { return };
+                    if this.background.dropped(&queued) {
+                        return;
+                    }
+                    if let Err(e) = this.start_in(slot, job, owner, Some(queued.clone())).await {
+                        this.background.finished(&queued, Err(e));
+                    }
+                });
+                return Ok(super::background::queued(&ticket, 0));
+            }
+            Err(_) => self.debates.clone().acquire_owned().await?,
+        };
+        self.start_in(slot, job, owner, None).await
+    }
+
+    async fn start_in(
+        &self,
+        slot: tokio::sync::OwnedSemaphorePermit,
+        job: Job,
+        owner: String,
+        ticket: Option<String>,
+    ) -> anyhow::Result<Answer> {
         let (tx, rx) = mpsc::channel();
         let interrupt = tx.clone();
         let (events_tx, mut events) = tokio::sync::mpsc::unbounded_channel();
@@ -433,7 +452,7 @@ impl Agon {
         let mut worker = tokio::task::spawn_blocking(move || {
             let mut begun = Some(begun_tx);
             let started = &mut |calls: u32, id: &str| {
-                registry.started(id, calls, interrupt.clone());
+                registry.started(&owner, id, calls, interrupt.clone(), ticket.as_deref());
                 *at_start.lock().unwrap() = Some(id.to_string());
                 if let Some(begun) = begun.take() {
                     let _ = begun.send((calls, id.to_string()));
@@ -491,7 +510,7 @@ impl Agon {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let result = match legs {
-            Some(desk) if wait => match self.start(job).await {
+            Some(desk) if wait => match self.start(job, owner(&context), false).await {
                 Ok(begun) => {
                     let session = begun.data["session"].as_str().unwrap_or_default().to_string();
                     self.desks.lock().unwrap().insert(session.clone(), desk);
@@ -500,7 +519,7 @@ impl Agon {
                 Err(e) => Err(e),
             },
             _ if wait => self.run(context, job).await,
-            _ => self.start(job).await,
+            _ => self.start(job, owner(&context), true).await,
         };
         Ok(tool_result(result).into())
     }
@@ -535,7 +554,7 @@ impl Agon {
             tokio::select! {
                 _ = poll.tick() => {}
                 () = context.ct.cancelled() => {
-                    self.background.cancel(&session);
+                    self.background.cancel(&session, &owner(&context));
                     eprintln!("agon mcp: the client cancelled a debate; its session is kept");
                 }
             }
@@ -545,7 +564,8 @@ impl Agon {
             }
             let Some((value, total, message)) = self.background.progress(&session) else {
                 self.desks.lock().unwrap().remove(&session);
-                let result = self.background.status(&session).map(|r| r.map_err(|why| anyhow::anyhow!(why)));
+                let result =
+                    self.background.status(&session, &owner(&context)).map(|r| r.map_err(|why| anyhow::anyhow!(why)));
                 return Ok(
                     tool_result(result.unwrap_or_else(|| Err(anyhow::anyhow!("session {session} is gone")))).into()
                 );

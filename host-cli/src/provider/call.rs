@@ -75,3 +75,42 @@ impl CallOptions {
         CallOptions { timeout, stream, max_reply: DEFAULT_MAX_REPLY }
     }
 }
+
+/// Whether a failure's message says the provider refused the credential:
+/// HTTP 401 or 403 (what the providers answer for a wrong, revoked or
+/// unauthorized key), or Gemini's HTTP 400 "API key not valid". It is about
+/// the key, not the model, so `agon doctor` never keeps it as a verdict on
+/// the model. Read from the words `agon_wire::status_failure` writes
+/// (`HTTP 401 from URL…`), where every such failure is made.
+pub fn refuses_credential(message: &str) -> bool {
+    let status = message.strip_prefix("HTTP ").and_then(|rest| rest.split_once(" from ")).map(|(code, _)| code);
+    match status {
+        Some("401" | "403") => true,
+        Some("400") => message.contains("API key not valid") || message.contains("API_KEY_INVALID"),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn said(status: u16, body: &str) -> String {
+        agon_wire::status_failure(status, body, &[], "https://api.example/v1/chat/completions", " (check KEY)").message
+    }
+
+    #[test]
+    fn a_refused_key_is_told_from_a_failed_model() {
+        let wrong = r#"{"error":{"message":"Incorrect API key provided: sk-wrong.","type":"invalid_request_error","code":"invalid_api_key"}}"#;
+        assert!(refuses_credential(&said(401, wrong)));
+        assert!(refuses_credential(&said(403, r#"{"error":{"message":"forbidden"}}"#)));
+        // Gemini answers a key that is not valid with 400 (google.rpc reason API_KEY_INVALID).
+        let gemini = r#"{"error":{"code":400,"message":"API key not valid. Please pass a valid API key.","status":"INVALID_ARGUMENT"}}"#;
+        assert!(refuses_credential(&said(400, gemini)));
+
+        assert!(!refuses_credential(&said(400, r#"{"error":{"message":"max_tokens is too large"}}"#)));
+        assert!(!refuses_credential(&said(404, r#"{"error":{"message":"The model `x` does not exist"}}"#)));
+        assert!(!refuses_credential(&said(500, r#"{"error":{"message":"HTTP 401 from upstream"}}"#)));
+        assert!(!refuses_credential("no complete answer from http://x within 20 s"));
+    }
+}

@@ -27,6 +27,10 @@ pub struct CommandSettings {
     pub prompt: PromptVia,
     /// Seconds before the program is killed.
     pub timeout: Option<u64>,
+    /// Environment variables the program gets besides the basics (`NAME`, or
+    /// `PREFIX_*`): a program starts without the rest of agon's environment.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub env: Vec<String>,
 }
 
 /// How the prompt reaches the program.
@@ -48,10 +52,16 @@ pub struct CommandModel {
     pub timeout: Option<Duration>,
     /// How to get the program, for the not-installed message.
     pub install: Option<&'static str>,
+    /// The variables it gets besides the basics ([`crate::programs::environment`]).
+    pub env: Vec<String>,
 }
 
 impl CommandModel {
+    /// A `[commands.NAME]` of agon.toml; one that takes a built-in's name
+    /// keeps the variables that CLI reads.
     pub fn from_settings(name: &str, s: &CommandSettings) -> CommandModel {
+        let mut env = builtin().remove(name).map(|b| b.env).unwrap_or_default();
+        env.extend(s.env.iter().cloned());
         CommandModel {
             name: name.to_string(),
             program: s.program.clone(),
@@ -59,33 +69,57 @@ impl CommandModel {
             prompt: s.prompt,
             timeout: s.timeout.map(Duration::from_secs),
             install: None,
+            env,
         }
     }
 }
 
-/// The coding agents' own CLIs, in their non-interactive modes.
+/// The coding agents' own CLIs, in their non-interactive modes, each with
+/// its tools off or read-only where the CLI has such a mode (a seat answers
+/// in text; it has no business editing the folder or running commands), and
+/// with only the variables it reads (its own key among them).
+///
+/// - Claude Code: `--tools ""` disables every built-in tool (Claude Code's
+///   CLI reference, code.claude.com/docs/en/cli-reference).
+/// - Codex: `exec --sandbox read-only` (openai/codex, docs/exec.md and
+///   docs/sandbox.md), whatever its config.toml says.
+/// - Gemini CLI and Qwen Code: `--approval-mode default`; without a person to
+///   approve, headless runs leave out the tools that need approval, shell
+///   and edits (google-gemini/gemini-cli #702 and the maintainers' answer on
+///   #2226), whatever a settings file chose.
 pub fn builtin() -> BTreeMap<String, CommandModel> {
-    let cli = |name: &str, args: &[&str], prompt, install| {
+    let cli = |name: &str, args: &[&str], env: &[&str], install| {
         (
             name.to_string(),
             CommandModel {
                 name: name.to_string(),
                 program: name.to_string(),
                 args: args.iter().map(|a| a.to_string()).collect(),
-                prompt,
+                // Every built-in takes the prompt on stdin: text is never where an
+                // option could be (`codex exec -` reads it; Gemini's and Qwen's CLIs
+                // read piped input non-interactively).
+                prompt: PromptVia::Stdin,
                 timeout: None,
                 install: Some(install),
+                env: env.iter().map(|v| v.to_string()).collect(),
             },
         )
     };
     BTreeMap::from([
-        cli("claude", &["-p"], PromptVia::Stdin, "npm install -g @anthropic-ai/claude-code"),
-        // Every built-in takes the prompt on stdin: text is never where an
-        // option could be (`codex exec -` reads it; Gemini's and Qwen's CLIs
-        // read piped input non-interactively).
-        cli("codex", &["exec", "-"], PromptVia::Stdin, "npm install -g @openai/codex"),
-        cli("gemini", &[], PromptVia::Stdin, "npm install -g @google/gemini-cli"),
-        cli("qwen", &[], PromptVia::Stdin, "npm install -g @qwen-code/qwen-code"),
+        cli("claude", &["-p", "--tools", ""], &["ANTHROPIC_*", "CLAUDE_*"], "npm install -g @anthropic-ai/claude-code"),
+        cli(
+            "codex",
+            &["exec", "--sandbox", "read-only", "-"],
+            &["OPENAI_*", "CODEX_*"],
+            "npm install -g @openai/codex",
+        ),
+        cli("gemini", &["--approval-mode", "default"], &["GEMINI_*", "GOOGLE_*"], "npm install -g @google/gemini-cli"),
+        cli(
+            "qwen",
+            &["--approval-mode", "default"],
+            &["OPENAI_*", "DASHSCOPE_*", "QWEN_*"],
+            "npm install -g @qwen-code/qwen-code",
+        ),
     ])
 }
 
@@ -110,8 +144,21 @@ pub fn complete(
 ) -> Result<Completion, CallError> {
     let timeout = cmd.timeout.unwrap_or(options.timeout);
     let prompt = flatten(request);
-    let mut command = Command::new(&cmd.program);
+    // Found in PATH's absolute entries only: never a program the working folder holds.
+    let not_installed = || {
+        let how = match cmd.install {
+            Some(install) => format!("install it ({install}) or"),
+            None => "install it, or".to_string(),
+        };
+        CallError::provider(format!(
+            "cmd/{}: the program '{}' is not on PATH: {how} set [commands.{}] program in agon.toml",
+            cmd.name, cmd.program, cmd.name
+        ))
+    };
+    let program = crate::programs::resolve(&cmd.program).ok_or_else(not_installed)?;
+    let mut command = Command::new(&program);
     command.args(&cmd.args);
+    command.env_clear().envs(crate::programs::environment(&cmd.env));
     if cmd.prompt == PromptVia::Argument {
         // After `--`: a prompt starting with `-` (a protocol document decides
         // the system text, which comes first) is never read as an option.
@@ -122,16 +169,7 @@ pub fn complete(
     std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = match command.spawn() {
         Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let how = match cmd.install {
-                Some(install) => format!("install it ({install}) or"),
-                None => "install it, or".to_string(),
-            };
-            return Err(CallError::provider(format!(
-                "cmd/{}: the program '{}' is not on PATH: {how} set [commands.{}] program in agon.toml",
-                cmd.name, cmd.program, cmd.name
-            )));
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(not_installed()),
         Err(e) => return Err(CallError::provider(format!("cmd/{}: cannot start '{}': {e}", cmd.name, cmd.program))),
     };
     let mut stdin = child.stdin.take().expect("piped");
@@ -272,14 +310,7 @@ impl Watchdog {
 /// The child runs in its own process group, so a shell script's own children
 /// go with it (they would otherwise keep its stdout open).
 fn kill_group(child: &mut Child) {
-    #[cfg(unix)]
-    {
-        use rustix::process::{Pid, Signal, kill_process_group};
-        // The group is the child's pid (`process_group(0)` above). Failing
-        // here means it is gone already; `kill` below covers the rest.
-        let _ = kill_process_group(Pid::from_child(child), Signal::KILL);
-    }
-    let _ = child.kill();
+    crate::programs::kill_group(child);
 }
 
 /// The reply without blank lines around it, its first line's indentation
@@ -331,7 +362,13 @@ mod tests {
         let mut models: Vec<CommandModel> = builtin().into_values().collect();
         models.push(CommandModel::from_settings(
             "mine",
-            &CommandSettings { program: "mine".into(), args: vec![], prompt: PromptVia::Argument, timeout: None },
+            &CommandSettings {
+                program: "mine".into(),
+                args: vec![],
+                prompt: PromptVia::Argument,
+                timeout: None,
+                env: vec![],
+            },
         ));
         for model in models {
             let mut stand_in = model.clone();
@@ -377,6 +414,7 @@ mod tests {
                 args: vec!["-c".into(), "printf '\\n    VOTE: SAME\\n    CONSENSUS: I agree.\\n'".into()],
                 prompt: PromptVia::Stdin,
                 timeout: None,
+                env: Vec::new(),
             },
         );
         let options = super::super::CallOptions::new(Duration::from_secs(20), false);
@@ -397,6 +435,7 @@ mod tests {
             prompt: PromptVia::Stdin,
             timeout: Some(Duration::from_millis(300)),
             install: None,
+            env: Vec::new(),
         };
         let request = wit::ModelRequest {
             id: 0,

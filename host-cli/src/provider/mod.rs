@@ -28,7 +28,7 @@ pub mod retry;
 mod wire_call;
 
 pub use base_url::{BaseUrl, Target};
-pub use call::{CallError, CallOptions, Completion, DEFAULT_MAX_REPLY, Retry};
+pub use call::{CallError, CallOptions, Completion, DEFAULT_MAX_REPLY, Retry, refuses_credential};
 pub use endpoint::Endpoint;
 pub use environment::{Environment, redact};
 pub use limits::size_name;
