@@ -186,3 +186,26 @@ fn the_held_out_replies_read_no_worse_than_at_first() {
     }
     assert!(passed >= HELD_OUT_FIRST_READ, "{passed} of {total}, below the first reading of {HELD_OUT_FIRST_READ}");
 }
+
+/// The recorded error bodies keep the provider's own type and code beside
+/// the message, whole (read off each recording by hand); OpenRouter's
+/// numeric `code` is no machine word and is not kept as one.
+#[test]
+fn recorded_errors_keep_the_providers_codes() {
+    let cases = [
+        ("anthropic/529-overloaded.json", Some("overloaded_error")),
+        ("anthropic/opus46-400-effort-xhigh.json", Some("invalid_request_error")),
+        ("gemini/403-permission-denied.json", Some("PERMISSION_DENIED")),
+        ("openai/o1-mini-400-system-role.json", Some("invalid_request_error, unsupported_value")),
+        ("openai/openrouter-429-upstream.json", None),
+    ];
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/wire/recorded");
+    for (file, code) in cases {
+        let f: Value = serde_json::from_str(&std::fs::read_to_string(root.join(file)).unwrap()).unwrap();
+        let e = read(&f, 1 << 20).unwrap_err();
+        assert_eq!(e.code.as_deref(), code, "{file}: {}", e.message);
+        if let Some(code) = code {
+            assert!(e.message.ends_with(&format!("({code})")), "{file}: {}", e.message);
+        }
+    }
+}
