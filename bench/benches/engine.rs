@@ -32,7 +32,13 @@ fn one_step(c: &mut Criterion) {
             },
             |(mut session, id)| {
                 session
-                    .handle(Input::Reply { id, text: "I disagree with the plan.".into(), usage: None, stop: None })
+                    .handle(Input::Reply {
+                        id,
+                        text: "I disagree with the plan.".into(),
+                        usage: None,
+                        stop: None,
+                        model: None,
+                    })
                     .unwrap();
                 while !matches!(session.poll(), Output::Idle | Output::Done(_)) {}
                 session

@@ -99,7 +99,9 @@ fn measure(spec: DebateSpec) -> Measured {
                     ..Usage::new(served.prompt_tokens as u32, agon_core::estimate_tokens(&answer))
                 };
                 calls += 1;
-                session.handle(Input::Reply { id: r.id, text: answer, usage: Some(usage), stop: None }).unwrap();
+                session
+                    .handle(Input::Reply { id: r.id, text: answer, usage: Some(usage), stop: None, model: None })
+                    .unwrap();
             }
         }
     };

@@ -238,6 +238,7 @@ fn drive_component(runtime: &mut Runtime, spec: &str, script: &[ScriptEntry]) {
             text: script[i].text.clone().unwrap_or_default(),
             usage: None,
             stop: None,
+            model: None,
         });
         council.handle(&input).unwrap().unwrap();
     }

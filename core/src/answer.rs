@@ -55,21 +55,35 @@ impl Rules {
         }
     }
 
+    /// The kind of answer expected, when the spec says.
+    pub(crate) fn kind(&self) -> Option<Kind> {
+        self.kind
+    }
+
     /// Option names (or choice texts) an answer may give.
     pub(crate) fn names(&self) -> &[String] {
         &self.names
     }
 
-    /// The reply's final answer, normalised: its answer line or closing box;
+    /// What a reply gives as its answer: its answer line or closing box;
     /// without either, and when the kind is known, what [`read`] takes from
     /// its closing words ("So the answer is 27."). A line that cannot be read
-    /// is no answer: nothing else in the reply stands in for it. The vote and
-    /// evaluations read answers this way; a consensus check reads only lines.
-    pub(crate) fn answer(&self, text: &str) -> Option<String> {
+    /// is no answer: nothing else in the reply stands in for it. The one reading the vote, a
+    /// consensus check in answer mode and evaluations all make. A reply cut
+    /// at its token limit gives none, whatever its last words were: they are
+    /// working that never reached its end.
+    pub(crate) fn take(&self, text: &str, cut: bool) -> Taken {
+        if cut {
+            return Taken::NotCounted(Uncounted::Cut);
+        }
         match (self.find(text), self.kind) {
-            (Some(found), _) => found.normal,
-            (None, Some(kind)) => read(text, kind, &self.names),
-            (None, None) => None,
+            (Some(Found { normal: Some(normal), span, .. }), _) => Taken::Given { normal, span: Some(span) },
+            (Some(Found { span, .. }), _) => Taken::Unreadable { span: Some(span) },
+            (None, Some(kind)) => match read(text, kind, &self.names) {
+                Some(normal) => Taken::Given { normal, span: None },
+                None => Taken::Absent,
+            },
+            (None, None) => Taken::Absent,
         }
     }
 
@@ -80,6 +94,65 @@ impl Rules {
             found.normal = normalise_as(&found.raw, kind, &self.names);
         }
         Some(found)
+    }
+}
+
+/// The answer a reply counts for, as the vote, answer-mode checks and
+/// evaluations count it: none from a reply cut at its token limit; else its
+/// `ANSWER:` line, its closing box, or (the kind known) its closing words.
+pub fn counted(text: &str, cut: bool, spec: &AnswerSpec) -> Option<String> {
+    Rules::new(Some(spec), Vec::new()).take(text, cut).answer().map(str::to_string)
+}
+
+/// What one reply gives as its answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Taken {
+    /// A readable answer, normalised; `span` is its line or box, when it has one.
+    Given { normal: String, span: Option<(usize, usize)> },
+    /// An answer line or box that gives no single answer ("A or B", "unknown").
+    Unreadable { span: Option<(usize, usize)> },
+    /// No answer in the reply.
+    Absent,
+    /// A reply that cannot count, whatever it says.
+    NotCounted(Uncounted),
+}
+
+impl Taken {
+    pub(crate) fn answer(&self) -> Option<&str> {
+        match self {
+            Taken::Given { normal, .. } => Some(normal),
+            _ => None,
+        }
+    }
+}
+
+/// Why a seat's turn is not counted as an answer, a vote or an agreement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Uncounted {
+    /// The reply ran into its token limit: its last words are working, not a conclusion.
+    Cut,
+    /// The call failed (an outage, a timeout, a provider error): there is no reply.
+    Failed,
+    /// The provider refused to answer.
+    Refused,
+}
+
+impl Uncounted {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Uncounted::Cut => "cut at its token limit",
+            Uncounted::Failed => "its call failed",
+            Uncounted::Refused => "refused",
+        }
+    }
+
+    /// Why a failed call gave no reply, as this type says it.
+    pub fn of_failure(kind: crate::FailureKind) -> Uncounted {
+        match kind {
+            crate::FailureKind::Refused => Uncounted::Refused,
+            _ => Uncounted::Failed,
+        }
     }
 }
 
@@ -98,7 +171,7 @@ pub struct Found {
 /// line, else its last `\boxed{…}`. `options` are names an answer may give
 /// instead of a letter.
 pub fn find(text: &str, options: &[String]) -> Option<Found> {
-    let own = own_words::mask(text);
+    let own = own_words::mask_unclosed_fence_as_text(text);
     if let Some((raw, span)) = answer_line(&own, text) {
         let normal = normalise(&raw, options);
         return Some(Found { raw, normal, span });
@@ -131,7 +204,7 @@ pub enum Kind {
 /// then by kind — a number in the closing statement, a lettered line or a
 /// choice's text closing the reply, a yes or no standing alone.
 pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
-    let own = own_words::mask(text);
+    let own = without_references(&own_words::mask_unclosed_fence_as_text(text));
     if let Some((raw, _)) = answer_line(&own, text) {
         return normalise_as(&raw, kind, choices);
     }
@@ -144,10 +217,54 @@ pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
         return normalise_as(&raw, kind, choices);
     }
     match kind {
-        Kind::Number => closing_number(&own, text),
+        // What the reply attributes or refers to is blanked in `own`; numbers are read from it.
+        Kind::Number => closing_number(&own, &own),
         Kind::Choice => closing_choice(&own, text, choices),
         Kind::YesNo => standing_yes_no(&own),
     }
+}
+
+/// Words that name another agent, a step or a solution by number: "Agent 1's
+/// solution", "Speaker 2", "step 3". Their numbers are names, not answers.
+const REFERENCES: &[&str] = &[
+    "agent",
+    "agents",
+    "speaker",
+    "solution",
+    "solutions",
+    "step",
+    "steps",
+    "response",
+    "round",
+    "participant",
+    "expert",
+];
+
+/// `own` with the number after each reference word blanked ("Agent 1" → "Agent  ").
+fn without_references(own: &str) -> String {
+    let mut out = own.as_bytes().to_vec();
+    let lower = own.to_ascii_lowercase();
+    let b = lower.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphabetic() || (i > 0 && b[i - 1].is_ascii_alphanumeric()) {
+            i += 1;
+            continue;
+        }
+        let end = (i..b.len()).find(|&k| !b[k].is_ascii_alphabetic()).unwrap_or(b.len());
+        if REFERENCES.contains(&&lower[i..end]) {
+            let mut k = end;
+            while k < b.len() && matches!(b[k], b' ' | b'#') {
+                k += 1;
+            }
+            while k < b.len() && b[k].is_ascii_digit() {
+                out[k] = b' ';
+                k += 1;
+            }
+        }
+        i = end;
+    }
+    String::from_utf8(out).unwrap_or_else(|_| own.to_string())
 }
 
 /// `raw` as an answer of `kind`: a number for `Number`, a letter for
@@ -224,6 +341,9 @@ fn denied_after(text: &str, letter: &str, choices: &[String]) -> bool {
     let chosen = choices.get(letter_index(letter)).map(|c| words_of(c)).unwrap_or_default();
     // Skip the letter (if given) and the choice's own text (if repeated).
     let mut rest: &[String] = &words;
+    if rest.first().is_some_and(|w| matches!(w.as_str(), "option" | "choice" | "answer")) {
+        rest = &rest[1..];
+    }
     if rest.first().is_some_and(|w| w.eq_ignore_ascii_case(letter)) {
         rest = &rest[1..];
     }
@@ -272,8 +392,11 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
     for line in own.split_inclusive('\n') {
         let start = at;
         at += line.len();
-        let keyed = own_words::keyed(line, "answer").or_else(|| own_words::keyed(line, "final answer"));
-        let Some((_, value)) = keyed else { continue };
+        let keyed = own_words::keyed(line, "answer")
+            .or_else(|| own_words::keyed(line, "final answer"))
+            .map(|(_, value)| value)
+            .or_else(|| inline_key(line));
+        let Some(value) = keyed else { continue };
         let end = start + line.trim_end().len();
         let value_start = end - value.trim_end().len();
         let raw = text[value_start..end].trim().trim_start_matches(['*', '_']).trim();
@@ -282,6 +405,27 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
         }
     }
     found
+}
+
+/// `ANSWER:` (in capitals) or "final answer:" written inside a line, after
+/// other words: the value after the last one, to the end of the line.
+fn inline_key(line: &str) -> Option<&str> {
+    let lower = line.to_ascii_lowercase();
+    let upper_at = line
+        .rmatch_indices("ANSWER")
+        .map(|(i, _)| (i, i + 6))
+        .find(|&(_, end)| line[end..].trim_start_matches(['*', '_', ' ']).starts_with(':'));
+    let final_at = lower
+        .rmatch_indices("final answer")
+        .map(|(i, _)| (i, i + 12))
+        .find(|&(_, end)| lower[end..].trim_start_matches(['*', '_', ' ']).starts_with(':'));
+    let (at, end) = upper_at.into_iter().chain(final_at).max_by_key(|(at, _)| *at)?;
+    // A word that merely ends in the key ("REANSWER:") is not it.
+    if line[..at].chars().next_back().is_some_and(char::is_alphanumeric) {
+        return None;
+    }
+    let value = line[end..].trim_start_matches(['*', '_', ' ']).strip_prefix(':')?;
+    Some(value)
 }
 
 /// Every `\boxed{…}` in the closing paragraph that holds one: its text and span.
@@ -352,17 +496,100 @@ fn answer_phrase(own: &str, text: &str) -> Option<String> {
 fn closing_number(own: &str, text: &str) -> Option<String> {
     // Only the closing paragraph: a number earlier on is working, not the answer.
     let from = last_paragraph(own);
-    let sentence = last_sentence_where(&own[from..], &text[from..], |s| s.chars().any(|c| c.is_ascii_digit()))?;
+    // Of its last two statements (a question is the prompt echoed, not a
+    // conclusion; a sign-off may follow), the last with a number.
+    let statements = sentences(&own[from..], &text[from..]);
+    // A sentence giving the reason ("This is because … = 16 towels") justifies
+    // the conclusion before it: its numbers are working.
+    let reason = |s: &str| {
+        let s = s.trim_start().to_ascii_lowercase();
+        ["this is because", "that is because", "because ", "since ", "this is due"].iter().any(|p| s.starts_with(p))
+    };
+    let closing: Vec<&String> =
+        statements.iter().rev().filter(|s| !s.trim_end().ends_with('?') && !reason(s)).take(2).collect();
+    let sentence = (*closing.iter().find(|s| s.chars().any(|c| c.is_ascii_digit()))?).clone();
     let lower = sentence.to_ascii_lowercase();
-    let after = [" is ", "= ", " be ", " are "].iter().filter_map(|k| lower.rfind(k).map(|i| i + k.len())).max();
+    // "1.5 million dollars": a scale word the canonical form does not carry.
+    if ["million", "billion", "thousand", "trillion"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    // "… is 42", "= 42": the number the sentence concludes with. Not "which is
+    // enough to make 4 pies": a relative clause describes, it does not conclude.
+    let after = [" is ", "= ", " be ", " are "]
+        .iter()
+        .filter_map(|k| lower.rfind(k).map(|i| (i, i + k.len())))
+        .filter(|&(i, _)| {
+            let before = lower[..i].trim_end();
+            !["which", "that", "what", "there", "it"].iter().any(|w| {
+                before.ends_with(w) && !before[..before.len() - w.len()].ends_with(|c: char| c.is_ascii_alphanumeric())
+            })
+        })
+        .map(|(_, end)| end)
+        // The concluded number follows its verb closely ("is $422", "= 22"):
+        // "This is because Jasper has half as many (4 tubes)" concludes nothing.
+        .filter(|&end| {
+            let words: Vec<&str> = lower[end..].split_whitespace().take(3).collect();
+            words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
+        })
+        .max();
     let candidate = after.map_or(sentence.as_str(), |i| &sentence[i..]);
     if is_range(candidate) {
         return None;
     }
-    match after.and_then(|i| first_number(&sentence[i..])) {
-        Some(n) => Some(n),
-        None => last_number(&sentence),
+    let numbers = numbers_in(&sentence);
+    let mut distinct: Vec<&String> = numbers.iter().map(|(n, _)| n).collect();
+    crate::order::sort(&mut distinct);
+    distinct.dedup();
+    // "12 miles is equivalent to 4 Amber runs": a reply that leads with one
+    // number and concludes another says two things.
+    let leads = sentence.trim_start().trim_start_matches(['*', '$', '(']).starts_with(|c: char| c.is_ascii_digit());
+    if leads && distinct.len() > 1 {
+        return None;
     }
+    if let Some(n) = after.and_then(|i| first_number(&sentence[i..])) {
+        return Some(n);
+    }
+    // No concluding verb: one number is the answer; of several, the one the
+    // reply marks (bold, or money), else none — refuse rather than guess
+    // ("She will earn $132 after 12 hours" is 132, "48 grapes make 4 pies" is neither).
+    if distinct.len() == 1 {
+        return Some(distinct[0].clone());
+    }
+    let marked: Vec<&String> = numbers.iter().filter(|(_, marked)| *marked).map(|(n, _)| n).collect();
+    // A sentence that ends on a bare number concludes with it ("…, making the
+    // total 1.11."): a marked number before it is one of two answers.
+    let ends_on = |n: &String| {
+        let tail = sentence.trim_end().trim_end_matches(['.', '!', ')', '*']);
+        let last = tail.rsplit(char::is_whitespace).next().unwrap_or("");
+        first_number(last).is_some_and(|l| &l != n) && !last.starts_with('$')
+    };
+    match marked.as_slice() {
+        [one, rest @ ..] if rest.iter().all(|n| n == one) && !ends_on(one) => Some((*one).clone()),
+        _ => None,
+    }
+}
+
+/// Every number in `text`, canonical, each with whether it is marked as a
+/// result: in bold, or a sum of money.
+fn numbers_in(text: &str) -> Vec<(String, bool)> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_digit() && chars[i - 1] != '.') {
+            let negative = i > 0 && matches!(chars[i - 1], '-' | '−') && (i < 2 || !chars[i - 2].is_alphanumeric());
+            let Some((value, end)) = number_at(&chars, i) else { return found };
+            let value = if negative { Ratio { num: -value.num, den: value.den } } else { value };
+            let before: String = chars[i.saturating_sub(3)..i].iter().collect();
+            let after: String = chars[end..(end + 2).min(chars.len())].iter().collect();
+            let marked = before.ends_with('$') || before.ends_with("**") || after.starts_with("**");
+            found.push((value.to_string(), marked));
+            i = end.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    found
 }
 
 /// Where the last paragraph with any text of its own starts.
@@ -382,7 +609,45 @@ fn last_paragraph(own: &str) -> usize {
 /// choice's own text after a leftover `(X)`.
 fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
     let line = last_sentence_where(own, text, |s| !s.trim().is_empty())?;
-    normalise_as(&line, Kind::Choice, choices)
+    if let Some(letter) = normalise_as(&line, Kind::Choice, choices) {
+        return Some(letter);
+    }
+    // A closing line that opens with a letter and was refused above stays refused.
+    if option_letter(&strip_markup(&line)).is_some() || line.trim_start().starts_with("(X)") {
+        return None;
+    }
+    // "…, the most accurate statement is (D)." The closing sentence names
+    // one choice by its letter and does not deny it.
+    let sentence = last_sentence_where(own, own, |s| !s.trim().is_empty())?;
+    let letters = letters_in(&sentence, choices.len());
+    let lower = sentence.to_ascii_lowercase();
+    let denied = lower
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
+        .any(|w| matches!(w, "not" | "incorrect" | "wrong" | "isn't" | "false" | "eliminate" | "except" | "unlikely"));
+    match letters.as_slice() {
+        [one] if !denied => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// The distinct choice letters a sentence names: `(D)`, `option D`, `choice D`, `answer D`.
+fn letters_in(sentence: &str, choices: usize) -> Vec<String> {
+    let b = sentence.as_bytes();
+    let lower = sentence.to_ascii_lowercase();
+    let max = b'A' + choices.clamp(1, 10) as u8;
+    let mut seen: Vec<String> = Vec::new();
+    for i in 0..b.len() {
+        let letter = b[i];
+        if !(b'A'..max).contains(&letter) || b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+            continue;
+        }
+        let bracketed = i > 0 && b[i - 1] == b'(' && b.get(i + 1) == Some(&b')');
+        let named = ["option ", "choice ", "answer "].iter().any(|w| lower[..i].ends_with(w));
+        if (bracketed || named) && !seen.iter().any(|l| l.as_bytes()[0] == letter) {
+            seen.push(char::from(letter).to_string());
+        }
+    }
+    seen
 }
 
 /// The first "yes" or "no" that stands alone: quoted, or opening a sentence.
@@ -403,6 +668,39 @@ fn standing_yes_no(own: &str) -> Option<String> {
     hits.iter().min_by_key(|(i, _)| *i).map(|(_, w)| w.to_string())
 }
 
+/// Whether byte `i` of `own` ends a sentence (or line): a line break, or
+/// `.`, `!` or `?` before a space or the end (so a decimal point does not),
+/// but not the point of a title ("Ms. B pumped…").
+fn ends_sentence(own: &str, i: usize) -> bool {
+    let bytes = own.as_bytes();
+    if i == bytes.len() || bytes[i] == b'\n' {
+        return true;
+    }
+    if !(matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)) {
+        return false;
+    }
+    let word = own[..i].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
+    !(bytes[i] == b'.' && matches!(word.to_ascii_lowercase().as_str(), "mr" | "ms" | "mrs" | "dr" | "st" | "vs"))
+}
+
+/// Every sentence (or line) of the reply's own words that has any, in order.
+fn sentences(own: &str, text: &str) -> Vec<String> {
+    let bytes = own.as_bytes();
+    let (mut start, mut out) = (0, Vec::new());
+    for i in 0..=bytes.len() {
+        let ends = ends_sentence(own, i);
+        if ends {
+            // Keep the closing mark: a question is told by it.
+            let end = if i < bytes.len() && bytes[i] != b'\n' { i + 1 } else { i };
+            if !own[start..end].trim().is_empty() {
+                out.push(text[start..end].to_string());
+            }
+            start = i + 1;
+        }
+    }
+    out
+}
+
 /// The last sentence (or line) of the reply's own words for which `keep` holds.
 /// A sentence ends at a line break, or at `.`, `!` or `?` before a space (so
 /// a decimal point does not end one).
@@ -410,9 +708,7 @@ fn last_sentence_where(own: &str, text: &str, keep: impl Fn(&str) -> bool) -> Op
     let bytes = own.as_bytes();
     let (mut start, mut last) = (0, None);
     for i in 0..=bytes.len() {
-        let ends = i == bytes.len()
-            || bytes[i] == b'\n'
-            || (matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace));
+        let ends = ends_sentence(own, i);
         if ends {
             if keep(&own[start..i]) {
                 last = Some((start, i));
@@ -766,6 +1062,61 @@ mod tests {
         ] {
             assert_eq!(read(text, kind, &abcd).as_deref(), want, "{text:?}");
         }
+    }
+
+    #[test]
+    fn conclusions_are_read_and_working_and_references_are_not() {
+        let none: &[String] = &[];
+        for (text, want) in [
+            // The number the conclusion gives, not the working's.
+            ("12 × $11 = $132.\n\nShe will earn $132 after 12 hours.", Some("132")),
+            // Two numbers, neither concluded: refused, not guessed.
+            ("Each pie takes 12 grapes.\n\nShe has 48 grapes, which is enough to make 4 pies.", None),
+            // Another agent named by number is no answer.
+            ("Looking at the three solutions.\n\nAgent 1's solution is the most accurate.", None),
+            ("Agent 2 found 16 too.\n\nI agree with Agent 2: Ahito ran 16 miles.", Some("16")),
+            // A bold result among numbers.
+            ("So John picked 4, 6 and **22** bananas in all.", Some("22")),
+            // An unclosed fence does not hide the conclusion after it.
+            ("```\n3 + 4 = 7\n7 × 2 = 14\n\nThe total is 14.", Some("14")),
+            // A turn the model invented for the user is not its own words.
+            ("16 miles\nUSER: Here is a summary: Agent 2 says Ahito ran 28 miles.", Some("16")),
+            // "Ms." ends no sentence: the closing sentence is the whole of it, with two numbers.
+            ("Wanda pumped 2/3 of it, while Ms. B only pumped 1/3 of hers.", None),
+            // A "because" sentence justifies the conclusion before it; its working is not the answer.
+            (
+                "So the total is 1200 pieces in 80 rooms. This is because each has (8 cases * 2 = 16 towels).",
+                Some("1200"),
+            ),
+            // A sentence that ends on a bare number concludes with it: a sum of money before it
+            // is then one of two answers, and neither is taken.
+            ("The finale costs $150, making the total 1.11.", None),
+        ] {
+            assert_eq!(read(text, Kind::Number, none).as_deref(), want, "{text:?}");
+        }
+        let abcd: Vec<String> = ["a tax", "a tariff", "a quota", "a subsidy"].map(String::from).to_vec();
+        for (text, want) in [
+            ("Weighing both sides, the most accurate statement is (D).", Some("D")),
+            ("All told, I would pick option B here.", Some("B")),
+            ("Option (B) is not correct.", None),
+            ("It is (A) or (C), I cannot tell.", None),
+            ("Agent 1's solution is the most accurate.", None),
+        ] {
+            assert_eq!(read(text, Kind::Choice, &abcd).as_deref(), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn an_answer_key_inside_a_line_is_read_and_a_cut_reply_gives_none() {
+        let f = find("I checked twice, so I'm sure. ANSWER: 12", &[]).unwrap();
+        assert_eq!(f.normal.as_deref(), Some("12"));
+        assert_eq!(find("My **Final Answer:** (c)", &[]).and_then(|f| f.normal).as_deref(), Some("C"));
+        assert_eq!(find("The REANSWER: 5 token is not a key", &[]), None);
+        let rules = Rules::new(Some(&AnswerSpec { kind: Some(Kind::Number), choices: vec![] }), vec![]);
+        assert_eq!(rules.take("So the answer is 27.", false).answer(), Some("27"));
+        assert_eq!(rules.take("So the answer is 27.", true), Taken::NotCounted(Uncounted::Cut));
+        assert_eq!(rules.take("I need more time.", false), Taken::Absent);
+        assert!(matches!(rules.take("ANSWER: 12 or 13", false), Taken::Unreadable { span: Some(_) }));
     }
 
     proptest::proptest! {

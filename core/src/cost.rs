@@ -390,8 +390,9 @@ impl CallTokens {
 }
 
 impl UsageReport {
-    /// Add one call of `seat` (on `model`) to the report.
-    pub fn add(&mut self, spec: &DebateSpec, seat: &str, model: &str, tokens: CallTokens) {
+    /// Add one call of `seat` (on `model`; answered by `answered`, one of a
+    /// chain's models, priced as itself when it is priced) to the report.
+    pub fn add(&mut self, spec: &DebateSpec, seat: &str, model: &str, answered: Option<&str>, tokens: CallTokens) {
         let row = match self.seats.iter().position(|s| s.seat == seat) {
             Some(i) => &mut self.seats[i],
             None => {
@@ -416,7 +417,8 @@ impl UsageReport {
         row.cache_write_tokens += written;
         row.completion_tokens += tokens.completion;
         row.estimated_calls += tokens.estimated as u32;
-        if let (Some(total), Some(price)) = (row.cost_micro_usd.as_mut(), price_of(spec, model)) {
+        let price = answered.and_then(|m| price_of(spec, m)).or_else(|| price_of(spec, model));
+        if let (Some(total), Some(price)) = (row.cost_micro_usd.as_mut(), price) {
             total.0 += cost(price, &tokens).0;
         }
     }

@@ -40,7 +40,8 @@ impl Slot {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Answer {
     /// `cut`: the model ran into its token limit; the text is kept, and marked.
-    Text { text: String, usage: Option<Usage>, cut: bool },
+    /// `model`: the fallback chain's model that answered, when not the first.
+    Text { text: String, usage: Option<Usage>, cut: bool, model: Option<String> },
     /// `usage`: what the provider billed all the same, when it said.
     Failed { kind: FailureKind, message: String, usage: Option<Usage> },
 }
@@ -104,6 +105,17 @@ impl Debate {
     pub fn text(&self, seat: usize, round: u32, phase: Phase) -> Option<&str> {
         match self.answer(seat, round, phase) {
             Some(Answer::Text { text, .. }) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The reply seat `seat` gave in this round and phase, if it answered,
+    /// as a consensus check reads it.
+    pub fn reply(&self, seat: usize, round: u32, phase: Phase) -> Option<crate::consensus::Reply<'_>> {
+        match self.answer(seat, round, phase) {
+            Some(Answer::Text { text, cut, .. }) => {
+                Some(crate::consensus::Reply { seat: self.seat(seat).id.as_str(), text, cut: *cut })
+            }
             _ => None,
         }
     }

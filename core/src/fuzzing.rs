@@ -111,6 +111,7 @@ pub fn session(data: &[u8]) {
                 usage: None,
                 // Now and then a reply cut at its limit (an empty one fails).
                 stop: (op % 5 == 4).then_some(crate::StopReason::TokenLimit),
+                model: None,
             }
         };
         let before = session.journal();
@@ -270,7 +271,7 @@ pub fn document(data: &[u8]) {
                     let cut = (0..=most).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
                     text.truncate(cut);
                 }
-                Input::Reply { id: r.id, text, usage: None, stop: None }
+                Input::Reply { id: r.id, text, usage: None, stop: None, model: None }
             };
             session.handle(input).expect("an answer to a released request is taken");
         }

@@ -17,6 +17,11 @@ pub enum Input {
         /// token limit is kept and marked; an empty one is a failed call.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         stop: Option<StopReason>,
+        /// The model that answered, when the request named a fallback chain
+        /// (`a/x|b/y`) and the host fell back: one of the chain's models.
+        /// The transcript names it and its price is what the reply costs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        model: Option<String>,
     },
     Failed {
         id: RequestId,
@@ -38,7 +43,7 @@ impl Input {
 
     /// A reply with nothing but its text: what command models and people give.
     pub fn reply(id: RequestId, text: impl Into<String>) -> Input {
-        Input::Reply { id, text: text.into(), usage: None, stop: None }
+        Input::Reply { id, text: text.into(), usage: None, stop: None, model: None }
     }
 }
 

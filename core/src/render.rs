@@ -50,11 +50,14 @@ pub fn markdown(t: &Transcript) -> String {
         }
         // A single agent answering alone plays no side.
         let side = (turn.phase != Phase::Single).then(|| side(t, &turn.speaker)).flatten();
-        let mark = match (turn.challenger, side) {
+        let mut mark = match (turn.challenger, side) {
             (true, _) => " (challenger)".to_string(),
             (false, Some(side)) => format!(" — {side}"),
             (false, None) => String::new(),
         };
+        if let Some(model) = &turn.answered_by {
+            mark.push_str(&format!(" · answered by `{model}` (fallback)"));
+        }
         let _ = writeln!(out, "### {}{mark}\n\n{}\n{}", name(&turn.speaker), block(&turn.text), cut_note(turn.cut));
     }
     if let Some((round, _)) = current {
@@ -71,8 +74,9 @@ pub fn markdown(t: &Transcript) -> String {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
         let _ = writeln!(
             out,
-            "## {heading} — {}\n\n{}\n{}",
+            "## {heading} — {}{}\n\n{}\n{}",
             name(&s.speaker),
+            s.answered_by.as_ref().map(|m| format!(" · answered by `{m}` (fallback)")).unwrap_or_default(),
             block(&t.synthesis_shown()),
             cut_note(s.cut)
         );

@@ -28,6 +28,9 @@ pub struct ScriptEntry {
     pub stop: Option<StopReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail: Option<ScriptedFailure>,
+    /// The fallback chain's model that answered, as the reply's `model`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -46,7 +49,8 @@ impl ScriptEntry {
         match &self.fail {
             Some(f) => Input::Failed { id, kind: f.kind, message: f.message.clone(), usage: self.usage },
             None => {
-                Input::Reply { id, text: self.text.clone().unwrap_or_default(), usage: self.usage, stop: self.stop }
+                let text = self.text.clone().unwrap_or_default();
+                Input::Reply { id, text, usage: self.usage, stop: self.stop, model: self.model.clone() }
             }
         }
     }

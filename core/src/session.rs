@@ -160,8 +160,9 @@ impl Session {
                 );
                 self.failed(id, slot, speaker, FailureKind::TokenLimit, message, *usage)
             }
-            Input::Reply { text, usage, stop, .. } => {
+            Input::Reply { text, usage, stop, model, .. } => {
                 let cut = *stop == Some(StopReason::TokenLimit);
+                let model = answered_by(&self.debate.records[index].model, model.as_deref());
                 self.emit(EventKind::TurnCompleted {
                     id,
                     round: slot.round,
@@ -183,7 +184,7 @@ impl Session {
                         message,
                     }]);
                 }
-                Answer::Text { text: text.clone(), usage: *usage, cut }
+                Answer::Text { text: text.clone(), usage: *usage, cut, model }
             }
             Input::Failed { kind, message, usage, .. } => {
                 self.failed(id, slot, speaker, *kind, message.clone(), *usage)
@@ -545,4 +546,14 @@ give the judge a model of its own for an independent verdict",
             seats.join(", ")
         )
     })
+}
+
+/// The model a host says answered a request for `requested`: kept when it is
+/// one of the chain's later models (the first is the request's own; anything
+/// else the host cannot have called for this request).
+fn answered_by(requested: &str, said: Option<&str>) -> Option<String> {
+    let said = said?.trim();
+    let mut chain = requested.split('|').map(str::trim);
+    let first = chain.next()?;
+    (said != first && chain.any(|m| m == said)).then(|| said.to_string())
 }

@@ -88,6 +88,9 @@ pub struct Turn {
     /// The model ran into its token limit: this text is where it was cut.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cut: bool,
+    /// The fallback chain's model that answered, when not its first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -104,6 +107,9 @@ pub struct Synthesis {
     /// The judge ran into its token limit: the synthesis is cut.
     #[serde(default, skip_serializing_if = "is_false")]
     pub cut: bool,
+    /// The fallback chain's model that answered, when not its first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

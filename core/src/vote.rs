@@ -12,6 +12,7 @@ use std::fmt::Write;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::answer::{Taken, Uncounted};
 use crate::debate::{Answer, Debate};
 use crate::render::results::{name, table};
 use crate::{Purpose, Transcript};
@@ -30,8 +31,18 @@ pub(crate) struct Vote {
     /// Seats whose last turn gave an answer that cannot be read, or none.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
+    /// Seats whose last turn cannot count, whatever it says, and why: cut at
+    /// its token limit, or a call that failed or was refused.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_counted: Vec<NotCounted>,
     /// How the vote is taken, in one line.
     pub rule: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct NotCounted {
+    pub seat: String,
+    pub why: Uncounted,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -47,27 +58,30 @@ const RULE: &str = "the plurality of each seat's last answer; an answer that can
 pub(crate) fn take(debate: &Debate) -> Vote {
     let rules = debate.spec.answer_rules();
     let mut counts: Vec<Count> = Vec::new();
-    let mut unreadable = Vec::new();
+    let (mut unreadable, mut not_counted) = (Vec::new(), Vec::new());
     for (i, seat) in debate.spec.panel.iter().enumerate() {
+        // The seat's last turn decides: an earlier answer does not stand in
+        // for a last turn that was cut or failed.
         let last = debate.records.iter().rev().find(|r| {
             r.slot.is_panel(i)
                 && r.slot.purpose == Purpose::Turn
                 && !r.slot.challenger
                 && !r.superseded
-                && matches!(r.answer, Some(Answer::Text { .. }))
+                && r.answer.is_some()
         });
-        let given = last.and_then(|r| match &r.answer {
-            Some(Answer::Text { text, .. }) => rules.answer(text),
-            _ => None,
-        });
-        match given {
-            Some(a) => match counts.iter_mut().find(|c| c.answer == a) {
+        let taken = match last.and_then(|r| r.answer.as_ref()) {
+            Some(Answer::Text { text, cut, .. }) => rules.take(text, *cut),
+            Some(Answer::Failed { kind, .. }) => Taken::NotCounted(Uncounted::of_failure(*kind)),
+            // A seat that was never asked has no vote to count.
+            None => continue,
+        };
+        match taken {
+            Taken::Given { normal: a, .. } => match counts.iter_mut().find(|c| c.answer == a) {
                 Some(c) => c.seats.push(seat.id.clone()),
                 None => counts.push(Count { answer: a, seats: vec![seat.id.clone()] }),
             },
-            None if last.is_some() => unreadable.push(seat.id.clone()),
-            // A seat that never answered has no vote to count.
-            None => {}
+            Taken::NotCounted(why) => not_counted.push(NotCounted { seat: seat.id.clone(), why }),
+            Taken::Unreadable { .. } | Taken::Absent => unreadable.push(seat.id.clone()),
         }
     }
     // Stable: equal counts keep the order in which the answers were first given.
@@ -78,7 +92,7 @@ pub(crate) fn take(debate: &Debate) -> Vote {
         1 => (leaders.into_iter().next(), Vec::new()),
         _ => (None, leaders),
     };
-    Vote { answer, counts, tie, unreadable, rule: RULE }
+    Vote { answer, counts, tie, unreadable, not_counted, rule: RULE }
 }
 
 /// The vote as a person reads it: the winner (or the tie), then every answer
@@ -98,7 +112,16 @@ pub(crate) fn render(t: &Transcript, value: &Value, out: &mut String) -> bool {
     let Some(rule) = value.get("rule").and_then(Value::as_str) else { return false };
     let tie = value.get("tie").and_then(texts).unwrap_or_default();
     let unreadable = value.get("unreadable").and_then(texts).unwrap_or_default();
-    let seats: usize = counts.iter().map(|(_, s)| s.len()).sum::<usize>() + unreadable.len();
+    let not_counted: Vec<(String, String)> = value
+        .get("not_counted")
+        .and_then(Value::as_array)
+        .map(|all| {
+            all.iter()
+                .filter_map(|n| Some((n.get("seat")?.as_str()?.to_string(), n.get("why")?.as_str()?.to_string())))
+                .collect()
+        })
+        .unwrap_or_default();
+    let seats: usize = counts.iter().map(|(_, s)| s.len()).sum::<usize>() + unreadable.len() + not_counted.len();
     let _ = writeln!(out, "### Vote\n");
     let _ = match (value.get("answer").and_then(Value::as_str), tie.as_slice()) {
         (Some(a), _) => {
@@ -118,6 +141,20 @@ pub(crate) fn render(t: &Transcript, value: &Value, out: &mut String) -> bool {
     if !unreadable.is_empty() {
         let who: Vec<String> = unreadable.iter().map(|s| name(t, s)).collect();
         let _ = writeln!(out, "No readable answer: {}.\n", who.join(", "));
+    }
+    if !not_counted.is_empty() {
+        let who: Vec<String> = not_counted
+            .iter()
+            .map(|(s, why)| {
+                let why = match why.as_str() {
+                    "cut" => "cut at its token limit",
+                    "refused" => "refused",
+                    _ => "its call failed",
+                };
+                format!("{} ({why})", name(t, s))
+            })
+            .collect();
+        let _ = writeln!(out, "Not counted: {}.\n", who.join(", "));
     }
     let _ = writeln!(out, "*Rule: {rule}.*\n");
     true

@@ -46,6 +46,7 @@ pub fn script(rounds: u32, chars: usize) -> Vec<ScriptEntry> {
         usage: None,
         stop: None,
         fail: None,
+        model: None,
     };
     for s in SEATS {
         entries.push(entry(s, Phase::Blind, 0, reply(s, 0, chars)));

@@ -79,3 +79,73 @@ fn real_final_answers_are_read_right_or_not_at_all() {
     assert!(wrong.is_empty(), "read wrong ({}):\n{}", wrong.len(), wrong.join("\n"));
     assert!(right * 100 >= answered * 85, "only {right} of {answered} answers read");
 }
+
+/// A reply from the fresh corpus (`tests/answers/fresh.jsonl`): as above, with
+/// its batch and whether it was cut at its token limit (it ends mid-sentence
+/// where its source's limit fell; the logs record no stop reason).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fresh {
+    id: String,
+    /// `tune` or `held-out`.
+    batch: String,
+    source: String,
+    kind: Kind,
+    choices: Option<Vec<String>>,
+    cut: bool,
+    text: String,
+    expected: Option<String>,
+}
+
+#[test]
+fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/answers/fresh.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let entries: Vec<Fresh> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("line {}: {e}", i + 1)))
+        .collect();
+    // batch and source → (complete giving an answer, read right, complete giving none, kept none, cut, wrong)
+    let mut by: BTreeMap<String, [usize; 6]> = BTreeMap::new();
+    let (mut wrong, mut cut_wrong) = (Vec::new(), Vec::new());
+    for e in &entries {
+        assert!(matches!(e.batch.as_str(), "tune" | "held-out"), "{}: batch {}", e.id, e.batch);
+        let choices = e.choices.clone().unwrap_or_default();
+        let got = answer::read(&e.text, e.kind, &choices);
+        // What a consumer counts: a cut reply never.
+        let rules_kind = serde_json::json!({"kind": e.kind, "choices": choices});
+        let counted = answer::counted(&e.text, e.cut, &serde_json::from_value(rules_kind).unwrap());
+        assert!(!e.cut || counted.is_none(), "{}: a cut reply was counted", e.id);
+        let t = by.entry(format!("{} {}", e.batch, e.source)).or_default();
+        if e.cut {
+            t[4] += 1;
+            if got.is_some() && got != e.expected {
+                cut_wrong.push(e.id.as_str());
+            }
+            continue;
+        }
+        match (&e.expected, &got) {
+            (Some(want), Some(g)) if want == g => {
+                t[0] += 1;
+                t[1] += 1;
+            }
+            (Some(_), None) => t[0] += 1,
+            (None, None) => {
+                t[2] += 1;
+                t[3] += 1;
+            }
+            (want, got) => {
+                t[if want.is_some() { 0 } else { 2 }] += 1;
+                t[5] += 1;
+                wrong.push(format!("{}: expected {want:?}, read {got:?}", e.id));
+            }
+        }
+    }
+    println!("batch source | complete answers read right | complete no-answer kept | read wrong | cut (never counted)");
+    for (k, t) in &by {
+        println!("{k} | {}/{} | {}/{} | {} | {}", t[1], t[0], t[3], t[2], t[5], t[4]);
+    }
+    println!("cut replies whose words would have read wrong: {cut_wrong:?}");
+    assert!(wrong.is_empty(), "read wrong from complete replies ({}):\n{}", wrong.len(), wrong.join("\n"));
+}

@@ -175,3 +175,91 @@ fn a_protocol_whose_turns_have_a_shape_refuses_answers_by_name() {
     s.answer = Some(serde_json::from_value(json!({"kind": "number", "choices": ["x"]})).unwrap());
     assert!(s.validate().unwrap_err().to_string().contains("answer.choices"));
 }
+
+/// Replies cut at the token limit mid-working, as a provider marks them.
+fn cut(r: &agon_core::ModelRequest, text: &str) -> agon_core::Input {
+    agon_core::Input::Reply {
+        id: r.id,
+        text: text.into(),
+        usage: None,
+        stop: Some(agon_core::StopReason::TokenLimit),
+        model: None,
+    }
+}
+
+#[test]
+fn replies_cut_at_the_limit_are_no_vote_and_no_agreement() {
+    // Two seats cut mid-working (their last number is 3) and one answering 35:
+    // the vote read "3", an answer no seat gave, before cut replies stopped counting.
+    let mut s = spec(json!({"name": "consensus-check", "consensus": "answer"}), &["a", "b", "c"], 1, false);
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let working = "Let me work through it. First, 7 × 5 = 35 apples in the crates. Then we take away 3";
+    let r = drive(Session::new(s).unwrap(), |r| match r.seat.as_str() {
+        "c" => reply(r, "Seven crates of five apples each: 7 × 5 = 35.\nANSWER: 35"),
+        _ => cut(r, working),
+    });
+    let v = vote(&r);
+    assert_eq!(v["answer"], "35", "{v}");
+    assert_eq!(v["counts"], json!([{"answer": "35", "seats": ["c"]}]));
+    assert_eq!(
+        v["not_counted"],
+        json!([{"seat": "a", "why": "cut"}, {"seat": "b", "why": "cut"}]),
+        "why each seat did not count is recorded"
+    );
+    let md = agon_core::markdown(&r.session.transcript());
+    assert!(md.contains("Not counted: Name-a (cut at its token limit), Name-b (cut at its token limit)."), "{md}");
+    // The consensus check reads the same: the cut seats are unclear, never agreeing.
+    let check = &r.session.transcript().consensus[0];
+    assert!(!check.reached, "{check:#?}");
+    assert_eq!(check.seats[0].verdict, agon_core::stance::Verdict::Unclear);
+    assert_eq!(check.seats[0].not_counted, Some(agon_core::answer::Uncounted::Cut));
+    assert_eq!(check.agreeing, ["c"]);
+}
+
+#[test]
+fn a_cut_reply_never_agrees_in_any_mode() {
+    for mode in ["read", "declared"] {
+        let s = spec(json!({"name": "consensus-check", "consensus": mode}), &["a", "b"], 1, false);
+        let r = drive(Session::new(s).unwrap(), |r| match r.seat.as_str() {
+            "a" => reply(r, "I agree with Speaker 2.\nVOTE: SAME — ship the pilot"),
+            _ => cut(r, "I agree with Speaker 1.\nVOTE: SAME — ship the pilot"),
+        });
+        let check = &r.session.transcript().consensus[0];
+        assert!(!check.reached, "{mode}: {check:#?}");
+        assert_eq!(check.seats[1].verdict, agon_core::stance::Verdict::Unclear, "{mode}");
+    }
+}
+
+#[test]
+fn a_seat_whose_last_call_failed_is_named_not_silently_dropped() {
+    let mut s = spec(json!({"name": "consensus-check", "consensus": "answer"}), &["a", "b", "c"], 1, false);
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let r = drive(Session::new(s).unwrap(), |r| match r.seat.as_str() {
+        "c" => agon_core::Input::Failed {
+            id: r.id,
+            kind: agon_core::FailureKind::ProviderError,
+            message: "HTTP 500".into(),
+            usage: None,
+        },
+        _ => reply(r, "ANSWER: 12"),
+    });
+    let v = vote(&r);
+    assert_eq!(v["answer"], "12");
+    assert_eq!(v["not_counted"], json!([{"seat": "c", "why": "failed"}]), "{v}");
+}
+
+#[test]
+fn the_check_and_the_vote_read_an_answer_inside_a_line_alike() {
+    let protocol = json!({"name": "consensus-check", "consensus": "answer"});
+    let seats: [&[&str]; 4] = [
+        &["", "So the total is 12 apples. ANSWER: 12"],
+        &["", "ANSWER: 12"],
+        &["", "Twelve, as I said. **Final answer:** 12"],
+        &["", "ANSWER: 12"],
+    ];
+    let r = run(protocol, 2, &seats);
+    let t = r.session.transcript();
+    assert!(t.consensus[0].reached, "{:#?}", t.consensus[0]);
+    assert_eq!(t.consensus[0].seats.iter().map(|s| s.answer.as_deref()).collect::<Vec<_>>(), [Some("12"); 4]);
+    assert_eq!(vote(&r)["counts"], json!([{"answer": "12", "seats": ["a", "b", "c", "d"]}]));
+}

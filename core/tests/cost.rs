@@ -91,7 +91,7 @@ fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
     text.truncate(r.max_tokens as usize * 4);
     let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
     let usage = Usage::new(prompt, estimate_tokens(&text));
-    Input::Reply { id: r.id, text, usage: Some(usage), stop: None }
+    Input::Reply { id: r.id, text, usage: Some(usage), stop: None, model: None }
 }
 
 proptest! {

@@ -66,7 +66,16 @@ fn spec_with(document: Value, rounds: u32) -> Value {
 }
 
 fn entry(seat: &str, phase: Phase, round: u32, text: &str) -> ScriptEntry {
-    ScriptEntry { seat: seat.into(), phase, round, text: Some(text.into()), usage: None, stop: None, fail: None }
+    ScriptEntry {
+        seat: seat.into(),
+        phase,
+        round,
+        text: Some(text.into()),
+        usage: None,
+        stop: None,
+        fail: None,
+        model: None,
+    }
 }
 
 #[test]
@@ -385,7 +394,13 @@ fn answer(r: &ModelRequest, pick: usize, fail: bool) -> Input {
     let mut text = REPLIES[pick % REPLIES.len()].repeat(1 + pick % 3);
     text.truncate(r.max_tokens as usize * 4);
     let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
-    Input::Reply { id: r.id, text: text.clone(), usage: Some(Usage::new(prompt, estimate_tokens(&text))), stop: None }
+    Input::Reply {
+        id: r.id,
+        text: text.clone(),
+        usage: Some(Usage::new(prompt, estimate_tokens(&text))),
+        stop: None,
+        model: None,
+    }
 }
 
 /// The generator is only as good as the valid documents it gives: those with a

@@ -103,6 +103,7 @@ fn an_unreadable_answer_is_wrong_and_counted_as_unreadable_and_a_missing_run_is_
     let mut results = String::new();
     for (i, text) in [(0, "ANSWER: 1"), (1, "ANSWER: 2 or 3")].into_iter() {
         let mut s = spec(json!({"name": "vote", "document": document}), &["a"], 1, false);
+        s.question = format!("What is {i} + 1?");
         s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
         let run = drive(Session::new(s).unwrap(), |r| reply(r, text));
         let t = serde_json::to_string(&run.session.transcript()).unwrap();
@@ -162,6 +163,7 @@ fn a_regex_item_is_right_only_when_the_whole_answer_matches() {
     let mut results = String::new();
     for (arm, text) in [("full", "ANSWER: George Orwell"), ("part", "ANSWER: Orwell's friend")] {
         let mut s = spec(json!({"name": "vote", "document": document}), &["a"], 1, false);
+        s.question = "Who wrote 1984?".into();
         s.answer = Some(serde_json::from_value(json!({})).unwrap());
         let run = drive(Session::new(s).unwrap(), |r| reply(r, text));
         let t = serde_json::to_string(&run.session.transcript()).unwrap();
@@ -182,4 +184,122 @@ fn a_regex_item_is_right_only_when_the_whole_answer_matches() {
     let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines[0]["correct"], json!(true), "{}", report.items);
     assert_eq!(lines[1]["correct"], json!(false), "{}", report.items);
+}
+
+/// One vote-document debate of `seats` seats on "What is {i} + 1?", each seat replying as `say` says.
+fn debate_line(i: usize, question: &str, seats: usize, say: impl Fn(usize) -> agon_core::Input + Copy) -> String {
+    let document: Value = serde_json::from_str(eval::VOTE_DOCUMENT).unwrap();
+    let ids: Vec<String> = (0..seats).map(|k| format!("s{k}")).collect();
+    let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let mut s = spec(json!({"name": "vote", "document": document}), &ids, 1, false);
+    s.question = question.to_string();
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let mut k = 0;
+    let run = drive(Session::new(s).unwrap(), |r| {
+        let mut input = say(k);
+        k += 1;
+        match &mut input {
+            agon_core::Input::Reply { id, .. } | agon_core::Input::Failed { id, .. } => *id = r.id,
+        }
+        input
+    });
+    let t = serde_json::to_string(&run.session.transcript()).unwrap();
+    agon_core::batch::result_line(&format!("q{i}"), "", &t).unwrap() + "\n"
+}
+
+fn said(text: &str) -> agon_core::Input {
+    agon_core::Input::Reply { id: 0, text: text.into(), usage: None, stop: None, model: None }
+}
+
+#[test]
+fn failures_cut_seats_and_stale_lines_are_counted_apart_from_wrong_answers() {
+    let data = dataset(4);
+    let mut results = String::new();
+    // q0: right. q1: one seat's call failed, the others right: failed, still scored.
+    results += &debate_line(0, "What is 0 + 1?", 1, |_| said("ANSWER: 1"));
+    results += &debate_line(1, "What is 1 + 1?", 3, |k| match k {
+        0 => agon_core::Input::Failed {
+            id: 0,
+            kind: agon_core::FailureKind::ProviderError,
+            message: "HTTP 500".into(),
+            usage: None,
+        },
+        _ => said("ANSWER: 2"),
+    });
+    // q2: a line for another question under the same id: stale, never scored.
+    results += &debate_line(2, "What is 200 + 1?", 1, |_| said("ANSWER: 3"));
+    // q3: two seats cut mid-working, one right: the cut seats are no vote.
+    results += &debate_line(3, "What is 3 + 1?", 3, |k| match k {
+        2 => said("ANSWER: 4"),
+        _ => agon_core::Input::Reply {
+            id: 0,
+            text: "Working: 3 + 1, then 5".into(),
+            usage: None,
+            stop: Some(agon_core::StopReason::TokenLimit),
+            model: None,
+        },
+    });
+    let report = eval::report("four", &data, &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }]);
+    let lines: Vec<Value> = report.items.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[1]["failed"], json!(true), "{}", report.items);
+    assert_eq!((lines[2]["stale"].clone(), lines[2]["ran"].clone()), (json!(true), json!(false)));
+    assert_eq!((lines[3]["answer"].clone(), lines[3]["seats_cut"].clone()), (json!("4"), json!(2)));
+    let json: Value = serde_json::from_str(&report.json).unwrap();
+    let arm = &json["arms"][0];
+    assert_eq!((arm["right"].clone(), arm["failed"].clone(), arm["stale"].clone()), (json!(3), json!(1), json!(1)));
+    assert_eq!(arm["seats_cut"], json!(2));
+    assert!(report.markdown.contains("**Failures**: vote (1 of 4)"), "{}", report.markdown);
+    assert_eq!(json["dataset"]["items"], json!(4));
+}
+
+#[test]
+fn repeats_are_clustered_by_item_and_fields_break_accuracy_down() {
+    // Two items, two samples each: q0 right twice (subject a), q1 right once (subject b).
+    let data = "{\"id\": \"q0\", \"question\": \"What is 0 + 1?\", \"answer\": \"1\", \"kind\": \"number\", \"subject\": \"a\"}\n\
+                {\"id\": \"q1\", \"question\": \"What is 1 + 1?\", \"answer\": \"2\", \"kind\": \"number\", \"subject\": \"b\"}\n";
+    let mut results = String::new();
+    results += &debate_line(0, "What is 0 + 1?", 1, |_| said("ANSWER: 1"));
+    results +=
+        &debate_line(0, "What is 0 + 1?", 1, |_| said("ANSWER: 1")).replacen("\"id\":\"q0\"", "\"id\":\"q0~2\"", 1);
+    results += &debate_line(1, "What is 1 + 1?", 1, |_| said("ANSWER: 2"));
+    results +=
+        &debate_line(1, "What is 1 + 1?", 1, |_| said("ANSWER: 5")).replacen("\"id\":\"q1\"", "\"id\":\"q1~2\"", 1);
+    let options = eval::Options { by: vec!["subject".into()] };
+    let report =
+        eval::report_with("two", data, &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }], &options);
+    let json: Value = serde_json::from_str(&report.json).unwrap();
+    let arm = &json["arms"][0];
+    // Item means 1 and 0.5: accuracy 0.75; clustered se √(((0.25)² + (0.25)²) / (2·1)) = 0.25.
+    assert_eq!(arm["samples_per_item"], json!(2));
+    assert!((arm["accuracy"].as_f64().unwrap() - 0.75).abs() < 1e-12, "{arm}");
+    assert!((arm["standard_error_clustered"].as_f64().unwrap() - 0.25).abs() < 1e-12, "{arm}");
+    assert_eq!(json["by"]["subject"][0]["value"], json!("a"));
+    assert!((json["by"]["subject"][1]["accuracy"]["vote"].as_f64().unwrap() - 0.5).abs() < 1e-12);
+    assert!(report.markdown.contains("## By subject"), "{}", report.markdown);
+    assert!(report.markdown.contains("| b | 1 | 50.0 % |"), "{}", report.markdown);
+}
+
+#[test]
+fn the_settings_line_keys_results_to_what_asked_them() {
+    let spec_json = |model: &str, temperature: f64| {
+        json!({"question": "q", "panel": [{"id": "a", "model": model}], "limits": {"temperature": temperature},
+               "protocol": {"name": "vote"}, "seed": 0, "prices": {model: {"input": 1.0, "output": 2.0}}})
+        .to_string()
+    };
+    let key = |s: &str| -> String {
+        let v: Value = serde_json::from_str(&eval::settings_line(s).unwrap()).unwrap();
+        v[eval::SETTINGS_FIELD]["key"].as_str().unwrap().to_string()
+    };
+    let base = key(&spec_json("openai/a", 0.0));
+    assert_ne!(base, key(&spec_json("openai/b", 0.0)), "another model is another key");
+    assert_ne!(base, key(&spec_json("openai/a", 0.7)), "another temperature is another key");
+    // The item's question and the prices are not settings of the arm.
+    let other_question = spec_json("openai/a", 0.0).replace("\"question\":\"q\"", "\"question\":\"r\"");
+    assert_eq!(base, key(&other_question));
+    let line = eval::settings_line(&spec_json("openai/a", 0.0)).unwrap();
+    assert!(line.contains(agon_core::journal::ENGINE_VERSION) && !line.contains("prices"), "{line}");
+    // The report names what produced an arm.
+    let results = format!("{line}\n");
+    let report = eval::report("none", &dataset(1), &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }]);
+    assert!(report.markdown.contains("| vote | the seats' vote | vote | openai/a | none |"), "{}", report.markdown);
 }

@@ -127,6 +127,7 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
     let expect = [
         ("round-robin-judge-failed", "judge-failed", 1),
         ("round-robin-three-seats", "completed", 2),
+        ("round-robin-fallback", "completed", 1),
         ("rotating-challenger-consensus", "consensus", 1),
         ("rotating-challenger-degraded", "degraded", 2),
         ("rotating-challenger-no-false-consensus", "completed", 2),
@@ -337,6 +338,22 @@ fn golden_costs_are_the_hand_computed_ones() {
     assert!(t["synthesis"].is_null(), "no judge call was affordable");
     let reason = t["outcome"]["reason"].as_str().unwrap();
     assert!(reason.contains("$0.006") && reason.contains("$0.00237 spent"), "{reason}");
+
+    // A fallback chain's reply costs what the model that answered charges:
+    // ops (gpt-4o|gpt-4o-mini) answered by gpt-4o-mini: 100·0.15 + 20·0.6 = 27;
+    // dev (gpt-4o-mini): 140·0.15 + 10·0.6 = 27; the judge's chain answered by
+    // its first, gpt-4o: 200·2.5 + 20·10 = 700.
+    let t = transcript("round-robin-fallback");
+    let seats = t["usage"]["seats"].as_array().unwrap();
+    let cost = |seat: &str| seats.iter().find(|s| s["seat"] == seat).unwrap()["cost_micro_usd"].as_u64().unwrap();
+    assert_eq!((cost("ops"), cost("dev"), cost("judge")), (27, 27, 700));
+    assert_eq!(t["turns"][0]["answered_by"], "openai/gpt-4o-mini");
+    assert!(t["turns"][1].get("answered_by").is_none() && t["synthesis"].get("answered_by").is_none());
+    let md = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden/round-robin-fallback/transcript.md"),
+    )
+    .unwrap();
+    assert!(md.contains("### Ops · answered by `openai/gpt-4o-mini` (fallback)"), "{md}");
 }
 
 #[test]

@@ -46,7 +46,13 @@ fn every_protocol_keeps_the_host_loop_contract() {
                 let input = if answered % 7 == 0 {
                     Input::Failed { id: r.id, kind: FailureKind::Timeout, message: "slow".into(), usage: None }
                 } else {
-                    Input::Reply { id: r.id, text: "I disagree: it fails under load.".into(), usage: None, stop: None }
+                    Input::Reply {
+                        id: r.id,
+                        text: "I disagree: it fails under load.".into(),
+                        usage: None,
+                        stop: None,
+                        model: None,
+                    }
                 };
                 session.handle(input).unwrap();
             }

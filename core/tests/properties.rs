@@ -156,7 +156,7 @@ proptest! {
         for (id, ok, t) in ops {
             while !matches!(session.poll(), Output::Idle | Output::Done(_)) {}
             let input = if ok {
-                Input::Reply { id, text: TEXTS[t].0.into(), usage: None, stop: None }
+                Input::Reply { id, text: TEXTS[t].0.into(), usage: None, stop: None, model: None }
             } else {
                 Input::Failed { id, kind: FailureKind::ProviderError, message: "boom".into(), usage: None }
             };

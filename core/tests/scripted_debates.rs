@@ -222,7 +222,7 @@ trait WithId {
 impl WithId for Input {
     fn with_id(self, new: u64) -> Input {
         match self {
-            Input::Reply { text, usage, stop, .. } => Input::Reply { id: new, text, usage, stop },
+            Input::Reply { text, usage, stop, model, .. } => Input::Reply { id: new, text, usage, stop, model },
             Input::Failed { kind, message, usage, .. } => Input::Failed { id: new, kind, message, usage },
         }
     }

@@ -109,6 +109,21 @@ fn cases() -> Vec<Case> {
             text: e.text,
         });
     }
+    // Open discussion (negotiation) from published logs: another corpus, read the same way.
+    for e in lines::<RealEntry>("discussion.jsonl").expect("tests/stance/discussion.jsonl") {
+        assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
+        assert!(matches!(e.batch.as_str(), "tune" | "held-out"), "{}: batch {}", e.id, e.batch);
+        out.push(Case {
+            id: e.id,
+            corpus: "discussion",
+            class: e.class,
+            source: e.source,
+            batch: format!("discussion {}", e.batch),
+            label: e.label,
+            declared: e.mode == "declared",
+            text: e.text,
+        });
+    }
     out
 }
 

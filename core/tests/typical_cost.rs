@@ -77,7 +77,7 @@ fn answer(r: &ModelRequest, k: usize, reasoning: impl Fn(&str) -> u32) -> Input 
         reasoning_tokens: Some(thinking),
         ..Usage::default()
     };
-    Input::Reply { id: r.id, text, usage: Some(usage), stop: None }
+    Input::Reply { id: r.id, text, usage: Some(usage), stop: None, model: None }
 }
 
 /// What the debate costs, with each call thinking `reasoning(model)` tokens.
@@ -136,7 +136,7 @@ fn the_worst_case_holds_when_everything_is_spent() {
         let prompt = r.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let thinking = r.reasoning.map_or(0, |q| q.allowance);
         let usage = Usage::new(prompt, r.max_tokens + thinking);
-        Input::Reply { id: r.id, text, usage: Some(usage), stop: None }
+        Input::Reply { id: r.id, text, usage: Some(usage), stop: None, model: None }
     });
     let usage = run.session.usage();
     assert_eq!(usage.total.calls, bound.calls, "every call the bound counts was made");

@@ -314,7 +314,8 @@ pub struct PoolArgs {
 #[derive(Debug, Args)]
 pub struct EvalArgs {
     /// The dataset: JSONL, one item a line: {"id", "question", "answer", "kind", "choices"?,
-    /// "context"?}; kind is number, choice, yes-no, exact or regex. A bad line is named and skipped.
+    /// "context"?, any field of yours}; kind is number, choice, yes-no, exact or regex. CSV and
+    /// other tools' exports with --field and --kind. A bad line is named and skipped.
     pub dataset: PathBuf,
     /// An arm (repeatable, in report order): single (the first panel model, once), vote (blind
     /// answers from every panel model, or --votes samples of one; the plurality wins), or any
@@ -338,6 +339,26 @@ pub struct EvalArgs {
     /// Only the first N items of the dataset.
     #[arg(long, value_name = "N")]
     pub limit: Option<usize>,
+    /// Ask every item N times (each arm; the report clusters its standard errors by item).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one)]
+    pub repeats: usize,
+    /// Break accuracy down by this dataset field (repeatable): `subject`, `kind`, a column of yours.
+    #[arg(long = "by", value_name = "FIELD")]
+    pub by: Vec<String>,
+    /// Read the dataset as CSV with a header row (the default for a `.csv` file).
+    #[arg(long)]
+    pub csv: bool,
+    /// Where one of agon's fields is in the dataset (repeatable): `question=problem`,
+    /// `choices=A,B,C,D` (columns in letter order), `id=`, `answer=`, `kind=`, `context=`.
+    #[arg(long = "field", value_name = "FIELD=NAME")]
+    pub fields: Vec<String>,
+    /// The kind of every item whose line does not say (a Hugging Face export's): number,
+    /// choice, yes-no, exact or regex.
+    #[arg(long, value_name = "KIND")]
+    pub kind: Option<String>,
+    /// Exit 0 even when some debate had a failed call (they are reported apart either way).
+    #[arg(long)]
+    pub allow_failures: bool,
     #[command(flatten)]
     pub pool: PoolArgs,
     #[command(flatten)]

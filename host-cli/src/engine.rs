@@ -210,6 +210,27 @@ impl Runtime {
         Ok(self.bindings.agon_debate_engine().call_eval_vote_document(&mut self.store)?)
     }
 
+    /// [`Runtime::score_eval`] with what the report adds (`options`: JSON, `{"by": [...]}`).
+    pub fn score_eval_with(
+        &mut self,
+        name: &str,
+        dataset: &str,
+        arms: &[wit::EvalArm],
+        options: &str,
+    ) -> Result<Result<wit::EvalReport, String>> {
+        Ok(self.bindings.agon_debate_engine().call_score_eval_with(&mut self.store, name, dataset, arms, options)?)
+    }
+
+    /// An evaluation's dataset read as `format` (JSON) says: CSV, renamed fields, a kind for all.
+    pub fn read_eval_dataset_as(&mut self, dataset: &str, format: &str) -> Result<Result<wit::EvalDataset, String>> {
+        Ok(self.bindings.agon_debate_engine().call_read_eval_dataset_as(&mut self.store, dataset, format)?)
+    }
+
+    /// The settings line an evaluation arm's results file opens with.
+    pub fn eval_settings_line(&mut self, spec: &str) -> Result<Result<String, String>> {
+        Ok(self.bindings.agon_debate_engine().call_eval_settings_line(&mut self.store, spec)?)
+    }
+
     /// An evaluation's dataset, read as every host reads it.
     pub fn read_eval_dataset(&mut self, dataset: &str) -> Result<wit::EvalDataset> {
         Ok(self.bindings.agon_debate_engine().call_read_eval_dataset(&mut self.store, dataset)?)

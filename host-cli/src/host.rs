@@ -144,7 +144,9 @@ pub fn drive(
             }
             Message::Finished { id, result } => {
                 let input = match result {
-                    Ok(c) => wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage, stop: c.stop }),
+                    Ok(c) => {
+                        wit::Input::Reply(wit::Reply { id, text: c.text, usage: c.usage, stop: c.stop, model: c.model })
+                    }
                     Err(e) => wit::Input::Failed(wit::Failure { id, kind: e.kind, message: e.message, usage: e.usage }),
                 };
                 let line = council.handle(&input)?.map_err(anyhow::Error::new)?;

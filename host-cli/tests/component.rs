@@ -169,6 +169,7 @@ fn replay_every_golden_case(code: Code) {
                     text: entry.text.clone().unwrap_or_default(),
                     usage: entry.usage.map(convert::usage),
                     stop: entry.stop.map(convert::stop),
+                    model: entry.model.clone(),
                 }),
             };
             journal.push_str(&council.handle(&input).unwrap().unwrap());
@@ -195,7 +196,7 @@ fn engine_errors_cross_the_boundary_typed() {
     assert!(err.0.message.starts_with("invalid spec: panel: "), "{err}");
     let spec = std::fs::read_to_string(golden_cases()[0].join("spec.json")).unwrap();
     let mut council = runtime.create(&spec).unwrap().unwrap();
-    let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None, stop: None });
+    let bogus = wit::Input::Reply(wit::Reply { id: 999, text: "x".into(), usage: None, stop: None, model: None });
     let err = council.handle(&bogus).unwrap().unwrap_err();
     assert!(matches!(err.0.kind, wit::ErrorKind::UnknownRequest(999)));
     assert_eq!(err.to_string(), "no request with id 999 was released");

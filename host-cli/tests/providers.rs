@@ -218,6 +218,8 @@ fn a_fallback_chain_answers_with_its_next_model() {
     assert_eq!(t["outcome"]["kind"], "completed", "{}", t["outcome"]);
     assert_eq!(t["participants"][0]["id"], "down", "the seat keeps its first model's name");
     assert!(t["turns"][0]["text"].as_str().unwrap().starts_with("backup answer 1"));
+    assert_eq!(t["turns"][0]["answered_by"], "gemini/backup", "the transcript names the model that answered");
+    assert!(t["turns"][1].get("answered_by").is_none(), "{}", t["turns"][1]);
     let stats = server.stats();
     assert_eq!(stats.requests.iter().filter(|r| r.model == "down").count(), 2, "one retry, then the fallback");
     assert_eq!(stats.requests.iter().filter(|r| r.model == "backup").count(), 1);

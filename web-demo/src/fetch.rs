@@ -48,7 +48,7 @@ pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSig
         )),
     };
     match result {
-        Ok(done) => Input::Reply { id, text: done.text, usage: done.usage, stop: done.stop },
+        Ok(done) => Input::Reply { id, text: done.text, usage: done.usage, stop: done.stop, model: None },
         Err(e) => Input::Failed { id, kind: e.kind, message: e.message, usage: e.usage },
     }
 }

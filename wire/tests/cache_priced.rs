@@ -47,7 +47,13 @@ fn run(model: &str, usage: Usage) -> (agon_core::Transcript, Vec<agon_core::Even
     loop {
         match session.poll() {
             Output::Request(r) => session
-                .handle(Input::Reply { id: r.id, text: "An answer.".into(), usage: Some(usage), stop: None })
+                .handle(Input::Reply {
+                    id: r.id,
+                    text: "An answer.".into(),
+                    usage: Some(usage),
+                    stop: None,
+                    model: None,
+                })
                 .unwrap(),
             Output::Done(_) => break,
             Output::Event(_) | Output::Idle => {}

@@ -30,6 +30,7 @@ pub fn input(i: wit::Input) -> core::Input {
                 wit::StopReason::TokenLimit => core::StopReason::TokenLimit,
                 wit::StopReason::Other => core::StopReason::Other,
             }),
+            model: r.model,
         },
         wit::Input::Failed(f) => core::Input::Failed {
             id: f.id,

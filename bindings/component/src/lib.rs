@@ -99,21 +99,27 @@ impl Guest for Engine {
     }
 
     fn score_eval(name: String, dataset: String, arms: Vec<EvalArm>) -> EvalReport {
-        use agon_core::eval::{Arm, Scoring};
-        let arms: Vec<Arm> = arms
-            .iter()
-            .map(|a| Arm {
-                name: &a.name,
-                results: &a.results,
-                scoring: match a.scoring {
-                    EvalScoring::Vote => Scoring::Vote,
-                    EvalScoring::Judge => Scoring::Judge,
-                },
-            })
-            .collect();
-        let r = agon_core::eval::report(&name, &dataset, &arms);
-        let pictures = r.pictures.into_iter().map(|p| EvalPicture { file: p.file.into(), svg: p.svg }).collect();
-        EvalReport { markdown: r.markdown, items: r.items, pictures }
+        eval_report(agon_core::eval::report(&name, &dataset, &eval_arms(&arms)))
+    }
+
+    fn score_eval_with(
+        name: String,
+        dataset: String,
+        arms: Vec<EvalArm>,
+        options: String,
+    ) -> Result<EvalReport, String> {
+        let options = agon_core::eval::Options::from_json(&options)?;
+        Ok(eval_report(agon_core::eval::report_with(&name, &dataset, &eval_arms(&arms), &options)))
+    }
+
+    fn read_eval_dataset_as(dataset: String, format: String) -> Result<EvalDataset, String> {
+        let format = agon_core::eval::Format::from_json(&format)?;
+        let (items, skipped) = agon_core::eval::dataset::read_as(&dataset, &format)?;
+        Ok(eval_dataset(&items, skipped))
+    }
+
+    fn eval_settings_line(spec: String) -> Result<String, String> {
+        agon_core::eval::settings_line(&spec)
     }
 
     fn eval_vote_document() -> String {
@@ -122,18 +128,7 @@ impl Guest for Engine {
 
     fn read_eval_dataset(dataset: String) -> EvalDataset {
         let (items, skipped) = agon_core::eval::dataset::read(&dataset);
-        EvalDataset {
-            items: items
-                .iter()
-                .map(|i| EvalItem {
-                    id: i.id.clone(),
-                    question: i.prompt(),
-                    context: i.context.clone(),
-                    answer_json: serde_json::to_string(&i.answer_spec()).expect("serializes"),
-                })
-                .collect(),
-            skipped,
-        }
+        eval_dataset(&items, skipped)
     }
 
     fn batch_error_line(id: String, question: String, error: String) -> String {
@@ -243,3 +238,38 @@ impl GuestSession for SessionResource {
 // export names like `agon:debate/engine@0.1.0#…` (`cargo build --workspace`).
 #[cfg(target_arch = "wasm32")]
 export!(Engine);
+
+fn eval_arms(arms: &[EvalArm]) -> Vec<agon_core::eval::Arm<'_>> {
+    use agon_core::eval::{Arm, Scoring};
+    arms.iter()
+        .map(|a| Arm {
+            name: &a.name,
+            results: &a.results,
+            scoring: match a.scoring {
+                EvalScoring::Vote => Scoring::Vote,
+                EvalScoring::Judge => Scoring::Judge,
+            },
+        })
+        .collect()
+}
+
+fn eval_report(r: agon_core::eval::Report) -> EvalReport {
+    let pictures = r.pictures.into_iter().map(|p| EvalPicture { file: p.file.into(), svg: p.svg }).collect();
+    EvalReport { markdown: r.markdown, json: r.json, items: r.items, pictures }
+}
+
+fn eval_dataset(items: &[agon_core::eval::Item], skipped: Vec<String>) -> EvalDataset {
+    EvalDataset {
+        items: items
+            .iter()
+            .map(|i| EvalItem {
+                id: i.id.clone(),
+                question: i.prompt(),
+                context: i.context.clone(),
+                answer_json: serde_json::to_string(&i.answer_spec()).expect("serializes"),
+            })
+            .collect(),
+        skipped,
+        canonical: items.iter().map(|i| i.to_line() + "\n").collect(),
+    }
+}

@@ -51,7 +51,7 @@ function replay(spec, script) {
     // a failure with what it billed all the same.
     const input = entry.fail
       ? { tag: "failed", val: { id: request.id, kind: entry.fail.kind.replaceAll("_", "-"), message: entry.fail.message, usage: usageOf(entry.usage) } }
-      : { tag: "reply", val: { id: request.id, text: entry.text ?? "", usage: usageOf(entry.usage), stop: stopOf(entry.stop) } };
+      : { tag: "reply", val: { id: request.id, text: entry.text ?? "", usage: usageOf(entry.usage), stop: stopOf(entry.stop), model: entry.model } };
     // 3. Repeat until done.
     journal += session.handle(input);
   }

@@ -90,12 +90,15 @@ test("openai without streaming", async () => {
 });
 
 test("a reasoning model gets OpenAI's own shape from its traits", async () => {
-  // The engine gives a reasoning model room to think beyond the reply (here 1000 tokens).
-  const gpt5 = { ...request("openai/gpt-5", reasoning), reasoning: { allowance: 1000 } };
+  // The wire layer gives a reasoning model its family's room to think beyond
+  // the reply: OpenAI's models reason by default, at effort low, with 1,024
+  // tokens of room (the engine's allowance is the same plan's).
+  const gpt5 = { ...request("openai/gpt-5", reasoning), reasoning: { allowance: 1024 } };
   const answer = await openai({ baseUrl: `${url}/v1` })(gpt5);
   const { body } = await lastSeen();
   assert.ok(!("max_tokens" in body) && !("temperature" in body), JSON.stringify(body));
-  assert.equal(body.max_completion_tokens, 1040);
+  assert.equal(body.max_completion_tokens, 40 + 1024);
+  assert.equal(body.reasoning_effort, "low");
   assert.equal(answer.stop, "complete");
   assert.ok(answer.usage.reasoningTokens > 0);
 });

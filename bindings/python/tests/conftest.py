@@ -47,7 +47,7 @@ def script_input(entry: dict[str, Any], id: int) -> Variant:
                                   "usage": entry.get("usage")})
     stop = entry.get("stop")
     return Variant("reply", {"id": id, "text": entry.get("text", ""), "usage": entry.get("usage"),
-                             "stop": stop.replace("_", "-") if stop else None})
+                             "stop": stop.replace("_", "-") if stop else None, "model": entry.get("model")})
 
 
 def find_entry(script: list[dict[str, Any]], used: list[bool], request: dict[str, Any]) -> int:

@@ -101,12 +101,14 @@ def test_openai_without_streaming(url: str) -> None:
 
 def test_a_reasoning_model_gets_openais_own_shape_from_its_traits(url: str) -> None:
     gpt5 = request("openai/gpt-5", reasoning=True, temperature=False, context=400000, max_output=128000)
-    # The engine gives a reasoning model room to think beyond the reply (here 1000 tokens).
-    gpt5["reasoning"] = {"effort": None, "budget": None, "allowance": 1000}
+    # The wire layer gives a reasoning model its family's room to think beyond the reply:
+    # OpenAI's models reason by default, at effort low, with 1,024 tokens of room (the
+    # engine's allowance is the same plan's).
+    gpt5["reasoning"] = {"effort": None, "budget": None, "allowance": 1024}
     answer = agon.openai(f"{url}/v1")(gpt5)
     body = last_seen(url)["body"]
     assert "max_tokens" not in body and "temperature" not in body, body
-    assert body["max_completion_tokens"] == 1040
+    assert body["max_completion_tokens"] == 40 + 1024 and body["reasoning_effort"] == "low", body
     assert answer["stop"] == "complete" and answer["usage"]["reasoning_tokens"] > 0
 
 

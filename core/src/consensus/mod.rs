@@ -141,6 +141,18 @@ pub struct SeatStance {
     /// The seat's final answer, normalised (answer mode; absent when it gave none that could be read).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// Why the seat's reply could not count, whatever it says (cut at its token limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_counted: Option<answer::Uncounted>,
+}
+
+/// One counted seat's reply in a check.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reply<'a> {
+    pub seat: &'a str,
+    pub text: &'a str,
+    /// Cut at its token limit: never agreement, never an answer.
+    pub cut: bool,
 }
 
 /// The judge's answer to "has the panel converged?" (judge mode).
@@ -201,7 +213,7 @@ impl ConsensusCheck {
 /// answers are read (answer mode, and positions that are answers).
 pub(crate) fn evaluate(
     round: u32,
-    replies: &[(&str, &str)],
+    replies: &[Reply],
     excluded: Option<&str>,
     mode: ConsensusMode,
     rule: Rule,
@@ -210,7 +222,10 @@ pub(crate) fn evaluate(
     let seats = if mode.asks_for_answer() { read_answers(replies, answers) } else { stances(replies, mode) };
     let verdicts: Vec<Verdict> = seats.iter().map(|s| s.verdict).collect();
     // Two agreeing seats whose own positions contradict each other hold no one position.
-    let conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, answers.names()) };
+    let mut conflicts = if mode.asks_for_answer() { Vec::new() } else { positions::conflicts(&seats, answers.names()) };
+    if !mode.asks_for_answer() && answers.kind().is_some() {
+        conflicts.extend(answer_conflicts(replies, &seats, answers));
+    }
     let reached = rule.reached(&verdicts) && conflicts.is_empty();
     let mut reason = if mode.asks_for_answer() { answer_tally(&seats) } else { tally(&seats) };
     for c in &conflicts {
@@ -233,50 +248,104 @@ pub(crate) fn evaluate(
     }
 }
 
-fn stances(replies: &[(&str, &str)], mode: ConsensusMode) -> Vec<SeatStance> {
+/// With a checkable answer, agreement in prose is checked against the
+/// answers: a seat that concedes ("this aligns with the other agents'
+/// calculation") while its own answer differs from another seat's holds no
+/// shared position.
+fn answer_conflicts(replies: &[Reply], seats: &[SeatStance], rules: &answer::Rules) -> Vec<Conflict> {
+    let given: Vec<Option<String>> =
+        replies.iter().map(|r| rules.take(r.text, r.cut).answer().map(str::to_string)).collect();
+    let mut out = Vec::new();
+    for (i, seat) in seats.iter().enumerate() {
+        let Some(mine) = given[i].as_deref().filter(|_| seat.verdict.counts()) else { continue };
+        for (j, other) in seats.iter().enumerate() {
+            let Some(theirs) = given[j].as_deref() else { continue };
+            // Each pair once: an agreeing seat with any seat after it, or with a non-agreeing one before.
+            if j == i || (j < i && other.verdict.counts()) || theirs == mine {
+                continue;
+            }
+            let (a, b) = if i < j { (seat, other) } else { (other, seat) };
+            let (x, y) = if i < j { (mine, theirs) } else { (theirs, mine) };
+            out.push(Conflict {
+                seats: vec![a.seat.clone(), b.seat.clone()],
+                why: format!("the answers {x} and {y} differ"),
+            });
+        }
+    }
+    out
+}
+
+fn stances(replies: &[Reply], mode: ConsensusMode) -> Vec<SeatStance> {
     replies
         .iter()
-        .map(|(seat, text)| {
-            let r = stance::read(text, mode.asks_for_vote());
+        .map(|reply| {
+            if reply.cut {
+                return cut(reply.seat, Source::Read);
+            }
+            let r = stance::read(reply.text, mode.asks_for_vote());
             SeatStance {
-                seat: seat.to_string(),
+                seat: reply.seat.to_string(),
                 verdict: r.verdict,
                 source: r.source,
                 declared: r.declared,
                 position: r.position,
                 evidence: r.evidence,
                 answer: None,
+                not_counted: None,
             }
         })
         .collect()
 }
 
+/// A reply cut at its token limit: whatever it said is unfinished, so it is unclear.
+fn cut(seat: &str, source: Source) -> SeatStance {
+    SeatStance {
+        seat: seat.to_string(),
+        verdict: Verdict::Unclear,
+        source,
+        declared: None,
+        position: None,
+        evidence: Some(Evidence::said(answer::Uncounted::Cut.as_str())),
+        answer: None,
+        not_counted: Some(answer::Uncounted::Cut),
+    }
+}
+
 /// Answer mode: a seat agrees when its answer is readable and every other
 /// readable answer is the same; a line that cannot be read is unclear, no
 /// line is silent, and an answer that differs from another disagrees.
-fn read_answers(replies: &[(&str, &str)], rules: &answer::Rules) -> Vec<SeatStance> {
-    let found: Vec<Option<answer::Found>> = replies.iter().map(|(_, text)| rules.find(text)).collect();
-    let mut distinct: Vec<&str> = found.iter().flatten().filter_map(|f| f.normal.as_deref()).collect();
+fn read_answers(replies: &[Reply], rules: &answer::Rules) -> Vec<SeatStance> {
+    use answer::Taken;
+    // The reader the vote and evaluations use: a line, a box, or (when the
+    // kind is known) the closing words.
+    let taken: Vec<Taken> = replies.iter().map(|r| rules.take(r.text, r.cut)).collect();
+    let mut distinct: Vec<&str> = taken.iter().filter_map(Taken::answer).collect();
     crate::order::sort(&mut distinct);
     distinct.dedup();
     replies
         .iter()
-        .zip(&found)
-        .map(|((seat, text), f)| {
-            let verdict = match f {
-                None => Verdict::Silent,
-                Some(answer::Found { normal: None, .. }) => Verdict::Unclear,
-                Some(_) if distinct.len() == 1 => Verdict::Agrees,
-                Some(_) => Verdict::Disagrees,
+        .zip(&taken)
+        .map(|(reply, t)| {
+            let verdict = match t {
+                Taken::NotCounted(_) => return cut(reply.seat, Source::Answer),
+                Taken::Absent => Verdict::Silent,
+                Taken::Unreadable { .. } => Verdict::Unclear,
+                Taken::Given { .. } if distinct.len() == 1 => Verdict::Agrees,
+                Taken::Given { .. } => Verdict::Disagrees,
+            };
+            let span = match t {
+                Taken::Given { span, .. } | Taken::Unreadable { span } => *span,
+                _ => None,
             };
             SeatStance {
-                seat: seat.to_string(),
+                seat: reply.seat.to_string(),
                 verdict,
                 source: Source::Answer,
                 declared: None,
                 position: None,
-                evidence: f.as_ref().map(|f| Evidence::of(text, f.span)),
-                answer: f.as_ref().and_then(|f| f.normal.clone()),
+                evidence: span.map(|s| Evidence::of(reply.text, s)),
+                answer: t.answer().map(str::to_string),
+                not_counted: None,
             }
         })
         .collect()
@@ -341,7 +410,8 @@ mod tests {
     use super::*;
 
     fn check(replies: &[(&str, &str)], mode: ConsensusMode, rule: Rule) -> ConsensusCheck {
-        evaluate(1, replies, Some("d"), mode, rule, &answer::Rules::new(None, vec![]))
+        let replies: Vec<Reply> = replies.iter().map(|&(seat, text)| Reply { seat, text, cut: false }).collect();
+        evaluate(1, &replies, Some("d"), mode, rule, &answer::Rules::new(None, vec![]))
     }
 
     #[test]
@@ -362,6 +432,34 @@ mod tests {
             !check(&[("a", "I agree with Speaker 2 that cost matters."), ("b", "Hmm.")], Read, Rule::AllButOne).reached
         );
         assert!(!check(&[], Read, Rule::AllButOne).reached);
+    }
+
+    #[test]
+    fn a_concession_whose_own_answer_differs_is_no_consensus() {
+        let rules =
+            answer::Rules::new(Some(&answer::AnswerSpec { kind: Some(answer::Kind::Number), choices: vec![] }), vec![]);
+        let replies = [
+            Reply { seat: "a", text: "I agree with the other agents.\nANSWER: 50", cut: false },
+            Reply {
+                seat: "b",
+                text: "This aligns with the accurate calculation provided by other agents.\nANSWER: 48",
+                cut: false,
+            },
+            Reply { seat: "c", text: "I agree with the others.\nANSWER: 50", cut: false },
+        ];
+        let c = evaluate(1, &replies, None, ConsensusMode::Read, Rule::AllButOne, &rules);
+        assert!(!c.reached, "{c:#?}");
+        assert!(c.conflicts.iter().any(|k| k.seats == ["a", "b"] && k.why.contains("48")), "{:#?}", c.conflicts);
+        // The same words with the same answer are consensus.
+        let replies = [
+            replies[0],
+            Reply {
+                text: "This aligns with the accurate calculation provided by other agents.\nANSWER: 50",
+                ..replies[1]
+            },
+            replies[2],
+        ];
+        assert!(evaluate(1, &replies, None, ConsensusMode::Read, Rule::AllButOne, &rules).reached);
     }
 
     #[test]

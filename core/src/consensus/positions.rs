@@ -115,6 +115,7 @@ mod tests {
             position: Some(position.into()),
             evidence: None,
             answer: None,
+            not_counted: None,
         }
     }
 

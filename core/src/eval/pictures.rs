@@ -5,7 +5,6 @@
 use std::fmt::Write;
 
 use super::report::{ArmScore, fixed, percent};
-use super::stats::wilson;
 use crate::picture::svg as s;
 
 /// One picture and the file name hosts write it to.
@@ -31,7 +30,7 @@ pub(crate) fn all(arms: &[ArmScore]) -> Vec<Picture> {
 }
 
 fn interval(a: &ArmScore) -> (f64, f64) {
-    wilson(a.count(|s| s.correct), a.items.len() as u64)
+    a.interval()
 }
 
 /// Accuracy per arm with its interval, as bars with whiskers.
@@ -45,6 +44,7 @@ fn accuracy(arms: &[ArmScore]) -> String {
         .map(|a| {
             let (lo, hi) = interval(a);
             let (k, n) = (a.count(|s| s.correct), a.items.len());
+            let n = if a.repeats() > 1 { format!("{n} samples") } else { n.to_string() };
             format!("{}: {k} of {n} right (95 % interval {} to {})", s::clip(a.name, 40), percent(lo), percent(hi))
         })
         .collect();
@@ -123,9 +123,10 @@ fn frame(out: &mut String, x_name: &str) {
 }
 
 /// Accuracy (with its interval) against what an item cost: US dollars when
-/// every arm's debates were priced, tokens otherwise.
+/// every call of every arm was priced, tokens otherwise.
 fn against_cost(arms: &[ArmScore]) -> String {
-    let priced: Option<Vec<f64>> = arms.iter().map(ArmScore::cost_per_item).collect();
+    // A cost that leaves out unpriced calls is not drawn as one: tokens instead.
+    let priced: Option<Vec<f64>> = arms.iter().map(|a| a.cost_per_item().filter(|_| !a.cost_partial())).collect();
     let (values, unit): (Vec<f64>, &str) = match priced {
         Some(micro) => (micro.iter().map(|m| m / 1e6).collect(), "cost per item (US dollars)"),
         None => (arms.iter().map(ArmScore::tokens_per_item).collect(), "tokens per item (not every arm was priced)"),
@@ -262,6 +263,11 @@ mod tests {
             answer: correct.then(|| "1".into()),
             correct,
             ran: true,
+            failed: false,
+            stale: false,
+            cut: 0,
+            any_right: correct,
+            cost_partial: false,
             rounds: by_round.len() as u32,
             calls: 3,
             tokens: 900,
@@ -272,13 +278,11 @@ mod tests {
 
     #[test]
     fn cost_is_in_dollars_only_when_every_arm_was_priced() {
-        let priced =
-            ArmScore { name: "a", items: vec![scored(true, Some(2_000), vec![]), scored(false, Some(4_000), vec![])] };
-        let unpriced = ArmScore { name: "b", items: vec![scored(true, None, vec![])] };
+        let priced = ArmScore::single("a", vec![scored(true, Some(2_000), vec![]), scored(false, Some(4_000), vec![])]);
+        let unpriced = ArmScore::single("b", vec![scored(true, None, vec![])]);
         let both = against_cost(&[priced, unpriced]);
         assert!(both.contains("tokens per item"), "{both}");
-        let priced =
-            ArmScore { name: "a", items: vec![scored(true, Some(2_000), vec![]), scored(false, Some(4_000), vec![])] };
+        let priced = ArmScore::single("a", vec![scored(true, Some(2_000), vec![]), scored(false, Some(4_000), vec![])]);
         let alone = against_cost(&[priced]);
         assert!(alone.contains("cost per item (US dollars)"), "{alone}");
         // Mean $0.003, at 50 % with its Wilson interval described.
@@ -287,13 +291,13 @@ mod tests {
 
     #[test]
     fn rounds_are_drawn_only_for_arms_that_debated() {
-        let single = ArmScore { name: "single", items: vec![scored(true, None, vec![true])] };
+        let single = ArmScore::single("single", vec![scored(true, None, vec![true])]);
         assert_eq!(all(&[single]).iter().map(|p| p.file).collect::<Vec<_>>(), ["accuracy.svg", "cost.svg"]);
-        let single = ArmScore { name: "single", items: vec![scored(true, None, vec![true])] };
-        let debate = ArmScore {
-            name: "<debate>",
-            items: vec![scored(true, None, vec![false, true]), scored(false, None, vec![true, false])],
-        };
+        let single = ArmScore::single("single", vec![scored(true, None, vec![true])]);
+        let debate = ArmScore::single(
+            "<debate>",
+            vec![scored(true, None, vec![false, true]), scored(false, None, vec![true, false])],
+        );
         let pictures = all(&[single, debate]);
         let rounds = &pictures.last().unwrap();
         assert_eq!(rounds.file, "rounds.svg");

@@ -4,21 +4,33 @@ use serde_json::Value;
 
 use super::Scoring;
 use super::dataset::Item;
-use crate::answer::Rules;
+use crate::answer::{Rules, Taken, Uncounted};
 
-/// What one arm made of one item.
+/// What one arm made of one sample of one item.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Scored {
     /// The arm's answer: the transcript's vote, normalised; `None` when no
     /// answer could be read or the vote tied (then the item is wrong, and counted as given no answer).
     pub answer: Option<String>,
     pub correct: bool,
-    /// Whether the debate ran (a results line with a transcript).
+    /// Whether the debate ran (a results line with a transcript, for this item's question).
     pub ran: bool,
+    /// A call failed (an outage, a refusal) or the debate could not run: an
+    /// arm's failure, counted apart from its wrong answers.
+    pub failed: bool,
+    /// The results line is for another question, choices or context than the
+    /// item's now: never scored.
+    pub stale: bool,
+    /// Seats whose last turn was cut at its token limit: no vote.
+    pub cut: u32,
+    /// Some counted seat's final answer was right (the oracle a vote can at best reach).
+    pub any_right: bool,
     pub rounds: u32,
     pub calls: u64,
     pub tokens: u64,
     pub cost_micro_usd: Option<u64>,
+    /// Some call's model had no price: `cost_micro_usd` counts only the priced ones.
+    pub cost_partial: bool,
     /// The plurality answer's correctness after each round (Du et al.'s figure).
     pub by_round: Vec<bool>,
 }
@@ -28,14 +40,23 @@ pub(crate) struct Scored {
 pub(crate) fn score(item: &Item, line: Option<&Value>, scoring: Scoring) -> Scored {
     // Every item a report holds was read by `dataset::read`, which refuses one without a checker.
     let Ok(check) = item.checker() else { return Scored::never_ran() };
-    let Some(transcript) = line.and_then(|l| l.get("transcript")).filter(|t| t.is_object()) else {
-        return Scored::never_ran();
+    let Some(line) = line else { return Scored::never_ran() };
+    let Some(transcript) = line.get("transcript").filter(|t| t.is_object()) else {
+        // An error line: the debate could not run.
+        return Scored { failed: line.get("error").is_some(), ..Scored::never_ran() };
     };
+    // The line must be this item's: the question as asked and its context.
+    let asked = transcript["question"].as_str().unwrap_or_default();
+    let context = transcript["context"].as_str();
+    if asked != item.prompt() || context != item.context.as_deref() {
+        return Scored { stale: true, ..Scored::never_ran() };
+    }
     // Read again from the turns, not taken from the recorded vote: a rescore
     // after a change to the reader reads every answer anew.
+    let timeline = Timeline::of(item, transcript);
     let (answer, by_round) = match scoring {
         Scoring::Vote => {
-            let pluralities = pluralities(item, transcript);
+            let pluralities = timeline.pluralities();
             let by_round = pluralities.iter().map(|p| check.accepts(p.as_deref())).collect();
             (pluralities.last().cloned().flatten(), by_round)
         }
@@ -44,78 +65,129 @@ pub(crate) fn score(item: &Item, line: Option<&Value>, scoring: Scoring) -> Scor
     let total = &transcript["usage"]["total"];
     let number = |v: &Value| v.as_u64().unwrap_or(0);
     let rounds = transcript.pointer("/outcome/rounds_run").and_then(Value::as_u64).unwrap_or(0) as u32;
+    let failures = transcript.pointer("/outcome/failures").and_then(Value::as_array).is_some_and(|f| !f.is_empty());
+    let judge_cut = scoring == Scoring::Judge && transcript["synthesis"]["cut"].as_bool().unwrap_or(false);
+    let latest = timeline.latest(u64::MAX);
     Scored {
         correct: check.accepts(answer.as_deref()),
         answer,
         ran: true,
+        failed: failures,
+        stale: false,
+        cut: latest.iter().filter(|(_, t)| *t == Taken::NotCounted(Uncounted::Cut)).count() as u32
+            + u32::from(judge_cut),
+        any_right: latest.iter().any(|(_, t)| check.accepts(t.answer())),
         rounds,
         calls: number(&total["calls"]),
         tokens: number(&total["prompt_tokens"]) + number(&total["completion_tokens"]),
         cost_micro_usd: total["cost_micro_usd"].as_u64(),
+        cost_partial: total["unpriced"].as_array().is_some_and(|u| !u.is_empty()),
         by_round,
     }
 }
 
 impl Scored {
-    fn never_ran() -> Scored {
+    pub(crate) fn never_ran() -> Scored {
         Scored {
             answer: None,
             correct: false,
             ran: false,
+            failed: false,
+            stale: false,
+            cut: 0,
+            any_right: false,
             rounds: 0,
             calls: 0,
             tokens: 0,
             cost_micro_usd: None,
+            cost_partial: false,
             by_round: Vec::new(),
         }
     }
+
+    /// Ran, and gave no answer that counts: none could be read, the vote tied, or every seat was cut.
+    pub(crate) fn no_answer(&self) -> bool {
+        self.ran && self.answer.is_none() && !self.failed
+    }
 }
 
-/// The answer line of the judge's synthesis, if there is one.
+/// The answer line of the judge's synthesis, if there is one; none from a synthesis cut at its limit.
 fn judge_answer(item: &Item, transcript: &Value) -> Option<String> {
     let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
-    rules.answer(transcript["synthesis"]["text"].as_str()?)
+    let cut = transcript["synthesis"]["cut"].as_bool().unwrap_or(false);
+    rules.take(transcript["synthesis"]["text"].as_str()?, cut).answer().map(str::to_string)
 }
 
-/// After each round r, the plurality of each seat's latest counted answer up
-/// to r (a challenger's turns are not counted; a latest turn that cannot be
-/// read is no answer): the answer, or `None` on a tie or when none is read.
-/// The last is the arm's answer, as the transcript's vote takes it.
-fn pluralities(item: &Item, transcript: &Value) -> Vec<Option<String>> {
-    let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
-    let turns = transcript["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
-    let counted: Vec<(u64, &str, &str)> = turns
-        .iter()
-        .filter(|t| !t["challenger"].as_bool().unwrap_or(false))
-        .filter(|t| !matches!(t["phase"].as_str(), Some("summary" | "synthesis" | "confirmation")))
-        .filter_map(|t| Some((t["round"].as_u64()?, t["speaker"].as_str()?, t["text"].as_str()?)))
-        .collect();
-    let last = counted.iter().map(|(r, _, _)| *r).max().unwrap_or(0);
-    let first = counted.iter().map(|(r, _, _)| *r).min().unwrap_or(0);
-    if counted.is_empty() {
-        return Vec::new();
+/// Every counted seat's turns and failed calls, in order: what each seat
+/// last said by any round.
+struct Timeline<'a> {
+    /// (round, seat, what the turn gives); a failed call gives nothing that counts.
+    events: Vec<(u64, &'a str, Taken)>,
+}
+
+impl<'a> Timeline<'a> {
+    fn of(item: &Item, transcript: &'a Value) -> Timeline<'a> {
+        let rules = Rules::new(Some(&item.answer_spec()), Vec::new());
+        let counted = |t: &Value| {
+            !t["challenger"].as_bool().unwrap_or(false)
+                && !matches!(t["phase"].as_str(), Some("summary" | "synthesis" | "confirmation"))
+        };
+        let turns = transcript["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
+        let mut events: Vec<(u64, &str, Taken)> = turns
+            .iter()
+            .filter(|t| counted(t))
+            .filter_map(|t| {
+                let taken = rules.take(t["text"].as_str()?, t["cut"].as_bool().unwrap_or(false));
+                Some((t["round"].as_u64()?, t["speaker"].as_str()?, taken))
+            })
+            .collect();
+        // A seat whose call failed has no reply to count in that round.
+        let failures = transcript.pointer("/outcome/failures").and_then(Value::as_array).map(Vec::as_slice);
+        for f in failures.unwrap_or_default().iter().filter(|f| counted(f)) {
+            let (Some(round), Some(seat)) = (f["round"].as_u64(), f["speaker"].as_str()) else { continue };
+            let why = if f["kind"] == "refused" { Uncounted::Refused } else { Uncounted::Failed };
+            let at = events.iter().position(|(r, _, _)| *r > round).unwrap_or(events.len());
+            events.insert(at, (round, seat, Taken::NotCounted(why)));
+        }
+        Timeline { events }
     }
-    (first..=last)
-        .map(|round| {
-            // Each seat's latest answer up to this round.
-            let mut latest: Vec<(&str, Option<String>)> = Vec::new();
-            for (_, seat, text) in counted.iter().filter(|(r, _, _)| *r <= round) {
-                let answer = rules.answer(text);
-                match latest.iter_mut().find(|(s, _)| s == seat) {
-                    Some(entry) => entry.1 = answer,
-                    None => latest.push((seat, answer)),
-                }
+
+    /// Each seat's latest turn up to `round`, in the order seats first spoke.
+    fn latest(&self, round: u64) -> Vec<(&'a str, Taken)> {
+        let mut latest: Vec<(&str, Taken)> = Vec::new();
+        for (_, seat, taken) in self.events.iter().filter(|(r, _, _)| *r <= round) {
+            match latest.iter_mut().find(|(s, _)| s == seat) {
+                Some(entry) => entry.1 = taken.clone(),
+                None => latest.push((seat, taken.clone())),
             }
-            let mut counts: Vec<(&str, usize)> = Vec::new();
-            for answer in latest.iter().filter_map(|(_, a)| a.as_deref()) {
-                match counts.iter_mut().find(|(a, _)| *a == answer) {
-                    Some(c) => c.1 += 1,
-                    None => counts.push((answer, 1)),
+        }
+        latest
+    }
+
+    /// After each round r, the plurality of each seat's latest counted answer
+    /// up to r (a challenger's turns are not counted; a latest turn that
+    /// cannot be read, was cut or failed is no answer): the answer, or `None`
+    /// on a tie or when none is read. The last is the arm's answer, as the
+    /// transcript's vote takes it.
+    fn pluralities(&self) -> Vec<Option<String>> {
+        let (Some(first), Some(last)) = (self.events.iter().map(|e| e.0).min(), self.events.iter().map(|e| e.0).max())
+        else {
+            return Vec::new();
+        };
+        (first..=last)
+            .map(|round| {
+                let latest = self.latest(round);
+                let mut counts: Vec<(&str, usize)> = Vec::new();
+                for answer in latest.iter().filter_map(|(_, t)| t.answer()) {
+                    match counts.iter_mut().find(|(a, _)| *a == answer) {
+                        Some(c) => c.1 += 1,
+                        None => counts.push((answer, 1)),
+                    }
                 }
-            }
-            let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
-            let leaders: Vec<&str> = counts.iter().filter(|(_, n)| *n == most).map(|(a, _)| *a).collect();
-            (leaders.len() == 1).then(|| leaders[0].to_string())
-        })
-        .collect()
+                let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
+                let leaders: Vec<&str> = counts.iter().filter(|(_, n)| *n == most).map(|(a, _)| *a).collect();
+                (leaders.len() == 1).then(|| leaders[0].to_string())
+            })
+            .collect()
+    }
 }

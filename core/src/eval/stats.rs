@@ -1,5 +1,8 @@
 //! The statistics an evaluation reports: a proportion's 95 % Wilson
-//! interval, and the exact McNemar test for two arms answering the same items.
+//! interval, standard errors clustered by item (for repeats), the paired
+//! difference of two arms with its interval, a seeded bootstrap where no
+//! closed form applies, and the exact McNemar test for two arms answering
+//! the same items once each.
 
 /// The two-sided 95 % normal quantile.
 const Z: f64 = 1.959_963_984_540_054;
@@ -39,6 +42,52 @@ pub fn mcnemar_exact(b: u64, c: u64) -> f64 {
     (2.0 * tail).min(1.0)
 }
 
+/// The mean of `means` (one per item) and its standard error clustered by
+/// item: √(Σ(mᵢ − m̄)² / (n(n − 1))). With one sample per item it is the
+/// usual standard error of a proportion (with n − 1); with repeats, samples
+/// of one item are not counted as independent. 0 for fewer than two items.
+pub fn clustered(means: &[f64]) -> (f64, f64) {
+    let n = means.len();
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    let mean = means.iter().sum::<f64>() / n as f64;
+    if n < 2 {
+        return (mean, 0.0);
+    }
+    let ss: f64 = means.iter().map(|m| (m - mean) * (m - mean)).sum();
+    (mean, (ss / (n as f64 * (n as f64 - 1.0))).sqrt())
+}
+
+/// `mean ± z·se`, the normal 95 % interval, kept inside `[lo, hi]`.
+pub fn normal(mean: f64, se: f64, lo: f64, hi: f64) -> (f64, f64) {
+    ((mean - Z * se).max(lo), (mean + Z * se).min(hi))
+}
+
+/// A 95 % percentile bootstrap interval of the mean of `values` (items
+/// resampled with replacement `draws` times), from a fixed seed: the same
+/// interval in every host, every time. For what has no closed form.
+pub fn bootstrap_mean(values: &[f64], draws: usize, seed: u64) -> (f64, f64) {
+    let n = values.len();
+    if n == 0 || draws == 0 {
+        return (0.0, 0.0);
+    }
+    let mut state = seed;
+    let mut next = move || {
+        // splitmix64
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut means: Vec<f64> =
+        (0..draws).map(|_| (0..n).map(|_| values[(next() % n as u64) as usize]).sum::<f64>() / n as f64).collect();
+    means.sort_by(f64::total_cmp);
+    let at = |q: f64| means[((q * draws as f64).floor() as usize).min(draws - 1)];
+    (at(0.025), at(0.975))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +109,29 @@ mod tests {
         let (lo, hi) = wilson(10, 10);
         assert!(close(lo, 0.7225, 5e-4) && close(hi, 1.0, 1e-12), "{lo}");
         assert_eq!(wilson(0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn clustered_errors_match_their_closed_form() {
+        // Means 1, 0, 0.5, 0.5: m̄ = 0.5, Σ = 0.25 + 0.25 = 0.5, se = √(0.5 / 12) = 0.204124.
+        let (m, se) = clustered(&[1.0, 0.0, 0.5, 0.5]);
+        assert!(close(m, 0.5, 1e-12) && close(se, 0.204_124_145, 1e-9), "{m} {se}");
+        // 0/1 outcomes, 3 of 4 right: √(0.75 / 12) = 0.25.
+        assert!(close(clustered(&[1.0, 1.0, 1.0, 0.0]).1, 0.25, 1e-12));
+        assert_eq!(clustered(&[1.0]), (1.0, 0.0));
+        let (lo, hi) = normal(0.9, 0.1, 0.0, 1.0);
+        assert!(close(lo, 0.704_003_6, 1e-6) && hi == 1.0, "{lo} {hi}");
+    }
+
+    #[test]
+    fn the_bootstrap_is_fixed_by_its_seed_and_brackets_the_mean() {
+        let values: Vec<f64> = (0..40).map(|i| if i % 4 == 0 { 1.0 } else { 0.0 }).collect();
+        let (lo, hi) = bootstrap_mean(&values, 2000, 7);
+        assert_eq!((lo, hi), bootstrap_mean(&values, 2000, 7));
+        // Mean 0.25, se √(0.25·0.75/40) = 0.0685: the interval is about 0.12 to 0.38.
+        assert!(lo < 0.25 && hi > 0.25 && (0.09..0.16).contains(&lo) && (0.34..0.41).contains(&hi), "{lo} {hi}");
+        // A constant has no spread.
+        assert_eq!(bootstrap_mean(&[0.5; 10], 100, 1), (0.5, 0.5));
     }
 
     #[test]

@@ -218,6 +218,7 @@ pub(crate) mod tests {
             position: None,
             evidence: None,
             answer: None,
+            not_counted: None,
         }
     }
 

@@ -256,9 +256,9 @@ impl RotatingChallenger {
 /// Read this round's replies from every seat but the challenger.
 fn check_round(debate: &Debate, round: u32, challenger: Option<usize>, mode: ConsensusMode) -> ConsensusCheck {
     // In panel order, whatever the speaking order was.
-    let replies: Vec<(&str, &str)> = (0..debate.spec.panel.len())
+    let replies: Vec<consensus::Reply> = (0..debate.spec.panel.len())
         .filter(|&i| Some(i) != challenger)
-        .filter_map(|i| debate.text(i, round, Phase::Deliberation).map(|t| (debate.seat(i).id.as_str(), t)))
+        .filter_map(|i| debate.reply(i, round, Phase::Deliberation))
         .collect();
     let excluded = challenger.map(|c| debate.seat(c).id.as_str());
     consensus::evaluate(round, &replies, excluded, mode, Rule::AllButOne, &debate.spec.answer_rules())

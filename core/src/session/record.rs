@@ -13,7 +13,7 @@ impl Session {
         let mut synthesis = None;
         let mut summaries = Vec::new();
         for record in &self.debate.records {
-            let Some(Answer::Text { text, usage, cut }) = &record.answer else { continue };
+            let Some(Answer::Text { text, usage, cut, model }) = &record.answer else { continue };
             if record.superseded {
                 continue;
             }
@@ -34,6 +34,7 @@ impl Session {
                     text: text.clone(),
                     usage: *usage,
                     cut: *cut,
+                    answered_by: model.clone(),
                 }),
                 (Seat::Judge, _) => {
                     let judge = spec.judge.as_ref().expect("judge calls need a judge");
@@ -43,6 +44,7 @@ impl Session {
                         text: text.clone(),
                         usage: *usage,
                         cut: *cut,
+                        answered_by: model.clone(),
                     });
                 }
             }

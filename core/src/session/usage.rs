@@ -31,7 +31,12 @@ impl Session {
                 Seat::Panel(i) => &spec.panel[i].model,
                 Seat::Judge => &spec.judge.as_ref().expect("a judge record has a judge").model,
             };
-            report.add(spec, self.seat_id(r.slot.seat), model, tokens);
+            // A chain's reply costs what the model that answered charges.
+            let answered = match &r.answer {
+                Some(Answer::Text { model: Some(m), .. }) => Some(m.as_str()),
+                _ => None,
+            };
+            report.add(spec, self.seat_id(r.slot.seat), model, answered, tokens);
         }
         report.finish()
     }

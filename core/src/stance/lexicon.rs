@@ -53,6 +53,12 @@ pub(crate) fn modal(w: &str) -> bool {
     is("would could might may should will shall can i'd we'd i'll we'll", w)
 }
 
+/// The future, which commits rather than supposes before an endorsement.
+pub(crate) const FUTURE: &str = "will shall i'll we'll";
+
+/// Verbs of endorsement: "I'll sign off", "we will back it".
+pub(crate) const ENDORSE: &str = "sign back approve endorse support accept";
+
 /// Words that present agreement as considered, not held.
 pub(crate) fn considered(w: &str) -> bool {
     is(
@@ -322,6 +328,9 @@ pub(crate) const AGREEMENT_WORDS: &str = "agree concur agreed support accept end
 
 /// After "but": no contrast ("but also").
 pub(crate) const BUT_NEXT_NO_CONTRAST: &str = "also for";
+
+/// After "but any": later changes, which limit nothing agreed now.
+pub(crate) const LATER_CHANGES: &str = "changes change amendments amendment edits revisions future later further";
 
 /// Before "but": no contrast ("all but").
 pub(crate) const BUT_PREV_NO_CONTRAST: &str = "all nothing anything";

@@ -10,8 +10,26 @@
 
 /// The reply with every attributed span blanked; same length, same newlines.
 pub(crate) fn mask(text: &str) -> String {
+    mask_with(text, None).0
+}
+
+/// [`mask`], but a fence never closed is a stray marker, not code: the words
+/// after it are the reply's own (a model that opens ``` and writes its
+/// conclusion after it). For answers, where a hidden conclusion reads as
+/// none; agreement stays with [`mask`], where unsure means not counted.
+pub(crate) fn mask_unclosed_fence_as_text(text: &str) -> String {
+    match mask_with(text, None) {
+        (out, None) => out,
+        (_, Some(opener)) => mask_with(text, Some(opener)).0,
+    }
+}
+
+/// The reply's lines with what is attributed blanked, and where a fence that
+/// is never closed opened. A fence opener at `stray` is read as text.
+fn mask_with(text: &str, stray: Option<usize>) -> (String, Option<usize>) {
     let mut out = String::with_capacity(text.len());
     let mut fence: Option<(char, usize)> = None;
+    let mut opened_at = 0;
     // After a bare label line or a label heading: the lines that follow are
     // that speaker's, until a heading or another label line.
     let mut attributed_block = false;
@@ -28,6 +46,7 @@ pub(crate) fn mask(text: &str) -> String {
             continue;
         }
         if indent <= 3 {
+            let at = out.len();
             for c in ['`', '~'] {
                 let n = run_of(trimmed, c);
                 if n >= 3 {
@@ -36,8 +55,20 @@ pub(crate) fn mask(text: &str) -> String {
             }
             if fence.is_some() {
                 blank(&mut out, line);
+                if stray == Some(at) {
+                    fence = None;
+                } else {
+                    opened_at = at;
+                }
                 continue;
             }
+        }
+        // A chat role's turn (`USER:`, `Human:`, `### Instruction:`) that the
+        // model wrote on: the rest is a turn it invented, not its own words.
+        if role_turn(trimmed) {
+            let rest = &text[out.len()..];
+            blank(&mut out, rest);
+            break;
         }
         // 2. Indented code (or anything indented like it), and tabs.
         if !trimmed.is_empty() && (indent >= 4 || body.starts_with('\t')) {
@@ -76,7 +107,16 @@ pub(crate) fn mask(text: &str) -> String {
         out.push_str(&mask_inline(line));
     }
     debug_assert_eq!(out.len(), text.len());
-    out
+    (out, fence.map(|_| opened_at))
+}
+
+/// A line that opens another chat role's turn: `USER:`, `Human:`, `### Instruction`.
+fn role_turn(line: &str) -> bool {
+    let bare = line.trim_start_matches(['#', ' ', '*']);
+    let name = bare.split([':', '：']).next().unwrap_or("").trim_matches(['*', ' ']);
+    let keyed = bare.len() > name.len();
+    (keyed && (name.eq_ignore_ascii_case("user") || name.eq_ignore_ascii_case("human")))
+        || (line.starts_with("###") && name.eq_ignore_ascii_case("instruction"))
 }
 
 enum LabelLine {
@@ -225,7 +265,9 @@ fn mask_reported_speech(line: String) -> String {
             || (word == "according" && lower[end..].trim_start().starts_with("to "))
             // "As Speaker 2 put it, …" reports; "Speaker 4 put it well" praises.
             || (word == "put" && lower[end..].trim_start().starts_with("it") && clause_starts_with_as(&lower[..i]));
-        if reporting && !first_person_subject(&lower[..i]) {
+        // "tempting to say we agree": an infinitive reports no one.
+        let infinitive = lower[..i].trim_end().ends_with(" to") || lower[..i].trim_end() == "to";
+        if reporting && !infinitive && !first_person_subject(&lower[..i]) {
             let rest = &lower[end..];
             let skip = rest.len() - rest.trim_start().len();
             let colon = rest.trim_start().starts_with(':');
@@ -251,10 +293,10 @@ fn mask_reported_speech(line: String) -> String {
     out
 }
 
-const REPORTING_VERBS: &str = "said says wrote writes argued argues claimed claims stated states noted notes \
-    suggested suggests asserted asserts insisted insists replied replies responded responds concluded concludes \
-    declared declares told tells mentioned mentions believes thinks feels maintains maintained contended contends \
-    announced announces";
+const REPORTING_VERBS: &str = "said says say wrote writes argued argues argue claimed claims claim stated states \
+    state noted notes suggested suggests suggest asserted asserts insisted insists replied replies responded responds \
+    concluded concludes conclude declared declares told tells mentioned mentions believes believe thinks think feels \
+    maintains maintained maintain contended contends announced announces";
 
 fn clause_starts_with_as(before: &str) -> bool {
     let clause = before.rsplit([',', '.', ';', ':', '!', '?', '\n']).next().unwrap_or(before);
@@ -268,7 +310,27 @@ fn first_person_subject(before: &str) -> bool {
         .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
         .rev()
         .find(|w| {
-            !w.is_empty() && !matches!(*w, "also" | "already" | "just" | "once" | "have" | "had" | "earlier" | "before")
+            !w.is_empty()
+                && !matches!(
+                    *w,
+                    "also"
+                        | "already"
+                        | "just"
+                        | "once"
+                        | "have"
+                        | "had"
+                        | "earlier"
+                        | "before"
+                        | "still"
+                        | "really"
+                        | "do"
+                        | "now"
+                        | "personally"
+                        | "strongly"
+                        | "genuinely"
+                        | "honestly"
+                        | "truly"
+                )
         })
         .is_some_and(|w| matches!(w, "i" | "we" | "i've" | "we've" | "i'd" | "we'd"))
 }

@@ -110,6 +110,13 @@ pub(crate) const ROWS: &[Row] = &[
     row("agents|others|both @be ~ @correct", Agree, QUALIFY | STATED),
     // "I confirm the others' solution", "I accept the other agents' answer".
     row("confirm|verify|accept|adopt|endorse|support|share ~ @theirs ~ @ans", Agree, FIRST | QUALIFY | STATED),
+    // Plain endorsements: "I back the pilot", "I'll sign off on the plan",
+    // "I APPROVE THIS PLAN", "I accept this deal", "I support the proposal".
+    row(
+        "back|endorse|approve|support|accept|sign ~ plan|proposal|pilot|deal|split|approach|offer|terms|this|that|it",
+        Agree,
+        FIRST | QUALIFY | STATED,
+    ),
     // "I arrive at the same answer as the other agents".
     row("arrive|arrived|get|got|reach|reached|obtain|obtained|came ~ same @ans", Agree, FIRST | QUALIFY | STATED),
     // "My answer is the same as the other agents'", "Same answer as the others".
@@ -223,6 +230,17 @@ pub(crate) const ROWS: &[Row] = &[
     row("nowhere near each|agreement|consensus", Oppose, STATED),
     row("far from consensus|agreement|agreeing|each", Oppose, STATED),
     // ---- contrasts beyond the single words ---------------------------------------
+    // ---- a counter-proposal is not agreement, however politely it opens ------
+    // "I propose a slight adjustment", "I suggest we agree on <another deal>",
+    // "here is my counter-offer": the speaker puts forward a position of its own.
+    // A position of its own, wherever it stands in the reply: beside agreement
+    // it limits it; alone it is a different position.
+    row("propose|suggest|recommend|offer|counter|counterpropose", Oppose, FIRST | STATED),
+    row("my|our proposal|counter|counteroffer|counterproposal|offer|suggestion|alternative|amendment", Oppose, 0),
+    row("counter offer|proposal", Oppose, 0),
+    row("with ~ corrections|changes|adjustments|amendments|caveats|exceptions|modifications|tweaks", Contrast, 0),
+    row("slight|small|minor|one|two|some adjustment|change|modification|tweak|correction|amendment", Contrast, 0),
+    row("change|adjust|modify|tweak|amend one|a|two|some thing|things|part", Contrast, FIRST),
     row("that said", Contrast, 0),
     row("having said that", Contrast, 0),
     row("even so", Contrast, 0),

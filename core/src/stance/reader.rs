@@ -606,7 +606,10 @@ impl<'s> Clauses<'s> {
         {
             return Kind::Past;
         }
-        if before.iter().take(3).any(|b| lx::modal(b)) && !before.iter().take(3).any(|b| *b == "must") {
+        // "I'll sign off on the pilot": a future endorsement is a commitment, not a hypothesis.
+        let committed = |b: &&str| lx::is(lx::FUTURE, b) && lx::is(lx::ENDORSE, self.w(i));
+        if before.iter().take(3).any(|b| lx::modal(b) && !committed(b)) && !before.iter().take(3).any(|b| *b == "must")
+        {
             return Kind::Conditional;
         }
         // "It appears that both agents correctly followed…": a phrase from the
@@ -848,8 +851,12 @@ impl<'s> Clauses<'s> {
                 // "…ban phones during lessons but allow them at lunch": with no comma and a
                 // verb right after, "but" joins two parts of what is agreed to.
                 let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
+                // "…, but any changes should keep Pencil with me": a word on later
+                // changes limits nothing agreed now.
+                let later_changes = next == "any" && lx::is(lx::LATER_CHANGES, self.w(i + 2));
                 !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
                     && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
+                    && !later_changes
                     && !(0..i).any(|k| lx::NOT_ONLY.split(',').any(|p| self.phrase_at(k, p)))
                     && !joins_verbs
             }

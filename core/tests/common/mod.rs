@@ -82,7 +82,7 @@ pub fn drive(session: Session, answer: impl FnMut(&ModelRequest) -> Input) -> Ru
 }
 
 pub fn reply(r: &ModelRequest, text: impl Into<String>) -> Input {
-    Input::Reply { id: r.id, text: text.into(), usage: None, stop: None }
+    Input::Reply { id: r.id, text: text.into(), usage: None, stop: None, model: None }
 }
 
 /// The challenger announced for each deliberation round, in order.

@@ -33,7 +33,9 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     drop(bytes);
     // Read, and later scored, by the engine: the same reading as every host's.
     let mut engine = Runtime::load()?;
-    let wit::EvalDataset { mut items, skipped: problems } = engine.read_eval_dataset(&text)?;
+    let format = dataset_format(&args)?;
+    let wit::EvalDataset { mut items, skipped: problems, canonical } =
+        engine.read_eval_dataset_as(&text, &format)?.map_err(|e| bad(format!("{}: {e}", args.dataset.display())))?;
     for p in not_text.iter().chain(&problems) {
         safe_eprintln!("agon: {}: {p}", args.dataset.display());
     }
@@ -43,9 +45,9 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     if items.is_empty() {
         return Err(bad(format!("{}: no items", args.dataset.display())));
     }
-    // The dataset as scored: the whole file (as every host scores it), or with
-    // --limit the items kept, in order.
-    let scored_text: String = if args.limit.is_none() { text.clone() } else { limited(&text, &items) };
+    // The dataset as scored: every item read, in agon's own form (a CSV or an
+    // export as it was read), or with --limit the items kept, in order.
+    let scored_text: String = canonical.lines().take(items.len()).map(|l| format!("{l}\n")).collect();
     let arms: Vec<ArmPlan> = match &args.arms_file {
         Some(file) => eval_file::read(file).map_err(bad)?,
         None => {
@@ -66,21 +68,23 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     };
     std::fs::create_dir_all(&args.output).with_context(|| format!("creating {}", args.output.display()))?;
 
-    let mut failed = false;
+    let (mut failed, mut failed_any) = (false, false);
     if !args.rescore {
         let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
         config.apply_to_request(&mut base, given).map_err(bad)?;
         // --max-cost bounds the evaluation as a whole, not each debate.
         let cap = base.max_cost.take();
         let mut batch_items = Vec::new();
-        for i in &items {
-            let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
-            batch_items.push(agon_cli::batch::Item {
-                id: i.id.clone(),
-                question: i.question.clone(),
-                context: i.context.clone(),
-                answer: Some(answer),
-            });
+        for k in 1..=args.repeats as u32 {
+            for i in &items {
+                let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
+                batch_items.push(agon_cli::batch::Item {
+                    id: sample_id(&i.id, k),
+                    question: i.question.clone(),
+                    context: i.context.clone(),
+                    answer: Some(answer),
+                });
+            }
         }
         let vote_document: serde_json::Value =
             serde_json::from_str(&engine.eval_vote_document()?).context("the engine's vote document")?;
@@ -89,9 +93,12 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
             let request = arm_request(arm, &base, args.votes, &vote_document)?;
             let output = arm.results_in(&args.output);
             agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
+            let (bound, spec) = worst_case(&request, &batch_items, config)?;
+            // Results are kept only for the settings and the items that asked them.
+            let settings = engine.eval_settings_line(&spec)?.map_err(|e| bad(format!("arm {}: {e}", arm.name)))?;
+            keep_matching(&arm.name, &output, &settings, &batch_items)?;
             let done = agon_cli::batch::finished_ids(&output, false)?;
             let todo = batch_items.iter().filter(|i| !done.contains(&i.id)).count() as u64;
-            let bound = worst_case(&request, &batch_items, config)?;
             plans.push((arm, request, output, todo, bound));
         }
         super::batch::on_ctrl_c(&args.output);
@@ -134,8 +141,10 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
         .collect();
     let name =
         args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
-    let report = engine.score_eval(&name, &scored_text, &arm_list)?;
+    let options = serde_json::json!({"by": args.by}).to_string();
+    let report = engine.score_eval_with(&name, &scored_text, &arm_list, &options)?.map_err(bad)?;
     write(&args.output.join("report.md"), &report.markdown)?;
+    write(&args.output.join("report.json"), &report.json)?;
     write(&args.output.join("items.jsonl"), &report.items)?;
     for picture in &report.pictures {
         // The engine names its pictures; nothing else lands outside the folder.
@@ -143,6 +152,19 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
         write(&args.output.join(file), &picture.svg)?;
     }
     safe_eprintln!("agon: report in {}", args.output.join("report.md").display());
+    // Failures are the arm's outage, not its answers: said apart, and an exit
+    // that is not 0 unless asked.
+    let summary: serde_json::Value = serde_json::from_str(&report.json).context("the engine's report.json")?;
+    for arm in summary["arms"].as_array().into_iter().flatten() {
+        let failed = arm["failed"].as_u64().unwrap_or(0);
+        if failed > 0 {
+            failed_any = true;
+            safe_eprintln!(
+                "agon: arm {}: {failed} debate(s) with a failed call (scored apart from wrong answers); run again to ask them again",
+                arm["name"].as_str().unwrap_or("?")
+            );
+        }
+    }
     let mut spent = agon_cli::runner::cost::Spent { cost_micro_usd: Some(0), ..Default::default() };
     for arm in &arms {
         if let Ok(s) = agon_cli::runner::cost::spent_in_results(&arm.results_in(&args.output)) {
@@ -150,7 +172,160 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
         }
     }
     safe_eprintln!("{} (every arm's debates)", agon_cli::runner::cost::spent(&spent));
-    Ok(if failed { exit::DEGRADED } else { exit::OK })
+    Ok(if (failed || failed_any) && !args.allow_failures { exit::DEGRADED } else { exit::OK })
+}
+
+/// The dataset's format for the engine: CSV (by flag or by the file's
+/// extension), agon's fields renamed, a kind for every line without one.
+fn dataset_format(args: &EvalArgs) -> Result<String> {
+    let csv = args.csv || args.dataset.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let mut fields = serde_json::Map::new();
+    for f in &args.fields {
+        let (ours, theirs) =
+            f.split_once('=').ok_or_else(|| bad(format!("--field {f}: give FIELD=NAME, e.g. question=problem")))?;
+        fields.insert(ours.trim().to_string(), serde_json::Value::from(theirs.trim()));
+    }
+    let mut format = serde_json::json!({"csv": csv, "fields": fields});
+    if let Some(kind) = &args.kind {
+        if !["number", "choice", "yes-no", "exact", "regex"].contains(&kind.as_str()) {
+            return Err(bad(format!("--kind {kind}: give number, choice, yes-no, exact or regex")));
+        }
+        format["kind"] = serde_json::Value::from(kind.as_str());
+    }
+    Ok(format.to_string())
+}
+
+/// The results id of sample `k` of item `id`, as the engine reads it back.
+fn sample_id(id: &str, k: u32) -> String {
+    if k <= 1 { id.to_string() } else { format!("{id}~{k}") }
+}
+
+/// Keep in an arm's results file only what its settings and items now ask:
+/// a file written under other settings is set aside whole (and its debates
+/// asked again); a line for another question under the same id, or a debate
+/// with a failed call, is moved aside and asked again. Nothing is deleted.
+/// A file without recorded settings is refused: its answers cannot be tied
+/// to what asked them.
+fn keep_matching(arm: &str, output: &Path, settings: &str, items: &[agon_cli::batch::Item]) -> Result<()> {
+    let text = match std::fs::read_to_string(output) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", output.display()))),
+    };
+    let wanted: serde_json::Value = serde_json::from_str(settings).context("the engine's settings line")?;
+    let first = text.lines().next().and_then(|l| serde_json::from_str::<serde_json::Value>(l).ok());
+    let recorded = first.as_ref().and_then(|v| v.get("eval_settings"));
+    let has_results = text.lines().any(|l| l.contains("\"id\""));
+    match recorded {
+        None if !has_results => {
+            // A new file (or one with nothing of value): it opens with the settings.
+            std::fs::write(output, format!("{settings}\n")).with_context(|| format!("writing {}", output.display()))?;
+            return Ok(());
+        }
+        None => {
+            return Err(bad(format!(
+                "{} holds results with no recorded settings, so they cannot be tied to what asked them: \
+                 move it away to ask again, or score it as it is with --rescore",
+                output.display()
+            )));
+        }
+        Some(old) if old["key"] != wanted["eval_settings"]["key"] => {
+            let changed = changed_settings(old, &wanted["eval_settings"]);
+            let aside = aside_path(
+                output,
+                &format!("settings-{}", old["key"].as_str().unwrap_or("?").get(..12).unwrap_or("?")),
+            );
+            std::fs::rename(output, &aside).with_context(|| format!("setting {} aside", output.display()))?;
+            std::fs::write(output, format!("{settings}\n")).with_context(|| format!("writing {}", output.display()))?;
+            safe_eprintln!(
+                "agon: arm {arm}: its settings changed ({changed}): the results asked before are kept in {}, and every item is asked again",
+                aside.display()
+            );
+            return Ok(());
+        }
+        Some(_) => {}
+    }
+    // The same settings: drop only the lines for other questions, and failed debates.
+    let by_id: std::collections::BTreeMap<&str, &agon_cli::batch::Item> =
+        items.iter().map(|i| (i.id.as_str(), i)).collect();
+    let (mut kept, mut stale, mut failed) = (String::new(), String::new(), String::new());
+    for line in text.lines() {
+        let value = serde_json::from_str::<serde_json::Value>(line).ok();
+        let transcript = value.as_ref().map(|v| &v["transcript"]).filter(|t| t.is_object());
+        let id = value.as_ref().and_then(|v| v["id"].as_str());
+        let item = id.and_then(|id| by_id.get(id));
+        match (transcript, item) {
+            (Some(t), Some(item))
+                if t["question"].as_str() != Some(item.question.as_str())
+                    || t["context"].as_str() != item.context.as_deref() =>
+            {
+                stale.push_str(line);
+                stale.push('\n');
+            }
+            (Some(t), Some(_))
+                if t.pointer("/outcome/failures").and_then(|f| f.as_array()).is_some_and(|f| !f.is_empty()) =>
+            {
+                failed.push_str(line);
+                failed.push('\n');
+            }
+            _ => {
+                kept.push_str(line);
+                kept.push('\n');
+            }
+        }
+    }
+    for (lines, what, why) in
+        [(&stale, "stale", "asked another question under the same id"), (&failed, "failed", "had a failed call")]
+    {
+        if lines.is_empty() {
+            continue;
+        }
+        let aside = aside_path(output, what);
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&aside)
+            .with_context(|| format!("opening {}", aside.display()))?;
+        std::io::Write::write_all(&mut f, lines.as_bytes()).with_context(|| format!("writing {}", aside.display()))?;
+        safe_eprintln!(
+            "agon: arm {arm}: {} result(s) {why}: moved to {} and asked again",
+            lines.lines().count(),
+            aside.display()
+        );
+    }
+    if !stale.is_empty() || !failed.is_empty() {
+        let tmp = output.with_extension(format!("jsonl.tmp{}", std::process::id()));
+        std::fs::write(&tmp, kept).with_context(|| format!("writing {}", tmp.display()))?;
+        std::fs::rename(&tmp, output).with_context(|| format!("replacing {}", output.display()))?;
+    }
+    Ok(())
+}
+
+/// `ARM.jsonl` → `ARM.WHAT.jsonl` beside it.
+fn aside_path(output: &Path, what: &str) -> PathBuf {
+    output.with_extension(format!("{what}.jsonl"))
+}
+
+/// What differs between two settings, in a few words: the engine and the spec's changed fields.
+fn changed_settings(old: &serde_json::Value, new: &serde_json::Value) -> String {
+    let mut changed = Vec::new();
+    if old["engine"] != new["engine"] {
+        changed.push(format!(
+            "engine {} → {}",
+            old["engine"].as_str().unwrap_or("?"),
+            new["engine"].as_str().unwrap_or("?")
+        ));
+    }
+    let (a, b) = (&old["spec"], &new["spec"]);
+    let mut keys: Vec<&String> = a.as_object().into_iter().chain(b.as_object()).flat_map(|o| o.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for k in keys {
+        if a.get(k) != b.get(k) {
+            changed.push(k.clone());
+        }
+    }
+    if changed.is_empty() { "the settings key".to_string() } else { changed.join(", ") }
 }
 
 /// The request an arm runs: the flags' panel and settings, with the arm's
@@ -212,8 +387,12 @@ fn arm_request(
 }
 
 /// One debate of `request` at worst, asked the dataset's longest question:
-/// a bound for every item.
-fn worst_case(request: &DebateRequest, items: &[agon_cli::batch::Item], config: &Config) -> Result<wit::CostEstimate> {
+/// a bound for every item; and the spec it makes (its settings, whatever the item).
+fn worst_case(
+    request: &DebateRequest,
+    items: &[agon_cli::batch::Item],
+    config: &Config,
+) -> Result<(wit::CostEstimate, String)> {
     let longest = items
         .iter()
         .max_by_key(|i| i.question.len() + i.context.as_ref().map_or(0, String::len))
@@ -225,7 +404,8 @@ fn worst_case(request: &DebateRequest, items: &[agon_cli::batch::Item], config: 
         longest.answer.clone().map(serde_json::from_value).transpose().map_err(|e| bad(format!("answer: {e}")))?;
     let mut runtime = Runtime::load()?;
     let env = Environment::new(config);
-    Ok(runner::prepare(&request, &mut runtime, config, &env, History::Alone, &|_| Ok(()))?.bound)
+    let prepared = runner::prepare(&request, &mut runtime, config, &env, History::Alone, &|_| Ok(()))?;
+    Ok((prepared.bound, prepared.spec))
 }
 
 /// The evaluation's worst case, arm by arm, before any call; above `cap`
@@ -281,17 +461,4 @@ fn print_worst_case(arms: &[(&str, u64, &wit::CostEstimate)], cap: Option<f64>) 
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
-}
-
-/// The lines of `text` that hold one of `items` (what `--limit` kept), in order.
-fn limited(text: &str, items: &[wit::EvalItem]) -> String {
-    let kept: std::collections::BTreeSet<&str> = items.iter().map(|i| i.id.as_str()).collect();
-    text.lines()
-        .filter(|l| {
-            let value = serde_json::from_str::<serde_json::Value>(l).ok();
-            let id = value.and_then(|v| v.get("id").and_then(|i| i.as_str().map(str::to_string)));
-            id.is_some_and(|id| kept.contains(id.as_str()))
-        })
-        .map(|l| format!("{l}\n"))
-        .collect()
 }

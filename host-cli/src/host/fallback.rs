@@ -70,9 +70,11 @@ pub fn call_seat(
             (result, streamed)
         };
         match retry::with_retries(env.retry, options.timeout, &mut wait, &mut attempt) {
-            Ok(done) => {
+            Ok(mut done) => {
                 if i > 0 {
                     (note.borrow_mut())(format!("answered by {} after {}", model.reference(), failures.join("; ")));
+                    // The transcript names it, and its price is the reply's.
+                    done.model = Some(model.reference());
                 }
                 return Ok(done);
             }

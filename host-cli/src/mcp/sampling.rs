@@ -159,7 +159,7 @@ pub(super) fn completion(result: CreateMessageResult, max_reply: usize) -> Resul
         Some(_) => Some(wit::StopReason::Other),
         None => None,
     };
-    Ok(Completion { text, usage: None, stop })
+    Ok(Completion { text, usage: None, stop, model: None })
 }
 
 /// The code the MCP specification gives a sampling request its user rejected.

@@ -48,12 +48,14 @@ pub struct Completion {
     pub usage: Option<wit::Usage>,
     /// Why the model stopped, when the provider said (a cut reply: `token-limit`).
     pub stop: Option<wit::StopReason>,
+    /// The fallback chain's model that answered, when not its first.
+    pub model: Option<String>,
 }
 
 impl Completion {
     /// Text and nothing else known: a program's or a person's answer.
     pub fn text(text: String) -> Completion {
-        Completion { text, usage: None, stop: None }
+        Completion { text, usage: None, stop: None, model: None }
     }
 }
 

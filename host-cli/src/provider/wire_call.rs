@@ -75,7 +75,12 @@ pub(super) fn complete(
     if !options.stream {
         on_text(&done.text);
     }
-    Ok(Completion { text: done.text, usage: done.usage.map(convert::usage), stop: done.stop.map(convert::stop) })
+    Ok(Completion {
+        text: done.text,
+        usage: done.usage.map(convert::usage),
+        stop: done.stop.map(convert::stop),
+        model: None,
+    })
 }
 
 /// Which API an endpoint speaks for a model. OpenAI's own conventions

@@ -330,6 +330,7 @@ def _wit_input(input: Variant) -> Variant:
     value["usage"] = wit_usage(value.get("usage"))
     if input.tag == "reply":
         value.setdefault("stop", None)
+        value.setdefault("model", None)
     return Variant(input.tag, value)
 
 

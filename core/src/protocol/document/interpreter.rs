@@ -225,9 +225,9 @@ impl Interpreter {
             Stop::Rounds => self.end_round(debate, round, None, None, notes),
             Stop::Consensus(c) => {
                 let adversary = if c.exclude_adversary { self.adversary(debate, round) } else { None };
-                let replies: Vec<(&str, &str)> = (0..debate.spec.panel.len())
+                let replies: Vec<consensus::Reply> = (0..debate.spec.panel.len())
                     .filter(|&s| Some(s) != adversary)
-                    .filter_map(|s| debate.text(s, round, c.phase).map(|t| (debate.seat(s).id.as_str(), t)))
+                    .filter_map(|s| debate.reply(s, round, c.phase))
                     .collect();
                 let rule = match c.rule {
                     super::stopping::Rule::All => Rule::All,
