@@ -78,7 +78,7 @@ fn run(spec: DebateSpec, marked: bool) -> Run {
                 cache_write_tokens: Some(billed.cache_write as u32),
                 ..Usage::new(billed.prompt_tokens as u32, agon_core::estimate_tokens(&text))
             };
-            session.handle(Input::Reply { id: r.id, text, usage: Some(usage), stop: None }).unwrap();
+            session.handle(Input::Reply { id: r.id, text, usage: Some(usage), stop: None, model: None }).unwrap();
         }
     }
 }
