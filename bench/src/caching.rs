@@ -5,9 +5,13 @@
 //! that protocol's shape allows, and what that does to the bill at list
 //! prices. Every call is answered with ~1,500 characters (a structured reply
 //! where the protocol parses one), and the emulator's counts are fed back as
-//! the reply's usage, so the costs are the engine's own.
+//! the reply's usage, so the costs are the engine's own. Beside it, the
+//! same requests as agon-wire words them for Anthropic, billed by testkit's
+//! emulation of Anthropic's cache (reads only where a breakpoint's prefix
+//! was written before, at a block boundary within 20 blocks).
 
 use agon_core::{DebateSpec, Input, ModelRequest, Output, Phase, Session, Usage, Usd};
+use agon_testkit::anthropic_cache::{AnthropicCache, Billed};
 use agon_testkit::prefix_cache::{PrefixCache, Served, prompt_text};
 
 /// The model every seat runs on in the shared-model case, and its list price
@@ -42,6 +46,8 @@ struct Measured {
     /// line of a prompt already sent to that model (the protocol's shape,
     /// whatever the layout).
     best: u64,
+    /// The same requests sent to Anthropic, with agon's `cache_control` marks.
+    anthropic: Billed,
     cost_cached: Usd,
     cost_uncached: Usd,
 }
@@ -50,6 +56,7 @@ fn measure(spec: DebateSpec) -> Measured {
     let run = |cache_counts: bool| {
         let mut session = Session::new(spec.clone()).unwrap();
         let mut cache = PrefixCache::new();
+        let mut anthropic = AnthropicCache::new();
         let mut lines_seen: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> = Default::default();
         let (mut calls, mut best) = (0, 0u64);
         loop {
@@ -62,7 +69,7 @@ fn measure(spec: DebateSpec) -> Measured {
                     Output::Done(_) => {
                         let t = session.transcript();
                         let cost = t.usage.total.cost_micro_usd.unwrap_or_default();
-                        return (calls, cache.total(), best, cost);
+                        return (calls, cache.total(), best, anthropic.total(), cost);
                     }
                 }
             }
@@ -77,6 +84,15 @@ fn measure(spec: DebateSpec) -> Measured {
                     / 4;
                 seen.extend(text.split_inclusive('\n').map(str::to_string));
                 let served = cache.serve(&r.model, &text);
+                let call = agon_wire::Call {
+                    api: agon_wire::Api::Anthropic,
+                    reference: &r.model,
+                    model: &r.model,
+                    stream: false,
+                    server: None,
+                };
+                let body: serde_json::Value = serde_json::from_str(&agon_wire::request(&call, r).body).unwrap();
+                anthropic.serve(&body);
                 let answer = reply(r);
                 let usage = Usage {
                     cached_tokens: Some(if cache_counts { served.cached_tokens as u32 } else { 0 }),
@@ -89,9 +105,9 @@ fn measure(spec: DebateSpec) -> Measured {
             }
         }
     };
-    let (calls, served, best, cost_cached) = run(true);
-    let (_, _, _, cost_uncached) = run(false);
-    Measured { calls, served, best, cost_cached, cost_uncached }
+    let (calls, served, best, anthropic, cost_cached) = run(true);
+    let (_, _, _, _, cost_uncached) = run(false);
+    Measured { calls, served, best, anthropic, cost_cached, cost_uncached }
 }
 
 fn prompt(r: &ModelRequest) -> String {
@@ -175,10 +191,13 @@ a prompt is served from the cache up to the longest prefix it shares with an ear
 at least 1,024 tokens, in steps of 128 (tokens as characters / 4). *Best* is what that protocol's shape allows: \
 every line of a prompt already sent to that model, with no minimum and no steps. Cost at `{MODEL}`'s list price \
 ($2.50 per million prompt tokens, $1.25 cached, $10 output), every seat and the judge on it, from the engine's \
-own usage report with the emulator's counts fed back as each reply's usage. Produced by \
+own usage report with the emulator's counts fed back as each reply's usage. *Anthropic-style* is the share \
+of the same requests, as agon-wire words them for Anthropic (a text block per turn, `cache_control` on at most \
+four), that testkit's emulation of Anthropic's cache reads: only a prefix an earlier request wrote at a \
+breakpoint, read at a block boundary at most 20 blocks before one, 1,024 tokens at least. Produced by \
 `cargo run -p agon-bench -- --caching-only`.\n\n\
-| protocol | calls | prompt tokens | served, one model | best, one model | served, a model per seat | best, a model per seat | cost without caching | cost with caching |\n\
-|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+| protocol | calls | prompt tokens | served, one model | best, one model | Anthropic-style, one model | served, a model per seat | best, a model per seat | Anthropic-style, a model per seat | cost without caching | cost with caching |\n\
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     );
     let pct = |n: u64, d: u64| if d == 0 { "—".to_string() } else { format!("{:.0} %", 100.0 * n as f64 / d as f64) };
     for info in agon_core::protocols() {
@@ -188,14 +207,16 @@ own usage report with the emulator's counts fed back as each reply's usage. Prod
         }));
         let tokens = shared.served.prompt_tokens;
         out.push_str(&format!(
-            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            "| `{}` | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
             info.name,
             shared.calls,
             tokens,
             pct(shared.served.cached_tokens, tokens),
             pct(shared.best, tokens),
+            pct(shared.anthropic.cache_read, shared.anthropic.prompt_tokens),
             pct(own.served.cached_tokens, own.served.prompt_tokens),
             pct(own.best, own.served.prompt_tokens),
+            pct(own.anthropic.cache_read, own.anthropic.prompt_tokens),
             shared.cost_uncached.display(),
             shared.cost_cached.display(),
         ));

@@ -14,9 +14,9 @@ pub(crate) struct Rendered {
     pub messages: Vec<Message>,
     /// Earlier turns left out to fit the budget.
     pub omitted: usize,
-    /// Where the user message's stable head and its history end (byte
-    /// offsets): the prefixes a provider could serve again from its cache.
-    /// None when the prompt had to be shortened to fit.
+    /// Where the user message's stable head and each turn of its history end
+    /// (byte offsets): the prefixes a provider could serve again from its
+    /// cache. None when the prompt had to be shortened to fit.
     pub cache_marks: Vec<u32>,
 }
 
@@ -108,8 +108,8 @@ fn compose(
 }
 
 /// The messages, and where in the user message the text before the history
-/// and the history itself end: every prompt of the debate that shares them
-/// repeats the user message up to there.
+/// and each entry of the history end: every prompt of the debate that shares
+/// them repeats the user message up to there.
 fn compose_marked(
     prompt: &Prompt,
     summary: Option<(u32, &str)>,
@@ -133,8 +133,14 @@ fn compose_marked(
         } else if skipped > 0 {
             user.push_str(&format!("[{skipped} earlier turns omitted to fit the context budget]\n\n"));
         }
-        user.push_str(&prompt_kit::render(entries));
-        marks.push(user.len() as u32);
+        // The history's heading (and summary) belongs to the first entry's block.
+        let start = user.len();
+        let (history, ends) = prompt_kit::render_marked(entries);
+        user.push_str(&history);
+        if ends.is_empty() {
+            marks.push(user.len() as u32);
+        }
+        marks.extend(ends.iter().map(|end| (start + end) as u32));
     } else if !user.is_empty() && !prompt.after.is_empty() {
         user.push('\n');
     }

@@ -39,10 +39,12 @@ pub struct ModelRequest {
     pub traits: BTreeMap<String, ModelTraits>,
     /// Where a prefix worth caching ends, as byte offsets into the last
     /// message's content, ascending: the end of the stable head (the
-    /// question) and of the history. A provider that caches only what it is
-    /// asked to (Anthropic's `cache_control`) is asked to cache up to each;
-    /// the others cache prefixes on their own. Only turns carry them: the
-    /// judge's and summaries' prompts are not sent again.
+    /// question) and of each turn of the history. A provider that caches
+    /// only what it is asked to (Anthropic's `cache_control`, read only at a
+    /// block boundary) gets a block per mark and its breakpoints among them;
+    /// the others cache prefixes on their own. Turns carry them, and the
+    /// judge's prompt when it is laid out like the seats' (it reads what they
+    /// wrote); summaries' prompts are not sent again.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cache_marks: Vec<u32>,
 }

@@ -52,6 +52,9 @@ pub struct Session {
     outcome: Option<Outcome>,
     /// Set when another engine version wrote the journal this was rebuilt from.
     replay_note: Option<String>,
+    /// The prompt of the last turn released to each model: a judge on the
+    /// same model is laid out like it.
+    last_turn: BTreeMap<String, protocol::Prompt>,
 }
 
 impl Session {
@@ -72,6 +75,7 @@ impl Session {
             inputs: Vec::new(),
             outcome: None,
             replay_note: None,
+            last_turn: BTreeMap::new(),
         };
         let spec = &session.debate.spec;
         let started = EventKind::DebateStarted {
@@ -363,6 +367,25 @@ impl Session {
             Seat::Panel(i) => &spec.panel[i],
             Seat::Judge => spec.judge.as_ref().expect("validated plan"),
         };
+        // A judge whose model sits on the panel gets its prompt laid out as
+        // that model's last turn was, so that its cache serves all of it up
+        // to the judge's own part; another model's judge keeps its own,
+        // shorter prompt (nothing of the seats' is cached for it).
+        let mut shared_layout = slot.purpose == Purpose::Turn;
+        match slot.purpose {
+            Purpose::Turn => {
+                self.last_turn.insert(participant.model.clone(), call.prompt.clone());
+            }
+            Purpose::Judge => {
+                if let Some(prompt) =
+                    self.last_turn.get(&participant.model).and_then(|turn| protocol::judged_like(&call.prompt, turn))
+                {
+                    call.prompt = prompt;
+                    shared_layout = true;
+                }
+            }
+            Purpose::Summary | Purpose::Confirmation => {}
+        }
         let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
         let request = ModelRequest {
             id,
@@ -380,8 +403,9 @@ impl Session {
                 .filter_map(|m| spec.models.get(m).map(|t| (m.to_string(), *t)))
                 .collect(),
             // A one-off prompt marked for caching would only be written to a
-            // cache (Anthropic bills that above the input price), never read.
-            cache_marks: if slot.purpose == Purpose::Turn { rendered.cache_marks } else { Vec::new() },
+            // cache (Anthropic bills that above the input price), never read;
+            // the judge's, laid out like the seats', reads what they wrote.
+            cache_marks: if shared_layout { rendered.cache_marks } else { Vec::new() },
         };
         let started = match slot.purpose {
             Purpose::Judge => {

@@ -1,10 +1,13 @@
-//! The model catalog this binary carries: a pinned, trimmed snapshot of
-//! models.dev (`catalog/models.json`, refreshed by
-//! `scripts/refresh-catalog.py`), with agon.toml's `[models]` and `[prices]`
-//! on top. The engine's builder looks models up in it (one rule for every
-//! host); this module only brings the data and the user's overrides.
+//! The model catalog this binary uses: the one `agon models --update`
+//! fetched from models.dev and kept in agon's data folder, else the pinned,
+//! trimmed snapshot it carries (`catalog/models.json`, refreshed by
+//! `scripts/refresh-catalog.py`), the offline fallback; with agon.toml's
+//! `[models]` and `[prices]` on top. The engine's builder looks models up in
+//! it (one rule for every host); this module only brings the data and the
+//! user's overrides, and fetches a newer catalog when asked.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use agon_core::{Catalog, CatalogEntry, CatalogPrice};
@@ -16,10 +19,71 @@ use crate::engine::wit;
 /// packed crate carries its own copy).
 pub const JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/models.json"));
 
-/// The snapshot, parsed once.
+/// Where models.dev publishes its catalog.
+pub const MODELS_DEV_URL: &str = "https://models.dev/api.json";
+
+/// The catalog in use, where it came from, and what went wrong reading a kept one.
+#[derive(Debug)]
+pub struct InUse {
+    pub catalog: Catalog,
+    /// Its JSON (the council reads fields the engine does not).
+    pub json: String,
+    /// The file it was read from; `None`: the shipped snapshot.
+    pub file: Option<PathBuf>,
+    /// A kept catalog that could not be read, and why (the snapshot is used).
+    pub unreadable: Option<String>,
+}
+
+/// Where `agon models --update` keeps the catalog it fetched: beside the
+/// sessions (`$AGON_DATA_DIR`, else `$XDG_DATA_HOME/agon`, else `~/.local/share/agon`).
+pub fn store_path() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("AGON_DATA_DIR")
+        .map(|d| d.join("catalog.json"))
+        .or_else(|| var("XDG_DATA_HOME").map(|d| d.join("agon").join("catalog.json")))
+        .or_else(|| var("HOME").map(|h| h.join(".local/share/agon/catalog.json")))
+}
+
+/// The catalog in use, read once.
+pub fn in_use() -> &'static InUse {
+    static IN_USE: OnceLock<InUse> = OnceLock::new();
+    IN_USE.get_or_init(|| {
+        let snapshot = || Catalog::from_json(JSON).expect("the shipped catalog is valid (a test reads it)");
+        let Some(path) = store_path().filter(|p| p.is_file()) else {
+            return InUse { catalog: snapshot(), json: JSON.to_string(), file: None, unreadable: None };
+        };
+        let read = std::fs::read_to_string(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| Catalog::from_json(&text).map(|c| (c, text)).map_err(|e| e.to_string()));
+        match read {
+            Ok((catalog, json)) => InUse { catalog, json, file: Some(path), unreadable: None },
+            Err(why) => InUse {
+                catalog: snapshot(),
+                json: JSON.to_string(),
+                unreadable: Some(format!(
+                    "{} cannot be read ({why}): the shipped snapshot is used; `agon models --update` fetches it again",
+                    path.display()
+                )),
+                file: None,
+            },
+        }
+    })
+}
+
+/// The date of the snapshot this binary carries.
+pub fn shipped_date() -> String {
+    let v: serde_json::Value = serde_json::from_str(JSON).unwrap_or_default();
+    v["snapshot"].as_str().unwrap_or("?").to_string()
+}
+
+/// The catalog in use, parsed once.
 pub fn catalog() -> &'static Catalog {
-    static CATALOG: OnceLock<Catalog> = OnceLock::new();
-    CATALOG.get_or_init(|| Catalog::from_json(JSON).expect("the shipped catalog is valid (a test reads it)"))
+    &in_use().catalog
+}
+
+/// The catalog in use, as JSON.
+pub fn json() -> &'static str {
+    &in_use().json
 }
 
 /// agon.toml's own facts: `[models."REF"]`, and `[prices."REF"]` as the price.

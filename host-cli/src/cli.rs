@@ -153,7 +153,7 @@ pub enum Command {
         #[arg(long)]
         show: bool,
     },
-    /// The models agon knows (a models.dev snapshot, with agon.toml's `[models]` and `[prices]`): whether
+    /// The models agon knows (models.dev's catalog, with agon.toml's `[models]` and `[prices]`): whether
     /// each reasons and takes a temperature, its context and output limits, its price.
     Models {
         /// Only the models whose reference contains this (e.g. `anthropic/` or `gpt-5`).
@@ -161,6 +161,11 @@ pub enum Command {
         /// One JSON object per line instead of a table.
         #[arg(long)]
         json: bool,
+        /// Fetch models.dev's newest catalog (https://models.dev/api.json, or AGON_MODELS_URL), check
+        /// it and keep it in agon's data folder for every later run; the shipped snapshot stays the
+        /// fallback.
+        #[arg(long)]
+        update: bool,
     },
     /// Write the embedded agon:debate WebAssembly component to a file.
     Component {
@@ -297,6 +302,10 @@ pub struct PoolArgs {
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
+    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
+    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
+    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_retry_wait: Option<u64>,
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
@@ -402,6 +411,10 @@ pub struct McpArgs {
     /// Tries again after a failed call (429, 5xx, dropped connection).
     #[arg(long, default_value_t = 2)]
     pub retries: u32,
+    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
+    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_retry_wait: Option<u64>,
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
@@ -736,9 +749,14 @@ pub struct DriveArgs {
     /// Per-call timeout in seconds.
     #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection), with backoff and Retry-After.
+    /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
+    /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
     #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
+    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
+    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
+    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_retry_wait: Option<u64>,
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,

@@ -61,7 +61,7 @@ struct Candidate {
 fn models() -> &'static serde_json::Map<String, Value> {
     static MODELS: OnceLock<serde_json::Map<String, Value>> = OnceLock::new();
     MODELS.get_or_init(|| {
-        let v: Value = serde_json::from_str(crate::catalog::JSON).expect("the shipped catalog is valid");
+        let v: Value = serde_json::from_str(crate::catalog::json()).expect("the catalog in use was read once already");
         v["models"].as_object().cloned().unwrap_or_default()
     })
 }

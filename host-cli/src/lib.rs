@@ -5,6 +5,7 @@ pub mod adr;
 pub mod batch;
 pub mod bounded;
 pub mod catalog;
+pub mod catalog_update;
 pub mod cli;
 pub mod closed_pipe;
 pub mod compete_eval;

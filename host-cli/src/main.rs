@@ -48,7 +48,11 @@ fn main() -> ExitCode {
         Command::Config { show: _ } => {
             config().map(|c| agon_cli::safe_println!("{}", agon_cli::config::show(&c).trim_end())).map(|_| exit::OK)
         }
-        Command::Models { filter, json } => {
+        Command::Models { filter, json, update: true } if filter.is_none() && !json => commands::models::update(),
+        Command::Models { update: true, .. } => {
+            Err(agon_cli::bad("--update fetches the catalog and shows nothing: give it alone"))
+        }
+        Command::Models { filter, json, update: false } => {
             config().and_then(|c| commands::models::models(&c, filter.as_deref(), json))
         }
         Command::Mcp(args) => config().and_then(|c| mcp::serve(args, c)),

@@ -212,7 +212,7 @@ impl Summary {
 }
 
 /// `YYYYMMDD-HHMMSS` for a Unix time, in UTC (civil-from-days, Howard Hinnant's method).
-fn utc_stamp(secs: u64) -> String {
+pub(crate) fn utc_stamp(secs: u64) -> String {
     let days = (secs / 86_400) as i64;
     let rem = secs % 86_400;
     let z = days + 719_468;

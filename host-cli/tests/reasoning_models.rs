@@ -165,9 +165,14 @@ turned off in seconds.";
     assert!(judge.messages.to_string().contains("cut off at its token limit"), "{}", judge.messages);
 }
 
+/// A 429 whose `RetryInfo` asks for 48 s waits 48 s (the default ceiling is
+/// a minute); one that asks for 90 s is not waited for, and the failure says
+/// why and how to raise the ceiling; raised, it is waited for.
 #[test]
-fn a_gemini_retry_delay_in_the_error_body_is_waited_for_within_the_cap() {
-    for (asked, waited) in [(15, 15), (90, 30)] {
+fn a_gemini_retry_delay_in_the_error_body_is_waited_for_up_to_the_ceiling() {
+    for (asked, ceiling, waited) in
+        [(15, None, Some(15)), (48, None, Some(48)), (90, None, None), (90, Some(120), Some(90))]
+    {
         let flash = ModelScript {
             fault: Some(Fault::RateLimitedBody),
             fault_calls: Some(1),
@@ -179,7 +184,10 @@ fn a_gemini_retry_delay_in_the_error_body_is_waited_for_within_the_cap() {
             0,
         )
         .unwrap();
-        let toml = format!("[providers.gemini]\nbase_url = \"{}/v1beta\"\n", server.url());
+        let mut toml = format!("[providers.gemini]\nbase_url = \"{}/v1beta\"\n", server.url());
+        if let Some(seconds) = ceiling {
+            toml = format!("[defaults]\nmax_retry_wait = {seconds}\n{toml}");
+        }
         let env = Environment::new(&AgonConfig::parse(&toml, std::path::Path::new("agon.toml")).unwrap());
         let request = wit::ModelRequest {
             id: 1,
@@ -201,16 +209,89 @@ fn a_gemini_retry_delay_in_the_error_body_is_waited_for_within_the_cap() {
         let done = agon_cli::host::call_seat(
             &env,
             &request,
-            CallOptions::new(Duration::from_secs(10), true),
+            CallOptions::new(Duration::from_secs(180), true),
             &mut |_| {},
             &mut |n| notes.push(n),
             &mut |_| {},
             &mut |d| waits.push(d),
+        );
+        match waited {
+            Some(waited) => {
+                let done = done.unwrap();
+                assert!(done.text.starts_with("gemini-2.5-flash answer 2"), "the second call answered: {}", done.text);
+                assert_eq!(waits, [Duration::from_secs(waited)], "asked {asked} s");
+                assert!(notes.iter().any(|n| n.contains(&format!("waiting {waited} s"))), "{notes:?}");
+            }
+            None => {
+                let e = done.unwrap_err();
+                assert!(waits.is_empty(), "{waits:?}");
+                assert!(
+                    e.message.contains(
+                        "the provider asks to wait 90 s, longer than agon waits (60 s; raise it with --max-retry-wait"
+                    ),
+                    "{}",
+                    e.message
+                );
+                assert_eq!(server.stats().requests.len(), 1, "one attempt");
+            }
+        }
+    }
+}
+
+/// A provider that says not to try again (`x-should-retry: false`), and a
+/// quota spent for the day (Gemini) or for good (OpenAI), are asked once:
+/// the failure says why it was not retried, with the provider's own codes.
+#[test]
+fn what_the_provider_says_will_not_pass_is_not_retried() {
+    let cases = [
+        ("anthropic/claude-sonnet-4-5", "claude-sonnet-4-5", Fault::RateLimitedNoRetry, "(x-should-retry: false)"),
+        (
+            "gemini/gemini-2.5-flash",
+            "gemini-2.5-flash",
+            Fault::QuotaSpent,
+            "a daily quota is spent (GenerateRequestsPerDayPerProjectPerModel-FreeTier)",
+        ),
+        ("openai/gpt-4o", "gpt-4o", Fault::QuotaSpent, "(insufficient_quota)"),
+    ];
+    for (reference, model, fault, says) in cases {
+        let script = ModelScript { fault: Some(fault), ..script(&["Fine."]) };
+        let server =
+            TestServer::start(Config { models: BTreeMap::from([(model.into(), script)]), ..Config::default() }, 0)
+                .unwrap();
+        let toml = format!(
+            "[providers.openai]\nbase_url = \"{u}/v1\"\n[providers.anthropic]\nbase_url = \"{u}\"\n[providers.gemini]\nbase_url = \"{u}/v1beta\"\n",
+            u = server.url()
+        );
+        let env = Environment::new(&AgonConfig::parse(&toml, std::path::Path::new("agon.toml")).unwrap());
+        let request = wit::ModelRequest {
+            id: 1,
+            seat: "s".into(),
+            model: reference.into(),
+            purpose: wit::Purpose::Turn,
+            round: 1,
+            phase: wit::Phase::Opening,
+            messages: vec![wit::Message { role: wit::Role::User, content: "Hi".into() }],
+            max_tokens: 64,
+            temperature: 0.5,
+            expect: None,
+            reasoning: None,
+            traits: agon_cli::catalog::traits_of(reference),
+            cache_marks: Vec::new(),
+        };
+        let mut waits = Vec::new();
+        let e = agon_cli::host::call_seat(
+            &env,
+            &request,
+            CallOptions::new(Duration::from_secs(30), false),
+            &mut |_| {},
+            &mut |_| {},
+            &mut |_| {},
+            &mut |d| waits.push(d),
         )
-        .unwrap();
-        assert!(done.text.starts_with("gemini-2.5-flash answer 2"), "the second call answered: {}", done.text);
-        assert_eq!(waits, [Duration::from_secs(waited)], "asked {asked} s");
-        assert!(notes.iter().any(|n| n.contains(&format!("waiting {waited} s"))), "{notes:?}");
+        .unwrap_err();
+        assert_eq!((e.kind, waits.len()), (wit::FailureKind::RateLimited, 0), "{reference}: {}", e.message);
+        assert!(e.message.contains(says) && e.message.contains("not tried again"), "{reference}: {}", e.message);
+        assert_eq!(server.stats().requests.len(), 1, "{reference}: asked once");
     }
 }
 

@@ -24,7 +24,9 @@
 //! and answers `POST /api/show`. The rules and their sources are in
 //! `strict.rs` and STRICT.md.
 
+pub mod anthropic_cache;
 pub mod cases;
+pub mod file_server;
 mod http;
 pub mod prefix_cache;
 mod reply;
@@ -106,6 +108,12 @@ pub enum Fault {
     /// HTTP 429 with no Retry-After header: when to come back is only in the
     /// body (Gemini's RESOURCE_EXHAUSTED with a RetryInfo `retryDelay`).
     RateLimitedBody,
+    /// HTTP 429 with `Retry-After: 1` and `x-should-retry: false`: the
+    /// provider's word (Anthropic's, OpenAI's) that another attempt fails alike.
+    RateLimitedNoRetry,
+    /// HTTP 429 for a quota spent until tomorrow: Gemini's names a quota per
+    /// day (with a RetryInfo all the same), OpenAI's is `insufficient_quota`.
+    QuotaSpent,
     /// The key is refused: HTTP 401 in the wire's own words (Gemini: 400
     /// with API_KEY_INVALID).
     Unauthorized,
@@ -490,6 +498,18 @@ fn serve_completion(
                 Some(len),
             );
             return;
+        }
+        Some(Fault::RateLimitedNoRetry) => {
+            let refusal = strict::rate_limited(wire, 1);
+            let bytes = refusal.body.to_string().into_bytes();
+            let len = bytes.len();
+            let headers = [("Retry-After", "1"), ("x-should-retry", "false")];
+            http::respond(request, 429, &headers, "application/json", Box::new(io::Cursor::new(bytes)), Some(len));
+            return;
+        }
+        Some(Fault::QuotaSpent) => {
+            let refusal = strict::quota_spent(wire);
+            return respond_json(request, refusal.status, refusal.body);
         }
         Some(Fault::RateLimitedBody) => {
             let refusal = strict::rate_limited(wire, script.retry_delay_s.unwrap_or(15));

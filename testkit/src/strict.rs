@@ -894,6 +894,26 @@ pub(crate) fn rate_limited(wire: Wire, delay_s: u32) -> Refusal {
     }
 }
 
+/// A 429 for a quota spent until tomorrow, in each wire's words (Gemini's
+/// daily quota id, as its quota guide names them; OpenAI's
+/// `insufficient_quota`).
+pub(crate) fn quota_spent(wire: Wire) -> Refusal {
+    match wire {
+        Wire::Gemini => {
+            let mut refusal = rate_limited(wire, 20);
+            refusal.body["error"]["details"][0]["violations"][0] = json!({
+                "quotaMetric": "generativelanguage.googleapis.com/generate_content_free_tier_requests",
+                "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
+            });
+            refusal
+        }
+        _ => Refusal {
+            status: 429,
+            body: json!({"error": {"message": "You exceeded your current quota, please check your plan and billing details.", "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}}),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -107,9 +107,14 @@ async fn complete(
     let response = sent.map_err(|e| transport_error(&e.to_string(), url, signal))?;
     let status = response.status();
     if !(200..300).contains(&status) {
-        let retry_after = response.headers().get("retry-after");
+        // What the wire layer reads of the headers: when, and whether, to try again.
+        let headers: Vec<(&str, String)> = ["retry-after", "retry-after-ms", "x-should-retry"]
+            .into_iter()
+            .filter_map(|name| Some((name, response.headers().get(name)?)))
+            .collect();
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
         let body = response.text().await.unwrap_or_default();
-        return Err(agon_wire::status_failure(status, &body, retry_after.as_deref(), url, "").into());
+        return Err(agon_wire::status_failure(status, &body, &headers, url, "").into());
     }
     let Some(stream) = response.body() else {
         return Err(failure(FailureKind::ProviderError, format!("{url} sent no body")));

@@ -92,28 +92,43 @@ pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) ->
 /// and refuses more than four marks in a request.
 const MAX_CACHE_BREAKPOINTS: usize = 4;
 
+/// Breakpoints stay on every this many-th boundary of the history, so that
+/// a prefix written by one call is read by a later one with the same
+/// breakpoint however far back it lies: Anthropic looks for an earlier write
+/// only at block boundaries up to 20 blocks before a breakpoint.
+const STABLE_EVERY: usize = 16;
+
 /// A message's text as Anthropic gets it: a plain string, or, when the
 /// engine marked where cacheable prefixes end (`marks`, byte offsets into
-/// `text`), text blocks cut at those marks, each block that ends at a mark
-/// asking for the prompt up to it to be cached. Marks that are not on a
-/// character boundary or would leave an empty block are skipped; of the
-/// rest, the last four (the longest prefixes) are kept.
+/// `text`: the end of the question and of each turn of the history), one
+/// text block per mark. Anthropic reads a cached prefix only where the
+/// request has a block boundary, at or up to 20 blocks before a breakpoint,
+/// so a block per turn lets each call read what the call before it wrote.
+/// The breakpoints (at most four): the last mark (the whole history, read by
+/// the next call), the marks at every [`STABLE_EVERY`]-th boundary nearest
+/// below it (the same in every later call: read however long the history
+/// grows), and the first (the question and what goes with it). Marks not on
+/// a character boundary or that would leave an empty block are skipped.
 fn content(text: &str, marks: &[usize]) -> Value {
     let mut cuts: Vec<usize> =
         marks.iter().copied().filter(|&m| m > 0 && m <= text.len() && text.is_char_boundary(m)).collect();
     cuts.sort_unstable();
     cuts.dedup();
-    let cuts = &cuts[cuts.len().saturating_sub(MAX_CACHE_BREAKPOINTS)..];
-    if cuts.is_empty() {
-        return json!(text);
+    let Some(last) = cuts.len().checked_sub(1) else { return json!(text) };
+    let mut breakpoints = vec![last];
+    breakpoints.extend((1..last).rev().filter(|i| i % STABLE_EVERY == 0).take(MAX_CACHE_BREAKPOINTS - 2));
+    if last > 0 {
+        breakpoints.push(0);
     }
     let mut blocks = Vec::new();
     let mut start = 0;
-    for &cut in cuts {
-        if cut > start {
-            blocks.push(json!({"type": "text", "text": &text[start..cut], "cache_control": {"type": "ephemeral"}}));
-            start = cut;
+    for (i, &cut) in cuts.iter().enumerate() {
+        let mut block = json!({"type": "text", "text": &text[start..cut]});
+        if breakpoints.contains(&i) {
+            block["cache_control"] = json!({"type": "ephemeral"});
         }
+        blocks.push(block);
+        start = cut;
     }
     if start < text.len() {
         blocks.push(json!({"type": "text", "text": &text[start..]}));
@@ -249,12 +264,26 @@ mod tests {
         assert!(blocks.last().unwrap()["cache_control"].is_null(), "the turn's own part is not cached");
         assert!(blocks.last().unwrap()["text"].as_str().unwrap().contains("It is your turn"));
 
-        // Never more than Anthropic's four breakpoints, never an empty block,
-        // never a cut inside a character.
+        // A block per mark, never more than Anthropic's four breakpoints, never
+        // an empty block, never a cut inside a character.
         let blocks = content("aé bcdefgh", &[1, 2, 3, 4, 5, 6, 7, 0, 99]);
-        let marked = blocks.as_array().unwrap().iter().filter(|b| b["cache_control"].is_object()).count();
-        assert_eq!(marked, MAX_CACHE_BREAKPOINTS);
-        assert!(blocks.as_array().unwrap().iter().all(|b| !b["text"].as_str().unwrap().is_empty()));
+        let blocks = blocks.as_array().unwrap();
+        assert_eq!(blocks.len(), 7, "{blocks:?}");
+        let marked = blocks.iter().filter(|b| b["cache_control"].is_object()).count();
+        assert!(marked <= MAX_CACHE_BREAKPOINTS);
+        assert!(blocks.iter().all(|b| !b["text"].as_str().unwrap().is_empty()));
+        // The breakpoints of a long history: the last, the two stable ones below it, the first.
+        let text = "x".repeat(100);
+        let blocks = content(&text, &(1..=40).collect::<Vec<_>>());
+        let at: Vec<usize> = blocks
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b["cache_control"].is_object())
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(at, [0, 16, 32, 39]);
         assert_eq!(content("plain", &[]), json!("plain"));
     }
 

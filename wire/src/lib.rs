@@ -16,8 +16,11 @@
 //!    limit as `max_completion_tokens`, no temperature where it refuses one,
 //!    its effort or thinking budget.
 //! 2. POST it. A non-2xx status becomes a failure with [`status_failure`],
-//!    retry hints read from the body (Gemini's `RetryInfo`) as well as the
-//!    `Retry-After` header.
+//!    given the response's headers: retry hints read from them
+//!    (`retry-after-ms`, `retry-after`, `x-should-retry`) and from the body
+//!    (Gemini's `RetryInfo`, a quota spent for the day), and the provider's
+//!    own type and code for the error kept. Whether and when to try again
+//!    is [`RetryRule::next`]'s to say.
 //! 3. Make a [`Reader`] with [`HttpRequest::reader`]; call [`Reader::feed`]
 //!    with every chunk of the body as it arrives and show the text pieces it
 //!    returns (thinking is never among them); then [`Reader::finish`] once:
@@ -40,10 +43,12 @@ mod ollama;
 mod openai;
 mod reply;
 mod request;
+mod retry;
 mod sse;
 
 pub use failure::{Retry, WireError, retry_delay, size_name, status_failure};
 pub use ollama::{ServerModel, parse_show, show_request};
 pub use reply::{Completion, Reader};
 pub use request::{Api, Call, HttpRequest, auth_header, request};
+pub use retry::{DEFAULT_MAX_WAIT_MS, Limit, Next, RetryRule};
 pub use sse::{EventTooLarge, SseDecoder, SseEvent};

@@ -102,14 +102,55 @@ fn stop(reason: &str) -> Stop {
     }
 }
 
-/// A `usage` object, if it has both counts. `completion_tokens` already
-/// includes the reasoning tokens; `prompt_tokens` the cached ones.
+/// A `usage` object, if it has both counts. OpenAI's `completion_tokens`
+/// includes the reasoning tokens (as DeepSeek's, OpenRouter's and Groq's
+/// do); xAI's leaves them out and bills them on top, which its
+/// `total_tokens` shows (prompt + completion + reasoning): where the total
+/// says so, the reasoning is added to the output billed. `prompt_tokens`
+/// includes the cached ones, reported in `prompt_tokens_details` or, by
+/// DeepSeek, as `prompt_cache_hit_tokens`.
 pub(crate) fn usage(u: &Value) -> Option<Usage> {
+    let prompt = count(u, "prompt_tokens")?;
+    let completion = count(u, "completion_tokens")?;
+    let reasoning = count(&u["completion_tokens_details"], "reasoning_tokens");
+    let apart = match (reasoning, count(u, "total_tokens")) {
+        (Some(r), Some(total)) if r > 0 => {
+            let inside = u64::from(prompt) + u64::from(completion);
+            u64::from(total) != inside && u64::from(total) == inside + u64::from(r)
+        }
+        _ => false,
+    };
     Some(Usage {
-        prompt_tokens: count(u, "prompt_tokens")?,
-        completion_tokens: count(u, "completion_tokens")?,
-        reasoning_tokens: count(&u["completion_tokens_details"], "reasoning_tokens"),
-        cached_tokens: count(&u["prompt_tokens_details"], "cached_tokens"),
+        prompt_tokens: prompt,
+        completion_tokens: if apart { completion.saturating_add(reasoning.unwrap_or(0)) } else { completion },
+        reasoning_tokens: reasoning,
+        cached_tokens: count(&u["prompt_tokens_details"], "cached_tokens")
+            .or_else(|| count(u, "prompt_cache_hit_tokens")),
         cache_write_tokens: count(&u["prompt_tokens_details"], "cache_write_tokens"),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reasoning_billed_apart_is_added_where_the_total_says_so() {
+        // xAI's grok-3-mini: total 2,718 = 50 prompt + 352 completion + 2,316 reasoning.
+        let xai = json!({"prompt_tokens": 50, "completion_tokens": 352, "total_tokens": 2718,
+            "completion_tokens_details": {"reasoning_tokens": 2316}});
+        let u = usage(&xai).unwrap();
+        assert_eq!((u.completion_tokens, u.reasoning_tokens), (2_668, Some(2_316)));
+        // OpenAI's o3-mini: the reasoning is inside the completion, and the total says so.
+        let openai = json!({"prompt_tokens": 10, "completion_tokens": 300, "total_tokens": 310,
+            "completion_tokens_details": {"reasoning_tokens": 256}});
+        assert_eq!(usage(&openai).unwrap().completion_tokens, 300);
+        // No total: the OpenAI convention.
+        let bare = json!({"prompt_tokens": 10, "completion_tokens": 300, "completion_tokens_details": {"reasoning_tokens": 256}});
+        assert_eq!(usage(&bare).unwrap().completion_tokens, 300);
+        // DeepSeek's cache hits.
+        let deepseek = json!({"prompt_tokens": 1200, "completion_tokens": 5, "total_tokens": 1205,
+            "prompt_cache_hit_tokens": 1024, "prompt_cache_miss_tokens": 176});
+        assert_eq!(usage(&deepseek).unwrap().cached_tokens, Some(1_024));
+    }
 }

@@ -193,6 +193,7 @@ impl Reader {
                 ),
                 retry: crate::Retry::No,
                 usage,
+                code: None,
             });
         }
         Ok(Completion { text, usage, stop })

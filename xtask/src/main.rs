@@ -1,5 +1,9 @@
 //! `cargo run -p xtask -- component [--output PATH]`: build agon.wasm
 //! (default `target/agon.wasm`) without building the CLI and its wasmtime.
+//!
+//! `cargo run -p xtask -- catalog --from API_JSON --package P --snapshot DATE [--check]`:
+//! write catalog/models.json from a models.dev catalog in api.json's shape,
+//! trimmed by agon-catalog's rule (what `scripts/refresh-catalog.py` runs).
 
 use std::path::PathBuf;
 
@@ -25,6 +29,54 @@ fn main() -> anyhow::Result<()> {
             println!("{} ({} bytes)", output.display(), bytes.len());
             Ok(())
         }
-        _ => anyhow::bail!("usage: cargo run -p xtask -- component [--output PATH]"),
+        Some("catalog") => catalog(args),
+        _ => anyhow::bail!(
+            "usage: cargo run -p xtask -- component [--output PATH]\n       \
+cargo run -p xtask -- catalog --from API_JSON --package P --snapshot DATE [--check]"
+        ),
     }
+}
+
+fn catalog(mut args: impl Iterator<Item = String>) -> anyhow::Result<()> {
+    let (mut from, mut package, mut snapshot, mut check) = (None, None, None, false);
+    while let Some(flag) = args.next() {
+        match flag.as_str() {
+            "--from" => from = args.next(),
+            "--package" => package = args.next(),
+            "--snapshot" => snapshot = args.next(),
+            "--check" => check = true,
+            other => anyhow::bail!("unknown flag {other}"),
+        }
+    }
+    let (Some(from), Some(package), Some(snapshot)) = (from, package, snapshot) else {
+        anyhow::bail!("catalog needs --from, --package and --snapshot");
+    };
+    let api: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&from)?)?;
+    let trimmed = agon_catalog::trim(&api).map_err(|e| anyhow::anyhow!("{from}: {e}"))?;
+    for note in &trimmed.notes {
+        eprintln!("note: {note}");
+    }
+    if !trimmed.problems.is_empty() {
+        anyhow::bail!("{}", trimmed.problems.join("\n"));
+    }
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for key in trimmed.models.keys() {
+        *counts.entry(key.split_once('/').map_or(key.as_str(), |(p, _)| p)).or_default() += 1;
+    }
+    let summary: Vec<String> = counts.iter().map(|(p, n)| format!("{p} {n}")).collect();
+    eprintln!("{} models ({}); left out: {} not text chat", trimmed.models.len(), summary.join(", "), trimmed.left_out);
+    let text = agon_catalog::render(&agon_catalog::Header { package, snapshot }, &trimmed.models);
+    let out = xtask::workspace_root().join("catalog/models.json");
+    if check {
+        if std::fs::read_to_string(&out).ok().as_deref() != Some(text.as_str()) {
+            anyhow::bail!(
+                "catalog/models.json is not what this snapshot and corrections.json give: rerun without --check"
+            );
+        }
+        eprintln!("catalog/models.json is up to date");
+        return Ok(());
+    }
+    std::fs::write(&out, text)?;
+    eprintln!("wrote catalog/models.json");
+    Ok(())
 }

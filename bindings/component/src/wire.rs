@@ -34,7 +34,8 @@ impl w::Guest for crate::Engine {
         url: String,
         hint: String,
     ) -> WireFailure {
-        failure(agon_wire::status_failure(status, &body, retry_after.as_deref(), &url, &hint))
+        let headers: Vec<(&str, &str)> = retry_after.as_deref().map(|v| ("retry-after", v)).into_iter().collect();
+        failure(agon_wire::status_failure(status, &body, &headers, &url, &hint))
     }
 
     fn show_request(model: String) -> (Vec<String>, String) {

@@ -655,12 +655,16 @@ ACCEPT — the answer addresses your concern;\nMAINTAIN — your objection stand
 ESCALATE — the defender missed the point; restate your objection more clearly.\n\n\
 Start your reply with ACCEPT, MAINTAIN or ESCALATE in capitals, then your reasoning."
             .into(),
+        // What every challenger of the round reads alike comes first (the
+        // question, the position now, the defender's one reply to all the
+        // critiques), its own critique last: a prefix cache serves the
+        // shared part to every rebuttal after the first.
         before: format!(
-            "{}\nYOUR CRITIQUE:\n{}\n\nTHE DEFENDER'S RESPONSE:\n{}\n\nTHE DEFENDER'S POSITION NOW:\n{}\n",
+            "{}\nTHE DEFENDER'S POSITION NOW:\n{}\n\nTHE DEFENDER'S RESPONSE TO THE CRITIQUES:\n{}\n\nYOUR CRITIQUE:\n{}\n",
             prompt_kit::question(debate),
-            prompt_kit::quoted(critique),
+            prompt_kit::quoted(position),
             prompt_kit::quoted(response),
-            prompt_kit::quoted(position)
+            prompt_kit::quoted(critique)
         ),
         after: "Your choice and reasoning.".into(),
         ..Prompt::default()

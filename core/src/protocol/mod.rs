@@ -126,6 +126,31 @@ pub(crate) struct Prompt {
     pub after: String,
 }
 
+/// What the judge reads before its own instructions when its prompt is laid
+/// out like the seats'.
+const JUDGING_NOW: &str = "The debate is over. From here on you are not one of its panelists but its judge.";
+
+/// The judge's prompt laid out like a seat's turn — the seats' instructions,
+/// the question, the history as they saw it, then the judge's own
+/// instructions last — so that every prompt up to the judge's part is one a
+/// panel model has already been sent, and its prompt cache serves it. Only
+/// when the judge sees what that turn saw, and more after it; else `None`.
+pub(crate) fn judged_like(judge: &Prompt, turn: &Prompt) -> Option<Prompt> {
+    let same = |a: &HistoryEntry, b: &HistoryEntry| {
+        (a.round, &a.heading, &a.label, &a.text, a.cut) == (b.round, &b.heading, &b.label, &b.text, b.cut)
+    };
+    let extends = judge.before == turn.before
+        && judge.history.len() >= turn.history.len()
+        && turn.history.iter().zip(&judge.history).all(|(t, j)| same(t, j));
+    extends.then(|| Prompt {
+        system: turn.system.clone(),
+        before: judge.before.clone(),
+        history: judge.history.clone(),
+        history_title: turn.history_title.clone(),
+        after: prompt_kit::turn_block(&[JUDGING_NOW, &judge.system, &judge.after]),
+    })
+}
+
 /// One earlier turn as a prompt shows it.
 #[derive(Debug, Clone)]
 pub(crate) struct HistoryEntry {

@@ -88,8 +88,12 @@ pub(crate) fn speaker(seat: usize) -> String {
 /// Render entries as text, a heading whenever it changes. Each turn's text is
 /// quoted line by line ([`quoted`]), so nothing inside a reply — a fake
 /// `[Speaker 3]` label, a `=== Round 2 ===` heading — can start a line of the
-/// prompt and pass as another speaker's turn.
-pub(crate) fn render(entries: &[HistoryEntry]) -> String {
+/// prompt and pass as another speaker's turn. With the text, where each
+/// entry ends (byte offsets into it): a provider that caches only at a block boundary (Anthropic) gets a block
+/// per turn, so that a prefix written by one call ends where the next call
+/// has a boundary to read it at.
+pub(crate) fn render_marked(entries: &[HistoryEntry]) -> (String, Vec<usize>) {
+    let mut ends = Vec::with_capacity(entries.len());
     let mut out = String::new();
     let mut current: Option<&str> = None;
     for e in entries {
@@ -103,8 +107,9 @@ pub(crate) fn render(entries: &[HistoryEntry]) -> String {
             out.push_str(CUT_NOTE);
         }
         out.push('\n');
+        ends.push(out.len());
     }
-    out
+    (out, ends)
 }
 
 /// What a prompt says under a turn cut at its token limit, so that nobody

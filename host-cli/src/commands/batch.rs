@@ -133,7 +133,10 @@ pub fn run_items(
         rates.insert(provider, per_minute);
     }
     let mut env = Environment::new(config);
-    env.retry.attempts = settings.pool.retries + 1;
+    env.retry.rule.attempts = settings.pool.retries + 1;
+    if let Some(seconds) = settings.pool.max_retry_wait {
+        env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+    }
     env.gate =
         Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(settings.pool.max_in_flight), &rates)));
     let mut runtime = Runtime::load()?;

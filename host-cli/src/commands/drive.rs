@@ -35,7 +35,10 @@ pub fn call_options(drive: &DriveArgs, config: &Config) -> CallOptions {
 /// The providers this run can call: the environment, agon.toml, the flags.
 pub fn environment(config: &Config, drive: &DriveArgs) -> Environment {
     let mut env = Environment::new(config);
-    env.retry.attempts = drive.retries + 1;
+    env.retry.rule.attempts = drive.retries + 1;
+    if let Some(seconds) = drive.max_retry_wait {
+        env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+    }
     env
 }
 

@@ -1,18 +1,53 @@
-//! `agon models`: the model catalog as this run sees it — the shipped
-//! snapshot, with its date and source, and agon.toml's own facts on top.
+//! `agon models`: the model catalog as this run sees it — the one
+//! `agon models --update` fetched, else the shipped snapshot, with its date
+//! and source, and agon.toml's own facts on top; `--update` fetches it.
 
 use std::collections::BTreeMap;
 
-use agon_cli::catalog;
 use agon_cli::config::Config;
 use agon_cli::safe_println;
+use agon_cli::{catalog, catalog_update, safe_eprintln};
 use agon_core::CatalogEntry;
 use anyhow::Result;
 
 use super::exit;
 
+/// `agon models --update`: fetch, check and keep models.dev's newest catalog.
+pub fn update() -> Result<u8> {
+    let url = catalog_update::url();
+    match catalog_update::update(&url) {
+        Ok(done) => {
+            for note in &done.notes {
+                safe_eprintln!("agon: note: {note}");
+            }
+            let list = |names: &[String]| match names.len() {
+                0 => "none".to_string(),
+                n if n <= 8 => names.join(", "),
+                n => format!("{}, and {} more", names[..8].join(", "), n - 8),
+            };
+            safe_println!(
+                "{} models from {url}, kept in {}: every run uses them from now on (the shipped snapshot of {} is the fallback)",
+                done.models,
+                done.path.display(),
+                catalog::shipped_date()
+            );
+            safe_println!("new: {}", list(&done.added));
+            safe_println!("new prices: {}", list(&done.repriced));
+            Ok(exit::OK)
+        }
+        Err(why) => {
+            safe_eprintln!("agon: {why}; the catalog in use is unchanged");
+            Ok(exit::FAILURE)
+        }
+    }
+}
+
 pub fn models(config: &Config, filter: Option<&str>, json: bool) -> Result<u8> {
-    let snapshot = catalog::catalog();
+    let in_use = catalog::in_use();
+    if let Some(why) = &in_use.unreadable {
+        safe_eprintln!("agon: note: {why}");
+    }
+    let snapshot = &in_use.catalog;
     let overrides = catalog::overrides(config);
     // Every model the snapshot or the user names, each with the user's facts on top.
     let mut rows: BTreeMap<&str, (CatalogEntry, bool)> = BTreeMap::new();
@@ -39,12 +74,23 @@ pub fn models(config: &Config, filter: Option<&str>, json: bool) -> Result<u8> {
         }
         return Ok(exit::OK);
     }
+    let which = match &in_use.file {
+        Some(path) => format!(
+            "the catalog fetched {} ({}, kept in {}; the shipped snapshot of {} is the fallback)",
+            snapshot.snapshot,
+            snapshot.package,
+            path.display(),
+            catalog::shipped_date()
+        ),
+        None => format!(
+            "the shipped snapshot of {} ({}; `agon models --update` fetches the newest)",
+            snapshot.snapshot, snapshot.package
+        ),
+    };
     safe_println!(
-        "{} models from {} (snapshot {}, {}, {}){}",
+        "{} models from {} ({}): {which}{}",
         shown.len(),
         snapshot.source,
-        snapshot.snapshot,
-        snapshot.package,
         snapshot.licence,
         if overrides.is_empty() { "" } else { "; * marks agon.toml's [models] or [prices]" }
     );

@@ -185,6 +185,7 @@ impl Config {
             lowered!(judge_max_tokens, Some(2 * tokens));
             lowered!(context_budget, None);
             lowered!(timeout, Some(crate::request::DEFAULT_TIMEOUT_S));
+            lowered!(max_retry_wait, Some(agon_wire::DEFAULT_MAX_WAIT_MS / 1000));
             // Thinking where you set none is more tokens than none at all.
             lowered!(thinking, Some(0));
             // Rounds where you set none: capped by the protocol's default
@@ -247,7 +248,7 @@ impl Config {
             }
         } else {
             choices!(rounds, max_tokens, judge_max_tokens, context_budget, timeout, max_cost, max_reply, effort);
-            choices!(thinking, quality_gate);
+            choices!(thinking, quality_gate, max_retry_wait);
             if u.rounds.is_some() {
                 self.rounds_ceiling = None;
             }

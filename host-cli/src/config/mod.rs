@@ -121,6 +121,8 @@ pub struct Defaults {
     pub consensus: Option<ConsensusMode>,
     /// The largest reply accepted: bytes, or text such as "4M" or "512K".
     pub max_reply: Option<SizeSetting>,
+    /// The longest wait, in seconds, before trying a failed call again, asked for by the provider or not.
+    pub max_retry_wait: Option<u64>,
     /// How hard reasoning models think: `low`, `medium` or `high`.
     pub effort: Option<agon_core::Effort>,
     /// Thinking tokens a reasoning model may spend beyond its reply.
@@ -445,6 +447,9 @@ impl Config {
         }
         if self.defaults.timeout == Some(0) {
             return Err(format!("{}: seconds, at least 1", at("defaults.timeout")));
+        }
+        if self.defaults.max_retry_wait == Some(0) {
+            return Err(format!("{}: seconds, at least 1", at("defaults.max_retry_wait")));
         }
         if let Some(size) = &self.defaults.max_reply {
             size.bytes().map_err(|e| format!("{}: {e}", at("defaults.max_reply")))?;

@@ -69,7 +69,7 @@ pub fn call_seat(
             });
             (result, streamed)
         };
-        match retry::with_retries(env.retry, &mut wait, &mut attempt) {
+        match retry::with_retries(env.retry, options.timeout, &mut wait, &mut attempt) {
             Ok(mut done) => {
                 if i > 0 {
                     (note.borrow_mut())(format!("answered by {} after {}", model.reference(), failures.join("; ")));

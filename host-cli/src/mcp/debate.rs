@@ -33,6 +33,8 @@ pub struct Shared {
     pub config: Config,
     pub calls: CallOptions,
     pub retries: u32,
+    /// `--max-retry-wait`, in seconds, where given (agon.toml's otherwise).
+    pub max_retry_wait: Option<u64>,
     /// The in-flight limit over every debate, as `agon batch` has.
     pub gate: Arc<CallGate>,
     /// `--allow-programs`: whether a tool call may seat `cmd/` models.
@@ -46,7 +48,10 @@ pub struct Shared {
 impl Shared {
     fn environment(&self) -> Environment {
         let mut env = Environment::new(&self.config);
-        env.retry.attempts = self.retries + 1;
+        env.retry.rule.attempts = self.retries + 1;
+        if let Some(seconds) = self.max_retry_wait {
+            env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+        }
         env.gate = Some(self.gate.clone());
         env
     }

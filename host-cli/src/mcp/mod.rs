@@ -37,6 +37,7 @@ pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
             max_reply: args.max_reply.or(from_file).unwrap_or(DEFAULT_MAX_REPLY),
         },
         retries: args.retries,
+        max_retry_wait: args.max_retry_wait,
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
         allow_programs: args.allow_programs,
         max_result_tokens: usize::try_from(args.max_result_tokens).unwrap_or(usize::MAX),

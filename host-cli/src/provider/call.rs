@@ -98,7 +98,7 @@ mod tests {
     use super::*;
 
     fn said(status: u16, body: &str) -> String {
-        agon_wire::status_failure(status, body, None, "https://api.example/v1/chat/completions", " (check KEY)").message
+        agon_wire::status_failure(status, body, &[], "https://api.example/v1/chat/completions", " (check KEY)").message
     }
 
     #[test]

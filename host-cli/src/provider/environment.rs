@@ -91,7 +91,11 @@ impl Environment {
         }
         let limits = config.providers.iter().filter_map(|(p, s)| Some((p.clone(), s.concurrency?))).collect();
         let slots = std::sync::Arc::new(gate::ProviderSlots::new(limits));
-        Environment { endpoints, commands, retry: retry::RetryPolicy::default(), gate: None, slots, client: None }
+        let mut retry = retry::RetryPolicy::default();
+        if let Some(seconds) = config.defaults.max_retry_wait {
+            retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+        }
+        Environment { endpoints, commands, retry, gate: None, slots, client: None }
     }
 
     pub fn endpoint(&self, provider: &str) -> Option<&Endpoint> {

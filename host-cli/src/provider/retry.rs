@@ -1,43 +1,36 @@
-//! Trying a failed call again: on 408, 429, 5xx and dropped connections, with
-//! exponential backoff and jitter, honouring the server's Retry-After; never
-//! once any text was streamed (the reader would see it twice).
+//! Trying a failed call again: on 408, 429, 5xx and dropped connections, as
+//! the provider asks (agon-wire's [`RetryRule`], the rule every host
+//! follows): its wait taken whole up to `--max-retry-wait`, never one longer
+//! than the call's timeout, never when it says not to; never once any text
+//! was streamed (the reader would see it twice).
 //!
 //! Jitter comes from the host's clock: the host may be random, the engine may
 //! not, and nothing random reaches the journal.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use agon_wire::{Limit, Next, RetryRule};
+
 use super::{CallError, Retry};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RetryPolicy {
-    /// Attempts in all, the first included.
-    pub attempts: u32,
-    /// The wait before the second attempt; doubled for each one after.
-    pub base: Duration,
-    /// No wait is longer, whatever the server asks for.
-    pub cap: Duration,
-}
+/// Where the person raises the longest wait.
+pub const RAISE_WAIT: &str = "; raise it with --max-retry-wait or max_retry_wait in agon.toml";
 
-impl Default for RetryPolicy {
-    fn default() -> Self {
-        RetryPolicy { attempts: 3, base: Duration::from_millis(500), cap: Duration::from_secs(30) }
-    }
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RetryPolicy {
+    pub rule: RetryRule,
 }
 
 impl RetryPolicy {
-    /// The wait before attempt `next` (2 for the first retry): the server's
-    /// Retry-After when it gave one, else base·2^(next-2) scaled by `jitter`
-    /// in [0.5, 1.5); never above the cap.
-    pub fn delay(&self, next: u32, retry_after: Option<Duration>, jitter: f64) -> Duration {
-        let wait = match retry_after {
-            Some(after) => after,
-            None => {
-                let doubling = 2u32.saturating_pow(next.saturating_sub(2)).min(1 << 16);
-                self.base.saturating_mul(doubling).mul_f64(jitter.clamp(0.5, 1.5))
-            }
+    /// What to do after attempt `made` failed with `retry`, no wait passing `timeout`.
+    pub fn next(&self, made: u32, retry: Retry, timeout: Duration) -> Next {
+        let retry = match retry {
+            Retry::No => agon_wire::Retry::No,
+            Retry::Yes { after } => agon_wire::Retry::Yes { after_ms: after.map(|d| d.as_millis() as u64) },
         };
-        wait.min(self.cap)
+        let what = format!("the call's timeout of {} s (--timeout)", timeout.as_secs());
+        let limit = Limit { ms: timeout.as_millis() as u64, what: &what };
+        self.rule.next(made, retry, jitter(), &[limit], RAISE_WAIT)
     }
 }
 
@@ -45,31 +38,40 @@ impl RetryPolicy {
 /// `attempt` gets the attempt number and reports whether it streamed any text.
 pub fn with_retries<T>(
     policy: RetryPolicy,
+    timeout: Duration,
     sleep: &mut dyn FnMut(Duration),
     attempt: &mut dyn FnMut(u32) -> (Result<T, CallError>, bool),
 ) -> Result<T, CallError> {
     let mut n = 1;
     loop {
         let (result, streamed) = attempt(n);
-        match result {
+        let e = match result {
             Ok(value) => return Ok(value),
-            Err(e) => match e.retry {
-                Retry::Yes { after } if !streamed && n < policy.attempts => {
-                    n += 1;
-                    sleep(policy.delay(n, after, jitter()));
-                }
-                _ if n > 1 => {
-                    return Err(CallError { message: format!("{} (after {n} attempts)", e.message), ..e });
-                }
-                _ => return Err(e),
-            },
+            Err(e) => e,
+        };
+        let why = match policy.next(n, if streamed { Retry::No } else { e.retry }, timeout) {
+            Next::Wait(ms) => {
+                n += 1;
+                sleep(Duration::from_millis(ms));
+                continue;
+            }
+            Next::Stop(why) => why,
+        };
+        let mut message = e.message.clone();
+        if let Some(why) = why {
+            message = format!("{message}; {why}");
         }
+        if n > 1 {
+            message = format!("{message} (after {n} attempts)");
+        }
+        return Err(CallError { message, ..e });
     }
 }
 
-fn jitter() -> f64 {
+/// A number in 0..1000 from the clock's nanoseconds.
+fn jitter() -> u64 {
     let nanos = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-    0.5 + (nanos % 1000) as f64 / 1000.0
+    u64::from(nanos % 1000)
 }
 
 /// `Retry-After` as seconds or as an HTTP date (RFC 9110), relative to now.
@@ -91,24 +93,14 @@ mod tests {
         CallError { kind: wit::FailureKind::RateLimited, message: "HTTP 429".into(), retry, usage: None }
     }
 
-    #[test]
-    fn backoff_doubles_and_is_capped() {
-        let p = RetryPolicy { attempts: 10, base: Duration::from_millis(500), cap: Duration::from_secs(30) };
-        assert_eq!(p.delay(2, None, 1.0), Duration::from_millis(500));
-        assert_eq!(p.delay(3, None, 1.0), Duration::from_millis(1000));
-        assert_eq!(p.delay(4, None, 1.0), Duration::from_millis(2000));
-        assert_eq!(p.delay(4, None, 0.5), Duration::from_millis(1000));
-        assert_eq!(p.delay(20, None, 1.0), Duration::from_secs(30));
-        assert_eq!(p.delay(2, Some(Duration::from_secs(7)), 1.0), Duration::from_secs(7), "the server's word wins");
-        assert_eq!(p.delay(2, Some(Duration::from_secs(3600)), 1.0), Duration::from_secs(30), "within reason");
-    }
+    const TIMEOUT: Duration = Duration::from_secs(120);
 
     #[test]
     fn retries_what_may_pass_and_stops_at_the_limit() {
         let policy = RetryPolicy::default();
         let mut waits = Vec::new();
         let mut calls = 0;
-        let result: Result<(), CallError> = with_retries(policy, &mut |d| waits.push(d), &mut |_| {
+        let result: Result<(), CallError> = with_retries(policy, TIMEOUT, &mut |d| waits.push(d), &mut |_| {
             calls += 1;
             (Err(err(Retry::Yes { after: Some(Duration::from_secs(1)) })), false)
         });
@@ -117,7 +109,7 @@ mod tests {
         assert!(result.unwrap_err().message.ends_with("(after 3 attempts)"));
 
         let mut calls = 0;
-        let result = with_retries(policy, &mut |_| {}, &mut |n| {
+        let result = with_retries(policy, TIMEOUT, &mut |_| {}, &mut |n| {
             calls += 1;
             if n < 2 { (Err(err(Retry::Yes { after: None })), false) } else { (Ok("fine"), false) }
         });
@@ -125,15 +117,37 @@ mod tests {
     }
 
     #[test]
+    fn a_wait_too_long_is_not_taken_and_the_failure_says_why() {
+        let mut calls = 0;
+        let result = with_retries::<()>(RetryPolicy::default(), TIMEOUT, &mut |_| panic!("no wait"), &mut |_| {
+            calls += 1;
+            (Err(err(Retry::Yes { after: Some(Duration::from_secs(90)) })), false)
+        });
+        assert_eq!(calls, 1);
+        let message = result.unwrap_err().message;
+        assert!(
+            message.contains("asks to wait 90 s, longer than agon waits (60 s; raise it with --max-retry-wait"),
+            "{message}"
+        );
+        let result =
+            with_retries::<()>(RetryPolicy::default(), Duration::from_secs(10), &mut |_| panic!(), &mut |_| {
+                (Err(err(Retry::Yes { after: Some(Duration::from_secs(48)) })), false)
+            });
+        assert!(
+            result.unwrap_err().message.ends_with("waiting 48 s would pass the call's timeout of 10 s (--timeout)")
+        );
+    }
+
+    #[test]
     fn never_after_text_was_streamed_nor_for_final_errors() {
         let mut calls = 0;
-        let _ = with_retries::<()>(RetryPolicy::default(), &mut |_| {}, &mut |_| {
+        let _ = with_retries::<()>(RetryPolicy::default(), TIMEOUT, &mut |_| {}, &mut |_| {
             calls += 1;
             (Err(err(Retry::Yes { after: None })), true)
         });
         assert_eq!(calls, 1, "text already shown must not be shown twice");
         let mut calls = 0;
-        let result = with_retries::<()>(RetryPolicy::default(), &mut |_| {}, &mut |_| {
+        let result = with_retries::<()>(RetryPolicy::default(), TIMEOUT, &mut |_| {}, &mut |_| {
             calls += 1;
             (Err(err(Retry::No)), false)
         });

@@ -46,10 +46,15 @@ pub(super) fn complete(
     let response = call.send(http.body.as_bytes()).map_err(|e| transport_error(e, url, endpoint, options.timeout))?;
     let status = response.status().as_u16();
     if !(200..300).contains(&status) {
-        let retry_after = response.headers().get("retry-after").and_then(|v| v.to_str().ok()).map(str::to_string);
+        // What the wire layer reads of the headers: when, and whether, to try again.
+        let headers: Vec<(String, String)> = ["retry-after", "retry-after-ms", "x-should-retry"]
+            .into_iter()
+            .filter_map(|name| Some((name.to_string(), response.headers().get(name)?.to_str().ok()?.to_string())))
+            .collect();
         let mut body = String::new();
-        let _ = response.into_body().as_reader().take(4096).read_to_string(&mut body);
-        return Err(status_error(status, &body, retry_after.as_deref(), url, endpoint));
+        // Enough for any real error body: its code and type must not be cut off.
+        let _ = response.into_body().as_reader().take(16 << 10).read_to_string(&mut body);
+        return Err(status_error(status, &body, &headers, url, endpoint));
     }
     let mut reader = http.reader(url, options.max_reply).with_limit_hint(" (--max-reply, or max_reply in agon.toml)");
     let mut body = response.into_body();
@@ -94,14 +99,16 @@ fn api(endpoint: &Endpoint, known: bool) -> Api {
 }
 
 /// A non-2xx answer, with what to check and when to try again.
-fn status_error(status: u16, body: &str, retry_after: Option<&str>, url: &str, endpoint: &Endpoint) -> CallError {
+fn status_error(status: u16, body: &str, headers: &[(String, String)], url: &str, endpoint: &Endpoint) -> CallError {
     let hint = match (status, &endpoint.key_var) {
         (401 | 403, Some(var)) => format!(" (check {var})"),
         (404, _) => format!(" (is {} right, and does it serve this model?)", endpoint.url_var),
         _ => String::new(),
     };
-    let mut error = call_error(agon_wire::status_failure(status, body, retry_after, url, &hint));
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let mut error = call_error(agon_wire::status_failure(status, body, &headers, url, &hint));
     // A Retry-After given as an HTTP date needs a clock: the wire layer has none.
+    let retry_after = headers.iter().find(|(k, _)| *k == "retry-after").map(|(_, v)| *v);
     if let (Retry::Yes { after: None }, Some(date)) = (error.retry, retry_after) {
         error.retry = Retry::Yes { after: retry::parse_retry_after(date) };
     }

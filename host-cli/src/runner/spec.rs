@@ -54,7 +54,7 @@ pub fn spec_json(
     // Prices and what each model can do travel in the spec, from the catalog
     // (the engine looks them up), so it can bound, limit and report the cost,
     // shape each call, and a replay agrees.
-    request["catalog"] = serde_json::from_str(crate::catalog::JSON)?;
+    request["catalog"] = serde_json::from_str(crate::catalog::json())?;
     request["catalog_overrides"] = serde_json::to_value(crate::catalog::overrides(config))?;
     // The engine decides the seats; model references are this host's to check.
     let built = runtime.build_spec(&request.to_string())?.map_err(|e| bad(e.to_string()))?;
@@ -79,7 +79,9 @@ pub fn spec_json(
     if !unknown.is_empty() {
         safe_eprintln!(
             "agon: note: {} not in the model catalog ({}): sent with cautious defaults (no temperature to OpenAI \
-or Anthropic, no room reserved for thinking); describe it in agon.toml's [models.\"REF\"] (see `agon models`)",
+or Anthropic, no room reserved for thinking), and unpriced; `agon models --update` fetches models.dev's newest \
+catalog, or describe it in agon.toml's [models.\"REF\"] and price it in [prices.\"REF\"] (input and output, USD \
+per million tokens)",
             unknown.join(", "),
             crate::catalog::catalog().snapshot
         );
