@@ -161,7 +161,7 @@ pub enum Command {
         /// One JSON object per line instead of a table.
         #[arg(long)]
         json: bool,
-        /// Fetch models.dev's newest catalog (https://models.dev/api.json, or AGON_MODELS_URL), check
+        /// Fetch models.dev's newest catalog (`https://models.dev/api.json`, or `AGON_MODELS_URL`), check
         /// it and keep it in agon's data folder for every later run; the shipped snapshot stays the
         /// fallback.
         #[arg(long)]
