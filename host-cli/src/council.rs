@@ -186,12 +186,12 @@ pub fn from_keys(providers: &[String]) -> Option<Council> {
             let judge = ranking.get(panel.len()).cloned();
             let why = if panel.len() > 1 {
                 format!(
-                    "only {lab}'s key is set, so {} of its current models (by the catalog's rule) debate{}",
+                    "{} current models of {lab}, the only lab whose key is set (by the catalog's rule){}",
                     panel.len(),
                     also(1)
                 )
             } else {
-                format!("only {lab}'s key is set, and the catalog knows one current model of it{}", also(1))
+                format!("the one current model the catalog knows of {lab}, the only lab whose key is set{}", also(1))
             };
             Some(Council { one_model: panel.len() == 1, panel, judge, why })
         }
@@ -268,7 +268,7 @@ mod tests {
         assert_eq!(distinct.len(), 3, "{:?}", c.panel);
         let judge = c.judge.unwrap();
         assert!(!c.panel.contains(&judge), "{judge}");
-        assert!(c.why.contains("only openai's key is set"), "{}", c.why);
+        assert!(c.why.contains("3 current models of openai, the only lab whose key is set"), "{}", c.why);
         assert_eq!(from_keys(&["openrouter".to_string()]), None, "the catalog knows none of its models by that name");
     }
 

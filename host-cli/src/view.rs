@@ -320,9 +320,10 @@ fn markdown_text(text: &str, colour: bool) -> String {
     skin.text(text, Some(width)).to_string()
 }
 
-/// The outcome in one line; a run that is not a full answer says so in words.
+/// The outcome in one line; a run that is not a full answer says so in words
+/// ("Outcome: Completed — all 2 rounds ran (rounds run: 2)").
 pub fn outcome_line(o: &wit::Outcome) -> String {
-    format!("Outcome: {}. {} (rounds run: {})", o.headline, o.reason, o.rounds_run)
+    format!("Outcome: {} — {} (rounds run: {})", o.headline, o.reason, o.rounds_run)
 }
 
 #[cfg(test)]

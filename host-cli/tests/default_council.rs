@@ -87,7 +87,10 @@ fn one_key_seats_three_of_its_lab_s_models_with_a_judge_off_the_panel() {
     assert!(panel.iter().all(|m| m.starts_with("openai/")), "{panel:?}");
     assert!(judge.starts_with("openai/") && !panel.contains(&judge), "judge {judge} on {panel:?}");
     let err = stderr(&out);
-    assert!(err.contains("only openai's key is set"), "said plainly: {err}");
+    assert!(
+        err.contains("no panel given; seating 3 current models of openai, the only lab whose key is set"),
+        "said plainly: {err}"
+    );
     no_warning(&err);
     said_before_and_after(&err);
     // Every call went to the stand-in, none refused.

@@ -104,7 +104,11 @@ fn with_nothing_configured_doctor_finds_what_the_machine_offers_and_run_seats_it
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("key      openai: OPENAI_API_KEY is set"), "{stdout}");
     // A key seats its lab's council, by the catalog's rule, with a judge off the panel.
-    assert!(stdout.contains("would seat only openai's key is set") && stdout.contains(" · judge openai/"), "{stdout}");
+    assert!(
+        stdout.contains("would seat 3 current models of openai, the only lab whose key is set")
+            && stdout.contains(" · judge openai/"),
+        "{stdout}"
+    );
     let out = here(&["doctor", "--json"]);
     let lines: Vec<serde_json::Value> =
         String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();

@@ -49,7 +49,7 @@ fn a_terminal_gets_status_lines_the_stream_and_the_rendered_synthesis() {
     assert!(screen.contains("judge · openai/judge (synthesis)"));
     // The synthesis is rendered: the Markdown heading and bold markers are gone, the words stay.
     assert!(screen.contains("Verdict") && !screen.contains("## Verdict") && !screen.contains("**spaces**"), "{screen}");
-    assert!(screen.contains("Outcome: Completed"));
+    assert!(screen.contains("Outcome: Completed — "), "the reason follows the headline as one sentence: {screen}");
     assert!(screen.contains("\x1b[36m") || screen.contains("\x1b[1m"), "colour and style by default");
 
     let plain = on_a_terminal(&env, &server, true);
