@@ -592,7 +592,7 @@ test('every protocol in the select runs in the page to an outcome (test server, 
       // scorecard, priority-vote's priorities), so this checks that the page runs each
       // to the engine's own outcome and states it with its reason, never a page error.
       // Whole debates per protocol, with scripted replies: host-cli/tests/every_protocol.rs.
-      assert.match(outcome, /^Outcome\s+(Completed|Consensus reached|Degraded|Judge failed|No quorum|Stopped at the cost limit)[.:] \S/,
+      assert.match(outcome, /^Outcome\s+(Completed|Consensus reached|Degraded|Judge failed|No quorum|Stopped at the cost limit)( —|[.:]) \S/,
         `${name}: ${outcome} (${status})`);
       assert.doesNotMatch(await page.getByRole('status').textContent(), /Error|Cannot/, name);
     }
