@@ -142,7 +142,16 @@ pub fn spent(s: &Spent) -> String {
             format!("spent about {} ({} calls without usage, estimated)", usd(micro), s.estimated_calls)
         }
         Some(micro) => format!("spent {}", usd(micro)),
-        None => format!("cost unknown: no price for {}", s.unpriced.join(", ")),
+        None => {
+            // Each model once, however many seats it sits in.
+            let mut models: Vec<&str> = Vec::new();
+            for m in &s.unpriced {
+                if !models.contains(&m.as_str()) {
+                    models.push(m);
+                }
+            }
+            format!("cost unknown: no price for {}", models.join(", "))
+        }
     };
     let cached = if s.cached_tokens > 0 { format!(" ({} cached)", thousands(s.cached_tokens)) } else { String::new() };
     format!(
@@ -167,4 +176,16 @@ pub fn spent_in_results(path: &std::path::Path) -> std::io::Result<Spent> {
         }
     }
     Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unpriced_model_in_many_seats_is_named_once() {
+        let unpriced = ["openai/smollm2"; 4].map(String::from).to_vec();
+        let line = spent(&Spent { unpriced, calls: 7, ..Spent::default() });
+        assert!(line.starts_with("agon: cost unknown: no price for openai/smollm2 · 7 calls"), "{line}");
+    }
 }
