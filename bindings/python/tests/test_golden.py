@@ -82,7 +82,8 @@ def scripted(case: str):
         entry = script_input(script[i], request["id"])
         if entry.tag == "failed":
             raise agon.ProviderError(entry.value["kind"], entry.value["message"], usage=entry.value["usage"])
-        return {"text": entry.value["text"], "usage": entry.value["usage"], "stop": entry.value["stop"]}
+        return {"text": entry.value["text"], "usage": entry.value["usage"], "stop": entry.value["stop"],
+                "model": entry.value.get("model")}
 
     return answer
 

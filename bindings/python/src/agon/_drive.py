@@ -45,6 +45,8 @@ def _input(request: ModelRequest, answer: Any = None, error: Optional[BaseExcept
             "text": answer["text"],
             "usage": wit_usage(answer.get("usage")),
             "stop": stop if stop in STOP_REASONS else None,
+            # The fallback chain's model that answered, when the caller says.
+            "model": answer.get("model") if isinstance(answer.get("model"), str) else None,
         })
     return _input(request, error=TypeError("complete() must return a str or {'text': str, 'usage': ..., 'stop': ...}"))
 
