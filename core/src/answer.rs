@@ -510,6 +510,11 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     let sentence = (*closing.iter().find(|s| s.chars().any(|c| c.is_ascii_digit()))?).clone();
     let sentence = before_reason(&sentence).to_string();
     let lower = sentence.to_ascii_lowercase();
+    // "…, so I cannot provide an updated answer": a closing that declines to
+    // answer gives none, whatever numbers of the question it repeats.
+    if DECLINES.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
     // "1.5 million dollars": a scale word the canonical form does not carry.
     if ["million", "billion", "thousand", "trillion"].iter().any(|w| lower.contains(w)) {
         return None;
@@ -591,6 +596,25 @@ const CONSEQUENCES: &[&str] = &[
     " for a total of ",
     " totaling ",
     " totalling ",
+    // "is $419,500, which exceeds the budget by $19,500": a relative clause
+    // with a number of its own is a second result.
+    ", which ",
+    ", that ",
+];
+
+/// A closing sentence that says the reply gives no answer.
+const DECLINES: &[&str] = &[
+    "cannot provide",
+    "can't provide",
+    "cannot answer",
+    "can't answer",
+    "cannot be determined",
+    "cannot determine",
+    "not possible to determine",
+    "unable to determine",
+    "unable to provide",
+    "does not provide any information",
+    "not enough information",
 ];
 
 /// The sentence up to a clause that gives its reason ("Ahito ran 16 miles,
@@ -1159,6 +1183,11 @@ mod tests {
             ("He spends $40 on food, leaving him with 60 for rent.", None),
             ("The meal is $40, leaving 60 for rent.", None),
             ("In all they paid 3 * $50 = $150, for a total of 1.11 per guest.", None),
+            // The second held-out batch's two misreads, as classes: a relative clause with its
+            // own number after the concluded one; a closing that declines to answer.
+            ("The total price of the house is $419,500, which exceeds her budget by $19,500.", None),
+            ("The text says nothing of the time Ray needs to swim 3 miles, so I cannot provide an answer.", None),
+            ("With 2 unknowns it is not possible to determine the 3rd.", None),
             // A consequence that repeats the number concludes nothing new.
             ("The ticket costs $25, making it $25 for each of them.", Some("25")),
         ] {
