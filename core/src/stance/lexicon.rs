@@ -198,26 +198,78 @@ pub(crate) const COUNTED_HEADS: &str = "agree agreed agrees agreeing agreement c
 /// a comparison's code.
 ///
 /// The reader asks this for every word of every reply many times: each list
-/// is split and sorted once, on its first ask, and then searched by halves.
-/// (Scanning the list text on every ask was most of a debate's instructions.)
+/// is split and sorted once, on its first ask, and then searched by halves,
+/// after a filter that turns away most words in a few instructions. (Scanning
+/// the list text on every ask was most of a debate's instructions; then the
+/// lock and map that found a list's words, and the search, were a third.)
 pub(crate) fn is(list: &'static str, w: &str) -> bool {
-    words_of(list).binary_search(&w).is_ok()
+    let Some(bit) = filter_bit(w) else { return false };
+    let words = words_of(list);
+    words.filter & bit != 0 && words.sorted.binary_search(&w).is_ok()
 }
 
-/// `list`'s words, sorted: split once per list, kept for the life of the
-/// process. A list is known by its address and length (two literals may
-/// share bytes, a shorter one at the start of a longer one).
-fn words_of(list: &'static str) -> &'static [&'static str] {
+/// A list's words, sorted, and a filter: the bits of [`filter_bit`] of each.
+struct Words {
+    sorted: Box<[&'static str]>,
+    filter: u128,
+}
+
+/// One of 128 bits, from a word's length and its first and last bytes: a
+/// word whose bit a list's filter lacks is not in the list.
+fn filter_bit(w: &str) -> Option<u128> {
+    let (&first, &last) = (w.as_bytes().first()?, w.as_bytes().last()?);
+    let h = (first as u32).wrapping_mul(31) ^ (last as u32).wrapping_mul(7) ^ (w.len() as u32).wrapping_mul(131);
+    Some(1u128 << (h.wrapping_mul(0x9E37_79B9) >> 25))
+}
+
+/// `list`'s words: split once per list, kept for the life of the process. A
+/// list is known by its address and length (two literals may share bytes, a
+/// shorter one at the start of a longer one). Each thread keeps the lists it
+/// has asked in a table of its own, so that an ask takes no lock.
+fn words_of(list: &'static str) -> &'static Words {
+    use std::cell::RefCell;
+    /// Room for every list the reader has, twice over (open addressing).
+    const SLOTS: usize = 512;
+    type Slot = Option<((usize, usize), &'static Words)>;
+    thread_local! {
+        static KNOWN: RefCell<Vec<Slot>> = const { RefCell::new(Vec::new()) };
+    }
+    let key = (list.as_ptr() as usize, list.len());
+    KNOWN.with(|known| {
+        let mut known = known.borrow_mut();
+        if known.is_empty() {
+            known.resize(SLOTS, None);
+        }
+        let mixed = (key.0 as u64 ^ (key.1 as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut i = (mixed >> 55) as usize % SLOTS;
+        for _ in 0..SLOTS {
+            match known[i] {
+                Some((k, words)) if k == key => return words,
+                Some(_) => i = (i + 1) % SLOTS,
+                None => {
+                    let words = shared_words_of(key, list);
+                    known[i] = Some((key, words));
+                    return words;
+                }
+            }
+        }
+        // A full table (more lists than the reader has): ask the shared one.
+        shared_words_of(key, list)
+    })
+}
+
+/// The lists split so far, for every thread: each list is split and leaked once.
+fn shared_words_of(key: (usize, usize), list: &'static str) -> &'static Words {
     use std::collections::BTreeMap;
     use std::sync::{Mutex, PoisonError};
-    type Split = BTreeMap<(usize, usize), &'static [&'static str]>;
-    static SPLIT: Mutex<Split> = Mutex::new(BTreeMap::new());
+    static SPLIT: Mutex<BTreeMap<(usize, usize), &'static Words>> = Mutex::new(BTreeMap::new());
     let mut split = SPLIT.lock().unwrap_or_else(PoisonError::into_inner);
-    split.entry((list.as_ptr() as usize, list.len())).or_insert_with(|| {
-        let mut words: Vec<&'static str> = list.split(' ').filter(|w| !w.is_empty()).collect();
-        words.sort_unstable();
-        words.dedup();
-        Box::leak(words.into_boxed_slice())
+    split.entry(key).or_insert_with(|| {
+        let mut sorted: Vec<&'static str> = list.split(' ').filter(|w| !w.is_empty()).collect();
+        sorted.sort_unstable();
+        sorted.dedup();
+        let filter = sorted.iter().filter_map(|w| filter_bit(w)).fold(0, |f, b| f | b);
+        Box::leak(Box::new(Words { sorted: sorted.into_boxed_slice(), filter }))
     })
 }
 

@@ -474,6 +474,33 @@ impl Position {
             Position::Gap { .. } => false,
         }
     }
+
+    /// Whether this position, as a phrase's head, takes any word of a text
+    /// whose words' facts are summed up in `present`. A row whose head takes
+    /// none is not tried at each word.
+    pub(crate) fn takes_any(&self, present: &Present) -> bool {
+        match self {
+            Position::Words(ids) => ids.iter().any(|id| present.ids.contains(id)),
+            Position::Class(class) => present.bits & 1 << *class as u16 != 0,
+            Position::Any => true,
+            Position::Gap { .. } => false,
+        }
+    }
+}
+
+/// The facts of a text's words taken together: the ids named, and every bit.
+pub(crate) struct Present {
+    ids: Vec<u32>,
+    bits: u16,
+}
+
+impl Present {
+    pub(crate) fn of(facts: &[Facts]) -> Present {
+        let mut ids: Vec<u32> = facts.iter().filter_map(|f| f.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        Present { ids, bits: facts.iter().fold(0, |b, f| b | f.bits) }
+    }
 }
 
 /// A phrase read once into its positions, so that matching it at every word

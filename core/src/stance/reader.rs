@@ -368,8 +368,9 @@ impl<'s> Clauses<'s> {
     fn rows(&self, out: &mut Vec<Signal>, void: &mut [bool]) {
         let words: Vec<&str> = self.words.iter().map(|w| w.0).collect();
         let facts: Vec<pt::Facts> = words.iter().map(|w| pt::Facts::of(w)).collect();
+        let present = pt::Present::of(&facts);
         for pt::CompiledRow { row, positions } in pt::compiled_rows() {
-            let Some(head) = positions.first() else { continue };
+            let Some(head) = positions.first().filter(|head| head.takes_any(&present)) else { continue };
             for start in 0..words.len() {
                 if void[start] || !head.takes(facts[start]) {
                     continue;
