@@ -4,9 +4,26 @@
 //! line of the prompt outside the quote.
 
 /// What ends a line for some reader: `\n`, `\r`, vertical tab, form feed,
-/// NEL, and Unicode's line and paragraph separators.
+/// NEL, and Unicode's line and paragraph separators. (The quoting itself
+/// scans bytes, [`next_break`]; tests check the two agree.)
+#[cfg(test)]
 pub(crate) fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Where the first [`is_line_break`] of `text` starts, and its length in
+/// bytes. Read by bytes, not decoded characters (every prompt quotes every
+/// reply, so this runs over most of the text a debate makes): the breaks
+/// beyond ASCII are U+0085 (`C2 85`) and U+2028/U+2029 (`E2 80 A8`/`A9`),
+/// and `C2` and `E2` only ever lead a character in UTF-8.
+fn next_break(text: &str) -> Option<(usize, usize)> {
+    let b = text.as_bytes();
+    b.iter().enumerate().find_map(|(i, &byte)| match byte {
+        b'\n' | b'\r' | 0x0B | 0x0C => Some((i, 1)),
+        0xC2 if b.get(i + 1) == Some(&0x85) => Some((i, 2)),
+        0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) => Some((i, 3)),
+        _ => None,
+    })
 }
 
 /// `text`'s lines, split at every [`is_line_break`]; `\r\n` is one break.
@@ -14,10 +31,11 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(text);
     std::iter::from_fn(move || {
         let text = rest?;
-        match text.char_indices().find(|(_, c)| is_line_break(*c)) {
-            Some((at, c)) => {
-                let after = &text[at + c.len_utf8()..];
-                rest = Some(if c == '\r' { after.strip_prefix('\n').unwrap_or(after) } else { after });
+        match next_break(text) {
+            Some((at, len)) => {
+                let after = &text[at + len..];
+                rest =
+                    Some(if text.as_bytes()[at] == b'\r' { after.strip_prefix('\n').unwrap_or(after) } else { after });
                 Some(&text[..at])
             }
             None => {
@@ -64,6 +82,13 @@ mod tests {
     }
 
     proptest! {
+        /// The byte scan finds the first break a scan of the characters finds.
+        #[test]
+        fn the_byte_scan_finds_the_first_break(text in "(.|\n|\r|\u{2028}|\u{2029}|\u{85}|\u{0B}|\u{0C}|\u{2027}|\u{C5}){0,40}") {
+            let by_chars = text.char_indices().find(|(_, c)| is_line_break(*c)).map(|(at, c)| (at, c.len_utf8()));
+            prop_assert_eq!(next_break(&text), by_chars);
+        }
+
         /// Whatever the text, every line of the quote, as any reader splits
         /// it, starts with `>`.
         #[test]
