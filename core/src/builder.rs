@@ -211,7 +211,10 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
     if let Some(key) = request.seat_domains.keys().find(|k| !panel.iter().any(|p| &p.id == *k)) {
         let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
         let judge = if *key == "judge" { "; the judge weighs every seat's answer and takes none" } else { "" };
-        return Err(Error::spec(format!("seat_domains.{key}"), format!("no such seat (seats: {}){judge}", ids.join(", "))));
+        return Err(Error::spec(
+            format!("seat_domains.{key}"),
+            format!("no such seat (seats: {}){judge}", ids.join(", ")),
+        ));
     }
     if let Some(key) = request.seat_reasoning.keys().find(|k| *k != "judge" && !panel.iter().any(|p| &p.id == *k)) {
         let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();

@@ -619,7 +619,9 @@ pub(crate) fn check_domain(domain: &str, at: &str) -> Result<(), Error> {
     if n > MAX_DOMAIN_CHARS {
         return Err(Error::spec(
             at,
-            format!("a field of expertise in at most {MAX_DOMAIN_CHARS} characters ({n} given); instructions belong in the persona"),
+            format!(
+                "a field of expertise in at most {MAX_DOMAIN_CHARS} characters ({n} given); instructions belong in the persona"
+            ),
         ));
     }
     Ok(())

@@ -113,16 +113,28 @@ fn challenge_refuses_blind_and_says_why() {
 
 #[test]
 fn each_seat_gets_its_own_domain_in_every_protocol_that_shows_a_persona() {
-    for protocol in [json!({"name": "round-robin"}), json!({"name": "rotating-challenger"}), json!({"name": "adversarial", "compete": "compete"})] {
-        let s = with(spec(protocol.clone(), &["a", "b"], 1, true), false, &[("a", "EU privacy law"), ("b", "security")]);
+    for protocol in [
+        json!({"name": "round-robin"}),
+        json!({"name": "rotating-challenger"}),
+        json!({"name": "adversarial", "compete": "compete"}),
+    ] {
+        let s =
+            with(spec(protocol.clone(), &["a", "b"], 1, true), false, &[("a", "EU privacy law"), ("b", "security")]);
         let run = drive(Session::new(s).unwrap(), |r| reply(r, "Fine."));
         for r in run.requests.iter().filter(|r| r.seat == "a" || r.seat == "b") {
             let prompt: String = r.messages.iter().map(|m| m.content.as_str()).collect();
-            let (mine, theirs) = if r.seat == "a" { ("EU privacy law", "security") } else { ("security", "EU privacy law") };
+            let (mine, theirs) =
+                if r.seat == "a" { ("EU privacy law", "security") } else { ("security", "EU privacy law") };
             assert!(prompt.contains(&format!("YOUR DOMAIN: {mine}.")), "{protocol} {}: {prompt}", r.seat);
             assert!(!prompt.contains(&format!("YOUR DOMAIN: {theirs}.")), "{protocol} {}", r.seat);
         }
-        let judge: String = run.requests.iter().filter(|r| r.seat == "judge").flat_map(|r| &r.messages).map(|m| m.content.as_str()).collect();
+        let judge: String = run
+            .requests
+            .iter()
+            .filter(|r| r.seat == "judge")
+            .flat_map(|r| &r.messages)
+            .map(|m| m.content.as_str())
+            .collect();
         assert!(!judge.contains("YOUR DOMAIN"), "{protocol}: the judge has none");
     }
 }

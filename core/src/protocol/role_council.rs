@@ -42,7 +42,8 @@ your role and its instructions are given at the end.\n\
         );
         // Blind, round 1 shows no role another's turn.
         let blind = prompt_kit::blind(debate, round);
-        let history = prompt_kit::entries(debate, |slot| !blind || slot.is_panel(seat), |slot| label(debate, slot.seat));
+        let history =
+            prompt_kit::entries(debate, |slot| !blind || slot.is_panel(seat), |slot| label(debate, slot.seat));
         let name = me.display_name();
         Prompt {
             system,
