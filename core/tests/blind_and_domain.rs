@@ -100,6 +100,13 @@ fn protocols_blind_already_run_as_they_are() {
     let s = with(spec(json!({"name": "structured"}), &["a", "b"], 1, false), true, &[]);
     let run = drive(Session::new(s).unwrap(), |r| reply(r, "My statement."));
     assert_eq!(run.batches[0].len(), 2, "openings at once, as always");
+    for r in &run.batches[0] {
+        let prompt: String = r.messages.iter().map(|m| m.content.as_str()).collect();
+        assert!(
+            !prompt.contains("Every panelist answers this round at once"),
+            "its prompts are as they were: {prompt}"
+        );
+    }
 }
 
 #[test]

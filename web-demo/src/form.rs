@@ -403,7 +403,7 @@ mod tests {
         let bad = roles("round-robin", &["---\nrole_id: x y\n".into()], &["mine.md".into()]).unwrap_err();
         assert!(bad.starts_with("mine.md: ") && bad.contains("line"), "{bad}");
 
-        let mut f = form("m1", "");
+        let mut f = form("m1", "j");
         f.protocol = "round-robin".into();
         f.roles = texts;
         f.blind = true;
@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(spec.panel.len(), 1);
         assert_eq!(spec.panel[0].persona.as_deref(), Some("Doubt every number."));
         assert_eq!(spec.panel[0].domain.as_deref(), Some("clinical trials"));
-        assert_eq!(spec.judge.as_ref().map(|j| j.id.as_str()), Some("referee"));
+        assert_eq!(spec.judge.as_ref().map(|j| (j.id.as_str(), j.model.as_str())), Some(("referee", "j")));
         assert!(spec.blind);
     }
 
@@ -450,6 +450,9 @@ mod tests {
             follows: None,
             max_tokens: 200,
             effort: String::new(),
+            roles: Vec::new(),
+            domain: String::new(),
+            blind: false,
         }
     }
 

@@ -172,12 +172,18 @@ impl Interpreter {
     }
 
     /// Whether part `k` of phase `index` is written blind in `round`: the
-    /// spec asks for blind first answers, this is round 1's first phase, and
-    /// the part is no adversary's (attacking the others' answers is its part).
+    /// spec asks for blind first answers, this is round 1's first phase, its
+    /// turns would otherwise see each other (one at a time, seeing earlier
+    /// turns; a phase answered at once is blind already and left as it is),
+    /// and the part is no adversary's (attacking the others' answers is its part).
     fn blind(&self, debate: &Debate, round: u32, index: usize, k: usize) -> bool {
+        let phase = &self.doc.phases[index];
+        let part = &phase.turns[k];
         prompt_kit::blind(debate, round)
             && self.phase_from(debate, 1, 0) == Some(index)
-            && self.doc.phases[index].turns[k].adversarial == Adversarial::No
+            && phase.order == Order::Sequential
+            && matches!(part.sees.turns, Turns::All | Turns::Phases(_))
+            && part.adversarial == Adversarial::No
     }
 
     fn call(&self, debate: &Debate, round: u32, index: usize, (seat, k): (usize, usize)) -> PlannedCall {
