@@ -25,7 +25,10 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 # The whole test command is CI, wherever it runs: a test whose tool is
 # missing fails instead of skipping, and no expected file is rewritten.
 export CI=true
-step() { printf '\n=== %s\n' "$*" >&2; }
+# Each stage's heading says how long the run has taken so far, so a log shows
+# where the time goes.
+started=$SECONDS
+step() { printf '\n=== [%dm%02ds] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*" >&2; }
 
 quick=false
 case "${1:-}" in
@@ -48,6 +51,7 @@ if $quick; then
   RUSTDOCFLAGS="-D warnings" cargo doc -p agon-core -p agon-cli --no-deps --quiet
   step "tests, agon-core and agon-cli"
   nextest -p agon-core -p agon-cli
+  step "done"
   exit 0
 fi
 
@@ -103,3 +107,5 @@ scripts/test-packages.sh
 
 step "agon.ray: Python SDK debates on a two-node Ray cluster"
 scripts/test-ray.sh
+
+step "done"

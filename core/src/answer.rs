@@ -508,7 +508,13 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     let closing: Vec<&String> =
         statements.iter().rev().filter(|s| !s.trim_end().ends_with('?') && !reason(s)).take(2).collect();
     let sentence = (*closing.iter().find(|s| s.chars().any(|c| c.is_ascii_digit()))?).clone();
+    let sentence = before_reason(&sentence).to_string();
     let lower = sentence.to_ascii_lowercase();
+    // "…, so I cannot provide an updated answer": a closing that declines to
+    // answer gives none, whatever numbers of the question it repeats.
+    if DECLINES.iter().any(|w| lower.contains(w)) {
+        return None;
+    }
     // "1.5 million dollars": a scale word the canonical form does not carry.
     if ["million", "billion", "thousand", "trillion"].iter().any(|w| lower.contains(w)) {
         return None;
@@ -540,6 +546,16 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     let mut distinct: Vec<&String> = numbers.iter().map(|(n, _)| n).collect();
     crate::order::sort(&mut distinct);
     distinct.dedup();
+    // "$150, making the total 1.11", "is $40, leaving 60 for rent": a clause
+    // that concludes another number after the first makes two answers.
+    let consequence = CONSEQUENCES.iter().filter_map(|w| lower.find(w)).min();
+    if let Some(at) = consequence {
+        let before: Vec<String> = numbers_in(&sentence[..at]).into_iter().map(|(n, _)| n).collect();
+        let after: Vec<String> = numbers_in(&sentence[at..]).into_iter().map(|(n, _)| n).collect();
+        if !before.is_empty() && after.iter().any(|n| !before.contains(n)) {
+            return None;
+        }
+    }
     // "12 miles is equivalent to 4 Amber runs": a reply that leads with one
     // number and concludes another says two things.
     let leads = sentence.trim_start().trim_start_matches(['*', '$', '(']).starts_with(|c: char| c.is_ascii_digit());
@@ -566,6 +582,53 @@ fn closing_number(own: &str, text: &str) -> Option<String> {
     match marked.as_slice() {
         [one, rest @ ..] if rest.iter().all(|n| n == one) && !ends_on(one) => Some((*one).clone()),
         _ => None,
+    }
+}
+
+/// Words that open a clause concluding a further number from the one before
+/// it ("$150, making the total 1.11").
+const CONSEQUENCES: &[&str] = &[
+    " making ",
+    " leaving ",
+    " giving ",
+    " bringing ",
+    " resulting in ",
+    " for a total of ",
+    " totaling ",
+    " totalling ",
+    // "is $419,500, which exceeds the budget by $19,500": a relative clause
+    // with a number of its own is a second result.
+    ", which ",
+    ", that ",
+];
+
+/// A closing sentence that says the reply gives no answer.
+const DECLINES: &[&str] = &[
+    "cannot provide",
+    "can't provide",
+    "cannot answer",
+    "can't answer",
+    "cannot be determined",
+    "cannot determine",
+    "not possible to determine",
+    "unable to determine",
+    "unable to provide",
+    "does not provide any information",
+    "not enough information",
+];
+
+/// The sentence up to a clause that gives its reason ("Ahito ran 16 miles,
+/// since 8 + 28 = 36 miles"): the reason's numbers are working. The whole
+/// sentence when nothing with a number comes before the clause.
+fn before_reason(sentence: &str) -> &str {
+    let lower = sentence.to_ascii_lowercase();
+    let at = [" because ", " since ", " given that ", " due to ", " as shown by "]
+        .iter()
+        .filter_map(|w| lower.find(w))
+        .min();
+    match at {
+        Some(at) if sentence[..at].chars().any(|c| c.is_ascii_digit()) => &sentence[..at],
+        _ => sentence,
     }
 }
 
@@ -679,9 +742,26 @@ fn ends_sentence(own: &str, i: usize) -> bool {
     if !(matches!(bytes[i], b'.' | b'!' | b'?') && bytes.get(i + 1).is_none_or(u8::is_ascii_whitespace)) {
         return false;
     }
-    let word = own[..i].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("");
-    !(bytes[i] == b'.' && matches!(word.to_ascii_lowercase().as_str(), "mr" | "ms" | "mrs" | "dr" | "st" | "vs"))
+    if bytes[i] != b'.' {
+        return true;
+    }
+    // A sentence opens with a capital, a digit or a mark: a point followed by a
+    // lower-case word ("approx. five") is an abbreviation's.
+    let next = own[i + 1..].trim_start().chars().next();
+    if next.is_some_and(char::is_lowercase) {
+        return false;
+    }
+    let word = own[..i].rsplit(|c: char| !c.is_ascii_alphabetic()).next().unwrap_or("").to_ascii_lowercase();
+    // "e.g.", "i.e.": the point of a one-letter word after another point.
+    let dotted = word.len() == 1 && own[..i - 1].ends_with('.');
+    !(dotted || ABBREVIATIONS.contains(&word.as_str()))
 }
+
+/// Words whose point ends no sentence ("Ms. B pumped…", "Prof. Kim", "No. 4").
+const ABBREVIATIONS: &[&str] = &[
+    "mr", "ms", "mrs", "dr", "st", "vs", "jr", "sr", "prof", "mt", "ft", "no", "approx", "inc", "ltd", "co", "gen",
+    "capt", "sgt", "rev", "hon",
+];
 
 /// Every sentence (or line) of the reply's own words that has any, in order.
 fn sentences(own: &str, text: &str) -> Vec<String> {
@@ -1091,6 +1171,25 @@ mod tests {
             // A sentence that ends on a bare number concludes with it: a sum of money before it
             // is then one of two answers, and neither is taken.
             ("The finale costs $150, making the total 1.11.", None),
+            // The same three, as other words write them. A title or an abbreviation's point
+            // ends no sentence, so no fragment after it stands as the conclusion.
+            ("The total is 50 dollars, paid by Prof. Kim over 3 days.", Some("50")),
+            ("So she needs 12 jars in all (e.g. 4 per shelf).", None),
+            ("The bill came to 90 dollars. It was split approx. 3 ways by Dr. Lee and No. 2 crew.", None),
+            // A reason clause's working is not the conclusion before it.
+            ("Ahito ran 16 miles, since Amber and Micah ran 8 + 28 = 36 miles.", Some("16")),
+            ("She has 30 apples left because 50 - 20 = 30.", Some("30")),
+            // A clause concluding another number after the first: two answers.
+            ("He spends $40 on food, leaving him with 60 for rent.", None),
+            ("The meal is $40, leaving 60 for rent.", None),
+            ("In all they paid 3 * $50 = $150, for a total of 1.11 per guest.", None),
+            // The second held-out batch's two misreads, as classes: a relative clause with its
+            // own number after the concluded one; a closing that declines to answer.
+            ("The total price of the house is $419,500, which exceeds her budget by $19,500.", None),
+            ("The text says nothing of the time Ray needs to swim 3 miles, so I cannot provide an answer.", None),
+            ("With 2 unknowns it is not possible to determine the 3rd.", None),
+            // A consequence that repeats the number concludes nothing new.
+            ("The ticket costs $25, making it $25 for each of them.", Some("25")),
         ] {
             assert_eq!(read(text, Kind::Number, none).as_deref(), want, "{text:?}");
         }

@@ -264,7 +264,7 @@ fn repeats_are_clustered_by_item_and_fields_break_accuracy_down() {
     results += &debate_line(1, "What is 1 + 1?", 1, |_| said("ANSWER: 2"));
     results +=
         &debate_line(1, "What is 1 + 1?", 1, |_| said("ANSWER: 5")).replacen("\"id\":\"q1\"", "\"id\":\"q1~2\"", 1);
-    let options = eval::Options { by: vec!["subject".into()] };
+    let options = eval::Options { by: vec!["subject".into()], ..Default::default() };
     let report =
         eval::report_with("two", data, &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }], &options);
     let json: Value = serde_json::from_str(&report.json).unwrap();
@@ -302,4 +302,23 @@ fn the_settings_line_keys_results_to_what_asked_them() {
     let results = format!("{line}\n");
     let report = eval::report("none", &dataset(1), &[Arm { name: "vote", results: &results, scoring: Scoring::Vote }]);
     assert!(report.markdown.contains("| vote | the seats' vote | vote | openai/a | none |"), "{}", report.markdown);
+}
+
+/// A host that reads the dataset itself and hands over what it read passes the
+/// lines it skipped: the report lists them as it lists those it skipped itself.
+#[test]
+fn lines_the_host_skipped_are_listed_as_the_engines_own() {
+    let data = "{\"id\": \"q0\", \"question\": \"What is 0 + 1?\", \"answer\": \"1\", \"kind\": \"number\"}\n";
+    let results = debate_line(0, "What is 0 + 1?", 1, |_| said("ANSWER: 1"));
+    let arms = [Arm { name: "vote", results: &results, scoring: Scoring::Vote }];
+    let raw = format!("{data}not an item\n");
+    let own = eval::report("d", &raw, &arms);
+    let options = eval::Options {
+        skipped: vec!["line 2: expected ident at line 1 column 2; skipped".into()],
+        ..Default::default()
+    };
+    let passed = eval::report_with("d", data, &arms, &options);
+    assert!(own.markdown.contains("- line 2: expected ident at line 1 column 2; skipped"), "{}", own.markdown);
+    assert_eq!(passed.markdown, own.markdown);
+    assert_eq!(passed.json, own.json);
 }

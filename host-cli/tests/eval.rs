@@ -67,6 +67,7 @@ fn arms_answer_the_same_items_and_are_scored_alike_then_rescored_without_a_call(
 
     let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
     assert!(report.contains("| single | 1/3 | 33.3 % |"), "{report}");
+    assert!(report.contains("- line 3: expected ident at line 1 column 2; skipped"), "{report}");
     assert!(report.contains("| vote | 3/3 | 100.0 % |"), "{report}");
     // Only the vote right on q2 and q3: p = 2 · (1/2)² = 0.5.
     assert!(report.contains("| single vs vote | -66.7 points | 0 | 2 | 0.5000 |"), "{report}");
@@ -242,6 +243,9 @@ fn a_bad_line_and_a_byte_order_mark_cost_only_that_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("data.jsonl: line 2 is not UTF-8 text; skipped"), "{stderr}");
+    // The report lists it too, as the engine's report of the raw file would.
+    let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(report.contains("1 dataset line(s) skipped:\n\n- line 2 is not UTF-8 text; skipped\n"), "{report}");
     let results = std::fs::read_to_string(env.root.join("out/single.jsonl")).unwrap();
     // The settings line the results open with has no id.
     let mut ids: Vec<String> = results
@@ -345,4 +349,50 @@ fn the_shipped_mmlu_set_breaks_down_by_subject() {
     let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
     assert!(report.contains("## By subject"), "{report}");
     assert!(report.contains("abstract_algebra") && report.contains("astronomy"), "{report}");
+}
+
+/// `agon eval --rescore` re-derives the published table of docs/src/eval.md
+/// ("A published table re-derived") from LLM-Agora's committed replies, with
+/// no server: the debate's plurality is right on 13 of 100 items, some
+/// model's last answer on 24, and 47 items have no readable answer or a tie.
+#[test]
+fn rescore_re_derives_the_published_llm_agora_table() {
+    let env = Sandbox::new("eval", "llm-agora");
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/eval/llm-agora");
+    std::fs::copy(fixtures.join("gsm8k.jsonl"), env.root.join("gsm8k.jsonl")).unwrap();
+    std::fs::create_dir_all(env.root.join("out")).unwrap();
+    std::fs::copy(fixtures.join("debate.jsonl"), env.root.join("out/vote.jsonl")).unwrap();
+    let out = env
+        .command(env!("CARGO_BIN_EXE_agon"))
+        .args([
+            "eval",
+            "gsm8k.jsonl",
+            "-o",
+            "out",
+            "--arm",
+            "vote",
+            "--panel",
+            "openai/llama,openai/wizardlm,openai/orca",
+        ])
+        .arg("--rescore")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: Value =
+        serde_json::from_str(&std::fs::read_to_string(env.root.join("out/report.json")).unwrap()).unwrap();
+    let arm = &json["arms"][0];
+    // The figures docs/src/eval.md gives for the debate: the plurality 13 %, some seat right 24 %, 47 unanswered.
+    assert_eq!(
+        (arm["right"].as_u64(), arm["some_seat_right"].as_u64(), arm["no_answer"].as_u64()),
+        (Some(13), Some(24), Some(47)),
+        "{arm}"
+    );
+    let docs =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/eval.md")).unwrap();
+    assert!(
+        docs.contains("| agon: the three models' plurality | 4 % | 6 % | 13 % |"),
+        "docs/src/eval.md's table moved"
+    );
+    assert!(docs.contains("| agon: some model's answer right | | | 24 % |"), "docs/src/eval.md's table moved");
+    assert!(docs.contains("never right: 47 of the"), "docs/src/eval.md's count moved");
 }

@@ -58,6 +58,10 @@ pub struct Report {
 pub struct Options {
     /// Fields of the dataset to break accuracy down by (`subject`, `kind`, a column of your own).
     pub by: Vec<String>,
+    /// Dataset lines the host's own reading skipped (`line N: why; skipped`),
+    /// listed as the engine's reading of the raw file lists its own: a host
+    /// that hands over the dataset as it read it passes no bad line itself.
+    pub skipped: Vec<String>,
 }
 
 impl Options {
@@ -114,7 +118,8 @@ pub fn report(name: &str, dataset: &str, arms: &[Arm]) -> Report {
 
 /// [`report`], with breakdowns by the fields `options` names.
 pub fn report_with(name: &str, dataset: &str, arms: &[Arm], options: &Options) -> Report {
-    let (items, skipped) = dataset::read(dataset);
+    let (items, mut skipped) = dataset::read(dataset);
+    skipped.extend(options.skipped.iter().cloned());
     let scored: Vec<report::ArmScore> = arms
         .iter()
         .map(|arm| {

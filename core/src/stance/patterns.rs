@@ -93,6 +93,9 @@ pub(crate) const ABOUT_WORK: u32 = 1 << 13;
 pub(crate) const CITED_IN_REPLY: u32 = 1 << 14;
 /// The next word is not "if" (a contrast between two cases).
 pub(crate) const NOT_BEFORE_IF: u32 = 1 << 15;
+/// What agrees is a piece of work (`@ans`, `@cited`, this, it, which, mine),
+/// not a person: "Bob also agrees with the previous agent" reports someone.
+pub(crate) const WORK_SUBJECT: u32 = 1 << 16;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
@@ -166,7 +169,8 @@ pub(crate) const ROWS: &[Row] = &[
     row("provided|gave|reached|found|gives|give @correct @ans", Agree, QUALIFY | STATED | CITES),
     row("in alignment|line with", Agree, QUALIFY | STATED | CITES),
     row("is|are|be|been confirmed", Agree, QUALIFY | STATED | CITES),
-    row("consistent|agrees|aligns|matches with", Agree, QUALIFY | STATED | CITES),
+    row("consistent|aligns|matches with", Agree, QUALIFY | STATED | CITES),
+    row("agrees with", Agree, QUALIFY | STATED | CITES | WORK_SUBJECT),
     row("@theirs ~ correctly|accurately", Agree, QUALIFY | STATED),
     row("they ~ correctly|accurately", Agree, QUALIFY | STATED | CITES),
     // Siding with one of several others is not agreeing with them.

@@ -452,6 +452,17 @@ impl<'s> Clauses<'s> {
         if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::Class::Condemn.holds(self.w(k))) {
             return false;
         }
+        if needs(pt::WORK_SUBJECT) {
+            let subject = (0..start).rev().map(|k| self.w(k)).find(|w| !is_adverb(w));
+            let work = subject.is_some_and(|w| {
+                matches!(w, "this" | "that" | "it" | "which" | "mine" | "ours" | "what")
+                    || pt::Class::Ans.holds(w)
+                    || pt::Class::Cited.holds(w)
+            });
+            if !work {
+                return false;
+            }
+        }
         true
     }
 

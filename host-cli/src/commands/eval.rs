@@ -141,7 +141,10 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
         .collect();
     let name =
         args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
-    let options = serde_json::json!({"by": args.by}).to_string();
+    // The lines skipped in reading go to the report too: it is scored from
+    // the dataset as read, which holds none of them.
+    let skipped: Vec<&String> = not_text.iter().chain(&problems).collect();
+    let options = serde_json::json!({"by": args.by, "skipped": skipped}).to_string();
     let report = engine.score_eval_with(&name, &scored_text, &arm_list, &options)?.map_err(bad)?;
     write(&args.output.join("report.md"), &report.markdown)?;
     write(&args.output.join("report.json"), &report.json)?;
