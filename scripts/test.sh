@@ -56,20 +56,22 @@ if $quick; then
 fi
 
 # The second lane: builds that no stage before the workspace tests needs —
-# the release agon (sizes, and the README's install line reuses it), the
-# instruction workload, the fuzz targets, the page's wasm. Much of a build on
+# the release agon (sizes, and the README's install line and the CLI's wheel
+# reuse it), the instruction workload, the fuzz targets, the page's wasm, the
+# crates packed and each built from its .crate. Much of a build on
 # two cores keeps one busy (a fat LTO link, the component's precompile, one
 # large crate), so they run beside clippy and the workspace build; the
 # workspace tests wait for them, and each stage that needs one later finds it
 # built.
 lane_log="$AGON_RUN_TMPDIR/second-lane.log"
-step "second lane started: release, instruction-workload, fuzz and page builds (its log is shown if it fails)"
+step "second lane started: release, instruction-workload, fuzz, page and package builds (its log is shown if it fails)"
 # In a session of its own, so an early exit stops its whole process tree.
 setsid bash -ec '
   scripts/check-sizes.sh --build-only
   scripts/check-instructions.sh --build-only
   scripts/fuzz.sh --build-only
   scripts/test-web.sh --build-only
+  scripts/package-cli.sh
 ' >"$lane_log" 2>&1 &
 lane_pid=$!
 lane_joined=false
