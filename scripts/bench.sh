@@ -21,10 +21,13 @@ for arg in "$@"; do
   esac
 done
 if $quick; then
-  cargo test --quiet -p agon-bench --benches            # each criterion bench once
-  cargo build --quiet -p agon-cli -p agon-bench
-  cargo run --quiet -p agon-bench -- --quick >/dev/null  # every table, short latencies
-  cargo run --quiet -p agon-bench -- --quick --launch-only >/dev/null  # the A/B launch mode
+  # The workspace's selection, as the tests build it: nothing is rebuilt.
+  # shellcheck source=scripts/workspace-build.sh
+  source scripts/workspace-build.sh
+  workspace_build
+  cargo test --quiet --workspace --bench engine          # each criterion bench once
+  "$AGON_BENCH_BIN" --quick >/dev/null                   # every table, short latencies
+  "$AGON_BENCH_BIN" --quick --launch-only >/dev/null     # the A/B launch mode
   echo "bench quick mode: every benchmark ran"
   exit 0
 fi

@@ -22,7 +22,11 @@ command -v valgrind >/dev/null || {
 }
 
 cargo build --release --quiet -p agon-core --features testing --example workload
-cargo build --quiet -p agon-bench
+# --build-only: that release build alone (scripts/test.sh's second lane).
+[ "${1:-}" = --build-only ] && exit 0
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
 
 # Instructions one debate costs in the program given.
 per_debate() {
@@ -36,7 +40,7 @@ per_debate() {
 
 declare -A count
 count[native-5x5]="$(per_debate "$target/release/examples/workload")"
-count[component-5x5]="$(per_debate "$target/debug/agon-bench" --instructions component)"
+count[component-5x5]="$(per_debate "$AGON_BENCH_BIN" --instructions component)"
 
 over=0
 declare -A seen=()

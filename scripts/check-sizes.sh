@@ -6,9 +6,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
+# --build-only: the release build alone (scripts/test.sh starts it early, in a
+# second lane, and checks the sizes later).
+build_only=false
+[ "${1:-}" = --build-only ] && build_only=true
 
 cargo build --release --quiet -p agon-cli
-cargo run --quiet -p xtask -- component --output "$target/agon.wasm"
+$build_only && exit 0
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
+"$AGON_XTASK" component --output "$target/agon.wasm"
 scripts/setup-web.sh  # wasm-bindgen and wasm-opt, for the page's wasm
 scripts/build-web.sh
 

@@ -12,7 +12,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 case "${AGON_DEMO_PROFILE:-release}" in
   release) cargo build --release --quiet -p agon-cli; agon="${CARGO_TARGET_DIR:-target}/release/agon" ;;
-  debug) cargo build --quiet -p agon-cli; agon="${CARGO_TARGET_DIR:-target}/debug/agon" ;;
+  debug)
+    # shellcheck source=scripts/workspace-build.sh
+    source scripts/workspace-build.sh
+    workspace_build
+    agon="$AGON_BIN" ;;
   *) echo "demo.sh: AGON_DEMO_PROFILE is release or debug" >&2; exit 2 ;;
 esac
 # Start the model only after building: it crawls while cargo holds the cores.

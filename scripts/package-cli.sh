@@ -21,7 +21,10 @@ say() { printf '[package-cli] %s\n' "$*" >&2; }
 
 say "the component, the catalog and the WIT, into host-cli/bundled/"
 rm -rf host-cli/bundled && mkdir -p host-cli/bundled/wit
-cargo run --quiet -p xtask -- component --output host-cli/bundled/agon.wasm >/dev/null
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
+"$AGON_XTASK" component --output host-cli/bundled/agon.wasm >/dev/null
 cp catalog/models.json host-cli/bundled/models.json
 cp wit/*.wit host-cli/bundled/wit/
 

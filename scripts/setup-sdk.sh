@@ -17,7 +17,10 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 say "building target/agon.wasm"
-cargo run --quiet -p xtask -- component --output target/agon.wasm >&2
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
+"$AGON_XTASK" component --output target/agon.wasm >&2
 
 # JS: the lockfile pins jco-transpile and everything under it, and lists
 # jco-node-fs's optional packages for every platform (`npm ci` refuses a

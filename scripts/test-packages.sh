@@ -14,7 +14,9 @@
 #    CARGO_INSTALL_ROOT: `agon --version` from there.
 # 5. PyPI: the CLI's binary wheel (maturin, `bindings = "bin"`, as ruff and
 #    uv ship theirs), installed into a fresh venv: `agon --version` on its
-#    PATH. Built with the dev profile here (the release one: release.sh).
+#    PATH. Built with the release profile, as release.sh builds it: maturin
+#    reuses the release build scripts/check-sizes.sh made (seconds, where a
+#    dev build of the CLI alone would rebuild wasmtime).
 #
 # Both the tarball and the wheel must carry the component and the model
 # catalog (catalog/models.json), which buildSpec / build_spec use. Everything is
@@ -117,7 +119,7 @@ installed="$("$work/install/bin/agon" --version | head -n 1)"
 echo "install: '$install_line' put $installed in \$CARGO_INSTALL_ROOT/bin"
 
 step "maturin build host-cli (the CLI as a binary wheel), installed into a fresh venv: agon --version"
-.venv-pkg/bin/maturin build --quiet --profile dev -m host-cli/Cargo.toml --out "$work/cli-dist" >/dev/null
+.venv-pkg/bin/maturin build --quiet --release -m host-cli/Cargo.toml --out "$work/cli-dist" >/dev/null
 cli_wheel="$(ls "$work"/cli-dist/agon_cli-*.whl)"
 python3 -m zipfile -l "$cli_wheel" >"$work/cli-wheel-files"
 grep -q '^agon_cli-[^/]*\.data/scripts/agon ' "$work/cli-wheel-files" || fail "$cli_wheel carries no agon binary"

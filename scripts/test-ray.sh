@@ -18,9 +18,9 @@ step() { printf '\n=== %s\n' "$*" >&2; }
 
 step "SDK set-up (ray included)"
 scripts/setup-sdk.sh
-cargo build --quiet -p agon-cli -p agon-testkit --bins
-target="${CARGO_TARGET_DIR:-$root/target}"
-export AGON_BIN="$target/debug/agon" AGON_TEST_SERVER="$target/debug/agon-test-server"
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
 
 step "agon.ray on a two-node Ray cluster (pytest)"
 # From outside the source tree, so `import agon` is the installed package.

@@ -13,8 +13,9 @@ step() { printf '\n=== %s\n' "$*" >&2; }
 
 step "SDK set-up"
 scripts/setup-sdk.sh
-cargo build --quiet -p agon-cli -p agon-testkit --bins
-export AGON_BIN="$root/target/debug/agon" AGON_TEST_SERVER="$root/target/debug/agon-test-server"
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
 
 step "npm install ./bindings/js into a fresh project"
 # In the git-ignored tests/out/, so no exit trap is needed (start_local_model sets its own).

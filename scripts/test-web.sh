@@ -12,6 +12,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n=== web: %s\n' "$*" >&2; }
 
+# --build-only: set-up, clippy and the builds, no browser (scripts/test.sh's
+# second lane).
+build_only=false
+[ "${1:-}" = --build-only ] && build_only=true
+
 step "set-up"
 scripts/setup-web.sh
 
@@ -20,7 +25,10 @@ cargo clippy --quiet -p agon-web-demo --target wasm32-unknown-unknown -- -D warn
 
 step "build (the page, then the extension from it)"
 scripts/build-extension.sh
-cargo build --quiet -p agon-testkit --bin agon-test-server
+$build_only && exit 0
+# shellcheck source=scripts/workspace-build.sh
+source scripts/workspace-build.sh
+workspace_build
 
 step "browser tests in headless Chromium"
 # Start the model only after building: it crawls while cargo holds the cores.

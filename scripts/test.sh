@@ -55,6 +55,37 @@ if $quick; then
   exit 0
 fi
 
+# The second lane: builds that no stage before the workspace tests needs —
+# the release agon (sizes, and the README's install line and the CLI's wheel
+# reuse it), the instruction workload, the fuzz targets, the page's wasm, the
+# crates packed and each built from its .crate. Much of a build on
+# two cores keeps one busy (a fat LTO link, the component's precompile, one
+# large crate), so they run beside clippy and the workspace build; the
+# workspace tests wait for them, and each stage that needs one later finds it
+# built.
+lane_log="$AGON_RUN_TMPDIR/second-lane.log"
+step "second lane started: release, instruction-workload, fuzz, page and package builds (its log is shown if it fails)"
+# In a session of its own, so an early exit stops its whole process tree.
+setsid bash -ec '
+  scripts/check-sizes.sh --build-only
+  scripts/check-instructions.sh --build-only
+  scripts/fuzz.sh --build-only
+  scripts/test-web.sh --build-only
+  scripts/package-cli.sh
+' >"$lane_log" 2>&1 &
+lane_pid=$!
+lane_joined=false
+join_lane() {
+  $lane_joined && return 0
+  lane_joined=true
+  if ! wait "$lane_pid"; then
+    cat "$lane_log" >&2
+    echo "test.sh: the second lane's builds failed (their log is above)" >&2
+    exit 1
+  fi
+}
+trap 'kill -- "-$lane_pid" 2>/dev/null || kill "$lane_pid" 2>/dev/null || true' EXIT
+
 step "rustfmt"
 cargo fmt --all -- --check
 
@@ -68,6 +99,9 @@ step "the book (docs/): mdBook builds it; links, anchors and command marks check
 scripts/test-docs.sh
 
 step "workspace tests"
+# Built first, then run once the second lane is done: the tests run on quiet cores.
+cargo test --workspace --no-run --quiet
+join_lane
 nextest --workspace
 cargo test --workspace --doc --quiet
 
@@ -93,7 +127,7 @@ step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh
 start_local_model
-cargo test -p agon-cli --test local_model --quiet -- --include-ignored --test-threads 1
+cargo test --workspace --test local_model --quiet -- --include-ignored --test-threads 1
 # The README's first command, on the debug build (its release build takes minutes).
 # Flags after the question replace the script's own (a flag given again wins).
 AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" \

@@ -81,6 +81,15 @@ pub struct SpecRequest {
     /// The question has a checkable answer: ask for `ANSWER:` lines and take the vote.
     #[serde(default)]
     pub answer: Option<crate::answer::AnswerSpec>,
+    /// Every seat's field of expertise (a role file's own `domain:` stands).
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// One seat's (by id), over `domain`.
+    #[serde(default)]
+    pub seat_domains: BTreeMap<String, String>,
+    /// Blind first answers (the spec's `blind`).
+    #[serde(default)]
+    pub blind: bool,
 }
 
 /// A finished debate to follow up, as a host has it.
@@ -191,6 +200,22 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
     for (at, seat) in panel.iter_mut().map(|p| (p.id.clone(), p)).chain(judge.iter_mut().map(|j| ("judge".into(), j))) {
         seat.reasoning = request.seat_reasoning.get(&at).copied().or(request.reasoning);
     }
+    for seat in panel.iter_mut() {
+        // The seat's own, over its role file's, over every seat's.
+        if let Some(domain) = request.seat_domains.get(&seat.id) {
+            seat.domain = Some(domain.trim().to_string());
+        } else if seat.domain.is_none() {
+            seat.domain = request.domain.as_deref().map(|d| d.trim().to_string());
+        }
+    }
+    if let Some(key) = request.seat_domains.keys().find(|k| !panel.iter().any(|p| &p.id == *k)) {
+        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
+        let judge = if *key == "judge" { "; the judge weighs every seat's answer and takes none" } else { "" };
+        return Err(Error::spec(
+            format!("seat_domains.{key}"),
+            format!("no such seat (seats: {}){judge}", ids.join(", ")),
+        ));
+    }
     if let Some(key) = request.seat_reasoning.keys().find(|k| *k != "judge" && !panel.iter().any(|p| &p.id == *k)) {
         let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
         return Err(Error::spec(
@@ -234,6 +259,7 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         max_cost: request.max_cost,
         models,
         answer: request.answer,
+        blind: request.blind,
     };
     let mut spec = spec;
     name_seats_by_id(&mut spec, def);
@@ -389,6 +415,7 @@ fn roles_panel(
         name: role.role_name.clone(),
         model,
         persona: Some(persona.to_string()).filter(|p| !p.trim().is_empty()),
+        domain: role.domain.clone(),
         reasoning: None,
     };
     let debaters: Vec<&CouncilRole> = roles.iter().filter(|r| r.participates_in_stage1).collect();
@@ -399,12 +426,20 @@ fn roles_panel(
     let judge = roles
         .iter()
         .find(|r| r.participates_in_stage3)
-        .map(|r| as_seat(r, model_of(r, debaters.len()), &r.stage3_instructions));
+        // The judge weighs the roles' answers: a domain is a debating seat's.
+        .map(|r| Participant { domain: None, ..as_seat(r, model_of(r, debaters.len()), &r.stage3_instructions) });
     Ok((panel, judge))
 }
 
 fn seat(id: &str, model: &str) -> Participant {
-    Participant { id: id.to_string(), name: String::new(), model: model.to_string(), persona: None, reasoning: None }
+    Participant {
+        id: id.to_string(),
+        name: String::new(),
+        model: model.to_string(),
+        persona: None,
+        domain: None,
+        reasoning: None,
+    }
 }
 
 /// The one rule for seat ids: a model's last path segment, from the first

@@ -123,7 +123,7 @@ pub const MAX_PROMPT_TOKENS: u64 = 4_000_000;
 
 /// The largest prompt's text before any reply is quoted: the question, the
 /// context and the files (as often as the protocol's prompts hold them), a
-/// persona, the protocol's own text.
+/// persona and domain, the protocol's own text.
 pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
     let mut fixed = TEMPLATE_TOKENS + estimate_tokens(&spec.question) as u64;
     // The context is quoted line by line too, and so are the files.
@@ -135,8 +135,10 @@ pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
         .panel
         .iter()
         .chain(&spec.judge)
-        .filter_map(|p| p.persona.as_deref())
-        .map(|p| estimate_tokens(p) as u64)
+        .map(|p| {
+            let persona = p.persona.as_deref().map_or(0, estimate_tokens);
+            (persona + estimate_tokens(&protocol::prompt_kit::domain(p))) as u64
+        })
         .max()
         .unwrap_or(0);
     fixed + (protocol::registry::of(spec).prompt_tokens)(spec)

@@ -104,8 +104,8 @@ pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{
-    DebateSpec, Limits, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec, QualityGate, SeatRef,
-    estimate_tokens,
+    DebateSpec, Limits, MAX_DOMAIN_CHARS, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
+    QualityGate, SeatRef, estimate_tokens,
 };
 pub use transcript::{
     Choice, SummaryNote, Synthesis, TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION, Transcript, Turn, Warning,

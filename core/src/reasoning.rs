@@ -333,7 +333,7 @@ mod tests {
     use super::*;
 
     fn seat(model: &str, reasoning: Option<Reasoning>) -> Participant {
-        Participant { id: "s".into(), name: String::new(), model: model.into(), persona: None, reasoning }
+        Participant { id: "s".into(), name: String::new(), model: model.into(), persona: None, domain: None, reasoning }
     }
 
     fn catalog() -> BTreeMap<String, ModelTraits> {

@@ -36,6 +36,8 @@ pub struct CouncilRole {
     pub stage1_instructions: String,
     pub stage2_instructions: String,
     pub stage3_instructions: String,
+    /// The role's field of expertise (`domain:`), its seat's domain.
+    pub domain: Option<String>,
 }
 
 fn bad(line: usize, reason: impl Into<String>) -> Error {
@@ -49,7 +51,7 @@ pub fn parse_role(text: &str) -> Result<CouncilRole, Error> {
         Some((_, first)) if first.trim() == "---" => {}
         _ => return Err(bad(1, "a role file starts with a '---' line opening its frontmatter")),
     }
-    let (mut id, mut name, mut model) = (None, None, None);
+    let (mut id, mut name, mut model, mut domain) = (None, None, None, None);
     let mut stages = [false; 3];
     let mut closed = None;
     for (n, line) in lines.by_ref() {
@@ -69,6 +71,10 @@ pub fn parse_role(text: &str) -> Result<CouncilRole, Error> {
             "role_id" => id = Some(value),
             "role_name" => name = Some(value),
             "model" => model = Some(value),
+            "domain" => {
+                crate::spec::check_domain(&value, "domain").map_err(|e| bad(n, e.to_string()))?;
+                domain = Some(value);
+            }
             k @ ("participates_in_stage1" | "participates_in_stage2" | "participates_in_stage3") => {
                 let b = match value.as_str() {
                     "true" | "True" | "yes" => true,
@@ -108,6 +114,7 @@ pub fn parse_role(text: &str) -> Result<CouncilRole, Error> {
         stage1_instructions: s1,
         stage2_instructions: s2,
         stage3_instructions: s3,
+        domain,
     })
 }
 

@@ -62,6 +62,12 @@ pub struct DebateSpec {
     /// `ANSWER:` line, and the transcript keeps the vote over the seats' last answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<crate::answer::AnswerSpec>,
+    /// Blind first answers: in round 1 no seat sees another's answer before
+    /// giving its own (an adversary excepted, whose part is to answer them),
+    /// and those turns go out at once. Protocols whose first answers are
+    /// blind already run as they are; one where it means nothing refuses it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
 }
 
 /// A model's price, USD per million tokens.
@@ -120,6 +126,10 @@ pub struct Participant {
     /// Persona or role instructions added to this seat's system prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona: Option<String>,
+    /// The seat's field of expertise ("security", "EU privacy law"), shown
+    /// in its prompt beside the persona: one line, a panel seat's only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub domain: Option<String>,
     /// What this seat asks of a reasoning model: an effort, a thinking budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning: Option<Reasoning>,
@@ -303,6 +313,12 @@ impl DebateSpec {
         }
         if let Some(judge) = &self.judge {
             check_participant(judge, "judge")?;
+            if judge.domain.is_some() {
+                return Err(Error::spec(
+                    "judge.domain",
+                    "a domain is a panel seat's field of expertise; the judge weighs every seat's answer (leave it out)",
+                ));
+            }
             if self.panel.iter().any(|s| s.id == judge.id) {
                 return Err(Error::spec(
                     "judge.id",
@@ -365,6 +381,11 @@ impl DebateSpec {
             ));
         }
         let options = crate::protocol::registry::check(self)?;
+        if self.blind
+            && let Some(why) = crate::protocol::registry::of(self).refuses_blind
+        {
+            return Err(Error::spec("blind", format!("{} {why}", self.protocol.name)));
+        }
         if let Some(answer) = &self.answer {
             self.check_answer(answer)?;
         }
@@ -568,12 +589,39 @@ fn check_participant(p: &Participant, at: &str) -> Result<(), Error> {
     if p.model.trim().is_empty() {
         return Err(Error::spec(format!("{at}.model"), "must not be empty"));
     }
+    if let Some(domain) = &p.domain {
+        check_domain(domain, &format!("{at}.domain"))?;
+    }
     if let Some(budget) = p.reasoning.and_then(|r| r.budget)
         && !(1..=MAX_BUDGET).contains(&budget)
     {
         return Err(Error::spec(
             format!("{at}.reasoning.budget"),
             format!("thinking tokens, from 1 to {MAX_BUDGET} (Anthropic takes at least 1,024)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The most characters a seat's domain may have: a field of expertise, not
+/// instructions (those are the persona's).
+pub const MAX_DOMAIN_CHARS: usize = 120;
+
+/// A domain is one short line of plain text: a field of expertise.
+pub(crate) fn check_domain(domain: &str, at: &str) -> Result<(), Error> {
+    if domain.trim().is_empty() {
+        return Err(Error::spec(at, "must not be empty (leave it out for none)"));
+    }
+    if domain.chars().any(char::is_control) {
+        return Err(Error::spec(at, "one line of plain text: no line breaks or control characters"));
+    }
+    let n = domain.trim().chars().count();
+    if n > MAX_DOMAIN_CHARS {
+        return Err(Error::spec(
+            at,
+            format!(
+                "a field of expertise in at most {MAX_DOMAIN_CHARS} characters ({n} given); instructions belong in the persona"
+            ),
         ));
     }
     Ok(())

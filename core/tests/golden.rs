@@ -187,6 +187,9 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("red-blue-page", "completed", 2),
         // A follow-up on round-robin-three-seats: one round, the parent quoted in every head.
         ("continue-round-robin", "completed", 1),
+        // Blind: round 1's three answers asked at once, none seeing another; two seats
+        // with a domain of their own, one with a persona beside it.
+        ("round-robin-blind-domain", "completed", 2),
     ];
     // Every case declares the outcome it was written for: a new case must be added here.
     let mut declared: Vec<&str> = expect.iter().map(|(case, _, _)| *case).collect();

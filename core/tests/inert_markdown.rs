@@ -82,6 +82,14 @@ const PIECES: &[&str] = &[
     " | ",
     "|---|---|",
     "| - |",
+    // Delimiter rows as containers and bare cells spell them, and spans holding `|`.
+    "-|-",
+    ":-:",
+    " --- | :-- ",
+    "> |-|",
+    "`a|b`",
+    "`openai/gpt-4o|anthropic/claude-3`",
+    "`x | <img src=x onerror=alert(1)> | y`",
     "[^1]",
     "[^1]: ",
     // What must never come out live.
@@ -218,7 +226,25 @@ fn plain_markdown_is_left_as_it_is() {
         "- one\n- two **bold** and _em_\n",
         "[docs](https://example.com/a) and [local](docs/a.md)",
         "| seat | model |\n|---|---|\n| a | `x` |\n",
+        "**Panel:** Ada (`openai/gpt-4o|anthropic/claude-3-5`), Bo (`local/qwen-2`)\n",
     ] {
         assert_eq!(inert_markdown(safe), safe);
     }
+}
+
+/// A fallback chain (`a|b`) as code: shown as written in a line of text, and
+/// in a table row kept in its one cell, as code, by a real renderer.
+#[test]
+fn a_code_span_holding_a_pipe_stays_code() {
+    let options = Options::ENABLE_TABLES | Options::ENABLE_GFM;
+    let panel = "**Panel:** Ops (`openai/gpt-4o|openai/gpt-4o-mini`), Dev (`openai/gpt-4o-mini`)";
+    assert_eq!(inert_markdown(panel), panel);
+    let table = "| seat | model | calls |\n|---|---|---:|\n| ops | `openai/gpt-4o|openai/gpt-4o-mini` | 1 |\n";
+    let inert = inert_markdown(table);
+    let events: Vec<Event> = Parser::new_ext(&inert, options).collect();
+    let cells = events.iter().filter(|e| matches!(e, Event::Start(Tag::TableCell))).count();
+    assert_eq!(cells, 6, "two rows of three cells: {events:?}");
+    let code: Vec<&str> =
+        events.iter().filter_map(|e| if let Event::Code(c) = e { Some(c.as_ref()) } else { None }).collect();
+    assert_eq!(code, ["openai/gpt-4o|openai/gpt-4o-mini"]);
 }

@@ -223,7 +223,7 @@ Examples:
   agon run \"Q\" --format json -o result.json -q
 
 A flag given twice replaces the first (--rounds 1 --rounds 2 runs two rounds, --panel A --panel B seats B);
---file, --option, --model, --trigger, --effort, --thinking and --choice collect every value.";
+--file, --option, --model, --trigger, --effort, --thinking, --domain and --choice collect every value.";
 
 const BATCH_EXAMPLES: &str = "\
 Examples:
@@ -518,6 +518,12 @@ pub struct SpecArgs {
     /// Cap every prompt at N tokens (estimated as characters / 4); older rounds get summarized.
     #[arg(help_heading = REPLIES, long, value_name = "N")]
     pub context_budget: Option<u32>,
+    /// A field of expertise, shown in the seat's prompt beside its persona; SEAT=AREA for one seat (repeatable).
+    #[arg(help_heading = PROTOCOL, long, value_name = "[SEAT=]AREA")]
+    pub domain: Vec<String>,
+    /// Blind first answers: in round 1 no seat sees another's answer before giving its own.
+    #[arg(help_heading = PROTOCOL, long)]
+    pub blind: bool,
     /// What to do with an adversarial turn that pulls its punches.
     #[arg(help_heading = PROTOCOL, long, value_enum, default_value_t = QualityGateArg::Regenerate)]
     pub quality_gate: QualityGateArg,
@@ -620,6 +626,8 @@ impl SpecArgs {
             temperature: self.temperature,
             effort: self.effort,
             thinking: self.thinking,
+            domain: self.domain,
+            blind: self.blind,
             context_budget: self.context_budget,
             quality_gate: self.quality_gate.into(),
             max_cost: self.max_cost,

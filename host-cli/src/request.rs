@@ -73,6 +73,10 @@ pub struct DebateRequest {
     pub effort: Vec<String>,
     /// `[SEAT=]TOKENS`, for every seat or one.
     pub thinking: Vec<String>,
+    /// `[SEAT=]AREA`: a field of expertise, for every seat or one.
+    pub domain: Vec<String>,
+    /// Blind first answers: round 1's turns written without the others'.
+    pub blind: bool,
     pub context_budget: Option<u32>,
     pub quality_gate: QualityGate,
     /// US dollars the worst case may reach.
@@ -125,6 +129,8 @@ impl Default for DebateRequest {
             temperature: DEFAULT_TEMPERATURE,
             effort: Vec::new(),
             thinking: Vec::new(),
+            domain: Vec::new(),
+            blind: false,
             context_budget: None,
             quality_gate: QualityGate::default(),
             max_cost: None,

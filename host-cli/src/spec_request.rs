@@ -166,6 +166,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         None => args.protocol.trim().to_string(),
     };
     let (reasoning, seat_reasoning) = reasoning(&args.effort, &args.thinking)?;
+    let (domain, seat_domains) = domains(&args.domain)?;
     let mut request = json!({
         "question": args.question,
         "protocol": protocol,
@@ -186,6 +187,9 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         "max_cost": args.max_cost,
         "reasoning": reasoning,
         "seat_reasoning": seat_reasoning,
+        "domain": domain,
+        "seat_domains": seat_domains,
+        "blind": args.blind.then_some(true),
         "answer": args.answer,
         "follows": args.follows,
     });
@@ -231,6 +235,23 @@ fn reasoning(efforts: &[String], budgets: &[String]) -> Result<(Value, Map<Strin
         put("--thinking", given, "budget", json!(n))?;
     }
     let every = if every.is_empty() { Value::Null } else { Value::Object(every) };
+    Ok((every, seats))
+}
+
+/// `--domain [SEAT=]AREA`: every seat's field of expertise (null when none),
+/// and each seat's own. A seat id has no spaces, so `law = EU` is an area.
+fn domains(given: &[String]) -> Result<(Value, Map<String, Value>), String> {
+    let mut every = Value::Null;
+    let mut seats = Map::new();
+    for d in given {
+        match d.split_once('=').filter(|(seat, _)| !seat.trim().is_empty() && !seat.trim().contains(' ')) {
+            Some((seat, area)) => {
+                seats.insert(seat.trim().to_string(), json!(area.trim()));
+            }
+            None if d.trim().is_empty() => return Err("--domain '': give a field of expertise, or SEAT=AREA".into()),
+            None => every = json!(d.trim()),
+        }
+    }
     Ok((every, seats))
 }
 

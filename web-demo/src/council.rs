@@ -48,11 +48,16 @@ pub fn document_info(document: &str) -> Result<JsValue, JsError> {
     to_js(&form::document_info(document).map_err(|e| JsError::new(&e))?).map_err(js_error)
 }
 
-/// The built-in roles with their own models, when `protocol` seats roles
-/// (the page then offers a model field per role); `null` otherwise.
+/// The roles of the role files given (`roles`: their texts, `names`: their
+/// file names, for errors), else the built-in roles when `protocol` seats
+/// roles, each with its own model (the page then offers a model field per
+/// role); `null` when there are none. A bad file: an error naming it and its line.
 #[wasm_bindgen(js_name = roleFields)]
-pub fn role_fields(protocol: &str) -> Result<JsValue, JsError> {
-    to_js(&form::roles(protocol)).map_err(js_error)
+pub fn role_fields(protocol: &str, roles: JsValue, names: JsValue) -> Result<JsValue, JsError> {
+    let texts: Vec<String> = if roles.is_undefined() { Vec::new() } else { from_js(&roles)? };
+    let names: Vec<String> = if names.is_undefined() { Vec::new() } else { from_js(&names)? };
+    let fields = form::roles(protocol, &texts, &names).map_err(|e| JsError::new(&e))?;
+    to_js(&fields).map_err(js_error)
 }
 
 /// Markdown as HTML that can run and load nothing (agon-html): raw HTML is

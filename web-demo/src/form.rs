@@ -52,6 +52,16 @@ pub struct Form {
     /// How hard reasoning models think (`low`, `medium`, `high`); empty: each model's default.
     #[serde(default)]
     pub effort: String,
+    /// Role files of one's own, as text (Markdown with YAML frontmatter):
+    /// each debating role a seat, the judging role the judge.
+    #[serde(default)]
+    pub roles: Vec<String>,
+    /// Every seat's field of expertise (a role file's own `domain:` stands); empty: none.
+    #[serde(default)]
+    pub domain: String,
+    /// Blind first answers: in round 1 no seat sees another's answer.
+    #[serde(default)]
+    pub blind: bool,
 }
 
 /// Build and validate the spec this form describes: the core's spec builder
@@ -94,6 +104,9 @@ pub fn spec(form: &Form) -> Result<DebateSpec, String> {
             ..Limits::default()
         },
         reasoning: effort(&form.effort)?,
+        roles: form.roles.clone(),
+        domain: Some(form.domain.trim().to_string()).filter(|d| !d.is_empty()),
+        blind: form.blind,
         ..SpecRequest::default()
     };
     build_spec(request).map_err(|e| e.to_string())
@@ -198,17 +211,28 @@ pub struct RoleField {
     pub debates: bool,
 }
 
-/// The built-in roles, when `protocol` seats roles rather than models (the
-/// core's builder seats them without any model given); `None` otherwise.
-pub fn roles(protocol: &str) -> Option<Vec<RoleField>> {
-    let probe = SpecRequest { question: "?".into(), protocol: protocol.into(), ..SpecRequest::default() };
-    build_spec(probe).ok()?;
-    let roles = agon_core::builtin_roles()
+/// The roles the page seats: those of the role files given (`names` name
+/// them in errors), else the built-in ones when `protocol` seats roles
+/// rather than models (the core's builder seats them without any model
+/// given); `None` when there are none.
+pub fn roles(protocol: &str, texts: &[String], names: &[String]) -> Result<Option<Vec<RoleField>>, String> {
+    let roles = if texts.is_empty() {
+        let probe = SpecRequest { question: "?".into(), protocol: protocol.into(), ..SpecRequest::default() };
+        if build_spec(probe).is_err() {
+            return Ok(None);
+        }
+        agon_core::builtin_roles()
+    } else {
+        let read = texts.iter().zip(names.iter().map(String::as_str).chain(std::iter::repeat("a role file")));
+        read.map(|(text, name)| agon_core::parse_role(text).map_err(|e| format!("{name}: {e}")))
+            .collect::<Result<_, _>>()?
+    };
+    let fields = roles
         .into_iter()
         .filter(|r| r.participates_in_stage1 || r.participates_in_stage3)
         .map(|r| RoleField { id: r.role_id, name: r.role_name, model: r.model, debates: r.participates_in_stage1 })
         .collect();
-    Some(roles)
+    Ok(Some(fields))
 }
 
 #[cfg(test)]
@@ -230,6 +254,9 @@ mod tests {
             follows: None,
             max_tokens: 100,
             effort: String::new(),
+            roles: Vec::new(),
+            domain: String::new(),
+            blind: false,
         }
     }
 
@@ -341,8 +368,8 @@ mod tests {
 
     #[test]
     fn role_protocols_seat_the_builtin_roles_with_their_own_models() {
-        assert_eq!(roles("rotating-challenger"), None);
-        let fields = roles("role-council").expect("role-council seats roles");
+        assert_eq!(roles("rotating-challenger", &[], &[]), Ok(None));
+        let fields = roles("role-council", &[], &[]).unwrap().expect("role-council seats roles");
         let ids: Vec<&str> = fields.iter().map(|r| r.id.as_str()).collect();
         assert!(ids.contains(&"devils_advocate") && fields.iter().any(|r| !r.debates), "{ids:?}");
 
@@ -357,6 +384,35 @@ mod tests {
         assert!(["m1", "m2"].contains(&seat("optimist").model.as_str()), "empty: the Models in turn");
         f.role_models.insert("nobody".into(), "x".into());
         assert!(spec_err(&f).contains("nobody"));
+    }
+
+    /// Role files of one's own seat the debate, in any protocol; a bad one is
+    /// named with its line; the form's domain and blind reach the spec.
+    #[test]
+    fn own_role_files_seat_the_debate_and_a_bad_one_is_named() {
+        let skeptic = "---\nrole_id: skeptic\nrole_name: Skeptic\nmodel: m9\nparticipates_in_stage1: true\n\
+                       domain: clinical trials\n---\n# Stage 1 Instructions\nDoubt every number.\n";
+        let referee =
+            "---\nrole_id: referee\nmodel: j\nparticipates_in_stage3: true\n---\n# Stage 3 Instructions\nWeigh it.\n";
+        let texts = vec![skeptic.to_string(), referee.to_string()];
+        let fields = roles("round-robin", &texts, &["skeptic.md".into()]).unwrap().unwrap();
+        assert_eq!(
+            fields.iter().map(|r| (r.id.as_str(), r.debates)).collect::<Vec<_>>(),
+            [("skeptic", true), ("referee", false)]
+        );
+        let bad = roles("round-robin", &["---\nrole_id: x y\n".into()], &["mine.md".into()]).unwrap_err();
+        assert!(bad.starts_with("mine.md: ") && bad.contains("line"), "{bad}");
+
+        let mut f = form("m1", "j");
+        f.protocol = "round-robin".into();
+        f.roles = texts;
+        f.blind = true;
+        let spec = spec(&f).unwrap();
+        assert_eq!(spec.panel.len(), 1);
+        assert_eq!(spec.panel[0].persona.as_deref(), Some("Doubt every number."));
+        assert_eq!(spec.panel[0].domain.as_deref(), Some("clinical trials"));
+        assert_eq!(spec.judge.as_ref().map(|j| (j.id.as_str(), j.model.as_str())), Some(("referee", "j")));
+        assert!(spec.blind);
     }
 
     /// "Ask a follow-up": the form carries the finished debate, and the core
@@ -394,6 +450,9 @@ mod tests {
             follows: None,
             max_tokens: 200,
             effort: String::new(),
+            roles: Vec::new(),
+            domain: String::new(),
+            blind: false,
         }
     }
 

@@ -313,6 +313,54 @@ test('role-council runs from the page with its built-in roles, a model per role,
   }
 });
 
+test('role files of one\'s own, chosen on the page, seat a blind debate: their names on the cards, their instructions and domain in the prompts, a bad one named', async () => {
+  const server = await startTestServer({});
+  const dir = await mkdtemp(join(tmpdir(), 'agon-roles-'));
+  try {
+    const role = (id, name, stage, instructions, extra = '') => `---\nrole_id: ${id}\nrole_name: ${name}\nmodel: file-model\n`
+      + `participates_in_stage${stage}: true\n${extra}---\n# Stage ${stage} Instructions\n${instructions}\n`;
+    const files = {
+      'skeptic.md': role('skeptic', 'Skeptic', 1, 'Doubt every number you are shown.', 'domain: clinical trials\n'),
+      'optimist.md': role('optimist', 'Optimist', 1, 'Look for what could go right.'),
+      'referee.md': role('referee', 'Referee', 3, 'Weigh both sides and decide.'),
+      'bad.md': '---\nrole_id: two words\nmodel: x\n---\n',
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    const { page, context } = await openDemo();
+    await fillForm(page, {
+      Endpoint: `${server.url}/v1`, Models: 'm1, m2', Judge: 'j', Protocol: 'round-robin', Rounds: '2',
+      Question: 'Should the trial stop early?',
+    });
+    const check = page.locator('#role-files-check');
+    await page.getByLabel('Role files', { exact: true }).setInputFiles(join(dir, 'bad.md'));
+    await check.filter({ hasText: 'Not used: bad.md: ' }).waitFor();
+    await page.getByLabel('Role files', { exact: true }).setInputFiles(['skeptic.md', 'optimist.md', 'referee.md'].map((f) => join(dir, f)));
+    await check.filter({ hasText: 'Seated from skeptic.md, optimist.md, referee.md: Skeptic, Optimist, Referee.' }).waitFor();
+    await page.getByLabel('Skeptic model', { exact: true }).fill('skeptic-model');
+    await page.getByLabel('Blind', { exact: true }).check();
+    const outcome = await runDebate(page, 60_000);
+    assert.match(outcome, /Completed/, outcome);
+    const headers = await page.locator('#rounds-view .card header').allTextContents();
+    assert.ok(headers.some((h) => h.includes('Skeptic') && h.includes('skeptic-model')), headers.join(' | '));
+    assert.ok(headers.some((h) => h.includes('Optimist') && h.includes('m2')), headers.join(' | '));
+    assert.equal(headers.filter((h) => !h.includes('Referee')).length, 4, 'two roles, two rounds');
+    const { requests } = await server.stats();
+    const prompt = (r) => JSON.stringify(r.messages);
+    const skeptic = requests.filter((r) => r.model === 'skeptic-model').map(prompt);
+    assert.equal(skeptic.length, 2, 'the skeptic called its own model each round');
+    assert.match(skeptic[0], /Doubt every number you are shown/);
+    assert.match(skeptic[0], /YOUR DOMAIN: clinical trials/);
+    assert.match(skeptic[0], /without seeing the others' answers/, 'round 1 is blind');
+    assert.doesNotMatch(skeptic[0], /Look for what could go right|Optimist\]/, 'blind: no other answer in round 1');
+    assert.ok(requests.some((r) => r.model === 'j'), 'the referee judged, on the Judge field\'s model');
+    await assertNoCspViolation(page);
+    await context.close();
+  } finally {
+    server.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('past debates are kept in the browser: titled by their question, reopened without a call, exported, deleted', async () => {
   const server = await startTestServer({});
   try {

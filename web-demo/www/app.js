@@ -384,6 +384,7 @@ async function run(submit) {
       context: $('#context').value, files: chosenFiles, follows: followsDebate, max_tokens: Number($('#max-tokens').value), effort: $('#effort').value,
       options: Object.fromEntries([...document.querySelectorAll('#protocol-options [data-option]')].map((f) => [f.dataset.option, f.value])),
       role_models: Object.fromEntries([...document.querySelectorAll('#role-models [data-role]')].map((f) => [f.dataset.role, f.value])),
+      roles: chosenRoles.map((r) => r.text), domain: $('#domain').value, blind: $('#blind').checked,
     });
   } catch (error) {
     $('#status').textContent = `Cannot start: ${error.message}`;
@@ -637,6 +638,14 @@ function checkOwnDocument() {
   protocolFields();
 }
 
+/** The role files chosen (`{ name, text }`): they seat the debate in place of the Models. */
+let chosenRoles = [];
+
+async function loadRoleFiles() {
+  chosenRoles = await Promise.all([...$('#role-files').files].map(async (f) => ({ name: f.name, text: await f.text() })));
+  roleModelFields();
+}
+
 async function loadProtocolFile() {
   const file = $('#protocol-file').files[0];
   if (!file) return;
@@ -693,7 +702,25 @@ function protocolFields() {
   }
   box.hidden = !protocol?.options.length;
 
-  const roles = protocol && !own ? roleFields(protocol.name) : null;
+  roleModelFields();
+}
+
+/** A model field per role: the role files' chosen, else the protocol's built-in roles, if it seats roles. */
+function roleModelFields() {
+  const own = $('#protocol').value === OWN;
+  const protocol = own ? ownInfo : catalog.find((p) => p.name === $('#protocol').value);
+  // Role files of one's own seat any protocol; else a protocol's built-in roles.
+  let roles = null;
+  try {
+    roles = chosenRoles.length || (protocol && !own)
+      ? roleFields(protocol?.name ?? '', chosenRoles.map((r) => r.text), chosenRoles.map((r) => r.name)) : null;
+    $('#role-files-check').textContent = chosenRoles.length
+      ? `Seated from ${chosenRoles.map((r) => r.name).join(', ')}: ${(roles ?? []).map((r) => r.name).join(', ')}.` : '';
+  } catch (error) {
+    $('#role-files-check').textContent = `Not used: ${error.message}`;
+    chosenRoles = [];
+    $('#role-files').value = '';
+  }
   const models = $('#role-models');
   models.replaceChildren(element('legend', '', 'Role models'));
   for (const { id, name, model, debates } of roles ?? []) {
@@ -728,6 +755,7 @@ $('#protocol').value = 'rotating-challenger';
 $('#protocol').addEventListener('change', protocolFields);
 $('#protocol-document').addEventListener('input', checkOwnDocument);
 $('#protocol-file').addEventListener('change', loadProtocolFile);
+$('#role-files').addEventListener('change', loadRoleFiles);
 protocolFields();
 $('#round-tabs').addEventListener('keydown', (key) => { // arrows move between tabs
   const tabs = [...document.querySelectorAll('#round-tabs [role="tab"]')];

@@ -62,6 +62,11 @@ pub(crate) const DEF: Definition = Definition {
     render_result: render::result,
     render_turn: render::turn,
     needs_different_models: true,
+    // The challengers' first answers are verdicts on the defender's position.
+    refuses_blind: Some(
+        "has nothing to hide: the defender opens alone, and each challenger's first answer is its verdict on the \
+         defender's position, which it must read (leave out blind)",
+    ),
     ..BASE
 };
 

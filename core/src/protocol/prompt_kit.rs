@@ -36,13 +36,37 @@ pub(crate) fn turn_block(blocks: &[&str]) -> String {
     kept.join("\n\n")
 }
 
-/// A seat's persona, as a paragraph to append to a prompt.
+/// A seat's domain and persona, as paragraphs to append to a prompt.
 pub(crate) fn persona(seat: &Participant) -> String {
-    match &seat.persona {
-        Some(p) if !p.trim().is_empty() => format!("\n\nYOUR PERSPECTIVE:\n{}", p.trim()),
+    let mut out = domain(seat);
+    if let Some(p) = seat.persona.as_deref().filter(|p| !p.trim().is_empty()) {
+        out.push_str(&format!("\n\nYOUR PERSPECTIVE:\n{}", p.trim()));
+    }
+    out
+}
+
+/// A seat's field of expertise, as a paragraph to append to a prompt (or nothing).
+pub(crate) fn domain(seat: &Participant) -> String {
+    match seat.domain.as_deref().map(str::trim) {
+        Some(d) if !d.is_empty() => format!(
+            "\n\nYOUR DOMAIN: {d}. Answer as an expert in it: bring what that field knows, the evidence it would ask \
+             for and the risks it sees."
+        ),
         _ => String::new(),
     }
 }
+
+/// Whether a panel seat's turn in `round` is written blind: the spec asks
+/// for blind first answers and this is round 1, so it sees no other seat's
+/// turn, and round 1's turns can all go out at once.
+pub(crate) fn blind(debate: &Debate, round: u32) -> bool {
+    debate.spec.blind && round == 1
+}
+
+/// What a blind turn's prompt says, so the seat neither waits for nor
+/// invents what the others said.
+pub(crate) const BLIND_NOTE: &str =
+    "Every panelist answers this round at once, without seeing the others' answers: give your own, independent answer.";
 
 /// Every answered turn that `keep` accepts, labelled by `label`, under the phase's heading.
 pub(crate) fn entries(

@@ -87,6 +87,9 @@ pub(crate) struct Definition {
     /// Its judge closes the synthesis with a JSON block the protocol reads
     /// into its results: people are shown the synthesis without it.
     pub judge_closes_with_data: bool,
+    /// Why a spec's `blind` means nothing in it, for the error; `None` where
+    /// it holds (round 1's turns hidden from each other, or blind already).
+    pub refuses_blind: Option<&'static str>,
     /// How many parts its options ask seats to play, when `sides` does not say
     /// (comparative: one per option); 0 when every seat is alike. One model
     /// given alone plays every part.
@@ -323,6 +326,7 @@ pub(crate) const BASE: Definition = Definition {
     seats_are_roles: false,
     needs_different_models: false,
     judge_closes_with_data: false,
+    refuses_blind: None,
     parts: |_| 0,
     example: |_| Value::Object(serde_json::Map::new()),
     check: checked::<NoOptions>,

@@ -40,7 +40,10 @@ your role and its instructions are given at the end.\n\
 - Do not repeat yourself: refer to earlier points in a phrase instead of restating them.\n\
 - Two or three focused paragraphs."
         );
-        let history = prompt_kit::entries(debate, |_| true, |slot| label(debate, slot.seat));
+        // Blind, round 1 shows no role another's turn.
+        let blind = prompt_kit::blind(debate, round);
+        let history =
+            prompt_kit::entries(debate, |slot| !blind || slot.is_panel(seat), |slot| label(debate, slot.seat));
         let name = me.display_name();
         Prompt {
             system,
@@ -50,6 +53,8 @@ your role and its instructions are given at the end.\n\
             after: prompt_kit::turn_block(&[
                 &format!("You are {name}."),
                 &instructions,
+                &prompt_kit::domain(me),
+                if blind { prompt_kit::BLIND_NOTE } else { "" },
                 &format!("Round {round} of {rounds}: your turn, {name}."),
             ]),
         }

@@ -110,7 +110,26 @@ impl<P: RoundPolicy> Protocol for Sequential<P> {
                     if !debate.has_quorum() {
                         return Step::Finish(Ending::no_quorum(debate, r - 1));
                     }
-                    // Stage 1 — turns: the next speaker still answering.
+                    // Stage 1 — turns. Blind, round 1's turns (an adversary's
+                    // excepted: it answers them) go out at once, none seeing another.
+                    if super::prompt_kit::blind(debate, r) {
+                        let seats: Vec<usize> = order[*done..]
+                            .iter()
+                            .copied()
+                            .filter(|&s| !debate.is_benched(s) && adversary != Some(s))
+                            .collect();
+                        if !seats.is_empty() {
+                            order.retain(|s| !seats.contains(s));
+                            order.splice(*done..*done, seats.iter().copied());
+                            *done += seats.len();
+                            let calls = seats.iter().map(|&seat| {
+                                let prompt = self.policy.turn_prompt(debate, seat, r, false);
+                                PlannedCall::turn(seat, r, Phase::Deliberation, false, prompt, &debate.spec)
+                            });
+                            return Step::Run(calls.collect());
+                        }
+                    }
+                    // The next speaker still answering.
                     if let Some(k) = (*done..order.len()).find(|&k| !debate.is_benched(order[k])) {
                         let seat = order[k];
                         *done = k + 1;

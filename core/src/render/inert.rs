@@ -15,11 +15,13 @@
 //!   read); a link or link definition whose destination is not plainly
 //!   `http(s):`, `mailto:` or relative loses its `]`, so it is no link at all.
 //! - A code span is kept as code only when the renderer must read it so: it
-//!   closes on the same line, holds no `|` where a table row could split it,
-//!   and nothing before it on the line can read its backticks as part of a
-//!   link. Any other backtick is escaped, so no span can open on one line and
-//!   close on the next — the way a span across lines hid HTML from the
-//!   scanner while a renderer showed it live.
+//!   closes on the same line and nothing before it on the line can read its
+//!   backticks as part of a link. Where a table row could split it, its `|`s
+//!   are written `\|` (a cell's own `|`, code included), and only there: a
+//!   fallback chain's `a|b` elsewhere is shown as written. Any other
+//!   backtick is escaped, so no span can open on one line and close on the
+//!   next — the way a span across lines hid HTML from the scanner while a
+//!   renderer showed it live.
 //! - A link is kept only when its destination ends on its line without
 //!   backticks, quotes or parentheses, so a renderer cannot read a title or
 //!   label into text the scanner took for code. A footnote (`[^1]`), whose
@@ -96,7 +98,9 @@ enum Line {
 struct Run {
     /// A table row could be among them: a GitHub table splits its rows at
     /// every `|`, inside code spans too. A table's lines are consecutive and
-    /// its delimiter row holds a `-`, so a run in which a line holds `-`.
+    /// one of them is its delimiter row (`|---|:-:|`), so a run in which a
+    /// line could be one, read as broadly as any container allows. Elsewhere
+    /// a `|` is text, and a span holding one (a fallback chain's `a|b`) is kept.
     table: bool,
     /// A code span kept as code holds a `$`: math (`$…$`, as GitHub and
     /// VS Code render it) reads its text raw, backticks too, so a dollar
@@ -137,7 +141,7 @@ fn classify(lines: &[&str]) -> (Vec<Line>, Option<Fence>) {
 
 /// What a run of text lines holds, marked on each of them.
 fn mark_run(lines: &[&str], kinds: &mut [Line]) {
-    let table = lines.iter().any(|line| line.contains('-'));
+    let table = lines.iter().any(|line| could_be_delimiter_row(line));
     let plain = Run { table, dollars: false };
     let mut scratch = String::new();
     let dollars = lines.iter().any(|line| {
@@ -147,6 +151,14 @@ fn mark_run(lines: &[&str], kinds: &mut [Line]) {
     for kind in kinds {
         *kind = Line::Text(Run { table, dollars });
     }
+}
+
+/// Whether a line could be a table's delimiter row: a `-`, and besides it
+/// only what such a row holds (`|`, `:`, blanks) or what may stand before it
+/// in a container (`>` of a quote, a list item's `-`, `*`, `+`, `1.`, `1)`).
+/// Broader than any renderer's reading, never narrower.
+fn could_be_delimiter_row(line: &str) -> bool {
+    line.contains('-') && line.chars().all(|c| "|-: \t\n>*+.)".contains(c) || c.is_ascii_digit())
 }
 
 /// An open fenced code block: its marker, how many of them opened it, and
@@ -206,11 +218,18 @@ fn inline(line: &str, run: Run, out: &mut String) -> bool {
             }
             b'`' => {
                 let len = bytes[i..].iter().take_while(|b| **b == b'`').count();
-                match closing_run(&bytes[i + len..], len) {
-                    Some(end) if !(table && bytes[i + len..i + len + end].contains(&b'|')) => {
-                        let stop = i + len + end + len;
-                        dollar_in_code |= line[i..stop].contains('$');
-                        out.push_str(&line[i..stop]);
+                let content = closing_run(&bytes[i + len..], len).map(|end| &line[i + len..i + len + end]);
+                match content {
+                    Some(code) if !table || !code.contains('|') || pipes_escapable(code) => {
+                        let stop = i + len + code.len() + len;
+                        dollar_in_code |= code.contains('$');
+                        out.push_str(&line[i..i + len]);
+                        if table {
+                            escape_pipes(code, out);
+                        } else {
+                            out.push_str(code);
+                        }
+                        out.push_str(&line[i..i + len]);
                         i = stop;
                     }
                     // No span: each backtick literal, so none pairs with one on another line.
@@ -283,6 +302,27 @@ fn plain_link_end(after: &str) -> bool {
 /// escapes (so checking its output gives the same answer).
 fn plain(text: &str) -> bool {
     !text.contains(['`', '\'', '"', '(', ')', '[', ']', '<', '>', '\\', '!', '^', '$', '\n'])
+}
+
+/// Whether a code span in a table row can keep its `|`s as `\|`, which a
+/// GitHub table reads as a `|` of the cell (code included) and never as a
+/// cell's end: when no other backslash is in it, so no `\\|` can leave a
+/// `|` a renderer might split at. (Otherwise its backticks are escaped.)
+fn pipes_escapable(code: &str) -> bool {
+    let bytes = code.as_bytes();
+    bytes.iter().enumerate().all(|(i, b)| *b != b'\\' || bytes.get(i + 1) == Some(&b'|'))
+}
+
+/// A table row's code span with each `|` as `\|` (one already so stays so).
+fn escape_pipes(code: &str, out: &mut String) {
+    let mut previous = None;
+    for c in code.chars() {
+        if c == '|' && previous != Some('\\') {
+            out.push('\\');
+        }
+        out.push(c);
+        previous = Some(c);
+    }
 }
 
 /// Where a run of exactly `len` backticks starts in `rest`, if one does.
@@ -363,9 +403,20 @@ mod tests {
 
     #[test]
     fn table_rows_and_math_cannot_split_a_span() {
-        // A table splits at the pipes inside the span: it is text, its backticks escaped.
-        assert_eq!(text("| a |\n|---|\n| `x | <img> | y` |"), "| a |\n|---|\n| \\`x | \\<img> | y\\` |");
+        // A table splits at the pipes inside the span unless they are escaped:
+        // `\|` is a `|` of the cell, so the span stays one, in one cell.
+        assert_eq!(text("| a |\n|---|\n| `x | <img> | y` |"), "| a |\n|---|\n| `x \\| <img> \\| y` |");
+        assert_eq!(text("| a |\n|---|\n| `x \\| y` |"), "| a |\n|---|\n| `x \\| y` |", "escaped already");
+        // A backslash of its own could pair with the one before `|`: text, then.
+        assert_eq!(text("| a |\n|---|\n| `x\\ | <b>` |"), "| a |\n|---|\n| \\`x\\ | \\<b>\\` |");
         assert_eq!(text("`a | b` outside a table"), "`a | b` outside a table");
+        // A dash is no table: a panel's fallback chain stays code, as written.
+        let panel = "**Panel:** Ada (`openai/gpt-4o|anthropic/claude-3-5`) · **Judge:** J (`x-1`)";
+        assert_eq!(text(panel), panel);
+        assert_eq!(text("`a|b` - c\n\n|-|\n"), "`a|b` - c\n\n|-|\n", "a table in another paragraph");
+        // In a quote or a list item a delimiter row still makes a table.
+        assert_eq!(text("> `x|<b>`\n> -|-"), "> `x\\|<b>`\n> -|-");
+        assert_eq!(text("- `x|<b>`\n  :-: | ---"), "- `x\\|<b>`\n  :-: | ---");
         // Math from a dollar outside could end inside the span: that dollar is escaped.
         assert_eq!(text("$x `a$ <img> `"), "\\$x `a$ <img> `");
         assert_eq!(text("costs $1 and `x`"), "costs $1 and `x`");

@@ -152,7 +152,7 @@ impl Config {
                 }
             )*};
         }
-        choices!(protocol, panel, judge, temperature, consensus, roles, files, diversity);
+        choices!(protocol, panel, judge, temperature, consensus, roles, files, diversity, blind);
         let mut narrowed = Vec::new();
         if narrow {
             let mut limit = |key: &'static str, mine: Option<String>, asked: Option<String>, keep: bool| {

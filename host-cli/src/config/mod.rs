@@ -129,6 +129,8 @@ pub struct Defaults {
     pub thinking: Option<u32>,
     /// A panel of one model, where the protocol needs several: `warn`, `strict` or `off`.
     pub diversity: Option<agon_core::Diversity>,
+    /// Blind first answers, where the protocol would show round 1's turns to each other.
+    pub blind: Option<bool>,
 }
 
 /// One seat's settings (`[seats.ID]`).
@@ -137,6 +139,8 @@ pub struct Defaults {
 pub struct SeatSettings {
     pub effort: Option<agon_core::Effort>,
     pub thinking: Option<u32>,
+    /// The seat's field of expertise, beside its persona in its prompt.
+    pub domain: Option<String>,
 }
 
 /// A size in agon.toml: a number of bytes, or text with a unit ("4M").
@@ -548,6 +552,12 @@ impl Config {
         if !given("thinking") {
             args.thinking.extend(d.thinking.map(|n| n.to_string()));
             args.thinking.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.thinking?))));
+        }
+        // A seat's domain: the file's, under the flag's for the same seat (the engine takes the last).
+        let domains = self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.domain.as_deref()?)));
+        args.domain.splice(0..0, domains);
+        if !given("blind") && d.blind == Some(true) {
+            args.blind = true;
         }
         // `defaults.consensus` is not a flag's default: it applies only where the
         // protocol reads agreement, which the spec request decides

@@ -61,7 +61,9 @@ pub(crate) fn prompt_tokens(doc: &Document, spec: &DebateSpec) -> u64 {
         + crate::files::prompt_tokens(&spec.files)
         + tokens(&spec.parent_frame());
     let people = || spec.panel.iter().chain(&spec.judge);
-    let persona = people().filter_map(|p| p.persona.as_deref()).map(|p| tokens(p) + 8).max().unwrap_or(0);
+    // The persona's text and its heading, and the domain's paragraph.
+    let domain = |p: &crate::Participant| tokens(&crate::protocol::prompt_kit::domain(p));
+    let persona = people().map(|p| p.persona.as_deref().map_or(0, |t| tokens(t) + 8) + domain(p)).max().unwrap_or(0);
     let name = people().map(|p| tokens(&p.name).max(4)).max().unwrap_or(0);
     let role = doc.phases.iter().flat_map(|p| &p.turns).map(|t| tokens(&t.role)).max().unwrap_or(0);
     let field = spec.panel.len() as u64 * (2 * spec.limits.max_tokens as u64 + ENTRY_TOKENS);

@@ -67,6 +67,8 @@ struct Speaker<'a> {
     seat: Option<usize>,
     part: Option<&'a Part>,
     round: u32,
+    /// Written blind: it sees no other seat's turn ([`Interpreter::blind`]).
+    blind: bool,
 }
 
 impl Interpreter {
@@ -169,9 +171,25 @@ impl Interpreter {
         Ok(Stage::Phase { round, index, queue, next: 0 })
     }
 
+    /// Whether part `k` of phase `index` is written blind in `round`: the
+    /// spec asks for blind first answers, this is round 1's first phase, its
+    /// turns would otherwise see each other (one at a time, seeing earlier
+    /// turns; a phase answered at once is blind already and left as it is),
+    /// and the part is no adversary's (attacking the others' answers is its part).
+    fn blind(&self, debate: &Debate, round: u32, index: usize, k: usize) -> bool {
+        let phase = &self.doc.phases[index];
+        let part = &phase.turns[k];
+        prompt_kit::blind(debate, round)
+            && self.phase_from(debate, 1, 0) == Some(index)
+            && phase.order == Order::Sequential
+            && matches!(part.sees.turns, Turns::All | Turns::Phases(_))
+            && part.adversarial == Adversarial::No
+    }
+
     fn call(&self, debate: &Debate, round: u32, index: usize, (seat, k): (usize, usize)) -> PlannedCall {
         let part = &self.doc.phases[index].turns[k];
-        let who = Speaker { seat: Some(seat), part: Some(part), round };
+        let blind = self.blind(debate, round, index, k);
+        let who = Speaker { seat: Some(seat), part: Some(part), round, blind };
         let prompt = self.prompt(debate, who, &part.sees, &part.prompt);
         let call = PlannedCall::turn(seat, round, self.doc.phases[index].phase, false, prompt, &debate.spec);
         let call = match part.adversarial {
@@ -201,9 +219,15 @@ impl Interpreter {
                 if !self.quorate(debate) {
                     return Err(Ending::no_quorum(debate, round - 1));
                 }
-                Ok((from..queue.len())
-                    .find(|&k| !debate.is_benched(queue[k].0))
-                    .map(|k| (k + 1, vec![self.call(debate, round, index, queue[k])])))
+                let Some(k) = (from..queue.len()).find(|&k| !debate.is_benched(queue[k].0)) else { return Ok(None) };
+                // Blind turns see none of each other: the run of them goes out at once.
+                let blind = |j: usize| self.blind(debate, round, index, queue[j].1);
+                let end = if blind(k) { (k..queue.len()).find(|&j| !blind(j)).unwrap_or(queue.len()) } else { k + 1 };
+                let calls = (k..end)
+                    .filter(|&j| !debate.is_benched(queue[j].0))
+                    .map(|j| self.call(debate, round, index, queue[j]))
+                    .collect();
+                Ok(Some((end, calls)))
             }
             Order::Parallel if from == 0 && !queue.is_empty() => {
                 Ok(Some((queue.len(), queue.iter().map(|&s| self.call(debate, round, index, s)).collect())))
@@ -384,17 +408,22 @@ impl Interpreter {
             Turns::None => Vec::new(),
             _ => self.history(debate, who, sees),
         };
-        let user = match (&prompt.first, history.is_empty()) {
+        // A blind turn is not the first to speak: all of round 1 speaks at once.
+        let user = match (&prompt.first, history.is_empty() && !who.blind) {
             (Some(first), true) => first,
             _ => &prompt.user,
         };
         let (before, after) = user.split_at_history();
+        let mut after = self.render(debate, who, after);
+        if who.blind {
+            after = format!("{}\n\n{}", prompt_kit::BLIND_NOTE, after.trim_start());
+        }
         Prompt {
             system: self.render(debate, who, &prompt.system.0),
             before: self.render(debate, who, before),
             history,
             history_title: sees.title.clone().into(),
-            after: self.render(debate, who, after),
+            after,
         }
     }
 
@@ -402,6 +431,7 @@ impl Interpreter {
     fn history(&self, debate: &Debate, who: Speaker, sees: &Sees) -> Vec<HistoryEntry> {
         let own = |slot: &crate::debate::Slot| who.seat.is_some_and(|s| slot.is_panel(s));
         let keep = |slot: &crate::debate::Slot| match &sees.turns {
+            _ if who.blind && !own(slot) => false,
             Turns::None => false,
             Turns::Own => own(slot),
             Turns::Phases(list) => list.contains(&slot.phase),
@@ -530,7 +560,7 @@ impl Interpreter {
             }
         }
         let round = ending.rounds_run;
-        let who = Speaker { seat: None, part: None, round };
+        let who = Speaker { seat: None, part: None, round, blind: false };
         conclusion.step(debate, ending.clone(), round, || self.prompt(debate, who, &synthesis.sees, &synthesis.prompt))
     }
 }
