@@ -45,12 +45,15 @@ nextest() { .venv/bin/cargo-nextest nextest run --no-fail-fast --cargo-quiet "$@
 if $quick; then
   step "rustfmt"
   cargo fmt --all -- --check
-  step "clippy, agon-core and agon-cli (warnings denied)"
-  cargo clippy -p agon-core -p agon-cli --all-targets --quiet -- -D warnings
-  step "rustdoc, agon-core and agon-cli (warnings denied)"
-  RUSTDOCFLAGS="-D warnings" cargo doc -p agon-core -p agon-cli --no-deps --quiet
+  # The full command's selections (--workspace), so neither loop rebuilds
+  # what the other built with other dependency features; only the tests run
+  # are narrowed.
+  step "clippy (warnings denied)"
+  cargo clippy --workspace --all-targets --quiet -- -D warnings
+  step "rustdoc (warnings denied)"
+  RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
   step "tests, agon-core and agon-cli"
-  nextest -p agon-core -p agon-cli
+  nextest --workspace -E 'package(agon-core) | package(agon-cli)'
   step "done"
   exit 0
 fi
