@@ -16,10 +16,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
-command -v valgrind >/dev/null || {
-  echo "check-instructions: valgrind is needed (Debian's package valgrind)" >&2
-  exit 1
-}
+# valgrind from Debian, installed when missing as the web set-up installs Chromium.
+if ! command -v valgrind >/dev/null; then
+  echo "[check-instructions] installing Debian's valgrind" >&2
+  sudo_if_needed() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+  sudo_if_needed apt-get update -qq
+  sudo_if_needed apt-get install -y -qq --no-install-recommends valgrind >/dev/null
+fi
 
 cargo build --release --quiet -p agon-core --features testing --example workload
 # --build-only: that release build alone (scripts/test.sh's second lane).
