@@ -25,7 +25,7 @@ if ! command -v valgrind >/dev/null; then
 fi
 
 cargo build --release --quiet -p agon-core --features testing --example workload
-# --build-only: that release build alone (scripts/test.sh's second lane).
+# --build-only: that release build alone (scripts/test.sh's lane of builds).
 [ "${1:-}" = --build-only ] && exit 0
 # shellcheck source=scripts/workspace-build.sh
 source scripts/workspace-build.sh

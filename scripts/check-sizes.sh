@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}"
-# --build-only: the release build alone (scripts/test.sh starts it early, in a
-# second lane, and checks the sizes later).
+# --build-only: the release build alone (scripts/test.sh starts it early, in its
+# lane of builds, and checks the sizes later).
 build_only=false
 [ "${1:-}" = --build-only ] && build_only=true
 

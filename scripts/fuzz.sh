@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CARGO_FUZZ_VERSION=0.13.2
-# --build-only: install and build, run nothing (scripts/test.sh's second lane).
+# --build-only: install and build, run nothing (scripts/test.sh's lane of builds).
 build_only=false
 [ "${1:-}" = --build-only ] && build_only=true && shift
 seconds="${1:-20}"

@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 step() { printf '\n=== web: %s\n' "$*" >&2; }
 
 # --build-only: set-up, clippy and the builds, no browser (scripts/test.sh's
-# second lane).
+# lane of builds).
 build_only=false
 [ "${1:-}" = --build-only ] && build_only=true
 

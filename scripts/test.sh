@@ -58,36 +58,43 @@ if $quick; then
   exit 0
 fi
 
-# The second lane: builds that no stage before the workspace tests needs —
-# the release agon (sizes, and the README's install line and the CLI's wheel
-# reuse it), the instruction workload, the fuzz targets, the page's wasm, the
-# crates packed and each built from its .crate. Much of a build on
-# two cores keeps one busy (a fat LTO link, the component's precompile, one
-# large crate), so they run beside clippy and the workspace build; the
-# workspace tests wait for them, and each stage that needs one later finds it
-# built.
-lane_log="$AGON_RUN_TMPDIR/second-lane.log"
-step "second lane started: release, instruction-workload, fuzz, page and package builds (its log is shown if it fails)"
-# In a session of its own, so an early exit stops its whole process tree.
-setsid bash -ec '
-  scripts/check-sizes.sh --build-only
-  scripts/check-instructions.sh --build-only
-  scripts/fuzz.sh --build-only
-  scripts/test-web.sh --build-only
-  scripts/package-cli.sh
-' >"$lane_log" 2>&1 &
-lane_pid=$!
-lane_joined=false
-join_lane() {
-  $lane_joined && return 0
-  lane_joined=true
-  if ! wait "$lane_pid"; then
-    cat "$lane_log" >&2
-    echo "test.sh: the second lane's builds failed (their log is above)" >&2
+# Lanes: builds that no stage before them needs, run in a session of their
+# own beside the stages, each joined (its log shown if it failed) where a
+# stage first needs it. Much of a build on two cores keeps one busy (a fat LTO
+# link, the component's precompile, one large crate), so a lane keeps the
+# other core working.
+declare -A lane_pids=()
+lane_start() {
+  local name="$1" commands="$2"
+  step "lane '$name' started beside the stages (its log is shown if it fails)"
+  # In a session of its own, so an early exit stops its whole process tree.
+  setsid bash -ec "$commands" >"$AGON_RUN_TMPDIR/lane-$name.log" 2>&1 &
+  lane_pids[$name]=$!
+}
+lane_join() {
+  local name="$1" pid="${lane_pids[$1]:-}"
+  [ -n "$pid" ] || return 0
+  unset "lane_pids[$name]"
+  if ! wait "$pid"; then
+    cat "$AGON_RUN_TMPDIR/lane-$name.log" >&2
+    echo "test.sh: lane '$name' failed (its log is above)" >&2
     exit 1
   fi
 }
-trap 'kill -- "-$lane_pid" 2>/dev/null || kill "$lane_pid" 2>/dev/null || true' EXIT
+stop_lanes() {
+  local pid
+  for pid in "${lane_pids[@]}"; do kill -- "-$pid" 2>/dev/null || kill "$pid" 2>/dev/null || true; done
+}
+trap stop_lanes EXIT
+
+# The release agon (sizes; the README's install line and the CLI's wheel
+# reuse it), the instruction workload, the fuzz targets and the page's wasm:
+# beside clippy and the workspace build; the workspace tests wait for them,
+# so they run on quiet cores.
+lane_start builds 'scripts/check-sizes.sh --build-only
+  scripts/check-instructions.sh --build-only
+  scripts/fuzz.sh --build-only
+  scripts/test-web.sh --build-only'
 
 step "rustfmt"
 cargo fmt --all -- --check
@@ -102,11 +109,19 @@ step "the book (docs/): mdBook builds it; links, anchors and command marks check
 scripts/test-docs.sh
 
 step "workspace tests"
-# Built first, then run once the second lane is done: the tests run on quiet cores.
+# Built first, then run once the lane's builds are done: the tests run on quiet cores.
 cargo test --workspace --no-run --quiet
-join_lane
+lane_join builds
 nextest --workspace
 cargo test --workspace --doc --quiet
+
+# The crates packed and each built from its .crate: a full build of agon-cli
+# in a profile of its own, needed only by the packages stage; it runs beside
+# the stages up to the local model's, which mostly keep one core busy.
+# In a target directory of its own: the stages' cargo commands would wait
+# on the shared one's lock while it builds.
+export AGON_PACKAGE_TARGET_DIR="$AGON_RUN_TMPDIR/package-target"
+lane_start packages 'scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"'
 
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
@@ -126,6 +141,9 @@ scripts/test-web.sh
 step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"
 scripts/check-sizes.sh
 
+# The local model's speed falls several times while cargo compiles: the
+# packed crates are built before it starts.
+lane_join packages
 step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh
