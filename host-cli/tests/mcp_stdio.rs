@@ -553,3 +553,42 @@ fn a_span_across_lines_and_an_open_fence_stay_inert_in_results() {
         assert!(headings.iter().any(|h| h == last), "{what}: {last} swallowed: {headings:?}\n{markdown}");
     }
 }
+
+/// `domain`, `seat_domains` and `blind` reach the debate as `--domain` and
+/// `--blind` do; a seat id that is none is refused by name before any call.
+#[test]
+fn debate_takes_domains_and_blind_first_answers() {
+    let env = Sandbox::new("mcp-stdio", "domains");
+    let mut config = Config::default();
+    for (model, first) in [("a", "Alpha opens."), ("b", "Bravo opens.")] {
+        config
+            .models
+            .insert(model.into(), ModelScript { replies: vec![first.into(), "Later.".into()], ..Default::default() });
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let mut mcp = Mcp::start(&env, &[], Some(&server));
+    mcp.initialize();
+    let refused = mcp.debate(
+        5,
+        json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "seat_domains": {"x y": "law"}}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(text(&refused).contains("seat_domains: 'x y' is not a seat id"), "{refused}");
+    assert!(server.stats().requests.is_empty(), "a refused call cost a model call");
+
+    let arguments = json!({"question": "q", "panel": ["openai/a", "openai/b"], "no_judge": true, "rounds": 2,
+        "protocol": "round-robin", "domain": "security", "seat_domains": {"b": "EU privacy law"}, "blind": true});
+    let result = mcp.debate(10, arguments);
+    assert_ne!(result["isError"], true, "{result}");
+    let requests = server.stats().requests;
+    let prompts_to = |model: &str| -> Vec<String> {
+        requests.iter().filter(|r| r.model == model).map(|r| r.messages.to_string()).collect()
+    };
+    let (a, b) = (prompts_to("a"), prompts_to("b"));
+    assert_eq!((a.len(), b.len()), (2, 2), "{requests:?}");
+    assert!(a.iter().all(|p| p.contains("security") && !p.contains("EU privacy law")), "{a:?}");
+    assert!(b.iter().all(|p| p.contains("EU privacy law")), "{b:?}");
+    // Blind: in round 1 neither seat read the other's answer; in round 2 both do.
+    assert!(!b[0].contains("Alpha opens.") && !a[0].contains("Bravo opens."), "{a:?} {b:?}");
+    assert!(b[1].contains("Alpha opens.") && a[1].contains("Bravo opens."), "{a:?} {b:?}");
+}

@@ -154,6 +154,24 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
     if let Some(s) = a.seed {
         request.seed = s;
     }
+    // As `--domain [SEAT=]AREA`: the engine checks each area and seat, naming the field.
+    if a.domain.as_deref().is_some_and(|d| d.trim().is_empty() || d.contains('=')) {
+        return Err(bad("domain: give a field of expertise in a few words (per seat: seat_domains)"));
+    }
+    request.domain = a.domain.iter().cloned().collect();
+    for (seat, area) in &a.seat_domains {
+        if seat.trim().is_empty() || seat.contains(['=', ' ']) {
+            return Err(bad(format!("seat_domains: '{seat}' is not a seat id")));
+        }
+        if area.trim().is_empty() {
+            return Err(bad(format!("seat_domains.{seat}: give a field of expertise in a few words")));
+        }
+        request.domain.push(format!("{seat}={area}"));
+    }
+    if a.blind {
+        request.blind = true;
+        given.push("blind");
+    }
     request.context = a.context.clone();
     // Only inside the server's roots, whoever names them (the caller, or agon.toml).
     request.file_scope = FileScope::Roots(shared.roots.clone());

@@ -56,6 +56,15 @@ pub struct DebateArgs {
     /// Seed of the protocol's random choices.
     #[serde(default)]
     pub seed: Option<u64>,
+    /// Every seat's field of expertise, in a few words.
+    #[serde(default)]
+    pub domain: Option<String>,
+    /// A field of expertise per seat id, over `domain`.
+    #[serde(default)]
+    pub seat_domains: BTreeMap<String, String>,
+    /// Round 1's answers written without seeing each other's.
+    #[serde(default)]
+    pub blind: bool,
     /// The protocol's own options, as `protocols` names them.
     #[serde(default)]
     pub options: BTreeMap<String, Value>,
@@ -131,6 +140,9 @@ impl ContinueArgs {
             max_tokens: self.max_tokens,
             max_cost: self.max_cost,
             seed: self.seed,
+            domain: None,
+            seat_domains: BTreeMap::new(),
+            blind: false,
             options: self.options.clone(),
             document: None,
             wait: self.wait,
