@@ -23,7 +23,8 @@ pub fn markdown(t: &Transcript) -> String {
     }
     files_list(&mut out, &t.files);
     let panel: Vec<String> = t.participants.iter().map(|p| format!("{} (`{}`)", p.name, p.model)).collect();
-    let _ = write!(out, "**Protocol:** {} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));
+    let blind = if t.blind { " · **Blind first answers**" } else { "" };
+    let _ = write!(out, "**Protocol:** {}{blind} · **Seed:** {} · **Panel:** {}", t.protocol, t.seed, panel.join(", "));
     match &t.judge {
         Some(j) => {
             let _ = writeln!(out, " · **Judge:** {} (`{}`)\n", j.name, j.model);

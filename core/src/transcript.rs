@@ -48,6 +48,9 @@ pub struct Transcript {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<crate::ParentRecord>,
     pub seed: u64,
+    /// Round 1's answers were written without seeing each other's (the spec's `blind`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub blind: bool,
     pub participants: Vec<SeatInfo>,
     pub judge: Option<SeatInfo>,
     /// Every answered turn, in the order the protocol planned them.

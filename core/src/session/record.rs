@@ -57,6 +57,7 @@ impl Session {
             files: spec.files.iter().map(crate::ContextFile::record).collect(),
             parent: spec.parent.as_ref().map(|p| p.record(crate::parent::limit(spec.limits.context_budget))),
             seed: spec.seed,
+            blind: spec.blind,
             participants: spec.panel.iter().map(seat_info).collect(),
             judge: spec.judge.as_ref().map(seat_info),
             turns,
