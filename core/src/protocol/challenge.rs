@@ -133,244 +133,27 @@ enum Stage {
 
 impl Protocol for Challenge {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
-        let max = debate.spec.rounds();
         loop {
-            match self.stage.clone() {
-                // Stage 1 — the defender's opening position (v1).
+            return match self.stage.clone() {
+                // Stage 1 — the defender's opening position (v1), then the critiques of it.
                 Stage::Opening if debate.records.is_empty() => {
                     notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: None });
-                    return Step::Run(vec![PlannedCall::turn(
+                    Step::Run(vec![PlannedCall::turn(
                         DEFENDER,
                         1,
                         Phase::Opening,
                         false,
                         opening_prompt(debate),
                         &debate.spec,
-                    )]);
+                    )])
                 }
-                Stage::Opening => {
-                    let Some(v1) = debate.text(DEFENDER, 1, Phase::Opening) else {
-                        return Step::Finish(defender_failed(0));
-                    };
-                    self.push_position(1, v1.to_string(), notes);
-                    self.stage = Stage::Critique;
-                    let seats = challengers(debate);
-                    if seats.is_empty() {
-                        return Step::Finish(no_challengers(0));
-                    }
-                    let calls = seats
-                        .into_iter()
-                        .map(|s| {
-                            PlannedCall::turn(s, 1, Phase::Critique, false, critique_prompt(debate, v1), &debate.spec)
-                                .challenger_seat()
-                                .expecting(VERDICT_SHAPE)
-                        })
-                        .collect();
-                    return Step::Run(calls);
-                }
+                Stage::Opening => self.ask_critiques(debate, notes),
                 // Stage 2 — read the verdicts and apply the consensus rules.
-                Stage::Critique => {
-                    let verdicts = self.read_verdicts(debate, notes);
-                    if challengers(debate).is_empty() {
-                        return Step::Finish(no_challengers(1));
-                    }
-                    if verdicts.is_empty() {
-                        return Step::Finish(Ending {
-                            kind: EndKind::Degraded,
-                            reason: format!(
-                                "no challenger verdict could be parsed; nothing to confront{}",
-                                failed_challengers(debate)
-                            ),
-                            rounds_run: 1,
-                        });
-                    }
-                    let all_agree =
-                        verdicts.iter().all(|(_, v)| v.verdict == VerdictKind::Agree && v.confidence == Level::High);
-                    let all_minor = verdicts.iter().all(|(_, v)| {
-                        v.verdict != VerdictKind::Disagree
-                            && (v.verdict == VerdictKind::Agree || v.objection_strength == Strength::Minor)
-                    });
-                    if all_agree {
-                        let ending = Ending {
-                            kind: EndKind::Consensus,
-                            reason: "fast exit: every challenger agreed with high confidence".into(),
-                            rounds_run: 1,
-                        };
-                        return Step::Finish(self.close(debate, ending, notes));
-                    }
-                    self.exit_after_response = all_minor;
-                    self.open = verdicts
-                        .iter()
-                        .filter(|(_, v)| v.verdict != VerdictKind::Agree)
-                        .map(|(s, v)| {
-                            (
-                                *s,
-                                format!(
-                                    "Verdict: {}. {} Evidence: {} Alternative: {}",
-                                    v.verdict.as_str(),
-                                    v.critique,
-                                    v.evidence,
-                                    v.alternative
-                                ),
-                            )
-                        })
-                        .collect();
-                    self.stage = Stage::Response { round: 1 };
-                    return Step::Run(vec![self.response_call(debate, 1)]);
-                }
+                Stage::Critique => self.read_verdicts_and_respond(debate, notes),
                 // Stage 3 — the defender's answers and updated position.
-                Stage::Response { round } => {
-                    let Some(text) = debate.text(DEFENDER, round, Phase::Response) else {
-                        return Step::Finish(defender_failed(round));
-                    };
-                    self.responses_asked += 1;
-                    // The defender answers challengers by their anonymous labels.
-                    let labels: Vec<String> = self.open.iter().map(|(s, _)| challenger_label(*s)).collect();
-                    // Every critique not fully accepted gets its challenger's rebuttal.
-                    let not_accepted: Vec<usize> = match reply::defender_response(text, &labels) {
-                        Ok(r) => {
-                            for (s, _) in &self.open {
-                                if let Some((decision, reason)) = r.decisions.get(&challenger_label(*s)) {
-                                    let id = &debate.seat(*s).id;
-                                    self.responses.push(
-                                        json!({"round": round, "challenger": id, "decision": decision, "reason": reason}),
-                                    );
-                                }
-                            }
-                            if let Some(position) = &r.updated_position {
-                                self.push_position(round + 1, position.clone(), notes);
-                            }
-                            self.open
-                                .iter()
-                                .filter(|(s, _)| {
-                                    r.decisions.get(&challenger_label(*s)).is_none_or(|(d, _)| *d != Decision::Accept)
-                                })
-                                .map(|(s, _)| *s)
-                                .collect()
-                        }
-                        Err(why) => {
-                            self.unreadable_responses += 1;
-                            notes.push(warning(debate, DEFENDER, round, Phase::Response, format!("the defender's response could not be parsed ({why}); every open critique counts as rejected")));
-                            self.open.iter().map(|(s, _)| *s).collect()
-                        }
-                    };
-                    notes.push(Note::Result { name: "responses".into(), value: json!(self.responses) });
-                    let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
-                    // Seed 004: all partial with minor objections → address briefly, then
-                    // exit; the loop does not go on over minor points.
-                    let brief_exit = self.exit_after_response && round == 1;
-                    if asked.is_empty() || brief_exit {
-                        let reason = match (brief_exit, asked.len()) {
-                            (true, 0) => {
-                                "every objection was minor and the defender accepted each: a fast exit".to_string()
-                            }
-                            (true, kept) => format!(
-                                "every objection was minor: the defender answered each once, briefly, and the debate ends \
-(a fast exit; {kept} minor objection(s) not accepted, in the responses)"
-                            ),
-                            (false, _) => format!("the defender accepted every open objection in round {round}"),
-                        };
-                        let ending = Ending { kind: EndKind::Consensus, reason, rounds_run: round };
-                        return Step::Finish(self.close(debate, ending, notes));
-                    }
-                    self.stage = Stage::Rebuttal { round, asked: asked.clone() };
-                    let position = self.current_position().to_string();
-                    let calls = asked
-                        .iter()
-                        .map(|&s| {
-                            let critique =
-                                self.open.iter().find(|(o, _)| *o == s).map(|(_, c)| c.clone()).unwrap_or_default();
-                            PlannedCall::turn(
-                                s,
-                                round,
-                                Phase::Rebuttal,
-                                false,
-                                rebuttal_prompt(debate, &critique, text, &position),
-                                &debate.spec,
-                            )
-                            .challenger_seat()
-                            .expecting("text: starts with ACCEPT, MAINTAIN or ESCALATE")
-                        })
-                        .collect();
-                    return Step::Run(calls);
-                }
+                Stage::Response { round } => self.read_response(debate, round, notes),
                 // Stage 4 — ACCEPT / MAINTAIN / ESCALATE, then iterate or stop.
-                Stage::Rebuttal { round, asked } => {
-                    let mut still_open = Vec::new();
-                    for s in asked {
-                        let Some(text) = debate.text(s, round, Phase::Rebuttal) else { continue };
-                        let mut choice = reply::rebuttal(text);
-                        // "ACCEPT — but I still think the cost is wrong" keeps the objection open.
-                        if choice == Some(Rebuttal::Accept) {
-                            // Only its own words: a copied option list says "still disagree" for it.
-                            let said = stance::read(&reply::own_words(text), false);
-                            if said.verdict.dissents() {
-                                choice = Some(Rebuttal::Maintain);
-                                let quote = said.evidence.map(|e| e.quote).unwrap_or_default();
-                                notes.push(warning(
-                                    debate,
-                                    s,
-                                    round,
-                                    Phase::Rebuttal,
-                                    format!(
-                                        "ACCEPT, but the rebuttal still objects (\"{quote}\"): treated as MAINTAIN"
-                                    ),
-                                ));
-                            }
-                        }
-                        self.rebuttals.push(json!({"round": round, "challenger": debate.seat(s).id, "choice": choice}));
-                        match choice {
-                            Some(Rebuttal::Accept) => {}
-                            // MAINTAIN and ESCALATE (the clarified critique) both go back to the defender.
-                            Some(_) => still_open.push((s, text.to_string())),
-                            None => {
-                                notes.push(warning(
-                                    debate,
-                                    s,
-                                    round,
-                                    Phase::Rebuttal,
-                                    "no ACCEPT, MAINTAIN or ESCALATE in the rebuttal; the objection stays open".into(),
-                                ));
-                                still_open.push((s, text.to_string()));
-                            }
-                        }
-                    }
-                    notes.push(Note::Result { name: "rebuttals".into(), value: json!(self.rebuttals) });
-                    notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
-                    if still_open.is_empty() {
-                        let ending = Ending {
-                            kind: EndKind::Consensus,
-                            reason: format!("every objection was resolved by round {round}"),
-                            rounds_run: round,
-                        };
-                        return Step::Finish(self.close(debate, ending, notes));
-                    }
-                    self.open = still_open;
-                    if round < max {
-                        notes.push(Note::RoundStarted { round: round + 1, phase: Phase::Response, challenger: None });
-                        self.stage = Stage::Response { round: round + 1 };
-                        return Step::Run(vec![self.response_call(debate, round + 1)]);
-                    }
-                    // Stage 5 — no consensus: every party names its assumptions.
-                    self.stage = Stage::Assumptions { round };
-                    let mut seats = vec![DEFENDER];
-                    seats.extend(self.open.iter().map(|(s, _)| *s));
-                    let position = self.current_position().to_string();
-                    let calls = seats
-                        .into_iter()
-                        .map(|s| {
-                            PlannedCall::turn(
-                                s,
-                                round,
-                                Phase::Assumptions,
-                                false,
-                                assumptions_prompt(debate, s, &position),
-                                &debate.spec,
-                            )
-                        })
-                        .collect();
-                    return Step::Run(calls);
-                }
+                Stage::Rebuttal { round, asked } => self.read_rebuttals(debate, round, asked, notes),
                 Stage::Assumptions { round } => {
                     let ending = Ending::completed(
                         format!("no consensus after {round} rounds: the disagreement is a tradeoff"),
@@ -378,16 +161,250 @@ impl Protocol for Challenge {
                     );
                     let ending = self.close(debate, ending, notes);
                     self.stage = Stage::Conclude { conclusion: Conclusion::NotAsked, ending };
+                    continue;
                 }
                 // Stage 6 — the judge's tradeoff document.
                 Stage::Conclude { mut conclusion, ending } => {
                     let round = ending.rounds_run;
                     let step = conclusion.step(debate, ending.clone(), round, || tradeoff_prompt(debate));
                     self.stage = Stage::Conclude { conclusion, ending };
-                    return step;
+                    step
+                }
+            };
+        }
+    }
+}
+
+/// The stages' steps, one function each.
+impl Challenge {
+    /// The defender's opening read; every challenger critiques it at once.
+    fn ask_critiques(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let Some(v1) = debate.text(DEFENDER, 1, Phase::Opening) else {
+            return Step::Finish(defender_failed(0));
+        };
+        self.push_position(1, v1.to_string(), notes);
+        self.stage = Stage::Critique;
+        let seats = challengers(debate);
+        if seats.is_empty() {
+            return Step::Finish(no_challengers(0));
+        }
+        let calls = seats
+            .into_iter()
+            .map(|s| {
+                PlannedCall::turn(s, 1, Phase::Critique, false, critique_prompt(debate, v1), &debate.spec)
+                    .challenger_seat()
+                    .expecting(VERDICT_SHAPE)
+            })
+            .collect();
+        Step::Run(calls)
+    }
+
+    /// The verdicts read: a fast exit when every challenger agrees with high
+    /// confidence; otherwise the defender answers the open critiques.
+    fn read_verdicts_and_respond(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let verdicts = self.read_verdicts(debate, notes);
+        if challengers(debate).is_empty() {
+            return Step::Finish(no_challengers(1));
+        }
+        if verdicts.is_empty() {
+            return Step::Finish(Ending {
+                kind: EndKind::Degraded,
+                reason: format!(
+                    "no challenger verdict could be parsed; nothing to confront{}",
+                    failed_challengers(debate)
+                ),
+                rounds_run: 1,
+            });
+        }
+        let all_agree = verdicts.iter().all(|(_, v)| v.verdict == VerdictKind::Agree && v.confidence == Level::High);
+        let all_minor = verdicts.iter().all(|(_, v)| {
+            v.verdict != VerdictKind::Disagree
+                && (v.verdict == VerdictKind::Agree || v.objection_strength == Strength::Minor)
+        });
+        if all_agree {
+            let ending = Ending {
+                kind: EndKind::Consensus,
+                reason: "fast exit: every challenger agreed with high confidence".into(),
+                rounds_run: 1,
+            };
+            return Step::Finish(self.close(debate, ending, notes));
+        }
+        self.exit_after_response = all_minor;
+        self.open = verdicts
+            .iter()
+            .filter(|(_, v)| v.verdict != VerdictKind::Agree)
+            .map(|(s, v)| {
+                (
+                    *s,
+                    format!(
+                        "Verdict: {}. {} Evidence: {} Alternative: {}",
+                        v.verdict.as_str(),
+                        v.critique,
+                        v.evidence,
+                        v.alternative
+                    ),
+                )
+            })
+            .collect();
+        self.stage = Stage::Response { round: 1 };
+        Step::Run(vec![self.response_call(debate, 1)])
+    }
+
+    /// The defender's response read: each critique it did not accept goes
+    /// back to its challenger for a rebuttal, or the debate ends.
+    fn read_response(&mut self, debate: &Debate, round: u32, notes: &mut Vec<Note>) -> Step {
+        let Some(text) = debate.text(DEFENDER, round, Phase::Response) else {
+            return Step::Finish(defender_failed(round));
+        };
+        self.responses_asked += 1;
+        // The defender answers challengers by their anonymous labels.
+        let labels: Vec<String> = self.open.iter().map(|(s, _)| challenger_label(*s)).collect();
+        // Every critique not fully accepted gets its challenger's rebuttal.
+        let not_accepted: Vec<usize> = match reply::defender_response(text, &labels) {
+            Ok(r) => {
+                for (s, _) in &self.open {
+                    if let Some((decision, reason)) = r.decisions.get(&challenger_label(*s)) {
+                        let id = &debate.seat(*s).id;
+                        self.responses
+                            .push(json!({"round": round, "challenger": id, "decision": decision, "reason": reason}));
+                    }
+                }
+                if let Some(position) = &r.updated_position {
+                    self.push_position(round + 1, position.clone(), notes);
+                }
+                self.open
+                    .iter()
+                    .filter(|(s, _)| r.decisions.get(&challenger_label(*s)).is_none_or(|(d, _)| *d != Decision::Accept))
+                    .map(|(s, _)| *s)
+                    .collect()
+            }
+            Err(why) => {
+                self.unreadable_responses += 1;
+                notes.push(warning(
+                    debate,
+                    DEFENDER,
+                    round,
+                    Phase::Response,
+                    format!(
+                        "the defender's response could not be parsed ({why}); every open critique counts as rejected"
+                    ),
+                ));
+                self.open.iter().map(|(s, _)| *s).collect()
+            }
+        };
+        notes.push(Note::Result { name: "responses".into(), value: json!(self.responses) });
+        let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
+        // Seed 004: all partial with minor objections → address briefly, then
+        // exit; the loop does not go on over minor points.
+        let brief_exit = self.exit_after_response && round == 1;
+        if asked.is_empty() || brief_exit {
+            let reason = match (brief_exit, asked.len()) {
+                (true, 0) => "every objection was minor and the defender accepted each: a fast exit".to_string(),
+                (true, kept) => format!(
+                    "every objection was minor: the defender answered each once, briefly, and the debate ends \
+(a fast exit; {kept} minor objection(s) not accepted, in the responses)"
+                ),
+                (false, _) => format!("the defender accepted every open objection in round {round}"),
+            };
+            let ending = Ending { kind: EndKind::Consensus, reason, rounds_run: round };
+            return Step::Finish(self.close(debate, ending, notes));
+        }
+        self.stage = Stage::Rebuttal { round, asked: asked.clone() };
+        let position = self.current_position().to_string();
+        let calls = asked
+            .iter()
+            .map(|&s| {
+                let critique = self.open.iter().find(|(o, _)| *o == s).map(|(_, c)| c.clone()).unwrap_or_default();
+                PlannedCall::turn(
+                    s,
+                    round,
+                    Phase::Rebuttal,
+                    false,
+                    rebuttal_prompt(debate, &critique, text, &position),
+                    &debate.spec,
+                )
+                .challenger_seat()
+                .expecting("text: starts with ACCEPT, MAINTAIN or ESCALATE")
+            })
+            .collect();
+        Step::Run(calls)
+    }
+
+    /// The rebuttals read: objections still open go back to the defender for
+    /// another round, or (rounds spent) every party names its assumptions.
+    fn read_rebuttals(&mut self, debate: &Debate, round: u32, asked: Vec<usize>, notes: &mut Vec<Note>) -> Step {
+        let mut still_open = Vec::new();
+        for s in asked {
+            let Some(text) = debate.text(s, round, Phase::Rebuttal) else { continue };
+            let mut choice = reply::rebuttal(text);
+            // "ACCEPT — but I still think the cost is wrong" keeps the objection open.
+            if choice == Some(Rebuttal::Accept) {
+                // Only its own words: a copied option list says "still disagree" for it.
+                let said = stance::read(&reply::own_words(text), false);
+                if said.verdict.dissents() {
+                    choice = Some(Rebuttal::Maintain);
+                    let quote = said.evidence.map(|e| e.quote).unwrap_or_default();
+                    notes.push(warning(
+                        debate,
+                        s,
+                        round,
+                        Phase::Rebuttal,
+                        format!("ACCEPT, but the rebuttal still objects (\"{quote}\"): treated as MAINTAIN"),
+                    ));
+                }
+            }
+            self.rebuttals.push(json!({"round": round, "challenger": debate.seat(s).id, "choice": choice}));
+            match choice {
+                Some(Rebuttal::Accept) => {}
+                // MAINTAIN and ESCALATE (the clarified critique) both go back to the defender.
+                Some(_) => still_open.push((s, text.to_string())),
+                None => {
+                    notes.push(warning(
+                        debate,
+                        s,
+                        round,
+                        Phase::Rebuttal,
+                        "no ACCEPT, MAINTAIN or ESCALATE in the rebuttal; the objection stays open".into(),
+                    ));
+                    still_open.push((s, text.to_string()));
                 }
             }
         }
+        notes.push(Note::Result { name: "rebuttals".into(), value: json!(self.rebuttals) });
+        notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
+        if still_open.is_empty() {
+            let ending = Ending {
+                kind: EndKind::Consensus,
+                reason: format!("every objection was resolved by round {round}"),
+                rounds_run: round,
+            };
+            return Step::Finish(self.close(debate, ending, notes));
+        }
+        self.open = still_open;
+        if round < debate.spec.rounds() {
+            notes.push(Note::RoundStarted { round: round + 1, phase: Phase::Response, challenger: None });
+            self.stage = Stage::Response { round: round + 1 };
+            return Step::Run(vec![self.response_call(debate, round + 1)]);
+        }
+        // Stage 5 — no consensus: every party names its assumptions.
+        self.stage = Stage::Assumptions { round };
+        let mut seats = vec![DEFENDER];
+        seats.extend(self.open.iter().map(|(s, _)| *s));
+        let position = self.current_position().to_string();
+        let calls = seats
+            .into_iter()
+            .map(|s| {
+                PlannedCall::turn(
+                    s,
+                    round,
+                    Phase::Assumptions,
+                    false,
+                    assumptions_prompt(debate, s, &position),
+                    &debate.spec,
+                )
+            })
+            .collect();
+        Step::Run(calls)
     }
 }
 
