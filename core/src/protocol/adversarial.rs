@@ -323,40 +323,7 @@ impl Protocol for Adversarial {
         loop {
             match &mut self.stage {
                 // Stage 1 — the cost gate.
-                Stage::Gate => {
-                    let (compete, reason) = gate(debate, &self.options);
-                    notes.push(Note::Result {
-                        name: "gate".into(),
-                        value: json!({"compete": compete, "reason": reason}),
-                    });
-                    if !compete {
-                        self.stage = Stage::Single;
-                        let prompt = single_prompt(debate);
-                        return Step::Run(vec![PlannedCall::turn(
-                            ADVOCATE,
-                            1,
-                            Phase::Single,
-                            false,
-                            prompt,
-                            &debate.spec,
-                        )]);
-                    }
-                    self.stage = Stage::Opening;
-                    notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: Some(CHALLENGER) });
-                    return Step::Run(vec![
-                        PlannedCall::turn(ADVOCATE, 1, Phase::Opening, false, advocate_prompt(debate), &debate.spec),
-                        PlannedCall::turn(
-                            CHALLENGER,
-                            1,
-                            Phase::Opening,
-                            false,
-                            challenger_prompt(debate),
-                            &debate.spec,
-                        )
-                        .adversarial()
-                        .expecting("markdown: exactly 5 numbered concerns, most severe first"),
-                    ]);
-                }
+                Stage::Gate => return self.pass_gate(debate, notes),
                 Stage::Single => {
                     return Step::Finish(match debate.answer(ADVOCATE, 1, Phase::Single) {
                         Some(Answer::Text { .. }) => {
@@ -369,55 +336,8 @@ impl Protocol for Adversarial {
                 }
                 // Stage 2 — after the openings: degrade, or go on.
                 Stage::Opening => {
-                    notes.push(Note::RoundEnded { round: 1, phase: Phase::Opening });
-                    let advocate = debate.text(ADVOCATE, 1, Phase::Opening);
-                    let challenger = debate.text(CHALLENGER, 1, Phase::Opening);
-                    if let Some(text) = challenger {
-                        let n = count_numbered(text);
-                        if n != 5 {
-                            notes.push(Note::Warning {
-                                speaker: Some(debate.seat(CHALLENGER).id.clone()),
-                                round: 1,
-                                phase: Phase::Opening,
-                                message: format!("the challenger gave {n} numbered concerns, not exactly five"),
-                            });
-                        }
-                    }
-                    match (advocate, challenger) {
-                        (None, None) => self.stage = Stage::Fallback,
-                        (Some(_), None) | (None, Some(_)) => {
-                            let (survivor, lost) = if advocate.is_some() {
-                                ("advocate", "challenger")
-                            } else {
-                                ("challenger", "advocate")
-                            };
-                            return Step::Finish(Ending {
-                                kind: EndKind::Degraded,
-                                reason: format!(
-                                    "single-agent review from the {survivor}: the {lost} failed, so there was no competition"
-                                ),
-                                rounds_run: 1,
-                            });
-                        }
-                        (Some(_), Some(_)) if rounds >= 3 => {
-                            notes.push(Note::RoundStarted {
-                                round: 2,
-                                phase: Phase::CrossExam,
-                                challenger: Some(CHALLENGER),
-                            });
-                            self.stage = Stage::CrossExam;
-                            return Step::Run(both(debate, 2, Phase::CrossExam));
-                        }
-                        (Some(_), Some(_)) if rounds == 2 => {
-                            notes.push(Note::RoundStarted {
-                                round: 2,
-                                phase: Phase::Rebuttal,
-                                challenger: Some(CHALLENGER),
-                            });
-                            self.stage = Stage::Rebuttal;
-                            return Step::Run(both(debate, 2, Phase::Rebuttal));
-                        }
-                        _ => self.stage = Stage::Conclude(Conclusion::NotAsked),
+                    if let Some(step) = self.after_openings(debate, notes) {
+                        return step;
                     }
                 }
                 // Stage 3 (team mode) — targeted questions, then answers.
@@ -437,33 +357,7 @@ impl Protocol for Adversarial {
                     self.stage = Stage::Conclude(Conclusion::NotAsked);
                 }
                 // Both sides failed: a single-agent run on the judge's model.
-                Stage::Fallback => {
-                    if debate.judge_answer().is_some() {
-                        return Step::Finish(match debate.judge_answer() {
-                            Some(Answer::Text { .. }) => Ending {
-                                kind: EndKind::Degraded,
-                                reason: "both advocate and challenger failed: single-agent run on the judge's model"
-                                    .into(),
-                                rounds_run: 1,
-                            },
-                            _ => Ending {
-                                kind: EndKind::NoQuorum,
-                                reason: "advocate, challenger and the single-agent fallback all failed".into(),
-                                rounds_run: 1,
-                            },
-                        });
-                    }
-                    if debate.judge().is_none() {
-                        return Step::Finish(Ending {
-                            kind: EndKind::NoQuorum,
-                            reason: "advocate and challenger both failed, and there is no judge to fall back on".into(),
-                            rounds_run: 1,
-                        });
-                    }
-                    let mut call = PlannedCall::judge(1, single_prompt(debate), &debate.spec);
-                    call.slot.phase = Phase::Single;
-                    return Step::Run(vec![call]);
-                }
+                Stage::Fallback => return fall_back(debate),
                 // Stage 4 — the judge's competitive review.
                 Stage::Conclude(conclusion) => {
                     if let Some(text) = conclusion.verdict(debate) {
@@ -476,6 +370,101 @@ impl Protocol for Adversarial {
             }
         }
     }
+}
+
+impl Adversarial {
+    /// Stage 1, the cost gate: one agent alone, or advocate and challenger at once.
+    fn pass_gate(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let (compete, reason) = gate(debate, &self.options);
+        notes.push(Note::Result { name: "gate".into(), value: json!({"compete": compete, "reason": reason}) });
+        if !compete {
+            self.stage = Stage::Single;
+            let prompt = single_prompt(debate);
+            return Step::Run(vec![PlannedCall::turn(ADVOCATE, 1, Phase::Single, false, prompt, &debate.spec)]);
+        }
+        self.stage = Stage::Opening;
+        notes.push(Note::RoundStarted { round: 1, phase: Phase::Opening, challenger: Some(CHALLENGER) });
+        Step::Run(vec![
+            PlannedCall::turn(ADVOCATE, 1, Phase::Opening, false, advocate_prompt(debate), &debate.spec),
+            PlannedCall::turn(CHALLENGER, 1, Phase::Opening, false, challenger_prompt(debate), &debate.spec)
+                .adversarial()
+                .expecting("markdown: exactly 5 numbered concerns, most severe first"),
+        ])
+    }
+
+    /// Stage 2, after the openings: degrade, go on to the next phase (a
+    /// step), or leave the next stage set (`None`).
+    fn after_openings(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Option<Step> {
+        let rounds = debate.spec.rounds();
+        notes.push(Note::RoundEnded { round: 1, phase: Phase::Opening });
+        let advocate = debate.text(ADVOCATE, 1, Phase::Opening);
+        let challenger = debate.text(CHALLENGER, 1, Phase::Opening);
+        if let Some(text) = challenger {
+            let n = count_numbered(text);
+            if n != 5 {
+                notes.push(Note::Warning {
+                    speaker: Some(debate.seat(CHALLENGER).id.clone()),
+                    round: 1,
+                    phase: Phase::Opening,
+                    message: format!("the challenger gave {n} numbered concerns, not exactly five"),
+                });
+            }
+        }
+        match (advocate, challenger) {
+            (None, None) => self.stage = Stage::Fallback,
+            (Some(_), None) | (None, Some(_)) => {
+                let (survivor, lost) =
+                    if advocate.is_some() { ("advocate", "challenger") } else { ("challenger", "advocate") };
+                return Some(Step::Finish(Ending {
+                    kind: EndKind::Degraded,
+                    reason: format!(
+                        "single-agent review from the {survivor}: the {lost} failed, so there was no competition"
+                    ),
+                    rounds_run: 1,
+                }));
+            }
+            (Some(_), Some(_)) if rounds >= 3 => {
+                notes.push(Note::RoundStarted { round: 2, phase: Phase::CrossExam, challenger: Some(CHALLENGER) });
+                self.stage = Stage::CrossExam;
+                return Some(Step::Run(both(debate, 2, Phase::CrossExam)));
+            }
+            (Some(_), Some(_)) if rounds == 2 => {
+                notes.push(Note::RoundStarted { round: 2, phase: Phase::Rebuttal, challenger: Some(CHALLENGER) });
+                self.stage = Stage::Rebuttal;
+                return Some(Step::Run(both(debate, 2, Phase::Rebuttal)));
+            }
+            _ => self.stage = Stage::Conclude(Conclusion::NotAsked),
+        }
+        None
+    }
+}
+
+/// Both sides failed: a single-agent run on the judge's model, if there is one.
+fn fall_back(debate: &Debate) -> Step {
+    if debate.judge_answer().is_some() {
+        return Step::Finish(match debate.judge_answer() {
+            Some(Answer::Text { .. }) => Ending {
+                kind: EndKind::Degraded,
+                reason: "both advocate and challenger failed: single-agent run on the judge's model".into(),
+                rounds_run: 1,
+            },
+            _ => Ending {
+                kind: EndKind::NoQuorum,
+                reason: "advocate, challenger and the single-agent fallback all failed".into(),
+                rounds_run: 1,
+            },
+        });
+    }
+    if debate.judge().is_none() {
+        return Step::Finish(Ending {
+            kind: EndKind::NoQuorum,
+            reason: "advocate and challenger both failed, and there is no judge to fall back on".into(),
+            rounds_run: 1,
+        });
+    }
+    let mut call = PlannedCall::judge(1, single_prompt(debate), &debate.spec);
+    call.slot.phase = Phase::Single;
+    Step::Run(vec![call])
 }
 
 /// Both sides in parallel for a later phase.
