@@ -226,6 +226,22 @@ fn row(a: &ArmScore) -> Row {
 
 pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> String {
     let mut out = String::new();
+    heading(&mut out, dataset, arms);
+    accuracy(&mut out, arms);
+    failures(&mut out, arms);
+    if arms.len() > 1 {
+        arms_against_each_other(&mut out, arms);
+    }
+    for field in by {
+        by_field(&mut out, field, dataset.items, arms);
+    }
+    plurality_by_round(&mut out, arms);
+    settings(&mut out, arms);
+    out
+}
+
+/// The title, what counts as what, the dataset's digest and any lines skipped.
+fn heading(out: &mut String, dataset: &Dataset, arms: &[ArmScore]) {
     let _ = writeln!(out, "# Evaluation: {}\n", cell(dataset.name));
     let _ = writeln!(
         out,
@@ -249,6 +265,10 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
         }
         out.push('\n');
     }
+}
+
+/// Each arm's accuracy, interval, failures, calls and cost per item.
+fn accuracy(out: &mut String, arms: &[ArmScore]) {
     let _ = writeln!(out, "## Accuracy\n");
     let rows: Vec<Vec<String>> = arms
         .iter()
@@ -285,7 +305,7 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
         })
         .collect();
     table(
-        &mut out,
+        out,
         &[
             "arm",
             "right",
@@ -314,6 +334,10 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
          \"Some seat right\": items where at least one counted seat's last answer was right — what the vote could \
          at best reach. A cost marked partial leaves out calls whose model has no price.\n"
     );
+}
+
+/// Arms with failed calls, named apart from wrong answers.
+fn failures(out: &mut String, arms: &[ArmScore]) {
     if arms.iter().any(|a| a.count(|s| s.failed) > 0) {
         let failing: Vec<String> = arms
             .iter()
@@ -326,45 +350,48 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
             failing.join(", ")
         );
     }
-    if arms.len() > 1 {
-        let _ = writeln!(out, "## Arms against each other\n");
-        let rows: Vec<Vec<String>> = pairs(arms)
-            .iter()
-            .map(|p| {
-                vec![
-                    p.name.clone(),
-                    format!("{} points", points(p.diff)),
-                    format!("{}", p.only_a),
-                    format!("{}", p.only_b),
-                    p.p.map_or("–".into(), |p| fixed(p, 4)),
-                    format!("{} – {}", points(p.paired.0), points(p.paired.1)),
-                    format!("{} – {}", points(p.bootstrap.0), points(p.bootstrap.1)),
-                ]
-            })
-            .collect();
-        table(
-            &mut out,
-            &[
-                "pair",
-                "difference",
-                "only the first right",
-                "only the second right",
-                "p (exact McNemar)",
-                "95 % interval (paired, normal)",
-                "95 % interval (bootstrap over items)",
-            ],
-            &rows,
-        );
-        let _ = writeln!(
-            out,
-            "The difference is the mean over items of the first arm's share of right samples minus the second's. \
-             McNemar's test needs one sample per item in both arms (– otherwise). The bootstrap resamples items \
-             {DRAWS} times from a fixed seed.\n"
-        );
-    }
-    for field in by {
-        by_field(&mut out, field, dataset.items, arms);
-    }
+}
+
+/// Each pair of arms: the difference, McNemar's p and two intervals.
+fn arms_against_each_other(out: &mut String, arms: &[ArmScore]) {
+    let _ = writeln!(out, "## Arms against each other\n");
+    let rows: Vec<Vec<String>> = pairs(arms)
+        .iter()
+        .map(|p| {
+            vec![
+                p.name.clone(),
+                format!("{} points", points(p.diff)),
+                format!("{}", p.only_a),
+                format!("{}", p.only_b),
+                p.p.map_or("–".into(), |p| fixed(p, 4)),
+                format!("{} – {}", points(p.paired.0), points(p.paired.1)),
+                format!("{} – {}", points(p.bootstrap.0), points(p.bootstrap.1)),
+            ]
+        })
+        .collect();
+    table(
+        out,
+        &[
+            "pair",
+            "difference",
+            "only the first right",
+            "only the second right",
+            "p (exact McNemar)",
+            "95 % interval (paired, normal)",
+            "95 % interval (bootstrap over items)",
+        ],
+        &rows,
+    );
+    let _ = writeln!(
+        out,
+        "The difference is the mean over items of the first arm's share of right samples minus the second's. \
+         McNemar's test needs one sample per item in both arms (– otherwise). The bootstrap resamples items \
+         {DRAWS} times from a fixed seed.\n"
+    );
+}
+
+/// The plurality answer's accuracy after each set of turns, where an arm has more than one.
+fn plurality_by_round(out: &mut String, arms: &[ArmScore]) {
     let rounds = arms.iter().map(|a| a.items.iter().map(|s| s.by_round.len()).max().unwrap_or(0)).max().unwrap_or(0);
     if rounds > 1 {
         let _ = writeln!(out, "## The plurality answer after each round\n");
@@ -383,7 +410,7 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
             })
             .collect();
         let header: Vec<&str> = header.iter().map(String::as_str).collect();
-        table(&mut out, &header, &rows);
+        table(out, &header, &rows);
         let _ = writeln!(
             out,
             "Each column: every seat's latest answer up to that set of turns (a blind round first, where the \
@@ -391,8 +418,6 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
              none), and the plurality of them; a tie is not right. The last column is the arm's answer.\n"
         );
     }
-    settings(&mut out, arms);
-    out
 }
 
 /// Accuracy by the values of one dataset field, arm by arm.
