@@ -37,92 +37,9 @@ pub struct Inputs {
 /// which options a protocol takes comes from there, never from a list of
 /// names here.
 pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) -> Result<Value, String> {
-    let own = inputs.document.as_ref().map(|checked| &checked.info);
-    let name = match &own {
-        Some(info) => info.name.as_str(),
-        None => args.protocol_name(),
-    };
-    let info = match &own {
-        Some(info) => info,
-        None => protocols.iter().find(|p| p.name == name).ok_or_else(|| {
-            let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
-            format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
-        })?,
-    };
-    let mut options = Map::new();
-    for (option, value) in &args.options {
-        if !info.options.iter().any(|o| &o.name == option) {
-            let takes: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();
-            let takes = if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
-            return Err(format!("options.{option}: {name} takes no such option (it takes: {takes})"));
-        }
-        options.insert(option.clone(), value.clone());
-    }
-    // A flag sets one option; a protocol without that option does not take the flag.
-    let mut set = |flag: &str, option: &str, value: Option<Value>| -> Result<(), String> {
-        let Some(value) = value else { return Ok(()) };
-        if !info.options.iter().any(|o| o.name == option) {
-            let takers: Vec<&str> = protocols
-                .iter()
-                .filter(|p| p.options.iter().any(|o| o.name == option))
-                .map(|p| p.name.as_str())
-                .collect();
-            return Err(format!("{flag} only applies to {}, not {name}", takers.join(" and ")));
-        }
-        options.insert(option.to_string(), value);
-        Ok(())
-    };
-    set("--challenger", "challenger", args.challenger.clone().map(Value::from))?;
-    set("--consensus", "consensus", args.consensus.map(|m| json!(m.as_str())))?;
-    set("--option", "options", (!args.compared.is_empty()).then(|| json!(args.compared)))?;
-    set("--items", "items", args.items.as_ref().map(|_| json!(inputs.items)))?;
-    let compete = match args.compete {
-        CompeteMode::Auto => None,
-        CompeteMode::Compete => Some("compete"),
-        CompeteMode::Single => Some("single"),
-    };
-    set("--compete/--single", "compete", compete.map(Value::from))?;
-    // The confirmer sits third, after the two lenses (one model given alone plays both).
-    let mut models: Vec<&str> = args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
-    if let Some(model) = &args.confirm_by {
-        set("--confirm", "confirm", Some(json!(3)))?;
-        if models.len() == 1 {
-            models.push(models[0]);
-        }
-        models.push(model.trim());
-    }
-    let triggers: Vec<Value> = args.triggers.iter().map(|t| trigger(t)).collect::<Result<_, String>>()?;
-    set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
-    let takes = |option: &str| info.options.iter().any(|o| o.name == option);
-    // The file's triggers are a default: they apply where they mean something.
-    if !options.contains_key("triggers") && !inputs.file_triggers.is_empty() && takes("triggers") {
-        options.insert("triggers".into(), json!(inputs.file_triggers));
-    }
-    if let Some(mode) = &inputs.file_consensus
-        && !options.contains_key("consensus")
-        && takes("consensus")
-    {
-        options.insert("consensus".into(), mode.clone());
-    }
-    if let Some(label) = &args.label {
-        if label.trim().is_empty() {
-            return Err("--label: give a name (the compete history this run counts in)".into());
-        }
-        if !takes("label") {
-            let takers: Vec<&str> = protocols
-                .iter()
-                .filter(|p| p.options.iter().any(|o| o.name == "label"))
-                .map(|p| p.name.as_str())
-                .collect();
-            return Err(format!("--label only applies to {}, not {name}", takers.join(" and ")));
-        }
-        // The engine names the compete result's skill after it.
-        options.insert("label".into(), json!(label.trim()));
-    }
-    if !inputs.history.is_empty() && takes("history") {
-        options.insert("history".into(), json!(inputs.history));
-    }
-
+    let info = protocol_info(args, inputs, protocols)?;
+    let mut options = protocol_options(args, inputs, info, protocols)?;
+    let models = models(args);
     let mut role_models = Map::new();
     for o in &args.role_models {
         let (role, model) = o.split_once('=').ok_or(format!("--model '{o}': write ROLE=provider/model"))?;
@@ -132,27 +49,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         return Err("--roles: no role files there".into());
     }
 
-    let mut limits = json!({
-        "max_tokens": args.max_tokens,
-        "judge_max_tokens": args.judge_max_tokens.unwrap_or(args.max_tokens.saturating_mul(2)),
-        "temperature": args.temperature,
-        "quality_gate": match args.quality_gate {
-            QualityGate::Off => "off",
-            QualityGate::Warn => "warn",
-            QualityGate::Regenerate => "regenerate",
-        },
-    });
-    if let Some(b) = args.context_budget {
-        limits["context_budget"] = json!(b);
-    }
-    if let Some(d) = args.diversity {
-        limits["diversity"] = json!(d);
-    }
-    if let Some(max) = args.max_cost
-        && !(max.is_finite() && max >= 0.0)
-    {
-        return Err(format!("--max-cost {max}: give US dollars, zero or more"));
-    }
+    let limits = limits(args)?;
     let protocol = match &inputs.document {
         Some(checked) => {
             // `NAME:SEAT` names the document's adversary (a file has no suffix).
@@ -196,6 +93,143 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
     // Absent rather than null: the engine's defaults apply.
     request.as_object_mut().expect("an object").retain(|_, v| !v.is_null());
     Ok(request)
+}
+
+/// The protocol asked for: the document given, or one of the engine's.
+fn protocol_info<'a>(
+    args: &DebateRequest,
+    inputs: &'a Inputs,
+    protocols: &'a [ProtocolInfo],
+) -> Result<&'a ProtocolInfo, String> {
+    let own = inputs.document.as_ref().map(|checked| &checked.info);
+    let name = match own {
+        Some(info) => info.name.as_str(),
+        None => args.protocol_name(),
+    };
+    match own {
+        Some(info) => Ok(info),
+        None => protocols.iter().find(|p| p.name == name).ok_or_else(|| {
+            let known: Vec<&str> = protocols.iter().map(|p| p.name.as_str()).collect();
+            format!("unknown protocol '{name}' (see `agon protocols`: {})", known.join(", "))
+        }),
+    }
+}
+
+/// The protocol's options: `--option`-style ones as given, then each flag
+/// that sets one, refused where the protocol has no such option.
+fn protocol_options(
+    args: &DebateRequest,
+    inputs: &Inputs,
+    info: &ProtocolInfo,
+    protocols: &[ProtocolInfo],
+) -> Result<Map<String, Value>, String> {
+    let name = info.name.as_str();
+    let mut options = Map::new();
+    for (option, value) in &args.options {
+        if !info.options.iter().any(|o| &o.name == option) {
+            let takes: Vec<&str> = info.options.iter().map(|o| o.name.as_str()).collect();
+            let takes = if takes.is_empty() { "none".to_string() } else { takes.join(", ") };
+            return Err(format!("options.{option}: {name} takes no such option (it takes: {takes})"));
+        }
+        options.insert(option.clone(), value.clone());
+    }
+    // A flag sets one option; a protocol without that option does not take the flag.
+    let mut set = |flag: &str, option: &str, value: Option<Value>| -> Result<(), String> {
+        let Some(value) = value else { return Ok(()) };
+        if !info.options.iter().any(|o| o.name == option) {
+            let takers: Vec<&str> = protocols
+                .iter()
+                .filter(|p| p.options.iter().any(|o| o.name == option))
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(format!("{flag} only applies to {}, not {name}", takers.join(" and ")));
+        }
+        options.insert(option.to_string(), value);
+        Ok(())
+    };
+    set("--challenger", "challenger", args.challenger.clone().map(Value::from))?;
+    set("--consensus", "consensus", args.consensus.map(|m| json!(m.as_str())))?;
+    set("--option", "options", (!args.compared.is_empty()).then(|| json!(args.compared)))?;
+    set("--items", "items", args.items.as_ref().map(|_| json!(inputs.items)))?;
+    let compete = match args.compete {
+        CompeteMode::Auto => None,
+        CompeteMode::Compete => Some("compete"),
+        CompeteMode::Single => Some("single"),
+    };
+    set("--compete/--single", "compete", compete.map(Value::from))?;
+    // The confirmer sits third, after the two lenses (see `models`).
+    set("--confirm", "confirm", args.confirm_by.as_ref().map(|_| json!(3)))?;
+    let triggers: Vec<Value> = args.triggers.iter().map(|t| trigger(t)).collect::<Result<_, String>>()?;
+    set("--trigger", "triggers", (!triggers.is_empty()).then(|| json!(triggers)))?;
+    let takes = |option: &str| info.options.iter().any(|o| o.name == option);
+    // The file's triggers are a default: they apply where they mean something.
+    if !options.contains_key("triggers") && !inputs.file_triggers.is_empty() && takes("triggers") {
+        options.insert("triggers".into(), json!(inputs.file_triggers));
+    }
+    if let Some(mode) = &inputs.file_consensus
+        && !options.contains_key("consensus")
+        && takes("consensus")
+    {
+        options.insert("consensus".into(), mode.clone());
+    }
+    if let Some(label) = &args.label {
+        if label.trim().is_empty() {
+            return Err("--label: give a name (the compete history this run counts in)".into());
+        }
+        if !takes("label") {
+            let takers: Vec<&str> = protocols
+                .iter()
+                .filter(|p| p.options.iter().any(|o| o.name == "label"))
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(format!("--label only applies to {}, not {name}", takers.join(" and ")));
+        }
+        // The engine names the compete result's skill after it.
+        options.insert("label".into(), json!(label.trim()));
+    }
+    if !inputs.history.is_empty() && takes("history") {
+        options.insert("history".into(), json!(inputs.history));
+    }
+    Ok(options)
+}
+
+/// The panel's models; the confirmer sits third, after the two lenses (one
+/// model given alone plays both).
+fn models(args: &DebateRequest) -> Vec<&str> {
+    let mut models: Vec<&str> = args.panel.iter().map(|m| m.trim()).filter(|m| !m.is_empty()).collect();
+    if let Some(model) = &args.confirm_by {
+        if models.len() == 1 {
+            models.push(models[0]);
+        }
+        models.push(model.trim());
+    }
+    models
+}
+
+/// The limits every turn runs under.
+fn limits(args: &DebateRequest) -> Result<Value, String> {
+    if let Some(max) = args.max_cost
+        && !(max.is_finite() && max >= 0.0)
+    {
+        return Err(format!("--max-cost {max}: give US dollars, zero or more"));
+    }
+    let mut limits = json!({
+        "max_tokens": args.max_tokens,
+        "judge_max_tokens": args.judge_max_tokens.unwrap_or(args.max_tokens.saturating_mul(2)),
+        "temperature": args.temperature,
+        "quality_gate": match args.quality_gate {
+            QualityGate::Off => "off",
+            QualityGate::Warn => "warn",
+            QualityGate::Regenerate => "regenerate",
+        },
+    });
+    if let Some(b) = args.context_budget {
+        limits["context_budget"] = json!(b);
+    }
+    if let Some(d) = args.diversity {
+        limits["diversity"] = json!(d);
+    }
+    Ok(limits)
 }
 
 /// `--effort [SEAT=]LEVEL` and `--thinking [SEAT=]TOKENS`: the setting for
