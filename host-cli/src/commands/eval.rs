@@ -48,112 +48,14 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     // The dataset as scored: every item read, in agon's own form (a CSV or an
     // export as it was read), or with --limit the items kept, in order.
     let scored_text: String = canonical.lines().take(items.len()).map(|l| format!("{l}\n")).collect();
-    let arms: Vec<ArmPlan> = match &args.arms_file {
-        Some(file) => eval_file::read(file).map_err(bad)?,
-        None => {
-            let names: Vec<String> = if args.arms.is_empty() {
-                eval_file::DEFAULT_ARMS.map(String::from).to_vec()
-            } else {
-                args.arms.clone()
-            };
-            for (i, arm) in names.iter().enumerate() {
-                if names[..i].contains(arm) {
-                    return Err(bad(format!("--arm {arm} is given twice")));
-                }
-            }
-            let arms: Vec<ArmPlan> = names.iter().map(|n| ArmPlan::named(n)).collect();
-            eval_file::check(&arms).map_err(|e| bad(format!("--arm: {e}")))?;
-            arms
-        }
-    };
+    let arms = arm_plans(&args)?;
     std::fs::create_dir_all(&args.output).with_context(|| format!("creating {}", args.output.display()))?;
-
-    let (mut failed, mut failed_any) = (false, false);
-    if !args.rescore {
-        let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
-        config.apply_to_request(&mut base, given).map_err(bad)?;
-        // --max-cost bounds the evaluation as a whole, not each debate.
-        let cap = base.max_cost.take();
-        let mut batch_items = Vec::new();
-        for k in 1..=args.repeats as u32 {
-            for i in &items {
-                let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
-                batch_items.push(agon_cli::batch::Item {
-                    id: sample_id(&i.id, k),
-                    question: i.question.clone(),
-                    context: i.context.clone(),
-                    answer: Some(answer),
-                });
-            }
-        }
-        let vote_document: serde_json::Value =
-            serde_json::from_str(&engine.eval_vote_document()?).context("the engine's vote document")?;
-        let mut plans = Vec::new();
-        for arm in &arms {
-            let request = arm_request(arm, &base, args.votes, &vote_document)?;
-            let output = arm.results_in(&args.output);
-            agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
-            let (bound, spec) = worst_case(&request, &batch_items, config)?;
-            // Results are kept only for the settings and the items that asked them.
-            let settings = engine.eval_settings_line(&spec)?.map_err(|e| bad(format!("arm {}: {e}", arm.name)))?;
-            keep_matching(&arm.name, &output, &settings, &batch_items)?;
-            let done = agon_cli::batch::finished_ids(&output, false)?;
-            let todo = batch_items.iter().filter(|i| !done.contains(&i.id)).count() as u64;
-            plans.push((arm, request, output, todo, bound));
-        }
-        super::batch::on_ctrl_c(&args.output);
-        print_worst_case(
-            &plans.iter().map(|(a, _, _, todo, bound)| (a.name.as_str(), *todo, bound)).collect::<Vec<_>>(),
-            cap,
-        )?;
-        for (arm, request, output, _, _) in plans {
-            safe_eprintln!("agon: arm {}", arm.name);
-            let settings = Settings {
-                output: &output,
-                journals: output.with_extension("journals"),
-                keep_errors: false,
-                pool: &args.pool,
-            };
-            let _lock = super::batch::lock_results(&output)?;
-            let tally = run_items(request, batch_items.clone(), &settings, config)?;
-            failed |= tally.errors > 0;
-        }
-    }
-
-    let mut texts = Vec::new();
-    for arm in &arms {
-        let path = arm.results_in(&args.output);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.rescore => {
-                return Err(bad(format!("--rescore: no results for arm {} ({} is missing)", arm.name, path.display())));
-            }
-            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
-        };
-        texts.push(text);
-    }
-    let arm_list: Vec<wit::EvalArm> = arms
-        .iter()
-        .zip(&texts)
-        .flat_map(|(arm, results)| {
-            arm.rows().into_iter().map(move |(name, scoring)| wit::EvalArm { name, results: results.clone(), scoring })
-        })
-        .collect();
-    let name =
-        args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
+    let failed = !args.rescore && run_arms(&args, config, given, &mut engine, &items, &arms)?;
     // The lines skipped in reading go to the report too: it is scored from
     // the dataset as read, which holds none of them.
     let skipped: Vec<&String> = not_text.iter().chain(&problems).collect();
-    let options = serde_json::json!({"by": args.by, "skipped": skipped}).to_string();
-    let report = engine.score_eval_with(&name, &scored_text, &arm_list, &options)?.map_err(bad)?;
-    write(&args.output.join("report.md"), &report.markdown)?;
-    write(&args.output.join("report.json"), &report.json)?;
-    write(&args.output.join("items.jsonl"), &report.items)?;
-    for picture in &report.pictures {
-        // The engine names its pictures; nothing else lands outside the folder.
-        let file = Path::new(&picture.file).file_name().context("a picture without a file name")?;
-        write(&args.output.join(file), &picture.svg)?;
-    }
+    let report = score(&args, &mut engine, &arms, &scored_text, &skipped)?;
+    let mut failed_any = false;
     safe_eprintln!("agon: report in {}", args.output.join("report.md").display());
     // Failures are the arm's outage, not its answers: said apart, and an exit
     // that is not 0 unless asked.
@@ -176,6 +78,132 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     }
     safe_eprintln!("{} (every arm's debates)", agon_cli::runner::cost::spent(&spent));
     Ok(if (failed || failed_any) && !args.allow_failures { exit::DEGRADED } else { exit::OK })
+}
+
+/// The arms to compare: an arms file's, or those named (`--arm`), or the defaults.
+fn arm_plans(args: &EvalArgs) -> Result<Vec<ArmPlan>> {
+    Ok(match &args.arms_file {
+        Some(file) => eval_file::read(file).map_err(bad)?,
+        None => {
+            let names: Vec<String> = if args.arms.is_empty() {
+                eval_file::DEFAULT_ARMS.map(String::from).to_vec()
+            } else {
+                args.arms.clone()
+            };
+            for (i, arm) in names.iter().enumerate() {
+                if names[..i].contains(arm) {
+                    return Err(bad(format!("--arm {arm} is given twice")));
+                }
+            }
+            let arms: Vec<ArmPlan> = names.iter().map(|n| ArmPlan::named(n)).collect();
+            eval_file::check(&arms).map_err(|e| bad(format!("--arm: {e}")))?;
+            arms
+        }
+    })
+}
+
+/// Asks every arm's debates not already answered for the same settings;
+/// whether any debate failed.
+fn run_arms(
+    args: &EvalArgs,
+    config: &Config,
+    given: &dyn Fn(&str) -> bool,
+    engine: &mut Runtime,
+    items: &[wit::EvalItem],
+    arms: &[ArmPlan],
+) -> Result<bool> {
+    let mut failed = false;
+    let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
+    config.apply_to_request(&mut base, given).map_err(bad)?;
+    // --max-cost bounds the evaluation as a whole, not each debate.
+    let cap = base.max_cost.take();
+    let mut batch_items = Vec::new();
+    for k in 1..=args.repeats as u32 {
+        for i in items {
+            let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
+            batch_items.push(agon_cli::batch::Item {
+                id: sample_id(&i.id, k),
+                question: i.question.clone(),
+                context: i.context.clone(),
+                answer: Some(answer),
+            });
+        }
+    }
+    let vote_document: serde_json::Value =
+        serde_json::from_str(&engine.eval_vote_document()?).context("the engine's vote document")?;
+    let mut plans = Vec::new();
+    for arm in arms {
+        let request = arm_request(arm, &base, args.votes, &vote_document)?;
+        let output = arm.results_in(&args.output);
+        agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
+        let (bound, spec) = worst_case(&request, &batch_items, config)?;
+        // Results are kept only for the settings and the items that asked them.
+        let settings = engine.eval_settings_line(&spec)?.map_err(|e| bad(format!("arm {}: {e}", arm.name)))?;
+        keep_matching(&arm.name, &output, &settings, &batch_items)?;
+        let done = agon_cli::batch::finished_ids(&output, false)?;
+        let todo = batch_items.iter().filter(|i| !done.contains(&i.id)).count() as u64;
+        plans.push((arm, request, output, todo, bound));
+    }
+    super::batch::on_ctrl_c(&args.output);
+    print_worst_case(
+        &plans.iter().map(|(a, _, _, todo, bound)| (a.name.as_str(), *todo, bound)).collect::<Vec<_>>(),
+        cap,
+    )?;
+    for (arm, request, output, _, _) in plans {
+        safe_eprintln!("agon: arm {}", arm.name);
+        let settings = Settings {
+            output: &output,
+            journals: output.with_extension("journals"),
+            keep_errors: false,
+            pool: &args.pool,
+        };
+        let _lock = super::batch::lock_results(&output)?;
+        let tally = run_items(request, batch_items.clone(), &settings, config)?;
+        failed |= tally.errors > 0;
+    }
+    Ok(failed)
+}
+
+/// The engine's report of every arm's results, written into the folder.
+fn score(
+    args: &EvalArgs,
+    engine: &mut Runtime,
+    arms: &[ArmPlan],
+    scored_text: &str,
+    skipped: &[&String],
+) -> Result<wit::EvalReport> {
+    let mut texts = Vec::new();
+    for arm in arms {
+        let path = arm.results_in(&args.output);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && args.rescore => {
+                return Err(bad(format!("--rescore: no results for arm {} ({} is missing)", arm.name, path.display())));
+            }
+            Err(e) => return Err(anyhow::Error::new(e).context(format!("reading {}", path.display()))),
+        };
+        texts.push(text);
+    }
+    let arm_list: Vec<wit::EvalArm> = arms
+        .iter()
+        .zip(&texts)
+        .flat_map(|(arm, results)| {
+            arm.rows().into_iter().map(move |(name, scoring)| wit::EvalArm { name, results: results.clone(), scoring })
+        })
+        .collect();
+    let name =
+        args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
+    let options = serde_json::json!({"by": args.by, "skipped": skipped}).to_string();
+    let report = engine.score_eval_with(&name, scored_text, &arm_list, &options)?.map_err(bad)?;
+    write(&args.output.join("report.md"), &report.markdown)?;
+    write(&args.output.join("report.json"), &report.json)?;
+    write(&args.output.join("items.jsonl"), &report.items)?;
+    for picture in &report.pictures {
+        // The engine names its pictures; nothing else lands outside the folder.
+        let file = Path::new(&picture.file).file_name().context("a picture without a file name")?;
+        write(&args.output.join(file), &picture.svg)?;
+    }
+    Ok(report)
 }
 
 /// The dataset's format for the engine: CSV (by flag or by the file's
