@@ -12,7 +12,6 @@ use crate::{OutcomeKind, Phase, Transcript};
 /// says so at the top and never uses the normal synthesis heading.
 pub fn markdown(t: &Transcript) -> String {
     let mut out = String::new();
-    let name = |id: &str| results::name(t, id);
     let _ = writeln!(out, "# {}\n", t.question.trim());
     if let Some(context) = &t.context {
         let _ = writeln!(out, "{}\n", results::quote(context));
@@ -39,12 +38,37 @@ pub fn markdown(t: &Transcript) -> String {
         _ => {}
     }
 
+    turns(&mut out, t);
+    summaries_and_notes(&mut out, t);
+    if !t.results.is_empty() {
+        out.push_str("## Results\n\n");
+        out.push_str(&results::section(t));
+    }
+
+    synthesis_or_positions(&mut out, t);
+    usage_table(&mut out, &t.usage);
+
+    out.push_str("## Outcome\n\n");
+    match &t.outcome {
+        Some(o) => {
+            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", o.headline(), sentence(&o.reason), o.rounds_run);
+        }
+        None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
+    }
+    // Model and user text never renders as HTML or a script link.
+    inert::text(&out)
+}
+
+/// The rounds: a heading per round and phase, each turn under its speaker,
+/// and each round's convergence check after it.
+fn turns(out: &mut String, t: &Transcript) {
+    let name = |id: &str| results::name(t, id);
     let mut current: Option<(u32, Phase)> = None;
     for turn in &t.turns {
         if current != Some((turn.round, turn.phase)) {
             let heading = turn.phase.heading(turn.round);
             if let Some((round, _)) = current {
-                consensus_line(&mut out, t, round);
+                consensus_line(out, t, round);
             }
             let _ = writeln!(out, "## {heading}\n");
             current = Some((turn.round, turn.phase));
@@ -68,15 +92,14 @@ pub fn markdown(t: &Transcript) -> String {
         );
     }
     if let Some((round, _)) = current {
-        consensus_line(&mut out, t, round);
+        consensus_line(out, t, round);
     }
+}
 
-    summaries_and_notes(&mut out, t);
-    if !t.results.is_empty() {
-        out.push_str("## Results\n\n");
-        out.push_str(&results::section(t));
-    }
-
+/// The judge's synthesis, or (the judge failed, or the cost limit came
+/// first) every seat's final position side by side.
+fn synthesis_or_positions(out: &mut String, t: &Transcript) {
+    let name = |id: &str| results::name(t, id);
     if let Some(s) = &t.synthesis {
         let heading = t.outcome.as_ref().map_or("Synthesis", |o| o.kind.synthesis_heading());
         let _ = writeln!(
@@ -102,17 +125,6 @@ pub fn markdown(t: &Transcript) -> String {
             out.push_str("*The cost limit stopped the debate before a synthesis: weigh these positions yourself.*\n\n");
         }
     }
-    usage_table(&mut out, &t.usage);
-
-    out.push_str("## Outcome\n\n");
-    match &t.outcome {
-        Some(o) => {
-            let _ = writeln!(out, "**{}** — {} Rounds run: {}.", o.headline(), sentence(&o.reason), o.rounds_run);
-        }
-        None => out.push_str("**Unfinished** — the journal ends before the debate did.\n"),
-    }
-    // Model and user text never renders as HTML or a script link.
-    inert::text(&out)
 }
 
 /// The rolling summaries and the notes (the seed's choices, warnings), as
