@@ -302,6 +302,25 @@ impl DebateSpec {
         if let Some(parent) = &self.parent {
             crate::parent::check(parent)?;
         }
+        self.check_seats()?;
+        self.check_limits()?;
+        let options = crate::protocol::registry::check(self)?;
+        if self.blind
+            && let Some(why) = crate::protocol::registry::of(self).refuses_blind
+        {
+            return Err(Error::spec("blind", format!("{} {why}", self.protocol.name)));
+        }
+        if let Some(answer) = &self.answer {
+            self.check_answer(answer)?;
+        }
+        crate::diversity::check(self)?;
+        self.check_prompt_size()?;
+        Ok(options)
+    }
+
+    /// The panel's seats and the judge: each well formed, ids unique, the
+    /// judge no seat and without a domain.
+    fn check_seats(&self) -> Result<(), Error> {
         for (i, seat) in self.panel.iter().enumerate() {
             check_participant(seat, &format!("panel[{i}]"))?;
             if let Some(first) = self.panel[..i].iter().position(|s| s.id == seat.id) {
@@ -326,6 +345,11 @@ impl DebateSpec {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// Rounds, limits, prices, model traits, the cost cap and the quorum.
+    fn check_limits(&self) -> Result<(), Error> {
         if self.rounds == Some(0) {
             return Err(Error::spec("rounds", "must be at least 1"));
         }
@@ -380,17 +404,13 @@ impl DebateSpec {
                 format!("must be between 1 and the panel size ({})", self.panel.len()),
             ));
         }
-        let options = crate::protocol::registry::check(self)?;
-        if self.blind
-            && let Some(why) = crate::protocol::registry::of(self).refuses_blind
-        {
-            return Err(Error::spec("blind", format!("{} {why}", self.protocol.name)));
-        }
-        if let Some(answer) = &self.answer {
-            self.check_answer(answer)?;
-        }
-        crate::diversity::check(self)?;
-        // Checked here, so every host refuses it before a prompt is built.
+        Ok(())
+    }
+
+    /// One prompt's fixed part (question, context, files as often as the
+    /// protocol repeats them) within what any model reads; checked here, so
+    /// every host refuses it before a prompt is built.
+    fn check_prompt_size(&self) -> Result<(), Error> {
         let prompt = crate::cost::fixed_prompt_tokens(self);
         if prompt > crate::cost::MAX_PROMPT_TOKENS {
             let field = match (self.document().is_some(), self.files.is_empty()) {
@@ -407,7 +427,7 @@ impl DebateSpec {
                 ),
             ));
         }
-        Ok(options)
+        Ok(())
     }
 
     /// Check the spec's `answer` against its protocol.
