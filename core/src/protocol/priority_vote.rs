@@ -95,19 +95,26 @@ pub(crate) const DEF: Definition = Definition {
     ..BASE
 };
 
-/// The ranking as seed 001 shows it: a table in Borda order, then the flagged
-/// gaps, each with both lenses' justifications.
+/// The protocol's results as Markdown; false for a result it does not know.
 fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
-    use crate::render::results::{cell, table, text};
+    match (key, value.as_array()) {
+        ("ranking", Some(rows)) => {
+            render_ranking(t, rows, out);
+            true
+        }
+        _ => render_note(key, value, out),
+    }
+}
+
+/// The cost gate, the duplicates removed and the items left to confirm.
+fn render_note(key: &str, value: &serde_json::Value, out: &mut String) -> bool {
+    use crate::render::results::{cell, text};
     use std::fmt::Write;
-    let priority = |row: &serde_json::Value, lens: &str| {
-        row["priorities"][lens].as_str().map_or_else(|| "—".to_string(), str::to_string)
-    };
     match key {
         "gate" => {
             let mode = if value["compete"] == true { "both lenses" } else { "one agent" };
             let _ = writeln!(out, "**Cost gate:** {mode} — {}.\n", cell(&text(value, "reason")));
-            return true;
+            true
         }
         "duplicates" => {
             out.push_str("**Duplicates removed before voting:**\n\n");
@@ -121,10 +128,10 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
                 );
             }
             out.push('\n');
-            return true;
+            true
         }
         // Shown in the ranking, beside each item it settled.
-        "confirmed" => return true,
+        "confirmed" => true,
         "to_confirm" => {
             out.push_str(
                 "### To confirm\n\nThe lenses split on these items and no one has given them a final priority \
@@ -142,12 +149,24 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
                 );
             }
             out.push('\n');
-            return true;
+            true
         }
-        _ => {}
+        _ => false,
     }
+}
+
+/// How one lens ranked a row, or a dash.
+fn priority(row: &serde_json::Value, lens: &str) -> String {
+    row["priorities"][lens].as_str().map_or_else(|| "—".to_string(), str::to_string)
+}
+
+/// The ranking as seed 001 shows it: a table in Borda order, then the
+/// flagged gaps, each with both lenses' justifications (or one agent's
+/// priorities, when the gate seated one).
+fn render_ranking(t: &crate::Transcript, rows: &[serde_json::Value], out: &mut String) {
+    use crate::render::results::{cell, table, text};
+    use std::fmt::Write;
     let confirmer = t.results.get("confirmed").map(|c| crate::render::results::name(t, &text(c, "by")));
-    let (true, Some(rows)) = (key == "ranking", value.as_array()) else { return false };
     if rows.iter().any(|r| r["priorities"].get("priority").is_some()) {
         let rows: Vec<Vec<String>> = rows
             .iter()
@@ -156,7 +175,7 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
             .collect();
         out.push_str("### Priorities (one agent, both lenses)\n\n");
         table(out, &["#", "item", "priority", "why"], &rows);
-        return true;
+        return;
     }
     let table_rows: Vec<Vec<String>> = rows
         .iter()
@@ -185,7 +204,7 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
     let flagged: Vec<&serde_json::Value> = rows.iter().filter(|r| r["disagreement"].is_object()).collect();
     if flagged.is_empty() {
         out.push_str("No item split the lenses by two levels or more.\n\n");
-        return true;
+        return;
     }
     out.push_str("### Flagged: the lenses differ by two levels or more (⚑)\n\n");
     for row in flagged {
@@ -199,7 +218,6 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
         }
     }
     out.push('\n');
-    true
 }
 
 #[derive(Serialize, Deserialize)]
