@@ -161,12 +161,12 @@ impl SpecRequest {
 }
 
 /// Build and validate the spec a request describes.
-pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
+pub fn build_spec(mut request: SpecRequest) -> Result<DebateSpec, Error> {
     let (name, seat_suffix) = match request.protocol.split_once(':') {
         Some((name, seat)) => (name.trim(), Some(seat.trim())),
         None => (request.protocol.trim(), None),
     };
-    let mut options = request.options;
+    let mut options = std::mem::take(&mut request.options);
     // A document brings its own protocol; the spec checks it (and its name) when it validates.
     let def = if options.contains_key("document") { &document::DEF } else { registry::lookup(name)? };
     if let Some(seat) = seat_suffix {
@@ -197,32 +197,7 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
         }
     };
     let (mut panel, mut judge) = (panel, judge);
-    for (at, seat) in panel.iter_mut().map(|p| (p.id.clone(), p)).chain(judge.iter_mut().map(|j| ("judge".into(), j))) {
-        seat.reasoning = request.seat_reasoning.get(&at).copied().or(request.reasoning);
-    }
-    for seat in panel.iter_mut() {
-        // The seat's own, over its role file's, over every seat's.
-        if let Some(domain) = request.seat_domains.get(&seat.id) {
-            seat.domain = Some(domain.trim().to_string());
-        } else if seat.domain.is_none() {
-            seat.domain = request.domain.as_deref().map(|d| d.trim().to_string());
-        }
-    }
-    if let Some(key) = request.seat_domains.keys().find(|k| !panel.iter().any(|p| &p.id == *k)) {
-        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
-        let judge = if *key == "judge" { "; the judge weighs every seat's answer and takes none" } else { "" };
-        return Err(Error::spec(
-            format!("seat_domains.{key}"),
-            format!("no such seat (seats: {}){judge}", ids.join(", ")),
-        ));
-    }
-    if let Some(key) = request.seat_reasoning.keys().find(|k| *k != "judge" && !panel.iter().any(|p| &p.id == *k)) {
-        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
-        return Err(Error::spec(
-            format!("seat_reasoning.{key}"),
-            format!("no such seat (seats: {}, and judge)", ids.join(", ")),
-        ));
-    }
+    seat_settings(&request, &mut panel, judge.as_mut())?;
     let catalog = request.catalog.as_ref().map(Catalog::from_value).transpose()?.unwrap_or_default();
     let overrides = match &request.catalog_overrides {
         Some(v) => crate::catalog::entries(v, "catalog_overrides")?,
@@ -265,6 +240,42 @@ pub fn build_spec(request: SpecRequest) -> Result<DebateSpec, Error> {
     name_seats_by_id(&mut spec, def);
     spec.validate()?;
     Ok(spec)
+}
+
+/// Each seat's reasoning and domain: its own, over its role file's (a
+/// domain), over every seat's; a seat named that is none is refused.
+fn seat_settings(
+    request: &SpecRequest,
+    panel: &mut [Participant],
+    judge: Option<&mut Participant>,
+) -> Result<(), Error> {
+    for (at, seat) in panel.iter_mut().map(|p| (p.id.clone(), p)).chain(judge.map(|j| ("judge".into(), j))) {
+        seat.reasoning = request.seat_reasoning.get(&at).copied().or(request.reasoning);
+    }
+    for seat in panel.iter_mut() {
+        // The seat's own, over its role file's, over every seat's.
+        if let Some(domain) = request.seat_domains.get(&seat.id) {
+            seat.domain = Some(domain.trim().to_string());
+        } else if seat.domain.is_none() {
+            seat.domain = request.domain.as_deref().map(|d| d.trim().to_string());
+        }
+    }
+    if let Some(key) = request.seat_domains.keys().find(|k| !panel.iter().any(|p| &p.id == *k)) {
+        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
+        let judge = if *key == "judge" { "; the judge weighs every seat's answer and takes none" } else { "" };
+        return Err(Error::spec(
+            format!("seat_domains.{key}"),
+            format!("no such seat (seats: {}){judge}", ids.join(", ")),
+        ));
+    }
+    if let Some(key) = request.seat_reasoning.keys().find(|k| *k != "judge" && !panel.iter().any(|p| &p.id == *k)) {
+        let ids: Vec<&str> = panel.iter().map(|p| p.id.as_str()).collect();
+        return Err(Error::spec(
+            format!("seat_reasoning.{key}"),
+            format!("no such seat (seats: {}, and judge)", ids.join(", ")),
+        ));
+    }
+    Ok(())
 }
 
 /// A seat option given by the start of a seat's id or model (seed 000's
