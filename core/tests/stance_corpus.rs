@@ -35,7 +35,7 @@ struct Entry {
 #[derive(Debug, Deserialize)]
 struct RealEntry {
     id: String,
-    /// `tune` or `held-out`.
+    /// `tune`, `held-out`, `held-out-2` or `held-out-3`.
     batch: String,
     class: String,
     label: Verdict,
@@ -97,7 +97,7 @@ fn cases() -> Vec<Case> {
         .collect();
     for e in lines::<RealEntry>("real.jsonl").expect("tests/stance/real.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
-        assert!(matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2"), "{}: batch {}", e.id, e.batch);
+        assert!(matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3"), "{}: batch {}", e.id, e.batch);
         out.push(Case {
             id: e.id,
             corpus: "real",
