@@ -117,7 +117,12 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     let mut letters: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     let mut refused = Vec::new();
     for e in &entries {
-        assert!(matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3"), "{}: batch {}", e.id, e.batch);
+        assert!(
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3"),
+            "{}: batch {}",
+            e.id,
+            e.batch
+        );
         let choices = e.choices.clone().unwrap_or_default();
         let got = answer::read(&e.text, e.kind, &choices);
         // What a consumer counts: a cut reply never.

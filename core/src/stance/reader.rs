@@ -450,6 +450,9 @@ impl<'s> Clauses<'s> {
         if needs(pt::ABOUT_WORK) && !words().any(|w| pt::Class::Cited.holds(w) || pt::Class::Ans.holds(w)) {
             return false;
         }
+        if needs(pt::ABOUT_WORK) && self.option_text(start) {
+            return false;
+        }
         if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::Class::Condemn.holds(self.w(k))) {
             return false;
         }
@@ -470,8 +473,22 @@ impl<'s> Clauses<'s> {
     /// Whether the words from `from` to the sentence's end deny or condemn
     /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
     /// "…, so no update is needed" denies nothing.
+    /// Whether word `k` is part of an option's text: it follows a bracketed
+    /// option letter with no verb between ("the correct answer is (A) Wrong,
+    /// Wrong"), so it quotes the question, not the speaker's verdict ("(B) is
+    /// wrong" is a verdict).
+    fn option_text(&self, k: usize) -> bool {
+        let label = |j: usize| {
+            let w = self.w(j).as_bytes();
+            w.len() == 1 && (b'a'..=b'j').contains(&w[0]) && self.clause_range(j) == (j, j + 1)
+        };
+        (0..k).rev().find(|&j| label(j)).is_some_and(|j| {
+            (j + 1..k).all(|m| !matches!(self.w(m), "is" | "are" | "was" | "were" | "be" | "seems" | "seem"))
+        })
+    }
+
     fn consequence_denies(&self, from: usize) -> bool {
-        (from..self.len()).any(|k| {
+        (from..self.len()).filter(|&k| !self.option_text(k)).any(|k| {
             let w = self.w(k);
             let prev = if k > 0 { self.w(k - 1) } else { "" };
             let denies = (pt::stance_negation(w) || lx::negation(w))
@@ -755,7 +772,10 @@ impl<'s> Clauses<'s> {
         }
         // "I remain unconvinced", "still skeptical", "I'm against it".
         if lx::opposed_state(w) {
-            if self.phrase_at(i.saturating_sub(3), "as far as") || (w == "concerned" && before.contains(&"far")) {
+            // "as far as I'm concerned"; "…are concerned with resources held in trust" (are about).
+            if self.phrase_at(i.saturating_sub(3), "as far as")
+                || (w == "concerned" && (before.contains(&"far") || self.w(i + 1) == "with"))
+            {
                 return None;
             }
             let stated = before.iter().any(|b| lx::first_person(b) || lx::is(lx::STATE_VERBS, b));
