@@ -8,8 +8,9 @@
 //!   `held-out-2`, `held-out-3`).
 //!
 //! It fails on any reply that does not agree read as agreeing, in any
-//! corpus (but those listed in `KNOWN_FALSE_AGREEMENTS`, with why); on recall below 0.95 on the written agreeing replies; and on
-//! recall below 0.85 on the real agreeing ones. Run with `--nocapture` to
+//! corpus (but those listed in `KNOWN_FALSE_AGREEMENTS`, with why); on
+//! recall below 0.95 on the written agreeing replies; and on recall below
+//! 0.85 on the real agreeing ones. Run with `--nocapture` to
 //! see precision and recall per class, per source and per batch.
 
 use std::collections::BTreeMap;
