@@ -216,8 +216,7 @@ pub(crate) const ROWS: &[Row] = &[
     ),
     // "While the second agent claims …, I could not find any evidence or
     // sources to support this claim": a claim of another seat disputed.
-    row("not|cannot|can't|couldn't find|found ~ evidence|sources|source|proof|support", Oppose, CITED_IN_REPLY),
-    row("found|find no evidence|sources|proof|support", Oppose, CITED_IN_REPLY),
+    row("find|found any|no evidence|sources|source|proof|support", Oppose, CITED_IN_REPLY | STATED),
     // "I find the reasoning of the second agent more convincing": siding with one.
     row(
         "first|second|third|initial|former|latter agent|agents|agent's|solution|response|one ~ more \
@@ -509,7 +508,7 @@ impl Position {
     /// none is not tried at each word.
     pub(crate) fn takes_any(&self, present: &Present) -> bool {
         match self {
-            Position::Words(ids) => ids.iter().any(|id| present.ids.contains(id)),
+            Position::Words(ids) => ids.iter().any(|&id| present.has(id)),
             Position::Class(class) => present.bits & 1 << *class as u16 != 0,
             Position::Any => true,
             Position::Gap { .. } => false,
@@ -517,18 +516,25 @@ impl Position {
     }
 }
 
-/// The facts of a text's words taken together: the ids named, and every bit.
+/// The facts of a text's words taken together: the ids named (a bit per
+/// word of the index, so that asking for a row's head is a bit test, not a
+/// search), and every bit.
 pub(crate) struct Present {
-    ids: Vec<u32>,
+    ids: Vec<u64>,
     bits: u16,
 }
 
 impl Present {
     pub(crate) fn of(facts: &[Facts]) -> Present {
-        let mut ids: Vec<u32> = facts.iter().filter_map(|f| f.id).collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let mut ids = vec![0u64; Index::get().words.len().div_ceil(64)];
+        for id in facts.iter().filter_map(|f| f.id) {
+            ids[id as usize / 64] |= 1 << (id % 64);
+        }
         Present { ids, bits: facts.iter().fold(0, |b, f| b | f.bits) }
+    }
+
+    fn has(&self, id: u32) -> bool {
+        self.ids.get(id as usize / 64).is_some_and(|w| w & 1 << (id % 64) != 0)
     }
 }
 

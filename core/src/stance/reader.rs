@@ -478,17 +478,28 @@ impl<'s> Clauses<'s> {
     /// Wrong"), so it quotes the question, not the speaker's verdict ("(B) is
     /// wrong" is a verdict).
     fn option_text(&self, k: usize) -> bool {
-        let label = |j: usize| {
-            let w = self.w(j).as_bytes();
-            w.len() == 1 && (b'a'..=b'j').contains(&w[0]) && self.clause_range(j) == (j, j + 1)
-        };
-        (0..k).rev().find(|&j| label(j)).is_some_and(|j| {
-            (j + 1..k).all(|m| !matches!(self.w(m), "is" | "are" | "was" | "were" | "be" | "seems" | "seem"))
-        })
+        (0..k).fold(false, |inside, j| self.option_state(j, inside))
+    }
+
+    /// Whether the words after word `j` are still an option's text, given
+    /// whether they were before it: a bracketed letter opens one, a verb ends it.
+    fn option_state(&self, j: usize, inside: bool) -> bool {
+        let w = self.w(j);
+        let b = w.as_bytes();
+        if b.len() == 1 && (b'a'..=b'j').contains(&b[0]) && self.clause_range(j) == (j, j + 1) {
+            return true;
+        }
+        inside && !matches!(w, "is" | "are" | "was" | "were" | "be" | "seems" | "seem")
     }
 
     fn consequence_denies(&self, from: usize) -> bool {
-        (from..self.len()).filter(|&k| !self.option_text(k)).any(|k| {
+        let mut inside = self.option_text(from);
+        let mut option = Vec::with_capacity(self.len().saturating_sub(from));
+        for k in from..self.len() {
+            option.push(inside);
+            inside = self.option_state(k, inside);
+        }
+        (from..self.len()).filter(|&k| !option[k - from]).any(|k| {
             let w = self.w(k);
             let prev = if k > 0 { self.w(k - 1) } else { "" };
             let denies = (pt::stance_negation(w) || lx::negation(w))
