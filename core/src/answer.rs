@@ -217,8 +217,8 @@ pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
         let normal = normalise_as(&raw, kind, choices);
         // "my updated answer is: A government entity is required to include …
         // (C) because …": the phrase opens a sentence of prose that names one
-        // choice by its letter, and denies none.
-        // A hedge ("the answer is likely (B)") stays unreadable.
+        // choice by its letter, and denies none. A hedge ("the answer is
+        // likely (B)") stays unreadable.
         if normal.is_none() && kind == Kind::Choice && !hedged(&raw) {
             return sole_letter(&raw, choices);
         }

@@ -470,9 +470,6 @@ impl<'s> Clauses<'s> {
         true
     }
 
-    /// Whether the words from `from` to the sentence's end deny or condemn
-    /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
-    /// "…, so no update is needed" denies nothing.
     /// Whether word `k` is part of an option's text: it follows a bracketed
     /// option letter with no verb between ("the correct answer is (A) Wrong,
     /// Wrong"), so it quotes the question, not the speaker's verdict ("(B) is
@@ -486,12 +483,17 @@ impl<'s> Clauses<'s> {
     fn option_state(&self, j: usize, inside: bool) -> bool {
         let w = self.w(j);
         let b = w.as_bytes();
-        if b.len() == 1 && (b'a'..=b'j').contains(&b[0]) && self.clause_range(j) == (j, j + 1) {
+        // "i" standing alone is the speaker ("Therefore, I, frankly, cannot back it").
+        if b.len() == 1 && (b'a'..=b'j').contains(&b[0]) && b[0] != b'i' && self.clause_range(j) == (j, j + 1) {
             return true;
         }
         inside && !matches!(w, "is" | "are" | "was" | "were" | "be" | "seems" | "seem")
     }
 
+    /// Whether the words from `from` to the sentence's end deny or condemn
+    /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
+    /// "…, so no update is needed" denies nothing; nor does an option's text
+    /// ("Therefore, the correct answer is (A) Wrong, Wrong.").
     fn consequence_denies(&self, from: usize) -> bool {
         let mut inside = self.option_text(from);
         let mut option = Vec::with_capacity(self.len().saturating_sub(from));
