@@ -214,7 +214,15 @@ pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
         return if normals.windows(2).all(|w| w[0] == w[1]) { normals[0].clone() } else { None };
     }
     if let Some(raw) = answer_phrase(&own, text) {
-        return normalise_as(&raw, kind, choices);
+        let normal = normalise_as(&raw, kind, choices);
+        // "my updated answer is: A government entity is required to include …
+        // (C) because …": the phrase opens a sentence of prose that names one
+        // choice by its letter, and denies none. A hedge ("the answer is
+        // likely (B)") stays unreadable.
+        if normal.is_none() && kind == Kind::Choice && !hedged(&raw) {
+            return sole_letter(&raw, choices);
+        }
+        return normal;
     }
     match kind {
         // What the reply attributes or refers to is blanked in `own`; numbers are read from it.
@@ -485,7 +493,18 @@ fn answer_phrase(own: &str, text: &str) -> Option<String> {
         return None;
     }
     let rest = text[end..].trim_start_matches([':', ' ', '*', '\t']);
-    let rest = rest.trim_start_matches(['\n', '\r', ' ', ':']);
+    let mut rest = rest.trim_start_matches(['\n', '\r', ' ', ':']);
+    // "my updated answer is also C) 54%", "the answer is still (B)": an adverb
+    // between the phrase and the answer changes nothing. A hedge ("likely")
+    // is not among them: it stays and makes the answer unreadable.
+    while let Some((word, after)) = rest.split_once(' ')
+        && matches!(
+            word.to_ascii_lowercase().as_str(),
+            "also" | "still" | "indeed" | "again" | "now" | "clearly" | "definitely"
+        )
+    {
+        rest = after.trim_start();
+    }
     let sentence = rest.split(['\n']).next()?.trim();
     let sentence = sentence.split(". ").next().unwrap_or(sentence).trim();
     (!sentence.is_empty()).then(|| sentence.to_string())
@@ -682,7 +701,20 @@ fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
     // "…, the most accurate statement is (D)." The closing sentence names
     // one choice by its letter and does not deny it.
     let sentence = last_sentence_where(own, own, |s| !s.trim().is_empty())?;
-    let letters = letters_in(&sentence, choices.len());
+    sole_letter(&sentence, choices)
+}
+
+/// Words that leave an answer open: "likely (B)", "perhaps C".
+fn hedged(text: &str) -> bool {
+    words_of(text).iter().any(|w| {
+        matches!(w.as_str(), "likely" | "probably" | "perhaps" | "maybe" | "possibly" | "might" | "either" | "unsure")
+    })
+}
+
+/// The one choice a sentence names by its letter, when it names exactly one
+/// and no word of it denies a choice ("not", "incorrect", "eliminate" …).
+fn sole_letter(sentence: &str, choices: &[String]) -> Option<String> {
+    let letters = letters_in(sentence, choices.len());
     let lower = sentence.to_ascii_lowercase();
     let denied = lower
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
@@ -1200,9 +1232,25 @@ mod tests {
             ("Option (B) is not correct.", None),
             ("It is (A) or (C), I cannot tell.", None),
             ("Agent 1's solution is the most accurate.", None),
+            // The third held-out batch's refusals, as classes. An adverb after "answer is":
+            ("Therefore, my updated answer is also (C) a quota.", Some("C")),
+            ("So the answer is still B) a tariff.", Some("B")),
+            ("So the answer is likely (B).", None),
+            // the phrase opens prose naming one choice by its letter:
+            ("My updated answer is: the state imposes a limit on imports (C) because it caps them.", Some("C")),
+            ("I would give this updated answer:\n\nThe measure is (D) a subsidy to home producers.", Some("D")),
+            ("My updated answer is the same as theirs: (A) A levy on imports.", Some("A")),
+            // and refuses when it names two, or denies the one it names.
+            ("My updated answer is: either (A) or the measure in (C).", None),
+            ("My updated answer is: the measure (B) is not a subsidy at all.", None),
         ] {
             assert_eq!(read(text, Kind::Choice, &abcd).as_deref(), want, "{text:?}");
         }
+        // A modal between the speaker and "conclude" keeps the box the speaker's own.
+        let text =
+            "Based on the steps provided by the agents, we can conclude that Bill was \\(\\boxed{15}\\) years old.";
+        assert_eq!(read(text, Kind::Number, none).as_deref(), Some("15"));
+        assert_eq!(read("The second agent would conclude that \\boxed{15} is right.", Kind::Number, none), None);
     }
 
     #[test]

@@ -87,12 +87,16 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune`, `held-out` or `held-out-2`.
+    /// `tune`, `held-out`, `held-out-2` or `held-out-3`.
     batch: String,
     source: String,
     kind: Kind,
     choices: Option<Vec<String>>,
     cut: bool,
+    /// For multiple-choice replies of held-out batch 3, where the final letter
+    /// stands, labelled by hand: `closing-sentence`, `end` or `earlier`.
+    #[serde(default)]
+    letter_at: Option<String>,
     text: String,
     expected: Option<String>,
 }
@@ -109,8 +113,16 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     // batch and source → (complete giving an answer, read right, complete giving none, kept none, cut, wrong)
     let mut by: BTreeMap<String, [usize; 6]> = BTreeMap::new();
     let (mut wrong, mut cut_wrong) = (Vec::new(), Vec::new());
+    // where the option letter stands → (complete replies giving one, read right)
+    let mut letters: BTreeMap<String, [usize; 2]> = BTreeMap::new();
+    let mut refused = Vec::new();
     for e in &entries {
-        assert!(matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2"), "{}: batch {}", e.id, e.batch);
+        assert!(
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3"),
+            "{}: batch {}",
+            e.id,
+            e.batch
+        );
         let choices = e.choices.clone().unwrap_or_default();
         let got = answer::read(&e.text, e.kind, &choices);
         // What a consumer counts: a cut reply never.
@@ -125,12 +137,20 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
             }
             continue;
         }
+        if let (Some(at), Some(_)) = (&e.letter_at, &e.expected) {
+            let l = letters.entry(format!("{} {at}", e.batch)).or_default();
+            l[0] += 1;
+            l[1] += (got == e.expected) as usize;
+        }
         match (&e.expected, &got) {
             (Some(want), Some(g)) if want == g => {
                 t[0] += 1;
                 t[1] += 1;
             }
-            (Some(_), None) => t[0] += 1,
+            (Some(_), None) => {
+                t[0] += 1;
+                refused.push(e.id.as_str());
+            }
             (None, None) => {
                 t[2] += 1;
                 t[3] += 1;
@@ -147,5 +167,10 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
         println!("{k} | {}/{} | {}/{} | {} | {}", t[1], t[0], t[3], t[2], t[5], t[4]);
     }
     println!("cut replies whose words would have read wrong: {cut_wrong:?}");
+    println!("complete replies giving an answer that were refused (read as none): {refused:?}");
+    println!("batch, where the option letter stands | read right");
+    for (k, l) in &letters {
+        println!("{k} | {}/{}", l[1], l[0]);
+    }
     assert!(wrong.is_empty(), "read wrong from complete replies ({}):\n{}", wrong.len(), wrong.join("\n"));
 }

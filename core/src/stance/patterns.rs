@@ -149,7 +149,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("would|will indeed be", Agree, QUALIFY | STATED | CITES),
     row("it is|it's clear|evident that ~~ is|are|be|was|took|has|had @value", Agree, QUALIFY | STATED | CITES),
     row("is|are|was|were|been correctly|accurately", Agree, QUALIFY | STATED | CITES),
-    row("can update|revise my answer", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    row("can update|revise my|our answer", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
+    // "I can give an updated answer using the reasoning from other agents".
+    row("can give|provide an updated|revised answer", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
     // "Both have arrived at the same conclusion", "Both agents agree that …".
     row("@theirs ~ arrived|arrive|reached|reach|came ~ same", Agree, QUALIFY | STATED),
     row("both|all|other agents|solutions|responses|answers agree|agreed|concur", Agree, QUALIFY | STATED),
@@ -165,8 +167,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("@be % @correct", Agree, QUALIFY | STATED | CITES),
     row("confirm|confirming", Agree, FIRST | QUALIFY | STATED | CITES),
     row("can confirm|verify", Agree, VOID | FIRST | QUALIFY | STATED | CITES),
-    row("provided|gave|reached|found|gives|give the correct|right", Agree, QUALIFY | STATED | CITES),
-    row("provided|gave|reached|found|gives|give @correct @ans", Agree, QUALIFY | STATED | CITES),
+    row("provided|provide|gave|reached|found|gives|give the correct|right", Agree, QUALIFY | STATED | CITES),
+    // "Both other agents provide accurate explanations".
+    row("provided|provide|gave|reached|found|gives|give @correct @ans", Agree, QUALIFY | STATED | CITES),
     row("in alignment|line with", Agree, QUALIFY | STATED | CITES),
     row("is|are|be|been confirmed", Agree, QUALIFY | STATED | CITES),
     row("consistent|aligns|matches with", Agree, QUALIFY | STATED | CITES),
@@ -196,6 +199,31 @@ pub(crate) const ROWS: &[Row] = &[
     row("to agree|concur ~ would|will|could|might|means|is|was", Oppose, VOID | CLAUSE_START | CONDEMNED),
     // "I'd be wrong to agree", "a mistake for me to agree".
     row("@condemn ~ to agree|concur|accept|support|endorse", Oppose, VOID),
+    // Added after held-out-3's first read. "I could not find any evidence to
+    // support this claim": an infinitive after what would back a claim is no
+    // endorsement by the speaker.
+    row(
+        "evidence|sources|source|proof|data|basis|grounds|nothing|anything|reason|reasons|information to \
+            support|back|confirm|endorse|accept",
+        Nothing,
+        VOID,
+    ),
+    // "…as it aligns with the fact that …": agreeing with a fact, not with the others.
+    row(
+        "consistent|aligns|align|matches|match with the|a|what fact|facts|evidence|definition|data|literature|principle|law",
+        Nothing,
+        VOID,
+    ),
+    // "While the second agent claims …, I could not find any evidence or
+    // sources to support this claim": a claim of another seat disputed.
+    row("find|found any|no evidence|sources|source|proof|support", Oppose, CITED_IN_REPLY | STATED),
+    // "I find the reasoning of the second agent more convincing": siding with one.
+    row(
+        "first|second|third|initial|former|latter agent|agents|agent's|solution|response|one ~ more \
+            convincing|persuasive|compelling|plausible",
+        Part,
+        0,
+    ),
     // "correct for a different question".
     row("@correct for a different|another", Oppose, 0),
     // ---- consequence: agreement on a premise turned against the proposal -----
@@ -480,7 +508,7 @@ impl Position {
     /// none is not tried at each word.
     pub(crate) fn takes_any(&self, present: &Present) -> bool {
         match self {
-            Position::Words(ids) => ids.iter().any(|id| present.ids.contains(id)),
+            Position::Words(ids) => ids.iter().any(|&id| present.has(id)),
             Position::Class(class) => present.bits & 1 << *class as u16 != 0,
             Position::Any => true,
             Position::Gap { .. } => false,
@@ -488,18 +516,25 @@ impl Position {
     }
 }
 
-/// The facts of a text's words taken together: the ids named, and every bit.
+/// The facts of a text's words taken together: the ids named (a bit per
+/// word of the index, so that asking for a row's head is a bit test, not a
+/// search), and every bit.
 pub(crate) struct Present {
-    ids: Vec<u32>,
+    ids: Vec<u64>,
     bits: u16,
 }
 
 impl Present {
     pub(crate) fn of(facts: &[Facts]) -> Present {
-        let mut ids: Vec<u32> = facts.iter().filter_map(|f| f.id).collect();
-        ids.sort_unstable();
-        ids.dedup();
+        let mut ids = vec![0u64; Index::get().words.len().div_ceil(64)];
+        for id in facts.iter().filter_map(|f| f.id) {
+            ids[id as usize / 64] |= 1 << (id % 64);
+        }
         Present { ids, bits: facts.iter().fold(0, |b, f| b | f.bits) }
+    }
+
+    fn has(&self, id: u32) -> bool {
+        self.ids.get(id as usize / 64).is_some_and(|w| w & 1 << (id % 64) != 0)
     }
 }
 

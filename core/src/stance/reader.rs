@@ -450,6 +450,9 @@ impl<'s> Clauses<'s> {
         if needs(pt::ABOUT_WORK) && !words().any(|w| pt::Class::Cited.holds(w) || pt::Class::Ans.holds(w)) {
             return false;
         }
+        if needs(pt::ABOUT_WORK) && self.option_text(start) {
+            return false;
+        }
         if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::Class::Condemn.holds(self.w(k))) {
             return false;
         }
@@ -467,11 +470,38 @@ impl<'s> Clauses<'s> {
         true
     }
 
+    /// Whether word `k` is part of an option's text: it follows a bracketed
+    /// option letter with no verb between ("the correct answer is (A) Wrong,
+    /// Wrong"), so it quotes the question, not the speaker's verdict ("(B) is
+    /// wrong" is a verdict).
+    fn option_text(&self, k: usize) -> bool {
+        (0..k).fold(false, |inside, j| self.option_state(j, inside))
+    }
+
+    /// Whether the words after word `j` are still an option's text, given
+    /// whether they were before it: a bracketed letter opens one, a verb ends it.
+    fn option_state(&self, j: usize, inside: bool) -> bool {
+        let w = self.w(j);
+        let b = w.as_bytes();
+        // "i" standing alone is the speaker ("Therefore, I, frankly, cannot back it").
+        if b.len() == 1 && (b'a'..=b'j').contains(&b[0]) && b[0] != b'i' && self.clause_range(j) == (j, j + 1) {
+            return true;
+        }
+        inside && !matches!(w, "is" | "are" | "was" | "were" | "be" | "seems" | "seem")
+    }
+
     /// Whether the words from `from` to the sentence's end deny or condemn
     /// something: "…, so I can't back the pilot", "…, hence it is a mistake".
-    /// "…, so no update is needed" denies nothing.
+    /// "…, so no update is needed" denies nothing; nor does an option's text
+    /// ("Therefore, the correct answer is (A) Wrong, Wrong.").
     fn consequence_denies(&self, from: usize) -> bool {
-        (from..self.len()).any(|k| {
+        let mut inside = self.option_text(from);
+        let mut option = Vec::with_capacity(self.len().saturating_sub(from));
+        for k in from..self.len() {
+            option.push(inside);
+            inside = self.option_state(k, inside);
+        }
+        (from..self.len()).filter(|&k| !option[k - from]).any(|k| {
             let w = self.w(k);
             let prev = if k > 0 { self.w(k - 1) } else { "" };
             let denies = (pt::stance_negation(w) || lx::negation(w))
@@ -755,7 +785,10 @@ impl<'s> Clauses<'s> {
         }
         // "I remain unconvinced", "still skeptical", "I'm against it".
         if lx::opposed_state(w) {
-            if self.phrase_at(i.saturating_sub(3), "as far as") || (w == "concerned" && before.contains(&"far")) {
+            // "as far as I'm concerned"; "…are concerned with resources held in trust" (are about).
+            if self.phrase_at(i.saturating_sub(3), "as far as")
+                || (w == "concerned" && (before.contains(&"far") || self.w(i + 1) == "with"))
+            {
                 return None;
             }
             let stated = before.iter().any(|b| lx::first_person(b) || lx::is(lx::STATE_VERBS, b));
