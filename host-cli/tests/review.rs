@@ -235,3 +235,54 @@ print('valid')";
     let out = Command::new(&python).args(["-c", code, path.to_str().unwrap()]).output().unwrap();
     assert!(out.status.success(), "SARIF does not validate: {}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// The workflow in examples/review/ (the book's chapter shows it), its
+/// review step run as written in the cloned repository, the pull request's
+/// base at `origin/main`: the gate fails, and the SARIF, the comment and
+/// the journal it keeps are there, the journal confirming the SARIF.
+#[test]
+fn the_example_workflows_review_step_runs_as_written() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/review/github-workflow.yml");
+    let workflow: Value = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let steps = workflow["jobs"]["review"]["steps"].as_array().unwrap();
+    let step = steps.iter().find(|s| s["name"] == "Review the pull request").expect("the review step");
+    let run = step["run"].as_str().unwrap();
+    let mut config = Config::default();
+    config.models.insert("gpt-5-mini".into(), script(&[FINDINGS_A, REACT_A]));
+    config.models.insert("claude-haiku-4-5".into(), script(&[FINDINGS_B, REACT_B]));
+    config.models.insert("gpt-5".into(), script(&[FINDINGS_C, REACT_C]));
+    let server = TestServer::start(config, 0).unwrap();
+    let work = scratch("review-workflow");
+    let repo = repo(work.path());
+    let base = Command::new("git")
+        .current_dir(&repo)
+        .args(["update-ref", "refs/remotes/origin/main", "HEAD~1"])
+        .output()
+        .unwrap();
+    assert!(base.status.success());
+    let bin = Path::new(env!("CARGO_BIN_EXE_agon")).parent().unwrap().to_path_buf();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let home = work.path();
+    let out = Command::new("bash")
+        .current_dir(&repo)
+        .args(["-e", "-c", run])
+        .env("PATH", path)
+        .env("BASE_REF", "main")
+        .env("AGON_CACHE_DIR", home.join("cache"))
+        .env("AGON_DATA_DIR", home.join("data"))
+        .env("OPENAI_API_KEY", KEY)
+        .env("ANTHROPIC_API_KEY", KEY)
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("ANTHROPIC_BASE_URL", server.url())
+        .env_remove("OLLAMA_HOST")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "the gate fails: {}", stderr(&out));
+    let annotations = String::from_utf8_lossy(&out.stdout);
+    assert!(annotations.starts_with("::error file=index.js,line=20,title=F1 "), "{annotations}");
+    let comment = std::fs::read_to_string(repo.join("review.md")).unwrap();
+    assert!(comment.starts_with("## agon review: FAIL"), "{comment}");
+    validate_sarif(&repo.join("review.sarif"));
+    let out = agon(None, &repo, home, &["replay", "review.ndjson", "--verify", "review.sarif"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}

@@ -45,8 +45,10 @@ pub fn review(args: ReviewArgs, config: Option<&Path>, given: &dyn Fn(&str) -> b
 }
 
 fn run(args: ReviewArgs, config_path: Option<&Path>, given: &dyn Fn(&str) -> bool) -> Result<u8> {
-    if let Some(path) = &args.output {
-        agon_cli::output::check_writable(path, "--output").map_err(bad)?;
+    for (path, flag) in [(&args.output, "--output"), (&args.sarif, "--sarif"), (&args.comment, "--comment")] {
+        if let Some(path) = path {
+            agon_cli::output::check_writable(path, flag).map_err(bad)?;
+        }
     }
     let config = Config::load(config_path).map_err(bad)?;
     if let Some(notice) = config.trust_notice() {
@@ -138,6 +140,14 @@ fn run(args: ReviewArgs, config_path: Option<&Path>, given: &dyn Fn(&str) -> boo
         ReviewFormat::Annotations => report::annotations(&review, &meta),
         ReviewFormat::Json => serde_json::to_string_pretty(&report::json(&review, &meta))? + "\n",
     };
+    if let Some(path) = &args.sarif {
+        let sarif = serde_json::to_string_pretty(&report::sarif(&review, &meta))? + "\n";
+        std::fs::write(path, sarif).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.comment {
+        std::fs::write(path, report::markdown(&review, &meta))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     match &args.output {
         Some(path) => std::fs::write(path, out).with_context(|| format!("writing {}", path.display()))?,
         None => std::io::stdout().lock().write_all(out.as_bytes())?,

@@ -23,6 +23,12 @@ pub struct ReviewArgs {
     /// Write the report here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Also write the SARIF 2.1.0 report here (for code scanning), from the same run.
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Also write the Markdown report here (for a pull request comment), from the same run.
+    #[arg(long, value_name = "FILE")]
+    pub comment: Option<PathBuf>,
     /// Fail on a finding this severe or worse (default: agon.toml's `[review] fail_at`, else the
     /// review protocol's: high).
     #[arg(long, value_name = "SEVERITY", value_parser = ["info", "low", "medium", "high", "critical"])]
