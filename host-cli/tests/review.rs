@@ -286,3 +286,62 @@ fn the_example_workflows_review_step_runs_as_written() {
     let out = agon(None, &repo, home, &["replay", "review.ndjson", "--verify", "review.sarif"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
+
+/// A diff over the budget is reviewed in parts, split by file, and says so;
+/// the verdict covers every part (one failing part fails the change), and
+/// a single file over the budget is refused by name, never cut.
+#[test]
+fn a_diff_over_the_budget_is_split_by_file_and_said() {
+    let diff = "diff --git a/a.js b/a.js\n--- a/a.js\n+++ b/a.js\n@@ -1,2 +1,2 @@\n const x = 1;\n-f(x);\n+g(x);\n\
+diff --git a/b.js b/b.js\n--- a/b.js\n+++ b/b.js\n@@ -1,2 +1,2 @@\n const y = 2;\n-h(y);\n+eval(y);\n";
+    let mut config = Config::default();
+    let clean = "NO FINDINGS";
+    let eval = "FINDING: b.js:2 | critical | security | eval on input | Runs whatever y holds.";
+    config.models.insert("ra".into(), script(&[clean, "Nothing to react to.", eval, "CONFIRM: b.js:2 | mine"]));
+    config.models.insert("rb".into(), script(&[clean, "Nothing to react to.", eval, "CONFIRM: b.js:2 | mine"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let work = scratch("review-split");
+    let file = work.path().join("change.diff");
+    std::fs::write(&file, diff).unwrap();
+    let args =
+        ["review", "--diff", file.to_str().unwrap(), "--panel", "openai/ra,openai/rb", "--no-judge", "--no-save"];
+    let mut split = args.to_vec();
+    split.extend(["--max-diff-bytes", "120", "--format", "json"]);
+    let out = agon(Some(&server), work.path(), work.path(), &split);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("reviewed in 2 parts, split by file"), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["parts"], 2);
+    assert_eq!(report["review"]["blocking"], serde_json::json!(["P2-F1"]));
+    assert_eq!(server.stats().requests.len(), 8, "two seats, two phases, two parts");
+    // One file alone over the budget: refused before any call.
+    let mut tiny = args.to_vec();
+    tiny.extend(["--max-diff-bytes", "40"]);
+    let out = agon(Some(&server), work.path(), work.path(), &tiny);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("the diff of a.js alone is"), "{}", stderr(&out));
+    assert_eq!(server.stats().requests.len(), 8);
+}
+
+/// A seat whose findings cannot be read (prose, no declared line) leaves the
+/// review undecided: exit 2, never a pass, and the report says whose.
+#[test]
+fn an_unread_seat_makes_the_review_undecided_not_a_pass() {
+    let diff = "--- a/a.js\n+++ b/a.js\n@@ -1,2 +1,2 @@\n const x = 1;\n-f(x);\n+g(x);\n";
+    let mut config = Config::default();
+    config.models.insert("ra".into(), script(&["Looks fine to me, ship it.", "Agreed with everyone."]));
+    config.models.insert("rb".into(), script(&["NO FINDINGS", "Nothing to react to."]));
+    let server = TestServer::start(config, 0).unwrap();
+    let work = scratch("review-unread");
+    let file = work.path().join("change.diff");
+    std::fs::write(&file, diff).unwrap();
+    let out = agon(
+        Some(&server),
+        work.path(),
+        work.path(),
+        &["review", "--diff", file.to_str().unwrap(), "--panel", "openai/ra,openai/rb", "--no-judge", "--no-save"],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.starts_with("## agon review: UNDECIDED: the findings of ra could not be read"), "{md}");
+}
