@@ -345,3 +345,51 @@ fn an_unread_seat_makes_the_review_undecided_not_a_pass() {
     let md = String::from_utf8_lossy(&out.stdout);
     assert!(md.starts_with("## agon review: UNDECIDED: the findings of ra could not be read"), "{md}");
 }
+
+/// examples/review/pre-commit, run as git runs it: nothing staged lets the
+/// commit through without a call; a staged change the council passes, too.
+#[test]
+fn the_example_pre_commit_hook_runs_as_written() {
+    let hook = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/review/pre-commit");
+    let mut config = Config::default();
+    for m in ["gpt-5-mini", "claude-haiku-4-5"] {
+        config.models.insert(m.into(), script(&["NO FINDINGS", "Nothing to react to."]));
+    }
+    let server = TestServer::start(config, 0).unwrap();
+    let work = scratch("review-hook");
+    let repo = repo(work.path());
+    let home = work.path();
+    let toml = home.join("agon.toml");
+    std::fs::write(
+        &toml,
+        "[defaults]\npanel = [\"openai/gpt-5-mini\", \"anthropic/claude-haiku-4-5\"]\njudge = \"openai/gpt-5-mini\"\n",
+    )
+    .unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_agon")).parent().unwrap().to_path_buf();
+    let run = || {
+        Command::new("sh")
+            .current_dir(&repo)
+            .arg(&hook)
+            .env("PATH", format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default()))
+            .env("AGON_CONFIG", &toml)
+            .env("AGON_CACHE_DIR", home.join("cache"))
+            .env("AGON_DATA_DIR", home.join("data"))
+            .env("OPENAI_API_KEY", KEY)
+            .env("ANTHROPIC_API_KEY", KEY)
+            .env("OPENAI_BASE_URL", format!("{}/v1", server.url()))
+            .env("ANTHROPIC_BASE_URL", server.url())
+            .env_remove("OLLAMA_HOST")
+            .output()
+            .unwrap()
+    };
+    let out = run();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(server.stats().requests.len(), 0, "nothing staged, nothing asked");
+    let index = repo.join("index.js");
+    let text = std::fs::read_to_string(&index).unwrap().replace("=== 1", "!== 0");
+    std::fs::write(&index, text).unwrap();
+    assert!(Command::new("git").current_dir(&repo).args(["add", "index.js"]).status().unwrap().success());
+    let out = run();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(server.stats().requests.len(), 4, "two seats, findings and reactions");
+}
