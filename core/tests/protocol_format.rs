@@ -44,6 +44,9 @@ const TYPES: &[(&str, &str)] = &[
     ("protocol/document/stopping.rs", "Among"),
     ("protocol/document/aggregators.rs", "Aggregate"),
     ("protocol/document/aggregators.rs", "Borda"),
+    ("review/aggregate.rs", "ReviewAggregate"),
+    ("review/policy.rs", "Policy"),
+    ("review/finding.rs", "Severity"),
     ("protocol/document/aggregators.rs", "Synthesis"),
     ("protocol/document/aggregators.rs", "Section"),
 ];

@@ -99,6 +99,10 @@ pub enum Command {
         #[arg(long = "final", value_name = "FILE")]
         kept: Option<PathBuf>,
     },
+    /// Review a change with a council: findings on lines, a verdict decided by a policy;
+    /// exit 0 pass, 1 fail, 2 error (never a pass on an error).
+    #[command(after_help = REVIEW_EXAMPLES)]
+    Review(crate::review::args::ReviewArgs),
     /// Render a debate from its journal, without calling any model.
     #[command(after_help = "Examples:\n  agon replay last\n  agon replay debate.ndjson --format json")]
     Replay(ReplayArgs),
@@ -224,6 +228,13 @@ Examples:
 
 A flag given twice replaces the first (--rounds 1 --rounds 2 runs two rounds, --panel A --panel B seats B);
 --file, --option, --model, --trigger, --effort, --thinking, --domain and --choice collect every value.";
+
+const REVIEW_EXAMPLES: &str = "\
+Examples:
+  agon review                                        the working tree against HEAD
+  agon review origin/main...HEAD --format sarif -o review.sarif
+  git diff --cached | agon review - --fail-at critical --confirmed-by 1
+  agon review --diff change.patch --format annotations --max-cost 0.50";
 
 const BATCH_EXAMPLES: &str = "\
 Examples:
@@ -788,6 +799,10 @@ pub struct ReplayArgs {
     /// Write here instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Re-derive the review's findings and verdict from the journal alone and check them
+    /// against this report of `agon review` (its SARIF or JSON): exit 0 when they match, 1 when not.
+    #[arg(long, value_name = "REPORT")]
+    pub verify: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -30,6 +30,7 @@ pub mod programs;
 pub mod protocol_file;
 pub mod provider;
 pub mod request;
+pub mod review;
 pub mod runner;
 pub mod sanitize;
 pub mod sessions;

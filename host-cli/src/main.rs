@@ -30,6 +30,7 @@ fn main() -> ExitCode {
         Command::Batch(args) => config().and_then(|c| commands::batch::batch(args, &c, &given)),
         Command::Eval(args) => config().and_then(|c| commands::eval::eval(args, &c, &given)),
         Command::CompeteEval { id, kept } => commands::compete_eval::compete_eval(&id, kept.as_deref()),
+        Command::Review(args) => Ok(commands::review::review(args, cli.config.as_deref(), &given)),
         Command::Replay(args) => commands::replay::replay(args),
         Command::Resume { id, retry_failed, drive } => {
             config().and_then(|c| commands::resume::resume(&id, retry_failed, drive, &c))

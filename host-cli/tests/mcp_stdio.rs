@@ -501,7 +501,10 @@ fn the_tool_list_costs_under_two_thousand_tokens() {
     let answer: Value = serde_json::from_str(&line).unwrap();
     let tools = answer["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["debate", "protocols", "estimate", "sessions", "show", "status", "continue", "resume"]);
+    assert_eq!(
+        names,
+        ["debate", "review", "protocols", "estimate", "sessions", "show", "status", "continue", "resume"]
+    );
     let tokens = line.chars().count() / 4;
     eprintln!("tools/list: {} bytes, about {tokens} tokens", line.len());
     assert!(tokens < 2000, "tools/list is about {tokens} tokens ({} bytes)", line.len());

@@ -12,6 +12,7 @@ pub mod models;
 pub mod protocols;
 pub mod replay;
 pub mod resume;
+pub mod review;
 pub mod run;
 pub mod sessions;
 pub mod spec;

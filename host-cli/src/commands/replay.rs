@@ -27,6 +27,10 @@ pub fn replay(args: ReplayArgs) -> Result<u8> {
     if let journal::Tail::Torn { .. } = tail {
         eprintln!("agon: the journal's last line is torn (a crash while it was written); it is left out");
     }
+    if let Some(report) = &args.verify {
+        let transcript: serde_json::Value = serde_json::from_str(&council.transcript_json()?)?;
+        return super::review::verify(&transcript, report);
+    }
     let document = document(&mut council, args.format.into())?;
     let document = document_text(&document, args.format.into());
     match &args.output {

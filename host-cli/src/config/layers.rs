@@ -139,6 +139,11 @@ impl Config {
             )*};
         }
         maps!(panels, providers, commands, prices, models, seats, protocols);
+        // A review's policy gates changes: only a file someone vouched for sets it.
+        if let (Some(policy), false) = (upper.review.take(), narrow) {
+            origin(&["review"]);
+            self.review = Some(policy);
+        }
         if !upper.triggers.is_empty() {
             origin(&["triggers"]);
             self.triggers = std::mem::take(&mut upper.triggers);
@@ -353,6 +358,17 @@ output = 0
         assert!(notice.contains("defaults.max_cost = 100, which would raise a limit; keeping 0.05"), "{notice}");
         assert_eq!(c.origin[&vec!["defaults".to_string(), "max_cost".to_string()]], 0, "from your file");
         assert_eq!(c.origin[&vec!["panels".to_string(), "six".to_string()]], 1, "from the folder's");
+    }
+
+    #[test]
+    fn only_a_trusted_folder_file_sets_the_review_policy() {
+        let loose = "[review]\nfail_at = \"critical\"\nconfirmed_by = 3\n";
+        let mut c = Config::default();
+        c.layer(parse(loose, "agon.toml"), Standing::Untrusted { changed: false });
+        assert_eq!(c.review, None, "a file nobody vouched for does not loosen a gate");
+        c.layer(parse(loose, "agon.toml"), Standing::Trusted);
+        let p = c.review.unwrap();
+        assert_eq!((p.fail_at.as_str(), p.confirmed_by), ("critical", 3));
     }
 
     #[test]

@@ -64,6 +64,9 @@ pub struct Config {
     /// adversarial's auto-triggers (`[[triggers]]`), in order; `--trigger` replaces them.
     #[serde(default)]
     pub triggers: Vec<TriggerSettings>,
+    /// `[review]`: the policy `agon review` decides its verdict by (`fail_at`, `confirmed_by`), under its flags.
+    #[serde(default)]
+    pub review: Option<agon_core::review::Policy>,
     /// Where this configuration was read from (not part of the file).
     #[serde(skip)]
     pub path: Option<PathBuf>,

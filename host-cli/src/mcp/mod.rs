@@ -10,6 +10,7 @@ mod input_required;
 mod origin;
 mod progress;
 mod resources;
+mod review;
 mod sampling;
 mod schema;
 mod server;

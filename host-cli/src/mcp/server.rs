@@ -95,6 +95,9 @@ fn tools() -> Vec<Tool> {
         Tool::new("debate", DEBATE, schema::input::<DebateArgs>())
             .with_title("Debate a question in a council of models")
             .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
+        Tool::new("review", super::review::REVIEW, schema::input::<super::review::ReviewArgs>())
+            .with_title("Review a code change")
+            .with_annotations(ToolAnnotations::new().read_only(false).destructive(false).open_world(true)),
         Tool::new("protocols", PROTOCOLS, schema::input::<NoArgs>())
             .with_title("List debate protocols")
             .with_annotations(read_only.clone()),
@@ -211,6 +214,16 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
                 let job: Job = Box::new(move |s, outlets| debate::debate(&a, s, &caller, outlets));
                 return self.launch(job, legs, wait, context).await;
             }
+            "review" => {
+                let r: super::review::ReviewArgs = schema::parse(args).map_err(|e| bad("review", e))?;
+                let a = super::review::debate_args(&r).map_err(|e| bad("review", format!("{e:#}")))?;
+                let (wait, caller) = waiting("review", Some(true), &context);
+                let legs = caller.legs();
+                let job: Job = Box::new(move |s, outlets| {
+                    super::review::answer(debate::debate(&a, s, &caller, outlets)?, &r.diff)
+                });
+                return self.launch(job, legs, wait, context).await;
+            }
             "status" => {
                 let a: StatusArgs = schema::parse(args).map_err(|e| bad("status", e))?;
                 let owner = owner(&context);
@@ -269,7 +282,7 @@ judged answer; `protocols` lists the ways a council can debate; `estimate` bound
             other => {
                 return Err(ErrorData::invalid_params(
                     format!(
-                        "no tool '{other}' (agon has debate, status, protocols, estimate, sessions, show, continue, resume)"
+                        "no tool '{other}' (agon has debate, review, status, protocols, estimate, sessions, show, continue, resume)"
                     ),
                     None,
                 ));

@@ -5,16 +5,20 @@ use serde::{Deserialize, Serialize};
 use super::phases::Prompt;
 use super::visibility::Sees;
 use crate::Phase;
+use crate::review::ReviewAggregate;
 
-/// The aggregators a document may ask for: the judge's synthesis, and a
-/// Borda count over ranking readings. Vote counts, scorecards and verdict
-/// tallies are still Rust.
+/// The aggregators a document may ask for: the judge's synthesis, a Borda
+/// count over ranking readings, and a code review's findings and verdict.
+/// Vote counts, scorecards and verdict tallies are still Rust.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Aggregate {
     /// A Borda count over a phase's rankings, before the judge's synthesis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub borda: Option<Borda>,
+    /// A code review: findings merged across seats and a verdict decided by a policy, before the judge's synthesis.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub review: Option<ReviewAggregate>,
     /// The judge's synthesis at the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthesis: Option<Synthesis>,

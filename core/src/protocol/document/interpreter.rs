@@ -340,6 +340,9 @@ impl Interpreter {
     /// The aggregators that run before the judge: a Borda count, which
     /// degrades the ending when no ranking could be read.
     fn count(&self, debate: &Debate, ending: Ending, notes: &mut Vec<Note>) -> Ending {
+        if let Some(r) = &self.doc.aggregate.review {
+            crate::review::run_aggregate(r, debate, ending.rounds_run, notes);
+        }
         let Some(b) = &self.doc.aggregate.borda else { return ending };
         let phase = self.doc.phases.iter().find(|p| p.phase == b.phase);
         let Some(reader) = phase.into_iter().flat_map(|p| &p.turns).find_map(|t| t.output.ranking.as_ref()) else {

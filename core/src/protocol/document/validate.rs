@@ -175,6 +175,23 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             return fail("aggregate.borda.none", "must not be empty".into());
         }
     }
+    if let Some(r) = &doc.aggregate.review {
+        for (phase, field) in [(r.findings, "findings"), (r.reactions, "reactions")] {
+            if !doc.phases.iter().any(|p| p.phase == phase) {
+                return fail(
+                    &format!("aggregate.review.{field}"),
+                    format!("no phase '{}' in the document", phase.as_str()),
+                );
+            }
+        }
+        if r.findings == r.reactions {
+            return fail("aggregate.review.reactions", "must be another phase than the findings'".into());
+        }
+        if r.policy.confirmed_by == 0 {
+            return fail("aggregate.review.policy.confirmed_by", "must be at least 1".into());
+        }
+        result_name(doc, &r.result, &at("aggregate.review.result"), &mut named)?;
+    }
     if let Some(s) = &doc.aggregate.synthesis {
         sees(doc, &s.sees, &at("aggregate.synthesis.sees"))?;
         prompt(doc, None, &s.sees, &s.prompt, &at("aggregate.synthesis.prompt"))?;
