@@ -56,13 +56,13 @@ pub struct DebateArgs {
     /// Seed of the protocol's random choices.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// Every seat's field of expertise, in a few words.
+    /// Every seat's field of expertise.
     #[serde(default)]
     pub domain: Option<String>,
-    /// A field of expertise per seat id, over `domain`.
+    /// Per seat id, over `domain`.
     #[serde(default)]
     pub seat_domains: BTreeMap<String, String>,
-    /// Round 1's answers written without seeing each other's.
+    /// Round 1 answered blind.
     #[serde(default)]
     pub blind: bool,
     /// The protocol's own options, as `protocols` names them.
