@@ -13,12 +13,14 @@ mod finding;
 mod merge;
 mod policy;
 mod reaction;
+mod render;
 
 pub(crate) use aggregate::{ReviewAggregate, run as run_aggregate};
 pub use finding::{FINDING_MARKER, Finding, Findings, NO_FINDINGS, Severity, read_findings};
 pub use merge::{LINE_WINDOW, Merge, Merged, PositionChange, SeatName, Unmatched, merge};
 pub use policy::{Policy, Verdict};
 pub use reaction::{Reaction, Stand, read_reactions};
+pub(crate) use render::render;
 
 use serde::{Deserialize, Serialize};
 
