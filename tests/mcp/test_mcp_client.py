@@ -86,13 +86,15 @@ def test_tools_have_schemas_from_their_types(agon):
     async def go():
         async with Client(agon) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
-            assert set(tools) == {"debate", "status", "protocols", "estimate", "sessions", "show", "resume", "continue"}
+            assert set(tools) == {"debate", "review", "status", "protocols", "estimate", "sessions", "show", "resume",
+                                  "continue"}
             templates = (await client.list_resource_templates()).resource_templates
             assert [t.uri_template for t in templates] == ["agon://sessions/{session}/transcript.{format}"]
             debate = tools["debate"]
             assert debate.input_schema["required"] == ["question"]
             assert debate.input_schema["properties"]["rounds"]["minimum"] == 1
             assert "not a complete result" in debate.description
+            assert tools["review"].input_schema["required"] == ["diff"]
             protocols = await client.call_tool("protocols", {})
             names = [p["name"] for p in protocols.structured_content["protocols"]]
             assert "rotating-challenger" in names and "adversarial" in names
