@@ -15,8 +15,7 @@ use agon_cli::review::args::{ReviewArgs, ReviewFormat};
 use agon_cli::review::diff::{self, FileDiff};
 use agon_cli::review::report::{self, Meta};
 use agon_cli::runner::cost::{usd, worst_case_line};
-use agon_cli::runner::{self, History, Keep, lock_session};
-use agon_cli::sessions::{self, SessionDir};
+use agon_cli::runner::{self, History, Keep};
 use agon_cli::view::View;
 use agon_cli::{bad, safe_eprintln};
 use agon_core::review::{Policy, REVIEW_DOCUMENT, REVIEW_RESULT, Review, Severity, Verdict};
@@ -254,15 +253,7 @@ fn review_part(
 ) -> Result<(Review, Option<String>)> {
     let mut council = runtime.create(&prepared.spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;
-    let (session, _lock) = if args.no_save {
-        (None, None)
-    } else {
-        let root = sessions::root()
-            .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
-        let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
-        let lock = lock_session(&session)?;
-        (Some(session), Some(lock))
-    };
+    let (session, _lock) = runner::new_session(args.no_save)?;
     let mut journals = Vec::new();
     if let Some(s) = &session {
         journals.push(JournalFile::create(&s.journal(), &header)?);

@@ -8,8 +8,8 @@ use agon_cli::output::check_writable;
 use agon_cli::provider::Environment;
 use agon_cli::request::DebateRequest;
 use agon_cli::runner::cost::worst_case_line;
-use agon_cli::runner::{self, History, lock_session};
-use agon_cli::sessions::{self, SessionDir};
+use agon_cli::runner::{self, History};
+use agon_cli::sessions;
 use agon_cli::{bad, safe_eprintln};
 use anyhow::{Context, Result};
 
@@ -89,15 +89,7 @@ pub fn run_request(
 
     let mut council = runtime.create(&prepared.spec)?.map_err(|e| bad(e.to_string()))?;
     let header = council.journal()?;
-    let (session, _lock) = if no_save {
-        (None, None)
-    } else {
-        let root = sessions::root()
-            .ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
-        let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
-        let lock = lock_session(&session)?;
-        (Some(session), Some(lock))
-    };
+    let (session, _lock) = runner::new_session(no_save)?;
     if let (Some(s), Some(key)) = (&session, &history) {
         // `agon resume` counts the result in the same history.
         s.write(sessions::COMPETE_KEY, &serde_json::to_string(key)?)

@@ -55,6 +55,19 @@ pub fn drive(
     Ok(ending)
 }
 
+/// A new session in the sessions folder, locked for this process; none
+/// (and no lock) with `--no-save`.
+pub fn new_session(no_save: bool) -> Result<(Option<SessionDir>, Option<Lock>)> {
+    if no_save {
+        return Ok((None, None));
+    }
+    let root =
+        sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME), or pass --no-save"))?;
+    let session = SessionDir::create(&root).with_context(|| format!("creating a session in {}", root.display()))?;
+    let lock = lock_session(&session)?;
+    Ok((Some(session), Some(lock)))
+}
+
 /// One process per session: the lock is held until the returned guard drops.
 pub fn lock_session(session: &SessionDir) -> Result<Lock> {
     Lock::acquire(&session.dir.join(sessions::LOCK)).map_err(|e| match e {

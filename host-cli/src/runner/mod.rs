@@ -14,7 +14,7 @@ pub mod spec;
 
 use anyhow::Result;
 
-pub use drive::{Keep, drive, lock_session};
+pub use drive::{Keep, drive, lock_session, new_session};
 pub use reopen::{Reopened, reopen};
 
 use crate::compete_history::Key;
