@@ -10,6 +10,7 @@
 pub mod dataset;
 mod pictures;
 mod report;
+mod rounds;
 mod score;
 pub mod stats;
 
