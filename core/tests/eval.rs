@@ -459,3 +459,31 @@ fn transitions_per_round_land_where_the_known_flip_rates_put_them() {
     let again = eval::report("flips", &data, &[Arm { name: "rr", results: &results, scoring: Scoring::Vote }]);
     assert_eq!(again, report);
 }
+
+/// The self-correction arm's seats revise alone: every prompt shows the
+/// seat's own earlier answers and never another seat's.
+#[test]
+fn a_self_correcting_seat_sees_its_own_answers_and_no_peer() {
+    let document: Value = serde_json::from_str(eval::SELF_CORRECT_DOCUMENT).unwrap();
+    let mut s = spec(json!({"name": "self-correct", "document": document}), &["a", "b", "c"], 3, false);
+    s.question = "What is 2 + 2?".into();
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let mut prompts = Vec::new();
+    let run = drive(Session::new(s).unwrap(), |r| {
+        prompts.push((r.seat.clone(), r.round, r.messages.iter().map(|m| m.content.clone()).collect::<String>()));
+        reply(r, format!("My working, mark-{}-{}.\nANSWER: 4", r.seat, r.round))
+    });
+    assert_eq!(prompts.len(), 9, "three seats, three rounds");
+    for (seat, round, prompt) in &prompts {
+        for earlier in 1..*round {
+            assert!(
+                prompt.contains(&format!("mark-{seat}-{earlier}")),
+                "{seat} round {round} misses its own: {prompt}"
+            );
+        }
+        for other in ["a", "b", "c"].iter().filter(|o| *o != seat) {
+            assert!(!prompt.contains(&format!("mark-{other}-")), "{seat} round {round} sees {other}: {prompt}");
+        }
+    }
+    assert!(run.session.transcript().synthesis.is_none());
+}
