@@ -487,3 +487,70 @@ fn a_self_correcting_seat_sees_its_own_answers_and_no_peer() {
     }
     assert!(run.session.transcript().synthesis.is_none());
 }
+
+/// Two seats of round-robin over four rounds, saying `said(seat, round)`, with the option or without.
+fn until_unchanged(
+    stop: Option<bool>,
+    said: impl Fn(&str, u32) -> agon_core::Input,
+) -> Result<common::Run, agon_core::Error> {
+    let mut protocol = json!({"name": "round-robin"});
+    if let Some(stop) = stop {
+        protocol["stop_when_unchanged"] = json!(stop);
+    }
+    let s = unchanged_spec(protocol, Some(json!({"kind": "number"})))?;
+    Ok(drive(Session::new(s)?, |r| match said(&r.seat, r.round) {
+        agon_core::Input::Reply { text, usage, stop, model, .. } => {
+            agon_core::Input::Reply { id: r.id, text, usage, stop, model }
+        }
+        other => other,
+    }))
+}
+
+fn unchanged_spec(protocol: Value, answer: Option<Value>) -> Result<agon_core::DebateSpec, agon_core::Error> {
+    let mut v = json!({
+        "question": "What is 1 + 1?",
+        "panel": [{"id": "a", "model": "openai/a"}, {"id": "b", "model": "openai/b"}],
+        "protocol": protocol,
+        "rounds": 4,
+        "seed": 7,
+    });
+    if let Some(answer) = answer {
+        v["answer"] = answer;
+    }
+    agon_core::DebateSpec::from_json(&v.to_string())
+}
+
+#[test]
+fn a_debate_asked_to_stop_when_no_answer_changes_stops_there_and_says_why() {
+    // a: 3, then 2 from round 2 on; b: 2 throughout. Round 3 changes nothing.
+    let answer = |seat: &str, round: u32| said(&format!("ANSWER: {}", if seat == "a" && round == 1 { 3 } else { 2 }));
+    let run = until_unchanged(Some(true), answer).unwrap();
+    let outcome = serde_json::to_value(&run.session.transcript().outcome).unwrap();
+    assert_eq!(outcome["rounds_run"], json!(3), "{outcome}");
+    assert!(
+        outcome["reason"].as_str().unwrap().contains("stopped after round 3: no seat's answer changed from round 2"),
+        "{outcome}"
+    );
+    assert_eq!(run.requests.len(), 6);
+    // Without the option, all four rounds.
+    let full = until_unchanged(None, answer).unwrap();
+    assert_eq!(full.requests.len(), 8);
+    // A turn cut at its limit is no answer: it never shows that nothing changed.
+    let cut = until_unchanged(Some(true), |seat, round| match (seat, round) {
+        ("b", 3) => agon_core::Input::Reply {
+            id: 0,
+            text: "ANSWER: 2".into(),
+            usage: None,
+            stop: Some(agon_core::StopReason::TokenLimit),
+            model: None,
+        },
+        _ => answer(seat, round),
+    })
+    .unwrap();
+    // Round 3 has a cut turn; round 4 is the last: the debate runs its four rounds.
+    assert_eq!(cut.requests.len(), 8);
+    // A debate that reads no answer cannot compare answers: refused, naming the option.
+    let err = unchanged_spec(json!({"name": "round-robin", "stop_when_unchanged": true}), None).err().expect("refused");
+    let err = err.to_string();
+    assert!(err.contains("protocol.stop_when_unchanged"), "{err}");
+}

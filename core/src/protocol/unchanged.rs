@@ -1,0 +1,60 @@
+//! The protocol option `stop_when_unchanged`: end a debate after a round in
+//! which no seat's answer changed, since another round of the same answers
+//! costs calls and, measured, adds nothing. Answers are read by the one
+//! answer reader: a turn that is unreadable, cut, refused or failed gives no
+//! answer, so it can never show that nothing changed.
+
+use crate::debate::Debate;
+use crate::protocol::Ending;
+use crate::{DebateSpec, Error, Phase};
+
+/// The option's key in the spec's `protocol`.
+pub(crate) const OPTION: &str = "stop_when_unchanged";
+
+/// Whether the spec asks for it (checked by [`check`]).
+pub(crate) fn asked(spec: &DebateSpec) -> bool {
+    spec.protocol.options.get(OPTION).and_then(serde_json::Value::as_bool) == Some(true)
+}
+
+/// The option's value: true or false, and true only where answers are read.
+pub(crate) fn check(spec: &DebateSpec, value: &serde_json::Value) -> Result<(), Error> {
+    let field = format!("protocol.{OPTION}");
+    match value.as_bool() {
+        None => Err(Error::spec(field, "true or false")),
+        Some(true) if !spec.takes_answers() => Err(Error::spec(
+            field,
+            "compares each seat's answer from round to round, and this debate reads no answer: \
+             give the spec's `answer` (or `protocol.consensus` \"answer\")",
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// After `round`: the ending when the spec asks for it and no seat still
+/// answering changed its answer from the round before. A seat's answer in a
+/// round is that of its last turn among `phases`; every seat that spoke in
+/// either round must give an answer that counts in both.
+pub(crate) fn stop(debate: &Debate, round: u32, phases: &[Phase]) -> Option<Ending> {
+    if round < 2 || !asked(&debate.spec) {
+        return None;
+    }
+    let rules = debate.spec.answer_rules();
+    let answer = |seat: usize, round: u32| {
+        let reply = phases.iter().rev().find_map(|&p| debate.reply(seat, round, p))?;
+        Some(rules.take(reply.text, reply.cut).answer().map(str::to_string))
+    };
+    let mut compared = 0;
+    for seat in debate.active_seats() {
+        match (answer(seat, round - 1), answer(seat, round)) {
+            (None, None) => continue,
+            (Some(Some(before)), Some(Some(now))) if before == now => compared += 1,
+            _ => return None,
+        }
+    }
+    (compared > 0).then(|| {
+        Ending::completed(
+            format!("stopped after round {round}: no seat's answer changed from round {}", round - 1),
+            round,
+        )
+    })
+}
