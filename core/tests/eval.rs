@@ -550,7 +550,7 @@ fn a_debate_asked_to_stop_when_no_answer_changes_stops_there_and_says_why() {
     // Round 3 has a cut turn; round 4 is the last: the debate runs its four rounds.
     assert_eq!(cut.requests.len(), 8);
     // A debate that reads no answer cannot compare answers: refused, naming the option.
-    let err = unchanged_spec(json!({"name": "round-robin", "stop_when_unchanged": true}), None).err().expect("refused");
+    let err = unchanged_spec(json!({"name": "round-robin", "stop_when_unchanged": true}), None).expect_err("refused");
     let err = err.to_string();
     assert!(err.contains("protocol.stop_when_unchanged"), "{err}");
 }
