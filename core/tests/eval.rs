@@ -528,7 +528,10 @@ fn a_debate_asked_to_stop_when_no_answer_changes_stops_there_and_says_why() {
     let outcome = serde_json::to_value(&run.session.transcript().outcome).unwrap();
     assert_eq!(outcome["rounds_run"], json!(3), "{outcome}");
     assert!(
-        outcome["reason"].as_str().unwrap().contains("stopped after round 3: no seat's answer changed from round 2"),
+        outcome["reason"]
+            .as_str()
+            .unwrap()
+            .contains("stopped after round 3: no seat's answer changed from the round before"),
         "{outcome}"
     );
     assert_eq!(run.requests.len(), 6);
@@ -553,4 +556,36 @@ fn a_debate_asked_to_stop_when_no_answer_changes_stops_there_and_says_why() {
     let err = unchanged_spec(json!({"name": "round-robin", "stop_when_unchanged": true}), None).expect_err("refused");
     let err = err.to_string();
     assert!(err.contains("protocol.stop_when_unchanged"), "{err}");
+}
+
+/// Rotating-challenger honours the option too: its blind answers are the
+/// round before round 1, and the challenger's turn is not its answer.
+#[test]
+fn rotating_challenger_stops_when_no_answer_changes_and_leaves_the_challenger_out() {
+    let protocol = json!({"name": "rotating-challenger", "stop_when_unchanged": true});
+    let mut v = json!({
+        "question": "What is 1 + 1?",
+        "panel": [{"id": "a", "model": "openai/a"}, {"id": "b", "model": "openai/b"}, {"id": "c", "model": "openai/c"}],
+        "protocol": protocol, "rounds": 3, "seed": 7, "answer": {"kind": "number"},
+    });
+    let run = |v: &Value| {
+        drive(Session::new(agon_core::DebateSpec::from_json(&v.to_string()).unwrap()).unwrap(), |r| {
+            // The challenger says something else each time: never counted.
+            // Round r's challenger is seat (r − 1) mod 3: a, b, c.
+            let challenger = r.round > 0 && r.seat == ["a", "b", "c"][(r.round as usize - 1) % 3];
+            let text = if challenger && r.purpose == Purpose::Turn {
+                format!("I doubt it.\nANSWER: {}", 10 + r.round)
+            } else {
+                "It is two.\nANSWER: 2".to_string()
+            };
+            reply(r, text)
+        })
+    };
+    let stopped = run(&v);
+    let outcome = serde_json::to_value(&stopped.session.transcript().outcome).unwrap();
+    assert_eq!(outcome["rounds_run"], json!(1), "{outcome}");
+    assert!(outcome["reason"].as_str().unwrap().contains("no seat's answer changed"), "{outcome}");
+    v["protocol"] = json!({"name": "rotating-challenger"});
+    let full = run(&v);
+    assert!(full.requests.len() > stopped.requests.len());
 }

@@ -31,30 +31,32 @@ pub(crate) fn check(spec: &DebateSpec, value: &serde_json::Value) -> Result<(), 
 }
 
 /// After `round`: the ending when the spec asks for it and no seat still
-/// answering changed its answer from the round before. A seat's answer in a
-/// round is that of its last turn among `phases`; every seat that spoke in
-/// either round must give an answer that counts in both.
+/// answering changed its answer. A seat's answer in a round is that of its
+/// last turn among `phases`; a turn as challenger (or adversary) is not its
+/// answer, as the vote does not count it. Each seat that answered in `round`
+/// is compared with its latest answer before it: both must count and agree.
 pub(crate) fn stop(debate: &Debate, round: u32, phases: &[Phase]) -> Option<Ending> {
-    if round < 2 || !asked(&debate.spec) {
+    if !asked(&debate.spec) {
         return None;
     }
     let rules = debate.spec.answer_rules();
+    // None: no turn of its own that round; Some(None): a turn that gives no answer.
     let answer = |seat: usize, round: u32| {
+        if debate.challenged(seat, round) {
+            return None;
+        }
         let reply = phases.iter().rev().find_map(|&p| debate.reply(seat, round, p))?;
         Some(rules.take(reply.text, reply.cut).answer().map(str::to_string))
     };
     let mut compared = 0;
     for seat in debate.active_seats() {
-        match (answer(seat, round - 1), answer(seat, round)) {
-            (None, None) => continue,
-            (Some(Some(before)), Some(Some(now))) if before == now => compared += 1,
+        let Some(now) = answer(seat, round) else { continue };
+        match ((0..round).rev().find_map(|r| answer(seat, r)), now) {
+            (Some(Some(before)), Some(now)) if before == now => compared += 1,
             _ => return None,
         }
     }
     (compared > 0).then(|| {
-        Ending::completed(
-            format!("stopped after round {round}: no seat's answer changed from round {}", round - 1),
-            round,
-        )
+        Ending::completed(format!("stopped after round {round}: no seat's answer changed from the round before"), round)
     })
 }
