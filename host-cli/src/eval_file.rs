@@ -34,6 +34,9 @@ pub struct ArmPlan {
     pub judge: Option<String>,
     #[serde(default)]
     pub consensus: Option<ConsensusMode>,
+    /// Stop a debate after a round that changed no seat's answer (the protocol's `stop_when_unchanged`).
+    #[serde(default)]
+    pub stop_when_unchanged: Option<bool>,
     /// Whose answer counts: the seats' vote, the judge's synthesis, or both (two rows).
     #[serde(default)]
     pub score: ScoreBy,
@@ -59,6 +62,7 @@ impl ArmPlan {
             rounds: None,
             judge: None,
             consensus: None,
+            stop_when_unchanged: None,
             score: ScoreBy::Vote,
         }
     }
@@ -148,9 +152,14 @@ pub fn check(arms: &[ArmPlan]) -> Result<(), String> {
         if arm.is_blind() && arm.score != ScoreBy::Vote {
             return Err(format!("{at}.score: the {} arm has no judge; score it by `vote`", arm.protocol()));
         }
-        if arm.is_blind() && (arm.rounds.is_some() || arm.judge.is_some() || arm.consensus.is_some()) {
+        if arm.is_blind()
+            && (arm.rounds.is_some()
+                || arm.judge.is_some()
+                || arm.consensus.is_some()
+                || arm.stop_when_unchanged.is_some())
+        {
             return Err(format!(
-                "{at}: the {} arm answers once, blind: it takes no `rounds`, `judge` or `consensus`",
+                "{at}: the {} arm answers once, blind: it takes no `rounds`, `judge`, `consensus` or `stop_when_unchanged`",
                 arm.protocol()
             ));
         }

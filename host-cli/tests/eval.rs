@@ -449,3 +449,31 @@ fn the_self_correct_arm_revises_alone_and_the_report_shows_each_round() {
     assert_eq!(server.stats().requests.len(), 4, "no call to rescore");
     assert_eq!(std::fs::read_to_string(env.root.join("out/report.md")).unwrap(), report);
 }
+
+/// An arm with `stop_when_unchanged` stops each debate after a round that
+/// changed no seat's answer, and the transcript says why.
+#[test]
+fn an_arm_asked_to_stop_when_unchanged_stops_there() {
+    let env = Sandbox::new("eval", "unchanged");
+    std::fs::write(
+        env.root.join("data.jsonl"),
+        r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        env.root.join("arms.toml"),
+        "[[arm]]\nname = \"alone\"\nprotocol = \"self-correct\"\npanel = [\"openai/a\", \"openai/b\"]\nrounds = 4\nstop_when_unchanged = true\n",
+    )
+    .unwrap();
+    let mut config = Config::default();
+    config.models.insert("a".into(), script(&["ANSWER: 2"; 4]));
+    config.models.insert("b".into(), script(&["ANSWER: 3", "ANSWER: 2", "ANSWER: 2", "ANSWER: 2"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let out =
+        agon(&env, &server, &["eval", "data.jsonl", "-o", "out", "--arms-file", "arms.toml", "--concurrency", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Round 2 changes b's answer; round 3 changes none: three rounds of two seats, not four.
+    assert_eq!(server.stats().requests.len(), 6);
+    let results = std::fs::read_to_string(env.root.join("out/alone.jsonl")).unwrap();
+    assert!(results.contains("no seat's answer changed from the round before"), "{results}");
+}

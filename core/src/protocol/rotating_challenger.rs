@@ -38,6 +38,7 @@ pub(crate) const DEF: Definition = Definition {
             help: Cow::Borrowed("The seat that challenges in round 1; the role then rotates."),
         },
         CONSENSUS_OPTION,
+        super::unchanged::INFO,
     ],
     reads_agreement: true,
     answers: true,

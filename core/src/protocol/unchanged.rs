@@ -11,6 +11,16 @@ use crate::{DebateSpec, Error, Phase};
 /// The option's key in the spec's `protocol`.
 pub(crate) const OPTION: &str = "stop_when_unchanged";
 
+/// The option as the catalog describes it, for every protocol that honours it.
+pub(crate) const INFO: crate::protocol::registry::OptionInfo = crate::protocol::registry::OptionInfo {
+    name: OPTION,
+    kind: crate::protocol::registry::OptionKind::Flag,
+    default: "false",
+    help: std::borrow::Cow::Borrowed(
+        "Stop after a round in which no seat's answer changed (needs a checkable answer; a cut, refused or failed turn never counts as unchanged).",
+    ),
+};
+
 /// Whether the spec asks for it (checked by [`check`]).
 pub(crate) fn asked(spec: &DebateSpec) -> bool {
     spec.protocol.options.get(OPTION).and_then(serde_json::Value::as_bool) == Some(true)

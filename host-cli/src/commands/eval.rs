@@ -424,6 +424,9 @@ fn arm_request(
     if let Some(mode) = arm.consensus {
         request.consensus = Some(mode);
     }
+    if let Some(stop) = arm.stop_when_unchanged {
+        request.options.insert("stop_when_unchanged".into(), serde_json::Value::Bool(stop));
+    }
     Ok(request)
 }
 
