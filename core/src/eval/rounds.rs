@@ -214,3 +214,73 @@ pub(crate) fn json(arm: &ArmScore) -> Value {
         .collect();
     json!({"turn_sets": sets, "accuracy_stopped_rising_after": peak(&rounds)})
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::score::Scored;
+
+    fn set(a: bool, b: bool, plurality: bool, share: f64) -> TurnSet {
+        TurnSet { seats: vec![("a".into(), Some(a)), ("b".into(), Some(b))], plurality, share }
+    }
+
+    fn item(cost: u64, partial: bool, turn_sets: Vec<TurnSet>) -> Scored {
+        Scored {
+            ran: true,
+            cost_micro_usd: Some(cost),
+            cost_partial: partial,
+            by_round: turn_sets.iter().map(|t| t.plurality).collect(),
+            correct: turn_sets.last().is_some_and(|t| t.plurality),
+            turn_sets,
+            ..Scored::never_ran()
+        }
+    }
+
+    /// Two items by hand: the first wrong, right, wrong again ($1, spent a
+    /// quarter, a quarter, a half); the second right twice and stopped ($3,
+    /// a quarter then three quarters; one call unpriced).
+    #[test]
+    fn spending_per_point_and_the_set_where_accuracy_stopped_rising() {
+        let arm = ArmScore::single(
+            "debate",
+            vec![
+                item(
+                    1_000_000,
+                    false,
+                    vec![set(false, true, false, 0.25), set(true, true, true, 0.25), set(false, false, false, 0.5)],
+                ),
+                item(3_000_000, true, vec![set(true, true, true, 0.25), set(true, true, true, 0.75)]),
+            ],
+        );
+        let rounds = rounds(&arm);
+        let accuracy: Vec<f64> = rounds.iter().map(|r| r.accuracy).collect();
+        assert_eq!(accuracy, [0.5, 1.0, 0.5]);
+        // Set 1: ($0.25 + $0.75) / 2 = $0.50 for 50 points; set 2: ($0.25 + $2.25) / 2 = $1.25 for 50 more.
+        assert_eq!(
+            rounds.iter().map(|r| r.cost).collect::<Vec<_>>(),
+            [Some(500_000.0), Some(1_250_000.0), Some(250_000.0)]
+        );
+        assert_eq!(per_point(&rounds, 0, true).as_deref(), Some("$0.0100 (partial)"));
+        assert_eq!(per_point(&rounds, 1, true).as_deref(), Some("$0.0250 (partial)"));
+        assert_eq!(per_point(&rounds, 2, true), None, "set 3 lost accuracy");
+        assert_eq!(rounds[0].lost_in_pool, 1, "b was right, the tie was not");
+        assert_eq!((rounds[1].right_to_wrong, rounds[1].wrong_to_right), (0, 1));
+        assert_eq!((rounds[2].right_to_wrong, rounds[2].wrong_to_right), (1, 0));
+        assert_eq!(rounds[1].seats, [("a".to_string(), 0, 1), ("b".to_string(), 0, 0)]);
+        assert_eq!(rounds[2].seats, [("a".to_string(), 1, 0), ("b".to_string(), 1, 0)]);
+        assert_eq!(peak(&rounds), Some(2));
+        let mut out = String::new();
+        markdown(&mut out, &[arm]);
+        assert!(
+            out.contains(
+                "| 2 | 100.0 % | 0 | 1 | 0 (0.0 %) | $1.2500 (partial) | $0.0250 (partial) | a 0 / 1, b 0 / 0 |"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("| 3 | 50.0 % | 1 | 0 | 0 (0.0 %) | $0.2500 (partial) | no gain | a 1 / 0, b 1 / 0 |"),
+            "{out}"
+        );
+        assert!(out.contains("2 items; accuracy stopped rising after turn set 2: no later set is higher."), "{out}");
+    }
+}
