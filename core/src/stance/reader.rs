@@ -711,11 +711,10 @@ impl<'s> Clauses<'s> {
             let proviso = lx::is(lx::OPENS_ONLY_AFTER_BREAK, w)
                 && w != "yet"
                 && !(k == self.clause_range(k).0 || (k > 0 && self.w(k - 1) == "only"));
-            if lx::condition(w)
-                && !proviso
-                && !(k > 0 && lx::is(lx::NOT_CONDITION_BEFORE, self.w(k - 1)))
-                && !self.mutual_condition(k)
-            {
+            if self.mutual_condition(k) {
+                continue;
+            }
+            if lx::condition(w) && !proviso && !(k > 0 && lx::is(lx::NOT_CONDITION_BEFORE, self.w(k - 1))) {
                 // "once" in "at once" is not a condition.
                 if w == "once" && k > 0 && self.w(k - 1) == "at" {
                     continue;
