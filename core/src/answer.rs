@@ -172,6 +172,9 @@ pub struct Found {
 /// instead of a letter.
 pub fn find(text: &str, options: &[String]) -> Option<Found> {
     let own = own_words::mask_unclosed_fence_as_text(text);
+    if ends_inside_box(&own) {
+        return None;
+    }
     if let Some((raw, span)) = answer_line(&own, text) {
         let normal = normalise(&raw, options);
         return Some(Found { raw, normal, span });
@@ -205,6 +208,9 @@ pub enum Kind {
 /// choice's text closing the reply, a yes or no standing alone.
 pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
     let own = without_references(&own_words::mask_unclosed_fence_as_text(text));
+    if ends_inside_box(&own) {
+        return None;
+    }
     if let Some((raw, _)) = answer_line(&own, text) {
         return normalise_as(&raw, kind, choices);
     }
@@ -436,6 +442,28 @@ fn inline_key(line: &str) -> Option<&str> {
     Some(value)
 }
 
+/// The reply stops inside its last `\boxed{` ("BOXED_ANSWER: \boxed{2"): it
+/// was cut where its answer was being written, so whatever stands there, or
+/// in an earlier box, is not known to be its answer (added after held-out
+/// batch 4's first read).
+fn ends_inside_box(own: &str) -> bool {
+    let Some(at) = own.rfind("\\boxed{") else { return false };
+    let mut depth = 0usize;
+    for c in own[at + "\\boxed".len()..].chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
 /// Every `\boxed{…}` in the closing paragraph that holds one: its text and span.
 fn last_boxes(own: &str, text: &str) -> Vec<(String, (usize, usize))> {
     let mut boxes = Vec::new();
@@ -507,6 +535,11 @@ fn answer_phrase(own: &str, text: &str) -> Option<String> {
     }
     let sentence = rest.split(['\n']).next()?.trim();
     let sentence = sentence.split(". ").next().unwrap_or(sentence).trim();
+    // "So the answer should be 91?": asked, not concluded (added after held-out
+    // batch 4's first read).
+    if sentence.ends_with('?') {
+        return None;
+    }
     (!sentence.is_empty()).then(|| sentence.to_string())
 }
 
@@ -1264,6 +1297,27 @@ mod tests {
         assert_eq!(rules.take("So the answer is 27.", true), Taken::NotCounted(Uncounted::Cut));
         assert_eq!(rules.take("I need more time.", false), Taken::Absent);
         assert!(matches!(rules.take("ANSWER: 12 or 13", false), Taken::Unreadable { span: Some(_) }));
+    }
+
+    /// A reply stopped inside its box was cut writing its answer: nothing it
+    /// holds is known to be the answer, not the digits begun, not an earlier
+    /// box. An answer phrase that asks gives none. (Held-out batch 4.)
+    #[test]
+    fn a_reply_cut_inside_its_box_or_asking_gives_no_answer() {
+        let none: &[String] = &[];
+        for text in [
+            "CONCLUSION: the answer is 240.\nBOXED_ANSWER: \\boxed{2",
+            "Early on \\boxed{240}.\n\nSo the total is \\boxed{2",
+            "So the total is \\boxed{\\frac{1}{2",
+            "Each tree grows by 8 a year, so 130 before the loss. So the answer should be 91?",
+        ] {
+            assert_eq!(read(text, Kind::Number, none), None, "{text:?}");
+        }
+        assert_eq!(find("ANSWER: \\boxed{2", none), None);
+        // Closed boxes, nested braces and a stated answer still read.
+        assert_eq!(read("So the total is \\boxed{\\frac{1}{2}}.", Kind::Number, none).as_deref(), Some("0.5"));
+        assert_eq!(read("So the answer should be 91.", Kind::Number, none).as_deref(), Some("91"));
+        assert_eq!(read("Is it 90? No: the answer should be 91.", Kind::Number, none).as_deref(), Some("91"));
     }
 
     proptest::proptest! {

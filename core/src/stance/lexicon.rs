@@ -306,6 +306,11 @@ pub(crate) const WITHDRAW_VERBS: &str = "withdraw drop retract withdrew dropped"
 /// Object verbs that are verbs only right after I or we.
 pub(crate) const BARE_VERBS: &str = "back second";
 
+/// Before one of [`OBJECT_VERBS`]: the word is a noun there ("a larger share",
+/// "an equivalent share of the points", "their support"), not the speaker's verb.
+pub(crate) const NOUN_MARKERS: &str = "a an the their your his her its our my each every larger bigger greater \
+    smaller fair equal equivalent same whole full fairer";
+
 /// What "join" must take to mean agreement.
 pub(crate) const JOIN_TARGETS: &str = "consensus majority";
 

