@@ -150,7 +150,9 @@ step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh
 start_local_model
-cargo test -p agon-cli --test cli --quiet local_model:: -- --include-ignored --test-threads 1
+# --workspace: the dependency features of the build the tests above made (one
+# package alone resolves others, and would rebuild wasmtime).
+cargo test --workspace --test cli --quiet local_model:: -- --include-ignored --test-threads 1
 # The README's first command, on the debug build (its release build takes minutes).
 # Flags after the question replace the script's own (a flag given again wins).
 AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" \
