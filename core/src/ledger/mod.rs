@@ -318,7 +318,7 @@ pub fn build(seats: &[SeatName], turns: &[Turn], ruling: Option<&str>) -> Ledger
         last[turn.seat] = Some((turn.round, now));
     }
     for (k, claim) in ledger.claims.iter_mut().enumerate() {
-        claim.standing = standing(claim, seats, &words[k], &mut concessions[k]);
+        claim.standing = standing(claim, seats, &words[k], &concessions[k]);
     }
     if let Some(text) = ruling {
         rule(&mut ledger, text);
@@ -328,7 +328,7 @@ pub fn build(seats: &[SeatName], turns: &[Turn], ruling: Option<&str>) -> Ledger
 }
 
 /// Where a claim stands, from each seat's last word on it.
-fn standing(claim: &Claim, seats: &[SeatName], words: &[(usize, Word)], conceded: &mut Vec<(usize, Act)>) -> Standing {
+fn standing(claim: &Claim, seats: &[SeatName], words: &[(usize, Word)], conceded: &[(usize, Act)]) -> Standing {
     let raiser = seats.iter().position(|s| s.id == claim.seat).expect("a panel seat");
     let last_word = |seat: usize| words.iter().rev().find(|(s, _)| *s == seat).map(|(_, w)| *w);
     if last_word(raiser) == Some(Word::Concede) {
