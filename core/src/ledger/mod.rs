@@ -19,6 +19,10 @@
 //! another seat (or concede another seat's claim in that turn); a change
 //! without one is unexplained, and an agreement any seat reached through one
 //! is [negotiated](AgreementKind::Negotiated), not independent.
+//!
+//! The types serialize into the transcript; they deserialize only under the
+//! `testing` feature (the renderer reads the JSON field by field: a derived
+//! reader would cost the component more).
 
 pub(crate) mod aggregate;
 pub mod lines;
@@ -26,7 +30,9 @@ mod render;
 #[cfg(test)]
 mod tests;
 
-use serde::{Deserialize, Serialize};
+#[cfg(feature = "testing")]
+use serde::Deserialize;
+use serde::Serialize;
 
 pub use crate::citation::SeatName;
 pub use lines::{Line, TEXT_CHARS};
@@ -42,7 +48,8 @@ pub const MAX_REFUSED_PER_TURN: usize = 8;
 pub const LEDGER_RESULT: &str = "ledger";
 
 /// The ledger as the transcript keeps it (result `ledger`).
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Ledger {
     /// Every claim, in the order raised.
     pub claims: Vec<Claim>,
@@ -58,7 +65,8 @@ pub struct Ledger {
 }
 
 /// One claim.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Claim {
     /// The seat's letter and the claim's number: `B1`.
     pub id: String,
@@ -73,7 +81,8 @@ pub struct Claim {
 }
 
 /// A seat's attack on, or concession of, a claim.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Act {
     pub seat: String,
     pub round: u32,
@@ -82,7 +91,8 @@ pub struct Act {
 
 /// Where a claim stands at the end. Only an open claim (unanswered or
 /// attacked) is ruled on, so a conceded claim with a ruling cannot be written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 #[serde(tag = "status", rename_all = "kebab-case")]
 pub enum Standing {
     /// No other seat attacked or conceded it.
@@ -109,7 +119,8 @@ impl Standing {
 }
 
 /// The judge's ruling on an open claim.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 #[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Ruling {
     /// The judge gave none (or there is no judge): shown, never dropped.
@@ -124,7 +135,8 @@ pub enum Ruling {
 }
 
 /// A seat's position changing between two of its rounds.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Flip {
     pub seat: String,
     /// The round whose turn changed it.
@@ -135,7 +147,8 @@ pub struct Flip {
 }
 
 /// What a change of position cites.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 #[serde(tag = "cites", rename_all = "kebab-case")]
 pub enum Because {
     /// Another seat's claim, by id.
@@ -147,13 +160,15 @@ pub enum Because {
 }
 
 /// The position every seat with one ended on, and how it was reached.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Agreement {
     pub position: String,
     pub kind: AgreementKind,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 #[serde(rename_all = "kebab-case")]
 pub enum AgreementKind {
     /// Every seat held it from its first stated position.
@@ -165,7 +180,8 @@ pub enum AgreementKind {
 }
 
 /// A declared line the ledger did not take.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "testing", derive(Deserialize))]
 pub struct Refused {
     pub seat: String,
     pub round: u32,
