@@ -32,17 +32,23 @@ fn main() -> anyhow::Result<()> {
     packed_relocations::request();
     let source = component::Source::of(&manifest);
     // The compiled component is cached by content (see `precompile`): beside the
-    // wasm build in the workspace's target directory, or in this build's own
-    // folder for a packed crate.
+    // wasm build, in AGON_COMPONENT_DIR if the builder names one (the test
+    // command does, so that its builds in other target directories build and
+    // compile the component once), else in the workspace's target directory;
+    // a packed crate without it keeps its cache in this build's own folder.
+    println!("cargo:rerun-if-env-changed=AGON_COMPONENT_DIR");
+    let given_dir = env::var_os("AGON_COMPONENT_DIR").map(PathBuf::from);
     let (component, cache) = match &source {
         component::Source::Workspace(root) => {
             for watched in component::SOURCES {
                 println!("cargo:rerun-if-changed={}", root.join(watched).display());
             }
-            let target_dir = env::var_os("CARGO_TARGET_DIR")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| root.join("target"))
-                .join("component");
+            let target_dir = given_dir.unwrap_or_else(|| {
+                env::var_os("CARGO_TARGET_DIR")
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| root.join("target"))
+                    .join("component")
+            });
             (component::build_component(root, &target_dir, env::var_os("CARGO"))?, target_dir.join("precompiled"))
         }
         component::Source::Bundled(dir) => {
@@ -53,7 +59,11 @@ fn main() -> anyhow::Result<()> {
             let bytes = std::fs::read(&file).map_err(|e| {
                 anyhow::anyhow!("{}: {e}; a packed agon-cli carries the component it was packed with", file.display())
             })?;
-            (bytes, PathBuf::from(env::var("OUT_DIR")?).join("precompiled"))
+            let cache = match given_dir {
+                Some(dir) => dir.join("precompiled"),
+                None => PathBuf::from(env::var("OUT_DIR")?).join("precompiled"),
+            };
+            (bytes, cache)
         }
     };
     let out = PathBuf::from(env::var("OUT_DIR")?);

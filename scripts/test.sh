@@ -87,12 +87,10 @@ stop_lanes() {
 }
 trap stop_lanes EXIT
 
-# The release agon (sizes; the README's install line and the CLI's wheel
-# reuse it), the instruction workload, the fuzz targets and the page's wasm:
-# beside clippy and the workspace build; the workspace tests wait for them,
-# so they run on quiet cores.
-lane_start builds 'scripts/check-sizes.sh --build-only
-  scripts/check-instructions.sh --build-only
+# The instruction workload, the fuzz targets and the page's wasm: beside
+# clippy and the workspace build; the workspace tests wait for them, so they
+# run on quiet cores.
+lane_start builds 'scripts/check-instructions.sh --build-only
   scripts/fuzz.sh --build-only
   scripts/test-web.sh --build-only'
 
@@ -115,40 +113,38 @@ lane_join builds
 nextest --workspace
 cargo test --workspace --doc --quiet
 
-# The crates packed and each built from its .crate: a full build of agon-cli
-# in a profile of its own, needed only by the packages stage; it runs beside
-# the stages up to the local model's, which mostly keep one core busy.
-# In a target directory of its own: the stages' cargo commands would wait
-# on the shared one's lock while it builds.
+step "the engine's instruction counts within their budgets (bench/instructions/budgets)"
+# Before the lane below, whose release build holds target/release's lock.
+scripts/check-instructions.sh
+
+# What ships, built beside the stages that follow, which mostly keep one core
+# busy: the release agon (sizes; the README's install line and the CLI's
+# wheel reuse it), then the crates packed and each built from its .crate, in
+# a target directory of its own (a profile of its own; the stages' cargo
+# commands would otherwise wait on the shared one's lock). Niced: the stages
+# beside it, the local model's above all, come first; it takes the rest.
 export AGON_PACKAGE_TARGET_DIR="$AGON_RUN_TMPDIR/package-target"
-lane_start packages 'scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"'
+lane_start shipped 'nice -n 19 scripts/check-sizes.sh --build-only
+  nice -n 19 scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"'
+
+# MCP clients against agon mcp, mostly waiting on a slow scripted seat and
+# the conformance suite's scenarios: beside the stages, its log shown when joined.
+lane_start mcp 'scripts/test-mcp.sh'
 
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
 
-step "the engine's instruction counts within their budgets (bench/instructions/budgets)"
-scripts/check-instructions.sh
-
 step "fuzzing, bounded"
 scripts/fuzz.sh 20
-
-step "agon mcp: the MCP Python SDK as a client, and the MCP conformance suite"
-scripts/test-mcp.sh
 
 step "browser demo (web-demo/) in headless Chromium"
 scripts/test-web.sh
 
-step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"
-scripts/check-sizes.sh
-
-# The local model's speed falls several times while cargo compiles: the
-# packed crates are built before it starts.
-lane_join packages
 step "end to end against the real local model"
 # shellcheck source=scripts/local-model.sh
 source scripts/local-model.sh
 start_local_model
-cargo test --workspace --test local_model --quiet -- --include-ignored --test-threads 1
+cargo test -p agon-cli --test cli --quiet local_model:: -- --include-ignored --test-threads 1
 # The README's first command, on the debug build (its release build takes minutes).
 # Flags after the question replace the script's own (a flag given again wins).
 AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "Tea or coffee?" \
@@ -157,10 +153,18 @@ AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "T
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
 
-step "packages: cargo package, npm pack and python -m build, each installed from clean and replaying a golden case"
-scripts/test-packages.sh
-
 step "agon.ray: Python SDK debates on a two-node Ray cluster"
 scripts/test-ray.sh
+
+step "agon mcp: the MCP Python SDK as a client, and the MCP conformance suite (its lane's log)"
+lane_join mcp
+cat "$AGON_RUN_TMPDIR/lane-mcp.log" >&2
+
+lane_join shipped
+step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"
+scripts/check-sizes.sh
+
+step "packages: cargo package, npm pack and python -m build, each installed from clean and replaying a golden case"
+scripts/test-packages.sh
 
 step "done"

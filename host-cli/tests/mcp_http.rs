@@ -252,7 +252,7 @@ fn idle_sessions_expire_and_free_their_place() {
 
 /// The memory note in docs/src/mcp.md: 20,000 `initialize` calls at the
 /// default caps, and the server's resident memory before and after.
-/// `cargo test -p agon-cli --test mcp_http -- --ignored --nocapture`
+/// `cargo test -p agon-cli --test cli mcp_http:: -- --ignored --nocapture`
 #[test]
 #[ignore = "a measurement, not a check: run it by name"]
 fn flood_memory() {
