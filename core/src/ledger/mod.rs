@@ -269,8 +269,7 @@ pub fn build(seats: &[SeatName], turns: &[Turn], ruling: Option<&str>) -> Ledger
                     words.push(Vec::new());
                     concessions.push(Vec::new());
                 }
-                Line::Attack { id, why } | Line::Concede { id, why } if acts >= MAX_ACTS_PER_TURN => {
-                    let _ = why;
+                Line::Attack { id, .. } | Line::Concede { id, .. } if acts >= MAX_ACTS_PER_TURN => {
                     refuse(&id, "over the attacks and concessions a turn may make");
                 }
                 Line::Attack { id, why } => {
