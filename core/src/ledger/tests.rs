@@ -160,3 +160,19 @@ proptest! {
         prop_assert_eq!(build(&SEATS, &turns, None).claims.len(), l.claims.len());
     }
 }
+
+#[test]
+fn a_document_needs_a_ledger_for_its_claims_slot_and_its_settled_stop() {
+    use crate::protocol::document::{BUILTIN_DOCUMENTS, load};
+    let doc = |name: &str| -> serde_json::Value {
+        serde_json::from_str(BUILTIN_DOCUMENTS.iter().find(|(n, _)| *n == name).unwrap().1).unwrap()
+    };
+    let mut without = doc("claim-ledger");
+    without["aggregate"].as_object_mut().unwrap().remove("ledger");
+    let e = load(&without, "protocol").unwrap_err().to_string();
+    assert!(e.contains("{claims}: the document has no ledger aggregate"), "{e}");
+    let mut settled = doc("round-robin");
+    settled["stop"] = serde_json::json!("settled");
+    let e = load(&settled, "protocol").unwrap_err().to_string();
+    assert!(e.contains("protocol.stop: settled needs a ledger aggregate"), "{e}");
+}

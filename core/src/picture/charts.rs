@@ -146,7 +146,7 @@ fn ledger(t: &Transcript, value: &Value) -> Option<String> {
         let unexplained =
             flips.iter().filter(|f| f["seat"] == seat.id.as_str() && f["because"]["cites"] == "unexplained").count();
         bars.push(Bar {
-            label: seat.name.clone(),
+            label: if seat.name.is_empty() { seat.id.clone() } else { seat.name.clone() },
             parts,
             note: match unexplained {
                 0 => String::new(),
