@@ -342,8 +342,10 @@ impl Interpreter {
         }
     }
 
-    /// The aggregators that run before the judge: a Borda count, which
-    /// degrades the ending when no ranking could be read.
+    /// The aggregators that run before the judge: a review; the claim
+    /// ledger, whose agreement reached through an unexplained change the
+    /// outcome calls negotiated; a Borda count, which degrades the ending
+    /// when no ranking could be read.
     fn count(&self, debate: &Debate, mut ending: Ending, notes: &mut Vec<Note>) -> Ending {
         if let Some(r) = &self.doc.aggregate.review {
             crate::review::run_aggregate(r, debate, ending.rounds_run, notes);
