@@ -64,11 +64,17 @@ fi
 # link, the component's precompile, one large crate), so a lane keeps the
 # other core working.
 declare -A lane_pids=()
+# lane_start NAME COMMANDS [NICENESS]
 lane_start() {
-  local name="$1" commands="$2"
+  local name="$1" commands="$2" niceness="${3:-0}"
   step "lane '$name' started beside the stages (its log is shown if it fails)"
   # In a session of its own, so an early exit stops its whole process tree.
-  setsid bash -ec "$commands" >"$AGON_RUN_TMPDIR/lane-$name.log" 2>&1 &
+  # Where the kernel groups each session's processes for scheduling
+  # (autogroup), `nice` counts only inside the group: the group's own
+  # niceness is set too.
+  setsid bash -ec "echo $niceness >/proc/self/autogroup 2>/dev/null || true
+    renice -n $niceness -p \$\$ >/dev/null
+    $commands" >"$AGON_RUN_TMPDIR/lane-$name.log" 2>&1 &
   lane_pids[$name]=$!
 }
 lane_join() {
@@ -124,8 +130,8 @@ scripts/check-instructions.sh
 # commands would otherwise wait on the shared one's lock). Niced: the stages
 # beside it, the local model's above all, come first; it takes the rest.
 export AGON_PACKAGE_TARGET_DIR="$AGON_RUN_TMPDIR/package-target"
-lane_start shipped 'nice -n 19 scripts/check-sizes.sh --build-only
-  nice -n 19 scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"'
+lane_start shipped 'scripts/check-sizes.sh --build-only
+  scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"' 19
 
 # MCP clients against agon mcp, mostly waiting on a slow scripted seat and
 # the conformance suite's scenarios: beside the stages, its log shown when joined.

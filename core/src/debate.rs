@@ -101,6 +101,11 @@ impl Debate {
             .and_then(|r| r.answer.as_ref())
     }
 
+    /// Whether seat `seat` spoke in `round` as its challenger (or a document's adversary).
+    pub fn challenged(&self, seat: usize, round: u32) -> bool {
+        self.records.iter().any(|r| r.slot.is_panel(seat) && r.slot.round == round && r.slot.challenger)
+    }
+
     /// The text seat `seat` gave in this round and phase, if it answered.
     pub fn text(&self, seat: usize, round: u32, phase: Phase) -> Option<&str> {
         match self.answer(seat, round, phase) {

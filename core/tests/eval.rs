@@ -322,3 +322,270 @@ fn lines_the_host_skipped_are_listed_as_the_engines_own() {
     assert_eq!(passed.markdown, own.markdown);
     assert_eq!(passed.json, own.json);
 }
+
+/// Three seats debate three rounds of round-robin. Each seat's first answer
+/// is right with probability `P0`; in each later round a right seat turns
+/// wrong with probability `A` and a wrong one turns right with probability
+/// `B` (every wrong seat says the same wrong number, so a vote never ties).
+/// The expected flips follow from those parameters alone; each count lands
+/// within four binomial standard deviations of its expectation.
+#[test]
+fn transitions_per_round_land_where_the_known_flip_rates_put_them() {
+    const N: usize = 600;
+    const P0: f64 = 0.5;
+    const A: f64 = 0.1; // right → wrong
+    const B: f64 = 0.4; // wrong → right
+    let data = dataset(N);
+    let mut rng = Rng(52);
+    let mut results = String::new();
+    // What the simulation made each seat say: (item, round, seat) → right.
+    let mut truth: std::collections::BTreeMap<(usize, u32, String), bool> = Default::default();
+    for i in 0..N {
+        let mut s = spec(json!({"name": "round-robin"}), &["a", "b", "c"], 3, false);
+        s.question = format!("What is {i} + 1?");
+        s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+        let mut right: std::collections::BTreeMap<String, bool> = Default::default();
+        let run = drive(Session::new(s).unwrap(), |r| {
+            let now = match right.get(&r.seat) {
+                None => rng.unit() < P0,
+                Some(true) => rng.unit() >= A,
+                Some(false) => rng.unit() < B,
+            };
+            right.insert(r.seat.clone(), now);
+            truth.insert((i, r.round, r.seat.clone()), now);
+            let said = if now { i + 1 } else { i + 2 };
+            agon_core::Input::Reply {
+                id: r.id,
+                text: format!("Working it out.\nANSWER: {said}"),
+                usage: Some(agon_core::Usage::new(100, 10)),
+                stop: None,
+                model: None,
+            }
+        });
+        let t = serde_json::to_string(&run.session.transcript()).unwrap();
+        results.push_str(&agon_core::batch::result_line(&format!("q{i}"), "", &t).unwrap());
+        results.push('\n');
+    }
+    let report = eval::report("flips", &data, &[Arm { name: "rr", results: &results, scoring: Scoring::Vote }]);
+    let json: Value = serde_json::from_str(&report.json).unwrap();
+    let sets = json["arms"][0]["rounds"]["turn_sets"].as_array().unwrap().clone();
+    assert_eq!(sets.len(), 3, "{}", report.json);
+
+    // Each seat's chance of being right after each set: p' = p(1 − A) + (1 − p)B.
+    let mut p = vec![P0];
+    for _ in 1..3 {
+        let q = *p.last().unwrap();
+        p.push(q * (1.0 - A) + (1.0 - q) * B);
+    }
+    let within = |what: &str, seen: f64, q: f64| {
+        let (mean, sd) = (N as f64 * q, (N as f64 * q * (1.0 - q)).sqrt());
+        println!("{what}: {seen} (expected {mean:.1} ± {sd:.1})");
+        assert!((seen - mean).abs() <= 4.0 * sd + 1e-9, "{what}: {seen}, expected {mean:.1} ± 4 × {sd:.1}");
+    };
+    // The plurality of three, from each seat's pair of states (before, after),
+    // enumerated over the 4³ joint outcomes of three independent seats.
+    let plurality = |k: usize| {
+        let pair = [
+            (true, true, p[k - 1] * (1.0 - A)),
+            (true, false, p[k - 1] * A),
+            (false, true, (1.0 - p[k - 1]) * B),
+            (false, false, (1.0 - p[k - 1]) * (1.0 - B)),
+        ];
+        let (mut lost, mut won) = (0.0, 0.0);
+        for x in pair {
+            for y in pair {
+                for z in pair {
+                    let before = u8::from(x.0) + u8::from(y.0) + u8::from(z.0) >= 2;
+                    let after = u8::from(x.1) + u8::from(y.1) + u8::from(z.1) >= 2;
+                    let chance = x.2 * y.2 * z.2;
+                    if before && !after {
+                        lost += chance;
+                    }
+                    if !before && after {
+                        won += chance;
+                    }
+                }
+            }
+        }
+        (lost, won)
+    };
+    for (k, set) in sets.iter().enumerate() {
+        // Exactly one seat right: a right answer in the pool that the plurality loses.
+        let gap = 3.0 * p[k] * (1.0 - p[k]).powi(2);
+        within(
+            &format!("set {} lost in the pool", k + 1),
+            set["right_in_pool_lost_by_plurality"].as_f64().unwrap(),
+            gap,
+        );
+        within(
+            &format!("set {} accuracy", k + 1),
+            set["accuracy"].as_f64().unwrap() * N as f64,
+            3.0 * p[k].powi(2) - 2.0 * p[k].powi(3),
+        );
+        if k == 0 {
+            continue;
+        }
+        for seat in set["seats"].as_array().unwrap() {
+            let s = seat["seat"].as_str().unwrap();
+            // Exactly the flips the simulation made.
+            let truth = &truth;
+            let round = |r: u32| (0..N).map(move |i| truth[&(i, r, s.to_string())]);
+            let made = round(k as u32).zip(round(k as u32 + 1));
+            let (lost, won) = made.fold((0, 0), |(l, w), (x, y)| (l + u64::from(x && !y), w + u64::from(!x && y)));
+            assert_eq!((seat["right_to_wrong"].as_u64(), seat["wrong_to_right"].as_u64()), (Some(lost), Some(won)));
+            within(&format!("set {} {s} right→wrong", k + 1), seat["right_to_wrong"].as_f64().unwrap(), p[k - 1] * A);
+            within(
+                &format!("set {} {s} wrong→right", k + 1),
+                seat["wrong_to_right"].as_f64().unwrap(),
+                (1.0 - p[k - 1]) * B,
+            );
+        }
+        let (lost, won) = plurality(k);
+        within(
+            &format!("set {} plurality right→wrong", k + 1),
+            set["plurality_right_to_wrong"].as_f64().unwrap(),
+            lost,
+        );
+        within(&format!("set {} plurality wrong→right", k + 1), set["plurality_wrong_to_right"].as_f64().unwrap(), won);
+        // Every call is 110 tokens, three a set: a set spends 330 tokens an item.
+        assert!((set["tokens_per_item"].as_f64().unwrap() - 330.0).abs() < 1e-9, "{set}");
+    }
+    // Accuracy rises each round here (0.5, 0.65, 0.725 per seat): it never stopped rising.
+    assert_eq!(json["arms"][0]["rounds"]["accuracy_stopped_rising_after"], json!(3));
+    assert!(report.markdown.contains("## What each round did"), "{}", report.markdown);
+    assert!(report.markdown.contains("accuracy rose, or held, to the last turn set (3)"), "{}", report.markdown);
+    println!("{}", report.markdown);
+    // Scored again: the same bytes.
+    let again = eval::report("flips", &data, &[Arm { name: "rr", results: &results, scoring: Scoring::Vote }]);
+    assert_eq!(again, report);
+}
+
+/// The self-correction arm's seats revise alone: every prompt shows the
+/// seat's own earlier answers and never another seat's.
+#[test]
+fn a_self_correcting_seat_sees_its_own_answers_and_no_peer() {
+    let document: Value = serde_json::from_str(eval::SELF_CORRECT_DOCUMENT).unwrap();
+    let mut s = spec(json!({"name": "self-correct", "document": document}), &["a", "b", "c"], 3, false);
+    s.question = "What is 2 + 2?".into();
+    s.answer = Some(serde_json::from_value(json!({"kind": "number"})).unwrap());
+    let mut prompts = Vec::new();
+    let run = drive(Session::new(s).unwrap(), |r| {
+        prompts.push((r.seat.clone(), r.round, r.messages.iter().map(|m| m.content.clone()).collect::<String>()));
+        reply(r, format!("My working, mark-{}-{}.\nANSWER: 4", r.seat, r.round))
+    });
+    assert_eq!(prompts.len(), 9, "three seats, three rounds");
+    for (seat, round, prompt) in &prompts {
+        for earlier in 1..*round {
+            assert!(
+                prompt.contains(&format!("mark-{seat}-{earlier}")),
+                "{seat} round {round} misses its own: {prompt}"
+            );
+        }
+        for other in ["a", "b", "c"].iter().filter(|o| *o != seat) {
+            assert!(!prompt.contains(&format!("mark-{other}-")), "{seat} round {round} sees {other}: {prompt}");
+        }
+    }
+    assert!(run.session.transcript().synthesis.is_none());
+}
+
+/// Two seats of round-robin over four rounds, saying `said(seat, round)`, with the option or without.
+fn until_unchanged(
+    stop: Option<bool>,
+    said: impl Fn(&str, u32) -> agon_core::Input,
+) -> Result<common::Run, agon_core::Error> {
+    let mut protocol = json!({"name": "round-robin"});
+    if let Some(stop) = stop {
+        protocol["stop_when_unchanged"] = json!(stop);
+    }
+    let s = unchanged_spec(protocol, Some(json!({"kind": "number"})))?;
+    Ok(drive(Session::new(s)?, |r| match said(&r.seat, r.round) {
+        agon_core::Input::Reply { text, usage, stop, model, .. } => {
+            agon_core::Input::Reply { id: r.id, text, usage, stop, model }
+        }
+        other => other,
+    }))
+}
+
+fn unchanged_spec(protocol: Value, answer: Option<Value>) -> Result<agon_core::DebateSpec, agon_core::Error> {
+    let mut v = json!({
+        "question": "What is 1 + 1?",
+        "panel": [{"id": "a", "model": "openai/a"}, {"id": "b", "model": "openai/b"}],
+        "protocol": protocol,
+        "rounds": 4,
+        "seed": 7,
+    });
+    if let Some(answer) = answer {
+        v["answer"] = answer;
+    }
+    agon_core::DebateSpec::from_json(&v.to_string())
+}
+
+#[test]
+fn a_debate_asked_to_stop_when_no_answer_changes_stops_there_and_says_why() {
+    // a: 3, then 2 from round 2 on; b: 2 throughout. Round 3 changes nothing.
+    let answer = |seat: &str, round: u32| said(&format!("ANSWER: {}", if seat == "a" && round == 1 { 3 } else { 2 }));
+    let run = until_unchanged(Some(true), answer).unwrap();
+    let outcome = serde_json::to_value(&run.session.transcript().outcome).unwrap();
+    assert_eq!(outcome["rounds_run"], json!(3), "{outcome}");
+    assert!(
+        outcome["reason"]
+            .as_str()
+            .unwrap()
+            .contains("stopped after round 3: no seat's answer changed from the round before"),
+        "{outcome}"
+    );
+    assert_eq!(run.requests.len(), 6);
+    // Without the option, all four rounds.
+    let full = until_unchanged(None, answer).unwrap();
+    assert_eq!(full.requests.len(), 8);
+    // A turn cut at its limit is no answer: it never shows that nothing changed.
+    let cut = until_unchanged(Some(true), |seat, round| match (seat, round) {
+        ("b", 3) => agon_core::Input::Reply {
+            id: 0,
+            text: "ANSWER: 2".into(),
+            usage: None,
+            stop: Some(agon_core::StopReason::TokenLimit),
+            model: None,
+        },
+        _ => answer(seat, round),
+    })
+    .unwrap();
+    // Round 3 has a cut turn; round 4 is the last: the debate runs its four rounds.
+    assert_eq!(cut.requests.len(), 8);
+    // A debate that reads no answer cannot compare answers: refused, naming the option.
+    let err = unchanged_spec(json!({"name": "round-robin", "stop_when_unchanged": true}), None).expect_err("refused");
+    let err = err.to_string();
+    assert!(err.contains("protocol.stop_when_unchanged"), "{err}");
+}
+
+/// Rotating-challenger honours the option too: its blind answers are the
+/// round before round 1, and the challenger's turn is not its answer.
+#[test]
+fn rotating_challenger_stops_when_no_answer_changes_and_leaves_the_challenger_out() {
+    let protocol = json!({"name": "rotating-challenger", "stop_when_unchanged": true});
+    let mut v = json!({
+        "question": "What is 1 + 1?",
+        "panel": [{"id": "a", "model": "openai/a"}, {"id": "b", "model": "openai/b"}, {"id": "c", "model": "openai/c"}],
+        "protocol": protocol, "rounds": 3, "seed": 7, "answer": {"kind": "number"},
+    });
+    let run = |v: &Value| {
+        drive(Session::new(agon_core::DebateSpec::from_json(&v.to_string()).unwrap()).unwrap(), |r| {
+            // The challenger says something else each time: never counted.
+            // Round r's challenger is seat (r − 1) mod 3: a, b, c.
+            let challenger = r.round > 0 && r.seat == ["a", "b", "c"][(r.round as usize - 1) % 3];
+            let text = if challenger && r.purpose == Purpose::Turn {
+                format!("I doubt it.\nANSWER: {}", 10 + r.round)
+            } else {
+                "It is two.\nANSWER: 2".to_string()
+            };
+            reply(r, text)
+        })
+    };
+    let stopped = run(&v);
+    let outcome = serde_json::to_value(&stopped.session.transcript().outcome).unwrap();
+    assert_eq!(outcome["rounds_run"], json!(1), "{outcome}");
+    assert!(outcome["reason"].as_str().unwrap().contains("no seat's answer changed"), "{outcome}");
+    v["protocol"] = json!({"name": "rotating-challenger"});
+    let full = run(&v);
+    assert!(full.requests.len() > stopped.requests.len());
+}

@@ -329,7 +329,8 @@ pub struct EvalArgs {
     /// other tools' exports with --field and --kind. A bad line is named and skipped.
     pub dataset: PathBuf,
     /// An arm (repeatable, in report order): single (the first panel model, once), vote (blind
-    /// answers from every panel model, or --votes samples of one; the plurality wins), or any
+    /// answers from every panel model, or --votes samples of one; the plurality wins),
+    /// self-correct (the same seats, each revising its own answer alone for --rounds rounds), or any
     /// protocol whose turns are prose (its vote is scored). Default: single, vote, rotating-challenger.
     #[arg(long = "arm", value_name = "ARM")]
     pub arms: Vec<String>,
@@ -337,7 +338,7 @@ pub struct EvalArgs {
     /// panel, votes, rounds, judge, consensus and score (vote, judge or both).
     #[arg(long, value_name = "FILE", conflicts_with = "arms")]
     pub arms_file: Option<PathBuf>,
-    /// Samples in the vote arm when the panel is one model.
+    /// Samples in the vote arm, and seats in the self-correct arm, when the panel is one model.
     #[arg(long, default_value_t = 3, value_parser = at_least_one)]
     pub votes: usize,
     /// The folder for report.md, items.jsonl, accuracy.svg and each arm's results (ARM.jsonl);

@@ -18,14 +18,14 @@ pub const DEFAULT_ARMS: [&str; 3] = ["single", "vote", "rotating-challenger"];
 pub struct ArmPlan {
     /// Its name in the report and its results file's (`NAME.jsonl`).
     pub name: String,
-    /// `single`, `vote`, a protocol's name, or a protocol document's path
+    /// `single`, `vote`, `self-correct`, a protocol's name, or a protocol document's path
     /// (relative to the evaluation file). Default: the name.
     #[serde(default)]
     pub protocol: Option<String>,
     /// Its models; default: the flags' or agon.toml's panel.
     #[serde(default)]
     pub panel: Vec<String>,
-    /// The vote arm's samples when its panel is one model.
+    /// The vote or self-correct arm's seats when its panel is one model.
     #[serde(default)]
     pub votes: Option<usize>,
     #[serde(default)]
@@ -34,6 +34,9 @@ pub struct ArmPlan {
     pub judge: Option<String>,
     #[serde(default)]
     pub consensus: Option<ConsensusMode>,
+    /// Stop a debate after a round that changed no seat's answer (the protocol's `stop_when_unchanged`).
+    #[serde(default)]
+    pub stop_when_unchanged: Option<bool>,
     /// Whose answer counts: the seats' vote, the judge's synthesis, or both (two rows).
     #[serde(default)]
     pub score: ScoreBy,
@@ -59,6 +62,7 @@ impl ArmPlan {
             rounds: None,
             judge: None,
             consensus: None,
+            stop_when_unchanged: None,
             score: ScoreBy::Vote,
         }
     }
@@ -148,14 +152,27 @@ pub fn check(arms: &[ArmPlan]) -> Result<(), String> {
         if arm.is_blind() && arm.score != ScoreBy::Vote {
             return Err(format!("{at}.score: the {} arm has no judge; score it by `vote`", arm.protocol()));
         }
-        if arm.is_blind() && (arm.rounds.is_some() || arm.judge.is_some() || arm.consensus.is_some()) {
+        if arm.is_blind()
+            && (arm.rounds.is_some()
+                || arm.judge.is_some()
+                || arm.consensus.is_some()
+                || arm.stop_when_unchanged.is_some())
+        {
             return Err(format!(
-                "{at}: the {} arm answers once, blind: it takes no `rounds`, `judge` or `consensus`",
+                "{at}: the {} arm answers once, blind: it takes no `rounds`, `judge`, `consensus` or `stop_when_unchanged`",
                 arm.protocol()
             ));
         }
-        if arm.votes.is_some() && arm.protocol() != "vote" {
-            return Err(format!("{at}.votes: only the vote arm takes `votes`"));
+        if arm.protocol() == "self-correct"
+            && (arm.judge.is_some() || arm.consensus.is_some() || arm.score != ScoreBy::Vote)
+        {
+            return Err(format!(
+                "{at}: the self-correct arm's seats revise alone, with no judge: it takes no `judge` or `consensus`, \
+                 and is scored by `vote`"
+            ));
+        }
+        if arm.votes.is_some() && !matches!(arm.protocol(), "vote" | "self-correct") {
+            return Err(format!("{at}.votes: only the vote and self-correct arms take `votes`"));
         }
         if arm.votes == Some(0) {
             return Err(format!("{at}.votes: at least 1"));

@@ -396,3 +396,84 @@ fn rescore_re_derives_the_published_llm_agora_table() {
     assert!(docs.contains("| agon: some model's answer right | | | 24 % |"), "docs/src/eval.md's table moved");
     assert!(docs.contains("never right: 47 of the"), "docs/src/eval.md's count moved");
 }
+
+/// The self-correct arm runs the panel's seats for the flags' rounds, each
+/// revising alone (no prompt shows another seat's reply, no judge), and the
+/// report says what each round did; `--rescore` gives it again without a call.
+#[test]
+fn the_self_correct_arm_revises_alone_and_the_report_shows_each_round() {
+    let env = Sandbox::new("eval", "self-correct");
+    std::fs::write(
+        env.root.join("data.jsonl"),
+        r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#,
+    )
+    .unwrap();
+    let mut config = Config::default();
+    // a: wrong, then right on revising; b: right twice. The first answers tie: no plurality.
+    config.models.insert("a".into(), script(&["mark-a-1\nANSWER: 3", "mark-a-2\nANSWER: 2"]));
+    config.models.insert("b".into(), script(&["mark-b-1\nANSWER: 2", "mark-b-2\nANSWER: 2"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let args = [
+        "eval",
+        "data.jsonl",
+        "-o",
+        "out",
+        "--arm",
+        "self-correct",
+        "--panel",
+        "openai/a,openai/b",
+        "--rounds",
+        "2",
+        "--concurrency",
+        "1",
+    ];
+    let out = agon(&env, &server, &args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let requests = server.stats().requests;
+    assert_eq!(requests.len(), 4, "two seats, two rounds, no judge");
+    for r in &requests {
+        let (own, other) = if r.model == "a" { ("mark-a", "mark-b") } else { ("mark-b", "mark-a") };
+        let text = r.messages.to_string();
+        assert!(!text.contains(other), "{} saw {other}: {text}", r.model);
+        assert!(text.contains(own) || !text.contains("mark-"), "{text}");
+    }
+    assert!(requests.iter().filter(|r| r.messages.to_string().contains("mark-")).count() == 2, "round 2 sees round 1");
+    let report = std::fs::read_to_string(env.root.join("out/report.md")).unwrap();
+    assert!(report.contains("## What each round did"), "{report}");
+    // Set 2: the tie resolved to the right answer (wrong → right 1); seat a 0 / 1, b 0 / 0.
+    assert!(report.contains("| 2 | 100.0 % | 0 | 1 | 0 (0.0 %) |"), "{report}");
+    assert!(report.contains("a 0 / 1, b 0 / 0 |"), "{report}");
+    assert!(report.contains("| 1 | 0.0 % | – | – | 1 (100.0 %) |"), "{report}");
+    let rescored = agon(&env, &server, &[&args[..], &["--rescore"]].concat());
+    assert!(rescored.status.success(), "{}", String::from_utf8_lossy(&rescored.stderr));
+    assert_eq!(server.stats().requests.len(), 4, "no call to rescore");
+    assert_eq!(std::fs::read_to_string(env.root.join("out/report.md")).unwrap(), report);
+}
+
+/// An arm with `stop_when_unchanged` stops each debate after a round that
+/// changed no seat's answer, and the transcript says why.
+#[test]
+fn an_arm_asked_to_stop_when_unchanged_stops_there() {
+    let env = Sandbox::new("eval", "unchanged");
+    std::fs::write(
+        env.root.join("data.jsonl"),
+        r#"{"id": "q1", "question": "What is 1+1?", "answer": "2", "kind": "number"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        env.root.join("arms.toml"),
+        "[[arm]]\nname = \"alone\"\nprotocol = \"self-correct\"\npanel = [\"openai/a\", \"openai/b\"]\nrounds = 4\nstop_when_unchanged = true\n",
+    )
+    .unwrap();
+    let mut config = Config::default();
+    config.models.insert("a".into(), script(&["ANSWER: 2"; 4]));
+    config.models.insert("b".into(), script(&["ANSWER: 3", "ANSWER: 2", "ANSWER: 2", "ANSWER: 2"]));
+    let server = TestServer::start(config, 0).unwrap();
+    let out =
+        agon(&env, &server, &["eval", "data.jsonl", "-o", "out", "--arms-file", "arms.toml", "--concurrency", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Round 2 changes b's answer; round 3 changes none: three rounds of two seats, not four.
+    assert_eq!(server.stats().requests.len(), 6);
+    let results = std::fs::read_to_string(env.root.join("out/alone.jsonl")).unwrap();
+    assert!(results.contains("no seat's answer changed from the round before"), "{results}");
+}

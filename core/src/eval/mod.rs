@@ -10,6 +10,7 @@
 pub mod dataset;
 mod pictures;
 mod report;
+mod rounds;
 mod score;
 pub mod stats;
 
@@ -19,6 +20,11 @@ pub use pictures::Picture;
 /// The protocol document of the `single` and `vote` arms: every seat answers
 /// once, blind. One seat is one model's answer; several, the plurality.
 pub const VOTE_DOCUMENT: &str = include_str!("vote.json");
+
+/// The protocol document of the `self-correct` arm: every seat answers, then
+/// revises its own answers round after round, never seeing another seat's —
+/// isolated self-correction, the baseline a debate's rounds are compared with.
+pub const SELF_CORRECT_DOCUMENT: &str = include_str!("self-correct.json");
 
 /// One arm: its name, its batch results file's text, and whose answer counts.
 #[derive(Debug, Clone, Copy)]

@@ -273,6 +273,7 @@ mod tests {
             tokens: 900,
             cost_micro_usd: cost,
             by_round,
+            turn_sets: Vec::new(),
         }
     }
 

@@ -236,6 +236,7 @@ pub(crate) fn markdown(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> S
         by_field(&mut out, field, dataset.items, arms);
     }
     plurality_by_round(&mut out, arms);
+    super::rounds::markdown(&mut out, arms);
     settings(&mut out, arms);
     out
 }
@@ -561,6 +562,7 @@ pub(crate) fn json(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> Strin
                 "cost_micro_usd": r.cost,
                 "cost_partial": r.cost_partial,
                 "settings": a.settings,
+                "rounds": super::rounds::json(a),
             })
         })
         .collect();
@@ -640,6 +642,7 @@ pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
                 "cost_micro_usd": s.cost_micro_usd,
                 "cost_partial": s.cost_partial,
                 "by_round": s.by_round,
+                "seats_by_round": seats_by_round(s),
                 "fields": item.fields,
             });
             out.push_str(&crate::session::canonical(line).to_string());
@@ -647,6 +650,16 @@ pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
         }
     }
     out
+}
+
+/// Each set of turns' seats, judged: `{"seat": true | false | null}` (null: no answer that counts).
+fn seats_by_round(s: &Scored) -> Value {
+    let sets: Vec<Value> = s
+        .turn_sets
+        .iter()
+        .map(|t| Value::Object(t.seats.iter().map(|(seat, right)| (seat.clone(), json!(right))).collect()))
+        .collect();
+    Value::from(sets)
 }
 
 /// An arm's results file: the last line of each id (a rerun appends after

@@ -33,6 +33,23 @@ pub(crate) struct Scored {
     pub cost_partial: bool,
     /// The plurality answer's correctness after each round (Du et al.'s figure).
     pub by_round: Vec<bool>,
+    /// What each set of turns left (scored by the vote only), aligned with `by_round`.
+    pub turn_sets: Vec<TurnSet>,
+}
+
+/// What one set of turns (a round) left: each seat's latest answer, judged,
+/// and the share of the debate's spending that set took.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TurnSet {
+    /// Each counted seat, in the order seats first spoke: `Some(right)` when
+    /// its latest turn gives an answer that counts; `None` when it gives none
+    /// (unreadable, cut, refused or failed: never an answer).
+    pub seats: Vec<(String, Option<bool>)>,
+    /// The plurality is right (a tie or no answer is not).
+    pub plurality: bool,
+    /// The debate's calls' share spent on this set's turns: their tokens over
+    /// all the debate's tokens (over its turns when no turn reports tokens).
+    pub share: f64,
 }
 
 /// Score `line` (a batch results line for `item`, or none: never ran) by
@@ -54,13 +71,27 @@ pub(crate) fn score(item: &Item, line: Option<&Value>, scoring: Scoring) -> Scor
     // Read again from the turns, not taken from the recorded vote: a rescore
     // after a change to the reader reads every answer anew.
     let timeline = Timeline::of(item, transcript);
-    let (answer, by_round) = match scoring {
+    let (answer, by_round, turn_sets) = match scoring {
         Scoring::Vote => {
             let pluralities = timeline.pluralities();
-            let by_round = pluralities.iter().map(|p| check.accepts(p.as_deref())).collect();
-            (pluralities.last().cloned().flatten(), by_round)
+            let by_round: Vec<bool> = pluralities.iter().map(|p| check.accepts(p.as_deref())).collect();
+            let shares = shares(transcript, timeline.first(), by_round.len());
+            let turn_sets = by_round
+                .iter()
+                .zip(shares)
+                .enumerate()
+                .map(|(k, (&plurality, share))| {
+                    let latest = timeline.latest(timeline.first() + k as u64);
+                    let seats = latest
+                        .iter()
+                        .map(|(seat, taken)| (seat.to_string(), taken.answer().map(|a| check.accepts(Some(a)))))
+                        .collect();
+                    TurnSet { seats, plurality, share }
+                })
+                .collect();
+            (pluralities.last().cloned().flatten(), by_round, turn_sets)
         }
-        Scoring::Judge => (judge_answer(item, transcript), Vec::new()),
+        Scoring::Judge => (judge_answer(item, transcript), Vec::new(), Vec::new()),
     };
     let total = &transcript["usage"]["total"];
     let number = |v: &Value| v.as_u64().unwrap_or(0);
@@ -83,7 +114,29 @@ pub(crate) fn score(item: &Item, line: Option<&Value>, scoring: Scoring) -> Scor
         cost_micro_usd: total["cost_micro_usd"].as_u64(),
         cost_partial: total["unpriced"].as_array().is_some_and(|u| !u.is_empty()),
         by_round,
+        turn_sets,
     }
+}
+
+/// Each of `sets` rounds' share of the debate's spending, from round `first`:
+/// its turns' tokens over every turn's and the synthesis's; by the count of
+/// calls when no reply reported its tokens.
+fn shares(transcript: &Value, first: u64, sets: usize) -> Vec<f64> {
+    let tokens = |v: &Value| {
+        let u = &v["usage"];
+        u["prompt_tokens"].as_u64().unwrap_or(0) + u["completion_tokens"].as_u64().unwrap_or(0)
+    };
+    let turns = transcript["turns"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let synthesis = transcript.get("synthesis").filter(|s| s.is_object());
+    let counted = turns.iter().chain(synthesis).map(tokens).sum::<u64>();
+    let weigh = |t: &Value| if counted > 0 { tokens(t) as f64 } else { 1.0 };
+    let whole = turns.iter().chain(synthesis).map(weigh).sum::<f64>();
+    (0..sets as u64)
+        .map(|k| {
+            let part: f64 = turns.iter().filter(|t| t["round"].as_u64() == Some(first + k)).map(weigh).sum();
+            if whole > 0.0 { part / whole } else { 0.0 }
+        })
+        .collect()
 }
 
 impl Scored {
@@ -102,6 +155,7 @@ impl Scored {
             cost_micro_usd: None,
             cost_partial: false,
             by_round: Vec::new(),
+            turn_sets: Vec::new(),
         }
     }
 
@@ -162,6 +216,11 @@ impl<'a> Timeline<'a> {
             }
         }
         latest
+    }
+
+    /// The first round a counted seat spoke in (0 when none did).
+    fn first(&self) -> u64 {
+        self.events.iter().map(|e| e.0).min().unwrap_or(0)
     }
 
     /// After each round r, the plurality of each seat's latest counted answer

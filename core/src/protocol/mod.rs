@@ -22,6 +22,7 @@ pub(crate) mod registry;
 mod role_council;
 pub(crate) mod rotating_challenger;
 pub(crate) mod sequential;
+pub(crate) mod unchanged;
 
 use std::borrow::Cow;
 

@@ -455,7 +455,7 @@ mod tests {
                 None,
                 json!({"consensus": "read"}),
                 "protocol.consensus",
-                "unknown field `consensus`, expected `adversary`",
+                "unknown field `consensus`, expected `adversary` or `stop_when_unchanged`",
             ),
             ("devils-advocate", 2, None, json!({"adversary": true}), "protocol.adversary", "untagged enum SeatRef"),
             (
@@ -464,7 +464,7 @@ mod tests {
                 None,
                 json!({"adversary": 1}),
                 "protocol.adversary",
-                "unknown field `adversary`, there are no fields",
+                "unknown field `adversary`, expected `stop_when_unchanged`",
             ),
             (
                 "consensus-check",
@@ -480,7 +480,7 @@ mod tests {
                 None,
                 json!({"adversary": 1}),
                 "protocol.adversary",
-                "unknown field `adversary`, expected `consensus`",
+                "unknown field `adversary`, expected `consensus` or `stop_when_unchanged`",
             ),
         ];
         for (name, seats, rounds, options, field, words) in cases {

@@ -38,6 +38,7 @@ pub(crate) const DEF: Definition = Definition {
             help: Cow::Borrowed("The seat that challenges in round 1; the role then rotates."),
         },
         CONSENSUS_OPTION,
+        super::unchanged::INFO,
     ],
     reads_agreement: true,
     answers: true,
@@ -65,11 +66,17 @@ pub(crate) struct Options {
     challenger: Option<SeatRef>,
     #[serde(default, skip_serializing_if = "ConsensusMode::is_default")]
     consensus: ConsensusMode,
+    /// Stop after a round that changed no seat's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stop_when_unchanged: Option<bool>,
 }
 
 impl ProtocolOptions for Options {
     fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         spec.check_consensus(self.consensus)?;
+        if let Some(stop) = self.stop_when_unchanged {
+            super::unchanged::check(spec, &serde_json::Value::Bool(stop))?;
+        }
         if let Some(seat) = &self.challenger {
             spec.resolve_seat(seat, "protocol.challenger")?;
         }
@@ -238,6 +245,10 @@ impl RotatingChallenger {
                 reason: format!("consensus in round {r} of {rounds}: {reason}"),
                 rounds_run: r,
             };
+            Stage::Conclude { conclusion: Conclusion::NotAsked, ending }
+        } else if let Some(ending) =
+            (r < rounds).then(|| super::unchanged::stop(debate, r, &[Phase::Blind, Phase::Deliberation])).flatten()
+        {
             Stage::Conclude { conclusion: Conclusion::NotAsked, ending }
         } else if r < rounds {
             Stage::RoundStart { round: r + 1 }

@@ -393,6 +393,16 @@ fn arm_request(
                 _ => vec![first()?; arm.votes.unwrap_or(votes)],
             };
         }
+        "self-correct" => {
+            // Each seat revises alone, for the arm's rounds: the same panel as a debate's, no judge.
+            request.protocol = "self-correct".into();
+            request.protocol_file = None;
+            request.document = Some(
+                serde_json::from_str(agon_core::eval::SELF_CORRECT_DOCUMENT).context("the self-correction document")?,
+            );
+            request.judge = Judge::Without;
+            request.panel = if panel.len() >= 2 { panel.clone() } else { vec![first()?; arm.votes.unwrap_or(votes)] };
+        }
         other if Path::new(other).extension().is_some() && Path::new(other).exists() => {
             request.protocol_file = Some(PathBuf::from(other));
             request.document = None;
@@ -413,6 +423,9 @@ fn arm_request(
     }
     if let Some(mode) = arm.consensus {
         request.consensus = Some(mode);
+    }
+    if let Some(stop) = arm.stop_when_unchanged {
+        request.options.insert("stop_when_unchanged".into(), serde_json::Value::Bool(stop));
     }
     Ok(request)
 }

@@ -86,12 +86,13 @@ const SHARED: Definition = Definition {
 fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
     let doc = builtin(&spec.protocol.name);
     doc.check_rounds(spec.rounds())?;
-    const BOTH: &[&str] = &["adversary", "consensus"];
+    const ALL: &[&str] = &["adversary", "consensus", "stop_when_unchanged"];
+    // Every document runs rounds, so every one may stop when no answer changes.
     let taken: &'static [&'static str] = match (doc.adversary.is_some(), doc.reads_agreement()) {
-        (true, true) => BOTH,
-        (true, false) => &BOTH[..1],
-        (false, true) => &BOTH[1..],
-        (false, false) => &[],
+        (true, true) => ALL,
+        (true, false) => &["adversary", "stop_when_unchanged"],
+        (false, true) => &ALL[1..],
+        (false, false) => &ALL[2..],
     };
     let mut options = registry::Options::new();
     let (mut adversary, mut consensus) = (None, ConsensusMode::default());
@@ -99,6 +100,10 @@ fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
         let read = match key.as_str() {
             "adversary" if taken.contains(&"adversary") => read::<SeatRef>(value).map(|s| adversary = Some(s)),
             "consensus" if taken.contains(&"consensus") => read::<ConsensusMode>(value).map(|m| consensus = m),
+            crate::protocol::unchanged::OPTION => {
+                crate::protocol::unchanged::check(spec, value)?;
+                Ok(())
+            }
             _ => Err(<Misread as serde::de::Error>::unknown_field(key, taken)),
         };
         read.map_err(|e| field_error(&format!("protocol.{key}"), e))?;
@@ -111,6 +116,9 @@ fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
     spec.check_consensus(consensus)?;
     if consensus.is_default() {
         options.remove("consensus");
+    }
+    if options.get(crate::protocol::unchanged::OPTION) == Some(&serde_json::Value::Bool(false)) {
+        options.remove(crate::protocol::unchanged::OPTION);
     }
     Ok(options)
 }

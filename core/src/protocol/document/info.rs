@@ -53,6 +53,7 @@ impl Document {
         if self.reads_agreement() {
             options.push(CONSENSUS_OPTION);
         }
+        options.push(crate::protocol::unchanged::INFO);
         options
     }
 
@@ -103,11 +104,13 @@ mod tests {
     const PHASE: &str = r#""phases": [{"phase": "deliberation", "turns": [{"speakers": "each", "prompt": {"system": "You debate.", "user": "{question}"}}]}]"#;
 
     #[test]
-    fn a_plain_document_takes_no_options_and_states_its_bounds() {
+    fn a_plain_document_takes_only_the_stop_when_unchanged_option_and_states_its_bounds() {
         let plain = info(&format!(
             r#"{{"version": 1, "name": "p", "rounds": {{"default": 2, "max": 4}}, "seats": {{"min": 3}}, {PHASE}}}"#
         ));
-        assert!(plain.options.is_empty());
+        // Every document runs rounds, so every one may stop when no answer changes.
+        assert_eq!(option_names(&plain), ["stop_when_unchanged"]);
+        assert_eq!(plain.options[0].kind, OptionKind::Flag);
         assert!(!plain.reads_agreement);
         assert_eq!((plain.default_rounds, plain.max_rounds, plain.min_seats, plain.max_seats), (2, 4, 3, None));
         assert_eq!((plain.name.as_str(), plain.summary.as_str()), ("p", ""));
@@ -120,7 +123,7 @@ mod tests {
             r#"{{"version": 1, "name": "p", "seats": {{"min": 2}}, "adversary": {{"title": "critic", "pick": {{"seat": 2}}}},
                 "stop": {{"consensus": {{"phase": "deliberation", "rule": "all"}}}}, {PHASE}}}"#
         ));
-        assert_eq!(option_names(&both), ["adversary", "consensus"]);
+        assert_eq!(option_names(&both), ["adversary", "consensus", "stop_when_unchanged"]);
         assert!(both.reads_agreement);
         assert_eq!(both.options[0].kind, OptionKind::Seat);
         assert_eq!(both.options[0].default, "the seat the document names");

@@ -311,13 +311,18 @@ impl Interpreter {
         notes: &mut Vec<Note>,
     ) -> Result<Stage, Step> {
         let rounds = debate.spec.rounds();
-        let early = early.or_else(|| {
-            check.as_ref().filter(|c| c.reached).map(|c| Ending {
-                kind: EndKind::Consensus,
-                reason: format!("consensus in round {round} of {rounds}: {}", c.reason),
-                rounds_run: round,
+        let early = early
+            .or_else(|| {
+                check.as_ref().filter(|c| c.reached).map(|c| Ending {
+                    kind: EndKind::Consensus,
+                    reason: format!("consensus in round {round} of {rounds}: {}", c.reason),
+                    rounds_run: round,
+                })
             })
-        });
+            .or_else(|| {
+                let phases: Vec<crate::Phase> = self.doc.phases.iter().map(|p| p.phase).collect();
+                (round < rounds).then(|| crate::protocol::unchanged::stop(debate, round, &phases)).flatten()
+            });
         if let Some(check) = check {
             notes.push(Note::Consensus(check));
         }

@@ -34,11 +34,17 @@ pub(crate) struct Options {
     adversary: Option<SeatRef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     consensus: Option<ConsensusMode>,
+    /// Stop after a round that changed no seat's answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stop_when_unchanged: Option<bool>,
 }
 
 impl ProtocolOptions for Options {
     fn check(&self, spec: &DebateSpec) -> Result<(), Error> {
         let doc = load(&self.document, "protocol.document")?;
+        if let Some(stop) = self.stop_when_unchanged {
+            crate::protocol::unchanged::check(spec, &serde_json::Value::Bool(stop))?;
+        }
         let name = &spec.protocol.name;
         if registry::REGISTRY.iter().any(|e| e.name() == name) {
             return Err(Error::spec(
