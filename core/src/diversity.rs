@@ -158,6 +158,7 @@ mod tests {
         ("priority-vote", OneModel::PlaysEveryPart),
         ("challenge", OneModel::Refused),
         ("ranked", OneModel::Warned),
+        ("claim-ledger", OneModel::Warned),
     ];
 
     /// Protocol `name`'s example spec with every seat on one model, and `diversity`.

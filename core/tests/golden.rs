@@ -193,6 +193,11 @@ fn golden_outcomes_are_the_ones_each_case_was_written_for() {
         // Blind: round 1's three answers asked at once, none seeing another; two seats
         // with a domain of their own, one with a persona beside it.
         ("round-robin-blind-domain", "completed", 2),
+        // The claim ledger: claims attacked, conceded, withdrawn and left open; a claim
+        // under another seat's letter refused; Bo's change to the day cites nothing.
+        ("claim-ledger-three-seats", "completed", 3),
+        // Answer mode: each seat concedes the other's claim in round 2, so none is open and it stops.
+        ("claim-ledger-settled", "completed", 2),
     ];
     // Every case declares the outcome it was written for: a new case must be added here.
     let mut declared: Vec<&str> = expect.iter().map(|(case, _, _)| *case).collect();

@@ -14,7 +14,7 @@ use std::path::Path;
 use agon_core::Transcript;
 use agon_core::picture::{pictures, timeline, timings_from_ndjson};
 
-const CASES: [&str; 7] = [
+const CASES: [&str; 8] = [
     "consensus-check-early-stop",
     // Answer mode: the cells show each seat's answer.
     "rotating-challenger-answer",
@@ -23,6 +23,8 @@ const CASES: [&str; 7] = [
     "priority-vote-four-items",
     "ranked-three-seats",
     "comparative-postgres-vs-dynamo",
+    // The claim ledger: each seat's claims by where they stand; Bo hatched for his unexplained change.
+    "claim-ledger-three-seats",
 ];
 
 fn check(dir: &Path, produced: Vec<(String, String)>) {

@@ -47,6 +47,7 @@ const TYPES: &[(&str, &str)] = &[
     ("review/aggregate.rs", "ReviewAggregate"),
     ("review/policy.rs", "Policy"),
     ("review/finding.rs", "Severity"),
+    ("ledger/aggregate.rs", "LedgerAggregate"),
     ("protocol/document/aggregators.rs", "Synthesis"),
     ("protocol/document/aggregators.rs", "Section"),
 ];

@@ -124,6 +124,18 @@ pub const CASES: &[Case] = &[
         outcome: "completed",
         field: Some("aggregate"),
     },
+    Case {
+        protocol: "claim-ledger",
+        panel: "openai/a,openai/b",
+        extra: &[],
+        // Each concedes the other's claim in round 2: no claim is open, so it stops; then a's judge.
+        scripts: &[
+            ("a", &["CLAIM A1: it rolls back.\nPOSITION: ship", "CONCEDE B1: fair.\nPOSITION: ship", "Ship it."]),
+            ("b", &["CLAIM B1: it is tested.\nPOSITION: ship", "CONCEDE A1: fair.\nPOSITION: ship"]),
+        ],
+        outcome: "completed",
+        field: Some("ledger"),
+    },
 ];
 
 impl Case {

@@ -1,5 +1,6 @@
 //! Charts of a protocol's named results: priority-vote's Borda scores with
-//! its flagged gaps, ranked's aggregate, comparative's weighted scorecard.
+//! its flagged gaps, ranked's aggregate, comparative's weighted scorecard,
+//! the claim ledger's claims per seat.
 //! Each is a horizontal bar chart; a result whose shape cannot be read (a
 //! transcript from another version) gets no chart rather than a wrong one.
 
@@ -46,6 +47,7 @@ fn chart(t: &Transcript, key: &str, value: &Value) -> Option<String> {
     match (t.protocol.as_str(), key) {
         ("priority-vote", "ranking") => borda(value, question),
         ("comparative", "scorecard") => scorecard(value, question),
+        (_, crate::ledger::LEDGER_RESULT) => ledger(t, value),
         // ranked's aggregate, and any document's Borda standings.
         _ if Part::of(value) == Some(Part::Standings) => aggregate(value, question),
         _ => None,
@@ -125,6 +127,44 @@ fn scorecard(value: &Value, question: &str) -> Option<String> {
     let title = format!("Comparative: weighted scorecard of {} options over {} criteria", bars.len(), criteria.len());
     let heading = svg::Heading { title: &title, question };
     Some(draw("agon-chart-scorecard", &heading, &bars, &legend, "each part: weight × score"))
+}
+
+/// The claim ledger: one bar per seat, its claims by where they stand at
+/// the end; hatched when the seat changed position citing nothing.
+fn ledger(t: &Transcript, value: &Value) -> Option<String> {
+    const STANDS: [&str; 3] = ["unanswered", "attacked", "conceded"];
+    let claims = value["claims"].as_array()?;
+    let flips = value["flips"].as_array().map_or(&[][..], Vec::as_slice);
+    let mut bars = Vec::new();
+    for seat in &t.participants {
+        let mine: Vec<&Value> = claims.iter().filter(|c| c["seat"] == seat.id.as_str()).collect();
+        let parts = STANDS
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (mine.iter().filter(|c| c["standing"]["status"] == *s).count() as f64, i))
+            .collect();
+        let unexplained =
+            flips.iter().filter(|f| f["seat"] == seat.id.as_str() && f["because"]["cites"] == "unexplained").count();
+        bars.push(Bar {
+            label: if seat.name.is_empty() { seat.id.clone() } else { seat.name.clone() },
+            parts,
+            note: match unexplained {
+                0 => String::new(),
+                n => format!("{n} unexplained change{}", if n == 1 { "" } else { "s" }),
+            },
+            flagged: unexplained > 0,
+        });
+    }
+    let title = format!("Claim ledger: {} claims by the seat that raised them", claims.len());
+    let legend: Vec<String> = STANDS.iter().map(|s| s.to_string()).collect();
+    let heading = svg::Heading { title: &title, question: &t.question };
+    Some(draw(
+        "agon-chart-ledger",
+        &heading,
+        &bars,
+        &legend,
+        "hatched: the seat changed position citing no claim and no seat",
+    ))
 }
 
 fn fmt(v: f64) -> String {

@@ -35,6 +35,7 @@ pub(crate) const REGISTRY: &[Entry] = &[
     Entry::Coded(&super::priority_vote::DEF),
     Entry::Coded(&super::challenge::DEF),
     Entry::Document("ranked"),
+    Entry::Document("claim-ledger"),
 ];
 
 /// One protocol in the registry.

@@ -22,6 +22,7 @@ pub(crate) fn section(t: &Transcript) -> String {
         let rendered = def.is_some_and(|d| (d.render_result)(t, key, value, &mut out))
             || (key == "vote" && crate::vote::render(t, value, &mut out))
             || (key == crate::review::REVIEW_RESULT && crate::review::render(t, value, &mut out))
+            || (key == crate::ledger::LEDGER_RESULT && crate::ledger::render(t, value, &mut out))
             || crate::protocol::document::borda_aggregate::render_by_shape(t, value, &mut out);
         if !rendered {
             generic(key, value, &mut out);

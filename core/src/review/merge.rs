@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::finding::{Finding, Severity};
 use super::reaction::{Reaction, Stand};
+pub use crate::citation::SeatName;
 
 /// Two findings this many lines apart or fewer can be the same one.
 pub const LINE_WINDOW: u32 = 3;
@@ -68,13 +69,6 @@ pub struct Merge {
     pub unmatched: Vec<Unmatched>,
 }
 
-/// A seat as the merge knows it: its id, and the label other seats see it by.
-#[derive(Debug, Clone, Copy)]
-pub struct SeatName<'a> {
-    pub id: &'a str,
-    pub label: &'a str,
-}
-
 /// Merge the findings raised (seat id, finding, in speaking order), then
 /// apply the reactions (seat id, round, reaction, in speaking order).
 pub fn merge(seats: &[SeatName], raised: &[(String, Finding)], reactions: &[(String, u32, Reaction)]) -> Merge {
@@ -122,14 +116,8 @@ pub fn merge(seats: &[SeatName], raised: &[(String, Finding)], reactions: &[(Str
         let wants = r.stand == Stand::Confirm;
         if upholds.is_some_and(|u| u != wants) {
             // A change of position: it takes effect only citing another seat.
-            let citing = r
-                .citing
-                .as_deref()
-                .and_then(|label| {
-                    seats.iter().find(|s| s.label.eq_ignore_ascii_case(label.trim()) || s.id == label.trim())
-                })
-                .filter(|s| s.id != seat)
-                .map(|s| s.id.to_string());
+            let citing = r.citing.as_deref().and_then(|label| crate::citation::cited_seat(seats, seat, label));
+            let citing = citing.map(str::to_string);
             let flagged = citing.is_none();
             out.changes.push(PositionChange {
                 seat: seat.clone(),

@@ -17,6 +17,7 @@ mod render;
 
 pub(crate) use aggregate::{ReviewAggregate, run as run_aggregate};
 pub use finding::{FINDING_MARKER, Finding, Findings, NO_FINDINGS, Severity, read_findings};
+pub(crate) use finding::{strip_decoration, strip_prefix_ci};
 pub use merge::{LINE_WINDOW, Merge, Merged, PositionChange, SeatName, Unmatched, merge};
 pub use policy::{Policy, Verdict};
 pub use reaction::{Reaction, Stand, read_reactions};

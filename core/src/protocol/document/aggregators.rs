@@ -5,10 +5,12 @@ use serde::{Deserialize, Serialize};
 use super::phases::Prompt;
 use super::visibility::Sees;
 use crate::Phase;
+use crate::ledger::aggregate::LedgerAggregate;
 use crate::review::ReviewAggregate;
 
 /// The aggregators a document may ask for: the judge's synthesis, a Borda
-/// count over ranking readings, and a code review's findings and verdict.
+/// count over ranking readings, a code review's findings and verdict, and a
+/// claim ledger.
 /// Vote counts, scorecards and verdict tallies are still Rust.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -19,6 +21,9 @@ pub(crate) struct Aggregate {
     /// A code review: findings merged across seats and a verdict decided by a policy, before the judge's synthesis.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub review: Option<ReviewAggregate>,
+    /// A claim ledger: claims, attacks and concessions read from every counted turn, changes of position checked for a cited reason, and the judge's ruling on each open claim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ledger: Option<LedgerAggregate>,
     /// The judge's synthesis at the end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub synthesis: Option<Synthesis>,

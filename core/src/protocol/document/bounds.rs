@@ -75,6 +75,11 @@ pub(crate) fn prompt_tokens(doc: &Document, spec: &DebateSpec) -> u64 {
         Slot::Role => role,
         Slot::Round | Slot::Rounds | Slot::Seats => 4,
         Slot::Stance => 64,
+        // Every open claim quoted, with its id, raiser and attackers.
+        Slot::Claims => {
+            let per_claim = (crate::ledger::TEXT_CHARS as u64).div_ceil(4) + 16 + name * spec.panel.len() as u64;
+            spec.panel.len() as u64 * crate::ledger::MAX_CLAIMS_PER_SEAT as u64 * per_claim + 32
+        }
         Slot::History => 0,
         Slot::Field { .. } => field,
     };

@@ -20,6 +20,7 @@ pub const BUILTIN_DOCUMENTS: &[(&str, &str)] = &[
     ("structured", include_str!("builtin/structured.json")),
     ("steelman", include_str!("builtin/steelman.json")),
     ("ranked", include_str!("builtin/ranked.json")),
+    ("claim-ledger", include_str!("builtin/claim-ledger.json")),
 ];
 
 const COUNT: usize = BUILTIN_DOCUMENTS.len();

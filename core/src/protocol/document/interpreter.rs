@@ -247,6 +247,11 @@ impl Interpreter {
         }
         match &self.doc.stop {
             Stop::Rounds => self.end_round(debate, round, None, None, notes),
+            Stop::Settled => {
+                let early = crate::ledger::aggregate::settled(debate)
+                    .then(|| Ending::completed(format!("stopped in round {round}: no claim is open"), round));
+                self.end_round(debate, round, None, early, notes)
+            }
             Stop::Consensus(c) => {
                 let adversary = if c.exclude_adversary { self.adversary(debate, round) } else { None };
                 let replies: Vec<consensus::Reply> = (0..debate.spec.panel.len())
@@ -342,11 +347,20 @@ impl Interpreter {
         }
     }
 
-    /// The aggregators that run before the judge: a Borda count, which
-    /// degrades the ending when no ranking could be read.
-    fn count(&self, debate: &Debate, ending: Ending, notes: &mut Vec<Note>) -> Ending {
+    /// The aggregators that run before the judge: a review; the claim
+    /// ledger, whose agreement reached through an unexplained change the
+    /// outcome calls negotiated; a Borda count, which degrades the ending
+    /// when no ranking could be read.
+    fn count(&self, debate: &Debate, mut ending: Ending, notes: &mut Vec<Note>) -> Ending {
         if let Some(r) = &self.doc.aggregate.review {
             crate::review::run_aggregate(r, debate, ending.rounds_run, notes);
+        }
+        if let Some(l) = &self.doc.aggregate.ledger {
+            let ledger = crate::ledger::aggregate::of(debate, None);
+            crate::ledger::aggregate::record(l, &ledger, notes);
+            if let Some(why) = crate::ledger::aggregate::negotiated(&ledger) {
+                ending.reason = format!("{}; {why}", ending.reason);
+            }
         }
         let Some(b) = &self.doc.aggregate.borda else { return ending };
         let phase = self.doc.phases.iter().find(|p| p.phase == b.phase);
@@ -533,6 +547,7 @@ impl Interpreter {
                     }
                 }
                 Slot::History => {}
+                Slot::Claims => out.push_str(&crate::ledger::aggregate::listing(debate, who.seat)),
                 Slot::Field { phase, field } => {
                     // The newest round in which the phase ran, up to this one.
                     let newest = (1..=who.round).rev().map(|r| self.fields(debate, r, *phase)).find(|f| !f.is_empty());
@@ -555,6 +570,10 @@ impl Interpreter {
     fn conclude(&self, debate: &Debate, conclusion: &mut Conclusion, ending: &Ending, notes: &mut Vec<Note>) -> Step {
         let Some(synthesis) = self.doc.aggregate.synthesis.as_ref() else { return Step::Finish(ending.clone()) };
         if let Some(text) = conclusion.verdict(debate) {
+            // The judge has answered: the ledger again, with its rulings.
+            if let Some(l) = &self.doc.aggregate.ledger {
+                crate::ledger::aggregate::record(l, &crate::ledger::aggregate::of(debate, Some(text)), notes);
+            }
             for s in &synthesis.sections {
                 match section(text, &s.heading.to_lowercase()) {
                     Some(body) => notes.push(Note::Result { name: s.result.clone().into(), value: json!(body) }),

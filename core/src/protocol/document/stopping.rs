@@ -18,6 +18,9 @@ pub(crate) enum Stop {
     Consensus(Consensus),
     /// When a declared JSON field of this phase's replies has this value.
     When(Condition),
+    /// When no claim in the ledger is open: every claim raised so far was
+    /// conceded, or none was raised (needs a `ledger` aggregate).
+    Settled,
 }
 
 /// A consensus stop: the stance reader reads every counted speaker's turn in the phase.

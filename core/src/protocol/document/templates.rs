@@ -44,6 +44,8 @@ pub(crate) enum Slot {
     Stance,
     /// Where the earlier turns go, fitted to the context budget by the session.
     History,
+    /// The claim ledger's open claims, each quoted with who raised and attacked it; for a seat, the ids its own claims take (needs a `ledger` aggregate).
+    Claims,
     /// A field an earlier phase's structured replies declared.
     Field { phase: Phase, field: String },
 }
@@ -62,6 +64,7 @@ impl Slot {
             "adversary" => Slot::Adversary,
             "stance" => Slot::Stance,
             "history" => Slot::History,
+            "claims" => Slot::Claims,
             _ => {
                 let (phase, field) = name.split_once('.')?;
                 let phase = crate::json_read::read(&serde_json::Value::from(phase)).ok()?;
@@ -84,6 +87,7 @@ impl Slot {
             Slot::Adversary => "adversary".into(),
             Slot::Stance => "stance".into(),
             Slot::History => "history".into(),
+            Slot::Claims => "claims".into(),
             Slot::Field { phase, field } => format!("{}.{field}", phase.as_str()),
         }
     }

@@ -143,7 +143,7 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
         }
     }
     match &doc.stop {
-        Stop::Rounds => {}
+        Stop::Rounds | Stop::Settled => {}
         Stop::Consensus(c) => {
             if !doc.phases.iter().any(|p| p.phase == c.phase) {
                 return fail("stop.consensus.phase", format!("no phase '{}' in this document", c.phase.as_str()));
@@ -161,7 +161,13 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             }
         }
     }
+    if doc.stop == Stop::Settled && doc.aggregate.ledger.is_none() {
+        return fail("stop", "settled needs a ledger aggregate".into());
+    }
     let mut named: Vec<&str> = Vec::new();
+    if let Some(l) = &doc.aggregate.ledger {
+        result_name(doc, &l.result, &at("aggregate.ledger.result"), &mut named)?;
+    }
     if let Some(b) = &doc.aggregate.borda {
         let reads = doc.phases.iter().any(|p| p.phase == b.phase && p.turns.iter().any(|t| t.output.ranking.is_some()));
         if !reads {
@@ -372,6 +378,9 @@ fn prompt(doc: &Document, part: Option<(usize, &Part)>, sees: &Sees, prompt: &Pr
             let problem = match slot {
                 Slot::Stance if !matches!(doc.stop, Stop::Consensus(_)) => {
                     Some("{stance} needs a consensus stop".to_string())
+                }
+                Slot::Claims if doc.aggregate.ledger.is_none() => {
+                    Some("{claims}: the document has no ledger aggregate".into())
                 }
                 Slot::Adversary if doc.adversary.is_none() => {
                     Some("{adversary}: the document declares no adversary".into())
