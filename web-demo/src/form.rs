@@ -498,7 +498,8 @@ mod tests {
         document["stop"] = json!({"consensus": {"phase": "deliberation", "rule": "all"}});
         let info = document_info(&document.to_string()).unwrap();
         let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
-        assert_eq!(names, ["adversary", "consensus"]);
+        // Every document that reads answers also takes stop_when_unchanged.
+        assert_eq!(names, ["adversary", "consensus", "stop_when_unchanged"]);
 
         let mut f = red_blue_form(document.to_string());
         let plain = serde_json::to_value(spec(&f).unwrap().protocol).unwrap();
