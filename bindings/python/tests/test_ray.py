@@ -410,7 +410,11 @@ def test_per_minute_spaces_request_starts_across_nodes(cluster: str, reference: 
         arrived = sorted(r["arrived_us"] / 1e6 for r in stats(url)["requests"])
     gaps = [b - a for a, b in zip(arrived, arrived[1:])]
     # 600 a minute: one start every 100 ms at most (and the limiter, not the protocol, sets the pace).
-    assert min(gaps) >= 0.07, gaps
+    # Measured where the calls arrive, so one call held up on a loaded machine
+    # shortens the gap after it (67 ms was seen under a full test run): two
+    # starts let through together arrive within a few ms, far under 40; and the
+    # whole span holds the pace.
+    assert min(gaps) >= 0.04, gaps
     assert arrived[-1] - arrived[0] >= 0.095 * (len(arrived) - 1)
     assert len(results(tmp_path / "results.jsonl")) == 4
 
