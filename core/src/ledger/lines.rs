@@ -1,6 +1,6 @@
 //! The ledger's declared lines, read from a reply's own words only: a line
 //! inside a quote, a code block or another speaker's labelled turn never
-//! counts ([`own_words`](crate::stance::own_words)).
+//! counts (`stance::own_words`).
 //!
 //! ```text
 //! CLAIM A1: the migration needs a maintenance window
