@@ -33,7 +33,9 @@ test("checkDocument checks a document alone; protocolDocuments are starting poin
   assert.throws(() => checkDocument(broken), (e) => e instanceof AgonError && e.detail.field === "protocol.phases[0].turns[0].prompt.system");
   const info = documentInfo(document);
   assert.deepEqual([info.name, info.minSeats, info.maxSeats, info.maxRounds], ["red-blue", 3, 3, 3]);
-  assert.ok(info.options.length === 0 && !info.readsAgreement, "no adversary, no consensus stop");
+  // Every document takes stop_when_unchanged; red-blue nothing more.
+  assert.deepEqual(info.options.map((o) => o.name), ["stop_when_unchanged"], "no adversary, no consensus stop");
+  assert.ok(!info.readsAgreement, "no consensus stop");
   const ranked = new Map(protocolDocuments()).get("ranked");
   assert.deepEqual(documentInfo(ranked), protocols().find((p) => p.name === "ranked"), "a built-in document reads as the catalog lists it");
   const names = protocolDocuments().map(([name, text]) => (checkDocument(text), name));

@@ -44,7 +44,9 @@ def test_check_document_alone_and_the_built_in_documents() -> None:
     assert raised.value.detail["field"] == "protocol.phases[0].turns[0].prompt.system"
     info = agon.document_info(document)
     assert (info["name"], info["min_seats"], info["max_seats"], info["max_rounds"]) == ("red-blue", 3, 3, 3)
-    assert info["options"] == [] and not info["reads_agreement"], "no adversary, no consensus stop"
+    # Every document takes stop_when_unchanged; red-blue nothing more.
+    assert [o["name"] for o in info["options"]] == ["stop_when_unchanged"], "no adversary, no consensus stop"
+    assert not info["reads_agreement"], "no consensus stop"
     ranked = dict(agon.protocol_documents())["ranked"]
     listed = next(p for p in agon.protocols() if p["name"] == "ranked")
     assert agon.document_info(ranked) == listed, "a built-in document reads as the catalog lists it"
