@@ -32,10 +32,11 @@ fn main() -> anyhow::Result<()> {
     packed_relocations::request();
     let source = component::Source::of(&manifest);
     // The compiled component is cached by content (see `precompile`): beside the
-    // wasm build, in AGON_COMPONENT_DIR if the builder names one (the test
-    // command does, so that its builds in other target directories build and
-    // compile the component once), else in the workspace's target directory;
-    // a packed crate without it keeps its cache in this build's own folder.
+    // wasm build, in AGON_COMPONENT_DIR if the builder names one
+    // (scripts/package-cli.sh does, so that the packed crate's verification,
+    // in a target directory of its own, compiles the component no second
+    // time), else in the workspace's target directory; a packed crate without
+    // it keeps its cache in this build's own folder.
     println!("cargo:rerun-if-env-changed=AGON_COMPONENT_DIR");
     let given_dir = env::var_os("AGON_COMPONENT_DIR").map(PathBuf::from);
     let (component, cache) = match &source {
