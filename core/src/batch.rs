@@ -18,7 +18,7 @@ use serde_json::Value;
 /// C1. `None` when `transcript_json` is not a transcript with an outcome (a
 /// debate still running).
 pub fn result_line(id: &str, question: &str, transcript_json: &str) -> Option<String> {
-    let transcript = crate::session::canonical(serde_json::from_str::<Value>(transcript_json).ok()?);
+    let transcript = crate::order::canonical(serde_json::from_str::<Value>(transcript_json).ok()?);
     let outcome = transcript.get("outcome").filter(|o| o.is_object())?;
     let (kind, reason) = (outcome.get("kind")?.clone(), outcome.get("reason")?.clone());
     let cost = transcript["usage"]["total"]["cost_micro_usd"].clone();

@@ -6,8 +6,11 @@
 //! once, orders indices through a `dyn` comparison; each call site adds only
 //! its closure and a short in-place permutation. Stable, O(n log n) (a
 //! megabyte reply's spans sort as fast as three seats do), and deterministic.
+//! JSON objects are put in order here too ([`canonical`]).
 
 use std::cmp::Ordering;
+
+use serde_json::Value;
 
 /// Sort `items` stably by `compare`.
 pub(crate) fn sort_by<T>(items: &mut [T], mut compare: impl FnMut(&T, &T) -> Ordering) {
@@ -65,6 +68,25 @@ fn permute<T>(items: &mut [T], mut order: Vec<usize>) {
             at = from;
         }
         order[at] = at;
+    }
+}
+
+/// The value with every object's keys inserted in sorted order, so it
+/// serializes identically whether or not some other crate in the build turned
+/// on serde_json's `preserve_order` (feature unification must not change bytes).
+pub(crate) fn canonical(value: Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            // Inserted one by one: collecting would sort, and each sort is
+            // another monomorphized merge sort in the component.
+            let mut sorted = std::collections::BTreeMap::new();
+            for (k, v) in map {
+                sorted.insert(k, canonical(v));
+            }
+            Value::Object(crate::json_read::object(sorted))
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
+        other => other,
     }
 }
 

@@ -298,7 +298,7 @@ impl Session {
                 }
                 Note::RoundEnded { round, phase } => EventKind::RoundEnded { round, phase },
                 Note::Result { name, value } => {
-                    let value = canonical(value);
+                    let value = crate::order::canonical(value);
                     self.results.insert(name.to_string(), value.clone());
                     EventKind::ResultRecorded { name: name.to_string(), value }
                 }
@@ -501,25 +501,6 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
         }
         assert!(!seen.contains(&seat), "protocol bug: seat {seat:?} planned twice in one batch");
         seen.push(seat);
-    }
-}
-
-/// The value with every object's keys inserted in sorted order, so it
-/// serializes identically whether or not some other crate in the build turned
-/// on serde_json's `preserve_order` (feature unification must not change bytes).
-pub(crate) fn canonical(value: Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            // Inserted one by one: collecting would sort, and each sort is
-            // another monomorphized merge sort in the component.
-            let mut sorted = std::collections::BTreeMap::new();
-            for (k, v) in map {
-                sorted.insert(k, canonical(v));
-            }
-            Value::Object(crate::json_read::object(sorted))
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(canonical).collect()),
-        other => other,
     }
 }
 

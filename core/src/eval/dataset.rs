@@ -137,7 +137,7 @@ impl Item {
         for (k, v) in &self.fields {
             line.insert(k.clone(), Value::from(v.as_str()));
         }
-        crate::session::canonical(Value::Object(line)).to_string()
+        crate::order::canonical(Value::Object(line)).to_string()
     }
 }
 

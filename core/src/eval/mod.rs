@@ -103,7 +103,7 @@ pub fn settings_line(spec_json: &str) -> Result<String, String> {
     for field in ["question", "context", "answer", "prices", "max_cost"] {
         object.remove(field);
     }
-    let spec = crate::session::canonical(spec);
+    let spec = crate::order::canonical(spec);
     let engine = crate::journal::ENGINE_VERSION;
     let key = crate::sha256::hex(format!("{spec}\n{engine}").as_bytes());
     let line = crate::json_read::object([(

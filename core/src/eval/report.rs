@@ -610,7 +610,7 @@ pub(crate) fn json(dataset: &Dataset, arms: &[ArmScore], by: &[String]) -> Strin
         "pairs": pairs_json,
         "by": breakdowns,
     });
-    let mut text = serde_json::to_string_pretty(&crate::session::canonical(report)).expect("a report serializes");
+    let mut text = serde_json::to_string_pretty(&crate::order::canonical(report)).expect("a report serializes");
     text.push('\n');
     text
 }
@@ -645,7 +645,7 @@ pub(crate) fn items_jsonl(items: &[Item], arms: &[ArmScore]) -> String {
                 "seats_by_round": seats_by_round(s),
                 "fields": item.fields,
             });
-            out.push_str(&crate::session::canonical(line).to_string());
+            out.push_str(&crate::order::canonical(line).to_string());
             out.push('\n');
         }
     }

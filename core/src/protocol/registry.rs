@@ -296,7 +296,7 @@ fn options_object(spec: &DebateSpec) -> Value {
 pub(crate) fn checked<T: ProtocolOptions>(spec: &DebateSpec) -> Result<Options, Error> {
     let options: T = parse(spec)?;
     options.check(spec)?;
-    match crate::session::canonical(serde_json::to_value(&options).expect("options serialize")) {
+    match crate::order::canonical(serde_json::to_value(&options).expect("options serialize")) {
         // Filled by insertion: `collect` would instantiate a sort.
         Value::Object(map) => {
             let mut options = Options::new();
