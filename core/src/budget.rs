@@ -3,11 +3,11 @@
 //! Rule, in order: the full history if it fits; else the newest summary plus
 //! the turns after it; else drop the oldest turns (saying how many); as a last
 //! resort, shorten the summary and then the text before the history. Sizes
-//! are estimated with [`estimate_tokens`](crate::spec::estimate_tokens).
+//! are estimated with [`estimate_tokens`](crate::tokens::estimate_tokens).
 
 use crate::Message;
 use crate::protocol::{HistoryEntry, Prompt, prompt_kit};
-use crate::spec::estimate_tokens;
+use crate::tokens::estimate_tokens;
 
 /// A prompt rendered into messages, and how much of its history it kept.
 pub(crate) struct Rendered {

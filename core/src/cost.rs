@@ -8,7 +8,8 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::protocol;
-use crate::{DebateSpec, Price, estimate_tokens};
+use crate::tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS, estimate_tokens};
+use crate::{DebateSpec, Price};
 
 /// An amount of money in micro-dollars (millionths of a US dollar). It is the
 /// one unit agon reports money in: the WIT's `cost-micro-usd` and the JSON's
@@ -104,22 +105,6 @@ pub struct CostEstimate {
     /// Models without a price (then `cost_micro_usd` is absent).
     pub unpriced: Vec<String>,
 }
-
-/// Text every prompt may carry besides the question, the context, the
-/// protocol's options and the history: system prompts, instructions, headings.
-/// The longest built-in template is under 450 tokens (a test holds every
-/// protocol to it); the rest is margin. A document of one's own adds what
-/// its own templates hold beyond it.
-pub const TEMPLATE_TOKENS: u64 = 500;
-
-/// What one earlier turn adds to a prompt besides its text: the round's
-/// heading, the speaker's label, blank lines.
-pub const ENTRY_TOKENS: u64 = 16;
-
-/// The most one prompt may hold: more than any model reads (the largest
-/// windows are 2 M tokens), far less than would strain the engine. A spec
-/// whose prompts would pass it is refused, priced or not.
-pub const MAX_PROMPT_TOKENS: u64 = 4_000_000;
 
 /// The largest prompt's text before any reply is quoted: the question, the
 /// context and the files (as often as the protocol's prompts hold them), a

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 // Leading indentation kept (code and diffs mean it): the text is not trimmed first.
 use crate::quote::quote_lines as quoted;
-use crate::spec::estimate_tokens;
+use crate::tokens::estimate_tokens;
 
 /// One file as the spec carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

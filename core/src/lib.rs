@@ -72,6 +72,7 @@ mod session;
 mod sha256;
 mod spec;
 pub mod stance;
+mod tokens;
 mod transcript;
 mod vote;
 #[cfg(feature = "testing")]
@@ -80,10 +81,7 @@ pub mod workload;
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
-pub use cost::{
-    CostEstimate, CostSummary, ENTRY_TOKENS, SeatUsage, TEMPLATE_TOKENS, UnpricedSeat, UsageReport, UsageTotal, Usd,
-    worst_case,
-};
+pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
 pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
@@ -108,8 +106,9 @@ pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{
     DebateSpec, Limits, MAX_DOMAIN_CHARS, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
-    QualityGate, SeatRef, estimate_tokens,
+    QualityGate, SeatRef,
 };
+pub use tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS, estimate_tokens};
 pub use transcript::{
     Choice, SummaryNote, Synthesis, TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION, Transcript, Turn, Warning,
 };

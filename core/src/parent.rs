@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::Error;
-use crate::spec::estimate_tokens;
+use crate::tokens::estimate_tokens;
 
 /// The debate this one follows up, as the spec carries it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

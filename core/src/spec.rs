@@ -228,7 +228,7 @@ pub struct Limits {
     /// Default: 2 (or 1 for a one-seat panel).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quorum: Option<u32>,
-    /// Cap on every request's prompt, in estimated tokens (see [`estimate_tokens`]).
+    /// Cap on every request's prompt, in estimated tokens (see [`estimate_tokens`](crate::tokens::estimate_tokens)).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context_budget: Option<u32>,
     #[serde(skip_serializing_if = "is_default_gate")]
@@ -240,12 +240,6 @@ pub struct Limits {
 
 fn is_default_gate(g: &QualityGate) -> bool {
     *g == QualityGate::default()
-}
-
-/// The documented token estimate used for budgets when no tokenizer is
-/// configured: one token per four characters (Unicode scalars), rounded up.
-pub fn estimate_tokens(text: &str) -> u32 {
-    text.chars().count().div_ceil(4) as u32
 }
 
 /// The smallest context budget a spec may set: room for the fixed prompt
@@ -412,7 +406,7 @@ impl DebateSpec {
     /// every host refuses it before a prompt is built.
     fn check_prompt_size(&self) -> Result<(), Error> {
         let prompt = crate::cost::fixed_prompt_tokens(self);
-        if prompt > crate::cost::MAX_PROMPT_TOKENS {
+        if prompt > crate::tokens::MAX_PROMPT_TOKENS {
             let field = match (self.document().is_some(), self.files.is_empty()) {
                 (true, _) => "protocol.options.document",
                 (false, true) => "context",
@@ -423,7 +417,7 @@ impl DebateSpec {
                 format!(
                     "one prompt would hold about {prompt} tokens before any reply (the question, and the context and files as \
                      often as the protocol's prompts repeat them); no model reads more than {}: shorten the context",
-                    crate::cost::MAX_PROMPT_TOKENS / 2
+                    crate::tokens::MAX_PROMPT_TOKENS / 2
                 ),
             ));
         }

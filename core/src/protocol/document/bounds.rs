@@ -6,8 +6,8 @@ use super::Document;
 use super::phases::Adversarial;
 use super::speakers::Speakers;
 use super::templates::Slot;
-use crate::cost::{ENTRY_TOKENS, TEMPLATE_TOKENS};
 use crate::protocol::Bounds;
+use crate::tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS};
 use crate::{ConsensusMode, DebateSpec, estimate_tokens};
 
 pub(crate) fn bounds(doc: &Document, spec: &DebateSpec) -> Bounds {
