@@ -6,7 +6,7 @@
 //! are estimated with [`estimate_tokens`](crate::tokens::estimate_tokens).
 
 use crate::Message;
-use crate::protocol::{HistoryEntry, Prompt, prompt_kit};
+use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::tokens::estimate_tokens;
 
 /// A prompt rendered into messages, and how much of its history it kept.

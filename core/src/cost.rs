@@ -122,7 +122,7 @@ pub(crate) fn fixed_prompt_tokens(spec: &DebateSpec) -> u64 {
         .chain(&spec.judge)
         .map(|p| {
             let persona = p.persona.as_deref().map_or(0, estimate_tokens);
-            (persona + estimate_tokens(&protocol::prompt_kit::domain(p))) as u64
+            (persona + estimate_tokens(&crate::prompt_kit::domain(p))) as u64
         })
         .max()
         .unwrap_or(0);

@@ -54,7 +54,7 @@ pub struct Session {
     replay_note: Option<String>,
     /// The prompt of the last turn released to each model: a judge on the
     /// same model is laid out like it.
-    last_turn: BTreeMap<String, protocol::Prompt>,
+    last_turn: BTreeMap<String, crate::prompt_kit::Prompt>,
 }
 
 impl Session {
@@ -377,8 +377,10 @@ impl Session {
                 self.last_turn.insert(participant.model.clone(), call.prompt.clone());
             }
             Purpose::Judge => {
-                if let Some(prompt) =
-                    self.last_turn.get(&participant.model).and_then(|turn| protocol::judged_like(&call.prompt, turn))
+                if let Some(prompt) = self
+                    .last_turn
+                    .get(&participant.model)
+                    .and_then(|turn| crate::prompt_kit::judged_like(&call.prompt, turn))
                 {
                     call.prompt = prompt;
                     shared_layout = true;

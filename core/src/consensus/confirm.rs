@@ -13,7 +13,8 @@ use super::{ConsensusCheck, Holdout, JudgeReview};
 use crate::Phase;
 use crate::debate::{Answer, Debate};
 use crate::parse::extract_json;
-use crate::protocol::{Note, PlannedCall, Prompt, prompt_kit};
+use crate::prompt_kit::{self, Prompt};
+use crate::protocol::{Note, PlannedCall};
 use crate::stance::{Evidence, Source, Verdict};
 
 /// The reply shape, as the request's `expect` states it.

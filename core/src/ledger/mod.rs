@@ -202,7 +202,7 @@ pub struct Turn<'a> {
 
 /// A seat's letter: `A` for the first, … `Z`, then `AA`, `AB`, ….
 pub fn letter(seat: usize) -> String {
-    crate::protocol::prompt_kit::letter(seat)
+    crate::prompt_kit::letter(seat)
 }
 
 /// The claim id a seat's `CLAIM` line names: `C<n>` or its own letter's, else none (another seat's letter).

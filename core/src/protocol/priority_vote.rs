@@ -29,8 +29,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
-use super::{Bounds, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit};
+use super::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::debate::Debate;
+use crate::prompt_kit::{self, Prompt};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
 pub(crate) const DEF: Definition = Definition {

@@ -4,11 +4,12 @@
 //! synthesizes over the transcript grouped by round. The original documented
 //! three rounds and ran one; here the spec's rounds run (default 3).
 
+use super::Bounds;
 use super::registry::{BASE, Definition, Rounds};
 use super::sequential::{RoundPolicy, Sequential};
-use super::{Bounds, Prompt, prompt_kit};
 use crate::MAX_ROUNDS;
 use crate::debate::{Debate, Seat};
+use crate::prompt_kit::{self, Prompt};
 
 pub(crate) fn create() -> Sequential<Policy> {
     Sequential::new(Policy)

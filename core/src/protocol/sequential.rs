@@ -2,10 +2,11 @@
 //! seeing everything said before, an optional adversary, an optional early
 //! stop after a round, then the judge. Each protocol is a [`RoundPolicy`].
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Prompt, Protocol, Step};
+use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::Phase;
 use crate::consensus::{ConsensusCheck, ConsensusMode, confirm};
 use crate::debate::Debate;
+use crate::prompt_kit::Prompt;
 
 pub(crate) trait RoundPolicy: Clone + 'static {
     /// Called once before round 1 (a seeded pick, say).
@@ -112,7 +113,7 @@ impl<P: RoundPolicy> Protocol for Sequential<P> {
                     }
                     // Stage 1 — turns. Blind, round 1's turns (an adversary's
                     // excepted: it answers them) go out at once, none seeing another.
-                    if super::prompt_kit::blind(debate, r) {
+                    if crate::prompt_kit::blind(debate, r) {
                         let seats: Vec<usize> = order[*done..]
                             .iter()
                             .copied()

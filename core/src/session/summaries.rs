@@ -4,7 +4,8 @@
 use super::Session;
 use crate::budget;
 use crate::debate::{Seat, Slot};
-use crate::protocol::{HistoryEntry, PlannedCall, Prompt, prompt_kit};
+use crate::prompt_kit::{self, HistoryEntry, Prompt};
+use crate::protocol::PlannedCall;
 use crate::{Phase, Purpose};
 
 impl Session {

@@ -62,7 +62,7 @@ pub(crate) fn prompt_tokens(doc: &Document, spec: &DebateSpec) -> u64 {
         + tokens(&spec.parent_frame());
     let people = || spec.panel.iter().chain(&spec.judge);
     // The persona's text and its heading, and the domain's paragraph.
-    let domain = |p: &crate::Participant| tokens(&crate::protocol::prompt_kit::domain(p));
+    let domain = |p: &crate::Participant| tokens(&crate::prompt_kit::domain(p));
     let persona = people().map(|p| p.persona.as_deref().map_or(0, |t| tokens(t) + 8) + domain(p)).max().unwrap_or(0);
     let name = people().map(|p| tokens(&p.name).max(4)).max().unwrap_or(0);
     let role = doc.phases.iter().flat_map(|p| &p.turns).map(|t| tokens(&t.role)).max().unwrap_or(0);

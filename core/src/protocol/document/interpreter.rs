@@ -18,10 +18,9 @@ use super::templates::{Piece, Slot};
 use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat};
+use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::protocol::sequential::rounds_ran;
-use crate::protocol::{
-    Conclusion, EndKind, Ending, HistoryEntry, Note, PlannedCall, Prompt, Protocol, Step, prompt_kit,
-};
+use crate::protocol::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::rng::Rng;
 
 /// A reply's declared fields, by name.

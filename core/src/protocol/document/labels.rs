@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::prompt_kit;
+use crate::prompt_kit;
 use crate::rng::Rng;
 
 /// Letter labels drawn by the seed over the phase's speakers, recorded as a choice.

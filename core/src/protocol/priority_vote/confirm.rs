@@ -8,7 +8,7 @@
 use serde_json::{Value, json};
 
 use crate::debate::Debate;
-use crate::protocol::{Prompt, prompt_kit};
+use crate::prompt_kit::{self, Prompt};
 
 /// One item awaiting confirmation, as the `to_confirm` result lists it:
 /// `{"item", "text", "urgency": {"priority", "why"}, "impact": {…}}`.

@@ -1,8 +1,61 @@
-//! Pieces every protocol's prompts share: the question, personas, history.
+//! A prompt in parts, and the pieces every protocol's prompts share: the
+//! question, personas, history. Plain text built from the debate so far; the
+//! protocols, the session's budget and summaries, and the cost bound use it.
 
-use super::HistoryEntry;
+use std::borrow::Cow;
+
 use crate::Participant;
 use crate::debate::{Debate, Seat, Slot};
+
+/// A prompt in parts: the session renders `history` within the context budget.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Prompt {
+    pub system: String,
+    /// User text before the history (the question, usually).
+    pub before: String,
+    /// Earlier turns this speaker may see, oldest first.
+    pub history: Vec<HistoryEntry>,
+    /// The heading introducing the history block.
+    pub history_title: Cow<'static, str>,
+    /// User text after the history (the instruction for this turn).
+    pub after: String,
+}
+
+/// What the judge reads before its own instructions when its prompt is laid
+/// out like the seats'.
+const JUDGING_NOW: &str = "The debate is over. From here on you are not one of its panelists but its judge.";
+
+/// The judge's prompt laid out like a seat's turn — the seats' instructions,
+/// the question, the history as they saw it, then the judge's own
+/// instructions last — so that every prompt up to the judge's part is one a
+/// panel model has already been sent, and its prompt cache serves it. Only
+/// when the judge sees what that turn saw, and more after it; else `None`.
+pub(crate) fn judged_like(judge: &Prompt, turn: &Prompt) -> Option<Prompt> {
+    let same = |a: &HistoryEntry, b: &HistoryEntry| {
+        (a.round, &a.heading, &a.label, &a.text, a.cut) == (b.round, &b.heading, &b.label, &b.text, b.cut)
+    };
+    let extends = judge.before == turn.before
+        && judge.history.len() >= turn.history.len()
+        && turn.history.iter().zip(&judge.history).all(|(t, j)| same(t, j));
+    extends.then(|| Prompt {
+        system: turn.system.clone(),
+        before: judge.before.clone(),
+        history: judge.history.clone(),
+        history_title: turn.history_title.clone(),
+        after: turn_block(&[JUDGING_NOW, &judge.system, &judge.after]),
+    })
+}
+
+/// One earlier turn as a prompt shows it.
+#[derive(Debug, Clone)]
+pub(crate) struct HistoryEntry {
+    pub round: u32,
+    pub heading: String,
+    pub label: String,
+    pub text: String,
+    /// The turn was cut at its token limit: prompts say so after it.
+    pub cut: bool,
+}
 
 /// The question, with the context and the files when there are some. The
 /// context is quoted line by line, as replies are: it may be text from
