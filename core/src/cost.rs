@@ -198,7 +198,7 @@ fn dearest_first(chairs: &[Chair], mut values: Vec<f64>, cap: u32, per: impl Fn(
 /// as the debate goes, each seat (at most the protocol's turns per seat) is
 /// given the longest prompts dearest first: an upper bound, not a forecast.
 pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
-    let b = protocol::bounds(spec);
+    let b = protocol::registry::bounds(spec);
     let limits = &spec.limits;
     let summaries = if limits.context_budget.is_some() { b.rounds } else { 0 };
     let regenerations = if limits.quality_gate == crate::QualityGate::Regenerate { b.gated } else { 0 };

@@ -57,6 +57,7 @@ mod outcome;
 mod parent;
 mod parse;
 pub mod picture;
+mod plan;
 mod prompt_kit;
 mod protocol;
 mod quality;

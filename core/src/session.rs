@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use crate::budget;
 use crate::debate::{Answer, Debate, Record, Seat};
-use crate::protocol::{self, EndKind, Ending, Note, PlannedCall, Protocol, Step};
+use crate::plan::{EndKind, Ending, Note, PlannedCall, Protocol, Step};
+use crate::protocol;
 use crate::transcript::{Choice, Warning};
 use crate::{
     ConsensusCheck, DebateSpec, EVENT_VERSION, Error, Event, EventKind, FailureKind, FailureNote, Input, ModelRequest,
@@ -61,7 +62,7 @@ impl Session {
     /// Start a debate. The first batch of requests is ready to poll at once.
     pub fn new(spec: DebateSpec) -> Result<Session, Error> {
         spec.validate()?;
-        let protocol = protocol::for_spec(&spec);
+        let protocol = protocol::registry::for_spec(&spec);
         let mut session = Session {
             debate: Debate { spec, records: Vec::new() },
             protocol,

@@ -10,12 +10,12 @@
 use serde_json::Value;
 
 use super::{ConsensusCheck, Holdout, JudgeReview};
-use crate::Phase;
-use crate::debate::{Answer, Debate};
+use crate::debate::{Answer, Debate, Seat, Slot};
 use crate::parse::extract_json;
+use crate::plan::{Note, PlannedCall};
 use crate::prompt_kit::{self, Prompt};
-use crate::protocol::{Note, PlannedCall};
 use crate::stance::{Evidence, Source, Verdict};
+use crate::{DebateSpec, Phase, Purpose};
 
 /// The reply shape, as the request's `expect` states it.
 pub(crate) const SHAPE: &str = "json: {\"settled\": true|false, \"position\": \"...\", \"holdouts\": [{\"speaker\": \"Speaker N\", \"why\": \"...\"}]}";
@@ -47,7 +47,24 @@ Answer with JSON only:\n\
         history_title: "THIS ROUND'S REPLIES".into(),
         after: format!("Speakers to check: {}. Your JSON answer.", labels.join(", ")),
     };
-    PlannedCall::confirmation(round, prompt, &debate.spec).expecting(SHAPE)
+    planned(round, prompt, &debate.spec).expecting(SHAPE)
+}
+
+/// The judge's consensus confirmation as a planned call: its own purpose, a small reply.
+fn planned(round: u32, prompt: Prompt, spec: &DebateSpec) -> PlannedCall {
+    PlannedCall {
+        slot: Slot {
+            seat: Seat::Judge,
+            purpose: Purpose::Confirmation,
+            round,
+            phase: Phase::Confirmation,
+            challenger: false,
+        },
+        prompt,
+        max_tokens: spec.limits.judge_max_tokens.min(MAX_TOKENS),
+        expect: None,
+        quality_gate: false,
+    }
 }
 
 /// Apply the judge's answer to `check`: confirmed, or overruled with the holdouts named.

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::{Because, Ledger, SeatName, Standing, Turn, build, letter};
 use crate::Purpose;
 use crate::debate::{Debate, Seat};
+use crate::plan::Note;
 use crate::prompt_kit;
-use crate::protocol::Note;
 
 /// A claim ledger: `CLAIM`, `ATTACK` and `CONCEDE` lines read from every
 /// counted turn, changes of position checked for a `BECAUSE`, and the judge's

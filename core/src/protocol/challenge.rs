@@ -29,8 +29,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
-use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::debate::{Answer, Debate};
+use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::{MAX_ROUNDS, Phase, stance};
 use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};

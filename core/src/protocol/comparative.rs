@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
-use super::{Bounds, Conclusion, Ending, Note, PlannedCall, Protocol, Step};
 use crate::debate::{Debate, Seat};
+use crate::plan::{Bounds, Conclusion, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 

@@ -29,8 +29,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
-use super::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::debate::Debate;
+use crate::plan::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 

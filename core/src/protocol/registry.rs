@@ -18,7 +18,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::{Bounds, Protocol, document};
+use super::document;
+use crate::plan::{Bounds, Protocol};
 use crate::{DebateSpec, Error};
 
 /// Every protocol agon offers, in the order hosts list them.
@@ -229,6 +230,16 @@ pub(crate) fn of(spec: &DebateSpec) -> &'static Definition {
         return &super::document::DEF;
     }
     lookup(&spec.protocol.name).expect("a validated spec names a registered protocol")
+}
+
+/// The protocol's bound for `spec` (see each module's stages).
+pub(crate) fn bounds(spec: &DebateSpec) -> Bounds {
+    (of(spec).bounds)(spec)
+}
+
+/// Build the protocol a spec names.
+pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
+    (of(spec).build)(spec)
 }
 
 /// Check everything a protocol requires of a spec: seats, rounds, options.

@@ -4,11 +4,11 @@
 //! synthesizes over the transcript grouped by round. The original documented
 //! three rounds and ran one; here the spec's rounds run (default 3).
 
-use super::Bounds;
 use super::registry::{BASE, Definition, Rounds};
 use super::sequential::{RoundPolicy, Sequential};
 use crate::MAX_ROUNDS;
 use crate::debate::{Debate, Seat};
+use crate::plan::Bounds;
 use crate::prompt_kit::{self, Prompt};
 
 pub(crate) fn create() -> Sequential<Policy> {

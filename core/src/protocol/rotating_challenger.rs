@@ -21,9 +21,9 @@ use serde::{Deserialize, Serialize};
 use super::registry::{
     BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed,
 };
-use super::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat, Slot};
+use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::{DebateSpec, Error, MAX_ROUNDS, Phase, SeatRef};
 

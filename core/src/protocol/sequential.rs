@@ -2,10 +2,10 @@
 //! seeing everything said before, an optional adversary, an optional early
 //! stop after a round, then the judge. Each protocol is a [`RoundPolicy`].
 
-use super::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::Phase;
 use crate::consensus::{ConsensusCheck, ConsensusMode, confirm};
 use crate::debate::Debate;
+use crate::plan::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::Prompt;
 
 pub(crate) trait RoundPolicy: Clone + 'static {

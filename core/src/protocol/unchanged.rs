@@ -5,7 +5,7 @@
 //! answer, so it can never show that nothing changed.
 
 use crate::debate::Debate;
-use crate::protocol::Ending;
+use crate::plan::Ending;
 use crate::{DebateSpec, Error, Phase};
 
 /// The option's key in the spec's `protocol`.

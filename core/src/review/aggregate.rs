@@ -10,8 +10,8 @@ use super::policy::Policy;
 use super::reaction::read_reactions;
 use crate::Phase;
 use crate::debate::Debate;
+use crate::plan::Note;
 use crate::prompt_kit;
-use crate::protocol::Note;
 
 /// A code review: findings declared in one phase, confirmed or disputed in
 /// another, merged across seats, and a verdict decided by a policy.

@@ -5,7 +5,7 @@ use crate::Purpose;
 use crate::budget;
 use crate::cost;
 use crate::debate::Seat;
-use crate::protocol::{EndKind, Ending, PlannedCall};
+use crate::plan::{EndKind, Ending, PlannedCall};
 
 impl Session {
     /// Whether `calls` fit under the spending limit at their worst: what was

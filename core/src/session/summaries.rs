@@ -4,8 +4,8 @@
 use super::Session;
 use crate::budget;
 use crate::debate::{Seat, Slot};
+use crate::plan::PlannedCall;
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
-use crate::protocol::PlannedCall;
 use crate::{Phase, Purpose};
 
 impl Session {

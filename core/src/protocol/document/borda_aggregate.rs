@@ -8,7 +8,8 @@ use super::aggregators::Borda;
 use super::labels::Drawn;
 use super::ranking::Ranking;
 use crate::debate::Debate;
-use crate::protocol::{Note, borda};
+use crate::plan::Note;
+use crate::protocol::borda;
 
 /// Count the rankings of `round`'s replies; false when none could be read
 /// (then no standings are recorded: all zeros would look like a result).

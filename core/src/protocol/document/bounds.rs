@@ -6,7 +6,7 @@ use super::Document;
 use super::phases::Adversarial;
 use super::speakers::Speakers;
 use super::templates::Slot;
-use crate::protocol::Bounds;
+use crate::plan::Bounds;
 use crate::tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS};
 use crate::{ConsensusMode, DebateSpec, estimate_tokens};
 

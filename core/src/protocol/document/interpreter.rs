@@ -18,9 +18,9 @@ use super::templates::{Piece, Slot};
 use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat};
+use crate::plan::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::protocol::sequential::rounds_ran;
-use crate::protocol::{Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::rng::Rng;
 
 /// A reply's declared fields, by name.
