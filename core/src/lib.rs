@@ -101,8 +101,10 @@ pub use reasoning::{
     DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
 };
-pub use render::data_blocks::{Fenced, fenced, synthesis_shown, without_data_blocks};
-pub use render::{consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown, turn_text};
+pub use render::data_blocks::{Fenced, fenced, without_data_blocks};
+pub use render::{
+    consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown, synthesis_shown, turn_text,
+};
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};

@@ -42,7 +42,7 @@ pub fn markdown(t: &Transcript) -> String {
     summaries_and_notes(&mut out, t);
     if !t.results.is_empty() {
         out.push_str("## Results\n\n");
-        out.push_str(&results::section(t));
+        out.push_str(&results_section(t));
     }
 
     synthesis_or_positions(&mut out, t);
@@ -224,7 +224,46 @@ fn cut_note(cut: bool) -> &'static str {
 /// The protocol's named results alone, as Markdown (tables and headings, as
 /// in [`markdown`]): what a live view or a page shows under the synthesis.
 pub fn results_markdown(t: &Transcript) -> String {
-    inert::text(&results::section(t))
+    inert::text(&results_section(t))
+}
+
+/// Every named result of `t`, rendered; empty when there are none. The caller
+/// makes the whole document inert (model text sits in these tables).
+fn results_section(t: &Transcript) -> String {
+    let mut out = String::new();
+    let def = crate::protocol::registry::lookup(&t.protocol).ok();
+    for (key, value) in &t.results {
+        // A Borda aggregate of a document of one's own is known by its shape.
+        let rendered = def.is_some_and(|d| (d.render_result)(t, key, value, &mut out))
+            || (key == "vote" && crate::vote::render(t, value, &mut out))
+            || (key == crate::review::REVIEW_RESULT && crate::review::render(t, value, &mut out))
+            || (key == crate::ledger::LEDGER_RESULT && crate::ledger::render(t, value, &mut out))
+            || crate::protocol::document::borda_aggregate::render_by_shape(t, value, &mut out);
+        if !rendered {
+            results::generic(key, value, &mut out);
+        }
+    }
+    out
+}
+
+/// A synthesis of protocol `protocol` as people read it: without its data
+/// blocks where the protocol's judge is asked for one (its results show it),
+/// as written otherwise (a question may ask the judge for JSON).
+pub fn synthesis_shown(protocol: &str, text: &str) -> String {
+    match crate::protocol::registry::lookup(protocol) {
+        Ok(def) if def.judge_closes_with_data => data_blocks::without_data_blocks(text),
+        _ => text.trim().to_string(),
+    }
+}
+
+impl Transcript {
+    /// The judge's synthesis as people read it: without the data block the
+    /// protocol's judge closes it with (read into the results, which show it),
+    /// where the protocol asks for one; empty without a synthesis.
+    pub fn synthesis_shown(&self) -> String {
+        let Some(s) = &self.synthesis else { return String::new() };
+        synthesis_shown(&self.protocol, &s.text)
+    }
 }
 
 /// Any Markdown made inert as the transcript is: raw HTML escaped, unsafe

@@ -137,14 +137,6 @@ pub struct Warning {
 }
 
 impl Transcript {
-    /// The judge's synthesis as people read it: without the data block the
-    /// protocol's judge closes it with (read into the results, which show it),
-    /// where the protocol asks for one; empty without a synthesis.
-    pub fn synthesis_shown(&self) -> String {
-        let Some(s) = &self.synthesis else { return String::new() };
-        crate::render::data_blocks::synthesis_shown(&self.protocol, &s.text)
-    }
-
     /// Pretty JSON with a trailing newline: the form written to files.
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).expect("transcripts always serialize");

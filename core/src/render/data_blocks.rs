@@ -36,16 +36,6 @@ pub fn without_data_blocks(text: &str) -> String {
     out.trim_end().to_string()
 }
 
-/// A synthesis of protocol `protocol` as people read it: without its data
-/// blocks where the protocol's judge is asked for one (its results show it),
-/// as written otherwise (a question may ask the judge for JSON).
-pub fn synthesis_shown(protocol: &str, text: &str) -> String {
-    match crate::protocol::registry::lookup(protocol) {
-        Ok(def) if def.judge_closes_with_data => without_data_blocks(text),
-        _ => text.trim().to_string(),
-    }
-}
-
 /// A fenced block: its marker, its body and whether its closing fence came.
 pub struct Fenced<'a> {
     pub marker: &'a str,

@@ -1,7 +1,7 @@
 //! A protocol's named results as a person reads them: headings, lists and
 //! tables, never a JSON dump. Each protocol renders its own
-//! ([`Definition::render_result`](crate::protocol::registry::Definition));
-//! a result it does not know, or whose shape it cannot read (a transcript from
+//! ([`Definition::render_result`](crate::protocol::registry::Definition))
+//! with these pieces; a result it does not know, or whose shape it cannot read (a transcript from
 //! another version), falls back to [`generic`]. The JSON transcript keeps the
 //! data; this is only how it is shown.
 
@@ -10,26 +10,6 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use crate::Transcript;
-use crate::protocol::registry;
-
-/// Every named result of `t`, rendered; empty when there are none. The caller
-/// makes the whole document inert (model text sits in these tables).
-pub(crate) fn section(t: &Transcript) -> String {
-    let mut out = String::new();
-    let def = registry::lookup(&t.protocol).ok();
-    for (key, value) in &t.results {
-        // A Borda aggregate of a document of one's own is known by its shape.
-        let rendered = def.is_some_and(|d| (d.render_result)(t, key, value, &mut out))
-            || (key == "vote" && crate::vote::render(t, value, &mut out))
-            || (key == crate::review::REVIEW_RESULT && crate::review::render(t, value, &mut out))
-            || (key == crate::ledger::LEDGER_RESULT && crate::ledger::render(t, value, &mut out))
-            || crate::protocol::document::borda_aggregate::render_by_shape(t, value, &mut out);
-        if !rendered {
-            generic(key, value, &mut out);
-        }
-    }
-    out
-}
 
 /// Any result: a text as a paragraph, a list of texts as a list, anything else as JSON.
 pub(crate) fn generic(key: &str, value: &Value, out: &mut String) {
