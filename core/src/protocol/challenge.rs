@@ -19,7 +19,6 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
-mod markdown;
 mod render;
 pub(crate) mod reply;
 
@@ -28,10 +27,12 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use crate::debate::{Answer, Debate};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
+use crate::protocol::definition::{
+    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+};
 use crate::{MAX_ROUNDS, Phase, stance};
 use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
 

@@ -1,5 +1,7 @@
 //! Challenge's replies: the challengers' verdicts, the defender's responses, the rebuttals.
 
+mod markdown;
+
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +59,7 @@ pub enum Strength {
 pub fn verdict(text: &str) -> Result<Verdict, String> {
     let v = extract_json(text)
         .filter(|v| v.get("verdict").is_some())
-        .or_else(|| super::markdown::verdict_as_json(text))
+        .or_else(|| markdown::verdict_as_json(text))
         .ok_or("no JSON verdict and no \"Verdict:\" line in the reply")?;
     if !v.is_object() {
         return Err("the verdict is not a JSON object".into());
@@ -113,7 +115,7 @@ pub struct DefenderResponse {
 pub fn defender_response(text: &str, challengers: &[String]) -> Result<DefenderResponse, String> {
     match extract_json(text).filter(|v| v.get("responses").is_some()) {
         Some(v) => json_response(&v, challengers),
-        None => super::markdown::defender_response(text, challengers)
+        None => markdown::defender_response(text, challengers)
             .map_err(|why| format!("no JSON response, and as Markdown: {why}")),
     }
 }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use super::reply::{Decision, DefenderResponse};
+use super::{Decision, DefenderResponse};
 
 /// One `**Label:** value` (or `Label: value`) field: the label in lower case,
 /// the value with the lines that continue it.
