@@ -7,6 +7,7 @@
 //! Markdown, the JSONL of items and the picture. Rescoring is running
 //! [`report`] again on the same files: no call.
 
+mod arm_score;
 pub mod dataset;
 mod pictures;
 mod report;
@@ -126,7 +127,7 @@ pub fn report(name: &str, dataset: &str, arms: &[Arm]) -> Report {
 pub fn report_with(name: &str, dataset: &str, arms: &[Arm], options: &Options) -> Report {
     let (items, mut skipped) = dataset::read(dataset);
     skipped.extend(options.skipped.iter().cloned());
-    let scored: Vec<report::ArmScore> = arms
+    let scored: Vec<arm_score::ArmScore> = arms
         .iter()
         .map(|arm| {
             let results = report::Results::read(arm.results);
@@ -142,7 +143,7 @@ pub fn report_with(name: &str, dataset: &str, arms: &[Arm], options: &Options) -
                     of.push(i);
                 }
             }
-            report::ArmScore {
+            arm_score::ArmScore {
                 name: arm.name,
                 items: samples,
                 item: of,

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::report::{ArmScore, fixed, percent};
+use super::arm_score::{ArmScore, fixed, percent};
 use crate::picture::svg as s;
 
 /// One picture and the file name hosts write it to.

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::report::{ArmScore, fixed, percent, usd};
+use super::arm_score::{ArmScore, fixed, percent, usd};
 use super::score::TurnSet;
 use crate::render::results::{cell, table};
 
