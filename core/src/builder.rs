@@ -10,8 +10,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::catalog::{Catalog, CatalogEntry};
+use crate::protocol::definition;
+use crate::protocol::definition::Definition;
 use crate::protocol::document;
-use crate::protocol::registry::{self, Definition};
+use crate::protocol::registry;
 use crate::reasoning::{self, ModelTraits, Reasoning};
 use crate::{CouncilRole, DebateSpec, Error, Limits, OptionKind, Participant, Price, ProtocolSpec, parse_role};
 
@@ -282,11 +284,11 @@ fn seat_settings(
 /// `--challenger gemini`) becomes that seat's id, so the spec — and every host
 /// that shows it — says which seat was meant. One that names no seat, or
 /// several, is left for validation to refuse with the candidates.
-fn name_seats_by_id(spec: &mut DebateSpec, def: &registry::Definition) {
+fn name_seats_by_id(spec: &mut DebateSpec, def: &definition::Definition) {
     let seat_options: Vec<&str> = if spec.protocol.options.contains_key("document") {
         vec!["adversary"]
     } else {
-        def.options.iter().filter(|o| o.kind == registry::OptionKind::Seat).map(|o| o.name).collect()
+        def.options.iter().filter(|o| o.kind == definition::OptionKind::Seat).map(|o| o.name).collect()
     };
     for option in seat_options {
         let Some(Value::String(name)) = spec.protocol.options.get(option) else { continue };

@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use crate::protocol::definition;
 use crate::protocol::registry::{self, Entry};
 use crate::protocol::{adversarial, challenge, comparative, document, priority_vote, rotating_challenger};
 
@@ -66,7 +67,7 @@ pub fn read_both(shape: Shape, value: &Value) -> Reading {
             _ if registry::REGISTRY.iter().any(|e| matches!(e, Entry::Document(n) if *n == name)) => {
                 both::<std::collections::BTreeMap<String, Value>>(value, json)
             }
-            _ if registry::lookup(name).is_ok() => both::<registry::NoOptions>(value, json),
+            _ if registry::lookup(name).is_ok() => both::<definition::NoOptions>(value, json),
             _ => both::<document::spec_option::Options>(value, json),
         },
     }

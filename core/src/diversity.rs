@@ -9,29 +9,8 @@
 //! the spec says how strictly to hold it: warn (the default), refuse, or say
 //! nothing.
 
-use serde::{Deserialize, Serialize};
-
+use crate::spec::Diversity;
 use crate::{DebateSpec, Error};
-
-/// How a spec treats a panel whose every seat runs one model.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Diversity {
-    /// A warning in the transcript; challenge, as its seed, refuses.
-    #[default]
-    Warn,
-    /// Refused, for every protocol that needs different models.
-    Strict,
-    /// Allowed without a word (one model on purpose: a test, a local demo),
-    /// the judge's seat on the panel too.
-    Off,
-}
-
-impl Diversity {
-    pub(crate) fn is_default(&self) -> bool {
-        *self == Diversity::default()
-    }
-}
 
 /// The one model every seat of a panel of two or more runs (a fallback
 /// chain's first model), when the protocol needs different ones.

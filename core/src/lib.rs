@@ -76,6 +76,7 @@ mod spec;
 pub mod stance;
 mod tokens;
 mod transcript;
+mod validation;
 mod vote;
 #[cfg(feature = "testing")]
 pub mod workload;
@@ -84,7 +85,6 @@ pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
-pub use diversity::Diversity;
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use files::{
@@ -95,8 +95,9 @@ pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parent::{MAX_PARENT_BYTES, MAX_PARENT_TOKENS, Parent, ParentRecord, Position};
 pub use parse::extract_json;
 pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
+pub use protocol::definition::{OptionInfo, OptionKind, ProtocolInfo};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
-pub use protocol::registry::{OptionInfo, OptionKind, ProtocolInfo, example_spec, protocols};
+pub use protocol::registry::{example_spec, protocols};
 pub use reasoning::{
     DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
@@ -109,7 +110,7 @@ pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{
-    DebateSpec, Limits, MAX_DOMAIN_CHARS, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
+    DebateSpec, Diversity, Limits, MAX_DOMAIN_CHARS, MAX_ROUNDS, MIN_CONTEXT_BUDGET, Participant, Price, ProtocolSpec,
     QualityGate, SeatRef,
 };
 pub use tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS, estimate_tokens};

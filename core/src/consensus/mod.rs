@@ -464,7 +464,7 @@ mod tests {
 
     #[test]
     fn the_protocol_option_offers_every_mode() {
-        let crate::protocol::registry::OptionKind::Choice(names) = crate::protocol::registry::CONSENSUS_OPTION.kind
+        let crate::protocol::definition::OptionKind::Choice(names) = crate::protocol::definition::CONSENSUS_OPTION.kind
         else {
             panic!("consensus is a choice")
         };

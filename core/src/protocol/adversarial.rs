@@ -17,10 +17,12 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use crate::debate::{Answer, Debate, Seat};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
+use crate::protocol::definition::{
+    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+};
 use crate::{DebateSpec, Error, Phase};
 
 pub(crate) const DEF: Definition = Definition {

@@ -11,10 +11,12 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed};
 use crate::debate::{Debate, Seat};
 use crate::plan::{Bounds, Conclusion, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
+use crate::protocol::definition::{
+    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
 pub(crate) const DEF: Definition = Definition {

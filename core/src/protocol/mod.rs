@@ -7,6 +7,7 @@ pub(crate) mod adversarial;
 pub(crate) mod borda;
 pub(crate) mod challenge;
 pub(crate) mod comparative;
+pub(crate) mod definition;
 pub(crate) mod document;
 pub(crate) mod priority_vote;
 pub(crate) mod registry;

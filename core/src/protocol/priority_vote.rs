@@ -28,10 +28,10 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::registry::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
 use crate::debate::Debate;
 use crate::plan::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
+use crate::protocol::definition::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
 pub(crate) const DEF: Definition = Definition {

@@ -4,12 +4,12 @@
 //! synthesizes over the transcript grouped by round. The original documented
 //! three rounds and ran one; here the spec's rounds run (default 3).
 
-use super::registry::{BASE, Definition, Rounds};
 use super::sequential::{RoundPolicy, Sequential};
 use crate::MAX_ROUNDS;
 use crate::debate::{Debate, Seat};
 use crate::plan::Bounds;
 use crate::prompt_kit::{self, Prompt};
+use crate::protocol::definition::{BASE, Definition, Rounds};
 
 pub(crate) fn create() -> Sequential<Policy> {
     Sequential::new(Policy)

@@ -18,13 +18,13 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use super::registry::{
-    BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed,
-};
 use crate::consensus::{self, ConsensusCheck, ConsensusMode, Rule, confirm};
 use crate::debate::{Debate, Seat, Slot};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
+use crate::protocol::definition::{
+    BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed,
+};
 use crate::{DebateSpec, Error, MAX_ROUNDS, Phase, SeatRef};
 
 pub(crate) const DEF: Definition = Definition {

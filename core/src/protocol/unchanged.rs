@@ -12,9 +12,9 @@ use crate::{DebateSpec, Error, Phase};
 pub(crate) const OPTION: &str = "stop_when_unchanged";
 
 /// The option as the catalog describes it, for every protocol that honours it.
-pub(crate) const INFO: crate::protocol::registry::OptionInfo = crate::protocol::registry::OptionInfo {
+pub(crate) const INFO: crate::protocol::definition::OptionInfo = crate::protocol::definition::OptionInfo {
     name: OPTION,
-    kind: crate::protocol::registry::OptionKind::Flag,
+    kind: crate::protocol::definition::OptionKind::Flag,
     default: "false",
     help: std::borrow::Cow::Borrowed(
         "Stop after a round in which no seat's answer changed (needs a checkable answer; a cut, refused or failed turn never counts as unchanged).",

@@ -1,6 +1,6 @@
 //! A protocol's named results as a person reads them: headings, lists and
 //! tables, never a JSON dump. Each protocol renders its own
-//! ([`Definition::render_result`](crate::protocol::registry::Definition))
+//! ([`Definition::render_result`](crate::protocol::definition::Definition))
 //! with these pieces; a result it does not know, or whose shape it cannot read (a transcript from
 //! another version), falls back to [`generic`]. The JSON transcript keeps the
 //! data; this is only how it is shown.

@@ -8,7 +8,8 @@ use std::sync::{Arc, OnceLock};
 use super::{Document, borda_aggregate, bounds, build, load_str};
 use crate::consensus::ConsensusMode;
 use crate::json_read::{Misread, read};
-use crate::protocol::registry::{self, BASE, Definition};
+use crate::protocol::definition;
+use crate::protocol::definition::{BASE, Definition};
 use crate::spec::field_error;
 use crate::{DebateSpec, Error, SeatRef};
 
@@ -83,7 +84,7 @@ const SHARED: Definition = Definition {
 /// agreement; normalized, the default mode left out. Read key by key in
 /// order, as serde reads a struct, so each error names the field and says
 /// what it did when each of these protocols had an options type of its own.
-fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
+fn check(spec: &DebateSpec) -> Result<definition::Options, Error> {
     let doc = builtin(&spec.protocol.name);
     doc.check_rounds(spec.rounds())?;
     const ALL: &[&str] = &["adversary", "consensus", "stop_when_unchanged"];
@@ -94,7 +95,7 @@ fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
         (false, true) => &ALL[1..],
         (false, false) => &ALL[2..],
     };
-    let mut options = registry::Options::new();
+    let mut options = definition::Options::new();
     let (mut adversary, mut consensus) = (None, ConsensusMode::default());
     for (key, value) in &spec.protocol.options {
         let read = match key.as_str() {
@@ -126,7 +127,7 @@ fn check(spec: &DebateSpec) -> Result<registry::Options, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::registry::{REGISTRY, protocols};
+    use crate::protocol::registry::{self, REGISTRY, protocols};
 
     /// Every shipped document is in the registry under its own name, and
     /// the catalog describes it exactly as a document of one's own is described.

@@ -9,7 +9,8 @@ use super::speakers::Pick;
 use super::stopping::Stop;
 use super::{Document, load_str};
 use crate::Error;
-use crate::protocol::registry::{self, CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
+use crate::protocol::definition;
+use crate::protocol::definition::{CONSENSUS_OPTION, OptionInfo, OptionKind, ProtocolInfo};
 
 impl Document {
     pub(crate) fn info(&self) -> ProtocolInfo {
@@ -63,13 +64,13 @@ impl Document {
     }
 
     /// Its seat and round bounds, as the registry checks a spec against them.
-    pub(crate) fn limits(&self) -> (registry::Seats<'_>, registry::Rounds<'_>) {
-        let seats = registry::Seats {
+    pub(crate) fn limits(&self) -> (definition::Seats<'_>, definition::Rounds<'_>) {
+        let seats = definition::Seats {
             min: self.seats.min as usize,
             max: self.seats.max.map(|m| m as usize),
             why: self.seats.why.as_deref().unwrap_or(""),
         };
-        (seats, registry::Rounds { default: self.rounds.default, max: self.rounds.max, unit: self.round_unit() })
+        (seats, definition::Rounds { default: self.rounds.default, max: self.rounds.max, unit: self.round_unit() })
     }
 
     /// What one round is, in a few words.

@@ -11,7 +11,9 @@ use serde_json::Value;
 use super::stopping::Stop;
 use super::{Document, Interpreter, bounds, load};
 use crate::consensus::ConsensusMode;
-use crate::protocol::registry::{self, BASE, Definition, ProtocolOptions, checked, typed};
+use crate::protocol::definition;
+use crate::protocol::definition::{BASE, Definition, ProtocolOptions, checked, typed};
+use crate::protocol::registry;
 use crate::{DebateSpec, Error, SeatRef};
 
 /// The definition every spec-borne document shares; what differs (its name
@@ -56,7 +58,7 @@ impl ProtocolOptions for Options {
             return Err(Error::spec("protocol.name", format!("'{name}', but the document is named '{}'", doc.name)));
         }
         let (seats, rounds) = doc.limits();
-        registry::limits(name, &seats, &rounds, spec)?;
+        definition::limits(name, &seats, &rounds, spec)?;
         doc.check_rounds(spec.rounds())?;
         match (&self.adversary, &doc.adversary) {
             (Some(_), None) => return Err(Error::spec("protocol.adversary", "the document declares no adversary")),
