@@ -80,11 +80,12 @@ mod validation;
 mod vote;
 #[cfg(feature = "testing")]
 pub mod workload;
+mod worst_case;
 
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
 pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
-pub use cost::{CostEstimate, CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd, worst_case};
+pub use cost::{CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd};
 pub use error::Error;
 pub use event::{EVENT_VERSION, Event, EventKind, SeatInfo};
 pub use files::{
@@ -117,3 +118,4 @@ pub use tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS, estimate_tokens};
 pub use transcript::{
     Choice, SummaryNote, Synthesis, TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION, Transcript, Turn, Warning,
 };
+pub use worst_case::{CostEstimate, worst_case};

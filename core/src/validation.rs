@@ -67,7 +67,7 @@ impl DebateSpec {
     /// protocol repeats them) within what any model reads; checked here, so
     /// every host refuses it before a prompt is built.
     fn check_prompt_size(&self) -> Result<(), Error> {
-        let prompt = crate::cost::fixed_prompt_tokens(self);
+        let prompt = crate::worst_case::fixed_prompt_tokens(self);
         if prompt > crate::tokens::MAX_PROMPT_TOKENS {
             let field = match (self.document().is_some(), self.files.is_empty()) {
                 (true, _) => "protocol.options.document",
