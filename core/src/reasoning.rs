@@ -12,8 +12,6 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Participant;
-
 /// How hard a reasoning model should think.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -313,28 +311,26 @@ pub fn chain(model: &str) -> impl Iterator<Item = &str> {
     model.split('|').map(str::trim).filter(|m| !m.is_empty())
 }
 
-/// What a request of `seat` asks of reasoning, with `max_tokens` for its
-/// reply: `None` for a seat that asked nothing on a model not known to reason.
+/// What a request of a seat asks of reasoning — the seat runs `model` (a
+/// reference or a fallback chain) and asked for `asked` — with `max_tokens`
+/// for its reply: `None` for a seat that asked nothing on a model not known
+/// to reason.
 pub fn request_for(
-    seat: &Participant,
+    model: &str,
+    asked: Option<Reasoning>,
     models: &BTreeMap<String, ModelTraits>,
     max_tokens: u32,
 ) -> Option<ReasoningRequest> {
-    let asked = seat.reasoning.unwrap_or_default();
+    let asked = asked.unwrap_or_default();
     // Each model of a chain gets its own family's plan; the call may think
     // as long as the most any of them is given.
-    let allowance =
-        chain(&seat.model).filter_map(|m| plan_for(m, models.get(m), asked, max_tokens)).map(|p| p.room).max()?;
+    let allowance = chain(model).filter_map(|m| plan_for(m, models.get(m), asked, max_tokens)).map(|p| p.room).max()?;
     Some(ReasoningRequest { effort: asked.effort, budget: asked.budget, allowance })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn seat(model: &str, reasoning: Option<Reasoning>) -> Participant {
-        Participant { id: "s".into(), name: String::new(), model: model.into(), persona: None, domain: None, reasoning }
-    }
 
     fn catalog() -> BTreeMap<String, ModelTraits> {
         let reasoning =
@@ -430,34 +426,30 @@ mod tests {
 
     #[test]
     fn a_plain_model_asked_nothing_reserves_nothing() {
-        assert_eq!(request_for(&seat("openai/gpt-4o", None), &catalog(), 512), None);
-        assert_eq!(request_for(&seat("unknown/x", None), &catalog(), 512), None);
+        assert_eq!(request_for("openai/gpt-4o", None, &catalog(), 512), None);
+        assert_eq!(request_for("unknown/x", None, &catalog(), 512), None);
         // Claude reasons, but thinks only when asked: nothing is reserved.
-        assert_eq!(
-            request_for(&seat("anthropic/claude-sonnet-4-5", None), &catalog(), 512).map(|r| r.allowance),
-            Some(0)
-        );
-        assert_eq!(request_for(&seat("openai/gpt-5.1", None), &catalog(), 512).map(|r| r.allowance), Some(0));
+        assert_eq!(request_for("anthropic/claude-sonnet-4-5", None, &catalog(), 512).map(|r| r.allowance), Some(0));
+        assert_eq!(request_for("openai/gpt-5.1", None, &catalog(), 512).map(|r| r.allowance), Some(0));
     }
 
     #[test]
     fn a_reasoning_model_gets_room_to_think_within_its_output_limit() {
-        let r = request_for(&seat("openai/o3", None), &catalog(), 512).unwrap();
+        let r = request_for("openai/o3", None, &catalog(), 512).unwrap();
         assert_eq!((r.effort, r.budget, r.allowance, r.asked()), (None, None, DEFAULT_ROOM, false));
-        let r = request_for(&seat("openai/o3", effort(Effort::High)), &catalog(), 512).unwrap();
+        let r = request_for("openai/o3", effort(Effort::High), &catalog(), 512).unwrap();
         assert_eq!(r.allowance, 10_000 - 512, "capped so that reply and thinking fit the model's output limit");
         assert!(r.asked());
-        let r = request_for(&seat("deepseek/deepseek-reasoner", None), &catalog(), 512).unwrap();
+        let r = request_for("deepseek/deepseek-reasoner", None, &catalog(), 512).unwrap();
         assert_eq!(r.allowance, DEFAULT_ALLOWANCE, "a model that thinks with no control agon knows");
     }
 
     #[test]
     fn an_explicit_budget_wins_and_a_chain_takes_its_largest_room() {
         let budget = Some(Reasoning { effort: Some(Effort::Low), budget: Some(3_000) });
-        let r = request_for(&seat("openai/gpt-4o|openai/o3", budget), &catalog(), 100).unwrap();
+        let r = request_for("openai/gpt-4o|openai/o3", budget, &catalog(), 100).unwrap();
         assert_eq!((r.allowance, r.effort), (3_000, Some(Effort::Low)));
-        let r =
-            request_for(&seat("anthropic/claude-sonnet-4-5 | gemini/gemini-2.5-pro", None), &catalog(), 100).unwrap();
+        let r = request_for("anthropic/claude-sonnet-4-5 | gemini/gemini-2.5-pro", None, &catalog(), 100).unwrap();
         assert_eq!(r.allowance, DEFAULT_ROOM, "Claude thinks not; Gemini 2.5 Pro must");
     }
 }

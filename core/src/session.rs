@@ -401,7 +401,12 @@ impl Session {
             max_tokens: call.max_tokens,
             temperature: spec.limits.temperature,
             expect: call.expect.as_deref().map(str::to_string),
-            reasoning: crate::reasoning::request_for(participant, &spec.models, call.max_tokens),
+            reasoning: crate::reasoning::request_for(
+                &participant.model,
+                participant.reasoning,
+                &spec.models,
+                call.max_tokens,
+            ),
             traits: crate::reasoning::chain(&participant.model)
                 .filter_map(|m| spec.models.get(m).map(|t| (m.to_string(), *t)))
                 .collect(),

@@ -72,7 +72,8 @@ struct Chair {
 impl Chair {
     fn of(spec: &DebateSpec, seat: &crate::Participant, max_tokens: u32) -> Option<Chair> {
         let price = price_of(spec, &seat.model)?;
-        let thinking = crate::reasoning::request_for(seat, &spec.models, max_tokens).map_or(0, |r| r.allowance as u64);
+        let thinking = crate::reasoning::request_for(&seat.model, seat.reasoning, &spec.models, max_tokens)
+            .map_or(0, |r| r.allowance as u64);
         Some(Chair { prompt: price.prompt_ceiling(), output: price.output, thinking })
     }
 
@@ -145,7 +146,8 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
         + judge_prompts.iter().sum::<u64>();
 
     let thinking = |seat: &crate::Participant, max_tokens: u32| {
-        crate::reasoning::request_for(seat, &spec.models, max_tokens).map_or(0, |r| r.allowance as u64)
+        crate::reasoning::request_for(&seat.model, seat.reasoning, &spec.models, max_tokens)
+            .map_or(0, |r| r.allowance as u64)
     };
     let turn_thinking: Vec<u64> = spec.panel.iter().map(|p| thinking(p, limits.max_tokens)).collect();
     let judge_thinking = spec.judge.as_ref().map_or(0, |j| thinking(j, limits.judge_max_tokens));

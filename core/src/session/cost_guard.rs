@@ -24,8 +24,8 @@ impl Session {
                 Seat::Judge => spec.judge.as_ref().expect("validated plan"),
             };
             let Some(price) = cost::price_of(spec, &seat.model) else { continue };
-            let thinking =
-                crate::reasoning::request_for(seat, &spec.models, call.max_tokens).map_or(0, |r| r.allowance);
+            let thinking = crate::reasoning::request_for(&seat.model, seat.reasoning, &spec.models, call.max_tokens)
+                .map_or(0, |r| r.allowance);
             let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
             let prompt: u64 = rendered.messages.iter().map(|m| crate::estimate_tokens(&m.content) as u64).sum();
             worst.0 += cost::bound(price, prompt, call.max_tokens as u64 + thinking as u64).0;
