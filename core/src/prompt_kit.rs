@@ -4,8 +4,10 @@
 
 use std::borrow::Cow;
 
-use crate::Participant;
 use crate::debate::{Debate, Seat, Slot};
+use crate::spec::Participant;
+/// "Speaker N", the anonymous label, is the spec's: a parent debate's seats are named by it too.
+pub(crate) use crate::spec::speaker;
 
 /// A prompt in parts: the session renders `history` within the context budget.
 #[derive(Debug, Clone, Default)]
@@ -155,11 +157,6 @@ pub(crate) fn label(debate: &Debate, slot: &Slot) -> String {
 pub(crate) fn seat_label(debate: &Debate, seat: usize) -> String {
     let p = debate.seat(seat);
     if p.name.is_empty() { speaker(seat) } else { p.name.clone() }
-}
-
-/// "Speaker N": the anonymous label for panel seat N−1.
-pub(crate) fn speaker(seat: usize) -> String {
-    format!("Speaker {}", seat + 1)
 }
 
 /// Render entries as text, a heading whenever it changes. Each turn's text is
