@@ -51,6 +51,7 @@ pub mod hidden;
 mod input;
 pub mod journal;
 mod json_read;
+mod label;
 pub mod ledger;
 mod order;
 mod outcome;

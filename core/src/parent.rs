@@ -96,7 +96,7 @@ impl Parent {
                 let id = seat["id"].as_str()?;
                 let last = turns.iter().rev().find(|t| t["speaker"].as_str() == Some(id))?;
                 let name = seat["name"].as_str().filter(|n| !n.is_empty() && *n != id);
-                let speaker = name.map_or_else(|| crate::spec::speaker(i), str::to_string);
+                let speaker = name.map_or_else(|| crate::label::speaker(i), str::to_string);
                 Some(Position { speaker, text: last["text"].as_str()?.to_string() })
             })
             .collect();
@@ -306,7 +306,7 @@ mod tests {
             positions: positions
                 .iter()
                 .enumerate()
-                .map(|(i, t)| Position { speaker: crate::spec::speaker(i), text: t.to_string() })
+                .map(|(i, t)| Position { speaker: crate::label::speaker(i), text: t.to_string() })
                 .collect(),
         }
     }

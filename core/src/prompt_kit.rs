@@ -5,9 +5,8 @@
 use std::borrow::Cow;
 
 use crate::debate::{Debate, Seat, Slot};
+pub(crate) use crate::label::speaker;
 use crate::spec::Participant;
-/// "Speaker N", the anonymous label, is the spec's: a parent debate's seats are named by it too.
-pub(crate) use crate::spec::speaker;
 
 /// A prompt in parts: the session renders `history` within the context budget.
 #[derive(Debug, Clone, Default)]

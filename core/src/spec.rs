@@ -142,12 +142,6 @@ impl Participant {
     }
 }
 
-/// "Speaker N": how prompts name panel seat N−1 when it has no name of its
-/// own (never by its id, which the spec builder derives from the model).
-pub(crate) fn speaker(seat: usize) -> String {
-    format!("Speaker {}", seat + 1)
-}
-
 /// A seat named by its id or by its 1-based position in the panel.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
