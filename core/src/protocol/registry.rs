@@ -112,6 +112,13 @@ pub(crate) fn for_spec(spec: &DebateSpec) -> Box<dyn Protocol> {
 /// Check everything a protocol requires of a spec: seats, rounds, options.
 pub(crate) fn check(spec: &DebateSpec) -> Result<Options, Error> {
     if super::document::carried(spec) {
+        let name = &spec.protocol.name;
+        if REGISTRY.iter().any(|e| e.name() == name) {
+            return Err(Error::spec(
+                "protocol.name",
+                format!("'{name}' is a built-in protocol; give your document a name of its own"),
+            ));
+        }
         // The document states its own seats and rounds; its check reads them.
         return (super::document::DEF.check)(spec);
     }
@@ -187,6 +194,23 @@ mod tests {
         spec.rounds = Some(3);
         let e = check(&spec).unwrap_err();
         assert!(matches!(&e, Error::InvalidSpec { field, .. } if field == "rounds"), "{e}");
+    }
+
+    /// A document the spec carries may not take a built-in protocol's name:
+    /// hosts, transcripts and the catalog would confuse the two.
+    #[test]
+    fn a_carried_document_under_a_built_in_name_is_refused() {
+        let (_, text) = super::super::document::BUILTIN_DOCUMENTS.iter().find(|(n, _)| *n == "round-robin").unwrap();
+        let mut spec = example_spec("round-robin", 2, 1).unwrap();
+        spec.protocol.options.insert("document".into(), serde_json::from_str(text).unwrap());
+        let e = check(&spec).unwrap_err();
+        assert!(
+            matches!(&e, Error::InvalidSpec { field, reason } if field == "protocol.name" && reason.contains("a name of its own")),
+            "{e}"
+        );
+        spec.protocol.name = "my-round-robin".into();
+        let e = check(&spec).unwrap_err();
+        assert!(matches!(&e, Error::InvalidSpec { reason, .. } if reason.contains("the document is named")), "{e}");
     }
 
     /// The field and the words of a refused spec: protocol `name` with 2

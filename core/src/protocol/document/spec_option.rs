@@ -13,7 +13,6 @@ use super::{Document, Interpreter, bounds, load};
 use crate::consensus::ConsensusMode;
 use crate::protocol::definition;
 use crate::protocol::definition::{BASE, Definition, ProtocolOptions, checked, typed};
-use crate::protocol::registry;
 use crate::{DebateSpec, Error, SeatRef};
 
 /// The definition every spec-borne document shares; what differs (its name
@@ -48,12 +47,6 @@ impl ProtocolOptions for Options {
             crate::protocol::unchanged::check(spec, &serde_json::Value::Bool(stop))?;
         }
         let name = &spec.protocol.name;
-        if registry::REGISTRY.iter().any(|e| e.name() == name) {
-            return Err(Error::spec(
-                "protocol.name",
-                format!("'{name}' is a built-in protocol; give your document a name of its own"),
-            ));
-        }
         if *name != doc.name {
             return Err(Error::spec("protocol.name", format!("'{name}', but the document is named '{}'", doc.name)));
         }
