@@ -11,10 +11,25 @@ use super::visibility::{Labels, Sees, ShowOrder, Turns};
 use super::when::When;
 use crate::{Error, MAX_ROUNDS, Phase};
 
+/// Check a document beyond its types, stage by stage; each error names its
+/// JSON path under `prefix`.
 pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
     let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
     let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
+    identity(doc, prefix)?;
+    phases(doc, prefix)?;
+    stop(doc, prefix)?;
+    aggregates(doc, prefix)?;
+    if doc.completed.as_deref().is_some_and(blank) {
+        return fail("completed", "must not be empty".into());
+    }
+    Ok(())
+}
 
+/// The document's name, its rounds, its seats and its adversary.
+fn identity(doc: &Document, prefix: &str) -> Result<(), Error> {
+    let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
+    let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
     if doc.name.is_empty()
         || !doc
             .name
@@ -70,6 +85,15 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             check_position(p, seats.min, &at(path))?;
         }
     }
+    Ok(())
+}
+
+/// Each phase and each of its parts; and that every round of the default
+/// and of the longest run has a phase to run.
+fn phases(doc: &Document, prefix: &str) -> Result<(), Error> {
+    let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
+    let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
+    let (r, seats) = (&doc.rounds, &doc.seats);
     if doc.phases.is_empty() {
         return fail("phases", "a protocol needs at least one phase".into());
     }
@@ -142,6 +166,13 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             return fail(field, format!("in a run of {n} rounds, no phase runs in round {empty}"));
         }
     }
+    Ok(())
+}
+
+/// When the document stops: on what its phases declare.
+fn stop(doc: &Document, prefix: &str) -> Result<(), Error> {
+    let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
+    let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
     match &doc.stop {
         Stop::Rounds | Stop::Settled => {}
         Stop::Consensus(c) => {
@@ -164,6 +195,13 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
     if doc.stop == Stop::Settled && doc.aggregate.ledger.is_none() {
         return fail("stop", "settled needs a ledger aggregate".into());
     }
+    Ok(())
+}
+
+/// The aggregates (ledger, Borda, review, synthesis) and the results they name, each name once.
+fn aggregates(doc: &Document, prefix: &str) -> Result<(), Error> {
+    let at = |path: &str| if prefix.is_empty() { path.to_string() } else { format!("{prefix}.{path}") };
+    let fail = |path: &str, reason: String| Err(Error::spec(at(path), reason));
     let mut named: Vec<&str> = Vec::new();
     if let Some(l) = &doc.aggregate.ledger {
         result_name(doc, &l.result, &at("aggregate.ledger.result"), &mut named)?;
@@ -207,9 +245,6 @@ pub(super) fn document(doc: &Document, prefix: &str) -> Result<(), Error> {
             }
             result_name(doc, &section.result, &at(&format!("aggregate.synthesis.sections[{k}].result")), &mut named)?;
         }
-    }
-    if doc.completed.as_deref().is_some_and(blank) {
-        return fail("completed", "must not be empty".into());
     }
     Ok(())
 }
