@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::DebateSpec;
 use crate::cost::{Usd, price_of};
+use crate::plan::Bounds;
 use crate::protocol;
 use crate::tokens::{ENTRY_TOKENS, TEMPLATE_TOKENS, estimate_tokens};
 
@@ -124,27 +125,59 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
     let summaries = if limits.context_budget.is_some() { b.rounds } else { 0 };
     let regenerations = if limits.quality_gate == crate::QualityGate::Regenerate { b.gated } else { 0 };
     let calls = b.turns + regenerations + summaries + b.judge;
+    let prompts = Prompts::longest(spec, &b, regenerations);
+    let prompt_tokens = prompts.turns.iter().sum::<u64>()
+        + prompts.regenerated.iter().sum::<u64>()
+        + summaries as u64 * prompts.late
+        + prompts.judge.iter().sum::<u64>();
+    let completion_tokens = completion_tokens(spec, &b, regenerations + summaries);
 
-    let cap = |prompt: u64| limits.context_budget.map_or(prompt, |budget| prompt.min(budget as u64));
-    let fixed = fixed_prompt_tokens(spec);
-    let turn_entry = quoted_reply(limits.max_tokens);
-    let judge_entry = quoted_reply(limits.judge_max_tokens);
-    // The judge's calls before its last (consensus confirmations) may be quoted by any later call.
-    let judged = b.judge.saturating_sub(1) as u64 * judge_entry;
-    let turns = b.turns as u64;
-    let turn_prompts: Vec<u64> = (0..turns).map(|j| cap(fixed + j * turn_entry + judged)).collect();
-    // A regeneration asks a turn again with the same history (and the reason,
-    // within the template's room): at most the longest turns' prompts. A
-    // summary sees at most every turn.
-    let regenerated: Vec<u64> = turn_prompts.iter().rev().take(regenerations as usize).copied().collect();
-    let late = cap(fixed + turns * turn_entry + judged);
-    let judge_prompts: Vec<u64> =
-        (0..b.judge as u64).map(|k| cap(fixed + turns * turn_entry + k * judge_entry)).collect();
-    let prompt_tokens = turn_prompts.iter().sum::<u64>()
-        + regenerated.iter().sum::<u64>()
-        + summaries as u64 * late
-        + judge_prompts.iter().sum::<u64>();
+    let mut models: Vec<&str> = spec.panel.iter().chain(&spec.judge).map(|p| p.model.as_str()).collect();
+    crate::order::sort(&mut models);
+    models.dedup();
+    let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
+    let cost_micro_usd = unpriced.is_empty().then(|| priced(spec, &b, &prompts, summaries));
+    CostEstimate { calls, prompt_tokens, completion_tokens, cost_micro_usd, unpriced }
+}
 
+/// Every call's prompt at its longest, in estimated tokens.
+struct Prompts {
+    /// The panel's turns, in order: each quotes every turn before it.
+    turns: Vec<u64>,
+    /// The regenerations: at most the longest turns' prompts again.
+    regenerated: Vec<u64>,
+    /// A call that sees every turn (a summary).
+    late: u64,
+    /// The judge's calls: each quotes every turn and the judge's calls before it.
+    judge: Vec<u64>,
+}
+
+impl Prompts {
+    fn longest(spec: &DebateSpec, b: &Bounds, regenerations: u32) -> Prompts {
+        let limits = &spec.limits;
+        let cap = |prompt: u64| limits.context_budget.map_or(prompt, |budget| prompt.min(budget as u64));
+        let fixed = fixed_prompt_tokens(spec);
+        let turn_entry = quoted_reply(limits.max_tokens);
+        let judge_entry = quoted_reply(limits.judge_max_tokens);
+        // The judge's calls before its last (consensus confirmations) may be quoted by any later call.
+        let judged = b.judge.saturating_sub(1) as u64 * judge_entry;
+        let turns = b.turns as u64;
+        let turn_prompts: Vec<u64> = (0..turns).map(|j| cap(fixed + j * turn_entry + judged)).collect();
+        // A regeneration asks a turn again with the same history (and the reason,
+        // within the template's room): at most the longest turns' prompts. A
+        // summary sees at most every turn.
+        let regenerated: Vec<u64> = turn_prompts.iter().rev().take(regenerations as usize).copied().collect();
+        let late = cap(fixed + turns * turn_entry + judged);
+        let judge = (0..b.judge as u64).map(|k| cap(fixed + turns * turn_entry + k * judge_entry)).collect();
+        Prompts { turns: turn_prompts, regenerated, late, judge }
+    }
+}
+
+/// Every reply at its ceiling and every thinking allowance spent: the
+/// panel's turns, `extra` calls (regenerations and summaries) at the most
+/// thinking any seat has, and the judge's calls.
+fn completion_tokens(spec: &DebateSpec, b: &Bounds, extra: u32) -> u64 {
+    let limits = &spec.limits;
     let thinking = |seat: &crate::Participant, max_tokens: u32| {
         crate::reasoning::request_for(&seat.model, seat.reasoning, &spec.models, max_tokens)
             .map_or(0, |r| r.allowance as u64)
@@ -166,45 +199,46 @@ pub fn worst_case(spec: &DebateSpec) -> CostEstimate {
             break;
         }
     }
-    let completion_tokens = turn_completion
-        + (regenerations + summaries) as u64 * (limits.max_tokens as u64 + most_thinking)
-        + b.judge as u64 * (limits.judge_max_tokens as u64 + judge_thinking);
+    turn_completion
+        + extra as u64 * (limits.max_tokens as u64 + most_thinking)
+        + b.judge as u64 * (limits.judge_max_tokens as u64 + judge_thinking)
+}
 
-    let mut models: Vec<&str> = spec.panel.iter().chain(&spec.judge).map(|p| p.model.as_str()).collect();
-    crate::order::sort(&mut models);
-    models.dedup();
-    let unpriced: Vec<String> = models.iter().filter(|m| price_of(spec, m).is_none()).map(|m| m.to_string()).collect();
-    let cost_micro_usd = unpriced.is_empty().then(|| {
-        let chairs: Vec<Chair> = spec.panel.iter().filter_map(|p| Chair::of(spec, p, limits.max_tokens)).collect();
-        let judge = spec.judge.as_ref().and_then(|j| Chair::of(spec, j, limits.judge_max_tokens));
-        let reply = limits.max_tokens as u64;
-        // Turns: prompts and outputs, each seat its share dearest first (in
-        // passes of the panel, one a pass: the longest prompt of each pass to
-        // the dearest seat).
-        let mut micro = if b.passes && !chairs.is_empty() {
-            turn_prompts
-                .chunks(chairs.len())
-                .map(|pass| dearest_first(&chairs, pass.iter().map(|&p| p as f64).collect(), 1, |c| c.prompt))
-                .sum()
-        } else {
-            let prompts = turn_prompts.iter().map(|&p| p as f64).collect();
-            dearest_first(&chairs, prompts, per_seat as u32, |c| c.prompt)
-        };
-        let outputs = vec![1.0; turns as usize];
-        micro += dearest_first(&chairs, outputs, per_seat as u32, |c| c.call(0, reply));
-        // Regenerations and summaries: any seat (a summary the judge's too), at the dearest.
-        // Regenerations: each seat at most its gated turns again, dearest first.
-        let gated_cap = b.gated_per_seat.max(1);
-        let prompts = regenerated.iter().map(|&p| p as f64).collect();
-        micro += dearest_first(&chairs, prompts, gated_cap, |c| c.prompt);
-        let outputs = vec![1.0; regenerated.len()];
-        micro += dearest_first(&chairs, outputs, gated_cap, |c| c.call(0, reply));
-        let summarizer = chairs.iter().chain(judge.as_ref()).map(|c| c.call(late, reply)).fold(0.0, f64::max);
-        micro += summaries as f64 * summarizer;
-        if let Some(judge) = judge {
-            micro += judge_prompts.iter().map(|&p| judge.call(p, limits.judge_max_tokens as u64)).sum::<f64>();
-        }
-        Usd(micro.round() as u64)
-    });
-    CostEstimate { calls, prompt_tokens, completion_tokens, cost_micro_usd, unpriced }
+/// The most every call costs when every model is priced: each at its
+/// chair's prices, each seat's share of the prompts dearest first.
+fn priced(spec: &DebateSpec, b: &Bounds, prompts: &Prompts, summaries: u32) -> Usd {
+    let limits = &spec.limits;
+    let per_seat = b.per_seat.max(1) as usize;
+    let turn_prompts = &prompts.turns;
+    let regenerated = &prompts.regenerated;
+    let chairs: Vec<Chair> = spec.panel.iter().filter_map(|p| Chair::of(spec, p, limits.max_tokens)).collect();
+    let judge = spec.judge.as_ref().and_then(|j| Chair::of(spec, j, limits.judge_max_tokens));
+    let reply = limits.max_tokens as u64;
+    // Turns: prompts and outputs, each seat its share dearest first (in
+    // passes of the panel, one a pass: the longest prompt of each pass to
+    // the dearest seat).
+    let mut micro = if b.passes && !chairs.is_empty() {
+        turn_prompts
+            .chunks(chairs.len())
+            .map(|pass| dearest_first(&chairs, pass.iter().map(|&p| p as f64).collect(), 1, |c| c.prompt))
+            .sum()
+    } else {
+        let prompts = turn_prompts.iter().map(|&p| p as f64).collect();
+        dearest_first(&chairs, prompts, per_seat as u32, |c| c.prompt)
+    };
+    let outputs = vec![1.0; b.turns as usize];
+    micro += dearest_first(&chairs, outputs, per_seat as u32, |c| c.call(0, reply));
+    // Regenerations and summaries: any seat (a summary the judge's too), at the dearest.
+    // Regenerations: each seat at most its gated turns again, dearest first.
+    let gated_cap = b.gated_per_seat.max(1);
+    let prompts_again = regenerated.iter().map(|&p| p as f64).collect();
+    micro += dearest_first(&chairs, prompts_again, gated_cap, |c| c.prompt);
+    let outputs = vec![1.0; regenerated.len()];
+    micro += dearest_first(&chairs, outputs, gated_cap, |c| c.call(0, reply));
+    let summarizer = chairs.iter().chain(judge.as_ref()).map(|c| c.call(prompts.late, reply)).fold(0.0, f64::max);
+    micro += summaries as f64 * summarizer;
+    if let Some(judge) = judge {
+        micro += prompts.judge.iter().map(|&p| judge.call(p, limits.judge_max_tokens as u64)).sum::<f64>();
+    }
+    Usd(micro.round() as u64)
 }
