@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
+use crate::options::{Options, PanelChoice, ProtocolChoice};
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 #[derive(Debug, Parser)]
@@ -662,13 +663,52 @@ impl SpecArgs {
     }
 }
 
-/// Whether the argument `id` was given on the command line (or by its
-/// environment variable) rather than left at its default: agon.toml fills
-/// only what was not.
-pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
-    move |id: &str| {
-        matches!(matches.try_get_raw(id), Ok(Some(_)))
-            && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+impl SpecArgs {
+    /// The settings these flags set, as a layer over agon.toml: only those
+    /// given on the command line, not clap's defaults. `matches` are the
+    /// subcommand's.
+    pub fn options(&self, matches: &ArgMatches) -> Options {
+        // A flag with a default counts only when typed; one without is `Some` or non-empty only when given.
+        let given = |id: &str| {
+            matches!(matches.try_get_raw(id), Ok(Some(_)))
+                && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+        };
+        macro_rules! typed {
+            ($field:ident) => {
+                given(stringify!($field)).then(|| self.$field.clone())
+            };
+        }
+        let listed = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
+        Options {
+            protocol: match &self.protocol_file {
+                Some(file) => Some(ProtocolChoice::File(file.clone())),
+                None => typed!(protocol).map(ProtocolChoice::Named),
+            },
+            panel: listed(&self.panel).map(PanelChoice::of),
+            judge: match (&self.judge, self.no_judge) {
+                (_, true) => Some(Judge::Without),
+                (Some(model), false) => Some(Judge::Model(model.clone())),
+                (None, false) => None,
+            },
+            rounds: self.rounds,
+            max_tokens: typed!(max_tokens),
+            judge_max_tokens: self.judge_max_tokens,
+            temperature: typed!(temperature),
+            context_budget: self.context_budget,
+            quality_gate: typed!(quality_gate).map(Into::into),
+            roles: self.roles.clone(),
+            files: listed(&self.files),
+            max_cost: self.max_cost,
+            effort: listed(&self.effort),
+            thinking: listed(&self.thinking),
+            blind: self.blind.then_some(true),
+            diversity: match (self.strict_diversity, self.allow_one_model) {
+                (true, _) => Some(agon_core::Diversity::Strict),
+                (false, true) => Some(agon_core::Diversity::Off),
+                (false, false) => None,
+            },
+            timeout: given("timeout").then(|| matches.get_one::<u64>("timeout").copied()).flatten(),
+        }
     }
 }
 
@@ -912,12 +952,36 @@ mod tests {
         assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).challenger.as_deref(), Some("3"));
     }
 
-    /// A flag given at its default value is still given: agon.toml must not replace it.
+    /// A flag typed at its default value is given: agon.toml must not replace
+    /// it; one left at its default is not.
     #[test]
-    fn a_flag_at_its_default_is_still_given() {
-        let (_, matches) = run(&["--max-tokens", &DEFAULT_MAX_TOKENS.to_string()]);
-        let given = given_in(&matches);
-        assert!(given("max_tokens"));
-        assert!(!given("rounds") && !given("temperature"));
+    fn only_flags_on_the_command_line_are_a_layer() {
+        let (args, matches) = run(&["--max-tokens", &DEFAULT_MAX_TOKENS.to_string(), "--timeout", "120"]);
+        let asked = args.spec.options(&matches);
+        assert_eq!((asked.max_tokens, asked.timeout), (Some(512), Some(120)));
+        assert_eq!((asked.rounds, asked.temperature, asked.protocol, asked.quality_gate), (None, None, None, None));
+        let (args, matches) = run(&[]);
+        assert_eq!(args.spec.options(&matches), Options::default(), "no flag, no setting");
+        let (args, matches) = run(&["--panel", "trio", "--no-judge", "--blind", "--protocol-file", "p.toml"]);
+        let asked = args.spec.options(&matches);
+        assert_eq!(asked.panel, Some(PanelChoice::Named("trio".into())));
+        assert_eq!((asked.judge, asked.blind), (Some(Judge::Without), Some(true)));
+        assert_eq!(asked.protocol, Some(ProtocolChoice::File("p.toml".into())));
+    }
+
+    /// A flag left at clap's default does not count as given: agon.toml's value stands.
+    #[test]
+    fn a_flag_at_its_default_leaves_the_file_s_value() {
+        let config =
+            crate::config::Config::parse("[defaults]\nmax_tokens = 300\n", std::path::Path::new("agon.toml")).unwrap();
+        let asked = |argv: &[&str]| {
+            let (args, matches) = run(argv);
+            let asked = args.spec.options(&matches);
+            let mut request = args.spec.into_request("Q?".into(), &mut |_| {});
+            config.apply_to_request(&mut request, &asked).unwrap();
+            request.max_tokens
+        };
+        assert_eq!(asked(&[]), 300);
+        assert_eq!(asked(&["--max-tokens", "512"]), 512, "typed at the default, it is given");
     }
 }

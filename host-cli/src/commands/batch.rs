@@ -7,6 +7,7 @@ use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host;
 use agon_cli::lock::{Lock, LockError};
+use agon_cli::options::Options;
 use agon_cli::output::check_writable;
 use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
 use agon_cli::runner::cost::worst_case_line;
@@ -53,9 +54,9 @@ impl<'a> Settings<'a> {
 
 /// `agon batch`: the flags make one request, agon.toml fills it, and each
 /// question of the file is a debate of it.
-pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+pub fn batch(args: BatchArgs, config: &Config, asked: &Options) -> Result<u8> {
     let mut request = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
-    config.apply_to_request(&mut request, given).map_err(bad)?;
+    config.apply_to_request(&mut request, asked).map_err(bad)?;
     agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
     // Locked before anything is read: a second batch on the same results is refused first.
     check_writable(&args.output, "--output").map_err(bad)?;

@@ -12,6 +12,7 @@ use agon_cli::context_files::FileScope;
 use agon_cli::engine::{Council, Runtime};
 use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
+use agon_cli::options::{Combine, Options, PanelChoice, ProtocolChoice};
 use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
@@ -112,44 +113,34 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         return Err(bad("question: ask something"));
     }
     let mut request = DebateRequest::new(a.question.clone());
-    let mut given = Vec::new();
+    let mut asked = Options {
+        panel: (!a.panel.is_empty()).then(|| PanelChoice::of(a.panel.clone())),
+        judge: match (&a.judge, a.no_judge) {
+            (Some(_), true) => return Err(bad("judge and no_judge: give one or the other")),
+            (Some(j), false) => Some(Judge::Model(j.clone())),
+            (None, true) => Some(Judge::Without),
+            (None, false) => None,
+        },
+        rounds: a.rounds,
+        max_tokens: a.max_tokens,
+        max_cost: a.max_cost,
+        blind: a.blind.then_some(true),
+        files: (!a.files.is_empty()).then(|| a.files.clone()),
+        ..Options::default()
+    };
     if let Some(document) = &a.document {
         let name = document["name"].as_str().unwrap_or_default();
-        match &a.protocol {
+        asked.protocol = Some(ProtocolChoice::Named(match &a.protocol {
             Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
                 return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
             }
             // `NAME:SEAT` names the document's adversary.
-            Some(p) => request.protocol = p.clone(),
-            None => request.protocol = name.to_string(),
-        }
+            Some(p) => p.clone(),
+            None => name.to_string(),
+        }));
         request.document = Some(document.clone());
-        given.push("protocol");
     } else if let Some(p) = &a.protocol {
-        request.protocol = p.clone();
-        given.push("protocol");
-    }
-    if !a.panel.is_empty() {
-        request.panel = a.panel.clone();
-        given.push("panel");
-    }
-    request.judge = match (&a.judge, a.no_judge) {
-        (Some(_), true) => return Err(bad("judge and no_judge: give one or the other")),
-        (Some(j), false) => Judge::Model(j.clone()),
-        (None, true) => Judge::Without,
-        (None, false) => Judge::Default,
-    };
-    if let Some(r) = a.rounds {
-        request.rounds = Some(r);
-        given.push("rounds");
-    }
-    if let Some(n) = a.max_tokens {
-        request.max_tokens = n;
-        given.push("max_tokens");
-    }
-    if let Some(c) = a.max_cost {
-        request.max_cost = Some(c);
-        given.push("max_cost");
+        asked.protocol = Some(ProtocolChoice::Named(p.clone()));
     }
     if let Some(s) = a.seed {
         request.seed = s;
@@ -168,17 +159,9 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         }
         request.domain.push(format!("{seat}={area}"));
     }
-    if a.blind {
-        request.blind = true;
-        given.push("blind");
-    }
     request.context = a.context.clone();
     // Only inside the server's roots, whoever names them (the caller, or agon.toml).
     request.file_scope = FileScope::Roots(shared.roots.clone());
-    if !a.files.is_empty() {
-        request.files = a.files.clone();
-        given.push("files");
-    }
     request.options = a.options.clone().into_iter().collect();
     // The compete history is the host's: a label picks it, as `--label` does.
     if let Some(label) = request.options.remove("label") {
@@ -191,13 +174,10 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         return Err(bad("options.document: give the protocol document as `document`"));
     }
     if let Some(parent) = parent {
-        if a.judge.is_some() || a.no_judge {
-            given.push("judge");
-        }
-        let taken = parent.inherit(&mut request, &|name| given.contains(&name));
-        given.extend(taken);
+        let (inherited, _) = parent.inherit(&mut request, &asked);
+        asked = asked.combine(inherited);
     }
-    config.apply_to_request(&mut request, &|name| given.contains(&name)).map_err(bad)?;
+    config.apply_to_request(&mut request, &asked).map_err(bad)?;
     judge_not_the_caller(&mut request)?;
     Ok(request)
 }
