@@ -308,10 +308,18 @@ pub struct PoolArgs {
     /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
     #[arg(help_heading = POOL, long = "rate", value_name = "PROVIDER=N/min")]
     pub rates: Vec<String>,
+    #[command(flatten)]
+    pub calls: CallArgs,
+}
+
+/// How each model call is made: `run` and `resume`, `batch` and `eval`, and `mcp` share these.
+#[derive(Debug, Args, Clone)]
+pub struct CallArgs {
     /// Per-call timeout in seconds.
     #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection).
+    /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
+    /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
     #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
     /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
@@ -321,6 +329,33 @@ pub struct PoolArgs {
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
+}
+
+impl CallArgs {
+    /// The providers these flags call, over agon.toml's retry settings.
+    pub fn environment(&self, config: &crate::config::Config) -> crate::provider::Environment {
+        let mut env = crate::provider::Environment::new(config);
+        env.retry.rule.attempts = self.retries + 1;
+        if let Some(seconds) = self.max_retry_wait {
+            env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+        }
+        env
+    }
+
+    /// Each call's options: `timeout` as decided, the reply limit from the flag, then agon.toml, then the default.
+    pub fn call_options(
+        &self,
+        config: &crate::config::Config,
+        timeout: u64,
+        stream: bool,
+    ) -> crate::provider::CallOptions {
+        let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());
+        crate::provider::CallOptions {
+            timeout: std::time::Duration::from_secs(timeout),
+            stream,
+            max_reply: self.max_reply.or(from_file).unwrap_or(crate::provider::DEFAULT_MAX_REPLY),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -418,19 +453,9 @@ pub struct McpArgs {
     /// Model requests in flight at once, over every debate (as `agon batch`).
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
-    /// Per-call timeout in seconds (agon.toml's `timeout` wins when set).
-    #[arg(long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection).
-    #[arg(long, default_value_t = 2)]
-    pub retries: u32,
-    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
-    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_retry_wait: Option<u64>,
-    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
-    pub max_reply: Option<usize>,
+    /// Each call's timeout, retries and reply limit (agon.toml's `timeout` wins over `--timeout` here).
+    #[command(flatten)]
+    pub calls: CallArgs,
     /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
     /// folder, unless that is / or the home folder: then no file is read). Relative paths and
     /// globs resolve in the first; `..`, absolute paths elsewhere, symlinks leading out, dotfiles
@@ -806,20 +831,8 @@ pub struct DriveArgs {
     /// Write NDJSON events to this file, or `-` for stdout (then nothing else goes there).
     #[arg(help_heading = OUTPUT, long)]
     pub events: Option<String>,
-    /// Per-call timeout in seconds.
-    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
-    /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
-    #[arg(help_heading = CALLS, long, default_value_t = 2)]
-    pub retries: u32,
-    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
-    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_retry_wait: Option<u64>,
-    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
-    pub max_reply: Option<usize>,
+    #[command(flatten)]
+    pub calls: CallArgs,
     /// Ask providers for whole replies instead of streams.
     #[arg(help_heading = CALLS, long)]
     pub no_stream: bool,

@@ -235,10 +235,7 @@ fn drive_args(args: &ReviewArgs) -> DriveArgs {
         format: Format::Json,
         output: None,
         events: None,
-        timeout: args.timeout,
-        retries: 2,
-        max_retry_wait: None,
-        max_reply: None,
+        calls: agon_cli::cli::CallArgs { timeout: args.timeout, retries: 2, max_retry_wait: None, max_reply: None },
         no_stream: false,
         quiet: true,
     }

@@ -24,7 +24,7 @@ pub fn configure_run(
     asked: &Options,
 ) -> Result<()> {
     let settings = config.apply_to_request(request, asked).map_err(bad)?;
-    drive.timeout = settings.timeout.unwrap_or(drive.timeout);
+    drive.calls.timeout = settings.timeout.unwrap_or(drive.calls.timeout);
     // No panel anywhere: seat what this machine offers; no judge: one off the panel.
     let env = Environment::new(config);
     let discover = || agon_cli::discovery::discover(&env, std::time::Duration::from_secs(2));

@@ -33,9 +33,8 @@ use super::schema::{ContinueArgs, DebateArgs, DebateResult, Estimate, Outcome, P
 pub struct Shared {
     pub config: Config,
     pub calls: CallOptions,
-    pub retries: u32,
-    /// `--max-retry-wait`, in seconds, where given (agon.toml's otherwise).
-    pub max_retry_wait: Option<u64>,
+    /// `--retries`, `--max-retry-wait` and the like, as given.
+    pub call_flags: agon_cli::cli::CallArgs,
     /// The in-flight limit over every debate, as `agon batch` has.
     pub gate: Arc<CallGate>,
     /// `--allow-programs`: whether a tool call may seat `cmd/` models.
@@ -48,11 +47,7 @@ pub struct Shared {
 
 impl Shared {
     fn environment(&self) -> Environment {
-        let mut env = Environment::new(&self.config);
-        env.retry.rule.attempts = self.retries + 1;
-        if let Some(seconds) = self.max_retry_wait {
-            env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
-        }
+        let mut env = self.call_flags.environment(&self.config);
         env.gate = Some(self.gate.clone());
         env
     }
