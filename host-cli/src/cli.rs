@@ -453,7 +453,7 @@ pub struct McpArgs {
     /// Model requests in flight at once, over every debate (as `agon batch`).
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
-    /// Each call's timeout, retries and reply limit (agon.toml's `timeout` wins over `--timeout` here).
+    // Each call's timeout, retries and reply limit (agon.toml's `timeout` wins over `--timeout` here).
     #[command(flatten)]
     pub calls: CallArgs,
     /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
