@@ -12,7 +12,7 @@ use agon_cli::context_files::FileScope;
 use agon_cli::engine::{Council, Runtime};
 use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
-use agon_cli::options::{Combine, Options, PanelChoice, ProtocolChoice};
+use agon_cli::options::Combine;
 use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
@@ -108,34 +108,9 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         return Err(bad("question: ask something"));
     }
     let mut request = DebateRequest::new(a.question.clone());
-    let mut asked = Options {
-        panel: (!a.panel.is_empty()).then(|| PanelChoice::of(a.panel.clone())),
-        judge: match (&a.judge, a.no_judge) {
-            (Some(_), true) => return Err(bad("judge and no_judge: give one or the other")),
-            (Some(j), false) => Some(Judge::Model(j.clone())),
-            (None, true) => Some(Judge::Without),
-            (None, false) => None,
-        },
-        rounds: a.rounds,
-        max_tokens: a.max_tokens,
-        max_cost: a.max_cost,
-        blind: a.blind.then_some(true),
-        files: (!a.files.is_empty()).then(|| a.files.clone()),
-        ..Options::default()
-    };
+    let mut asked = a.options().map_err(bad)?;
     if let Some(document) = &a.document {
-        let name = document["name"].as_str().unwrap_or_default();
-        asked.protocol = Some(ProtocolChoice::Named(match &a.protocol {
-            Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
-                return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
-            }
-            // `NAME:SEAT` names the document's adversary.
-            Some(p) => p.clone(),
-            None => name.to_string(),
-        }));
         request.document = Some(document.clone());
-    } else if let Some(p) = &a.protocol {
-        asked.protocol = Some(ProtocolChoice::Named(p.clone()));
     }
     if let Some(s) = a.seed {
         request.seed = s;

@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use agon_cli::options::{Options, PanelChoice, ProtocolChoice};
+use agon_cli::request::Judge;
 use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
@@ -104,6 +106,42 @@ debate_and_continue! {
     #[serde(default)]
     wait: Option<bool>, "false: return at once (outcome `running`) and follow with `status`. Default true.",
         "As `debate`'s.";
+}
+
+impl DebateArgs {
+    /// The settings this call asks for, as a layer over agon.toml; an argument left out is `None`.
+    pub fn options(&self) -> Result<Options, String> {
+        let protocol = match (&self.document, &self.protocol) {
+            (Some(document), asked) => {
+                let name = document["name"].as_str().unwrap_or_default();
+                match asked {
+                    Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
+                        return Err(format!("protocol: '{p}', but the document is named '{name}'"));
+                    }
+                    // `NAME:SEAT` names the document's adversary.
+                    Some(p) => Some(p.clone()),
+                    None => Some(name.to_string()),
+                }
+            }
+            (None, asked) => asked.clone(),
+        };
+        Ok(Options {
+            protocol: protocol.map(ProtocolChoice::Named),
+            panel: (!self.panel.is_empty()).then(|| PanelChoice::of(self.panel.clone())),
+            judge: match (&self.judge, self.no_judge) {
+                (Some(_), true) => return Err("judge and no_judge: give one or the other".into()),
+                (Some(j), false) => Some(Judge::Model(j.clone())),
+                (None, true) => Some(Judge::Without),
+                (None, false) => None,
+            },
+            rounds: self.rounds,
+            max_tokens: self.max_tokens,
+            max_cost: self.max_cost,
+            blind: self.blind.then_some(true),
+            files: (!self.files.is_empty()).then(|| self.files.clone()),
+            ..Options::default()
+        })
+    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
