@@ -644,8 +644,9 @@ impl SpecArgs {
         DebateRequest {
             question,
             context: self.context,
-            files: self.files,
             file_scope: crate::context_files::FileScope::WorkingFolder,
+            // The settings that layer over agon.toml come from `options`, merged by the configuration.
+            settings: Options::default(),
             files_from_config: false,
             protocol: self.protocol,
             protocol_file: self.protocol_file,
@@ -659,19 +660,9 @@ impl SpecArgs {
                 .answer
                 .map(|kind| agon_core::answer::AnswerSpec { kind: kind.into(), choices: self.choices.clone() }),
             seed: self.seed,
-            max_tokens: self.max_tokens,
-            judge_max_tokens: self.judge_max_tokens,
-            temperature: self.temperature,
-            effort: self.effort,
-            thinking: self.thinking,
             domain: self.domain,
-            blind: self.blind,
-            context_budget: self.context_budget,
-            quality_gate: self.quality_gate.into(),
-            max_cost: self.max_cost,
             compared: self.options,
             items: self.items,
-            roles: self.roles,
             role_models: self.role_models,
             compete,
             triggers: self.triggers,
@@ -679,11 +670,6 @@ impl SpecArgs {
             confirm_by,
             options: serde_json::Map::new(),
             follows: None,
-            diversity: match (self.strict_diversity, self.allow_one_model) {
-                (true, _) => Some(agon_core::Diversity::Strict),
-                (false, true) => Some(agon_core::Diversity::Off),
-                (false, false) => None,
-            },
         }
     }
 }
@@ -923,7 +909,7 @@ mod tests {
 
     #[test]
     fn flags_become_the_request() {
-        let (args, _) = run(&[
+        let (args, matches) = run(&[
             "--no-judge",
             "--single",
             "--consensus",
@@ -937,21 +923,21 @@ mod tests {
             "--panel",
             "openai/a,openai/b",
         ]);
-        let r = args.spec.into_request("Q?".into(), &mut |_| {});
+        let r = args.spec.clone().into_request("Q?".into(), &mut |_| {});
+        assert_eq!(args.spec.options(&matches).quality_gate, Some(agon_core::QualityGate::Off));
         assert_eq!(r.judge, Judge::Without);
         assert_eq!(r.compete, agon_core::CompeteMode::Single);
         assert_eq!(r.consensus, Some(agon_core::ConsensusMode::Judge));
-        assert_eq!(r.quality_gate, agon_core::QualityGate::Off);
         assert_eq!(
             (r.compared, r.panel),
             (vec!["A".to_string(), "B".into()], vec!["openai/a".into(), "openai/b".into()])
         );
-        let (args, _) = run(&["--judge", "openai/j", "--compete", "--strict-diversity"]);
+        let (args, matches) = run(&["--judge", "openai/j", "--compete", "--strict-diversity"]);
+        assert_eq!(args.spec.options(&matches).diversity, Some(agon_core::Diversity::Strict));
         let r = args.spec.into_request("Q?".into(), &mut |_| {});
         assert_eq!((r.judge, r.compete), (Judge::Model("openai/j".into()), agon_core::CompeteMode::Compete));
-        assert_eq!(r.diversity, Some(agon_core::Diversity::Strict));
-        let (args, _) = run(&["--allow-one-model"]);
-        assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).diversity, Some(agon_core::Diversity::Off));
+        let (args, matches) = run(&["--allow-one-model"]);
+        assert_eq!(args.spec.options(&matches).diversity, Some(agon_core::Diversity::Off));
     }
 
     #[test]
@@ -992,9 +978,9 @@ mod tests {
             let asked = args.spec.options(&matches);
             let mut request = args.spec.into_request("Q?".into(), &mut |_| {});
             config.apply_to_request(&mut request, &asked).unwrap();
-            request.max_tokens
+            request.settings.max_tokens
         };
-        assert_eq!(asked(&[]), 300);
-        assert_eq!(asked(&["--max-tokens", "512"]), 512, "typed at the default, it is given");
+        assert_eq!(asked(&[]), Some(300));
+        assert_eq!(asked(&["--max-tokens", "512"]), Some(512), "typed at the default, it is given");
     }
 }

@@ -149,7 +149,7 @@ impl ParentSession {
         if request.context.is_none() && self.spec["context"].is_string() {
             taken.push("context");
         }
-        if asked.files.is_none() && request.files.is_empty() && self.has_files() {
+        if asked.files.is_none() && self.has_files() {
             layer.files = Some(Vec::new());
             taken.push("files");
         }
@@ -211,7 +211,7 @@ mod tests {
         let asked = Options { files: Some(vec!["notes.md".into()]), ..Options::default() };
         let taken = inherited(&with_material, &mut own, asked);
         assert!(!taken.contains(&"files") && taken.contains(&"context"), "{taken:?}");
-        assert_eq!(own.files, ["notes.md"]);
+        assert_eq!(own.settings.files, Some(vec!["notes.md".to_string()]));
     }
 
     #[test]

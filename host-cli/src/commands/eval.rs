@@ -117,7 +117,7 @@ fn run_arms(
     let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
     config.apply_to_request(&mut base, asked).map_err(bad)?;
     // --max-cost bounds the evaluation as a whole, not each debate.
-    let cap = base.max_cost.take();
+    let cap = base.settings.max_cost.take();
     let mut batch_items = Vec::new();
     for k in 1..=args.repeats as u32 {
         for i in items {

@@ -661,15 +661,18 @@ output = 10
         assert_eq!(args.panel, ["openai/a", "anthropic/b", "gemini/c"]);
         assert_eq!(args.judge, Judge::Model("openai/judge".into()));
         assert_eq!(args.rounds, Some(4));
-        assert_eq!(args.max_tokens, 300);
-        assert_eq!(args.quality_gate, QualityGate::Warn);
+        assert_eq!(args.settings.max_tokens, Some(300));
+        assert_eq!(args.settings.quality_gate, Some(QualityGate::Warn));
         // The file's consensus mode is not the request's: it is applied where the protocol reads agreement.
         assert_eq!(args.consensus, None);
         assert_eq!(example().defaults.consensus, Some(ConsensusMode::Judge));
         let strict = Config::parse("[defaults]\ndiversity = \"strict\"\n", Path::new("agon.toml")).unwrap();
-        assert_eq!(applied(&strict, Options::default()).unwrap().diversity, Some(agon_core::Diversity::Strict));
+        assert_eq!(
+            applied(&strict, Options::default()).unwrap().settings.diversity,
+            Some(agon_core::Diversity::Strict)
+        );
         let flag = applied(&strict, Options { diversity: Some(agon_core::Diversity::Off), ..Options::default() });
-        assert_eq!(flag.unwrap().diversity, Some(agon_core::Diversity::Off), "the flag wins");
+        assert_eq!(flag.unwrap().settings.diversity, Some(agon_core::Diversity::Off), "the flag wins");
     }
 
     #[test]
@@ -683,7 +686,7 @@ output = 10
         let args = applied(&example(), asked).unwrap();
         assert_eq!(args.protocol, "round-robin");
         // Given explicitly, even though it equals the built-in default.
-        assert_eq!(args.max_tokens, 512);
+        assert_eq!(args.settings.max_tokens, Some(512));
         assert_eq!(args.panel, ["ollama/llama3.2"]);
         assert_eq!(args.judge, Judge::Default, "the local panel names no judge and neither does [defaults]");
         assert_eq!(args.rounds, Some(4));
@@ -819,6 +822,7 @@ output = 10
         let args = applied(&Config::default(), Options { panel: models(&["openai/a"]), ..Options::default() }).unwrap();
         let mut before = DebateRequest::new("Q?");
         before.panel = vec!["openai/a".into()];
-        assert_eq!(args, before);
+        before.settings.panel = models(&["openai/a"]);
+        assert_eq!(args, before, "only what was asked");
     }
 }

@@ -20,7 +20,7 @@ mod tests {
     use super::Combine;
     use crate::config::{Config, Standing};
     use crate::options::{Options, ProtocolChoice};
-    use crate::request::{DEFAULT_TEMPERATURE, DebateRequest};
+    use crate::request::DebateRequest;
 
     #[test]
     fn the_higher_layer_wins_field_by_field() {
@@ -46,18 +46,22 @@ mod tests {
         let mut request = DebateRequest::new("Q?");
         let merged = config.apply_to_request(&mut request, &asked).unwrap();
         assert_eq!(request.rounds, Some(7), "the flag");
-        assert_eq!(request.max_tokens, 300, "the folder's file");
-        assert_eq!(request.temperature, 0.2, "your file");
+        assert_eq!(request.settings.max_tokens, Some(300), "the folder's file");
+        assert_eq!(request.settings.temperature, Some(0.2), "your file");
         assert_eq!(request.protocol, "consensus-check", "your file");
-        assert_eq!(request.judge_max_tokens, None, "the built-in: twice max_tokens, decided later");
+        assert_eq!(request.settings.judge_max_tokens, None, "the built-in: twice max_tokens, decided later");
         assert_eq!(merged.protocol, Some(ProtocolChoice::Named("consensus-check".into())));
 
         let mut request = DebateRequest::new("Q?");
         config.apply_to_request(&mut request, &Options::default()).unwrap();
-        assert_eq!((request.rounds, request.max_tokens), (Some(5), 300), "nothing asked: the folder's file");
+        assert_eq!(
+            (request.rounds, request.settings.max_tokens),
+            (Some(5), Some(300)),
+            "nothing asked: the folder's file"
+        );
         let mut request = DebateRequest::new("Q?");
         Config::default().apply_to_request(&mut request, &Options::default()).unwrap();
-        assert_eq!((request.rounds, request.temperature), (None, DEFAULT_TEMPERATURE), "no file: the built-in");
+        assert_eq!((request.rounds, request.settings.temperature), (None, None), "no file: the built-in");
     }
 
     #[test]

@@ -124,33 +124,27 @@ impl PanelChoice {
 }
 
 impl Options {
-    /// Write what these settings set into the request; what they leave
-    /// `None` keeps the request's value (the built-in default). A panel
-    /// still named here is written as its name: resolve it first.
+    /// Write these settings into the request: the protocol, panel, judge
+    /// and rounds where set (what is left `None` keeps the request's), the
+    /// rest as they are. A panel still named here is written as its name:
+    /// resolve it first.
     pub fn fill(self, request: &mut DebateRequest) {
-        match self.protocol {
-            Some(ProtocolChoice::Named(name)) => request.protocol = name,
-            Some(ProtocolChoice::File(path)) => request.protocol_file = Some(path),
+        match &self.protocol {
+            Some(ProtocolChoice::Named(name)) => request.protocol = name.clone(),
+            Some(ProtocolChoice::File(path)) => request.protocol_file = Some(path.clone()),
             None => {}
         }
-        match self.panel {
-            Some(PanelChoice::Models(models)) => request.panel = models,
-            Some(PanelChoice::Named(name)) => request.panel = vec![name],
+        match &self.panel {
+            Some(PanelChoice::Models(models)) => request.panel = models.clone(),
+            Some(PanelChoice::Named(name)) => request.panel = vec![name.clone()],
             None => {}
         }
-        macro_rules! set {
-            ($($field:ident),*) => {$(
-                if let Some(value) = self.$field {
-                    request.$field = value;
-                }
-            )*};
-            (some: $($field:ident),*) => {$(
-                if self.$field.is_some() {
-                    request.$field = self.$field;
-                }
-            )*};
+        if let Some(judge) = &self.judge {
+            request.judge = judge.clone();
         }
-        set!(judge, max_tokens, temperature, quality_gate, files, effort, thinking, blind);
-        set!(some: rounds, judge_max_tokens, context_budget, roles, max_cost, diversity);
+        if self.rounds.is_some() {
+            request.rounds = self.rounds;
+        }
+        request.settings = self;
     }
 }
