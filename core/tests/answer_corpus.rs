@@ -118,10 +118,7 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     let mut refused = Vec::new();
     for e in &entries {
         assert!(
-            matches!(
-                e.batch.as_str(),
-                "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5"
-            ),
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5"),
             "{}: batch {}",
             e.id,
             e.batch
