@@ -331,6 +331,11 @@ pub(crate) const NOUN_MARKERS: &str = "a an the their your his her its our my ea
 /// had read as a counter-offer of the speaker's own.
 pub(crate) const DETERMINERS: &str = "a an the their your his her its our my this these those each every";
 
+/// Before "works for me": what the other party put forward, or a word
+/// pointing at it. A bare price is not among them: "$8.15 works for me" is
+/// also how a price of the speaker's own is put.
+pub(crate) const OFFER_SUBJECTS: &str = "this that it offer proposal suggestion plan deal split terms";
+
 /// Describing words between a determiner and a proposing noun.
 pub(crate) const OFFER_ADJECTIVES: &str = "final best last latest new revised updated current initial generous kind \
     reasonable fair fairer good great improved counter previous earlier";

@@ -99,6 +99,9 @@ pub(crate) const WORK_SUBJECT: u32 = 1 << 16;
 /// The phrase's first word is a verb here, not a noun after a determiner or
 /// possessive ("I offer $9", not "I accept your offer").
 pub(crate) const VERB: u32 = 1 << 17;
+/// The word before the phrase names what the other party put forward, or
+/// points at it: this, that, it, offer, proposal, deal … ("that works for me").
+pub(crate) const OFFER_SUBJECT: u32 = 1 << 18;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
@@ -301,7 +304,7 @@ pub(crate) const ROWS: &[Row] = &[
     // Added after held-out batch 5's first read: "That works for me", "your
     // offer works for us". A bare price ("$8.15 works for me") is not among
     // them: the same words put forward a price of the speaker's own.
-    row("this|that|it|offer|proposal|suggestion|plan|deal|split|terms works|work for me|us", Agree, QUALIFY | STATED),
+    row("works|work for me|us", Agree, QUALIFY | STATED | OFFER_SUBJECT),
     // Added after held-out-4's first read. A judgment in favour of what the
     // other party put forward: "your proposal of 7 coins for you and 3 for me
     // seems reasonable", "your suggested split of 6 and 4 sounds fair", "your

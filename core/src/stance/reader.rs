@@ -49,7 +49,8 @@ pub(crate) fn read(own: &str) -> Finding {
     for sentence in &sentences {
         let mut clauses = Clauses::new(sentence, false);
         clauses.cites = cites;
-        clauses.option_line = on_option_line(&own, sentence);
+        // Asked only of sentences with a "not" (the one use of it).
+        clauses.option_line = sentence.words().any(|w| w == "not") && on_option_line(&own, sentence);
         clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
@@ -480,6 +481,9 @@ impl<'s> Clauses<'s> {
             return false;
         }
         if needs(pt::VERB) && self.noun_after_determiner(start) {
+            return false;
+        }
+        if needs(pt::OFFER_SUBJECT) && !(start >= 1 && lx::is(lx::OFFER_SUBJECTS, self.w(start - 1))) {
             return false;
         }
         if needs(pt::WORK_SUBJECT) {
