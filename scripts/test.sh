@@ -26,9 +26,17 @@ export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-never}"
 # missing fails instead of skipping, and no expected file is rewritten.
 export CI=true
 # Each stage's heading says how long the run has taken so far, so a log shows
-# where the time goes.
+# where the time goes, and the CPU its finished commands took (a lane's when
+# it is joined), which, unlike the wall time, does not depend on what else runs.
 started=$SECONDS
-step() { printf '\n=== [%dm%02ds] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) "$*" >&2; }
+step() {
+  # `times` in this shell: a subshell's would count none of the children.
+  local user sys
+  times >"$AGON_RUN_TMPDIR/times"
+  { read -r _; read -r user sys; } <"$AGON_RUN_TMPDIR/times"
+  printf '\n=== [%dm%02ds, cpu %s user %s sys] %s\n' $(((SECONDS - started) / 60)) $(((SECONDS - started) % 60)) \
+    "$user" "$sys" "$*" >&2
+}
 
 quick=false
 case "${1:-}" in
@@ -63,7 +71,7 @@ fi
 # stage first needs it. Much of a build on two cores keeps one busy (a fat LTO
 # link, the component's precompile, one large crate), so a lane keeps the
 # other core working.
-declare -A lane_pids=()
+declare -A lane_pids=() lane_started=()
 # lane_start NAME COMMANDS [NICENESS]
 lane_start() {
   local name="$1" commands="$2" niceness="${3:-0}"
@@ -74,8 +82,10 @@ lane_start() {
   # niceness is set too.
   setsid bash -ec "echo $niceness >/proc/self/autogroup 2>/dev/null || true
     renice -n $niceness -p \$\$ >/dev/null
-    $commands" >"$AGON_RUN_TMPDIR/lane-$name.log" 2>&1 &
+    $commands
+    echo \$SECONDS >'$AGON_RUN_TMPDIR/lane-$name.took'" >"$AGON_RUN_TMPDIR/lane-$name.log" 2>&1 &
   lane_pids[$name]=$!
+  lane_started[$name]=$((SECONDS - started))
 }
 lane_join() {
   local name="$1" pid="${lane_pids[$1]:-}"
@@ -86,6 +96,8 @@ lane_join() {
     echo "test.sh: lane '$name' failed (its log is above)" >&2
     exit 1
   fi
+  local ended=$((${lane_started[$name]} + $(cat "$AGON_RUN_TMPDIR/lane-$name.took")))
+  step "lane '$name' joined: it ended at [$((ended / 60))m$(printf %02d $((ended % 60)))s]"
 }
 stop_lanes() {
   local pid

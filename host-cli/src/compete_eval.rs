@@ -46,7 +46,10 @@ const MAX_WORDS: usize = 6_000;
 pub fn words_changed(review: &str, kept: &str) -> (usize, usize) {
     let words = |t: &str| t.split_whitespace().take(MAX_WORDS).map(str::to_string).collect::<Vec<_>>();
     let (a, b) = (words(review), words(kept));
-    (strsim::generic_levenshtein(&a, &b), a.len().max(b.len()))
+    // Typed, not inferred: with wasmtime's compiler in the build (test builds),
+    // inferring the element type recurses through regalloc2's impls.
+    let distance = strsim::generic_levenshtein::<Vec<String>, Vec<String>, &String, &String>(&a, &b);
+    (distance, a.len().max(b.len()))
 }
 
 /// One compete-eval.
