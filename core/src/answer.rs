@@ -313,6 +313,13 @@ pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String>
                 return None;
             }
             let letter = option_letter(rest).filter(|l| letter_index(l) < choices.len().max(10));
+            // "the correct answer is the unilateral fixed dilated pupil": a
+            // choice's text after an article names it (added after held-out
+            // batch 5's first read).
+            let rest = match letter {
+                None if choice_by_text(rest, choices).is_none() => without_article(rest),
+                _ => rest,
+            };
             let named = letter.or_else(|| choice_by_text(rest, choices))?;
             (!denied_after(rest, &named, choices)).then_some(named)
         }
@@ -374,6 +381,14 @@ fn denied_after(text: &str, letter: &str, choices: &[String]) -> bool {
     }
     let next: Vec<&str> = rest.iter().take(2).map(String::as_str).collect();
     matches!(next.as_slice(), ["incorrect", ..] | ["wrong", ..] | ["is", "incorrect"] | ["is", "wrong"] | ["is", "not"])
+}
+
+/// `text` without a leading "the", "a" or "an".
+fn without_article(text: &str) -> &str {
+    ["the ", "a ", "an "]
+        .iter()
+        .find_map(|a| text.get(..a.len()).filter(|h| h.eq_ignore_ascii_case(a)).map(|_| text[a.len()..].trim_start()))
+        .unwrap_or(text)
 }
 
 fn letter_index(letter: &str) -> usize {
@@ -749,9 +764,20 @@ fn hedged(text: &str) -> bool {
 fn sole_letter(sentence: &str, choices: &[String]) -> Option<String> {
     let letters = letters_in(sentence, choices.len());
     let lower = sentence.to_ascii_lowercase();
-    let denied = lower
-        .split(|c: char| !c.is_ascii_alphanumeric() && c != '\'')
-        .any(|w| matches!(w, "not" | "incorrect" | "wrong" | "isn't" | "false" | "eliminate" | "except" | "unlikely"));
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '\'').filter(|w| !w.is_empty()).collect();
+    // "the correct EXCEPT choice is (C)": "except" naming the kind of
+    // question, before "choice", "answer" or "option", denies nothing (added
+    // after held-out batch 5's first read).
+    // "except option C" still leaves C out.
+    let label = |k: usize| {
+        words.get(k + 1).is_some_and(|n| matches!(*n, "choice" | "answer" | "option"))
+            && !words.get(k + 2).is_some_and(|l| l.len() == 1 && (b'a'..=b'j').contains(&l.as_bytes()[0]))
+    };
+    let denied = words.iter().enumerate().any(|(k, w)| {
+        matches!(*w, "not" | "incorrect" | "wrong" | "isn't" | "false" | "eliminate" | "unlikely")
+            || (*w == "except" && !label(k))
+    });
     match letters.as_slice() {
         [one] if !denied => Some(one.clone()),
         _ => None,
@@ -1318,6 +1344,44 @@ mod tests {
         assert_eq!(read("So the total is \\boxed{\\frac{1}{2}}.", Kind::Number, none).as_deref(), Some("0.5"));
         assert_eq!(read("So the answer should be 91.", Kind::Number, none).as_deref(), Some("91"));
         assert_eq!(read("Is it 90? No: the answer should be 91.", Kind::Number, none).as_deref(), Some("91"));
+    }
+
+    #[test]
+    fn an_option_named_after_an_article_or_an_except_label_is_read() {
+        // Added after held-out batch 5's first read.
+        let pupils: Vec<String> = [
+            "Unilateral constricted pupil.",
+            "Bilateral constricted pupils.",
+            "Unilateral fixed dilated pupil.",
+            "Oval shaped pupils.",
+        ]
+        .map(String::from)
+        .to_vec();
+        for (text, want) in [
+            ("Therefore the correct answer is the unilateral fixed dilated pupil. (C)", Some("C")),
+            ("So the answer is a unilateral fixed dilated pupil.", Some("C")),
+            ("Therefore the answer is the unilateral fixed dilated pupil, not the oval one (D).", Some("C")),
+            // The article makes no hedge, half a choice or a denied one readable.
+            ("Therefore the answer is the unilateral fixed dilated pupil or the oval shaped pupils.", None),
+            ("So the answer is the pupil.", None),
+            ("Therefore the answer is the unilateral fixed dilated pupil (incorrect).", None),
+        ] {
+            assert_eq!(read(text, Kind::Choice, &pupils).as_deref(), want, "{text:?}");
+        }
+        let motility: Vec<String> =
+            ["adhesion plaques", "vinculin", "clathrin", "lamellipodia"].map(String::from).to_vec();
+        for (text, want) in [
+            (
+                "- Clathrin (C): no (exception).\n- Lamellipodia (D): yes.\n\nTherefore the correct EXCEPT choice is (C)",
+                Some("C"),
+            ),
+            ("Therefore the except answer is (C).", Some("C")),
+            // "except" that names what is left out still denies.
+            ("All of them are involved except (C).", None),
+            ("Every option is right except option C.", None),
+        ] {
+            assert_eq!(read(text, Kind::Choice, &motility).as_deref(), want, "{text:?}");
+        }
     }
 
     proptest::proptest! {

@@ -87,14 +87,14 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune`, `held-out`, `held-out-2`, `held-out-3` or `held-out-4`.
+    /// `tune` or a held-out batch, `held-out` to `held-out-5`.
     batch: String,
     source: String,
     kind: Kind,
     choices: Option<Vec<String>>,
     cut: bool,
-    /// For multiple-choice replies of held-out batch 3, where the final letter
-    /// stands, labelled by hand: `closing-sentence`, `end` or `earlier`.
+    /// For multiple-choice replies of held-out batches 3 and 5, where the final
+    /// letter stands, labelled by hand: `closing-sentence`, `end` or `earlier`.
     #[serde(default)]
     letter_at: Option<String>,
     text: String,
@@ -118,7 +118,7 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     let mut refused = Vec::new();
     for e in &entries {
         assert!(
-            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4"),
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5"),
             "{}: batch {}",
             e.id,
             e.batch

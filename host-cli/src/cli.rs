@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
+use crate::options::{Options, PanelChoice, ProtocolChoice};
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 #[derive(Debug, Parser)]
@@ -307,10 +308,18 @@ pub struct PoolArgs {
     /// At most N requests a minute to a provider, e.g. --rate groq=30/min (repeatable).
     #[arg(help_heading = POOL, long = "rate", value_name = "PROVIDER=N/min")]
     pub rates: Vec<String>,
+    #[command(flatten)]
+    pub calls: CallArgs,
+}
+
+/// How each model call is made: `run` and `resume`, `batch` and `eval`, and `mcp` share these.
+#[derive(Debug, Args, Clone)]
+pub struct CallArgs {
     /// Per-call timeout in seconds.
     #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection).
+    /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
+    /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
     #[arg(help_heading = CALLS, long, default_value_t = 2)]
     pub retries: u32,
     /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
@@ -320,6 +329,33 @@ pub struct PoolArgs {
     /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
     #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
     pub max_reply: Option<usize>,
+}
+
+impl CallArgs {
+    /// The providers these flags call, over agon.toml's retry settings.
+    pub fn environment(&self, config: &crate::config::Config) -> crate::provider::Environment {
+        let mut env = crate::provider::Environment::new(config);
+        env.retry.rule.attempts = self.retries + 1;
+        if let Some(seconds) = self.max_retry_wait {
+            env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
+        }
+        env
+    }
+
+    /// Each call's options: `timeout` as decided, the reply limit from the flag, then agon.toml, then the default.
+    pub fn call_options(
+        &self,
+        config: &crate::config::Config,
+        timeout: u64,
+        stream: bool,
+    ) -> crate::provider::CallOptions {
+        let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());
+        crate::provider::CallOptions {
+            timeout: std::time::Duration::from_secs(timeout),
+            stream,
+            max_reply: self.max_reply.or(from_file).unwrap_or(crate::provider::DEFAULT_MAX_REPLY),
+        }
+    }
 }
 
 #[derive(Debug, Args)]
@@ -417,19 +453,9 @@ pub struct McpArgs {
     /// Model requests in flight at once, over every debate (as `agon batch`).
     #[arg(long, default_value_t = 8, value_parser = at_least_one)]
     pub max_in_flight: usize,
-    /// Per-call timeout in seconds (agon.toml's `timeout` wins when set).
-    #[arg(long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection).
-    #[arg(long, default_value_t = 2)]
-    pub retries: u32,
-    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
-    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_retry_wait: Option<u64>,
-    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
-    pub max_reply: Option<usize>,
+    // Each call's timeout, retries and reply limit (agon.toml's `timeout` wins over `--timeout` here).
+    #[command(flatten)]
+    pub calls: CallArgs,
     /// A folder whose files a `debate` call's `files` may name (repeatable; default: the working
     /// folder, unless that is / or the home folder: then no file is read). Relative paths and
     /// globs resolve in the first; `..`, absolute paths elsewhere, symlinks leading out, dotfiles
@@ -618,8 +644,9 @@ impl SpecArgs {
         DebateRequest {
             question,
             context: self.context,
-            files: self.files,
             file_scope: crate::context_files::FileScope::WorkingFolder,
+            // The settings that layer over agon.toml come from `options`, merged by the configuration.
+            settings: Options::default(),
             files_from_config: false,
             protocol: self.protocol,
             protocol_file: self.protocol_file,
@@ -633,19 +660,9 @@ impl SpecArgs {
                 .answer
                 .map(|kind| agon_core::answer::AnswerSpec { kind: kind.into(), choices: self.choices.clone() }),
             seed: self.seed,
-            max_tokens: self.max_tokens,
-            judge_max_tokens: self.judge_max_tokens,
-            temperature: self.temperature,
-            effort: self.effort,
-            thinking: self.thinking,
             domain: self.domain,
-            blind: self.blind,
-            context_budget: self.context_budget,
-            quality_gate: self.quality_gate.into(),
-            max_cost: self.max_cost,
             compared: self.options,
             items: self.items,
-            roles: self.roles,
             role_models: self.role_models,
             compete,
             triggers: self.triggers,
@@ -653,22 +670,56 @@ impl SpecArgs {
             confirm_by,
             options: serde_json::Map::new(),
             follows: None,
+        }
+    }
+}
+
+impl SpecArgs {
+    /// The settings these flags set, as a layer over agon.toml: only those
+    /// given on the command line, not clap's defaults. `matches` are the
+    /// subcommand's.
+    pub fn options(&self, matches: &ArgMatches) -> Options {
+        // A flag with a default counts only when typed; one without is `Some` or non-empty only when given.
+        let given = |id: &str| {
+            matches!(matches.try_get_raw(id), Ok(Some(_)))
+                && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
+        };
+        macro_rules! typed {
+            ($field:ident) => {
+                given(stringify!($field)).then(|| self.$field.clone())
+            };
+        }
+        let listed = |v: &Vec<String>| (!v.is_empty()).then(|| v.clone());
+        Options {
+            protocol: match &self.protocol_file {
+                Some(file) => Some(ProtocolChoice::File(file.clone())),
+                None => typed!(protocol).map(ProtocolChoice::Named),
+            },
+            panel: listed(&self.panel).map(PanelChoice::of),
+            judge: match (&self.judge, self.no_judge) {
+                (_, true) => Some(Judge::Without),
+                (Some(model), false) => Some(Judge::Model(model.clone())),
+                (None, false) => None,
+            },
+            rounds: self.rounds,
+            max_tokens: typed!(max_tokens),
+            judge_max_tokens: self.judge_max_tokens,
+            temperature: typed!(temperature),
+            context_budget: self.context_budget,
+            quality_gate: typed!(quality_gate).map(Into::into),
+            roles: self.roles.clone(),
+            files: listed(&self.files),
+            max_cost: self.max_cost,
+            effort: listed(&self.effort),
+            thinking: listed(&self.thinking),
+            blind: self.blind.then_some(true),
             diversity: match (self.strict_diversity, self.allow_one_model) {
                 (true, _) => Some(agon_core::Diversity::Strict),
                 (false, true) => Some(agon_core::Diversity::Off),
                 (false, false) => None,
             },
+            timeout: given("timeout").then(|| matches.get_one::<u64>("timeout").copied()).flatten(),
         }
-    }
-}
-
-/// Whether the argument `id` was given on the command line (or by its
-/// environment variable) rather than left at its default: agon.toml fills
-/// only what was not.
-pub fn given_in(matches: &ArgMatches) -> impl Fn(&str) -> bool + '_ {
-    move |id: &str| {
-        matches!(matches.try_get_raw(id), Ok(Some(_)))
-            && matches!(matches.value_source(id), Some(ValueSource::CommandLine | ValueSource::EnvVariable))
     }
 }
 
@@ -766,20 +817,8 @@ pub struct DriveArgs {
     /// Write NDJSON events to this file, or `-` for stdout (then nothing else goes there).
     #[arg(help_heading = OUTPUT, long)]
     pub events: Option<String>,
-    /// Per-call timeout in seconds.
-    #[arg(help_heading = CALLS, long, default_value_t = crate::request::DEFAULT_TIMEOUT_S, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-    /// Tries again after a failed call (429, 5xx, dropped connection), after the wait the provider
-    /// asks for (Retry-After, RetryInfo), else with backoff; never when it says not to.
-    #[arg(help_heading = CALLS, long, default_value_t = 2)]
-    pub retries: u32,
-    /// The longest wait before trying again, in seconds, whatever the provider asks (default 60;
-    /// agon.toml's max_retry_wait). A longer wait asked for is not taken: the call fails, saying so.
-    #[arg(help_heading = CALLS, long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_retry_wait: Option<u64>,
-    /// The largest reply accepted (e.g. 4M, 512K; at most 32M); a larger one fails that call. Default 4M.
-    #[arg(help_heading = CALLS, long, value_name = "SIZE", value_parser = crate::config::parse_reply_size)]
-    pub max_reply: Option<usize>,
+    #[command(flatten)]
+    pub calls: CallArgs,
     /// Ask providers for whole replies instead of streams.
     #[arg(help_heading = CALLS, long)]
     pub no_stream: bool,
@@ -870,7 +909,7 @@ mod tests {
 
     #[test]
     fn flags_become_the_request() {
-        let (args, _) = run(&[
+        let (args, matches) = run(&[
             "--no-judge",
             "--single",
             "--consensus",
@@ -884,21 +923,21 @@ mod tests {
             "--panel",
             "openai/a,openai/b",
         ]);
-        let r = args.spec.into_request("Q?".into(), &mut |_| {});
+        let r = args.spec.clone().into_request("Q?".into(), &mut |_| {});
+        assert_eq!(args.spec.options(&matches).quality_gate, Some(agon_core::QualityGate::Off));
         assert_eq!(r.judge, Judge::Without);
         assert_eq!(r.compete, agon_core::CompeteMode::Single);
         assert_eq!(r.consensus, Some(agon_core::ConsensusMode::Judge));
-        assert_eq!(r.quality_gate, agon_core::QualityGate::Off);
         assert_eq!(
             (r.compared, r.panel),
             (vec!["A".to_string(), "B".into()], vec!["openai/a".into(), "openai/b".into()])
         );
-        let (args, _) = run(&["--judge", "openai/j", "--compete", "--strict-diversity"]);
+        let (args, matches) = run(&["--judge", "openai/j", "--compete", "--strict-diversity"]);
+        assert_eq!(args.spec.options(&matches).diversity, Some(agon_core::Diversity::Strict));
         let r = args.spec.into_request("Q?".into(), &mut |_| {});
         assert_eq!((r.judge, r.compete), (Judge::Model("openai/j".into()), agon_core::CompeteMode::Compete));
-        assert_eq!(r.diversity, Some(agon_core::Diversity::Strict));
-        let (args, _) = run(&["--allow-one-model"]);
-        assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).diversity, Some(agon_core::Diversity::Off));
+        let (args, matches) = run(&["--allow-one-model"]);
+        assert_eq!(args.spec.options(&matches).diversity, Some(agon_core::Diversity::Off));
     }
 
     #[test]
@@ -912,12 +951,36 @@ mod tests {
         assert_eq!(args.spec.into_request("Q?".into(), &mut |_| {}).challenger.as_deref(), Some("3"));
     }
 
-    /// A flag given at its default value is still given: agon.toml must not replace it.
+    /// A flag typed at its default value is given: agon.toml must not replace
+    /// it; one left at its default is not.
     #[test]
-    fn a_flag_at_its_default_is_still_given() {
-        let (_, matches) = run(&["--max-tokens", &DEFAULT_MAX_TOKENS.to_string()]);
-        let given = given_in(&matches);
-        assert!(given("max_tokens"));
-        assert!(!given("rounds") && !given("temperature"));
+    fn only_flags_on_the_command_line_are_a_layer() {
+        let (args, matches) = run(&["--max-tokens", &DEFAULT_MAX_TOKENS.to_string(), "--timeout", "120"]);
+        let asked = args.spec.options(&matches);
+        assert_eq!((asked.max_tokens, asked.timeout), (Some(512), Some(120)));
+        assert_eq!((asked.rounds, asked.temperature, asked.protocol, asked.quality_gate), (None, None, None, None));
+        let (args, matches) = run(&[]);
+        assert_eq!(args.spec.options(&matches), Options::default(), "no flag, no setting");
+        let (args, matches) = run(&["--panel", "trio", "--no-judge", "--blind", "--protocol-file", "p.toml"]);
+        let asked = args.spec.options(&matches);
+        assert_eq!(asked.panel, Some(PanelChoice::Named("trio".into())));
+        assert_eq!((asked.judge, asked.blind), (Some(Judge::Without), Some(true)));
+        assert_eq!(asked.protocol, Some(ProtocolChoice::File("p.toml".into())));
+    }
+
+    /// A flag left at clap's default does not count as given: agon.toml's value stands.
+    #[test]
+    fn a_flag_at_its_default_leaves_the_file_s_value() {
+        let config =
+            crate::config::Config::parse("[defaults]\nmax_tokens = 300\n", std::path::Path::new("agon.toml")).unwrap();
+        let asked = |argv: &[&str]| {
+            let (args, matches) = run(argv);
+            let asked = args.spec.options(&matches);
+            let mut request = args.spec.into_request("Q?".into(), &mut |_| {});
+            config.apply_to_request(&mut request, &asked).unwrap();
+            request.settings.max_tokens
+        };
+        assert_eq!(asked(&[]), Some(300));
+        assert_eq!(asked(&["--max-tokens", "512"]), Some(512), "typed at the default, it is given");
     }
 }

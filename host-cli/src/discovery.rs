@@ -207,7 +207,7 @@ pub fn fill(
     discover: impl FnOnce() -> Vec<Found>,
 ) -> Result<Option<String>, String> {
     use crate::request::Judge;
-    if request.protocol_name() == "role-council" || request.roles.is_some() {
+    if request.protocol_name() == "role-council" || request.settings.roles.is_some() {
         return Ok(None);
     }
     if request.panel.is_empty() {
@@ -217,8 +217,8 @@ pub fn fill(
         {
             request.judge = Judge::Model(judge.clone());
         }
-        if council.one_model && request.diversity.is_none() {
-            request.diversity = Some(agon_core::Diversity::Off);
+        if council.one_model && request.settings.diversity.is_none() {
+            request.settings.diversity = Some(agon_core::Diversity::Off);
         }
         let judge = match &request.judge {
             Judge::Model(m) => m.clone(),

@@ -7,6 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
+use crate::options::{Options, PanelChoice, ProtocolChoice};
 use crate::request::{DebateRequest, Judge};
 use crate::sessions::{self, SessionDir};
 
@@ -93,13 +94,14 @@ impl ParentSession {
         self.spec["files"].as_array().is_some_and(|f| !f.is_empty())
     }
 
-    /// Fill in what the asker left to the parent: its panel, judge, protocol
-    /// (with its options) and rounds, each unless `chose` says it was chosen.
-    /// Returns the settings taken, so agon.toml's defaults leave them be.
-    pub fn inherit(&self, request: &mut DebateRequest, chose: &dyn Fn(&str) -> bool) -> Vec<&'static str> {
+    /// What the asker left to the parent, as a layer under what was
+    /// `asked`: its panel, judge, protocol (its options and document go
+    /// into the request) and rounds. Also the names of what was taken,
+    /// context and files included, to say so.
+    pub fn inherit(&self, request: &mut DebateRequest, asked: &Options) -> (Options, Vec<&'static str>) {
         let spec = &self.spec;
-        let mut taken = Vec::new();
-        if !chose("panel") {
+        let (mut layer, mut taken) = (Options::default(), Vec::new());
+        if asked.panel.is_none() {
             let models: Vec<String> = spec["panel"]
                 .as_array()
                 .into_iter()
@@ -107,23 +109,22 @@ impl ParentSession {
                 .filter_map(|p| p["model"].as_str().map(str::to_string))
                 .collect();
             if !models.is_empty() {
-                request.panel = models;
+                layer.panel = Some(PanelChoice::Models(models));
                 taken.push("panel");
             }
         }
-        if !chose("judge") && !chose("no_judge") {
-            request.judge = match spec["judge"]["model"].as_str() {
+        if asked.judge.is_none() {
+            layer.judge = Some(match spec["judge"]["model"].as_str() {
                 Some(model) => Judge::Model(model.to_string()),
                 None => Judge::Without,
-            };
+            });
             taken.push("judge");
         }
         let protocol = &spec["protocol"];
-        if !chose("protocol")
-            && !chose("protocol_file")
+        if asked.protocol.is_none()
             && let Some(name) = protocol["name"].as_str()
         {
-            request.protocol = name.to_string();
+            layer.protocol = Some(ProtocolChoice::Named(name.to_string()));
             for (option, value) in protocol.as_object().into_iter().flatten() {
                 match option.as_str() {
                     "name" => {}
@@ -136,23 +137,24 @@ impl ParentSession {
                 }
             }
             taken.push("protocol");
-            if !chose("rounds")
+            if asked.rounds.is_none()
                 && let Some(rounds) = spec["rounds"].as_u64()
             {
-                request.rounds = Some(rounds as u32);
+                layer.rounds = Some(rounds as u32);
                 taken.push("rounds");
             }
         }
         // The engine carries the parent's context and files into a request
-        // that brings none of its own (see `follows`).
-        if !chose("context") && request.context.is_none() && self.spec["context"].is_string() {
+        // that brings none of its own (see `follows`); agon.toml's files do not replace them.
+        if request.context.is_none() && self.spec["context"].is_string() {
             taken.push("context");
         }
-        if !chose("files") && request.files.is_empty() && self.has_files() {
+        if asked.files.is_none() && self.has_files() {
+            layer.files = Some(Vec::new());
             taken.push("files");
         }
         request.follows = Some(self.follows());
-        taken
+        (layer, taken)
     }
 }
 
@@ -174,10 +176,18 @@ mod tests {
         }
     }
 
+    /// The parent's layer under `asked`, written into the request; what was taken.
+    fn inherited(parent: &ParentSession, request: &mut DebateRequest, asked: Options) -> Vec<&'static str> {
+        use crate::options::Combine;
+        let (layer, taken) = parent.inherit(request, &asked);
+        asked.combine(layer).fill(request);
+        taken
+    }
+
     #[test]
     fn what_is_not_chosen_comes_from_the_parent() {
         let mut request = DebateRequest::new("Which Friday?");
-        let taken = parent().inherit(&mut request, &|_| false);
+        let taken = inherited(&parent(), &mut request, Options::default());
         assert_eq!(taken, ["panel", "judge", "protocol", "rounds"]);
         assert_eq!(request.panel, ["openai/a", "openai/b"]);
         assert_eq!(request.judge, Judge::Without, "the parent had no judge");
@@ -194,25 +204,29 @@ mod tests {
         with_material.spec["context"] = json!("Budget is fixed.");
         with_material.spec["files"] = json!([{"path": "plan.md", "text": "Ship on Friday.\n"}]);
         let mut request = DebateRequest::new("Which Friday?");
-        let taken = with_material.inherit(&mut request, &|_| false);
+        let taken = inherited(&with_material, &mut request, Options::default());
         assert_eq!(taken, ["panel", "judge", "protocol", "rounds", "context", "files"]);
         assert_eq!(request.follows.as_ref().unwrap()["files"][0]["path"], "plan.md");
         let mut own = DebateRequest::new("Which Friday?");
-        own.files = vec!["notes.md".into()];
-        let taken = with_material.inherit(&mut own, &|name| name == "files");
+        let asked = Options { files: Some(vec!["notes.md".into()]), ..Options::default() };
+        let taken = inherited(&with_material, &mut own, asked);
         assert!(!taken.contains(&"files") && taken.contains(&"context"), "{taken:?}");
+        assert_eq!(own.settings.files, Some(vec!["notes.md".to_string()]));
     }
 
     #[test]
     fn what_is_chosen_stays() {
         let mut request = DebateRequest::new("Which Friday?");
-        request.panel = vec!["openai/c".into()];
-        request.protocol = "ranked".into();
-        let chose = |name: &str| ["panel", "protocol", "judge"].contains(&name);
-        let taken = parent().inherit(&mut request, &chose);
+        let asked = Options {
+            panel: Some(PanelChoice::Models(vec!["openai/c".into()])),
+            protocol: Some(ProtocolChoice::Named("ranked".into())),
+            judge: Some(Judge::Model("openai/j".into())),
+            ..Options::default()
+        };
+        let taken = inherited(&parent(), &mut request, asked);
         assert!(taken.is_empty(), "{taken:?}");
         assert_eq!((request.panel.as_slice(), request.protocol.as_str()), (&["openai/c".to_string()][..], "ranked"));
-        assert_eq!(request.judge, Judge::Default);
+        assert_eq!(request.judge, Judge::Model("openai/j".into()));
         assert!(request.options.is_empty() && request.rounds.is_none(), "the parent's options go with its protocol");
         assert!(request.follows.is_some(), "still a follow-up");
     }

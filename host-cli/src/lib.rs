@@ -25,6 +25,7 @@ pub mod host;
 pub mod journal;
 pub mod lock;
 mod mapped_code;
+pub mod options;
 pub mod output;
 pub mod programs;
 pub mod protocol_file;

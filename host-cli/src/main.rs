@@ -5,7 +5,7 @@ mod mcp;
 
 use std::process::ExitCode;
 
-use agon_cli::cli::{Cli, Command, given_in};
+use agon_cli::cli::{Cli, Command};
 use agon_cli::config::Config;
 use agon_cli::engine::component;
 use agon_cli::{BadInput, bad, safe_eprintln};
@@ -17,20 +17,37 @@ fn main() -> ExitCode {
     agon_cli::closed_pipe::install();
     let matches = Cli::command().get_matches();
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let given = given_in(matches.subcommand().map_or(&matches, |(_, m)| m));
+    // What the flags set, apart from clap's defaults: the top layer over agon.toml.
+    let sub = matches.subcommand().map_or(&matches, |(_, m)| m);
     let config = || load_config(cli.config.as_deref());
     let result = match cli.command {
-        Command::Run(args) => config().and_then(|c| commands::run::run(args, &c, &given)),
+        Command::Run(args) => {
+            let asked = args.spec.options(sub);
+            config().and_then(|c| commands::run::run(args, &c, &asked))
+        }
         Command::Spec(args) => config().and_then(|c| {
+            let asked = args.spec.options(sub);
             let mut request = args.spec.into_request(args.question, &mut |w| safe_eprintln!("{w}"));
-            c.apply_to_request(&mut request, &given).map_err(bad)?;
+            c.apply_to_request(&mut request, &asked).map_err(bad)?;
             commands::spec::spec(request, &c)
         }),
-        Command::Continue(args) => config().and_then(|c| commands::follow_up::continue_session(args, &c, &given)),
-        Command::Batch(args) => config().and_then(|c| commands::batch::batch(args, &c, &given)),
-        Command::Eval(args) => config().and_then(|c| commands::eval::eval(args, &c, &given)),
+        Command::Continue(args) => {
+            let asked = args.run.spec.options(sub);
+            config().and_then(|c| commands::follow_up::continue_session(args, &c, &asked))
+        }
+        Command::Batch(args) => {
+            let asked = args.spec.options(sub);
+            config().and_then(|c| commands::batch::batch(args, &c, &asked))
+        }
+        Command::Eval(args) => {
+            let asked = args.spec.options(sub);
+            config().and_then(|c| commands::eval::eval(args, &c, &asked))
+        }
         Command::CompeteEval { id, kept } => commands::compete_eval::compete_eval(&id, kept.as_deref()),
-        Command::Review(args) => Ok(commands::review::review(args, cli.config.as_deref(), &given)),
+        Command::Review(args) => {
+            let asked = args.spec.options(sub);
+            Ok(commands::review::review(args, cli.config.as_deref(), &asked))
+        }
         Command::Replay(args) => commands::replay::replay(args),
         Command::Resume { id, retry_failed, drive } => {
             config().and_then(|c| commands::resume::resume(&id, retry_failed, drive, &c))

@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use agon_core::{CompeteMode, ConsensusMode, Diversity, QualityGate};
+use agon_core::{CompeteMode, ConsensusMode};
 use serde_json::{Map, Value};
 
 /// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
@@ -40,12 +40,12 @@ pub struct DebateRequest {
     pub question: String,
     /// Background every speaker receives with the question.
     pub context: Option<String>,
-    /// Files every speaker reads with the question: paths, globs, `-` for
-    /// standard input, read within `file_scope`.
-    pub files: Vec<String>,
     /// Where `files` may be read from: the door decides.
     pub file_scope: crate::context_files::FileScope,
-    /// Whether `files` are agon.toml's `[defaults] files` (errors name them so).
+    /// The settings the layers set, merged (flags or arguments over agon.toml):
+    /// reply limits, files, cost cap, reasoning, …; `None` is the built-in default.
+    pub settings: crate::options::Options,
+    /// Whether `settings.files` are agon.toml's `[defaults] files` (errors name them so).
     pub files_from_config: bool,
     /// A protocol name (the catalog's or agon.toml's `[protocols]`); `NAME:SEAT` names an adversary.
     pub protocol: String,
@@ -65,28 +65,12 @@ pub struct DebateRequest {
     /// The question's checkable answer: ANSWER lines and the vote.
     pub answer: Option<agon_core::answer::AnswerSpec>,
     pub seed: u64,
-    pub max_tokens: u32,
-    /// `None`: twice `max_tokens`.
-    pub judge_max_tokens: Option<u32>,
-    pub temperature: f64,
-    /// `[SEAT=]LEVEL`, for every seat or one.
-    pub effort: Vec<String>,
-    /// `[SEAT=]TOKENS`, for every seat or one.
-    pub thinking: Vec<String>,
     /// `[SEAT=]AREA`: a field of expertise, for every seat or one.
     pub domain: Vec<String>,
-    /// Blind first answers: round 1's turns written without the others'.
-    pub blind: bool,
-    pub context_budget: Option<u32>,
-    pub quality_gate: QualityGate,
-    /// US dollars the worst case may reach.
-    pub max_cost: Option<f64>,
     /// comparative: the options compared.
     pub compared: Vec<String>,
     /// priority-vote: a file with one item per line.
     pub items: Option<PathBuf>,
-    /// role-council: a folder of role files.
-    pub roles: Option<PathBuf>,
     /// role-council: `ROLE=MODEL`.
     pub role_models: Vec<String>,
     /// adversarial, priority-vote, comparative: `Auto` unless asked otherwise.
@@ -99,8 +83,6 @@ pub struct DebateRequest {
     pub confirm_by: Option<String>,
     /// Protocol options by the names the catalog gives them; a setting above for the same option wins.
     pub options: Map<String, Value>,
-    /// What a panel of one model gets where the protocol needs several; `None`: agon.toml's, else a warning.
-    pub diversity: Option<Diversity>,
     /// The finished debate this one follows up (`{session, transcript}`),
     /// from which the engine makes the spec's parent section.
     pub follows: Option<Value>,
@@ -111,8 +93,8 @@ impl Default for DebateRequest {
         DebateRequest {
             question: String::new(),
             context: None,
-            files: Vec::new(),
             file_scope: crate::context_files::FileScope::WorkingFolder,
+            settings: crate::options::Options::default(),
             files_from_config: false,
             protocol: DEFAULT_PROTOCOL.into(),
             protocol_file: None,
@@ -124,26 +106,15 @@ impl Default for DebateRequest {
             consensus: None,
             answer: None,
             seed: 0,
-            max_tokens: DEFAULT_MAX_TOKENS,
-            judge_max_tokens: None,
-            temperature: DEFAULT_TEMPERATURE,
-            effort: Vec::new(),
-            thinking: Vec::new(),
             domain: Vec::new(),
-            blind: false,
-            context_budget: None,
-            quality_gate: QualityGate::default(),
-            max_cost: None,
             compared: Vec::new(),
             items: None,
-            roles: None,
             role_models: Vec::new(),
             compete: CompeteMode::default(),
             triggers: Vec::new(),
             label: None,
             confirm_by: None,
             options: Map::new(),
-            diversity: None,
             follows: None,
         }
     }

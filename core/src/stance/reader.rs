@@ -49,10 +49,31 @@ pub(crate) fn read(own: &str) -> Finding {
     for sentence in &sentences {
         let mut clauses = Clauses::new(sentence, false);
         clauses.cites = cites;
+        // Asked only of sentences with a "not" (the one use of it).
+        clauses.option_line = sentence.words().any(|w| w == "not") && on_option_line(&own, sentence);
         clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
     decide(&signals)
+}
+
+/// Whether `sentence` stands on a line that opens with an option's letter:
+/// "- B) False. …", "A (Western blot): …", "C. …" (markers and spaces first).
+fn on_option_line(own: &str, sentence: &Sentence) -> bool {
+    let Some(at) = sentence.tokens.iter().find_map(|t| match t {
+        Token::Word { start, .. } => Some(*start),
+        Token::Break { .. } => None,
+    }) else {
+        return false;
+    };
+    let line_start = own[..at].rfind('\n').map_or(0, |n| n + 1);
+    let line = own[line_start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•'));
+    let b = line.as_bytes();
+    let lettered = b.first().is_some_and(|c| (b'A'..=b'J').contains(c));
+    let closed = matches!(b.get(1), Some(b')' | b':' | b'.')) || (b.get(1) == Some(&b' ') && b.get(2) == Some(&b'('));
+    let bracketed =
+        b.first() == Some(&b'(') && b.get(1).is_some_and(|c| (b'A'..=b'J').contains(c)) && b.get(2) == Some(&b')');
+    (lettered && closed) || bracketed
 }
 
 /// Read the position a declared line states (its own words only): what it
@@ -159,6 +180,8 @@ struct Clauses<'s> {
     position: bool,
     /// The reply cites the other agents somewhere.
     cites: bool,
+    /// The sentence is on a line that opens with an option's letter ("- B) …").
+    option_line: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,6 +253,7 @@ impl<'s> Clauses<'s> {
             question: sentence.question,
             position,
             cites: false,
+            option_line: false,
         }
     }
 
@@ -456,6 +480,12 @@ impl<'s> Clauses<'s> {
         if needs(pt::CONDEMNED) && !(end + 1..self.len()).any(|k| pt::Class::Condemn.holds(self.w(k))) {
             return false;
         }
+        if needs(pt::VERB) && self.noun_after_determiner(start) {
+            return false;
+        }
+        if needs(pt::OFFER_SUBJECT) && !(start >= 1 && lx::is(lx::OFFER_SUBJECTS, self.w(start - 1))) {
+            return false;
+        }
         if needs(pt::WORK_SUBJECT) {
             let subject = (0..start).rev().map(|k| self.w(k)).find(|w| !is_adverb(w));
             let work = subject.is_some_and(|w| {
@@ -603,6 +633,15 @@ impl<'s> Clauses<'s> {
         Some(self.qualify(i, i))
     }
 
+    /// The word at `i` is a noun: a determiner or possessive before it ("your
+    /// offer"), or one two words back with a describing word or a number
+    /// between ("your final offer", "your $8.15 offer").
+    fn noun_after_determiner(&self, i: usize) -> bool {
+        let det = |k: usize| lx::is(lx::DETERMINERS, self.w(k));
+        let describing = |w: &str| lx::is(lx::OFFER_ADJECTIVES, w) || w.starts_with(|c: char| c.is_ascii_digit());
+        (i >= 1 && det(i - 1)) || (i >= 2 && det(i - 2) && describing(self.w(i - 1)))
+    }
+
     /// Agreement verbs need the speaker as subject (stated or elided).
     fn first_person_ok(&self, i: usize) -> bool {
         matches!(self.subject(i), Subject::First | Subject::Elided)
@@ -658,7 +697,16 @@ impl<'s> Clauses<'s> {
         // table judging the others' work is not made a mere consideration by
         // the politeness before it; an agreement word is ("it seems we agree").
         let polite = |k: usize| end > i && lx::is(lx::POLITE_HEDGES, self.w(k)) && self.w(k + 1) == "that";
-        if (from..i).any(|k| lx::considered(self.w(k)) && !polite(k))
+        // "I'm willing to accept this offer" accepts it.
+        let ready = |k: usize| {
+            lx::is(lx::READY_WORDS, self.w(k))
+                && k >= 1
+                && lx::is(lx::PRESENT_BE, self.w(k - 1))
+                && self.w(k + 1) == "to"
+                && k + 2 == i
+                && lx::is(lx::ENDORSE, self.w(i))
+        };
+        if (from..i).any(|k| lx::considered(self.w(k)) && !polite(k) && !ready(k))
             || before.iter().any(|b| *b == "let's" || *b == "lets")
         {
             return Kind::Considered;
@@ -689,7 +737,7 @@ impl<'s> Clauses<'s> {
         }
         // "…have correctly addressed the math problem": the task, not a reservation.
         if (end + 1..(end + 7).min(to))
-            .any(|k| lx::reservation(self.w(k)) && !lx::is(lx::THE_TASK_BEFORE, self.w(k - 1)))
+            .any(|k| lx::reservation(self.w(k)) && !lx::is(lx::THE_TASK_BEFORE, self.w(k - 1)) && !self.conceded(k))
         {
             return Kind::Part;
         }
@@ -833,7 +881,7 @@ impl<'s> Clauses<'s> {
         // "I still have concerns", "my objection stands", "one caveat".
         // "our understanding of the problem": the task, not a reservation.
         if lx::reservation(w) && !lx::is(lx::THE_TASK_BEFORE, prev) {
-            if before.iter().take(2).any(|b| lx::is(lx::NO_RESERVATION, b)) || self.question {
+            if before.iter().take(2).any(|b| lx::is(lx::NO_RESERVATION, b)) || self.question || self.conceded(i) {
                 return None;
             }
             let mine = before.iter().any(|b| lx::is(lx::POSSESSIVE_FIRST, b));
@@ -861,7 +909,12 @@ impl<'s> Clauses<'s> {
             }
         }
         // Elliptical denial after a comma or contrast: "…, not with the plan".
-        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position {
+        // On a line that analyses one option ("- B) False. …, not paralysis of
+        // the arm"), a sentence that names no one and no agreement describes
+        // the option: its "not" denies nobody's position (added after held-out
+        // batch 5's first read).
+        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position && !self.about_option()
+        {
             return Some(Kind::Oppose);
         }
         if w == "not" && i == from + 1 && lx::is(lx::ELLIPSIS_OPENERS, self.w(from)) {
@@ -886,6 +939,12 @@ impl<'s> Clauses<'s> {
         None
     }
 
+    /// The reservation at `k` is conceded: "despite my concerns", "in spite of
+    /// my doubts" — the speaker acts against it, it limits nothing.
+    fn conceded(&self, k: usize) -> bool {
+        self.before(k, 3).any(|b| lx::is(lx::CONCEDED_BEFORE, b))
+    }
+
     /// "…answers my worry", "…resolves my main concern".
     fn resolved_before(&self, i: usize) -> bool {
         self.before(i, 4).any(|b| lx::is(lx::RESOLVING_VERBS, b))
@@ -896,6 +955,19 @@ impl<'s> Clauses<'s> {
         let (_, to) = self.clause_range(i);
         (i + 1..(i + 7).min(to)).any(|k| lx::is(lx::RESOLVED_STATES, self.w(k)))
             && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
+    }
+
+    /// The sentence sits on a line that opens with an option's letter and
+    /// speaks of no one: no I or we, no you, no agreement word, no other agent.
+    fn about_option(&self) -> bool {
+        self.option_line
+            && !(0..self.len()).any(|k| {
+                let w = self.w(k);
+                lx::first_person(w)
+                    || matches!(w, "you" | "your" | "you're")
+                    || self.agreement_word(k)
+                    || pt::Class::Cited.holds(w)
+            })
     }
 
     fn agreement_word(&self, k: usize) -> bool {

@@ -1,14 +1,12 @@
 //! `agon batch`: many debates from a questions file.
 
-use std::time::Duration;
-
 use agon_cli::cli::{BatchArgs, PoolArgs};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host;
 use agon_cli::lock::{Lock, LockError};
+use agon_cli::options::Options;
 use agon_cli::output::check_writable;
-use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
 use agon_cli::runner::cost::worst_case_line;
 use agon_cli::runner::spec::human_seats;
 use agon_cli::runner::{self, History};
@@ -53,9 +51,9 @@ impl<'a> Settings<'a> {
 
 /// `agon batch`: the flags make one request, agon.toml fills it, and each
 /// question of the file is a debate of it.
-pub fn batch(args: BatchArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+pub fn batch(args: BatchArgs, config: &Config, asked: &Options) -> Result<u8> {
     let mut request = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
-    config.apply_to_request(&mut request, given).map_err(bad)?;
+    config.apply_to_request(&mut request, asked).map_err(bad)?;
     agon_cli::bounded::check_output(&args.output, Some(&args.questions), "--output").map_err(bad)?;
     // Locked before anything is read: a second batch on the same results is refused first.
     check_writable(&args.output, "--output").map_err(bad)?;
@@ -132,11 +130,7 @@ pub fn run_items(
         }
         rates.insert(provider, per_minute);
     }
-    let mut env = Environment::new(config);
-    env.retry.rule.attempts = settings.pool.retries + 1;
-    if let Some(seconds) = settings.pool.max_retry_wait {
-        env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
-    }
+    let mut env = settings.pool.calls.environment(config);
     env.gate =
         Some(std::sync::Arc::new(agon_cli::provider::gate::CallGate::new(Some(settings.pool.max_in_flight), &rates)));
     let mut runtime = Runtime::load()?;
@@ -159,15 +153,7 @@ pub fn run_items(
     let run = agon_cli::batch::Batch {
         template,
         env,
-        options: CallOptions {
-            timeout: Duration::from_secs(settings.pool.timeout),
-            stream: false,
-            max_reply: settings
-                .pool
-                .max_reply
-                .or(config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok()))
-                .unwrap_or(DEFAULT_MAX_REPLY),
-        },
+        options: settings.pool.calls.call_options(config, settings.pool.calls.timeout, false),
         concurrency: settings.pool.concurrency,
         output: settings.output,
         journals: settings.journals.clone(),

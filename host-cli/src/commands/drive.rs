@@ -2,7 +2,6 @@
 //! view, the events, the result document, and the exit code of its outcome.
 
 use std::io::{IsTerminal, Write};
-use std::time::Duration;
 
 use agon_cli::cli::{DriveArgs, Format};
 use agon_cli::closed_pipe::Quiet;
@@ -11,7 +10,7 @@ use agon_cli::config::Config;
 use agon_cli::engine::wit;
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
 use agon_cli::output::document_text;
-use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY, Environment};
+use agon_cli::provider::{CallOptions, Environment};
 use agon_cli::runner::document::document;
 use agon_cli::runner::{self, Keep};
 use agon_cli::safe_eprintln;
@@ -24,22 +23,12 @@ use super::exit;
 
 /// How calls are made: the flags, then agon.toml, then the defaults.
 pub fn call_options(drive: &DriveArgs, config: &Config) -> CallOptions {
-    let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());
-    CallOptions {
-        timeout: Duration::from_secs(drive.timeout),
-        stream: !drive.no_stream,
-        max_reply: drive.max_reply.or(from_file).unwrap_or(DEFAULT_MAX_REPLY),
-    }
+    drive.calls.call_options(config, drive.calls.timeout, !drive.no_stream)
 }
 
 /// The providers this run can call: the environment, agon.toml, the flags.
 pub fn environment(config: &Config, drive: &DriveArgs) -> Environment {
-    let mut env = Environment::new(config);
-    env.retry.rule.attempts = drive.retries + 1;
-    if let Some(seconds) = drive.max_retry_wait {
-        env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
-    }
-    env
+    drive.calls.environment(config)
 }
 
 /// Where a run's ending is kept: its session, a `--journal` copy, the compete history.

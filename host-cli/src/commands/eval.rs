@@ -8,6 +8,7 @@ use agon_cli::cli::EvalArgs;
 use agon_cli::config::Config;
 use agon_cli::engine::{Runtime, wit};
 use agon_cli::eval_file::{self, ArmPlan};
+use agon_cli::options::Options;
 use agon_cli::provider::Environment;
 use agon_cli::request::{DebateRequest, Judge};
 use agon_cli::runner::cost::{micro_usd, usd};
@@ -18,7 +19,7 @@ use anyhow::{Context, Result};
 use super::batch::{Settings, run_items};
 use super::exit;
 
-pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+pub fn eval(args: EvalArgs, config: &Config, asked: &Options) -> Result<u8> {
     // Before anything is read or spent: the results folder must be one.
     if args.output.exists() && !args.output.is_dir() {
         return Err(bad(format!(
@@ -50,7 +51,7 @@ pub fn eval(args: EvalArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Re
     let scored_text: String = canonical.lines().take(items.len()).map(|l| format!("{l}\n")).collect();
     let arms = arm_plans(&args)?;
     std::fs::create_dir_all(&args.output).with_context(|| format!("creating {}", args.output.display()))?;
-    let failed = !args.rescore && run_arms(&args, config, given, &mut engine, &items, &arms)?;
+    let failed = !args.rescore && run_arms(&args, config, asked, &mut engine, &items, &arms)?;
     // The lines skipped in reading go to the report too: it is scored from
     // the dataset as read, which holds none of them.
     let skipped: Vec<&String> = not_text.iter().chain(&problems).collect();
@@ -107,16 +108,16 @@ fn arm_plans(args: &EvalArgs) -> Result<Vec<ArmPlan>> {
 fn run_arms(
     args: &EvalArgs,
     config: &Config,
-    given: &dyn Fn(&str) -> bool,
+    asked: &Options,
     engine: &mut Runtime,
     items: &[wit::EvalItem],
     arms: &[ArmPlan],
 ) -> Result<bool> {
     let mut failed = false;
     let mut base = args.spec.clone().into_request(String::new(), &mut |w| safe_eprintln!("{w}"));
-    config.apply_to_request(&mut base, given).map_err(bad)?;
+    config.apply_to_request(&mut base, asked).map_err(bad)?;
     // --max-cost bounds the evaluation as a whole, not each debate.
-    let cap = base.max_cost.take();
+    let cap = base.settings.max_cost.take();
     let mut batch_items = Vec::new();
     for k in 1..=args.repeats as u32 {
         for i in items {

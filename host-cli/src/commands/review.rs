@@ -11,6 +11,7 @@ use agon_cli::cli::{DriveArgs, Format};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
+use agon_cli::options::{Options, ProtocolChoice};
 use agon_cli::review::args::{ReviewArgs, ReviewFormat};
 use agon_cli::review::diff::{self, FileDiff};
 use agon_cli::review::report::{self, Meta};
@@ -33,8 +34,8 @@ const ERROR: u8 = 2;
 const SURROUNDING: u32 = 10;
 
 /// `agon review`, every error an exit 2 with its reason on stderr.
-pub fn review(args: ReviewArgs, config: Option<&Path>, given: &dyn Fn(&str) -> bool) -> u8 {
-    match run(args, config, given) {
+pub fn review(args: ReviewArgs, config: Option<&Path>, asked: &Options) -> u8 {
+    match run(args, config, asked) {
         Ok(code) => code,
         Err(e) => {
             safe_eprintln!("agon: review: {e:#}");
@@ -43,7 +44,7 @@ pub fn review(args: ReviewArgs, config: Option<&Path>, given: &dyn Fn(&str) -> b
     }
 }
 
-fn run(args: ReviewArgs, config_path: Option<&Path>, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+fn run(args: ReviewArgs, config_path: Option<&Path>, asked: &Options) -> Result<u8> {
     for (path, flag) in [(&args.output, "--output"), (&args.sarif, "--sarif"), (&args.comment, "--comment")] {
         if let Some(path) = path {
             agon_cli::output::check_writable(path, flag).map_err(bad)?;
@@ -53,7 +54,7 @@ fn run(args: ReviewArgs, config_path: Option<&Path>, given: &dyn Fn(&str) -> boo
     if let Some(notice) = config.trust_notice() {
         safe_eprintln!("{notice}");
     }
-    if given("protocol") {
+    if matches!(asked.protocol, Some(ProtocolChoice::Named(_))) {
         return Err(bad(
             "agon review runs the review protocol; bring a review protocol of your own with --protocol-file",
         ));
@@ -80,14 +81,16 @@ fn run(args: ReviewArgs, config_path: Option<&Path>, given: &dyn Fn(&str) -> boo
     let env = environment(&config, &drive);
     // Every part prepared, and the worst case of them all printed and capped, before any call.
     let mut prepared = Vec::new();
+    // The review's document is the protocol asked for: agon.toml's protocol does not replace it.
+    let name = document["name"].as_str().unwrap_or("review").to_string();
+    let asked = Options { protocol: Some(ProtocolChoice::Named(name)), ..asked.clone() };
     for (i, part) in parts.iter().enumerate() {
         let mut request = args.spec.clone().into_request(question(i, &parts), &mut |w| safe_eprintln!("{w}"));
-        request.protocol = document["name"].as_str().unwrap_or("review").to_string();
         request.protocol_file = None;
         request.document = Some(document.clone());
         request.context = Some(part.iter().map(|f| f.text.as_str()).collect());
         let mut drive = drive_args(&args);
-        super::run::configure_run(&mut request, &mut drive, &config, given)?;
+        super::run::configure_run(&mut request, &mut drive, &config, &asked)?;
         prepared.push(runner::prepare(&request, &mut runtime, &config, &env, History::Alone, &|_| Ok(()))?);
     }
     let calls: u32 = prepared.iter().map(|p| p.bound.calls).sum();
@@ -232,10 +235,7 @@ fn drive_args(args: &ReviewArgs) -> DriveArgs {
         format: Format::Json,
         output: None,
         events: None,
-        timeout: args.timeout,
-        retries: 2,
-        max_retry_wait: None,
-        max_reply: None,
+        calls: agon_cli::cli::CallArgs { timeout: args.timeout, retries: 2, max_retry_wait: None, max_reply: None },
         no_stream: false,
         quiet: true,
     }

@@ -4,6 +4,7 @@ use agon_cli::cli::{DriveArgs, RunArgs};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host::JournalFile;
+use agon_cli::options::Options;
 use agon_cli::output::check_writable;
 use agon_cli::provider::Environment;
 use agon_cli::request::DebateRequest;
@@ -20,14 +21,10 @@ pub fn configure_run(
     request: &mut DebateRequest,
     drive: &mut DriveArgs,
     config: &Config,
-    given: &dyn Fn(&str) -> bool,
+    asked: &Options,
 ) -> Result<()> {
-    config.apply_to_request(request, given).map_err(bad)?;
-    if !given("timeout")
-        && let Some(t) = config.defaults.timeout
-    {
-        drive.timeout = t;
-    }
+    let settings = config.apply_to_request(request, asked).map_err(bad)?;
+    drive.calls.timeout = settings.timeout.unwrap_or(drive.calls.timeout);
     // No panel anywhere: seat what this machine offers; no judge: one off the panel.
     let env = Environment::new(config);
     let discover = || agon_cli::discovery::discover(&env, std::time::Duration::from_secs(2));
@@ -61,23 +58,23 @@ pub fn check_outputs(drive: &DriveArgs, journal: Option<&std::path::Path>) -> Re
 }
 
 /// `agon run`: the flags made a request, agon.toml fills it, the runner drives it.
-pub fn run(args: RunArgs, config: &Config, given: &dyn Fn(&str) -> bool) -> Result<u8> {
+pub fn run(args: RunArgs, config: &Config, asked: &Options) -> Result<u8> {
     let RunArgs { question, spec, drive, journal, no_save } = args;
     let request = spec.into_request(question, &mut |w| safe_eprintln!("{w}"));
-    run_request(request, drive, journal, no_save, config, given)
+    run_request(request, drive, journal, no_save, config, asked)
 }
 
 /// Run a request as `agon run` does (`agon continue` too): agon.toml fills
-/// what `given` says was not chosen, the runner drives it.
+/// what `asked` leaves open, the runner drives it.
 pub fn run_request(
     mut request: DebateRequest,
     mut drive: DriveArgs,
     journal: Option<std::path::PathBuf>,
     no_save: bool,
     config: &Config,
-    given: &dyn Fn(&str) -> bool,
+    asked: &Options,
 ) -> Result<u8> {
-    configure_run(&mut request, &mut drive, config, given)?;
+    configure_run(&mut request, &mut drive, config, asked)?;
     check_outputs(&drive, journal.as_deref())?;
     let mut runtime = Runtime::load()?;
     let env = environment(config, &drive);

@@ -29,6 +29,8 @@ use std::path::{Path, PathBuf};
 use agon_core::{ConsensusMode, QualityGate};
 use serde::Deserialize;
 
+pub use crate::options::PanelChoice;
+use crate::options::{Combine, Options, ProtocolChoice};
 pub use crate::provider::command::{CommandSettings, PromptVia};
 use crate::request::{DebateRequest, Judge};
 
@@ -201,13 +203,6 @@ pub fn parse_reply_size(text: &str) -> Result<usize, String> {
 
 fn at_least_one(n: usize) -> Result<usize, String> {
     if n == 0 { Err("must be more than zero".to_string()) } else { Ok(n) }
-}
-
-#[derive(Debug, Clone, Deserialize, serde::Serialize, PartialEq)]
-#[serde(untagged)]
-pub enum PanelChoice {
-    Named(String),
-    Models(Vec<String>),
 }
 
 /// A named panel: its models, one per seat, and optionally its judge.
@@ -452,8 +447,8 @@ impl Config {
                 ));
             }
         }
-        if self.defaults.timeout == Some(0) {
-            return Err(format!("{}: seconds, at least 1", at("defaults.timeout")));
+        if let Err(e) = self.options().check() {
+            return Err(format!("{}: {}", at(&format!("defaults.{}", e.key)), e.why));
         }
         if self.defaults.max_retry_wait == Some(0) {
             return Err(format!("{}: seconds, at least 1", at("defaults.max_retry_wait")));
@@ -471,113 +466,52 @@ impl Config {
                 return Err(format!("{}: the program is empty", at(&format!("commands.{name}.program"))));
             }
         }
-        if let Some(t) = self.defaults.temperature
-            && !(0.0..=2.0).contains(&t)
-        {
-            return Err(format!("{}: must be between 0 and 2", at("defaults.temperature")));
-        }
-        if let Some(c) = self.defaults.max_cost
-            && !(c >= 0.0 && c.is_finite())
-        {
-            return Err(format!("{}: USD, zero or more", at("defaults.max_cost")));
-        }
         Ok(())
     }
 
-    /// Fill every setting the request left open from the file. `given` tells
-    /// whether a setting was asked for (a flag on the command line or its
-    /// variable, an MCP argument), by its flag's name with `_` for `-`.
-    pub fn apply_to_request(&self, args: &mut DebateRequest, given: &dyn Fn(&str) -> bool) -> Result<(), String> {
+    /// This configuration as a layer of settings: `[defaults]`, with each
+    /// seat's effort and thinking (`[seats]`) after the file's own.
+    pub fn options(&self) -> Options {
         let d = &self.defaults;
-        if !given("protocol")
-            && args.protocol_file.is_none()
-            && let Some(p) = &d.protocol
-        {
-            args.protocol = p.clone();
-        }
-        if !given("rounds") && d.rounds.is_some() {
-            args.rounds = d.rounds;
-        }
-        if !given("rounds")
-            && d.rounds.is_none()
-            && let Some(ceiling) = self.rounds_ceiling
-        {
-            // Lower than the protocol's own default, or not at all; a
-            // document's default is not known here, so it is not lowered.
-            let protocol = agon_core::protocols().into_iter().find(|p| p.name == args.protocol);
-            if args.protocol_file.is_none()
-                && let Some(p) = protocol
-            {
-                args.rounds = Some(ceiling.min(p.default_rounds));
-            }
-        }
-        if !given("max_tokens")
-            && let Some(n) = d.max_tokens
-        {
-            args.max_tokens = n;
-        }
-        if !given("judge_max_tokens") && d.judge_max_tokens.is_some() {
-            args.judge_max_tokens = d.judge_max_tokens;
-        }
-        if !given("temperature")
-            && let Some(t) = d.temperature
-        {
-            args.temperature = t;
-        }
-        if !given("context_budget") && d.context_budget.is_some() {
-            args.context_budget = d.context_budget;
-        }
-        if !given("quality_gate")
-            && let Some(g) = d.quality_gate
-        {
-            args.quality_gate = g;
-        }
-        if !given("roles") && d.roles.is_some() {
-            args.roles = d.roles.clone();
-        }
-        if !given("files")
-            && let Some(files) = &d.files
-        {
-            args.files = files.clone();
-            args.files_from_config = true;
-        }
-        if !given("max_cost") && d.max_cost.is_some() {
-            args.max_cost = d.max_cost;
-        }
-        if args.diversity.is_none() {
-            args.diversity = d.diversity;
-        }
-        // Reasoning: the file's defaults, then its seats, under what the flags say.
-        if !given("effort") {
-            args.effort.extend(d.effort.map(|e| e.as_str().to_string()));
-            args.effort.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.effort?.as_str()))));
-        }
-        if !given("thinking") {
-            args.thinking.extend(d.thinking.map(|n| n.to_string()));
-            args.thinking.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.thinking?))));
-        }
-        // A seat's domain: the file's, under the flag's for the same seat (the engine takes the last).
-        let domains = self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.domain.as_deref()?)));
-        args.domain.splice(0..0, domains);
-        if !given("blind") && d.blind == Some(true) {
-            args.blind = true;
-        }
-        // `defaults.consensus` is not a flag's default: it applies only where the
-        // protocol reads agreement, which the spec request decides
-        // (`spec_args::Inputs::file_consensus`), documents included.
-        // The panel: a name from [panels] (on the command line or in the file), or models.
-        let choice = if given("panel") {
-            match args.panel.as_slice() {
-                [one] if !one.trim().is_empty() && !one.contains('/') => {
-                    Some(PanelChoice::Named(one.trim().to_string()))
-                }
-                _ => None,
-            }
-        } else {
-            d.panel.clone()
+        let seated = |every: Option<String>, each: &dyn Fn(&SeatSettings) -> Option<String>| {
+            let mut all: Vec<String> = every.into_iter().collect();
+            all.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", each(s)?))));
+            (!all.is_empty()).then_some(all)
         };
+        Options {
+            protocol: d.protocol.clone().map(ProtocolChoice::Named),
+            panel: d.panel.clone(),
+            judge: d.judge.clone().map(Judge::Model),
+            rounds: d.rounds,
+            max_tokens: d.max_tokens,
+            judge_max_tokens: d.judge_max_tokens,
+            temperature: d.temperature,
+            context_budget: d.context_budget,
+            quality_gate: d.quality_gate,
+            roles: d.roles.clone(),
+            files: d.files.clone(),
+            max_cost: d.max_cost,
+            effort: seated(d.effort.map(|e| e.as_str().to_string()), &|s| s.effort.map(|e| e.as_str().to_string())),
+            thinking: seated(d.thinking.map(|n| n.to_string()), &|s| s.thinking.map(|n| n.to_string())),
+            blind: d.blind,
+            diversity: d.diversity,
+            timeout: d.timeout,
+        }
+    }
+
+    /// What was asked (`asked`: the flags or a tool call's arguments, over a
+    /// followed-up session's settings) over this configuration, written into
+    /// the request; returns the settings merged. A panel named in either is
+    /// looked up in `[panels]`, and its judge stands between the one asked
+    /// for and the file's.
+    pub fn apply_to_request(&self, request: &mut DebateRequest, asked: &Options) -> Result<Options, String> {
+        let file = self.options();
+        let files_from_config = asked.files.is_none() && file.files.is_some();
+        let panel_from_file = asked.panel.is_none();
+        let judge_from_file = asked.judge.is_none();
+        let mut merged = asked.clone().combine(file);
         let mut panel_judge = None;
-        match choice {
+        match merged.panel.take() {
             Some(PanelChoice::Named(name)) => {
                 let Some(panel) = self.panels.get(&name) else {
                     let known: Vec<&str> = self.panels.keys().map(String::as_str).collect();
@@ -590,22 +524,40 @@ impl Config {
                     ));
                 };
                 self.allowed_from_file(&panel.models)?;
-                args.panel = panel.models.clone();
+                merged.panel = Some(PanelChoice::Models(panel.models.clone()));
                 panel_judge = panel.judge.clone();
             }
             Some(PanelChoice::Models(models)) => {
-                self.allowed_from_file(&models)?;
-                args.panel = models;
+                if panel_from_file {
+                    self.allowed_from_file(&models)?;
+                }
+                merged.panel = Some(PanelChoice::Models(models));
             }
             None => {}
         }
-        if args.judge == Judge::Default
-            && let Some(j) = panel_judge.or_else(|| d.judge.clone())
-        {
+        if judge_from_file && let Some(j) = panel_judge.or_else(|| self.defaults.judge.clone()) {
             self.allowed_from_file(std::slice::from_ref(&j))?;
-            args.judge = Judge::Model(j);
+            merged.judge = Some(Judge::Model(j));
         }
-        Ok(())
+        merged.clone().fill(request);
+        request.files_from_config = files_from_config;
+        if merged.rounds.is_none()
+            && request.protocol_file.is_none()
+            && let Some(ceiling) = self.rounds_ceiling
+        {
+            // Lower than the protocol's own default, or not at all; a
+            // document's default is not known here, so it is not lowered.
+            if let Some(p) = agon_core::protocols().into_iter().find(|p| p.name == request.protocol) {
+                request.rounds = Some(ceiling.min(p.default_rounds));
+            }
+        }
+        // A seat's domain: the file's, under the flag's for the same seat (the engine takes the last).
+        let domains = self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.domain.as_deref()?)));
+        request.domain.splice(0..0, domains);
+        // `defaults.consensus` is not a flag's default: it applies only where the
+        // protocol reads agreement, which the spec request decides
+        // (`spec_args::Inputs::file_consensus`), documents included.
+        Ok(merged)
     }
 }
 
@@ -673,11 +625,14 @@ input = 2.5
 output = 10
 "#;
 
-    /// A request with `set` applied, and those settings named as asked for; then the file.
-    fn applied(c: &Config, given: &[&str], set: impl FnOnce(&mut DebateRequest)) -> Result<DebateRequest, String> {
+    /// A request with `asked` over the file.
+    fn applied(c: &Config, asked: Options) -> Result<DebateRequest, String> {
         let mut request = DebateRequest::new("Q?");
-        set(&mut request);
-        c.apply_to_request(&mut request, &|name| given.contains(&name)).map(|_| request)
+        c.apply_to_request(&mut request, &asked).map(|_| request)
+    }
+
+    fn models(list: &[&str]) -> Option<PanelChoice> {
+        Some(PanelChoice::of(list.iter().map(|m| m.to_string()).collect()))
     }
 
     fn example() -> Config {
@@ -701,50 +656,56 @@ output = 10
 
     #[test]
     fn the_file_fills_what_flags_leave_at_their_defaults() {
-        let args = applied(&example(), &[], |_| {}).unwrap();
+        let args = applied(&example(), Options::default()).unwrap();
         assert_eq!(args.protocol, "rotating-challenger");
         assert_eq!(args.panel, ["openai/a", "anthropic/b", "gemini/c"]);
         assert_eq!(args.judge, Judge::Model("openai/judge".into()));
         assert_eq!(args.rounds, Some(4));
-        assert_eq!(args.max_tokens, 300);
-        assert_eq!(args.quality_gate, QualityGate::Warn);
+        assert_eq!(args.settings.max_tokens, Some(300));
+        assert_eq!(args.settings.quality_gate, Some(QualityGate::Warn));
         // The file's consensus mode is not the request's: it is applied where the protocol reads agreement.
         assert_eq!(args.consensus, None);
         assert_eq!(example().defaults.consensus, Some(ConsensusMode::Judge));
         let strict = Config::parse("[defaults]\ndiversity = \"strict\"\n", Path::new("agon.toml")).unwrap();
-        assert_eq!(applied(&strict, &[], |_| {}).unwrap().diversity, Some(agon_core::Diversity::Strict));
-        let flag = applied(&strict, &["allow_one_model"], |r| r.diversity = Some(agon_core::Diversity::Off));
-        assert_eq!(flag.unwrap().diversity, Some(agon_core::Diversity::Off), "the flag wins");
+        assert_eq!(
+            applied(&strict, Options::default()).unwrap().settings.diversity,
+            Some(agon_core::Diversity::Strict)
+        );
+        let flag = applied(&strict, Options { diversity: Some(agon_core::Diversity::Off), ..Options::default() });
+        assert_eq!(flag.unwrap().settings.diversity, Some(agon_core::Diversity::Off), "the flag wins");
     }
 
     #[test]
     fn flags_override_the_file() {
-        let args = applied(&example(), &["protocol", "max_tokens", "panel"], |r| {
-            r.protocol = "round-robin".into();
-            r.panel = vec!["local".into()];
-        })
-        .unwrap();
+        let asked = Options {
+            protocol: Some(ProtocolChoice::Named("round-robin".into())),
+            max_tokens: Some(512),
+            panel: models(&["local"]),
+            ..Options::default()
+        };
+        let args = applied(&example(), asked).unwrap();
         assert_eq!(args.protocol, "round-robin");
         // Given explicitly, even though it equals the built-in default.
-        assert_eq!(args.max_tokens, 512);
+        assert_eq!(args.settings.max_tokens, Some(512));
         assert_eq!(args.panel, ["ollama/llama3.2"]);
         assert_eq!(args.judge, Judge::Default, "the local panel names no judge and neither does [defaults]");
         assert_eq!(args.rounds, Some(4));
 
-        let args = applied(&example(), &["panel", "judge"], |r| {
-            r.panel = vec!["openai/x".into(), "openai/y".into()];
-            r.judge = Judge::Model("openai/z".into());
-        })
-        .unwrap();
+        let asked = Options {
+            panel: models(&["openai/x", "openai/y"]),
+            judge: Some(Judge::Model("openai/z".into())),
+            ..Options::default()
+        };
+        let args = applied(&example(), asked).unwrap();
         assert_eq!(args.panel, ["openai/x", "openai/y"]);
         assert_eq!(args.judge, Judge::Model("openai/z".into()));
-        let args = applied(&example(), &["no_judge"], |r| r.judge = Judge::Without).unwrap();
+        let args = applied(&example(), Options { judge: Some(Judge::Without), ..Options::default() }).unwrap();
         assert_eq!(args.judge, Judge::Without, "no judge asked for stays so, whatever the panel names");
     }
 
     #[test]
     fn an_unknown_panel_name_is_named() {
-        let err = applied(&example(), &["panel"], |r| r.panel = vec!["quartet".into()]).unwrap_err();
+        let err = applied(&example(), Options { panel: models(&["quartet"]), ..Options::default() }).unwrap_err();
         assert!(err.contains("--panel quartet") && err.contains("known: local, trio"), "{err}");
     }
 
@@ -839,9 +800,9 @@ output = 10
                 && notice.contains("agon trust"),
             "{notice}"
         );
-        let err = applied(&c, &[], |_| {}).unwrap_err();
+        let err = applied(&c, Options::default()).unwrap_err();
         assert!(err.contains("cmd/x") && err.contains("agon trust"), "{err}");
-        let args = applied(&c, &["panel"], |r| r.panel = vec!["q".into()]).unwrap();
+        let args = applied(&c, Options { panel: models(&["q"]), ..Options::default() }).unwrap();
         assert_eq!((args.panel.len(), args.rounds), (2, Some(3)), "panels and defaults still apply");
     }
 
@@ -858,10 +819,10 @@ output = 10
 
     #[test]
     fn no_file_is_the_empty_configuration() {
-        let set = |r: &mut DebateRequest| r.panel = vec!["openai/a".into()];
-        let args = applied(&Config::default(), &["panel"], set).unwrap();
+        let args = applied(&Config::default(), Options { panel: models(&["openai/a"]), ..Options::default() }).unwrap();
         let mut before = DebateRequest::new("Q?");
-        set(&mut before);
-        assert_eq!(args, before);
+        before.panel = vec!["openai/a".into()];
+        before.settings.panel = models(&["openai/a"]);
+        assert_eq!(args, before, "only what was asked");
     }
 }

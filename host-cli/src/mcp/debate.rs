@@ -12,6 +12,7 @@ use agon_cli::context_files::FileScope;
 use agon_cli::engine::{Council, Runtime};
 use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
+use agon_cli::options::Combine;
 use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
@@ -32,9 +33,8 @@ use super::schema::{ContinueArgs, DebateArgs, DebateResult, Estimate, Outcome, P
 pub struct Shared {
     pub config: Config,
     pub calls: CallOptions,
-    pub retries: u32,
-    /// `--max-retry-wait`, in seconds, where given (agon.toml's otherwise).
-    pub max_retry_wait: Option<u64>,
+    /// `--retries`, `--max-retry-wait` and the like, as given.
+    pub call_flags: agon_cli::cli::CallArgs,
     /// The in-flight limit over every debate, as `agon batch` has.
     pub gate: Arc<CallGate>,
     /// `--allow-programs`: whether a tool call may seat `cmd/` models.
@@ -47,11 +47,7 @@ pub struct Shared {
 
 impl Shared {
     fn environment(&self) -> Environment {
-        let mut env = Environment::new(&self.config);
-        env.retry.rule.attempts = self.retries + 1;
-        if let Some(seconds) = self.max_retry_wait {
-            env.retry.rule.max_wait_ms = seconds.saturating_mul(1000);
-        }
+        let mut env = self.call_flags.environment(&self.config);
         env.gate = Some(self.gate.clone());
         env
     }
@@ -112,44 +108,9 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         return Err(bad("question: ask something"));
     }
     let mut request = DebateRequest::new(a.question.clone());
-    let mut given = Vec::new();
+    let mut asked = a.options().map_err(bad)?;
     if let Some(document) = &a.document {
-        let name = document["name"].as_str().unwrap_or_default();
-        match &a.protocol {
-            Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
-                return Err(bad(format!("protocol: '{p}', but the document is named '{name}'")));
-            }
-            // `NAME:SEAT` names the document's adversary.
-            Some(p) => request.protocol = p.clone(),
-            None => request.protocol = name.to_string(),
-        }
         request.document = Some(document.clone());
-        given.push("protocol");
-    } else if let Some(p) = &a.protocol {
-        request.protocol = p.clone();
-        given.push("protocol");
-    }
-    if !a.panel.is_empty() {
-        request.panel = a.panel.clone();
-        given.push("panel");
-    }
-    request.judge = match (&a.judge, a.no_judge) {
-        (Some(_), true) => return Err(bad("judge and no_judge: give one or the other")),
-        (Some(j), false) => Judge::Model(j.clone()),
-        (None, true) => Judge::Without,
-        (None, false) => Judge::Default,
-    };
-    if let Some(r) = a.rounds {
-        request.rounds = Some(r);
-        given.push("rounds");
-    }
-    if let Some(n) = a.max_tokens {
-        request.max_tokens = n;
-        given.push("max_tokens");
-    }
-    if let Some(c) = a.max_cost {
-        request.max_cost = Some(c);
-        given.push("max_cost");
     }
     if let Some(s) = a.seed {
         request.seed = s;
@@ -168,17 +129,9 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         }
         request.domain.push(format!("{seat}={area}"));
     }
-    if a.blind {
-        request.blind = true;
-        given.push("blind");
-    }
     request.context = a.context.clone();
     // Only inside the server's roots, whoever names them (the caller, or agon.toml).
     request.file_scope = FileScope::Roots(shared.roots.clone());
-    if !a.files.is_empty() {
-        request.files = a.files.clone();
-        given.push("files");
-    }
     request.options = a.options.clone().into_iter().collect();
     // The compete history is the host's: a label picks it, as `--label` does.
     if let Some(label) = request.options.remove("label") {
@@ -191,13 +144,10 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         return Err(bad("options.document: give the protocol document as `document`"));
     }
     if let Some(parent) = parent {
-        if a.judge.is_some() || a.no_judge {
-            given.push("judge");
-        }
-        let taken = parent.inherit(&mut request, &|name| given.contains(&name));
-        given.extend(taken);
+        let (inherited, _) = parent.inherit(&mut request, &asked);
+        asked = asked.combine(inherited);
     }
-    config.apply_to_request(&mut request, &|name| given.contains(&name)).map_err(bad)?;
+    config.apply_to_request(&mut request, &asked).map_err(bad)?;
     judge_not_the_caller(&mut request)?;
     Ok(request)
 }

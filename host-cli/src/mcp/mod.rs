@@ -25,20 +25,13 @@ use agon_cli::cli::McpArgs;
 use agon_cli::config::Config;
 use agon_cli::exit;
 use agon_cli::provider::gate::CallGate;
-use agon_cli::provider::{CallOptions, DEFAULT_MAX_REPLY};
 use anyhow::{Context, Result};
 
 pub fn serve(args: McpArgs, config: Config) -> Result<u8> {
-    let from_file = config.defaults.max_reply.as_ref().and_then(|s| s.bytes().ok());
-    let timeout = config.defaults.timeout.unwrap_or(args.timeout);
+    let timeout = config.defaults.timeout.unwrap_or(args.calls.timeout);
     let shared = debate::Shared {
-        calls: CallOptions {
-            timeout: Duration::from_secs(timeout),
-            stream: true,
-            max_reply: args.max_reply.or(from_file).unwrap_or(DEFAULT_MAX_REPLY),
-        },
-        retries: args.retries,
-        max_retry_wait: args.max_retry_wait,
+        calls: args.calls.call_options(&config, timeout, true),
+        call_flags: args.calls.clone(),
         gate: std::sync::Arc::new(CallGate::new(Some(args.max_in_flight), &Default::default())),
         allow_programs: args.allow_programs,
         max_result_tokens: usize::try_from(args.max_result_tokens).unwrap_or(usize::MAX),

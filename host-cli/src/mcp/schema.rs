@@ -8,145 +8,139 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use agon_cli::options::{Options, PanelChoice, ProtocolChoice};
+use agon_cli::request::Judge;
 use rmcp::model::JsonObject;
 use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-// Run a debate. The field docs are the descriptions the calling model reads,
-// in its context for the whole session: a phrase each.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct DebateArgs {
-    /// The question, as a person would ask it.
-    pub question: String,
-    /// Background every speaker reads: code, a diff, a design, facts.
-    #[serde(default)]
-    pub context: Option<String>,
-    /// Text files every speaker reads: paths or globs in the server's root (`--root`). Dotfiles and
-    /// paths outside the roots are refused.
-    #[serde(default)]
-    pub files: Vec<String>,
-    /// See `protocols`. Default: agon.toml's, else round-robin.
-    #[serde(default)]
-    pub protocol: Option<String>,
-    /// `provider/model` per seat, only when the user named models (`mcp/client`: your own model).
-    /// Default: agon.toml's panel, else what this machine offers.
-    #[serde(default)]
-    pub panel: Vec<String>,
-    /// The judge's model. Default: agon.toml's, else agon's choice.
-    #[serde(default)]
-    pub judge: Option<String>,
-    /// No judge's synthesis.
-    #[serde(default)]
-    pub no_judge: bool,
-    /// Default: the protocol's.
-    #[serde(default)]
-    #[schemars(range(min = 1, max = 50))]
-    pub rounds: Option<u32>,
-    /// Tokens per reply at most. Default: agon.toml's, else 512.
-    #[serde(default)]
-    #[schemars(range(min = 1))]
-    pub max_tokens: Option<u32>,
-    /// US dollars: refuse a worst case above it, stop when spending passes it.
-    #[serde(default)]
-    #[schemars(range(min = 0.0))]
-    pub max_cost: Option<f64>,
-    /// Seed of the protocol's random choices.
-    #[serde(default)]
-    pub seed: Option<u64>,
-    /// Every seat's field of expertise.
-    #[serde(default)]
-    pub domain: Option<String>,
-    /// Per seat id, over `domain`.
-    #[serde(default)]
-    pub seat_domains: BTreeMap<String, String>,
-    /// Round 1 answered blind.
-    #[serde(default)]
-    pub blind: bool,
-    /// The protocol's own options, as `protocols` names them.
-    #[serde(default)]
-    pub options: BTreeMap<String, Value>,
-    /// A protocol document of your own (JSON; `agon protocols --show NAME` prints one).
-    #[serde(default)]
-    pub document: Option<Value>,
-    /// false: return at once (outcome `running`) and follow with `status`. Default true.
-    #[serde(default)]
-    pub wait: Option<bool>,
+/// Declares `debate`'s and `continue`'s arguments from one list of the
+/// fields they share, each once with its type, bounds and default, and the
+/// description each tool gives it (a follow-up's defaults are the earlier
+/// debate's). Not serde's `flatten`: it would let unknown fields through and
+/// lose the field's name from a bad value's error.
+macro_rules! debate_and_continue {
+    ($( $(#[$attr:meta])* $field:ident: $ty:ty, $debate:literal, $follow_up:literal; )*) => {
+        // Run a debate. The field docs are the descriptions the calling model reads,
+        // in its context for the whole session: a phrase each.
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct DebateArgs {
+            $( #[doc = $debate] $(#[$attr])* pub $field: $ty, )*
+            /// Every seat's field of expertise.
+            #[serde(default)]
+            pub domain: Option<String>,
+            /// Per seat id, over `domain`.
+            #[serde(default)]
+            pub seat_domains: BTreeMap<String, String>,
+            /// Round 1 answered blind.
+            #[serde(default)]
+            pub blind: bool,
+            /// A protocol document of your own (JSON; `agon protocols --show NAME` prints one).
+            #[serde(default)]
+            pub document: Option<Value>,
+        }
+
+        /// A follow-up on a finished debate.
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct ContinueArgs {
+            /// The finished session: id, prefix or `last`.
+            pub session: String,
+            $( #[doc = $follow_up] $(#[$attr])* pub $field: $ty, )*
+        }
+
+        impl ContinueArgs {
+            /// The `debate` these arguments ask for, before the parent fills in the rest.
+            pub fn debate(&self) -> DebateArgs {
+                DebateArgs {
+                    $( $field: self.$field.clone(), )*
+                    domain: None,
+                    seat_domains: BTreeMap::new(),
+                    blind: false,
+                    document: None,
+                }
+            }
+        }
+    };
 }
 
-/// A follow-up on a finished debate.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ContinueArgs {
-    /// The finished session: id, prefix or `last`.
-    pub session: String,
-    /// The follow-up question.
-    pub question: String,
-    /// Default: the earlier debate's.
+debate_and_continue! {
+    question: String, "The question, as a person would ask it.", "The follow-up question.";
     #[serde(default)]
-    pub context: Option<String>,
-    /// Default: the earlier debate's, those still the same.
+    context: Option<String>, "Background every speaker reads: code, a diff, a design, facts.",
+        "Default: the earlier debate's.";
     #[serde(default)]
-    pub files: Vec<String>,
-    /// Default: the earlier debate's.
+    files: Vec<String>,
+        "Text files every speaker reads: paths or globs in the server's root (`--root`). Dotfiles and\npaths outside the roots are refused.",
+        "Default: the earlier debate's, those still the same.";
     #[serde(default)]
-    pub protocol: Option<String>,
-    /// Default: the earlier debate's.
+    protocol: Option<String>, "See `protocols`. Default: agon.toml's, else round-robin.",
+        "Default: the earlier debate's.";
     #[serde(default)]
-    pub panel: Vec<String>,
-    /// Default: the earlier debate's.
+    panel: Vec<String>,
+        "`provider/model` per seat, only when the user named models (`mcp/client`: your own model).\nDefault: agon.toml's panel, else what this machine offers.",
+        "Default: the earlier debate's.";
     #[serde(default)]
-    pub judge: Option<String>,
-    /// No judge's synthesis.
+    judge: Option<String>, "The judge's model. Default: agon.toml's, else agon's choice.",
+        "Default: the earlier debate's.";
     #[serde(default)]
-    pub no_judge: bool,
-    /// Default: the earlier debate's.
+    no_judge: bool, "No judge's synthesis.", "No judge's synthesis.";
     #[serde(default)]
     #[schemars(range(min = 1, max = 50))]
-    pub rounds: Option<u32>,
-    /// As `debate`'s.
-    #[serde(default)]
-    #[schemars(range(min = 0.0))]
-    pub max_cost: Option<f64>,
-    /// As `debate`'s.
+    rounds: Option<u32>, "Default: the protocol's.", "Default: the earlier debate's.";
     #[serde(default)]
     #[schemars(range(min = 1))]
-    pub max_tokens: Option<u32>,
-    /// As `debate`'s.
+    max_tokens: Option<u32>, "Tokens per reply at most. Default: agon.toml's, else 512.", "As `debate`'s.";
     #[serde(default)]
-    pub seed: Option<u64>,
-    /// For another `protocol`.
+    #[schemars(range(min = 0.0))]
+    max_cost: Option<f64>, "US dollars: refuse a worst case above it, stop when spending passes it.",
+        "As `debate`'s.";
     #[serde(default)]
-    pub options: BTreeMap<String, Value>,
-    /// As `debate`'s.
+    seed: Option<u64>, "Seed of the protocol's random choices.", "As `debate`'s.";
     #[serde(default)]
-    pub wait: Option<bool>,
+    options: BTreeMap<String, Value>, "The protocol's own options, as `protocols` names them.",
+        "For another `protocol`.";
+    #[serde(default)]
+    wait: Option<bool>, "false: return at once (outcome `running`) and follow with `status`. Default true.",
+        "As `debate`'s.";
 }
 
-impl ContinueArgs {
-    /// The `debate` these arguments ask for, before the parent fills in the rest.
-    pub fn debate(&self) -> DebateArgs {
-        DebateArgs {
-            question: self.question.clone(),
-            context: self.context.clone(),
-            files: self.files.clone(),
-            protocol: self.protocol.clone(),
-            panel: self.panel.clone(),
-            judge: self.judge.clone(),
-            no_judge: self.no_judge,
+impl DebateArgs {
+    /// The settings this call asks for, as a layer over agon.toml; an argument left out is `None`.
+    pub fn options(&self) -> Result<Options, String> {
+        let protocol = match (&self.document, &self.protocol) {
+            (Some(document), asked) => {
+                let name = document["name"].as_str().unwrap_or_default();
+                match asked {
+                    Some(p) if p.split(':').next().unwrap_or_default().trim() != name => {
+                        return Err(format!("protocol: '{p}', but the document is named '{name}'"));
+                    }
+                    // `NAME:SEAT` names the document's adversary.
+                    Some(p) => Some(p.clone()),
+                    None => Some(name.to_string()),
+                }
+            }
+            (None, asked) => asked.clone(),
+        };
+        Ok(Options {
+            protocol: protocol.map(ProtocolChoice::Named),
+            panel: (!self.panel.is_empty()).then(|| PanelChoice::of(self.panel.clone())),
+            judge: match (&self.judge, self.no_judge) {
+                (Some(_), true) => return Err("judge and no_judge: give one or the other".into()),
+                (Some(j), false) => Some(Judge::Model(j.clone())),
+                (None, true) => Some(Judge::Without),
+                (None, false) => None,
+            },
             rounds: self.rounds,
             max_tokens: self.max_tokens,
             max_cost: self.max_cost,
-            seed: self.seed,
-            domain: None,
-            seat_domains: BTreeMap::new(),
-            blind: false,
-            options: self.options.clone(),
-            document: None,
-            wait: self.wait,
-        }
+            blind: self.blind.then_some(true),
+            files: (!self.files.is_empty()).then(|| self.files.clone()),
+            ..Options::default()
+        })
     }
 }
 

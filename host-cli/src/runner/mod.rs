@@ -65,6 +65,6 @@ pub fn prepare(
     check(&parsed)?;
     host::preflight(&spec::models_of(&parsed), env).map_err(bad)?;
     let bound = runtime.estimate(&spec)?.map_err(|e| bad(e.to_string()))?;
-    cost::check_max_cost(request.max_cost, &bound)?;
+    cost::check_max_cost(request.settings.max_cost, &bound)?;
     Ok(Prepared { spec, parsed, history, bound })
 }

@@ -30,7 +30,7 @@ pub fn spec_json(
             Err(e) => safe_eprintln!("agon: warning: the compete history is left out: {e}"),
         }
     }
-    if let Some(dir) = &args.roles {
+    if let Some(dir) = &args.settings.roles {
         inputs.roles = read_roles(dir, runtime)?;
     }
     if let Some(path) = &args.items {
@@ -38,10 +38,11 @@ pub fn spec_json(
         inputs.items = spec_request::read_items(&text);
     }
     let stdin = &mut |limit| crate::context_files::read_up_to(std::io::stdin().lock(), limit);
+    let files = args.settings.files.as_deref().unwrap_or_default();
     inputs.files = if args.files_from_config {
-        crate::context_files::read_named(&args.files, &args.file_scope, "agon.toml's [defaults] files", stdin)
+        crate::context_files::read_named(files, &args.file_scope, "agon.toml's [defaults] files", stdin)
     } else {
-        crate::context_files::read(&args.files, &args.file_scope, stdin)
+        crate::context_files::read(files, &args.file_scope, stdin)
     }
     .map_err(bad)?;
     // A document given inline (`agon mcp`'s `document`), else a file's.

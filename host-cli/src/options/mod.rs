@@ -1,0 +1,150 @@
+//! A debate's settings as one layer gives them: the built-in defaults, your
+//! agon.toml, a working folder's agon.toml, a followed-up session, and the
+//! flags or tool-call arguments. Every field is an `Option`: `None` is "this
+//! layer says nothing", so whether a setting was given is a type, not a name
+//! looked up. Layers are merged by [`Combine`] (as uv merges its settings):
+//! the higher layer's `Some` wins, field by field.
+//!
+//! Which file set a setting is kept where agon reports it: the
+//! configuration's `origin` ([`crate::config::layers`]).
+
+mod merge;
+
+pub use merge::Combine;
+
+use std::path::PathBuf;
+
+use agon_core::{Diversity, QualityGate};
+
+use crate::request::{DebateRequest, Judge};
+
+/// A panel: a name from agon.toml's `[panels]`, or model references.
+#[derive(Debug, Clone, serde::Deserialize, serde::Serialize, PartialEq)]
+#[serde(untagged)]
+pub enum PanelChoice {
+    Named(String),
+    Models(Vec<String>),
+}
+
+/// The protocol a layer asks for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ProtocolChoice {
+    /// A protocol by name (the catalog's or agon.toml's `[protocols]`); `NAME:SEAT` names an adversary.
+    Named(String),
+    /// A protocol document of one's own, from a file (`--protocol-file`).
+    File(PathBuf),
+}
+
+/// Declares [`Options`] and its [`Combine`] from one list, so a field added
+/// is merged without another line.
+macro_rules! options {
+    ($(#[$doc:meta])* pub struct Options { $($(#[$field_doc:meta])* pub $field:ident: Option<$ty:ty>,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default, PartialEq)]
+        pub struct Options { $($(#[$field_doc])* pub $field: Option<$ty>,)* }
+
+        impl Combine for Options {
+            fn combine(self, lower: Options) -> Options {
+                Options { $($field: self.$field.combine(lower.$field),)* }
+            }
+        }
+    };
+}
+
+options! {
+    /// A debate's settings, each declared once, each `None` unless its layer set it.
+    pub struct Options {
+        pub protocol: Option<ProtocolChoice>,
+        /// Model references, one per seat, or a name from agon.toml's `[panels]`.
+        pub panel: Option<PanelChoice>,
+        /// A judge's model, or none at all (never "the default": that is `None`).
+        pub judge: Option<Judge>,
+        pub rounds: Option<u32>,
+        /// Each turn's reply ceiling, in tokens.
+        pub max_tokens: Option<u32>,
+        pub judge_max_tokens: Option<u32>,
+        pub temperature: Option<f64>,
+        pub context_budget: Option<u32>,
+        pub quality_gate: Option<QualityGate>,
+        /// role-council: a folder of role files.
+        pub roles: Option<PathBuf>,
+        /// Files every speaker reads: paths, globs, `-`.
+        pub files: Option<Vec<String>>,
+        /// US dollars the worst case may reach.
+        pub max_cost: Option<f64>,
+        /// `[SEAT=]LEVEL` entries, for every seat or one; checked where the spec request is built.
+        pub effort: Option<Vec<String>>,
+        /// `[SEAT=]TOKENS` entries, for every seat or one; checked where the spec request is built.
+        pub thinking: Option<Vec<String>>,
+        /// Blind first answers.
+        pub blind: Option<bool>,
+        /// What a panel of one model gets where the protocol needs several.
+        pub diversity: Option<Diversity>,
+        /// Each call's timeout, in seconds.
+        pub timeout: Option<u64>,
+    }
+}
+
+/// Why a value is out of its bounds, and which setting it is (its agon.toml key).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutOfBounds {
+    pub key: &'static str,
+    pub why: &'static str,
+}
+
+impl Options {
+    /// Each setting's bounds, checked wherever a layer is read from text.
+    pub fn check(&self) -> Result<(), OutOfBounds> {
+        let fail = |key, why| Err(OutOfBounds { key, why });
+        if self.timeout == Some(0) {
+            return fail("timeout", "seconds, at least 1");
+        }
+        if let Some(t) = self.temperature
+            && !(0.0..=2.0).contains(&t)
+        {
+            return fail("temperature", "must be between 0 and 2");
+        }
+        if let Some(c) = self.max_cost
+            && !(c >= 0.0 && c.is_finite())
+        {
+            return fail("max_cost", "USD, zero or more");
+        }
+        Ok(())
+    }
+}
+
+impl PanelChoice {
+    /// A list as a flag or an argument gives it: one word without a `/` names a panel.
+    pub fn of(models: Vec<String>) -> PanelChoice {
+        match models.as_slice() {
+            [one] if !one.trim().is_empty() && !one.contains('/') => PanelChoice::Named(one.trim().to_string()),
+            _ => PanelChoice::Models(models),
+        }
+    }
+}
+
+impl Options {
+    /// Write these settings into the request: the protocol, panel, judge
+    /// and rounds where set (what is left `None` keeps the request's), the
+    /// rest as they are. A panel still named here is written as its name:
+    /// resolve it first.
+    pub fn fill(self, request: &mut DebateRequest) {
+        match &self.protocol {
+            Some(ProtocolChoice::Named(name)) => request.protocol = name.clone(),
+            Some(ProtocolChoice::File(path)) => request.protocol_file = Some(path.clone()),
+            None => {}
+        }
+        match &self.panel {
+            Some(PanelChoice::Models(models)) => request.panel = models.clone(),
+            Some(PanelChoice::Named(name)) => request.panel = vec![name.clone()],
+            None => {}
+        }
+        if let Some(judge) = &self.judge {
+            request.judge = judge.clone();
+        }
+        if self.rounds.is_some() {
+            request.rounds = self.rounds;
+        }
+        request.settings = self;
+    }
+}
