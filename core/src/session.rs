@@ -348,47 +348,12 @@ impl Session {
         let id = self.debate.records.len() as u64 + 1;
         let slot = call.slot;
         let spec = &self.debate.spec;
-        // A spec with a checkable answer: every counted prose turn closes with
-        // the ANSWER line (answer mode's protocols ask for it themselves).
-        if spec.answer.is_some()
-            && spec.consensus_mode() != Some(crate::ConsensusMode::Answer)
-            && slot.purpose == Purpose::Turn
-            && !slot.challenger
-            && call.expect.is_none()
-        {
-            // Last, with the turn's own instruction: the head stays shared.
-            call.prompt.after.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
-        }
-        // The judge of a debate with a checkable answer gives the council's
-        // answer too, so an evaluation can score the synthesis beside the vote.
-        if spec.takes_answers() && slot.purpose == Purpose::Judge && call.expect.is_none() {
-            call.prompt.after.push_str(&format!("\n\n{}", crate::answer::JUDGE_INSTRUCTION));
-        }
+        ask_for_answers(spec, &mut call);
         let participant = match slot.seat {
             Seat::Panel(i) => &spec.panel[i],
             Seat::Judge => spec.judge.as_ref().expect("validated plan"),
         };
-        // A judge whose model sits on the panel gets its prompt laid out as
-        // that model's last turn was, so that its cache serves all of it up
-        // to the judge's own part; another model's judge keeps its own,
-        // shorter prompt (nothing of the seats' is cached for it).
-        let mut shared_layout = slot.purpose == Purpose::Turn;
-        match slot.purpose {
-            Purpose::Turn => {
-                self.last_turn.insert(participant.model.clone(), call.prompt.clone());
-            }
-            Purpose::Judge => {
-                if let Some(prompt) = self
-                    .last_turn
-                    .get(&participant.model)
-                    .and_then(|turn| crate::prompt_kit::judged_like(&call.prompt, turn))
-                {
-                    call.prompt = prompt;
-                    shared_layout = true;
-                }
-            }
-            Purpose::Summary | Purpose::Confirmation => {}
-        }
+        let shared_layout = lay_out(&mut self.last_turn, &participant.model, &mut call);
         let rendered = budget::render(&call.prompt, spec.limits.context_budget, self.debate.latest_summary());
         let request = ModelRequest {
             id,
@@ -415,25 +380,7 @@ impl Session {
             // the judge's, laid out like the seats', reads what they wrote.
             cache_marks: if shared_layout { rendered.cache_marks } else { Vec::new() },
         };
-        let started = match slot.purpose {
-            Purpose::Judge => {
-                let failed = self.debate.records.iter().any(|r| matches!(r.answer, Some(Answer::Failed { .. })));
-                EventKind::JudgeStarted {
-                    id,
-                    speaker: request.seat.clone(),
-                    model: request.model.clone(),
-                    heading: crate::outcome::synthesis_heading(failed).to_string(),
-                }
-            }
-            Purpose::Turn | Purpose::Summary | Purpose::Confirmation => EventKind::TurnStarted {
-                id,
-                round: slot.round,
-                phase: slot.phase,
-                speaker: request.seat.clone(),
-                model: request.model.clone(),
-                challenger: slot.challenger,
-            },
-        };
+        let started = started_event(&self.debate, &request, slot);
         let index = self.debate.records.len();
         let prompt_tokens = request.messages.iter().map(|m| crate::estimate_tokens(&m.content)).sum();
         self.debate.records.push(Record {
@@ -509,6 +456,76 @@ fn validate_plan(debate: &Debate, calls: &[PlannedCall]) {
         }
         assert!(!seen.contains(&seat), "protocol bug: seat {seat:?} planned twice in one batch");
         seen.push(seat);
+    }
+}
+
+/// A spec with a checkable answer: every counted prose turn closes with the
+/// ANSWER line (answer mode's protocols ask for it themselves), and the
+/// judge gives the council's answer too, so an evaluation can score the
+/// synthesis beside the vote. Last, with the turn's own instruction: the
+/// head stays shared.
+fn ask_for_answers(spec: &crate::DebateSpec, call: &mut PlannedCall) {
+    let slot = call.slot;
+    if spec.answer.is_some()
+        && spec.consensus_mode() != Some(crate::ConsensusMode::Answer)
+        && slot.purpose == Purpose::Turn
+        && !slot.challenger
+        && call.expect.is_none()
+    {
+        call.prompt.after.push_str(&crate::consensus::closing(crate::ConsensusMode::Answer));
+    }
+    if spec.takes_answers() && slot.purpose == Purpose::Judge && call.expect.is_none() {
+        call.prompt.after.push_str(&format!("\n\n{}", crate::answer::JUDGE_INSTRUCTION));
+    }
+}
+
+/// Whether the call's prompt is laid out as the seats' are, so a provider's
+/// cache can serve it: every turn's is, and it is kept as its model's last
+/// turn; a judge whose model sits on the panel gets its prompt laid out as
+/// that model's last turn was, so that its cache serves all of it up to the
+/// judge's own part; another model's judge keeps its own, shorter prompt
+/// (nothing of the seats' is cached for it).
+fn lay_out(last_turn: &mut BTreeMap<String, crate::prompt_kit::Prompt>, model: &str, call: &mut PlannedCall) -> bool {
+    match call.slot.purpose {
+        Purpose::Turn => {
+            last_turn.insert(model.to_string(), call.prompt.clone());
+            true
+        }
+        Purpose::Judge => {
+            match last_turn.get(model).and_then(|turn| crate::prompt_kit::judged_like(&call.prompt, turn)) {
+                Some(prompt) => {
+                    call.prompt = prompt;
+                    true
+                }
+                None => false,
+            }
+        }
+        Purpose::Summary | Purpose::Confirmation => false,
+    }
+}
+
+/// The event that says a call has gone out: the judge's under the heading
+/// its synthesis will carry, any other as a turn.
+fn started_event(debate: &Debate, request: &ModelRequest, slot: crate::debate::Slot) -> EventKind {
+    let id = request.id;
+    match slot.purpose {
+        Purpose::Judge => {
+            let failed = debate.records.iter().any(|r| matches!(r.answer, Some(Answer::Failed { .. })));
+            EventKind::JudgeStarted {
+                id,
+                speaker: request.seat.clone(),
+                model: request.model.clone(),
+                heading: crate::outcome::synthesis_heading(failed).to_string(),
+            }
+        }
+        Purpose::Turn | Purpose::Summary | Purpose::Confirmation => EventKind::TurnStarted {
+            id,
+            round: slot.round,
+            phase: slot.phase,
+            speaker: request.seat.clone(),
+            model: request.model.clone(),
+            challenger: slot.challenger,
+        },
     }
 }
 
