@@ -328,40 +328,7 @@ impl Protocol for PriorityVote {
     fn advance(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
         // Stage 1 — de-duplicate, gate, then the lenses vote at once.
         if self.asked.is_empty() {
-            let (distinct, duplicates) = deduplicate(&self.items);
-            if !duplicates.is_empty() {
-                let value: Vec<serde_json::Value> = duplicates
-                    .iter()
-                    .map(|&(item, same_as)| json!({"item": item, "same_as": same_as, "text": self.items[item - 1]}))
-                    .collect();
-                notes.push(Note::Result { name: "duplicates".into(), value: json!(value) });
-            }
-            self.items = distinct;
-            let n = self.items.len();
-            let (both, reason) = match self.compete {
-                CompeteMode::Compete => (true, "forced by compete".to_string()),
-                CompeteMode::Single => (false, "single: one agent through both lenses".to_string()),
-                CompeteMode::Auto if n >= AUTO_COMPETE_AT => {
-                    (true, format!("{n} distinct items (auto: both lenses from {AUTO_COMPETE_AT})"))
-                }
-                CompeteMode::Auto => (
-                    false,
-                    format!("{n} distinct items, under {AUTO_COMPETE_AT}: one agent (compete forces both lenses)"),
-                ),
-            };
-            notes.push(Note::Result { name: "gate".into(), value: json!({"compete": both, "reason": reason}) });
-            self.asked = if both { vec![0, 1] } else { vec![0] };
-            notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
-            let calls = self
-                .asked
-                .iter()
-                .map(|&seat| {
-                    let lens = if both { Lens::One(seat) } else { Lens::Both };
-                    PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, &self.items, lens), &debate.spec)
-                        .expecting(SHAPE)
-                })
-                .collect();
-            return Step::Run(calls);
+            return self.open(debate, notes);
         }
         // Stage 3 — the confirmer has answered: read it strictly, rank again.
         if let Some(held) = self.held.take() {
@@ -369,27 +336,58 @@ impl Protocol for PriorityVote {
             return Step::Finish(self.settle(debate, held, notes));
         }
         // Stage 2 — parse once, count, flag.
+        self.count(debate, notes)
+    }
+}
+
+const CONFIRM_SHAPE: &str = "lines: one per item, \"<item number>: <P0|P1|P2|P3>\"";
+
+impl PriorityVote {
+    /// Stage 1: the items de-duplicated, the gate's choice of one agent or
+    /// both lenses, and the vote asked of them at once.
+    fn open(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
+        let (distinct, duplicates) = deduplicate(&self.items);
+        if !duplicates.is_empty() {
+            let value: Vec<serde_json::Value> = duplicates
+                .iter()
+                .map(|&(item, same_as)| json!({"item": item, "same_as": same_as, "text": self.items[item - 1]}))
+                .collect();
+            notes.push(Note::Result { name: "duplicates".into(), value: json!(value) });
+        }
+        self.items = distinct;
+        let n = self.items.len();
+        let (both, reason) = match self.compete {
+            CompeteMode::Compete => (true, "forced by compete".to_string()),
+            CompeteMode::Single => (false, "single: one agent through both lenses".to_string()),
+            CompeteMode::Auto if n >= AUTO_COMPETE_AT => {
+                (true, format!("{n} distinct items (auto: both lenses from {AUTO_COMPETE_AT})"))
+            }
+            CompeteMode::Auto => {
+                (false, format!("{n} distinct items, under {AUTO_COMPETE_AT}: one agent (compete forces both lenses)"))
+            }
+        };
+        notes.push(Note::Result { name: "gate".into(), value: json!({"compete": both, "reason": reason}) });
+        self.asked = if both { vec![0, 1] } else { vec![0] };
+        notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
+        let calls = self
+            .asked
+            .iter()
+            .map(|&seat| {
+                let lens = if both { Lens::One(seat) } else { Lens::Both };
+                PlannedCall::turn(seat, 1, Phase::Vote, false, prompt(debate, &self.items, lens), &debate.spec)
+                    .expecting(SHAPE)
+            })
+            .collect();
+        Step::Run(calls)
+    }
+
+    /// Stage 2: the ballots counted into a ranking; the flagged items go to
+    /// the confirmer when there is one, else the ranking is the result.
+    fn count(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
         notes.push(Note::RoundEnded { round: 1, phase: Phase::Vote });
         let n = self.items.len();
         let single = self.asked.len() == 1;
-        let mut votes: [Option<reply::Ballot>; 2] = [None, None];
-        for &seat in &self.asked {
-            let Some(text) = debate.text(seat, 1, Phase::Vote) else { continue };
-            let lens = if single { "single agent's" } else { LENSES[seat].0 };
-            let warn = |message: String| Note::Warning {
-                speaker: Some(debate.seat(seat).id.clone()),
-                round: 1,
-                phase: Phase::Vote,
-                message,
-            };
-            match reply::priorities(text, n) {
-                Ok(ballot) => {
-                    notes.extend(ballot.problems.iter().map(|p| warn(format!("the {lens} lens: {p}"))));
-                    votes[seat] = Some(ballot);
-                }
-                Err(why) => notes.push(warn(format!("the {lens} votes could not be parsed: {why}"))),
-            }
-        }
+        let votes = self.ballots(debate, notes);
         let counted: Vec<usize> = (0..2).filter(|&s| votes[s].is_some()).collect();
         if counted.is_empty() {
             let reason = if single {
@@ -427,11 +425,31 @@ impl Protocol for PriorityVote {
         }
         Step::Finish(ending)
     }
-}
 
-const CONFIRM_SHAPE: &str = "lines: one per item, \"<item number>: <P0|P1|P2|P3>\"";
+    /// Each lens's ballot, read once; what could not be read is a warning.
+    fn ballots(&self, debate: &Debate, notes: &mut Vec<Note>) -> [Option<reply::Ballot>; 2] {
+        let (n, single) = (self.items.len(), self.asked.len() == 1);
+        let mut votes: [Option<reply::Ballot>; 2] = [None, None];
+        for &seat in &self.asked {
+            let Some(text) = debate.text(seat, 1, Phase::Vote) else { continue };
+            let lens = if single { "single agent's" } else { LENSES[seat].0 };
+            let warn = |message: String| Note::Warning {
+                speaker: Some(debate.seat(seat).id.clone()),
+                round: 1,
+                phase: Phase::Vote,
+                message,
+            };
+            match reply::priorities(text, n) {
+                Ok(ballot) => {
+                    notes.extend(ballot.problems.iter().map(|p| warn(format!("the {lens} lens: {p}"))));
+                    votes[seat] = Some(ballot);
+                }
+                Err(why) => notes.push(warn(format!("the {lens} votes could not be parsed: {why}"))),
+            }
+        }
+        votes
+    }
 
-impl PriorityVote {
     /// Read the confirmer's reply; record the final ranking, what was
     /// confirmed and by whom, and what still awaits confirmation.
     fn settle(&self, debate: &Debate, held: Held, notes: &mut Vec<Note>) -> Ending {
