@@ -6,7 +6,11 @@
 //! OpenAI's chat completions (and compatible servers), Anthropic's Messages,
 //! Gemini and Ollama are spoken, so a fix is made once for every host.
 //!
-//! The host loop for one call:
+//! A host drives one call — its retries, its fallback chain, the choice of
+//! API for each model, the reading of each reply — as an [`Exchange`]: it
+//! hands in the time, the status and the bytes, and is told what to send,
+//! how long to wait and what the answer was (the loop is in [`Exchange`]'s
+//! module). The pieces it is made of are public too, one step each:
 //!
 //! 1. [`request`] turns the engine's `ModelRequest` into an [`HttpRequest`]
 //!    for one model of its fallback chain: path segments under the
@@ -35,9 +39,11 @@
 
 #[cfg(feature = "anthropic")]
 mod anthropic;
+mod exchange;
 mod failure;
 #[cfg(feature = "gemini")]
 mod gemini;
+mod http_date;
 mod lines;
 mod ollama;
 mod openai;
@@ -45,10 +51,13 @@ mod reply;
 mod request;
 mod retry;
 mod sse;
+mod target;
 
+pub use exchange::{Action, Answer, Asking, Attempt, Exchange, Receiving, Settings, WaitLimit};
 pub use failure::{Retry, WireError, retry_delay, size_name, status_failure};
 pub use ollama::{ServerModel, parse_show, show_request};
 pub use reply::{Completion, Reader};
 pub use request::{Api, Call, HttpRequest, auth_header, request};
 pub use retry::{DEFAULT_MAX_WAIT_MS, Limit, Next, RetryRule};
 pub use sse::{EventTooLarge, SseDecoder, SseEvent};
+pub use target::{HttpTarget, Target, Wire};
