@@ -209,6 +209,13 @@ impl Exchange {
     }
 }
 
+impl Exchange {
+    /// Whether the attempt just ended answered the call (for a host that times its attempts).
+    pub fn answered(&self) -> bool {
+        matches!(self.state.pending, Pending::Over(Ok(_)))
+    }
+}
+
 impl State {
     fn reference(&self) -> &str {
         self.targets[self.current].reference()
@@ -318,9 +325,9 @@ impl Attempt {
         self.state.made
     }
 
-    /// Whether this model is a fallback (not the chain's first).
-    pub fn fallback(&self) -> bool {
-        self.state.current > 0
+    /// Which model of the chain this is (0 for its first; more: a fallback).
+    pub fn index(&self) -> usize {
+        self.state.current
     }
 
     /// The response's status and headers (any case) came; `url` is the
@@ -419,9 +426,9 @@ impl Asking {
         self.state.made
     }
 
-    /// Whether this model is a fallback (not the chain's first).
-    pub fn fallback(&self) -> bool {
-        self.state.current > 0
+    /// Which model of the chain this is (0 for its first; more: a fallback).
+    pub fn index(&self) -> usize {
+        self.state.current
     }
 
     /// What came of it; `shown`: its text (or part of it) was shown already.

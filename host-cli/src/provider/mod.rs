@@ -17,6 +17,7 @@ pub mod command;
 pub mod convert;
 mod endpoint;
 mod environment;
+pub mod exchange;
 mod failure;
 pub mod gate;
 pub mod human;
@@ -47,30 +48,6 @@ pub fn complete(
     on_text: &mut dyn FnMut(&str),
     on_note: &mut dyn FnMut(String),
 ) -> Result<Completion, CallError> {
-    if model.provider == human::PROVIDER {
-        // The host loop asks people itself (one at a time, the live view held back).
-        return Err(CallError::provider(format!("{}: a person answers at the terminal, not here", model.reference())));
-    }
-    if model.provider == client_model::PROVIDER {
-        return match &env.client {
-            Some(client) => client.complete(request, options),
-            None => Err(CallError::provider(client_model::NOT_HERE.to_string())),
-        };
-    }
-    if model.provider == "cmd" {
-        let Some(cmd) = env.commands.get(&model.model) else {
-            return Err(CallError::provider(format!(
-                "no command model '{}': define [commands.{}] in agon.toml (built in: {})",
-                model.model,
-                model.model,
-                env.commands.keys().cloned().collect::<Vec<_>>().join(", ")
-            )));
-        };
-        return command::complete(cmd, request, options, on_text);
-    }
-    let Some(endpoint) = env.endpoint(&model.provider) else {
-        return Err(CallError::provider(format!("unknown provider '{}'", model.provider)));
-    };
-    let result = wire_call::complete(endpoint, model, request, options, on_text, on_note);
-    result.map_err(|e| CallError { message: redact(&e.message, &env.secrets()), ..e })
+    let hooks = exchange::Hooks { on_text, note: on_note, timed: &mut |_| {}, sleep: &mut |_| {} };
+    exchange::call(env, request, std::slice::from_ref(model), 1, options, hooks)
 }
