@@ -1,21 +1,41 @@
-//! The page's calls, minus the network: which API its endpoint speaks, the
-//! URL, and the HTTP request for a model request. What is sent and what a
-//! reply means is agon-wire's, shared with the CLI and the SDKs.
+//! The page's calls, minus the network: the model it calls, how, and the
+//! URL of a request. What is sent, which API the endpoint speaks, when to try
+//! again and what a reply means are agon-wire's exchange, shared with the CLI
+//! and the SDKs.
 
 use agon_core::ModelRequest;
-use agon_wire::{Api, Call, HttpRequest};
+use agon_wire::{Exchange, HttpRequest, HttpTarget, RetryRule, Settings, Target, WaitLimit, Wire};
 
-/// The page speaks OpenAI's chat completions: OpenAI's own conventions at
-/// its address, a compatible server's elsewhere (a local llama.cpp, OpenRouter).
-pub fn api(base: &str) -> Api {
-    if base.contains("://api.openai.com") { Api::OpenAi } else { Api::OpenAiCompatible }
-}
+/// The largest reply accepted: the CLI's default `--max-reply`, far above
+/// any real reply, far below filling the page's memory.
+const MAX_REPLY: usize = 4 << 20;
 
-/// The request for `request` to the endpoint at `base`, streamed.
-pub fn http(base: &str, request: &ModelRequest) -> HttpRequest {
+/// The call of `request` to the endpoint at `base`, streamed, once: the
+/// page's timeline draws a bar per call, not per attempt, so it takes no
+/// second attempt (the exchange's rule would say when).
+pub fn exchange(base: &str, request: &ModelRequest, timeout_seconds: u32) -> Exchange {
     // The model is what the person typed: the name the endpoint knows.
-    let call = Call { api: api(base), reference: &request.model, model: &request.model, stream: true, server: None };
-    agon_wire::request(&call, request)
+    let target = HttpTarget {
+        reference: request.model.clone(),
+        model: request.model.clone(),
+        wire: Wire::OpenAi,
+        base_url: base.trim().to_string(),
+        server: None,
+        key_var: None,
+        url_var: None,
+    };
+    let settings = Settings {
+        retry: RetryRule { attempts: 1, ..RetryRule::default() },
+        stream: true,
+        max_reply: MAX_REPLY,
+        limits: vec![WaitLimit {
+            ms: u64::from(timeout_seconds) * 1000,
+            what: format!("the call's timeout of {timeout_seconds} s"),
+        }],
+        raise_wait: String::new(),
+        raise_reply: String::new(),
+    };
+    Exchange::new(request.clone(), vec![Target::Http(target)], settings)
 }
 
 /// `{base}/chat/completions` (the request's path), whatever trailing slashes the person typed.
@@ -43,6 +63,14 @@ mod tests {
             reasoning: None,
             traits: Default::default(),
             cache_marks: Vec::new(),
+        }
+    }
+
+    /// The first request the exchange would send.
+    fn http(base: &str, request: &ModelRequest) -> HttpRequest {
+        match exchange(base, request, 60).next(0) {
+            agon_wire::Action::Send(attempt) => attempt.request().clone(),
+            other => panic!("{other:?}"),
         }
     }
 

@@ -1,7 +1,8 @@
-//! One model call over the page's own `fetch`, streamed chunk by chunk.
+//! One model call over the page's own `fetch`, streamed chunk by chunk: the
+//! transport agon-wire's exchange drives (send, stream the bytes, sleep).
 
 use agon_core::{FailureKind, Input, ModelRequest};
-use agon_wire::{Completion, HttpRequest, WireError};
+use agon_wire::{Action, Attempt, Completion, Exchange, Retry, WireError};
 use futures::future::{self, Either};
 use gloo_net::http::Request;
 use js_sys::{Function, Promise, Reflect, Uint8Array};
@@ -11,10 +12,6 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
 use crate::chat;
-
-/// The largest reply accepted: the CLI's default `--max-reply`, far above
-/// any real reply, far below filling the page's memory.
-const MAX_REPLY: usize = 4 << 20;
 
 /// Where calls go. The key is sent to this endpoint and nowhere else.
 pub struct Endpoint {
@@ -35,16 +32,19 @@ impl Endpoint {
 /// in, and turn whatever happens into the input the session expects.
 pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Input {
     let id = request.id;
-    let http = chat::http(&endpoint.base_url, request);
-    let url = chat::url(&endpoint.base_url, &http);
-    let attempt = std::pin::pin!(complete(endpoint, &http, &url, signal, on_text));
+    let exchange = chat::exchange(&endpoint.base_url, request, endpoint.timeout_seconds);
+    let attempts = std::pin::pin!(drive(endpoint, exchange, signal, on_text));
     let deadline = std::pin::pin!(sleep(endpoint.timeout_seconds.saturating_mul(1000)));
-    // Losing the race drops the attempt, which stops reading its stream.
-    let result = match future::select(attempt, deadline).await {
+    // Losing the race drops the attempts, which stops reading their stream.
+    let result = match future::select(attempts, deadline).await {
         Either::Left((result, _)) => result,
         Either::Right(_) => Err(failure(
             FailureKind::Timeout,
-            format!("no complete answer from {url} within {} s", endpoint.timeout_seconds),
+            format!(
+                "no complete answer from {}/chat/completions within {} s",
+                endpoint.base_url.trim().trim_end_matches('/'),
+                endpoint.timeout_seconds
+            ),
         )),
     };
     match result {
@@ -53,21 +53,33 @@ pub async fn call(endpoint: &Endpoint, request: &ModelRequest, signal: &AbortSig
     }
 }
 
-fn failure(kind: FailureKind, message: String) -> Failure {
-    Failure { kind, message, usage: None }
-}
-
-/// Why a call came to nothing.
-struct Failure {
-    kind: FailureKind,
-    message: String,
-    usage: Option<agon_core::Usage>,
-}
-
-impl From<WireError> for Failure {
-    fn from(e: WireError) -> Failure {
-        Failure { kind: e.kind, message: e.message, usage: e.usage }
+/// Do what the exchange says until it has the answer or gives up.
+async fn drive(
+    endpoint: &Endpoint,
+    mut exchange: Exchange,
+    signal: &AbortSignal,
+    on_text: &dyn Fn(&str),
+) -> Result<Completion, WireError> {
+    loop {
+        let now = js_sys::Date::now() as u64;
+        exchange = match exchange.next(now) {
+            // The page shows the reply, not the notes on how it was got.
+            Action::Note { exchange, .. } => exchange,
+            Action::Wait { until_ms, exchange } => {
+                sleep(u32::try_from(until_ms - now).unwrap_or(u32::MAX)).await;
+                exchange
+            }
+            Action::Send(attempt) => send(endpoint, attempt, signal, on_text).await,
+            Action::Ask(asking) => asking
+                .answered(Err(failure(FailureKind::ProviderError, "the page calls HTTP endpoints only".into())), false),
+            Action::Done(answer) => return Ok(answer.completion),
+            Action::Failed(e) => return Err(e),
+        };
     }
+}
+
+fn failure(kind: FailureKind, message: String) -> WireError {
+    WireError { kind, message, retry: Retry::No, usage: None, code: None }
 }
 
 #[wasm_bindgen]
@@ -84,14 +96,11 @@ async fn sleep(milliseconds: u32) {
     .await;
 }
 
-async fn complete(
-    endpoint: &Endpoint,
-    http: &HttpRequest,
-    url: &str,
-    signal: &AbortSignal,
-    on_text: &dyn Fn(&str),
-) -> Result<Completion, Failure> {
-    let mut builder = Request::post(url).abort_signal(Some(signal));
+/// One attempt: send it, hand over the status and the bytes as they arrive.
+async fn send(endpoint: &Endpoint, attempt: Attempt, signal: &AbortSignal, on_text: &dyn Fn(&str)) -> Exchange {
+    let http = attempt.request();
+    let url = chat::url(&endpoint.base_url, http);
+    let mut builder = Request::post(&url).abort_signal(Some(signal));
     for (name, value) in &http.headers {
         builder = builder.header(name, value);
     }
@@ -99,43 +108,48 @@ async fn complete(
         let (name, value) = agon_wire::auth_header(http.api, key);
         builder = builder.header(name, &value);
     }
-    let sent = builder
-        .body(http.body.clone())
-        .map_err(|e| failure(FailureKind::ProviderError, format!("could not build the request: {e}")))?
-        .send()
-        .await;
-    let response = sent.map_err(|e| transport_error(&e.to_string(), url, signal))?;
-    let status = response.status();
-    if !(200..300).contains(&status) {
-        // What the wire layer reads of the headers: when, and whether, to try again.
-        let headers: Vec<(&str, String)> = ["retry-after", "retry-after-ms", "x-should-retry"]
-            .into_iter()
-            .filter_map(|name| Some((name, response.headers().get(name)?)))
-            .collect();
-        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        let body = response.text().await.unwrap_or_default();
-        return Err(agon_wire::status_failure(status, &body, &headers, url, "").into());
-    }
+    let built = match builder.body(http.body.clone()) {
+        Ok(built) => built,
+        Err(e) => {
+            let e = failure(FailureKind::ProviderError, format!("could not build the request: {e}"));
+            return attempt.transport_failed(e);
+        }
+    };
+    let response = match built.send().await {
+        Ok(response) => response,
+        Err(e) => return attempt.transport_failed(transport_error(&e.to_string(), &url, signal)),
+    };
+    // What the wire layer reads of the headers: when, and whether, to try again.
+    let headers: Vec<(&str, String)> = ["retry-after", "retry-after-ms", "x-should-retry"]
+        .into_iter()
+        .filter_map(|name| Some((name, response.headers().get(name)?)))
+        .collect();
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let mut reply = attempt.status(response.status(), &headers, &url);
     let Some(stream) = response.body() else {
-        return Err(failure(FailureKind::ProviderError, format!("{url} sent no body")));
+        return reply.transport_failed(failure(FailureKind::ProviderError, format!("{url} sent no body")));
     };
     let reader: ReadableStreamDefaultReader = stream.get_reader().unchecked_into();
-    let mut reply = http.reader(url, MAX_REPLY);
-    loop {
-        let result = JsFuture::from(reader.read()).await.map_err(|e| transport_error(&describe(&e), url, signal))?;
+    while reply.wants_more() {
+        let result = match JsFuture::from(reader.read()).await {
+            Ok(result) => result,
+            Err(e) => return reply.transport_failed(transport_error(&describe(&e), &url, signal)),
+        };
         if field(&result, "done").as_bool().unwrap_or(true) {
             break;
         }
         let bytes = Uint8Array::new(&field(&result, "value")).to_vec();
-        for piece in reply.feed(&bytes)? {
+        for piece in reply.body(&bytes) {
             on_text(&piece);
         }
     }
-    Ok(reply.finish()?)
+    // An error body read as far as needed: the rest is not waited for.
+    let _ = reader.cancel();
+    reply.body_end()
 }
 
 /// The request never got an answer: stopped by the person, or unreachable.
-fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> Failure {
+fn transport_error(detail: &str, url: &str, signal: &AbortSignal) -> WireError {
     if signal.aborted() {
         return failure(FailureKind::Cancelled, "stopped by the person".into());
     }
