@@ -25,11 +25,7 @@ pub fn input(i: wit::Input) -> core::Input {
             id: r.id,
             text: r.text,
             usage: r.usage.map(usage_in),
-            stop: r.stop.map(|s| match s {
-                wit::StopReason::Complete => core::StopReason::Complete,
-                wit::StopReason::TokenLimit => core::StopReason::TokenLimit,
-                wit::StopReason::Other => core::StopReason::Other,
-            }),
+            stop: r.stop.map(stop_in),
             model: r.model,
         },
         wit::Input::Failed(f) => core::Input::Failed {
@@ -110,7 +106,15 @@ pub fn stop_out(s: core::StopReason) -> wit::StopReason {
     }
 }
 
-fn usage_in(u: wit::Usage) -> core::Usage {
+pub fn stop_in(s: wit::StopReason) -> core::StopReason {
+    match s {
+        wit::StopReason::Complete => core::StopReason::Complete,
+        wit::StopReason::TokenLimit => core::StopReason::TokenLimit,
+        wit::StopReason::Other => core::StopReason::Other,
+    }
+}
+
+pub fn usage_in(u: wit::Usage) -> core::Usage {
     core::Usage {
         prompt_tokens: u.prompt_tokens,
         completion_tokens: u.completion_tokens,
@@ -120,7 +124,7 @@ fn usage_in(u: wit::Usage) -> core::Usage {
     }
 }
 
-fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
+pub fn failure_kind_in(k: wit::FailureKind) -> core::FailureKind {
     match k {
         wit::FailureKind::Timeout => core::FailureKind::Timeout,
         wit::FailureKind::RateLimited => core::FailureKind::RateLimited,
