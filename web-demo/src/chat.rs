@@ -19,6 +19,7 @@ pub fn exchange(base: &str, request: &ModelRequest, timeout_seconds: u32) -> Exc
         reference: request.model.clone(),
         model: request.model.clone(),
         wire: Wire::OpenAi,
+        api: None,
         base_url: base.trim().to_string(),
         server: None,
         key_var: None,

@@ -33,6 +33,8 @@ pub struct HttpTarget {
     /// The model's name at its provider (`o3`).
     pub model: String,
     pub wire: Wire,
+    /// The API the host insists on (an SDK's `api` option), over the rule.
+    pub api: Option<Api>,
     /// The base URL: which API an OpenAI endpoint speaks follows its host.
     pub base_url: String,
     /// What the server said of the model (Ollama's `/api/show`), where the host asked.
@@ -53,9 +55,9 @@ impl Target {
 }
 
 impl HttpTarget {
-    /// The API this model is spoken to in: [`Api::choose`].
+    /// The API this model is spoken to in: the host's, else [`Api::choose`].
     pub fn api(&self, known: bool) -> Api {
-        Api::choose(self.wire, &self.base_url, &self.reference, known)
+        self.api.unwrap_or_else(|| Api::choose(self.wire, &self.base_url, &self.reference, known))
     }
 
     /// What a failed status would have the person check.

@@ -39,6 +39,7 @@ fn target(reference: &str) -> Target {
         reference: reference.into(),
         model: reference.rsplit('/').next().unwrap().into(),
         wire: Wire::OpenAi,
+        api: None,
         base_url: "http://127.0.0.1:9/v1".into(),
         server: None,
         key_var: Some("KEY".into()),

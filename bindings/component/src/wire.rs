@@ -81,7 +81,7 @@ pub struct ExchangeResource {
 
 enum Slot {
     Between(agon_wire::Exchange),
-    Sending(agon_wire::Attempt),
+    Sending(Box<agon_wire::Attempt>),
     Receiving(Box<agon_wire::Receiving>),
     Asking(agon_wire::Asking),
     Over,
@@ -150,7 +150,7 @@ impl GuestExchange for ExchangeResource {
                         attempt: attempt.number(),
                         request: http_out(attempt.request().clone()),
                     };
-                    (Slot::Sending(attempt), w::Action::Send(outgoing))
+                    (Slot::Sending(Box::new(attempt)), w::Action::Send(outgoing))
                 }
                 agon_wire::Action::Ask(asking) => {
                     let turn = w::HostTurn {
@@ -180,7 +180,7 @@ impl GuestExchange for ExchangeResource {
         self.step("status", |slot| match slot {
             Slot::Sending(attempt) => {
                 let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-                Ok(Slot::Receiving(Box::new(attempt.status(status, &headers, &url))))
+                Ok(Slot::Receiving(Box::new((*attempt).status(status, &headers, &url))))
             }
             other => Err(other),
         })
@@ -207,7 +207,7 @@ impl GuestExchange for ExchangeResource {
     fn transport_failed(&self, failure: WireFailure) -> Result<(), String> {
         let error = failure_in(failure);
         self.step("transport-failed", |slot| match slot {
-            Slot::Sending(attempt) => Ok(Slot::Between(attempt.transport_failed(error))),
+            Slot::Sending(attempt) => Ok(Slot::Between((*attempt).transport_failed(error))),
             Slot::Receiving(reply) => Ok(Slot::Between((*reply).transport_failed(error))),
             other => Err(other),
         })
@@ -234,6 +234,7 @@ fn target_in(t: w::Target) -> agon_wire::Target {
                 w::WireFamily::Gemini => agon_wire::Wire::Gemini,
                 w::WireFamily::Ollama => agon_wire::Wire::Ollama,
             },
+            api: t.api.map(api_in),
             base_url: t.base_url,
             server: t.server.map(|s| agon_wire::ServerModel { context: s.context, thinking: s.thinking }),
             key_var: t.key_var,

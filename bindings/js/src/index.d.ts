@@ -191,6 +191,10 @@ export interface ProviderOptions {
   timeoutMs?: number;
   /** The most reply text accepted, in bytes (default 4 MiB); a larger reply fails. */
   maxReply?: number;
+  /** Attempts after the first for a failure that may pass (default 0: a `ProviderError` says whether and when), as the provider asks. */
+  retries?: number;
+  /** The longest wait before another attempt (default 60 s); a provider asking for longer is not tried again. */
+  maxRetryWaitMs?: number;
   fetch?: typeof globalThis.fetch;
 }
 

@@ -3,9 +3,10 @@
 // component (the WIT interface `wire`), the same code the CLI, the browser page and
 // the Python SDK use: OpenAI's chat completions (and compatible servers), Anthropic's
 // Messages, Gemini and Ollama, each call shaped by the model's traits from the
-// catalog. Only the transport is here: the URL, the key, the timeout, the body read
-// in chunks and fed to the reader. A failed call throws a ProviderError whose `kind`
-// is the WIT failure kind, so the engine records it as what it is.
+// catalog. A call is the wire layer's exchange (which API, whether and when to try
+// again, what the reply says); only the transport is here: the URL, the key, the
+// timeout, the body read in chunks and handed over. A failed call throws a
+// ProviderError whose `kind` is the WIT failure kind, so the engine records it as what it is.
 import { wire } from "./engine.js";
 
 /** The most reply text a call accepts by default, in bytes (as the CLI's `max_reply`). */
@@ -39,19 +40,12 @@ export function openai({ baseUrl = "https://api.openai.com/v1", apiKey, api, ...
   if (api !== undefined && api !== "openai" && api !== "openai-compatible") {
     throw new RangeError(`api must be "openai" or "openai-compatible", not ${JSON.stringify(api)}`);
   }
-  const base = new Base(baseUrl);
-  const atOpenAi = base.host === "api.openai.com";
-  const choose = (request) => {
-    if (api) return api;
-    const known = (request.traits ?? []).some(([reference]) => reference === request.model);
-    return atOpenAi || (known && request.model.startsWith("openai/")) ? "openai" : "openai-compatible";
-  };
-  return provider("openai", base, apiKey, choose, options);
+  return provider("openai", new Base(baseUrl), apiKey, "openai", api, options);
 }
 
 /** Anthropic's Messages API (`/v1/messages`), streamed as SSE by default. */
 export function anthropic({ baseUrl = "https://api.anthropic.com", apiKey, ...options } = {}) {
-  return provider("anthropic", new Base(baseUrl), apiKey, () => "anthropic", options);
+  return provider("anthropic", new Base(baseUrl), apiKey, "anthropic", undefined, options);
 }
 
 /**
@@ -59,7 +53,7 @@ export function anthropic({ baseUrl = "https://api.anthropic.com", apiKey, ...op
  * streamed, the default); the key goes in a header, never the URL.
  */
 export function gemini({ baseUrl = "https://generativelanguage.googleapis.com/v1beta", apiKey, ...options } = {}) {
-  return provider("gemini", new Base(baseUrl), apiKey, () => "gemini", options);
+  return provider("gemini", new Base(baseUrl), apiKey, "gemini", undefined, options);
 }
 
 /**
@@ -69,7 +63,7 @@ export function gemini({ baseUrl = "https://generativelanguage.googleapis.com/v1
  */
 export function ollama({ host = "http://127.0.0.1:11434", apiKey, ...options } = {}) {
   const base = new Base(host.includes("://") ? host : `http://${host}`);
-  return provider("ollama", base, apiKey, () => "ollama", options);
+  return provider("ollama", base, apiKey, "ollama", undefined, options);
 }
 
 /**
@@ -87,33 +81,75 @@ export function byProvider(providers) {
 
 // --- the transport ------------------------------------------------------------------------------
 
-function provider(name, base, apiKey, choose, options) {
+function provider(name, base, apiKey, family, api, options) {
   const {
     stream = true,
     onText,
     onNote = (note) => console.warn(note),
     timeoutMs = 120_000,
     maxReply = MAX_REPLY,
+    retries = 0,
+    maxRetryWaitMs = 60_000,
     fetch = globalThis.fetch,
   } = options;
   const secrets = [apiKey ?? "", ...base.secrets].filter((s) => s.length >= 4);
   const servers = new Map();
+  const settings = {
+    attempts: retries + 1,
+    baseMs: 500n,
+    maxWaitMs: BigInt(maxRetryWaitMs),
+    stream,
+    maxReply: BigInt(maxReply),
+    limits: [{ ms: BigInt(timeoutMs), what: `the call's timeout of ${timeoutMs / 1000} s (timeoutMs)` }],
+    raiseWait: " (maxRetryWaitMs)",
+    raiseReply: " (maxReply)",
+  };
 
   async function call(request) {
     const reference = request.model;
     const model = modelName(reference, name);
-    const api = choose(request);
     let server;
-    if (api === "ollama") {
+    if (family === "ollama") {
       if (!servers.has(model)) servers.set(model, askServer(fetch, base, model, timeoutMs));
       server = await servers.get(model);
     }
-    const sent = wire.buildRequest({ api, reference, model, stream, server }, witRequest(request));
-    if (sent.note) onNote?.(`${reference}: ${sent.note}`, request);
+    const target = { reference, model, family, api, baseUrl: base.url.href, server, keyVar: "the API key", urlVar: "the base URL" };
+    const exchange = new wire.Exchange(witRequest(request), [{ tag: "http", val: target }], settings);
+    try {
+      for (;;) {
+        const action = exchange.next(BigInt(Date.now()));
+        switch (action.tag) {
+          case "note":
+            onNote?.(action.val, request);
+            break;
+          case "wait":
+            await new Promise((resolve) => setTimeout(resolve, Math.max(0, Number(action.val) - Date.now())));
+            break;
+          case "send":
+            await send(exchange, action.val.request, request);
+            break;
+          case "done": {
+            const { text, usage, stop } = action.val.completion;
+            if (!stream) onText?.(text, request);
+            return { text, usage, stop };
+          }
+          case "failed":
+            throw fromFailure(action.val);
+          default:
+            throw new ProviderError("provider-error", `the exchange asked for ${action.tag}, which this provider does not do`);
+        }
+      }
+    } finally {
+      exchange[Symbol.dispose]?.();
+    }
+  }
+
+  /** One attempt: send it, hand over the status and the bytes as they arrive. */
+  async function send(exchange, sent, request) {
     const { url, shown } = base.join(sent.path, sent.query);
     const headers = Object.fromEntries(sent.headers);
     if (apiKey) {
-      const [key, value] = wire.authHeader(api, apiKey);
+      const [key, value] = wire.authHeader(sent.api, apiKey);
       headers[key] = value;
     }
     const signal = AbortSignal.timeout(timeoutMs);
@@ -121,46 +157,29 @@ function provider(name, base, apiKey, choose, options) {
     try {
       response = await fetch(url, { method: "POST", headers, body: sent.body, signal });
     } catch (e) {
-      throw transportError(e, shown, timeoutMs);
+      return exchange.transportFailed(toFailure(transportError(e, shown, timeoutMs)));
     }
-    if (!response.ok) {
-      let body = "";
-      try {
-        body = (await response.text()).slice(0, 4096);
-      } catch {
-        // The status alone says enough.
-      }
-      const retryAfter = response.headers.get("retry-after") ?? undefined;
-      const hint = { 401: " (check the API key)", 403: " (check the API key)", 404: " (is the base URL right, and does it serve this model?)" }[response.status] ?? "";
-      const failure = wire.statusFailure(response.status, body, retryAfter, shown, hint);
-      if (failure.retryable && failure.retryAfterMs === undefined && retryAfter) {
-        // A Retry-After given as an HTTP date needs a clock: the wire layer has none.
-        const when = Date.parse(retryAfter);
-        if (!Number.isNaN(when)) failure.retryAfterMs = BigInt(Math.max(0, when - Date.now()));
-      }
-      throw fromFailure(failure);
-    }
-    const reader = new wire.Reader(sent, shown, BigInt(maxReply));
-    const body = response.body.getReader();
+    exchange.status(response.status, [...response.headers], shown);
+    const body = response.body?.getReader();
     try {
-      for (;;) {
+      while (body && exchange.wantsMore()) {
         let chunk;
         try {
           chunk = await body.read();
         } catch (e) {
-          if (e?.name === "TimeoutError" || signal.aborted) throw timedOut(shown, timeoutMs);
-          throw new ProviderError("transport", `the reply from ${shown} broke off: ${e?.cause?.message ?? e?.message ?? e}`, { retryable: true });
+          // An error's body is read for its message only: what came is enough.
+          if (!response.ok) break;
+          if (e?.name === "TimeoutError" || signal.aborted) return exchange.transportFailed(toFailure(timedOut(shown, timeoutMs)));
+          const broke = new ProviderError("transport", `the reply from ${shown} broke off: ${e?.cause?.message ?? e?.message ?? e}`, { retryable: true });
+          return exchange.transportFailed(toFailure(broke));
         }
         if (chunk.done) break;
-        for (const piece of reader.feed(chunk.value)) onText?.(piece, request);
+        for (const piece of exchange.body(chunk.value)) onText?.(piece, request);
       }
-      const done = reader.finish();
-      if (!stream) onText?.(done.text, request);
-      return { text: done.text, usage: done.usage, stop: done.stop };
+      exchange.bodyEnd();
     } finally {
-      reader[Symbol.dispose]?.();
       // Frees the connection when the reply was not read to its end (an error).
-      await body.cancel().catch(() => {});
+      await body?.cancel().catch(() => {});
     }
   }
 
@@ -244,6 +263,10 @@ function providerError(e, secrets) {
   const error = e instanceof ProviderError ? e : e?.payload && typeof e.payload.kind === "string" ? fromFailure(e.payload) : new ProviderError("provider-error", e?.message ?? String(e));
   error.message = secrets.reduce((m, s) => m.replaceAll(s, "[redacted]"), error.message);
   return error;
+}
+
+function toFailure(e) {
+  return { kind: e.kind, message: e.message, retryable: e.retryable, retryAfterMs: e.retryAfterMs === undefined ? undefined : BigInt(e.retryAfterMs), usage: e.usage };
 }
 
 function fromFailure({ kind, message, retryable, retryAfterMs, usage }) {

@@ -137,6 +137,7 @@ fn target(env: &Environment, model: &ModelRef, options: CallOptions) -> Target {
         reference,
         model: model.model.clone(),
         wire,
+        api: None,
         base_url: endpoint.base_url.clone(),
         server,
         key_var: endpoint.key_var.clone(),

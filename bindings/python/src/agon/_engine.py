@@ -559,7 +559,11 @@ class WireFailure(Exception):
     """A call that came to nothing, as the wire layer read it: the WIT ``wire-failure``
     (``kind``, ``message``, ``retryable``, ``retry_after_ms``, ``usage``)."""
 
-    def __init__(self, failure: Mapping[str, Any]) -> None:
+    def __init__(self, failure: Union[Mapping[str, Any], str]) -> None:
+        if isinstance(failure, str):
+            # An exchange called out of turn says so in words.
+            failure = {"kind": "provider-error", "message": failure, "retryable": False, "retry_after_ms": None,
+                       "usage": None}
         super().__init__(failure["message"])
         self.failure = dict(failure)
 
@@ -633,6 +637,47 @@ class Reader:
             self._resource = None
 
 
+class Exchange:
+    """One model call (the WIT ``exchange``): :meth:`next` with the time says what to do
+    (``Variant("note" | "wait" | "send" | "ask" | "done" | "failed", ...)``); after a
+    ``send``, :meth:`status`, :meth:`body` per chunk while :meth:`wants_more`, then
+    :meth:`body_end` (or :meth:`transport_failed`). A call out of turn raises :class:`WireFailure`."""
+
+    def __init__(self, instance: "_Instance", request: Mapping[str, Any], targets: list[Any],
+                 settings: Mapping[str, Any]) -> None:
+        self._instance = instance
+        self._resource: Optional[wc.ResourceAny] = instance.call(
+            "[constructor]exchange", _wit_request(request), _lower(targets), _lower(dict(settings)),
+            interface=_WIRE_INTERFACE,
+        )
+
+    def _method(self, name: str, *args: Any) -> Any:
+        return self._instance.call(f"[method]exchange.{name}", self._resource, *args, interface=_WIRE_INTERFACE)
+
+    def next(self, now_ms: int) -> Variant:
+        return cast(Variant, _lift(self._method("next", now_ms)))
+
+    def status(self, status: int, headers: list[tuple[str, str]], url: str) -> None:
+        self._method("status", status, [(str(k), str(v)) for k, v in headers], url)
+
+    def body(self, chunk: bytes) -> list[str]:
+        return cast("list[str]", self._method("body", bytes(chunk)))
+
+    def wants_more(self) -> bool:
+        return bool(self._method("wants-more"))
+
+    def body_end(self) -> None:
+        self._method("body-end")
+
+    def transport_failed(self, failure: Mapping[str, Any]) -> None:
+        self._method("transport-failed", _lower(dict(failure)))
+
+    def close(self) -> None:
+        if self._resource is not None:
+            self._resource.drop(self._instance.store)
+            self._resource = None
+
+
 class Wire:
     """The component's ``wire`` interface on an instance of its own: use one per call,
     from one thread (each provider call makes its own)."""
@@ -663,6 +708,10 @@ class Wire:
 
     def parse_show(self, body: str) -> dict[str, Any]:
         return cast("dict[str, Any]", _lift(self._call("parse-show", body)))
+
+    def exchange(self, request: Mapping[str, Any], targets: list[Any], settings: Mapping[str, Any]) -> Exchange:
+        """The exchange for one call of ``request`` to ``targets`` in turn (its fallback chain)."""
+        return Exchange(self._instance, request, targets, settings)
 
     def reader(self, http: Mapping[str, Any], url: str, max_reply: int) -> Reader:
         """A reader for the reply to ``http`` (as :meth:`build_request` gave it), from ``url``."""

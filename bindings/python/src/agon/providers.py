@@ -4,8 +4,9 @@ What to send and how to read the reply is agon-wire's, inside the component
 (the WIT interface ``wire``), the same code the CLI, the browser page and the
 JS SDK use: OpenAI's chat completions (and compatible servers), Anthropic's
 Messages, Gemini and Ollama, each call shaped by the model's traits from the
-catalog. This module keeps only the transport: the URL, the key, the
-timeout, the body read in chunks and fed to the reader.
+catalog. A call is the wire layer's exchange (which API, whether and when to
+try again, what the reply says); this module keeps only the transport: the
+URL, the key, the timeout, the body read in chunks and handed over.
 
 A failed call raises :class:`ProviderError` whose ``kind`` is the WIT failure
 kind, so the engine records it as what it is. They block, so
@@ -15,7 +16,6 @@ from those threads.
 
 from __future__ import annotations
 
-import email.utils
 import http.client
 import socket
 import time
@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
-from ._engine import Wire, WireFailure
+from ._engine import Exchange, Wire, WireFailure
 from .types import Completion, ModelRequest, Usage
 
 OnText = Callable[[str, ModelRequest], None]
@@ -81,15 +81,7 @@ def openai(
     (``max_tokens``). ``api="openai"`` or ``"openai-compatible"`` decides it yourself."""
     if api not in (None, "openai", "openai-compatible"):
         raise ValueError(f"api must be 'openai' or 'openai-compatible', not {api!r}")
-    at_openai = urllib.parse.urlsplit(base_url.strip()).hostname == "api.openai.com"
-
-    def choose(request: ModelRequest) -> str:
-        if api is not None:
-            return api
-        known = request["model"] in dict(request.get("traits") or [])
-        return "openai" if at_openai or (known and request["model"].startswith("openai/")) else "openai-compatible"
-
-    return _provider("openai", base_url, api_key, choose, stream, on_text, on_note, timeout, max_reply)
+    return _provider("openai", base_url, api_key, api, stream, on_text, on_note, timeout, max_reply)
 
 
 def anthropic(
@@ -103,7 +95,7 @@ def anthropic(
     max_reply: int = MAX_REPLY,
 ) -> Callable[[ModelRequest], Completion]:
     """Anthropic's Messages API (``/v1/messages``), streamed as SSE by default."""
-    return _provider("anthropic", base_url, api_key, lambda r: "anthropic", stream, on_text, on_note, timeout,
+    return _provider("anthropic", base_url, api_key, None, stream, on_text, on_note, timeout,
                      max_reply)
 
 
@@ -119,7 +111,7 @@ def gemini(
 ) -> Callable[[ModelRequest], Completion]:
     """Google's Gemini API (``models/M:generateContent``, or ``:streamGenerateContent?alt=sse``
     streamed, the default); the key goes in a header, never the URL."""
-    return _provider("gemini", base_url, api_key, lambda r: "gemini", stream, on_text, on_note, timeout, max_reply)
+    return _provider("gemini", base_url, api_key, None, stream, on_text, on_note, timeout, max_reply)
 
 
 def ollama(
@@ -137,7 +129,7 @@ def ollama(
     call sets ``num_ctx`` and ``think`` to fit; ``on_note`` hears of a prompt too long
     for the model's context."""
     base = host if "://" in host else f"http://{host}"
-    return _provider("ollama", base, api_key, lambda r: "ollama", stream, on_text, on_note, timeout, max_reply)
+    return _provider("ollama", base, api_key, None, stream, on_text, on_note, timeout, max_reply)
 
 
 def by_provider(providers: Mapping[str, Callable[[ModelRequest], Any]]) -> Callable[[ModelRequest], Any]:
@@ -160,7 +152,7 @@ def _provider(
     name: str,
     base_url: str,
     api_key: Optional[str],
-    choose: Callable[[ModelRequest], str],
+    api: Optional[str],
     stream: bool,
     on_text: Optional[OnText],
     on_note: Optional[OnNote],
@@ -170,6 +162,12 @@ def _provider(
     base = _Base(base_url)
     secrets = [s for s in [api_key or "", *base.secrets] if len(s) >= 4]
     servers: dict[str, dict[str, Any]] = {}
+    # One attempt: a ProviderError says whether and when another may pass.
+    settings = {
+        "attempts": 1, "base_ms": 500, "max_wait_ms": 60_000, "stream": stream, "max_reply": max_reply,
+        "limits": [{"ms": int(timeout * 1000), "what": f"the call's timeout of {timeout:g} s"}],
+        "raise_wait": "", "raise_reply": "",
+    }
 
     def complete(request: ModelRequest) -> Completion:
         try:
@@ -184,77 +182,95 @@ def _provider(
         wire = Wire()
         reference = request["model"]
         model = _model_name(reference, name)
-        api = choose(request)
         server = None
-        if api == "ollama":
+        if name == "ollama":
             server = servers.get(model)
             if server is None:
                 server = servers[model] = _ask_server(wire, base, model, timeout)
-        sent = wire.build_request(
-            {"api": api, "reference": reference, "model": model, "stream": stream, "server": server}, request
-        )
-        if sent["note"]:
-            note = f"{reference}: {sent['note']}"
-            if on_note is not None:
-                on_note(note, request)
-            else:
-                warnings.warn(note, stacklevel=3)
+        # The WIT `target`'s `http` case: wasmtime-py tells a record from the `host` case's string untagged.
+        target = {
+            "reference": reference, "model": model, "family": name, "api": api, "base_url": base.url,
+            "server": server, "key_var": "the API key", "url_var": "the base URL",
+        }
+        exchange = wire.exchange(request, [target], settings)
+        try:
+            while True:
+                action = exchange.next(int(time.time() * 1000))
+                if action.tag == "note":
+                    if on_note is not None:
+                        on_note(action.value, request)
+                    else:
+                        warnings.warn(action.value, stacklevel=3)
+                elif action.tag == "wait":
+                    time.sleep(max(0.0, action.value / 1000 - time.time()))
+                elif action.tag == "send":
+                    _send(wire, exchange, action.value["request"], request)
+                elif action.tag == "done":
+                    done = action.value["completion"]
+                    if not stream and on_text is not None:
+                        on_text(done["text"], request)
+                    return {"text": done["text"], "usage": done["usage"], "stop": done["stop"]}
+                elif action.tag == "failed":
+                    raise WireFailure(action.value)
+                else:
+                    raise ProviderError("provider-error", f"the exchange asked for {action.tag}, which this provider does not do")
+        finally:
+            exchange.close()
+
+    def _send(wire: Wire, exchange: Exchange, sent: Mapping[str, Any], request: ModelRequest) -> None:
+        """One attempt: send it, hand over the status and the bytes as they arrive."""
         url, shown = base.join(sent["path"], sent["query"])
         headers = dict(sent["headers"])
         if api_key:
-            key_name, key_value = wire.auth_header(api, api_key)
+            key_name, key_value = wire.auth_header(sent["api"], api_key)
             headers[key_name] = key_value
         deadline = time.monotonic() + timeout
         post = urllib.request.Request(url, data=sent["body"].encode(), headers=headers, method="POST")
         try:
             response = urllib.request.urlopen(post, timeout=timeout)
         except urllib.error.HTTPError as e:
+            # A failed status: its body read for the message, as far as the exchange wants it.
+            exchange.status(e.code, list(e.headers.items()) if e.headers else [], shown)
             try:
-                body = e.read(4096).decode("utf-8", "replace")
-            except OSError:
-                body = ""
-            retry_after = e.headers.get("retry-after") if e.headers else None
-            hint = {401: " (check the API key)", 403: " (check the API key)",
-                    404: " (is the base URL right, and does it serve this model?)"}.get(e.code, "")
-            failure = wire.status_failure(e.code, body, retry_after, shown, hint)
-            if failure["retryable"] and failure["retry_after_ms"] is None and retry_after:
-                failure["retry_after_ms"] = _retry_after_date(retry_after)
-            raise WireFailure(failure) from None
-        except urllib.error.URLError as e:
-            if isinstance(e.reason, (TimeoutError, socket.timeout)):
-                raise _timed_out(shown, timeout) from None
-            if isinstance(e.reason, ConnectionError) and not isinstance(e.reason, ConnectionRefusedError):
-                raise _closed(shown, e.reason) from None
-            raise ProviderError("transport", f"cannot reach {shown} ({e.reason}): is the endpoint running?",
-                                retryable=True) from None
-        except (TimeoutError, socket.timeout):
-            raise _timed_out(shown, timeout) from None
-        except (OSError, http.client.HTTPException) as e:
-            raise _closed(shown, e) from None
-        reader = wire.reader(sent, shown, max_reply)
-        try:
-            with response:
-                while True:
-                    if time.monotonic() > deadline:
-                        raise _timed_out(shown, timeout)
-                    try:
-                        chunk = response.read1(8192) if stream else response.read(65536)
-                    except (TimeoutError, socket.timeout):
-                        raise _timed_out(shown, timeout) from None
-                    except (OSError, http.client.HTTPException) as e:
-                        raise ProviderError("transport", f"the reply from {shown} broke off: {e!r}",
-                                            retryable=True) from None
+                while exchange.wants_more():
+                    chunk = e.read(4096)
                     if not chunk:
                         break
-                    for piece in reader.feed(chunk):
-                        if on_text is not None:
-                            on_text(piece, request)
-            done = reader.finish()
-        finally:
-            reader.close()
-        if not stream and on_text is not None:
-            on_text(done["text"], request)
-        return {"text": done["text"], "usage": done["usage"], "stop": done["stop"]}
+                    exchange.body(chunk)
+            except OSError:
+                pass
+            exchange.body_end()
+            return
+        except urllib.error.URLError as e:
+            if isinstance(e.reason, (TimeoutError, socket.timeout)):
+                return exchange.transport_failed(_failure(_timed_out(shown, timeout)))
+            if isinstance(e.reason, ConnectionError) and not isinstance(e.reason, ConnectionRefusedError):
+                return exchange.transport_failed(_failure(_closed(shown, e.reason)))
+            unreachable = ProviderError("transport", f"cannot reach {shown} ({e.reason}): is the endpoint running?",
+                                        retryable=True)
+            return exchange.transport_failed(_failure(unreachable))
+        except (TimeoutError, socket.timeout):
+            return exchange.transport_failed(_failure(_timed_out(shown, timeout)))
+        except (OSError, http.client.HTTPException) as e:
+            return exchange.transport_failed(_failure(_closed(shown, e)))
+        with response:
+            exchange.status(response.status, list(response.headers.items()), shown)
+            while exchange.wants_more():
+                if time.monotonic() > deadline:
+                    return exchange.transport_failed(_failure(_timed_out(shown, timeout)))
+                try:
+                    chunk = response.read1(8192) if stream else response.read(65536)
+                except (TimeoutError, socket.timeout):
+                    return exchange.transport_failed(_failure(_timed_out(shown, timeout)))
+                except (OSError, http.client.HTTPException) as e:
+                    broke = ProviderError("transport", f"the reply from {shown} broke off: {e!r}", retryable=True)
+                    return exchange.transport_failed(_failure(broke))
+                if not chunk:
+                    break
+                for piece in exchange.body(chunk):
+                    if on_text is not None:
+                        on_text(piece, request)
+        exchange.body_end()
 
     return complete
 
@@ -268,6 +284,8 @@ class _Base:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"a provider's base URL must be an http:// or https:// URL, not {raw!r}")
         self._parts = parts._replace(path=parts.path.rstrip("/"), fragment="")
+        #: The base URL as given (its host decides OpenAI's own API).
+        self.url = raw.strip()
         self._query = urllib.parse.parse_qsl(parts.query, keep_blank_values=True)
         #: The query's values: a server may echo them.
         self.secrets = [v for _, v in self._query]
@@ -320,13 +338,10 @@ def _redact(message: str, secrets: list[str]) -> str:
     return message
 
 
-def _retry_after_date(value: str) -> Optional[int]:
-    """A Retry-After given as an HTTP date, in milliseconds from now (the wire layer has no clock)."""
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0, int((when.timestamp() - time.time()) * 1000))
+def _failure(e: ProviderError) -> dict[str, Any]:
+    """A transport failure as the exchange takes it (the WIT ``wire-failure``)."""
+    return {"kind": e.kind, "message": str(e), "retryable": e.retryable, "retry_after_ms": e.retry_after_ms,
+            "usage": e.usage}
 
 
 def _closed(url: str, e: BaseException) -> ProviderError:
