@@ -176,6 +176,16 @@ for (const [model, kind, message] of [
   });
 }
 
+test("with retries, a rate-limited call is tried again after the wait the provider asks, then gives up", async () => {
+  const notes = [];
+  await assert.rejects(openai({ baseUrl: `${url}/v1`, retries: 1, onNote: (n) => notes.push(n) })(request("openai/limited")), (e) => {
+    assert.equal(e.kind, "rate-limited");
+    assert.match(e.message, /^HTTP 429.*\(after 2 attempts\)$/);
+    return true;
+  });
+  assert.deepEqual(notes, ["openai/limited: waiting 1 s before trying again", "openai/limited: attempt 2"]);
+});
+
 test("the key never appears in a message", async () => {
   await assert.rejects(openai({ baseUrl: `${url}/v1?token=s3cr3t-token`, apiKey: "sk-test-1234" })(request("openai/broken")), (e) => {
     assert.ok(!e.message.includes("s3cr3t-token") && e.message.includes("token=***"), e.message);
