@@ -5,7 +5,7 @@
 //!   and `held-out-2`), and replies captured from a tiny local model;
 //! - `tests/stance/real.jsonl`: real replies from published multi-agent
 //!   debate runs, in a `tune` batch and held-out batches (`held-out`,
-//!   `held-out-2`, `held-out-3`, `held-out-5`).
+//!   `held-out-2`, `held-out-3`, `held-out-5`, `held-out-6`).
 //!
 //! It fails on any reply that does not agree read as agreeing, in any
 //! corpus (but those listed in `KNOWN_FALSE_AGREEMENTS`, with why); on
@@ -37,7 +37,7 @@ struct Entry {
 #[derive(Debug, Deserialize)]
 struct RealEntry {
     id: String,
-    /// `tune`, `held-out`, `held-out-2`, `held-out-3` or `held-out-5`.
+    /// `tune`, `held-out`, `held-out-2`, `held-out-3`, `held-out-5` or `held-out-6`.
     batch: String,
     class: String,
     label: Verdict,
@@ -100,7 +100,7 @@ fn cases() -> Vec<Case> {
     for e in lines::<RealEntry>("real.jsonl").expect("tests/stance/real.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
         assert!(
-            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-5"),
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-5" | "held-out-6"),
             "{}: batch {}",
             e.id,
             e.batch
@@ -120,7 +120,7 @@ fn cases() -> Vec<Case> {
     for e in lines::<RealEntry>("discussion.jsonl").expect("tests/stance/discussion.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
         assert!(
-            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-4" | "held-out-5"),
+            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-4" | "held-out-5" | "held-out-6"),
             "{}: batch {}",
             e.id,
             e.batch
