@@ -203,13 +203,13 @@ pub(crate) const ROWS: &[Row] = &[
         Agree,
         QUALIFY | STATED,
     ),
-    row("@ans you've|you presented|provided|gave ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
-    row("@ans provided ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("you've|you presented|provided|gave ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("provided is|are|was ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
     row("you|you've ~ correctly|accurately|rightly", Agree, QUALIFY | STATED),
     // The shared conclusion, in the speaker's words: "we both arrive at the
     // same conclusion", "the conclusions we both arrived at".
     row("we both|all ~ arrive|arrived|reach|reached|came ~ same", Agree, QUALIFY | STATED),
-    row("@ans we both|all arrive|arrived|reached|came", Agree, QUALIFY | STATED),
+    row("conclusion|conclusions|answer|answers we both|all arrive|arrived|reached|came", Agree, QUALIFY | STATED),
     // The other's validation of the speaker's work acknowledged: "Thank you
     // for the validation of my previous analysis", "… for your thorough
     // summary and agreement on the analysis".
@@ -373,7 +373,7 @@ pub(crate) const ROWS: &[Row] = &[
     // Added after held-out batch 6's first read: "I'm glad we are on the same
     // page. Just to confirm, I will move to Albania and you can support me
     // there, correct?" — terms put as a question wait on the other's answer.
-    row("to confirm|clarify", Conditional, ASKED),
+    row("confirm|clarify", Conditional, ASKED),
     // ---- a declared line's position: conditions stand alone there --------------
     // Only conditions set on holding it; "adopt it once CI is fast" orders the
     // plan ("once", "when", "after", "until" are its sequence, not a proviso).

@@ -49,8 +49,7 @@ pub(crate) fn read(own: &str) -> Finding {
     for sentence in &sentences {
         let mut clauses = Clauses::new(sentence, false);
         clauses.cites = cites;
-        clauses.option_line = on_option_line(&own, sentence);
-        clauses.about_option = clauses.find_about_option();
+        clauses.own = &own;
         clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
@@ -61,13 +60,7 @@ pub(crate) fn read(own: &str) -> Finding {
 /// "- B) False. …", "A (Western blot): …", "C. …", or names it: "- **Option
 /// B** is incorrect …", "3. **Options E** …" (markers, a list number and
 /// spaces first).
-fn on_option_line(own: &str, sentence: &Sentence) -> bool {
-    let Some(at) = sentence.tokens.iter().find_map(|t| match t {
-        Token::Word { start, .. } => Some(*start),
-        Token::Break { .. } => None,
-    }) else {
-        return false;
-    };
+fn on_option_line(own: &str, at: usize) -> bool {
     let line_start = own[..at].rfind('\n').map_or(0, |n| n + 1);
     let marker = |c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•');
     let mut line = own[line_start..].trim_start_matches(marker);
@@ -196,10 +189,11 @@ struct Clauses<'s> {
     position: bool,
     /// The reply cites the other agents somewhere.
     cites: bool,
-    /// The sentence is on a line that opens with an option's letter ("- B) …").
-    option_line: bool,
-    /// The sentence analyses an answer option and speaks of no one.
-    about_option: bool,
+    /// The reply the sentence is in (its own words), when reading a reply.
+    own: &'s str,
+    /// Whether the sentence analyses an answer option and speaks of no one,
+    /// found when first asked: most sentences are never asked.
+    about_option: Cell<Option<bool>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -271,8 +265,8 @@ impl<'s> Clauses<'s> {
             question: sentence.question,
             position,
             cites: false,
-            option_line: false,
-            about_option: false,
+            own: "",
+            about_option: Cell::new(None),
         }
     }
 
@@ -994,17 +988,22 @@ impl<'s> Clauses<'s> {
     /// reasoning, not a stance towards another seat (added after held-out
     /// batch 6's first read: its replies reject every wrong option in turn).
     fn about_option(&self) -> bool {
-        self.about_option
+        if let Some(known) = self.about_option.get() {
+            return known;
+        }
+        let found = self.find_about_option();
+        self.about_option.set(Some(found));
+        found
     }
 
-    /// [`Clauses::about_option`], found once per sentence.
     fn find_about_option(&self) -> bool {
+        let option_line = self.words.first().is_some_and(|w| on_option_line(self.own, w.1));
         let subject = (0..self.len().saturating_sub(1)).any(|k| {
             lx::is(lx::OPTION_POINTERS, self.w(k))
                 && lx::is(lx::OPTION_NOUNS, self.w(k + 1))
                 && (k == 0 || self.after_break[k])
         });
-        (self.option_line || subject)
+        (option_line || subject)
             && !(0..self.len()).any(|k| {
                 let w = self.w(k);
                 lx::first_person(w)
