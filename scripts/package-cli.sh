@@ -31,12 +31,14 @@ cp wit/*.wit host-cli/bundled/wit/
 say "cargo package agon-core agon-wire agon-html agon-catalog agon-cli (each built from its .crate)"
 # --allow-dirty: bundled/ is git-ignored on purpose (a build product); the
 # manifest's `include` packs it all the same.
-# The verification builds in cargo's plain dev profile (a packed crate has no
-# workspace profile); without debug info, which nobody reads there. Its
-# component is compiled already, in the workspace's component folder (the
-# cache is keyed by the component's bytes and wasmtime's settings).
+# The verification builds in the dev profile, which .cargo/config.toml gives
+# every build under the repository, so in the workspace's target directory it
+# reuses the test build's dependencies (all but the CLI's own wasmtime, whose
+# features the tests widen). Its component is compiled already, in the
+# workspace's component folder (the cache is keyed by the component's bytes
+# and wasmtime's settings).
 AGON_COMPONENT_DIR="${AGON_COMPONENT_DIR:-$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/component}" \
-  cargo package --quiet --allow-dirty --config profile.dev.debug=false \
+  cargo package --quiet --allow-dirty \
   -p agon-core -p agon-wire -p agon-html -p agon-catalog -p agon-cli --target-dir "$target"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 crate="$target/package/agon-cli-$version.crate"

@@ -38,11 +38,9 @@ scripts/setup-sdk.sh
 scripts/setup-packages.sh
 
 step "cargo package: agon-core, agon-wire, agon-html, agon-cli (each verified: built from its .crate alone)"
-# The shared target directory, where the crates.io dependencies' builds are
-# partly reused, unless AGON_PACKAGE_TARGET_DIR names one of its own
-# (scripts/test.sh builds the packages beside other stages, which would
-# otherwise wait on the shared one's lock).
-cargo_target="${AGON_PACKAGE_TARGET_DIR:-${CARGO_TARGET_DIR:-$root/target}}"
+# The shared target directory, where the test build's dependencies are
+# reused (scripts/test.sh has packed and verified them already, so this is quick there).
+cargo_target="${CARGO_TARGET_DIR:-$root/target}"
 scripts/package-cli.sh "$cargo_target"
 for crate in agon-core agon-wire agon-html agon-cli; do
   ls "$cargo_target/package/$crate-"*.crate >/dev/null || fail "no .crate for $crate"

@@ -137,13 +137,16 @@ scripts/check-instructions.sh
 
 # What ships, built beside the stages that follow, which mostly keep one core
 # busy: the release agon (sizes; the README's install line and the CLI's
-# wheel reuse it), then the crates packed and each built from its .crate, in
-# a target directory of its own (a profile of its own; the stages' cargo
-# commands would otherwise wait on the shared one's lock). Niced: the stages
-# beside it, the local model's above all, come first; it takes the rest.
-export AGON_PACKAGE_TARGET_DIR="$AGON_RUN_TMPDIR/package-target"
-lane_start shipped 'scripts/check-sizes.sh --build-only
-  scripts/package-cli.sh "$AGON_PACKAGE_TARGET_DIR"' 19
+# wheel reuse it). Niced: the stages beside it, the local model's above all,
+# come first; it takes the rest.
+lane_start shipped 'scripts/check-sizes.sh --build-only' 19
+
+step "the crates packed as for crates.io, each built from its .crate alone"
+# Here, not in a lane: it builds in the dev profile and the workspace's target
+# directory, reusing the test build's dependencies (a minute or two, where a
+# directory of its own took seven CPU-minutes), and the stages after it would
+# wait on that directory's lock.
+scripts/package-cli.sh
 
 # MCP clients against agon mcp, mostly waiting on a slow scripted seat and
 # the conformance suite's scenarios: beside the stages, its log shown when joined.
