@@ -171,10 +171,18 @@ pub(crate) fn render_marked(entries: &[HistoryEntry]) -> (String, Vec<usize>) {
     let mut current: Option<&str> = None;
     for e in entries {
         if current != Some(e.heading.as_str()) {
-            out.push_str(&format!("=== {} ===\n\n", e.heading));
+            out.push_str("=== ");
+            out.push_str(&e.heading);
+            out.push_str(" ===\n\n");
             current = Some(&e.heading);
         }
-        out.push_str(&format!("[{}]\n{}\n", e.label, quoted(&e.text)));
+        // Written in place: every prompt quotes the whole history, so this
+        // runs over most of the text a debate makes.
+        out.push('[');
+        out.push_str(&e.label);
+        out.push_str("]\n");
+        crate::quote::push_quoted(&mut out, e.text.trim());
+        out.push('\n');
         if e.cut {
             // Outside the quote: the engine's word, not the speaker's.
             out.push_str(CUT_NOTE);

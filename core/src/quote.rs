@@ -15,15 +15,36 @@ pub(crate) fn is_line_break(c: char) -> bool {
 /// bytes. Read by bytes, not decoded characters (every prompt quotes every
 /// reply, so this runs over most of the text a debate makes): the breaks
 /// beyond ASCII are U+0085 (`C2 85`) and U+2028/U+2029 (`E2 80 A8`/`A9`),
-/// and `C2` and `E2` only ever lead a character in UTF-8.
+/// and `C2` and `E2` only ever lead a character in UTF-8. Eight bytes are
+/// looked at together first: a word whose bytes are all plain ASCII above the
+/// control characters holds no break, and most words of a reply are such.
 fn next_break(text: &str) -> Option<(usize, usize)> {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
     let b = text.as_bytes();
-    b.iter().enumerate().find_map(|(i, &byte)| match byte {
+    let mut words = b.chunks_exact(8);
+    let mut at = 0;
+    for word in words.by_ref() {
+        let w = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
+        // Some byte below 0x0E (the ASCII breaks are 0x0A to 0x0D), or one
+        // above 0x7F (a lead byte): only then is each byte looked at.
+        let suspect = (w.wrapping_sub(ONES * 0x0E) & !w | w) & HIGH != 0;
+        if suspect && let Some(found) = (at..at + 8).find_map(|i| break_at(b, i)) {
+            return Some(found);
+        }
+        at += 8;
+    }
+    (at..b.len()).find_map(|i| break_at(b, i))
+}
+
+/// The break that starts at byte `i` of `b`, if one does: where, and how long.
+fn break_at(b: &[u8], i: usize) -> Option<(usize, usize)> {
+    match b[i] {
         b'\n' | b'\r' | 0x0B | 0x0C => Some((i, 1)),
         0xC2 if b.get(i + 1) == Some(&0x85) => Some((i, 2)),
         0xE2 if b.get(i + 1) == Some(&0x80) && matches!(b.get(i + 2), Some(0xA8 | 0xA9)) => Some((i, 3)),
         _ => None,
-    })
+    }
 }
 
 /// `text`'s lines, split at every [`is_line_break`]; `\r\n` is one break.
@@ -51,6 +72,13 @@ pub(crate) fn lines(text: &str) -> impl Iterator<Item = &str> {
 /// choice: trim the text first to drop it.
 pub(crate) fn quote_lines(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8 + 16);
+    push_quoted(&mut out, text);
+    out
+}
+
+/// [`quote_lines`], written onto the end of `out` (a prompt being built).
+pub(crate) fn push_quoted(out: &mut String, text: &str) {
+    out.reserve(text.len() + text.len() / 8 + 16);
     let body = text.trim_end_matches(char::is_whitespace);
     for (k, line) in lines(body).enumerate() {
         if k > 0 {
@@ -64,7 +92,6 @@ pub(crate) fn quote_lines(text: &str) -> String {
             out.push_str(line);
         }
     }
-    out
 }
 
 #[cfg(test)]
@@ -81,10 +108,29 @@ mod tests {
         assert_eq!(quote_lines("  kept\n\n\nlast  \n\n"), ">   kept\n>\n>\n> last");
     }
 
+    #[test]
+    fn a_break_that_straddles_eight_bytes_is_found() {
+        // U+2028 starts at byte 7 and ends in the next word of eight bytes;
+        // U+0085 at byte 15; a tab (below 0x0E, not a break) before a break.
+        assert_eq!(next_break("abcdefg\u{2028}tail"), Some((7, 3)));
+        assert_eq!(next_break("abcdefghijklmno\u{85}"), Some((15, 2)));
+        assert_eq!(next_break("a\tb\u{e9}cdefghij\rk"), Some((13, 1)));
+        assert_eq!(next_break("plain ascii text, longer than a word"), None);
+    }
+
     proptest! {
         /// The byte scan finds the first break a scan of the characters finds.
         #[test]
         fn the_byte_scan_finds_the_first_break(text in "(.|\n|\r|\u{2028}|\u{2029}|\u{85}|\u{0B}|\u{0C}|\u{2027}|\u{C5}){0,40}") {
+            let by_chars = text.char_indices().find(|(_, c)| is_line_break(*c)).map(|(at, c)| (at, c.len_utf8()));
+            prop_assert_eq!(next_break(&text), by_chars);
+        }
+
+        /// The same on text like a reply's: long runs of plain ASCII, where
+        /// eight bytes are passed over at once, with breaks, tabs and
+        /// accented letters here and there.
+        #[test]
+        fn the_byte_scan_finds_the_first_break_in_plain_text(text in "([a-zA-Z ,.]{0,19}(\n|\r|\u{2028}|\u{2029}|\u{85}|\u{0B}|\u{0C}|\t|\u{e9}|\u{2014})?){0,8}") {
             let by_chars = text.char_indices().find(|(_, c)| is_line_break(*c)).map(|(at, c)| (at, c.len_utf8()));
             prop_assert_eq!(next_break(&text), by_chars);
         }

@@ -562,6 +562,9 @@ pub struct SpecArgs {
     /// Blind first answers: in round 1 no seat sees another's answer before giving its own.
     #[arg(help_heading = PROTOCOL, long)]
     pub blind: bool,
+    /// Go on while at least N seats still answer (default 2, or 1 for a panel of one); fewer ends the debate as no quorum.
+    #[arg(help_heading = PROTOCOL, long, value_name = "N")]
+    pub quorum: Option<u32>,
     /// What to do with an adversarial turn that pulls its punches.
     #[arg(help_heading = PROTOCOL, long, value_enum, default_value_t = QualityGateArg::Regenerate)]
     pub quality_gate: QualityGateArg,
@@ -713,6 +716,7 @@ impl SpecArgs {
             effort: listed(&self.effort),
             thinking: listed(&self.thinking),
             blind: self.blind.then_some(true),
+            quorum: self.quorum,
             diversity: match (self.strict_diversity, self.allow_one_model) {
                 (true, _) => Some(agon_core::Diversity::Strict),
                 (false, true) => Some(agon_core::Diversity::Off),

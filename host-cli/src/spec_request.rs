@@ -230,6 +230,9 @@ fn limits(args: &DebateRequest) -> Result<Value, String> {
     if let Some(b) = s.context_budget {
         limits["context_budget"] = json!(b);
     }
+    if let Some(q) = s.quorum {
+        limits["quorum"] = json!(q);
+    }
     if let Some(d) = s.diversity {
         limits["diversity"] = json!(d);
     }

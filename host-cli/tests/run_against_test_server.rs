@@ -192,6 +192,47 @@ fn an_http_500_degrades_the_run_and_keeps_every_answer() {
 }
 
 #[test]
+fn a_quorum_of_every_seat_ends_the_run_at_the_dead_one_and_keeps_what_was_answered() {
+    // Three seats, one answering HTTP 500: the default quorum (2) goes on, as
+    // the test above shows; `--quorum 3` cannot.
+    let (out, t, journal) = run_with_faulty_seat(Fault::ServerError, &["--quorum", "3"]);
+    assert_eq!(t["outcome"]["kind"], "no-quorum", "{}", stderr(&out));
+    assert_ne!(out.status.code(), Some(0));
+    let speakers: Vec<&str> = t["turns"].as_array().unwrap().iter().map(|x| x["speaker"].as_str().unwrap()).collect();
+    // The default protocol speaks in turn: ok2 is never asked once bad has
+    // failed, and ok1's answer is kept, in the transcript and the journal.
+    assert_eq!(speakers, ["ok1"], "the answered turn is kept");
+    assert_eq!(journal.lines().filter(|l| l.contains("\"type\":\"reply\"")).count(), 1);
+}
+
+#[test]
+fn a_quorum_comes_from_the_flag_or_agon_toml_and_a_bad_one_is_named() {
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let scratch_dir = work_dir("quorum-settings");
+    let dir = scratch_dir.path();
+    let spec = |args: &[&str]| {
+        let out = agon(Some(&server), &[&["spec", "Q?", "--panel", "openai/a,openai/b,openai/c"][..], args].concat());
+        (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned(), stderr(&out))
+    };
+    let quorum = |(code, stdout, err): (Option<i32>, String, String)| {
+        assert_eq!(code, Some(0), "{err}");
+        serde_json::from_str::<Value>(&stdout).unwrap()["limits"]["quorum"].clone()
+    };
+    assert_eq!(quorum(spec(&[])), Value::Null, "the engine's default unless asked");
+    assert_eq!(quorum(spec(&["--quorum", "3"])), 3);
+    let config = dir.join("agon.toml");
+    std::fs::write(&config, "[defaults]\nquorum = 1\n").unwrap();
+    let file = ["--config", config.to_str().unwrap()];
+    assert_eq!(quorum(spec(&file)), 1);
+    assert_eq!(quorum(spec(&[&file[..], &["--quorum", "2"]].concat())), 2, "the flag wins");
+    for (args, naming) in [(vec!["--quorum", "0"], "quorum"), (vec!["--quorum", "4"], "limits.quorum")] {
+        let (code, _, err) = spec(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains(naming), "{args:?} should name {naming}: {err}");
+    }
+}
+
+#[test]
 fn a_hung_call_times_out() {
     let (out, t, journal) = run_with_faulty_seat(Fault::Hang, &[]);
     assert_degraded_keeping_answers(&out, &t, &journal, "within 2 s");

@@ -157,7 +157,7 @@ impl Config {
                 }
             )*};
         }
-        choices!(protocol, panel, judge, temperature, consensus, roles, files, diversity, blind);
+        choices!(protocol, panel, judge, temperature, consensus, roles, files, diversity, blind, quorum);
         let mut narrowed = Vec::new();
         if narrow {
             let mut limit = |key: &'static str, mine: Option<String>, asked: Option<String>, keep: bool| {

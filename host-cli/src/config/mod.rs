@@ -136,6 +136,8 @@ pub struct Defaults {
     pub diversity: Option<agon_core::Diversity>,
     /// Blind first answers, where the protocol would show round 1's turns to each other.
     pub blind: Option<bool>,
+    /// How many seats must still be answering for the debate to go on.
+    pub quorum: Option<u32>,
 }
 
 /// One seat's settings (`[seats.ID]`).
@@ -496,6 +498,7 @@ impl Config {
             blind: d.blind,
             diversity: d.diversity,
             timeout: d.timeout,
+            quorum: d.quorum,
         }
     }
 

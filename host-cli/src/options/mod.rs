@@ -82,6 +82,8 @@ options! {
         pub diversity: Option<Diversity>,
         /// Each call's timeout, in seconds.
         pub timeout: Option<u64>,
+        /// How many seats must still be answering for the debate to go on.
+        pub quorum: Option<u32>,
     }
 }
 
@@ -98,6 +100,9 @@ impl Options {
         let fail = |key, why| Err(OutOfBounds { key, why });
         if self.timeout == Some(0) {
             return fail("timeout", "seconds, at least 1");
+        }
+        if self.quorum == Some(0) {
+            return fail("quorum", "seats, at least 1");
         }
         if let Some(t) = self.temperature
             && !(0.0..=2.0).contains(&t)
