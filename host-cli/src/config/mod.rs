@@ -99,9 +99,30 @@ pub struct Untrusted {
     pub withheld: Vec<&'static str>,
 }
 
+/// Declares [`Defaults`] and how a higher layer's values replace a lower's,
+/// from one list, so a key added to agon.toml is merged (and its origin
+/// kept) without another line.
+macro_rules! defaults {
+    ($(#[$doc:meta])* pub struct Defaults { $($(#[$field_doc:meta])* pub $field:ident: Option<$ty:ty>,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
+        #[serde(deny_unknown_fields)]
+        pub struct Defaults { $($(#[$field_doc])* pub $field: Option<$ty>,)* }
+
+        impl Defaults {
+            /// Every value `upper` sets replaces this one's; `given` hears each key so set.
+            pub fn take_from(&mut self, upper: Defaults, mut given: impl FnMut(&'static str)) {
+                $(if upper.$field.is_some() {
+                    given(stringify!($field));
+                    self.$field = upper.$field;
+                })*
+            }
+        }
+    };
+}
+
+defaults! {
 /// Defaults for `run`, `spec` and `batch`; each is overridden by its flag.
-#[derive(Debug, Clone, Default, Deserialize, serde::Serialize, PartialEq)]
-#[serde(deny_unknown_fields)]
 pub struct Defaults {
     pub protocol: Option<String>,
     /// A panel name from `[panels]`, or model references.
@@ -138,6 +159,7 @@ pub struct Defaults {
     pub blind: Option<bool>,
     /// How many seats must still be answering for the debate to go on.
     pub quorum: Option<u32>,
+}
 }
 
 /// One seat's settings (`[seats.ID]`).
