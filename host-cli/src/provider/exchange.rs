@@ -1,7 +1,7 @@
 //! One seat's call as agon-wire's exchange: each model of its fallback chain
 //! (`a/x|b/y`) in turn, each tried again as the provider asks, until one
 //! answers. The exchange decides; this drives it — sending over
-//! [`wire_call`](super::wire_call), asking programs and the MCP client,
+//! `wire_call`, asking programs and the MCP client,
 //! sleeping when told, timing each attempt.
 
 use std::time::Duration;
