@@ -28,19 +28,45 @@ workspace_build
 cp catalog/models.json host-cli/bundled/models.json
 cp wit/*.wit host-cli/bundled/wit/
 
-say "cargo package agon-core agon-wire agon-html agon-catalog agon-cli (each built from its .crate)"
+say "cargo package agon-core agon-wire agon-html agon-catalog agon-cli"
 # --allow-dirty: bundled/ is git-ignored on purpose (a build product); the
 # manifest's `include` packs it all the same.
-# The verification builds in the dev profile, which .cargo/config.toml gives
-# every build under the repository, so in the workspace's target directory it
-# reuses the test build's dependencies (all but the CLI's own wasmtime, whose
-# features the tests widen). Its component is compiled already, in the
-# workspace's component folder (the cache is keyed by the component's bytes
-# and wasmtime's settings).
-AGON_COMPONENT_DIR="${AGON_COMPONENT_DIR:-$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/component}" \
-  cargo package --quiet --allow-dirty \
-  -p agon-core -p agon-wire -p agon-html -p agon-catalog -p agon-cli --target-dir "$target"
+crates=(agon-core agon-wire agon-html agon-catalog agon-cli)
+cargo package --quiet --allow-dirty --no-verify "${crates[@]/#/-p}" --target-dir "$target"
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
+
+say "each built from its .crate alone"
+# What `cargo package` would verify, done here: each .crate unpacked, and
+# built on its own, taking the others from their .crate files (a [patch] as
+# publishing them would), with the lock file agon-cli's .crate carries.
+# cargo package's own verification takes them from a registry it keeps in the
+# target directory, and cargo never rebuilds a registry crate whose version
+# it has built there: a second run would check the first run's code. As
+# paths, they are rebuilt when their files change. The build takes the dev
+# profile from .cargo/config.toml, as the test build does, so in the
+# workspace's target directory it reuses that build's dependencies (all but
+# the CLI's own wasmtime, whose features the tests widen); the component is
+# compiled already, in the workspace's component folder (cached by its bytes
+# and wasmtime's settings).
+verify="$target/package/verify"
+rm -rf "$verify" && mkdir -p "$verify"
+{
+  echo '[workspace]'
+  echo 'resolver = "2"'
+  printf 'members = [%s]\n' "$(printf '"%s-'"$version"'", ' "${crates[@]}" | sed 's/, $//')"
+  echo '[patch.crates-io]'
+  for name in "${crates[@]}"; do
+    [ "$name" = agon-cli ] || echo "$name = { path = \"$name-$version\" }"
+  done
+} >"$verify/Cargo.toml"
+for name in "${crates[@]}"; do
+  tar -xzf "$target/package/$name-$version.crate" -C "$verify"
+done
+cp "$verify/agon-cli-$version/Cargo.lock" "$verify/Cargo.lock"
+for name in "${crates[@]}"; do
+  AGON_COMPONENT_DIR="${AGON_COMPONENT_DIR:-$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/component}" \
+    cargo build --quiet --offline --manifest-path "$verify/Cargo.toml" -p "$name" --target-dir "$target"
+done
 crate="$target/package/agon-cli-$version.crate"
 tar -tzf "$crate" >"$target/package/agon-cli-files"
 for file in bundled/agon.wasm bundled/models.json bundled/wit/debate.wit build/component.rs README.md; do
