@@ -36,18 +36,18 @@ cargo package --quiet --allow-dirty --no-verify "${crates[@]/#/-p}" --target-dir
 version="$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)"
 
 say "each built from its .crate alone"
-# What `cargo package` would verify, done here: each .crate unpacked, and
-# built on its own, taking the others from their .crate files (a [patch] as
+# What `cargo package` would verify, done here: each .crate unpacked and
+# built on its own, taking the others from their .crate files (a [patch], as
 # publishing them would), with the lock file agon-cli's .crate carries.
 # cargo package's own verification takes them from a registry it keeps in the
-# target directory, and cargo never rebuilds a registry crate whose version
-# it has built there: a second run would check the first run's code. As
-# paths, they are rebuilt when their files change. The build takes the dev
-# profile from .cargo/config.toml, as the test build does, so in the
-# workspace's target directory it reuses that build's dependencies (all but
-# the CLI's own wasmtime, whose features the tests widen); the component is
-# compiled already, in the workspace's component folder (cached by its bytes
-# and wasmtime's settings).
+# target directory, and cargo never rebuilds a registry crate whose version it
+# has built there: a second run would check the first run's code. As paths,
+# dated when unpacked, they are built afresh each time (seconds). The build
+# takes the dev profile from .cargo/config.toml, as the test build does, so
+# in the workspace's target directory it reuses that build's dependencies
+# (all but the CLI's own wasmtime, whose features the tests widen); the
+# component is compiled already, in the workspace's component folder (cached
+# by its bytes and wasmtime's settings).
 verify="$target/package/verify"
 rm -rf "$verify" && mkdir -p "$verify"
 {
@@ -60,7 +60,9 @@ rm -rf "$verify" && mkdir -p "$verify"
   done
 } >"$verify/Cargo.toml"
 for name in "${crates[@]}"; do
-  tar -xzf "$target/package/$name-$version.crate" -C "$verify"
+  # -m: the files dated now. A .crate dates every file alike (2006), and cargo,
+  # which compares dates, would take the last run's build as up to date.
+  tar -xzmf "$target/package/$name-$version.crate" -C "$verify"
 done
 cp "$verify/agon-cli-$version/Cargo.lock" "$verify/Cargo.lock"
 for name in "${crates[@]}"; do
