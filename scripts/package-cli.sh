@@ -44,8 +44,9 @@ say "each built from its .crate alone"
 # has built there: a second run would check the first run's code. As paths,
 # dated when unpacked, they are built afresh each time (seconds). The build
 # takes the dev profile from .cargo/config.toml, as the test build does, so
-# in the workspace's target directory it reuses that build's dependencies
-# (all but the CLI's own wasmtime, whose features the tests widen); the
+# in the workspace's target directory it reuses much of that build (not the
+# CLI's own wasmtime, whose features the tests widen, nor the build script's
+# side: agon-cli alone unifies fewer features than the whole workspace); the
 # component is compiled already, in the workspace's component folder (cached
 # by its bytes and wasmtime's settings).
 verify="$target/package/verify"
