@@ -152,6 +152,16 @@ scripts/package-cli.sh
 # MCP clients against agon mcp, mostly waiting on a slow scripted seat and
 # the conformance suite's scenarios: beside the stages, its log shown when joined.
 lane_start mcp 'scripts/test-mcp.sh'
+
+step "the SDKs, built once for the stages and the lane that use them"
+# The component, the JS bindings and .venv-sdk, then left as they are
+# (AGON_SDK_READY): the Ray lane's tests and the SDK stage's run at once.
+scripts/setup-sdk.sh
+export AGON_SDK_READY=1
+# agon.ray on a two-node Ray cluster against the test server: mostly waiting
+# on the scripted seats' latency, beside the stages (niced a little: the local
+# model's stages come first); its log shown when joined.
+lane_start ray 'scripts/test-ray.sh' 5
 # The fuzz targets, built (in fuzz/target, no lock shared) and each run for a
 # bounded time: CPU the stages below leave idle while they wait on Chromium
 # and the local model. Niced, but less than the release build: it is shorter
@@ -179,12 +189,15 @@ AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "T
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
 
-step "agon.ray: Python SDK debates on a two-node Ray cluster"
-scripts/test-ray.sh
-
 step "agon mcp: the MCP Python SDK as a client, and the MCP conformance suite (its lane's log)"
 lane_join mcp
 cat "$AGON_RUN_TMPDIR/lane-mcp.log" >&2
+
+step "agon.ray: Python SDK debates on a two-node Ray cluster (its lane's log)"
+lane_join ray
+cat "$AGON_RUN_TMPDIR/lane-ray.log" >&2
+# The packages' step sets the SDKs up again, from clean.
+unset AGON_SDK_READY
 
 step "fuzzing, bounded (its lane's log)"
 lane_join fuzz
