@@ -105,10 +105,13 @@ stop_lanes() {
 }
 trap stop_lanes EXIT
 
-# The instruction workload and the page's wasm: beside clippy and the
-# workspace build; the workspace tests wait for them, so they run on quiet
-# cores.
+# The instruction workload, the fuzz targets and the page's wasm: beside
+# clippy and the workspace build; the workspace tests wait for them, so they
+# run on quiet cores. (The fuzz targets' build was tried in a niced lane
+# beside the browser and local-model stages: they leave it too little CPU,
+# and it ended last.)
 lane_start builds 'scripts/check-instructions.sh --build-only
+  scripts/fuzz.sh --build-only
   scripts/test-web.sh --build-only'
 
 step "rustfmt"
@@ -162,14 +165,12 @@ export AGON_SDK_READY=1
 # on the scripted seats' latency, beside the stages (niced a little: the local
 # model's stages come first); its log shown when joined.
 lane_start ray 'scripts/test-ray.sh' 5
-# The fuzz targets, built (in fuzz/target, no lock shared) and each run for a
-# bounded time: CPU the stages below leave idle while they wait on Chromium
-# and the local model. Niced, but less than the release build: it is shorter
-# and must end with the stages.
-lane_start fuzz 'scripts/fuzz.sh 20' 10
 
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
+
+step "fuzzing, bounded"
+scripts/fuzz.sh 20
 
 step "browser demo (web-demo/) in headless Chromium"
 scripts/test-web.sh
@@ -198,10 +199,6 @@ lane_join ray
 cat "$AGON_RUN_TMPDIR/lane-ray.log" >&2
 # The packages' step sets the SDKs up again, from clean.
 unset AGON_SDK_READY
-
-step "fuzzing, bounded (its lane's log)"
-lane_join fuzz
-cat "$AGON_RUN_TMPDIR/lane-fuzz.log" >&2
 
 lane_join shipped
 step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"
