@@ -350,6 +350,18 @@ impl<'s> Clauses<'s> {
         if own {
             return (Subject::Unknown, from);
         }
+        // "P2, back this or we both lose", "Support it or risk mutual loss":
+        // an endorsement verb opening its sentence, or after a vocative, with
+        // no modal or auxiliary of its own, is an imperative — the one
+        // addressed is asked to endorse; the speaker endorses nothing (added
+        // after held-out batch 7's first read). The subject an earlier clause
+        // names does not carry over to it.
+        let imperative = (lx::is(lx::ENDORSE, self.w(i)) || lx::is(lx::OBJECT_VERBS, self.w(i)))
+            && (from..i).all(|k| !lx::modal(self.w(k)) && !is_auxiliary(self.w(k)))
+            && from <= 2;
+        if imperative {
+            return (Subject::Other, from);
+        }
         for k in (0..from).rev() {
             let w = self.w(k);
             if lx::first_person(w) {
@@ -1103,6 +1115,24 @@ mod tests {
             "Although I had doubts at first, I now agree with the phased plan.",
             "CONSENSUS: ship the tram in two phases.",
         ] {
+            assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_endorsement_asked_of_another_is_not_the_speakers() {
+        // Added after held-out batch 7's first read: an endorsement verb
+        // opening its sentence, or after a vocative, is an imperative.
+        for text in [
+            "P3, your plan is a power grab. P1=5, P2=1, P3=3 keeps us balanced. P2, back this or we both lose.",
+            "My plan (P3:1, P1:3, P2:5) balances scores. Support it or risk mutual loss.",
+            "I'll take 1. Otherwise, accept the consequences of your greed.",
+            "Alice, accept this offer and we are done.",
+        ] {
+            assert_ne!(v(text), Verdict::Agrees, "{text}");
+        }
+        // The speaker's own endorsement still counts, stated or carried over.
+        for text in ["I back this plan.", "We support the proposal.", "I've read it twice and support the proposal."] {
             assert_eq!(v(text), Verdict::Agrees, "{text}");
         }
     }
