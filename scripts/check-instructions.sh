@@ -9,7 +9,8 @@
 # Each program plays the debate N times; one debate's count is the
 # difference between two values of N over their difference, so start-up
 # (and loading the component) cancels out.
-#   native:    the core's `workload` example, release build
+#   native:    the core's `workload` example, built with the shipped settings
+#              (profile `instructions`, which inherits `release`)
 #   component: `agon-bench --instructions component N`, on the dev build
 #              (wasmtime is optimized in dev builds; the wasm's machine code
 #              is the shipped one)
@@ -24,8 +25,8 @@ if ! command -v valgrind >/dev/null; then
   sudo_if_needed apt-get install -y -qq --no-install-recommends valgrind >/dev/null
 fi
 
-cargo build --release --quiet -p agon-core --features testing --example workload
-# --build-only: that release build alone (scripts/test.sh's lane of builds).
+cargo build --profile instructions --quiet -p agon-core --features testing --example workload
+# --build-only: that build alone (scripts/test.sh's lane of builds).
 [ "${1:-}" = --build-only ] && exit 0
 # shellcheck source=scripts/workspace-build.sh
 source scripts/workspace-build.sh
@@ -42,7 +43,7 @@ per_debate() {
 }
 
 declare -A count
-count[native-5x5]="$(per_debate "$target/release/examples/workload")"
+count[native-5x5]="$(per_debate "$target/instructions/examples/workload")"
 count[component-5x5]="$(per_debate "$AGON_BENCH_BIN" --instructions component)"
 
 over=0

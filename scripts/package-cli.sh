@@ -44,17 +44,25 @@ say "each built from its .crate alone"
 # has built there: a second run would check the first run's code. As paths,
 # dated when unpacked, they are built afresh each time (seconds). The build
 # takes the dev profile from .cargo/config.toml, as the test build does, so
-# in the workspace's target directory it reuses much of that build (not the
-# CLI's own wasmtime, whose features the tests widen, nor the build script's
-# side: agon-cli alone unifies fewer features than the whole workspace); the
-# component is compiled already, in the workspace's component folder (cached
-# by its bytes and wasmtime's settings).
+# in the workspace's target directory it reuses that build's dependencies;
+# the component is compiled already, in the workspace's component folder
+# (cached by its bytes and wasmtime's settings).
+#
+# agon-cli is built beside one more member, `unify`. Alone, agon-cli resolves
+# fewer features than the workspace's test build (which adds wasmtime's
+# compiler, and other members' features of indexmap, semver and the like), so
+# cargo would compile wasmtime and everything above it again: 2-3 CPU-minutes
+# on a fresh clone. `unify` asks for those features, so the test build's
+# dependencies serve. What this step checks is that each .crate builds from
+# its own files; that agon-cli's own features suffice is checked by the
+# release build (scripts/check-sizes.sh), which builds it alone. The library
+# crates are built alone, as cargo package would (seconds).
 verify="$target/package/verify"
 rm -rf "$verify" && mkdir -p "$verify"
 {
   echo '[workspace]'
   echo 'resolver = "2"'
-  printf 'members = [%s]\n' "$(printf '"%s-'"$version"'", ' "${crates[@]}" | sed 's/, $//')"
+  printf 'members = [%s, "unify"]\n' "$(printf '"%s-'"$version"'", ' "${crates[@]}" | sed 's/, $//')"
   echo '[patch.crates-io]'
   for name in "${crates[@]}"; do
     [ "$name" = agon-cli ] || echo "$name = { path = \"$name-$version\" }"
@@ -66,9 +74,18 @@ for name in "${crates[@]}"; do
   tar -xzmf "$target/package/$name-$version.crate" -C "$verify"
 done
 cp "$verify/agon-cli-$version/Cargo.lock" "$verify/Cargo.lock"
+# `unify` asks for each registry package agon-cli uses with the features the
+# workspace's build resolved it to (scripts/mirror-features.py): beside it,
+# agon-cli's dependencies resolve as in that build, and are reused.
+mkdir -p "$verify/unify/src" && : >"$verify/unify/src/lib.rs"
+printf '[package]\nname = "unify"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n' >"$verify/unify/Cargo.toml"
+python3 scripts/mirror-features.py . "$verify" agon-cli >"$verify/unify/Cargo.toml.new"
+mv "$verify/unify/Cargo.toml.new" "$verify/unify/Cargo.toml"
 for name in "${crates[@]}"; do
+  beside=()
+  [ "$name" = agon-cli ] && beside=(-p unify)
   AGON_COMPONENT_DIR="${AGON_COMPONENT_DIR:-$(cd "${CARGO_TARGET_DIR:-target}" && pwd)/component}" \
-    cargo build --quiet --offline --manifest-path "$verify/Cargo.toml" -p "$name" --target-dir "$target"
+    cargo build --quiet --offline --manifest-path "$verify/Cargo.toml" -p "$name" "${beside[@]}" --target-dir "$target"
 done
 crate="$target/package/agon-cli-$version.crate"
 tar -tzf "$crate" >"$target/package/agon-cli-files"

@@ -118,6 +118,15 @@ cargo fmt --all -- --check
 step "clippy (warnings denied)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 
+# What ships, built beside everything after clippy: the release agon (sizes;
+# the README's install line and the CLI's wheel reuse it). Started only now:
+# clippy's build compiled the component and its machine code (cached by
+# content), which the release build script then finds, where starting
+# earlier could leave the component's build, and clippy waiting on it, to
+# this niced lane. Niced: the stages beside it, the local model's above all,
+# come first; it takes the cores they leave.
+lane_start shipped 'scripts/check-sizes.sh --build-only' 19
+
 step "docs and dependencies (cargo doc and cargo-deny, warnings denied)"
 scripts/lint.sh
 
@@ -132,14 +141,7 @@ nextest --workspace
 cargo test --workspace --doc --quiet
 
 step "the engine's instruction counts within their budgets (bench/instructions/budgets)"
-# Before the lane below, whose release build holds target/release's lock.
 scripts/check-instructions.sh
-
-# What ships, built beside the stages that follow, which mostly keep one core
-# busy: the release agon (sizes; the README's install line and the CLI's
-# wheel reuse it). Niced: the stages beside it, the local model's above all,
-# come first; it takes the rest.
-lane_start shipped 'scripts/check-sizes.sh --build-only' 19
 
 step "the crates packed as for crates.io, each built from its .crate alone"
 # Here, not in a lane: it builds in the dev profile and the workspace's target

@@ -180,7 +180,7 @@ mod tests {
     fn inherited(parent: &ParentSession, request: &mut DebateRequest, asked: Options) -> Vec<&'static str> {
         use crate::options::Combine;
         let (layer, taken) = parent.inherit(request, &asked);
-        asked.combine(layer).fill(request);
+        request.take_settings(asked.combine(layer));
         taken
     }
 

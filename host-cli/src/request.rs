@@ -11,6 +11,8 @@ use std::path::PathBuf;
 use agon_core::{CompeteMode, ConsensusMode};
 use serde_json::{Map, Value};
 
+use crate::options::{Options, PanelChoice, ProtocolChoice};
+
 /// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
 /// judge's is twice it, and a folder's agon.toml is held under both.
 pub const DEFAULT_MAX_TOKENS: u32 = 512;
@@ -22,17 +24,7 @@ pub const DEFAULT_PROTOCOL: &str = "round-robin";
 /// The sampling temperature when none is given.
 pub const DEFAULT_TEMPERATURE: f64 = 0.7;
 
-/// Who judges the debate.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Judge {
-    /// The configuration's judge, else the engine's default (the first panel model).
-    #[default]
-    Default,
-    /// This model.
-    Model(String),
-    /// Nobody: the debate ends without a synthesis.
-    Without,
-}
+pub use crate::options::Judge;
 
 /// One debate, as asked for.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +36,7 @@ pub struct DebateRequest {
     pub file_scope: crate::context_files::FileScope,
     /// The settings the layers set, merged (flags or arguments over agon.toml):
     /// reply limits, files, cost cap, reasoning, …; `None` is the built-in default.
-    pub settings: crate::options::Options,
+    pub settings: Options,
     /// Whether `settings.files` are agon.toml's `[defaults] files` (errors name them so).
     pub files_from_config: bool,
     /// A protocol name (the catalog's or agon.toml's `[protocols]`); `NAME:SEAT` names an adversary.
@@ -94,7 +86,7 @@ impl Default for DebateRequest {
             question: String::new(),
             context: None,
             file_scope: crate::context_files::FileScope::WorkingFolder,
-            settings: crate::options::Options::default(),
+            settings: Options::default(),
             files_from_config: false,
             protocol: DEFAULT_PROTOCOL.into(),
             protocol_file: None,
@@ -129,5 +121,31 @@ impl DebateRequest {
     /// The protocol's name, without a `:SEAT` suffix.
     pub fn protocol_name(&self) -> &str {
         self.protocol.split(':').next().unwrap_or_default().trim()
+    }
+}
+
+impl DebateRequest {
+    /// Write these settings into the request: the protocol, panel, judge
+    /// and rounds where set (what is left `None` keeps the request's), the
+    /// rest as they are. A panel still named here is written as its name:
+    /// resolve it first.
+    pub fn take_settings(&mut self, settings: Options) {
+        match &settings.protocol {
+            Some(ProtocolChoice::Named(name)) => self.protocol = name.clone(),
+            Some(ProtocolChoice::File(path)) => self.protocol_file = Some(path.clone()),
+            None => {}
+        }
+        match &settings.panel {
+            Some(PanelChoice::Models(models)) => self.panel = models.clone(),
+            Some(PanelChoice::Named(name)) => self.panel = vec![name.clone()],
+            None => {}
+        }
+        if let Some(judge) = &settings.judge {
+            self.judge = judge.clone();
+        }
+        if settings.rounds.is_some() {
+            self.rounds = settings.rounds;
+        }
+        self.settings = settings;
     }
 }

@@ -11,7 +11,7 @@ use agon_core::{ModelRequest, Role, StopReason, ThinkingParam};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
-use crate::reply::{Progress, Stop, count};
+use crate::progress::{Progress, Stop, count};
 use crate::request::{Call, HttpRequest, Shape, http, system_text};
 
 /// The API version every request names.

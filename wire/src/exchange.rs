@@ -26,9 +26,10 @@ use std::collections::VecDeque;
 
 use agon_core::ModelRequest;
 
+use crate::compose::request;
 use crate::failure::{Retry, WireError, status_failure};
 use crate::reply::{Completion, Reader};
-use crate::request::{Call, HttpRequest, request};
+use crate::request::{Call, HttpRequest};
 use crate::retry::{Limit, Next, RetryRule};
 use crate::target::{HttpTarget, Target};
 

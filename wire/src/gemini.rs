@@ -9,7 +9,7 @@ use agon_core::{Effort, ModelRequest, Role, StopReason, ThinkingParam, Usage};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
-use crate::reply::{Progress, Stop, count};
+use crate::progress::{Progress, Stop, count};
 use crate::request::{Call, HttpRequest, Shape, http, system_text};
 
 pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) -> HttpRequest {

@@ -39,6 +39,7 @@
 
 #[cfg(feature = "anthropic")]
 mod anthropic;
+mod compose;
 mod exchange;
 mod failure;
 #[cfg(feature = "gemini")]
@@ -47,17 +48,19 @@ mod http_date;
 mod lines;
 mod ollama;
 mod openai;
+mod progress;
 mod reply;
 mod request;
 mod retry;
 mod sse;
 mod target;
 
+pub use compose::request;
 pub use exchange::{Action, Answer, Asking, Attempt, Exchange, Receiving, Settings, WaitLimit};
 pub use failure::{Retry, WireError, retry_delay, size_name, status_failure};
-pub use ollama::{ServerModel, parse_show, show_request};
+pub use ollama::{parse_show, show_request};
 pub use reply::{Completion, Reader};
-pub use request::{Api, Call, HttpRequest, auth_header, request};
+pub use request::{Api, Call, HttpRequest, ServerModel, auth_header};
 pub use retry::{DEFAULT_MAX_WAIT_MS, Limit, Next, RetryRule};
 pub use sse::{EventTooLarge, SseDecoder, SseEvent};
 pub use target::{HttpTarget, Target, Wire};

@@ -12,20 +12,12 @@ use serde_json::{Value, json};
 
 #[cfg(feature = "ollama")]
 use crate::failure::WireError;
-use crate::reply::count;
+use crate::progress::count;
 #[cfg(feature = "ollama")]
-use crate::reply::{Progress, Stop};
+use crate::progress::{Progress, Stop};
+use crate::request::ServerModel;
 #[cfg(feature = "ollama")]
 use crate::request::{Call, HttpRequest, Shape, chat_messages, http};
-
-/// What a local server said of a model (`/api/show`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ServerModel {
-    /// Its context window, in tokens.
-    pub context: Option<u32>,
-    /// Whether it can think (`capabilities` lists `thinking`), when the server said.
-    pub thinking: Option<bool>,
-}
 
 /// The request that asks a server about `model`: path segments and body.
 pub fn show_request(model: &str) -> (Vec<String>, String) {

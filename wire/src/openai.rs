@@ -11,7 +11,7 @@ use agon_core::{ModelRequest, StopReason, ThinkingParam, Usage};
 use serde_json::{Value, json};
 
 use crate::failure::WireError;
-use crate::reply::{Progress, Stop, count};
+use crate::progress::{Progress, Stop, count};
 use crate::request::{Api, Call, HttpRequest, Shape, chat_messages, http};
 
 pub(crate) fn request(call: &Call<'_>, request: &ModelRequest, shape: &Shape) -> HttpRequest {

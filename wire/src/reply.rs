@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::failure::WireError;
 use crate::lines::Lines;
+use crate::progress::Progress;
 use crate::request::{Api, HttpRequest};
 use crate::sse::{SseDecoder, SseEvent};
 
@@ -18,44 +19,6 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// Why the model stopped, when the provider said.
     pub stop: Option<StopReason>,
-}
-
-/// What a reply has said so far; each API's reader fills it.
-#[derive(Debug, Default)]
-pub(crate) struct Progress {
-    pub text: String,
-    pub usage: Option<Usage>,
-    pub stop: Option<StopReason>,
-    /// The reply is complete (its last event came).
-    pub finished: bool,
-    /// Text pieces to hand the host from the event being read.
-    pub pieces: Vec<String>,
-}
-
-impl Progress {
-    pub fn push(&mut self, piece: &str) {
-        if !piece.is_empty() {
-            self.text.push_str(piece);
-            self.pieces.push(piece.to_string());
-        }
-    }
-
-    /// Record a stop; a refusal is no answer but a failure.
-    pub fn stop(&mut self, stop: Stop, url: &str) -> Result<(), WireError> {
-        match stop {
-            Stop::Reason(reason) => {
-                self.stop = Some(reason);
-                Ok(())
-            }
-            Stop::Refused(why) => Err(WireError::refused(url, &why)),
-        }
-    }
-}
-
-/// How a provider said the model stopped.
-pub(crate) enum Stop {
-    Reason(StopReason),
-    Refused(String),
 }
 
 /// Reads one reply. Feed it the body as it arrives, then finish it.
@@ -248,9 +211,4 @@ impl Reader {
     fn event_too_large(&self, _bound: usize) -> WireError {
         WireError::too_large(&self.url, self.max_reply, &self.limit_hint)
     }
-}
-
-/// A count from JSON, never wrapped past `u32::MAX`.
-pub(crate) fn count(value: &Value, key: &str) -> Option<u32> {
-    value.get(key)?.as_u64().map(|n| u32::try_from(n).unwrap_or(u32::MAX))
 }

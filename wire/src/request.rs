@@ -3,8 +3,6 @@
 use agon_core::{ModelRequest, ModelTraits, Reasoning, Role, ThinkingParam, ThinkingPlan};
 use serde_json::{Value, json};
 
-use crate::ollama::ServerModel;
-
 /// Which API a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Api {
@@ -38,6 +36,15 @@ pub struct Call<'a> {
     pub server: Option<ServerModel>,
 }
 
+/// What a local server said of a model (`/api/show`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ServerModel {
+    /// Its context window, in tokens.
+    pub context: Option<u32>,
+    /// Whether it can think (`capabilities` lists `thinking`), when the server said.
+    pub thinking: Option<bool>,
+}
+
 /// The HTTP request to send: path segments under the provider's base URL
 /// (each one percent-encoded by the host), the query, headers besides the
 /// key's, and the JSON body.
@@ -66,26 +73,6 @@ pub fn auth_header(api: Api, key: &str) -> (&'static str, String) {
     }
 }
 
-/// The HTTP request for `request`, sent to `call`'s model.
-pub fn request(call: &Call<'_>, request: &ModelRequest) -> HttpRequest {
-    let traits = request.traits.get(call.reference).copied();
-    let shape = Shape::new(call, request, traits);
-    let mut http = match call.api {
-        Api::OpenAi | Api::OpenAiCompatible => crate::openai::request(call, request, &shape),
-        #[cfg(feature = "anthropic")]
-        Api::Anthropic => crate::anthropic::request(call, request, &shape),
-        #[cfg(feature = "gemini")]
-        Api::Gemini => crate::gemini::request(call, request, &shape),
-        #[cfg(feature = "ollama")]
-        Api::Ollama => crate::ollama::request(call, request, &shape),
-        #[allow(unreachable_patterns)]
-        other => unreachable!("agon-wire was built without the {other:?} API"),
-    };
-    http.api = call.api;
-    http.stream = call.stream;
-    http
-}
-
 /// What every API's body is made of, decided once: the limits, the
 /// temperature, the thinking.
 pub(crate) struct Shape {
@@ -103,7 +90,7 @@ pub(crate) struct Shape {
 }
 
 impl Shape {
-    fn new(call: &Call<'_>, request: &ModelRequest, traits: Option<ModelTraits>) -> Shape {
+    pub(crate) fn new(call: &Call<'_>, request: &ModelRequest, traits: Option<ModelTraits>) -> Shape {
         let asked = request.reasoning.map(|r| r.asked_for()).unwrap_or_default();
         let plan = request
             .reasoning

@@ -1,8 +1,7 @@
 //! Where one model of a call lives, and the one rule for which API it is
 //! spoken to in: every host (the CLI, the page, the SDKs) asks it here.
 
-use crate::ollama::ServerModel;
-use crate::request::Api;
+use crate::request::{Api, ServerModel};
 
 /// The family of API a provider speaks, as a host configures it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

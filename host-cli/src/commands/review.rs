@@ -7,12 +7,12 @@
 use std::io::Write;
 use std::path::Path;
 
+use agon_cli::cli::review::{ReviewArgs, ReviewFormat};
 use agon_cli::cli::{DriveArgs, Format};
 use agon_cli::config::Config;
 use agon_cli::engine::Runtime;
 use agon_cli::host::{self, Ending, JournalFile, Sinks};
 use agon_cli::options::{Options, ProtocolChoice};
-use agon_cli::review::args::{ReviewArgs, ReviewFormat};
 use agon_cli::review::diff::{self, FileDiff};
 use agon_cli::review::report::{self, Meta};
 use agon_cli::runner::cost::{usd, worst_case_line};

@@ -564,7 +564,7 @@ impl Config {
             self.allowed_from_file(std::slice::from_ref(&j))?;
             merged.judge = Some(Judge::Model(j));
         }
-        merged.clone().fill(request);
+        request.take_settings(merged.clone());
         request.files_from_config = files_from_config;
         if merged.rounds.is_none()
             && request.protocol_file.is_none()

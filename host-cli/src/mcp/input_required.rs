@@ -97,12 +97,12 @@ impl ClientModel for Desk {
             let mut waiting = self.waiting.lock().unwrap();
             waiting.next += 1;
             let key = format!("sample-{}", waiting.next);
-            let params = super::sampling::params_of(request);
+            let params = super::sampling_message::params_of(request);
             waiting.requests.insert(key.clone(), Request { params, handed_out: false, answer: send });
             key
         };
         match answered.recv_timeout(options.timeout) {
-            Ok(Ok(result)) => super::sampling::completion(result, options.max_reply),
+            Ok(Ok(result)) => super::sampling_message::completion(result, options.max_reply),
             Ok(Err(why)) => Err(CallError::provider(format!("mcp/client: sampling failed: {why}"))),
             Err(_) => {
                 self.waiting.lock().unwrap().requests.remove(&key);

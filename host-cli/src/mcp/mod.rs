@@ -12,6 +12,7 @@ mod progress;
 mod resources;
 mod review;
 mod sampling;
+mod sampling_message;
 mod schema;
 mod server;
 mod session_cap;

@@ -16,7 +16,17 @@ use std::path::PathBuf;
 
 use agon_core::{Diversity, QualityGate};
 
-use crate::request::{DebateRequest, Judge};
+/// Who judges the debate.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Judge {
+    /// The configuration's judge, else the engine's default (the first panel model).
+    #[default]
+    Default,
+    /// This model.
+    Model(String),
+    /// Nobody: the debate ends without a synthesis.
+    Without,
+}
 
 /// A panel: a name from agon.toml's `[panels]`, or model references.
 #[derive(Debug, Clone, serde::Deserialize, serde::Serialize, PartialEq)]
@@ -125,31 +135,5 @@ impl PanelChoice {
             [one] if !one.trim().is_empty() && !one.contains('/') => PanelChoice::Named(one.trim().to_string()),
             _ => PanelChoice::Models(models),
         }
-    }
-}
-
-impl Options {
-    /// Write these settings into the request: the protocol, panel, judge
-    /// and rounds where set (what is left `None` keeps the request's), the
-    /// rest as they are. A panel still named here is written as its name:
-    /// resolve it first.
-    pub fn fill(self, request: &mut DebateRequest) {
-        match &self.protocol {
-            Some(ProtocolChoice::Named(name)) => request.protocol = name.clone(),
-            Some(ProtocolChoice::File(path)) => request.protocol_file = Some(path.clone()),
-            None => {}
-        }
-        match &self.panel {
-            Some(PanelChoice::Models(models)) => request.panel = models.clone(),
-            Some(PanelChoice::Named(name)) => request.panel = vec![name.clone()],
-            None => {}
-        }
-        if let Some(judge) = &self.judge {
-            request.judge = judge.clone();
-        }
-        if self.rounds.is_some() {
-            request.rounds = self.rounds;
-        }
-        request.settings = self;
     }
 }

@@ -2,7 +2,6 @@
 //! CI reads ([`report`]). The review protocol, the merge and the verdict
 //! are the core's ([`agon_core::review`]), so every host decides alike.
 
-pub mod args;
 pub mod diff;
 pub mod report;
 pub mod verify;

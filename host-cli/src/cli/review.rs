@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use crate::cli::SpecArgs;
+use super::SpecArgs;
 
 /// Review a change: the working tree against HEAD, a revision range, or a diff.
 #[derive(Debug, Args)]
@@ -38,7 +38,7 @@ pub struct ReviewArgs {
     pub confirmed_by: Option<u32>,
     /// The most diff bytes one review session reads; a bigger diff is reviewed in parts, split by
     /// file, and the report says so.
-    #[arg(long, value_name = "BYTES", default_value_t = super::diff::DEFAULT_BUDGET)]
+    #[arg(long, value_name = "BYTES", default_value_t = crate::review::diff::DEFAULT_BUDGET)]
     pub max_diff_bytes: usize,
     /// A URL the Markdown report links each finding's file and line under
     /// (`https://github.com/OWNER/REPO/blob/SHA/`); in GitHub Actions, the run's commit by default.

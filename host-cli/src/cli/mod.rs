@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
+pub mod review;
+
 use crate::options::{Options, PanelChoice, ProtocolChoice};
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
@@ -103,7 +105,7 @@ pub enum Command {
     /// Review a change with a council: findings on lines, a verdict decided by a policy;
     /// exit 0 pass, 1 fail, 2 error (never a pass on an error).
     #[command(after_help = REVIEW_EXAMPLES)]
-    Review(crate::review::args::ReviewArgs),
+    Review(review::ReviewArgs),
     /// Render a debate from its journal, without calling any model.
     #[command(after_help = "Examples:\n  agon replay last\n  agon replay debate.ndjson --format json")]
     Replay(ReplayArgs),
