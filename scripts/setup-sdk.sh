@@ -11,6 +11,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { printf '[setup-sdk] %s\n' "$*" >&2; }
+# scripts/test.sh sets the SDKs up once, then runs their tests and agon.ray's
+# at the same time: a second set-up would reinstall the package under them.
+if [ "${AGON_SDK_READY:-}" = 1 ]; then
+  say "set up already in this run (AGON_SDK_READY=1)"
+  exit 0
+fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"

@@ -105,11 +105,10 @@ stop_lanes() {
 }
 trap stop_lanes EXIT
 
-# The instruction workload, the fuzz targets and the page's wasm: beside
-# clippy and the workspace build; the workspace tests wait for them, so they
-# run on quiet cores.
+# The instruction workload and the page's wasm: beside clippy and the
+# workspace build; the workspace tests wait for them, so they run on quiet
+# cores.
 lane_start builds 'scripts/check-instructions.sh --build-only
-  scripts/fuzz.sh --build-only
   scripts/test-web.sh --build-only'
 
 step "rustfmt"
@@ -145,8 +144,8 @@ scripts/check-instructions.sh
 
 step "the crates packed as for crates.io, each built from its .crate alone"
 # Here, not in a lane: it builds in the dev profile and the workspace's target
-# directory, reusing part of the test build (5.5 CPU-minutes on a fresh clone,
-# where a directory of its own took 6.9; seconds when warm), and the stages
+# directory, reusing the test build's dependencies (about a minute on a fresh
+# clone, where a directory of its own took 6.9 CPU-minutes), and the stages
 # after it would wait on that directory's lock.
 scripts/package-cli.sh
 
@@ -154,11 +153,23 @@ scripts/package-cli.sh
 # the conformance suite's scenarios: beside the stages, its log shown when joined.
 lane_start mcp 'scripts/test-mcp.sh'
 
+step "the SDKs, built once for the stages and the lane that use them"
+# The component, the JS bindings and .venv-sdk, then left as they are
+# (AGON_SDK_READY): the Ray lane's tests and the SDK stage's run at once.
+scripts/setup-sdk.sh
+export AGON_SDK_READY=1
+# agon.ray on a two-node Ray cluster against the test server: mostly waiting
+# on the scripted seats' latency, beside the stages (niced a little: the local
+# model's stages come first); its log shown when joined.
+lane_start ray 'scripts/test-ray.sh' 5
+# The fuzz targets, built (in fuzz/target, no lock shared) and each run for a
+# bounded time: CPU the stages below leave idle while they wait on Chromium
+# and the local model. Niced, but less than the release build: it is shorter
+# and must end with the stages.
+lane_start fuzz 'scripts/fuzz.sh 20' 10
+
 step "benchmarks, quick mode (they still run; numbers come from scripts/bench.sh)"
 scripts/bench.sh --quick
-
-step "fuzzing, bounded"
-scripts/fuzz.sh 20
 
 step "browser demo (web-demo/) in headless Chromium"
 scripts/test-web.sh
@@ -178,12 +189,19 @@ AGON_DEMO_PROFILE=debug AGON_DATA_DIR="$TMPDIR/demo-sessions" scripts/demo.sh "T
 step "JS and Python SDKs (golden, cross-host, local model)"
 AGON_LOCAL_MODEL_URL="$OPENAI_BASE_URL" scripts/test-sdk.sh
 
-step "agon.ray: Python SDK debates on a two-node Ray cluster"
-scripts/test-ray.sh
-
 step "agon mcp: the MCP Python SDK as a client, and the MCP conformance suite (its lane's log)"
 lane_join mcp
 cat "$AGON_RUN_TMPDIR/lane-mcp.log" >&2
+
+step "agon.ray: Python SDK debates on a two-node Ray cluster (its lane's log)"
+lane_join ray
+cat "$AGON_RUN_TMPDIR/lane-ray.log" >&2
+# The packages' step sets the SDKs up again, from clean.
+unset AGON_SDK_READY
+
+step "fuzzing, bounded (its lane's log)"
+lane_join fuzz
+cat "$AGON_RUN_TMPDIR/lane-fuzz.log" >&2
 
 lane_join shipped
 step "sizes: the release agon, the component and the page's wasm within their budgets (bench/size/budgets)"

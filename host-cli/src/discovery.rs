@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::council::Council;
-use crate::provider::{Environment, PRESETS, Wire, command};
+use crate::provider::{Environment, PRESETS, command};
 
 /// One thing found, with what to do next.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -102,7 +102,7 @@ pub fn find(machine: &Machine<'_>) -> Vec<Found> {
             found.push(Found::Key { provider: preset.name.into(), variable: variable.into() });
         }
     }
-    for preset in PRESETS.iter().filter(|p| !p.key_required && p.wire != Wire::Command) {
+    for preset in PRESETS.iter().filter(|p| !p.key_required) {
         if let Some((url, names)) = (machine.served)(preset.name) {
             let (mut models, mut rejected) = (Vec::new(), Vec::new());
             for name in names {

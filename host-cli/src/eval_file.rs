@@ -8,6 +8,7 @@ use agon_core::ConsensusMode;
 use serde::Deserialize;
 
 use crate::engine::wit::EvalScoring;
+use crate::options::{Judge, Options, PanelChoice};
 
 /// The arms named when there is no evaluation file and no `--arm`.
 pub const DEFAULT_ARMS: [&str; 3] = ["single", "vote", "rotating-challenger"];
@@ -64,6 +65,20 @@ impl ArmPlan {
             consensus: None,
             stop_when_unchanged: None,
             score: ScoreBy::Vote,
+        }
+    }
+
+    /// The arm's own settings as a layer over the flags' and agon.toml's:
+    /// its panel, judge (`none`: no judge) and rounds, where it gives them.
+    pub fn layer(&self) -> Options {
+        Options {
+            panel: (!self.panel.is_empty()).then(|| PanelChoice::Models(self.panel.clone())),
+            judge: self.judge.as_deref().map(|judge| match judge {
+                "none" => Judge::Without,
+                model => Judge::Model(model.to_string()),
+            }),
+            rounds: self.rounds,
+            ..Options::default()
         }
     }
 
@@ -222,6 +237,22 @@ score = "both"
         assert_eq!(rows, ["du (vote)", "du (judge)"]);
         let yaml = write(&dir, "eval.yaml", "arms:\n  - name: vote\n    votes: 5\n");
         assert_eq!(read(&yaml).unwrap()[0].votes, Some(5));
+    }
+
+    #[test]
+    fn an_arm_is_a_layer_of_settings_where_it_gives_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(
+            &dir,
+            "eval.toml",
+            "[[arm]]\nname = \"bare\"\n\n[[arm]]\nname = \"rr\"\nprotocol = \"round-robin\"\npanel = [\"openai/a\", \"openai/b\"]\nrounds = 3\njudge = \"none\"\n\n[[arm]]\nname = \"judged\"\nprotocol = \"round-robin\"\njudge = \"openai/j\"\n",
+        );
+        let arms = read(&file).unwrap();
+        assert_eq!(arms[0].layer(), Options::default(), "an arm that gives nothing leaves every setting to the flags");
+        let rr = arms[1].layer();
+        assert_eq!(rr.panel, Some(PanelChoice::Models(vec!["openai/a".into(), "openai/b".into()])));
+        assert_eq!((rr.rounds, rr.judge), (Some(3), Some(Judge::Without)));
+        assert_eq!(arms[2].layer().judge, Some(Judge::Model("openai/j".into())));
     }
 
     #[test]

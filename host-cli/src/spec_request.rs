@@ -4,10 +4,11 @@
 //! settings to the names the engine uses, and says which settings a protocol
 //! does not take (named by their flags, which MCP's arguments mirror).
 
-use agon_core::{CompeteMode, QualityGate};
+use agon_core::{CompeteMode, Effort, QualityGate};
 use serde_json::{Map, Value, json};
 
 use crate::engine::wit::ProtocolInfo;
+use crate::options::PerSeat;
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_TEMPERATURE, DebateRequest, Judge};
 
 /// What the flags point at, already read by the caller.
@@ -64,7 +65,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
     };
     let s = &args.settings;
     let (reasoning, seat_reasoning) =
-        reasoning(s.effort.as_deref().unwrap_or_default(), s.thinking.as_deref().unwrap_or_default())?;
+        reasoning(s.effort.as_deref().unwrap_or_default(), s.thinking.as_deref().unwrap_or_default());
     let (domain, seat_domains) = domains(&args.domain)?;
     let mut request = json!({
         "question": args.question,
@@ -239,44 +240,27 @@ fn limits(args: &DebateRequest) -> Result<Value, String> {
     Ok(limits)
 }
 
-/// `--effort [SEAT=]LEVEL` and `--thinking [SEAT=]TOKENS`: the setting for
-/// every seat (null when none), and each seat's own.
-fn reasoning(efforts: &[String], budgets: &[String]) -> Result<(Value, Map<String, Value>), String> {
+/// The effort and thinking budget for every seat (null when none), and each
+/// seat's own; the last given for a seat wins.
+fn reasoning(efforts: &[PerSeat<Effort>], budgets: &[PerSeat<u32>]) -> (Value, Map<String, Value>) {
     let mut every = Map::new();
     let mut seats: Map<String, Value> = Map::new();
-    let mut put = |flag: &str, given: &str, key: &str, value: Value| {
-        match given.split_once('=') {
-            Some((seat, _)) if seat.trim().is_empty() => {
-                return Err(format!("{flag} '{given}': name the seat before '='"));
-            }
-            Some((seat, _)) => {
-                let entry = seats.entry(seat.trim().to_string()).or_insert_with(|| json!({}));
-                entry[key] = value;
-            }
-            None => {
-                every.insert(key.to_string(), value);
-            }
+    let mut put = |seat: &Option<String>, key: &str, value: Value| match seat {
+        Some(seat) => {
+            seats.entry(seat.clone()).or_insert_with(|| json!({}))[key] = value;
         }
-        Ok(())
+        None => {
+            every.insert(key.to_string(), value);
+        }
     };
-    for given in efforts {
-        let level = given.rsplit_once('=').map_or(given.as_str(), |(_, l)| l).trim();
-        if !["low", "medium", "high"].contains(&level) {
-            return Err(format!("--effort '{given}': the level is low, medium or high"));
-        }
-        put("--effort", given, "effort", json!(level))?;
+    for e in efforts {
+        put(&e.seat, "effort", json!(e.value.as_str()));
     }
-    for given in budgets {
-        let tokens = given.rsplit_once('=').map_or(given.as_str(), |(_, t)| t).trim();
-        let n: u32 = tokens
-            .parse()
-            .ok()
-            .filter(|n| (1..=agon_core::MAX_BUDGET).contains(n))
-            .ok_or(format!("--thinking '{given}': give tokens, from 1 to {}", agon_core::MAX_BUDGET))?;
-        put("--thinking", given, "budget", json!(n))?;
+    for b in budgets {
+        put(&b.seat, "budget", json!(b.value));
     }
     let every = if every.is_empty() { Value::Null } else { Value::Object(every) };
-    Ok((every, seats))
+    (every, seats)
 }
 
 /// `--domain [SEAT=]AREA`: every seat's field of expertise (null when none),

@@ -33,18 +33,21 @@ JS_HOST = ROOT / "bindings" / "js" / "scripts" / "run-spec.mjs"
 # One model per seat: the server serves each model's replies in call order.
 # Distinct latencies fix the order in which concurrent replies arrive, so the
 # events (which follow arrival order) are comparable too.
+# Replies arrive in an order of their own (100, 300, 500 ms), and none at
+# once: the blind phase's three requests must all be out before the first
+# answer, or a loaded machine makes "in flight together" a race.
 REPLIES = {
-    "alpha": (0, [
+    "alpha": (100, [
         "Rewrite only the billing module first; it is where the bugs are.",
         "I'm persuaded by Speaker 2: ship the billing rewrite behind a flag.",
         "CONSENSUS: rewrite billing behind a flag, then decide.",
     ]),
-    "beta": (200, [
+    "beta": (300, [
         "Do not rewrite; add tests around billing and refactor in place.",
         "I agree with a flagged billing rewrite if tests come first.",
         "CONSENSUS: rewrite billing behind a flag, then decide.",
     ]),
-    "gamma": (400, [
+    "gamma": (500, [
         "A rewrite stalls features for a quarter; I disagree with rewriting now.",
         "I still disagree: the flag doubles the code paths to maintain.",
         "I disagree: the cost of two code paths is underestimated.",

@@ -177,6 +177,24 @@ def test_openai_faults_are_failures_of_the_right_kind(url: str, model: str, kind
         assert raised.value.retryable and raised.value.retry_after_ms == 1000
 
 
+def test_with_retries_a_rate_limited_call_is_tried_again_after_the_wait_asked_then_gives_up(url: str) -> None:
+    notes: list[str] = []
+    before = len(stats(url)["requests"])
+    complete = agon.openai(f"{url}/v1", retries=1, on_note=lambda note, _request: notes.append(note))
+    with pytest.raises(ProviderError, match=r"^HTTP 429.*\(after 2 attempts\)$") as raised:
+        complete(request("openai/limited"))
+    assert raised.value.kind == "rate-limited"
+    assert notes == ["openai/limited: waiting 1 s before trying again", "openai/limited: attempt 2"]
+    assert len(stats(url)["requests"]) - before == 2, "the server saw both attempts"
+
+
+def test_retries_are_checked_when_the_provider_is_made() -> None:
+    with pytest.raises(ValueError, match="retries"):
+        agon.openai(retries=-1)
+    with pytest.raises(ValueError, match="max_retry_wait"):
+        agon.anthropic(max_retry_wait=-5)
+
+
 def test_the_key_never_appears_in_a_message(url: str) -> None:
     with pytest.raises(ProviderError) as raised:
         agon.openai(f"{url}/v1?token=s3cr3t-token", "sk-test-1234")(request("openai/broken"))

@@ -7,8 +7,9 @@ use clap::{ArgAction, ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
 pub mod review;
 
-use crate::options::{Options, PanelChoice, ProtocolChoice};
+use crate::options::{Options, PanelChoice, PerSeat, ProtocolChoice};
 use crate::request::{DEFAULT_MAX_TOKENS, DEFAULT_PROTOCOL, DEFAULT_TEMPERATURE, DebateRequest, Judge};
+use agon_core::Effort;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -550,11 +551,11 @@ pub struct SpecArgs {
     #[arg(help_heading = REPLIES, long, default_value_t = DEFAULT_TEMPERATURE)]
     pub temperature: f64,
     /// Reasoning models: how hard to think, low, medium or high; SEAT=LEVEL for one seat (repeatable).
-    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]LEVEL")]
-    pub effort: Vec<String>,
+    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]LEVEL", value_parser = crate::options::effort_entry)]
+    pub effort: Vec<PerSeat<Effort>>,
     /// Reasoning models: thinking tokens beyond the reply; SEAT=TOKENS for one seat (repeatable).
-    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]TOKENS")]
-    pub thinking: Vec<String>,
+    #[arg(help_heading = REPLIES, long, value_name = "[SEAT=]TOKENS", value_parser = crate::options::thinking_entry)]
+    pub thinking: Vec<PerSeat<u32>>,
     /// Cap every prompt at N tokens (estimated as characters / 4); older rounds get summarized.
     #[arg(help_heading = REPLIES, long, value_name = "N")]
     pub context_budget: Option<u32>,
@@ -715,8 +716,8 @@ impl SpecArgs {
             roles: self.roles.clone(),
             files: listed(&self.files),
             max_cost: self.max_cost,
-            effort: listed(&self.effort),
-            thinking: listed(&self.thinking),
+            effort: (!self.effort.is_empty()).then(|| self.effort.clone()),
+            thinking: (!self.thinking.is_empty()).then(|| self.thinking.clone()),
             blind: self.blind.then_some(true),
             quorum: self.quorum,
             diversity: match (self.strict_diversity, self.allow_one_model) {
@@ -902,6 +903,24 @@ mod tests {
         let matches = Cli::command().try_get_matches_from(all).unwrap();
         let Command::Run(args) = Cli::from_arg_matches(&matches).unwrap().command else { panic!("not run") };
         (args, matches.subcommand_matches("run").unwrap().clone())
+    }
+
+    #[test]
+    fn effort_and_thinking_are_typed_at_the_flag_and_a_bad_value_is_refused_there() {
+        let (args, matches) = run(&["--effort", "high", "--effort", "o3=low", "--thinking", "claude=2048"]);
+        let options = args.spec.options(&matches);
+        assert_eq!(
+            options.effort,
+            Some(vec![
+                PerSeat { seat: None, value: Effort::High },
+                PerSeat { seat: Some("o3".into()), value: Effort::Low }
+            ])
+        );
+        assert_eq!(options.thinking, Some(vec![PerSeat { seat: Some("claude".into()), value: 2048 }]));
+        use clap::CommandFactory;
+        let refused = Cli::command().try_get_matches_from(["agon", "run", "Q?", "--effort", "o3=extreme"]).unwrap_err();
+        let shown = refused.to_string();
+        assert!(shown.contains("--effort") && shown.contains("the level is low, medium or high"), "{shown}");
     }
 
     /// No flag is the request every other door starts from (MCP, a batch):

@@ -8,7 +8,7 @@ use agon_cli::cli::EvalArgs;
 use agon_cli::config::Config;
 use agon_cli::engine::{Runtime, wit};
 use agon_cli::eval_file::{self, ArmPlan};
-use agon_cli::options::Options;
+use agon_cli::options::{Combine, Options};
 use agon_cli::provider::Environment;
 use agon_cli::request::{DebateRequest, Judge};
 use agon_cli::runner::cost::{micro_usd, usd};
@@ -369,9 +369,10 @@ fn arm_request(
     vote_document: &serde_json::Value,
 ) -> Result<DebateRequest> {
     let mut request = base.clone();
-    if !arm.panel.is_empty() {
-        request.panel = arm.panel.clone();
-    }
+    // The arm's panel, judge and rounds over the flags' (a blind arm has no
+    // judge nor rounds: eval_file::check refuses them, and the match below
+    // sets its own).
+    request.take_settings(arm.layer().combine(base.settings.clone()));
     let panel = request.panel.clone();
     let first = || {
         panel.first().cloned().ok_or_else(|| {
@@ -413,14 +414,6 @@ fn arm_request(
             request.protocol_file = None;
             request.document = None;
         }
-    }
-    if let Some(rounds) = arm.rounds {
-        request.rounds = Some(rounds);
-    }
-    match arm.judge.as_deref() {
-        Some("none") => request.judge = Judge::Without,
-        Some(model) => request.judge = Judge::Model(model.to_string()),
-        None => {}
     }
     if let Some(mode) = arm.consensus {
         request.consensus = Some(mode);

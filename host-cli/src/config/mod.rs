@@ -30,7 +30,7 @@ use agon_core::{ConsensusMode, QualityGate};
 use serde::Deserialize;
 
 pub use crate::options::PanelChoice;
-use crate::options::{Combine, Options, ProtocolChoice};
+use crate::options::{Combine, Options, PerSeat, ProtocolChoice};
 pub use crate::provider::command::{CommandSettings, PromptVia};
 use crate::request::{DebateRequest, Judge};
 
@@ -497,11 +497,15 @@ impl Config {
     /// seat's effort and thinking (`[seats]`) after the file's own.
     pub fn options(&self) -> Options {
         let d = &self.defaults;
-        let seated = |every: Option<String>, each: &dyn Fn(&SeatSettings) -> Option<String>| {
-            let mut all: Vec<String> = every.into_iter().collect();
-            all.extend(self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", each(s)?))));
+        fn seated<T>(
+            every: Option<T>,
+            seats: &BTreeMap<String, SeatSettings>,
+            each: impl Fn(&SeatSettings) -> Option<T>,
+        ) -> Option<Vec<PerSeat<T>>> {
+            let mut all: Vec<PerSeat<T>> = every.map(|value| PerSeat { seat: None, value }).into_iter().collect();
+            all.extend(seats.iter().filter_map(|(id, s)| Some(PerSeat { seat: Some(id.clone()), value: each(s)? })));
             (!all.is_empty()).then_some(all)
-        };
+        }
         Options {
             protocol: d.protocol.clone().map(ProtocolChoice::Named),
             panel: d.panel.clone(),
@@ -515,8 +519,8 @@ impl Config {
             roles: d.roles.clone(),
             files: d.files.clone(),
             max_cost: d.max_cost,
-            effort: seated(d.effort.map(|e| e.as_str().to_string()), &|s| s.effort.map(|e| e.as_str().to_string())),
-            thinking: seated(d.thinking.map(|n| n.to_string()), &|s| s.thinking.map(|n| n.to_string())),
+            effort: seated(d.effort, &self.seats, |s| s.effort),
+            thinking: seated(d.thinking, &self.seats, |s| s.thinking),
             blind: d.blind,
             diversity: d.diversity,
             timeout: d.timeout,

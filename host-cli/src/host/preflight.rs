@@ -5,7 +5,7 @@ use std::net::{TcpStream, ToSocketAddrs};
 use std::path::Path;
 use std::time::Duration;
 
-use crate::provider::{self, Environment, ModelRef, Wire};
+use crate::provider::{self, Environment, ModelRef};
 
 /// Before spending anything: every provider the spec names must have its
 /// key (hosted ones) and accept a connection, and every command model must be
@@ -47,7 +47,6 @@ pub fn preflight(models: &[String], env: &Environment) -> Result<(), String> {
             }
             let endpoint =
                 env.endpoint(&model.provider).ok_or_else(|| format!("unknown provider '{}'", model.provider))?;
-            debug_assert!(endpoint.wire != Wire::Command);
             if endpoint.key_required && endpoint.api_key.is_none() {
                 let var = endpoint.key_var.as_deref().unwrap_or("its key variable");
                 return Err(if endpoint.provider == "openai" {

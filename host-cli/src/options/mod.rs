@@ -14,7 +14,7 @@ pub use merge::Combine;
 
 use std::path::PathBuf;
 
-use agon_core::{Diversity, QualityGate};
+use agon_core::{Diversity, Effort, QualityGate};
 
 /// Who judges the debate.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -26,6 +26,48 @@ pub enum Judge {
     Model(String),
     /// Nobody: the debate ends without a synthesis.
     Without,
+}
+
+/// A value for every seat (`seat: None`) or for one: `--effort high`,
+/// `--effort o3=high`, agon.toml's `[defaults]` and `[seats.ID]`. The last
+/// given for a seat wins.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerSeat<T> {
+    pub seat: Option<String>,
+    pub value: T,
+}
+
+impl<T> PerSeat<T> {
+    /// `[SEAT=]VALUE`, the value read by `read` (which says what it takes when it refuses).
+    fn parse(given: &str, read: impl Fn(&str) -> Result<T, String>) -> Result<PerSeat<T>, String> {
+        let (seat, value) = match given.split_once('=') {
+            Some((seat, _)) if seat.trim().is_empty() => return Err("name the seat before '='".into()),
+            Some((seat, value)) => (Some(seat.trim().to_string()), value),
+            None => (None, given),
+        };
+        Ok(PerSeat { seat, value: read(value.trim())? })
+    }
+}
+
+/// `--effort [SEAT=]LEVEL`, read where the flag is.
+pub fn effort_entry(given: &str) -> Result<PerSeat<Effort>, String> {
+    PerSeat::parse(given, |level| match level {
+        "low" => Ok(Effort::Low),
+        "medium" => Ok(Effort::Medium),
+        "high" => Ok(Effort::High),
+        _ => Err("the level is low, medium or high".into()),
+    })
+}
+
+/// `--thinking [SEAT=]TOKENS`, read where the flag is.
+pub fn thinking_entry(given: &str) -> Result<PerSeat<u32>, String> {
+    PerSeat::parse(given, |tokens| {
+        tokens
+            .parse()
+            .ok()
+            .filter(|n| (1..=agon_core::MAX_BUDGET).contains(n))
+            .ok_or(format!("give tokens, from 1 to {}", agon_core::MAX_BUDGET))
+    })
 }
 
 /// A panel: a name from agon.toml's `[panels]`, or model references.
@@ -82,10 +124,10 @@ options! {
         pub files: Option<Vec<String>>,
         /// US dollars the worst case may reach.
         pub max_cost: Option<f64>,
-        /// `[SEAT=]LEVEL` entries, for every seat or one; checked where the spec request is built.
-        pub effort: Option<Vec<String>>,
-        /// `[SEAT=]TOKENS` entries, for every seat or one; checked where the spec request is built.
-        pub thinking: Option<Vec<String>>,
+        /// How hard reasoning models think, for every seat or one.
+        pub effort: Option<Vec<PerSeat<Effort>>>,
+        /// Thinking tokens beyond the reply, for every seat or one.
+        pub thinking: Option<Vec<PerSeat<u32>>>,
         /// Blind first answers.
         pub blind: Option<bool>,
         /// What a panel of one model gets where the protocol needs several.
@@ -135,5 +177,22 @@ impl PanelChoice {
             [one] if !one.trim().is_empty() && !one.contains('/') => PanelChoice::Named(one.trim().to_string()),
             _ => PanelChoice::Models(models),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seat_value_is_read_where_the_flag_is_and_a_bad_one_is_named() {
+        assert_eq!(effort_entry("high"), Ok(PerSeat { seat: None, value: Effort::High }));
+        assert_eq!(effort_entry(" o3 = low "), Ok(PerSeat { seat: Some("o3".into()), value: Effort::Low }));
+        assert_eq!(thinking_entry("claude=2048"), Ok(PerSeat { seat: Some("claude".into()), value: 2048 }));
+        assert_eq!(effort_entry("extreme"), Err("the level is low, medium or high".into()));
+        assert_eq!(effort_entry("=high"), Err("name the seat before '='".into()));
+        assert_eq!(thinking_entry("o3=0"), Err(format!("give tokens, from 1 to {}", agon_core::MAX_BUDGET)));
+        assert!(thinking_entry(&(agon_core::MAX_BUDGET + 1).to_string()).is_err());
+        assert!(thinking_entry("o3=lots").is_err());
     }
 }

@@ -125,14 +125,8 @@ fn target(env: &Environment, model: &ModelRef, options: CallOptions) -> Target {
         Some(e) if model.provider != human::PROVIDER && model.provider != client_model::PROVIDER => e,
         _ => return Target::Host { reference },
     };
-    let wire = match endpoint.wire {
-        Wire::OpenAi => agon_wire::Wire::OpenAi,
-        Wire::Anthropic => agon_wire::Wire::Anthropic,
-        Wire::Gemini => agon_wire::Wire::Gemini,
-        Wire::Ollama => agon_wire::Wire::Ollama,
-        Wire::Command => return Target::Host { reference },
-    };
-    let server = (wire == agon_wire::Wire::Ollama).then(|| endpoint.server_model(&model.model, options.timeout));
+    let wire = endpoint.wire;
+    let server = (wire == Wire::Ollama).then(|| endpoint.server_model(&model.model, options.timeout));
     Target::Http(HttpTarget {
         reference,
         model: model.model.clone(),

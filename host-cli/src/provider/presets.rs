@@ -1,20 +1,10 @@
 //! The providers agon knows out of the box: each a wire format, a default
 //! address, and the variables that configure it.
 
-/// How a provider's requests and replies are shaped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Wire {
-    /// Any OpenAI-compatible `/chat/completions` endpoint.
-    OpenAi,
-    /// Anthropic's Messages API.
-    Anthropic,
-    /// Google's Gemini `generateContent` / `streamGenerateContent`.
-    Gemini,
-    /// Ollama's native `/api/chat`.
-    Ollama,
-    /// A program run once per call (`cmd/NAME`).
-    Command,
-}
+/// How a provider's requests and replies are shaped: the wire layer's own
+/// families, so the CLI names each as every host does. A program run per
+/// call (`cmd/NAME`) is no provider: it has no preset.
+pub use agon_wire::Wire;
 
 /// A provider as agon knows it out of the box.
 #[derive(Debug, Clone, Copy)]

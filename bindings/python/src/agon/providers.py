@@ -8,6 +8,11 @@ catalog. A call is the wire layer's exchange (which API, whether and when to
 try again, what the reply says); this module keeps only the transport: the
 URL, the key, the timeout, the body read in chunks and handed over.
 
+Each provider tries once unless given ``retries``: then a failure worth another
+try (a rate limit, a server error, a dropped connection) is tried again after
+the wait the provider asks, or a growing one, never longer than
+``max_retry_wait`` seconds, as the CLI's ``--retries`` does.
+
 A failed call raises :class:`ProviderError` whose ``kind`` is the WIT failure
 kind, so the engine records it as what it is. They block, so
 ``run_debate_async`` runs them in worker threads; ``on_text`` is then called
@@ -71,6 +76,8 @@ def openai(
     on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
     max_reply: int = MAX_REPLY,
+    retries: int = 0,
+    max_retry_wait: float = 60.0,
 ) -> Callable[[ModelRequest], Completion]:
     """OpenAI's chat completions, or any server that speaks them (``/chat/completions``
     under ``base_url``), streamed as SSE by default.
@@ -81,7 +88,8 @@ def openai(
     (``max_tokens``). ``api="openai"`` or ``"openai-compatible"`` decides it yourself."""
     if api not in (None, "openai", "openai-compatible"):
         raise ValueError(f"api must be 'openai' or 'openai-compatible', not {api!r}")
-    return _provider("openai", base_url, api_key, api, stream, on_text, on_note, timeout, max_reply)
+    return _provider("openai", base_url, api_key, api, stream, on_text, on_note, timeout, max_reply, retries,
+                     max_retry_wait)
 
 
 def anthropic(
@@ -93,10 +101,12 @@ def anthropic(
     on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
     max_reply: int = MAX_REPLY,
+    retries: int = 0,
+    max_retry_wait: float = 60.0,
 ) -> Callable[[ModelRequest], Completion]:
     """Anthropic's Messages API (``/v1/messages``), streamed as SSE by default."""
     return _provider("anthropic", base_url, api_key, None, stream, on_text, on_note, timeout,
-                     max_reply)
+                     max_reply, retries, max_retry_wait)
 
 
 def gemini(
@@ -108,10 +118,13 @@ def gemini(
     on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
     max_reply: int = MAX_REPLY,
+    retries: int = 0,
+    max_retry_wait: float = 60.0,
 ) -> Callable[[ModelRequest], Completion]:
     """Google's Gemini API (``models/M:generateContent``, or ``:streamGenerateContent?alt=sse``
     streamed, the default); the key goes in a header, never the URL."""
-    return _provider("gemini", base_url, api_key, None, stream, on_text, on_note, timeout, max_reply)
+    return _provider("gemini", base_url, api_key, None, stream, on_text, on_note, timeout, max_reply, retries,
+                     max_retry_wait)
 
 
 def ollama(
@@ -123,13 +136,16 @@ def ollama(
     on_note: Optional[OnNote] = None,
     timeout: float = 120.0,
     max_reply: int = MAX_REPLY,
+    retries: int = 0,
+    max_retry_wait: float = 60.0,
 ) -> Callable[[ModelRequest], Completion]:
     """Ollama's native ``/api/chat``, streamed as NDJSON by default. Each model's context
     length and whether it thinks are asked of the server once (``/api/show``), so the
     call sets ``num_ctx`` and ``think`` to fit; ``on_note`` hears of a prompt too long
     for the model's context."""
     base = host if "://" in host else f"http://{host}"
-    return _provider("ollama", base, api_key, None, stream, on_text, on_note, timeout, max_reply)
+    return _provider("ollama", base, api_key, None, stream, on_text, on_note, timeout, max_reply, retries,
+                     max_retry_wait)
 
 
 def by_provider(providers: Mapping[str, Callable[[ModelRequest], Any]]) -> Callable[[ModelRequest], Any]:
@@ -158,15 +174,24 @@ def _provider(
     on_note: Optional[OnNote],
     timeout: float,
     max_reply: int,
+    retries: int,
+    max_retry_wait: float,
 ) -> Callable[[ModelRequest], Completion]:
+    if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+        raise ValueError(f"retries must be a whole number, 0 or more, not {retries!r}")
+    if not max_retry_wait >= 0:
+        raise ValueError(f"max_retry_wait must be seconds, 0 or more, not {max_retry_wait!r}")
     base = _Base(base_url)
     secrets = [s for s in [api_key or "", *base.secrets] if len(s) >= 4]
     servers: dict[str, dict[str, Any]] = {}
-    # One attempt: a ProviderError says whether and when another may pass.
+    # One attempt unless `retries`: the exchange waits what the provider asks
+    # (up to `max_retry_wait`) between them; a ProviderError says whether and
+    # when another may pass.
     settings = {
-        "attempts": 1, "base_ms": 500, "max_wait_ms": 60_000, "stream": stream, "max_reply": max_reply,
+        "attempts": retries + 1, "base_ms": 500, "max_wait_ms": int(max_retry_wait * 1000), "stream": stream,
+        "max_reply": max_reply,
         "limits": [{"ms": int(timeout * 1000), "what": f"the call's timeout of {timeout:g} s"}],
-        "raise_wait": "", "raise_reply": "",
+        "raise_wait": " (max_retry_wait)", "raise_reply": "",
     }
 
     def complete(request: ModelRequest) -> Completion:
