@@ -477,6 +477,11 @@ impl<'s> Clauses<'s> {
         if needs(pt::ASKED) && !self.question {
             return false;
         }
+        // "As discussed, I understand you'll support …": "as agreed" must
+        // follow the speaker's own commitment ("I'll take 1 as agreed").
+        if self.w(start) == "as" && needs(pt::FIRST) && self.subject(start) != Subject::First {
+            return false;
+        }
         if needs(pt::FIRST) && !matches!(self.subject(start), Subject::First | Subject::Elided) {
             return false;
         }
@@ -722,7 +727,8 @@ impl<'s> Clauses<'s> {
             return Kind::Past;
         }
         // "I'll sign off on the pilot": a future endorsement is a commitment, not a hypothesis.
-        let committed = |b: &&str| lx::is(lx::FUTURE, b) && lx::is(lx::ENDORSE, self.w(i));
+        // So is "I'll take 1 as agreed": the split agreed, taken up.
+        let committed = |b: &&str| lx::is(lx::FUTURE, b) && (lx::is(lx::ENDORSE, self.w(i)) || self.w(i) == "as");
         if before.iter().take(3).any(|b| lx::modal(b) && !committed(b)) && !before.iter().take(3).any(|b| *b == "must")
         {
             return Kind::Conditional;
@@ -1128,6 +1134,18 @@ mod tests {
             "My plan (P3:1, P1:3, P2:5) balances scores. Support it or risk mutual loss.",
             "I'll take 1. Otherwise, accept the consequences of your greed.",
             "Alice, accept this offer and we are done.",
+        ] {
+            assert_ne!(v(text), Verdict::Agrees, "{text}");
+        }
+        // A commitment "as agreed" is the speaker's only when stated, and not negated or asked.
+        for text in ["I'll take 1 as agreed.", "I'll take 3 as proposed.", "I'm taking 5 as planned."] {
+            assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+        for text in [
+            "I won't take 1 as agreed.",
+            "P2 took 5 as agreed.",
+            "Will you take 1 as agreed?",
+            "As discussed, I understand you'll support my moves to Bulgaria.",
         ] {
             assert_ne!(v(text), Verdict::Agrees, "{text}");
         }
