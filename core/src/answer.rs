@@ -739,7 +739,12 @@ fn last_paragraph(own: &str) -> usize {
 /// choice's own text after a leftover `(X)`.
 fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
     let line = last_sentence_where(own, text, |s| !s.trim().is_empty())?;
-    if let Some(letter) = normalise_as(&line, Kind::Choice, choices) {
+    // "Capitalism is merely Earth's method—its tool of conquest—not the gift":
+    // a choice's text opening a sentence that goes on is its subject, not the
+    // answer named (added after held-out batch 7's first read).
+    if !text_opens_clause(&line, choices)
+        && let Some(letter) = normalise_as(&line, Kind::Choice, choices)
+    {
         return Some(letter);
     }
     // A closing line that opens with a letter and was refused above stays refused.
@@ -749,7 +754,90 @@ fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
     // "…, the most accurate statement is (D)." The closing sentence names
     // one choice by its letter and does not deny it.
     let sentence = last_sentence_where(own, own, |s| !s.trim().is_empty())?;
-    sole_letter(&sentence, choices)
+    sole_letter(&sentence, choices).or_else(|| verdict_letter(&sentence, choices))
+}
+
+/// A choice named by its text, without its letter, at the start of `line`,
+/// with words of the sentence after it: the choice is the sentence's subject.
+fn text_opens_clause(line: &str, choices: &[String]) -> bool {
+    let stripped = strip_markup(line);
+    if option_letter(&stripped).is_some() {
+        return false;
+    }
+    let said = words_of(&stripped);
+    let said = match said.first().map(String::as_str) {
+        Some("the" | "a" | "an") => &said[1..],
+        _ => &said[..],
+    };
+    choices.iter().any(|c| {
+        let c = words_of(c);
+        !c.is_empty() && said.len() > c.len() && said[..c.len()] == c[..]
+    })
+}
+
+/// Verbs that say the choice before them errs: "Answer B mistakes the means
+/// for the end", "B overclaims knowledge the neighbor never had".
+const ERRS: &[&str] =
+    &["mistakes", "overclaims", "overstates", "overreaches", "confuses", "misreads", "fails", "misses", "ignores"];
+
+/// A bare capital letter the closing sentence judges right — "Therefore, A
+/// is correct.", "So A is the better answer, not B.", "That fits A far
+/// better than B.", "…making A the better answer.", "So A fits; B overclaims
+/// …" — when it judges exactly one letter right and every other letter it
+/// names wrong ("not B", "than B", "B overclaims"). Anything else, or a
+/// hedge, stays unreadable (added after held-out batch 7's first read).
+fn verdict_letter(sentence: &str, choices: &[String]) -> Option<String> {
+    if hedged(sentence) {
+        return None;
+    }
+    let max = b'A' + choices.len().clamp(1, 10) as u8;
+    // Words, and a mark where a comma, semicolon, colon, dash or bracket
+    // parts them: "A fits; B overclaims" does not have B after "fits".
+    let mut words: Vec<&str> = Vec::new();
+    let mut start = None;
+    for (i, c) in sentence.char_indices() {
+        if c.is_alphanumeric() {
+            start.get_or_insert(i);
+            continue;
+        }
+        if let Some(s) = start.take() {
+            words.push(&sentence[s..i]);
+        }
+        if matches!(c, ',' | ';' | ':' | '—' | '–' | '(' | ')') {
+            words.push("|");
+        }
+    }
+    if let Some(s) = start {
+        words.push(&sentence[s..]);
+    }
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let at = |k: usize| lower.get(k).map_or("", String::as_str);
+    let good = |w: &str| matches!(w, "correct" | "right" | "better" | "best" | "stronger" | "strongest");
+    let (mut right, mut wrong, mut other) = (Vec::new(), Vec::new(), false);
+    for (k, w) in words.iter().enumerate() {
+        let b = w.as_bytes();
+        if b.len() != 1 || !(b'A'..max).contains(&b[0]) {
+            continue;
+        }
+        let before = if k == 0 { "" } else { at(k - 1) };
+        let judged_right = at(k + 1) == "fits"
+            || (at(k + 1) == "is" && (good(at(k + 2)) || (at(k + 2) == "the" && good(at(k + 3)))))
+            || (before == "making" && at(k + 1) == "the" && good(at(k + 2)))
+            || before == "fits";
+        let judged_wrong = matches!(before, "not" | "than")
+            || ERRS.contains(&at(k + 1))
+            || (at(k + 1) == "is" && matches!(at(k + 2), "wrong" | "incorrect" | "not" | "weaker" | "worse"));
+        match (judged_right, judged_wrong) {
+            (true, false) => right.push(*w),
+            (false, true) => wrong.push(*w),
+            _ => other = true,
+        }
+    }
+    right.dedup();
+    match right.as_slice() {
+        [one] if !other && !wrong.contains(one) => Some(one.to_string()),
+        _ => None,
+    }
 }
 
 /// Words that leave an answer open: "likely (B)", "perhaps C".
@@ -776,6 +864,7 @@ fn sole_letter(sentence: &str, choices: &[String]) -> Option<String> {
     };
     let denied = words.iter().enumerate().any(|(k, w)| {
         matches!(*w, "not" | "incorrect" | "wrong" | "isn't" | "false" | "eliminate" | "unlikely")
+            || ERRS.contains(w)
             || (*w == "except" && !label(k))
     });
     match letters.as_slice() {
@@ -1405,5 +1494,38 @@ mod tests {
         assert_eq!(n("999999999999999999/17").as_deref(), Some("999999999999999999/17"));
         assert_eq!(n("1/3").as_deref(), Some("1/3"));
         assert_eq!(n("0.000000000000001").as_deref(), Some("0.000000000000001"));
+    }
+
+    #[test]
+    fn a_bare_letter_judged_right_in_the_closing_sentence_is_read_and_a_denied_one_never() {
+        // Added after held-out batch 7's first read.
+        let gift: Vec<String> = ["destruction of the caste system", "capitalism"].map(String::from).to_vec();
+        let body = "Earth floods Zur with goods and credit; the ending says the caste system had to go.\n\n";
+        for (closing, want) in [
+            ("Therefore, A is correct.", Some("A")),
+            ("Hence A is the better answer.", Some("A")),
+            ("So A is the better answer, not B.", Some("A")),
+            ("That fits A far better than B.", Some("A")),
+            ("So A fits; B overclaims knowledge the neighbor never had.", Some("A")),
+            ("The scene centers on the disguise, making A the better answer.", Some("A")),
+            ("So Answer A is correct, not B.", Some("A")),
+            // The other choice's letter, denied, is no answer.
+            ("Answer B mistakes the means for the end.", None),
+            ("So B mistakes the instrument for the theme.", None),
+            // Neither judged wrong, a hedge, or both judged right: unreadable.
+            ("A is correct and B is correct.", None),
+            ("Probably A is correct.", None),
+            ("So answer A fits the conclusion; B describes the method, not the gift.", None),
+            // An article is no letter.
+            ("A careful reading fits the ending.", None),
+            // A choice's text as the subject of the closing sentence is not named as the answer.
+            ("Capitalism is merely Earth's method, not the gift.", None),
+            ("Capitalism is how Earth operates; the gift is the destruction of the caste system.", None),
+            // Standing alone, it still is.
+            ("The gift, in the end:\ncapitalism.", Some("B")),
+        ] {
+            let text = format!("{body}{closing}");
+            assert_eq!(read(&text, Kind::Choice, &gift).as_deref(), want, "{closing:?}");
+        }
     }
 }

@@ -87,14 +87,15 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune` or a held-out batch, `held-out` to `held-out-6`.
+    /// `tune` or a held-out batch, `held-out` to `held-out-7`.
     batch: String,
     source: String,
     kind: Kind,
     choices: Option<Vec<String>>,
     cut: bool,
-    /// For multiple-choice replies of held-out batches 3, 5 and 6, where the final
-    /// letter stands, labelled by hand: `closing-sentence`, `end` or `earlier`.
+    /// For multiple-choice replies of held-out batches 3, 5, 6 and 7, where the final
+    /// letter stands, labelled by hand: `closing-sentence`, `end` or `earlier`
+    /// (absent where the reply names its option by text alone).
     #[serde(default)]
     letter_at: Option<String>,
     text: String,
@@ -120,7 +121,14 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
         assert!(
             matches!(
                 e.batch.as_str(),
-                "tune" | "held-out" | "held-out-2" | "held-out-3" | "held-out-4" | "held-out-5" | "held-out-6"
+                "tune"
+                    | "held-out"
+                    | "held-out-2"
+                    | "held-out-3"
+                    | "held-out-4"
+                    | "held-out-5"
+                    | "held-out-6"
+                    | "held-out-7"
             ),
             "{}: batch {}",
             e.id,

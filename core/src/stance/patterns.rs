@@ -128,6 +128,9 @@ pub(crate) const ROWS: &[Row] = &[
         Agree,
         FIRST | QUALIFY | STATED,
     ),
+    // Added after held-out batch 7's first read: a commitment to the split
+    // already agreed, "I'll take 1 as agreed", "I'll take 3 as proposed".
+    row("as agreed|proposed|planned|discussed", Agree, FIRST | QUALIFY | STATED),
     // Added after held-out batch 5's first read: "All three solutions are
     // correct", "Both other agents' solutions match these steps and my
     // original reasoning".

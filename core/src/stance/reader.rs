@@ -350,6 +350,18 @@ impl<'s> Clauses<'s> {
         if own {
             return (Subject::Unknown, from);
         }
+        // "P2, back this or we both lose", "Support it or risk mutual loss":
+        // an endorsement verb opening its sentence, or after a vocative, with
+        // no modal or auxiliary of its own, is an imperative — the one
+        // addressed is asked to endorse; the speaker endorses nothing (added
+        // after held-out batch 7's first read). The subject an earlier clause
+        // names does not carry over to it.
+        let imperative = (lx::is(lx::ENDORSE, self.w(i)) || lx::is(lx::OBJECT_VERBS, self.w(i)))
+            && (from..i).all(|k| !lx::modal(self.w(k)) && !is_auxiliary(self.w(k)))
+            && from <= 2;
+        if imperative {
+            return (Subject::Other, from);
+        }
         for k in (0..from).rev() {
             let w = self.w(k);
             if lx::first_person(w) {
@@ -463,6 +475,11 @@ impl<'s> Clauses<'s> {
             return false;
         }
         if needs(pt::ASKED) && !self.question {
+            return false;
+        }
+        // "As discussed, I understand you'll support …": "as agreed" must
+        // follow the speaker's own commitment ("I'll take 1 as agreed").
+        if self.w(start) == "as" && needs(pt::FIRST) && self.subject(start) != Subject::First {
             return false;
         }
         if needs(pt::FIRST) && !matches!(self.subject(start), Subject::First | Subject::Elided) {
@@ -710,7 +727,8 @@ impl<'s> Clauses<'s> {
             return Kind::Past;
         }
         // "I'll sign off on the pilot": a future endorsement is a commitment, not a hypothesis.
-        let committed = |b: &&str| lx::is(lx::FUTURE, b) && lx::is(lx::ENDORSE, self.w(i));
+        // So is "I'll take 1 as agreed": the split agreed, taken up.
+        let committed = |b: &&str| lx::is(lx::FUTURE, b) && (lx::is(lx::ENDORSE, self.w(i)) || self.w(i) == "as");
         if before.iter().take(3).any(|b| lx::modal(b) && !committed(b)) && !before.iter().take(3).any(|b| *b == "must")
         {
             return Kind::Conditional;
@@ -1103,6 +1121,36 @@ mod tests {
             "Although I had doubts at first, I now agree with the phased plan.",
             "CONSENSUS: ship the tram in two phases.",
         ] {
+            assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_endorsement_asked_of_another_is_not_the_speakers() {
+        // Added after held-out batch 7's first read: an endorsement verb
+        // opening its sentence, or after a vocative, is an imperative.
+        for text in [
+            "P3, your plan is a power grab. P1=5, P2=1, P3=3 keeps us balanced. P2, back this or we both lose.",
+            "My plan (P3:1, P1:3, P2:5) balances scores. Support it or risk mutual loss.",
+            "I'll take 1. Otherwise, accept the consequences of your greed.",
+            "Alice, accept this offer and we are done.",
+        ] {
+            assert_ne!(v(text), Verdict::Agrees, "{text}");
+        }
+        // A commitment "as agreed" is the speaker's only when stated, and not negated or asked.
+        for text in ["I'll take 1 as agreed.", "I'll take 3 as proposed.", "I'm taking 5 as planned."] {
+            assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+        for text in [
+            "I won't take 1 as agreed.",
+            "P2 took 5 as agreed.",
+            "Will you take 1 as agreed?",
+            "As discussed, I understand you'll support my moves to Bulgaria.",
+        ] {
+            assert_ne!(v(text), Verdict::Agrees, "{text}");
+        }
+        // The speaker's own endorsement still counts, stated or carried over.
+        for text in ["I back this plan.", "We support the proposal.", "I've read it twice and support the proposal."] {
             assert_eq!(v(text), Verdict::Agrees, "{text}");
         }
     }
