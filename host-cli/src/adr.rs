@@ -210,7 +210,7 @@ fn dissent(out: &mut String, t: &Value) {
         }
     }
     // challenge: each challenger whose last rebuttal still objects.
-    let rebuttals = t["rebuttals"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let rebuttals = t["results"]["rebuttals"]["data"].as_array().map(Vec::as_slice).unwrap_or_default();
     let mut challengers: Vec<&str> = rebuttals.iter().filter_map(|r| r["challenger"].as_str()).collect();
     challengers.dedup();
     for id in challengers {
