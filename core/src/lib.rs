@@ -66,6 +66,7 @@ mod quote;
 mod reasoning;
 mod render;
 mod request;
+mod result_kind;
 pub mod review;
 mod rng;
 mod roles;
@@ -109,6 +110,7 @@ pub use render::{
     consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown, synthesis_shown, turn_text,
 };
 pub use request::{Message, ModelRequest, Phase, Purpose, RequestId, Role};
+pub use result_kind::{NamedResult, ResultKind};
 pub use roles::{BUILTIN_ROLE_FILES, CouncilRole, builtin_roles, parse_role};
 pub use session::{Output, Session};
 pub use spec::{

@@ -6,8 +6,9 @@ use crate::{FailureKind, Phase};
 
 /// The end of a debate. A degraded run is never reported as a full one.
 ///
-/// In JSON it also carries its kind's `headline` and `synthesis_heading`, so
-/// every host heads a result with the same words (they are read back as
+/// In JSON it also carries `complete` (whether it ran in full: its kind's
+/// [`OutcomeKind::is_full`]) and its kind's `headline` and
+/// `synthesis_heading`, so every host says the same (they are read back as
 /// nothing: the kind decides them).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Outcome {
@@ -26,6 +27,7 @@ impl Serialize for Outcome {
         #[derive(Serialize)]
         struct Shown<'a> {
             kind: OutcomeKind,
+            complete: bool,
             headline: &'static str,
             synthesis_heading: &'static str,
             reason: &'a str,
@@ -35,6 +37,7 @@ impl Serialize for Outcome {
         }
         Shown {
             kind: self.kind,
+            complete: self.is_complete(),
             headline: self.headline(),
             synthesis_heading: self.kind.synthesis_heading(),
             reason: &self.reason,
@@ -46,6 +49,12 @@ impl Serialize for Outcome {
 }
 
 impl Outcome {
+    /// Whether the debate ran in full: a result that carries the council's
+    /// full authority. Anything else says what it lacks in `reason`.
+    pub fn is_complete(&self) -> bool {
+        self.kind.is_full()
+    }
+
     /// The outcome in a few words, as every host heads it: its kind's
     /// headline, except that a degraded run in which every call was answered
     /// says what it lacks — answers that could be read — rather than a seat.

@@ -163,9 +163,11 @@ pub(crate) enum Note {
         round: u32,
         phase: Phase,
     },
-    /// A protocol-specific result, stored under `name` in the transcript.
+    /// A protocol-specific result, stored under `name` in the transcript
+    /// with its kind (coded protocols make it from their [`Declared`](crate::result_kind::Declared) list).
     Result {
         name: Cow<'static, str>,
+        kind: crate::ResultKind,
         value: Value,
     },
     /// A choice the seed made, recorded so the run can be explained.

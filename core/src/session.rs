@@ -9,8 +9,6 @@ mod usage;
 
 use std::collections::{BTreeMap, VecDeque};
 
-use serde_json::Value;
-
 use crate::budget;
 use crate::debate::{Answer, Debate, Record, Seat};
 use crate::plan::{EndKind, Ending, Note, PlannedCall, Protocol, Step};
@@ -44,7 +42,7 @@ pub struct Session {
     queue: VecDeque<Output>,
     events: Vec<Event>,
     consensus: Vec<ConsensusCheck>,
-    results: BTreeMap<String, Value>,
+    results: BTreeMap<String, crate::NamedResult>,
     choices: Vec<Choice>,
     warnings: Vec<Warning>,
     /// Gated adversarial calls that may still be regenerated once, by record index.
@@ -298,9 +296,9 @@ impl Session {
                     EventKind::ConsensusChecked(check)
                 }
                 Note::RoundEnded { round, phase } => EventKind::RoundEnded { round, phase },
-                Note::Result { name, value } => {
+                Note::Result { name, kind, value } => {
                     let value = crate::order::canonical(value);
-                    self.results.insert(name.to_string(), value.clone());
+                    self.results.insert(name.to_string(), crate::NamedResult { kind, data: value.clone() });
                     EventKind::ResultRecorded { name: name.to_string(), value }
                 }
                 Note::Choice { what, value } => {
@@ -405,7 +403,7 @@ impl Session {
         // A checkable answer: the vote over the seats' last answers stands beside the synthesis.
         if self.debate.spec.takes_answers() {
             let vote = serde_json::to_value(crate::vote::take(&self.debate)).expect("a vote serializes");
-            self.apply(vec![Note::Result { name: "vote".into(), value: vote }]);
+            self.apply(vec![crate::result_kind::VOTE.note(vote)]);
         }
         let failures: Vec<FailureNote> = self
             .debate

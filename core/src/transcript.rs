@@ -1,18 +1,22 @@
 //! The transcript: the stable JSON record of a debate.
 
+mod migrate;
+
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::{Deserialize, Deserializer, Serialize};
 
-use crate::{ConsensusCheck, Outcome, Phase, SeatInfo, Usage};
+use crate::{ConsensusCheck, NamedResult, Outcome, Phase, SeatInfo, Usage};
 
-/// The version of the transcript format.
-pub const TRANSCRIPT_VERSION: u32 = 1;
+/// The version of the transcript format: 2 keeps a protocol's results under
+/// `results`, each with its kind. Format 1 (results beside the transcript's
+/// own fields, without kinds) is read by migrating it ([`Transcript`]'s
+/// deserializer does).
+pub const TRANSCRIPT_VERSION: u32 = 2;
 
-/// The transcript's own top-level names. A protocol's results sit beside
-/// them (flattened), so a result may not take one: the transcript would hold
-/// the name twice, which strict readers refuse and others read wrongly.
+/// The transcript's own top-level names. Format 1 kept a protocol's results
+/// beside them, so a result may still not take one: a format-1 reader would
+/// see the name twice (and the migration tells results from fields by it).
 pub const TRANSCRIPT_FIELDS: &[&str] = &[
     "version",
     "protocol",
@@ -34,7 +38,10 @@ pub const TRANSCRIPT_FIELDS: &[&str] = &[
     "results",
 ];
 
+/// A debate's record. Read from JSON in format 2 or format 1 (migrated on
+/// the way in: see [`TRANSCRIPT_VERSION`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(remote = "Self")]
 pub struct Transcript {
     pub version: u32,
     pub protocol: String,
@@ -67,9 +74,10 @@ pub struct Transcript {
     /// Unparseable replies, adversarial turns that pulled their punches.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
-    /// Protocol-specific results under their own names (`ranking`, `scorecard`, …).
-    #[serde(flatten)]
-    pub results: BTreeMap<String, Value>,
+    /// Protocol-specific results under their own names (`ranking`,
+    /// `scorecard`, …), each with its kind.
+    #[serde(default)]
+    pub results: BTreeMap<String, NamedResult>,
     pub synthesis: Option<Synthesis>,
     /// `null` while the debate is still running (a partial journal).
     pub outcome: Option<Outcome>,
@@ -134,6 +142,21 @@ pub struct Warning {
     pub round: u32,
     pub phase: Phase,
     pub message: String,
+}
+
+impl Serialize for Transcript {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Transcript::serialize(self, s)
+    }
+}
+
+/// Either format: a format-1 transcript is migrated first.
+impl<'de> Deserialize<'de> for Transcript {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = serde_json::Value::deserialize(d)?;
+        let value = migrate::to_current(value).map_err(serde::de::Error::custom)?;
+        Transcript::deserialize(value).map_err(serde::de::Error::custom)
+    }
 }
 
 impl Transcript {

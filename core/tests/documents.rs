@@ -99,11 +99,11 @@ fn a_document_in_the_spec_runs_its_phases_reads_its_fields_and_stops_on_its_cond
     // Round 2's attacks both say "not fatal": the stop condition ends the debate before round 3.
     assert_eq!((outcome.kind.as_str(), outcome.rounds_run), ("completed", 2), "{}", outcome.reason);
     assert!(outcome.reason.contains("stopped in round 2"), "{}", outcome.reason);
-    assert_eq!(t.results["verdict"], json!("Ship, with a flag drill first."));
+    assert_eq!(t.results["verdict"].data, json!("Ship, with a flag drill first."));
     // Round 1's unreadable attack is warned about; the readings are recorded.
     assert!(t.warnings.iter().any(|w| w.speaker.as_deref() == Some("r2") && w.message.contains("asked again")));
     assert!(t.warnings.iter().any(|w| w.speaker.as_deref() == Some("r2") && w.message.contains("no JSON object")));
-    assert_eq!(t.results["critique"][0]["fields"]["flaw"], "No rollback plan.");
+    assert_eq!(t.results["critique"].data[0]["fields"]["flaw"], "No rollback plan.");
     // Both attacks of a round are released together; blue answers after them, seeing only the attacks.
     let r = &played.requests;
     let seats: Vec<&str> = r[..4].iter().map(|r| r.seat.as_str()).collect();
@@ -269,7 +269,7 @@ fn a_documents_borda_aggregate_renders_and_draws_as_rankeds() {
     let mut spec: Value = serde_json::from_str(&read("spec.json")).unwrap();
     spec["protocol"] = json!({"name": "peer-review", "document": document});
     let mine = play(Session::from_spec_json(&spec.to_string()).unwrap(), &script).unwrap().session.transcript();
-    assert!(mine.results["aggregate"].as_array().is_some_and(|rows| rows.len() == 3), "{:?}", mine.results);
+    assert!(mine.results["aggregate"].data.as_array().is_some_and(|rows| rows.len() == 3), "{:?}", mine.results);
 
     let mut as_ranked = mine.clone();
     as_ranked.protocol = "ranked".into();

@@ -84,6 +84,33 @@ fn every_golden_case_reproduces_its_expected_files() {
     );
 }
 
+/// Every golden transcript as format 1 wrote it (kept in `tests/format1`),
+/// read through the migration, is the case's format-2 transcript: the same
+/// value, and the same JSON written back.
+#[test]
+fn every_format_1_golden_transcript_migrates_to_its_format_2_rerun() {
+    let old = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/format1");
+    let cases = cases();
+    let mut read = 0;
+    for entry in std::fs::read_dir(&old).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let name = path.file_stem().unwrap();
+        let case = cases.iter().find(|c| c.file_name() == Some(name));
+        let case = case.unwrap_or_else(|| panic!("{}: no golden case of that name", path.display()));
+        let format_1 = std::fs::read_to_string(&path).unwrap();
+        assert!(format_1.contains("\"version\": 1,"), "{}: not format 1", path.display());
+        let migrated: Transcript =
+            serde_json::from_str(&format_1).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let expected = std::fs::read_to_string(case.join("transcript.json")).unwrap();
+        assert_eq!(migrated.to_json(), expected, "{}", path.display());
+        read += 1;
+    }
+    assert!(read >= 47, "every golden case written in format 1 is kept; {read} read");
+}
+
 #[test]
 fn every_golden_journal_replays_to_the_same_transcript() {
     for case in cases() {
@@ -218,10 +245,22 @@ fn transcript(case: &str) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(dir.join("transcript.json")).unwrap()).unwrap()
 }
 
+/// A case's results, name → data (each checked to carry a kind).
+fn results(case: &str) -> serde_json::Value {
+    let t = transcript(case);
+    let results = t["results"].as_object().unwrap_or_else(|| panic!("{case}: no results"));
+    let mut data = serde_json::Map::new();
+    for (name, r) in results {
+        assert!(r["kind"].is_string(), "{case}: result {name} has no kind");
+        data.insert(name.clone(), r["data"].clone());
+    }
+    serde_json::Value::Object(data)
+}
+
 #[test]
 fn golden_results_match_what_was_worked_out_by_hand() {
     // Borda P0=4..P3=1: item 2 = 3+4, item 1 = 4+2, item 3 = 1+3, item 4 = 2+2; 3 before 4 (best single score 3 > 2).
-    let r = transcript("priority-vote-four-items");
+    let r = results("priority-vote-four-items");
     let order: Vec<u64> = r["ranking"].as_array().unwrap().iter().map(|x| x["item"].as_u64().unwrap()).collect();
     assert_eq!(order, [2, 1, 3, 4]);
     let flagged: Vec<u64> = r["ranking"]
@@ -235,7 +274,7 @@ fn golden_results_match_what_was_worked_out_by_hand() {
 
     // Four items, one a duplicate of the first (case, spacing, a full stop): three
     // distinct, under 15, so one agent votes; P0 > P1 > P2 by Borda points 4, 3, 2.
-    let d = transcript("priority-vote-single-dedup");
+    let d = results("priority-vote-single-dedup");
     assert_eq!(
         d["duplicates"],
         serde_json::json!([{"item": 3, "same_as": 1, "text": "rotate the leaked  staging key."}])
@@ -249,28 +288,31 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     assert_eq!(d["ranking"][0]["score"], 4);
 
     // Weighted totals: A = 50·5 + 30·3 + 20·5 = 440, B = 50·3 + 30·5 + 20·2 = 340.
-    let c = transcript("comparative-postgres-vs-dynamo");
+    let c = results("comparative-postgres-vs-dynamo");
     assert_eq!(
         (c["scorecard"]["totals"]["A"].as_u64(), c["scorecard"]["totals"]["B"].as_u64()),
         (Some(440), Some(340))
     );
 
     // Rankings (labels from the recorded choice): ana's answer is first twice.
-    let k = transcript("ranked-three-seats");
+    let k = results("ranked-three-seats");
     let seats: Vec<&str> = k["aggregate"].as_array().unwrap().iter().map(|x| x["seat"].as_str().unwrap()).collect();
     assert_eq!(seats, ["ana", "cho", "ben"]);
 
     // Every concern scored 1 (a stretch: no real dispute), after four earlier
     // zero-disagreement runs: flagged. The artifact is the question's first line.
-    let a = transcript("adversarial-compete");
+    let a = results("adversarial-compete");
     assert_eq!(a["compete_result"]["disagreements"], 0);
     assert_eq!(a["compete_result"]["sided_with"], serde_json::json!({"advocate": 0, "challenger": 0}));
     assert_eq!(a["compete_result"]["skill"], "adversarial");
-    assert_eq!(a["compete_result"]["artifact"], a["question"].as_str().unwrap().lines().next().unwrap());
+    assert_eq!(
+        a["compete_result"]["artifact"],
+        transcript("adversarial-compete")["question"].as_str().unwrap().lines().next().unwrap()
+    );
     assert!(a["compete_flag"].as_str().unwrap().starts_with("five consecutive"));
 
     // Three versions of the position, two MAINTAINs, y's casual agreement treated as partial.
-    let ch = transcript("challenge-tradeoff");
+    let ch = results("challenge-tradeoff");
     assert_eq!(ch["positions"].as_array().unwrap().len(), 3);
     assert_eq!(ch["rebuttals"].as_array().unwrap().iter().filter(|r| r["choice"] == "MAINTAIN").count(), 2);
     assert_eq!(ch["verdicts"][1]["treated_as"], "partial");
@@ -287,7 +329,7 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     // A partial acceptance gets its rebuttal (x accepts it), an unreadable
     // verdict counts as not agreeing, and y's ESCALATE goes back to the
     // defender, who accepts it in round 2: consensus, with both learned.
-    let pe = transcript("challenge-partial-escalate");
+    let pe = results("challenge-partial-escalate");
     let choices: Vec<(&str, &str)> = pe["rebuttals"]
         .as_array()
         .unwrap()
@@ -301,7 +343,7 @@ fn golden_results_match_what_was_worked_out_by_hand() {
     assert_eq!(pe["closing"]["evolution"], serde_json::json!([1, 2, 3]));
     assert_eq!(pe["closing"]["learned"][1]["accepted"][0]["round"], 2);
 
-    let s = transcript("steelman-remote-first");
+    let s = results("steelman-remote-first");
     assert!(s["revised_position"].as_str().unwrap().starts_with("Go remote-first"));
 
     // The seed picks the devil's advocate, who then speaks last in every round.

@@ -7,7 +7,7 @@ use agon_core::ledger::{AgreementKind, Because, Ledger, Ruling, Standing};
 fn ledger(case: &str) -> (Ledger, serde_json::Value) {
     let path = format!("{}/../tests/golden/{case}/transcript.json", env!("CARGO_MANIFEST_DIR"));
     let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    (serde_json::from_value(t["ledger"].clone()).unwrap(), t)
+    (serde_json::from_value(t["results"]["ledger"]["data"].clone()).unwrap(), t)
 }
 
 #[test]

@@ -7,7 +7,7 @@ use agon_core::review::{Review, Severity, Verdict};
 fn the_review_golden_case_decides_as_worked_out_by_hand() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/golden/review-three-seats/transcript.json");
     let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    let r = Review::from_value(&t["review"]).unwrap();
+    let r = Review::from_value(&t["results"]["review"]["data"]).unwrap();
     // Ada's "Panics on a bad port" and Bo's "unwrap panics on bad port input" (line 11) are one finding;
     // Ada's truncating cast two lines below is another; Bo's logged token a third.
     let rows: Vec<(&str, u32, Severity, usize)> =

@@ -318,7 +318,7 @@ fn challenge_treats_an_accept_that_still_objects_as_maintain() {
     let t = run.session.transcript();
     assert!(t.warnings.iter().any(|w| w.message.contains("treated as MAINTAIN")), "{:?}", t.warnings);
     assert_ne!(run.session.outcome().unwrap().kind, OutcomeKind::Consensus);
-    assert_eq!(t.results["rebuttals"][0]["choice"], "MAINTAIN");
+    assert_eq!(t.results["rebuttals"].data[0]["choice"], "MAINTAIN");
 }
 
 /// No result without its substance: when nothing behind a protocol's named
@@ -379,8 +379,8 @@ fn challenge_asks_for_a_rebuttal_to_every_critique_not_fully_accepted() {
     assert_eq!(rebuttals, 3, "one rebuttal per round while the objection stays open");
     let t = run.session.transcript();
     assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Completed, "no consensus: a tradeoff");
-    assert_eq!(t.results["closing"]["outcome"], "tradeoff");
-    assert_eq!(t.results["closing"]["still_objecting"], json!(["b"]));
+    assert_eq!(t.results["closing"].data["outcome"], "tradeoff");
+    assert_eq!(t.results["closing"].data["still_objecting"], json!(["b"]));
 }
 
 /// A judge whose model also sits on the panel is allowed (one local model can
@@ -426,7 +426,7 @@ fn adversarial_auto_triggers_match_words_and_phrases() {
         v["question"] = json!(question);
         let s = agon_core::DebateSpec::from_json(&v.to_string()).unwrap();
         let run = drive(Session::new(s).unwrap(), |r| reply(r, "A review."));
-        run.session.transcript().results["gate"]["compete"].as_bool().unwrap()
+        run.session.transcript().results["gate"].data["compete"].as_bool().unwrap()
     };
     assert!(gate("Ship the BREAKING   change, now?", &["breaking change"]));
     assert!(gate("P0/P1 incident with outstanding follow-ups", &["p1 incident"]));
@@ -453,7 +453,7 @@ fn comparative_single_has_the_judge_score_the_options_alone() {
     assert_eq!(run.requests[0].purpose, Purpose::Judge);
     assert!(run.requests[0].messages[0].content.contains("no advocates argued them"));
     let t = run.session.transcript();
-    assert_eq!(t.results["scorecard"]["totals"], json!({"A": 420, "B": 380}), "60·5 + 40·3, 60·3 + 40·5");
+    assert_eq!(t.results["scorecard"].data["totals"], json!({"A": 420, "B": 380}), "60·5 + 40·3, 60·3 + 40·5");
     assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Completed);
 
     // Without a judge there is no one to score: the spec names the field.
@@ -480,7 +480,7 @@ fn adversarial_compete_result_names_the_label_it_counts_under() {
         let run = drive(Session::new(spec(protocol, &["adv", "chal"], 1, true)).unwrap(), |r| {
             reply(r, if r.purpose == Purpose::Judge { review } else { "A review." })
         });
-        run.session.transcript().results["compete_result"]["skill"].clone()
+        run.session.transcript().results["compete_result"].data["skill"].clone()
     };
     assert_eq!(skill(Some(" rfc ")), json!("rfc"));
     assert_eq!(skill(None), json!("adversarial"));
@@ -525,9 +525,9 @@ fn ranked_labels_and_asks_only_the_seats_that_answered() {
         assert_eq!(user.matches("[Response ").count(), 1, "{user}");
     }
     let t = run.session.transcript();
-    assert_eq!(t.results["aggregate"].as_array().unwrap().len(), 2);
+    assert_eq!(t.results["aggregate"].data.as_array().unwrap().len(), 2);
     // Each ranked the one other answer, first of one: no points, the label order breaks the tie.
-    assert!(t.results["aggregate"].as_array().unwrap().iter().all(|row| row["points"] == 0));
+    assert!(t.results["aggregate"].data.as_array().unwrap().iter().all(|row| row["points"] == 0));
     let outcome = run.session.outcome().unwrap();
     // Degraded only by the failed call, not for want of a ranking.
     assert!(outcome.reason.starts_with("answers ranked by the panel"), "{}", outcome.reason);
@@ -570,8 +570,8 @@ fn a_confirmer_is_asked_only_about_split_items_and_a_failed_one_confirms_nothing
     let prompt = &asked[0].messages[1].content;
     assert!(prompt.contains("2. b") && !prompt.contains("1. a"), "{prompt}");
     let t = run.session.transcript();
-    assert_eq!(t.results["to_confirm"].as_array().unwrap().len(), 1);
-    assert_eq!(t.results["confirmed"]["items"], json!([]));
+    assert_eq!(t.results["to_confirm"].data.as_array().unwrap().len(), 1);
+    assert_eq!(t.results["confirmed"].data["items"], json!([]));
     assert!(t.warnings.iter().any(|w| w.message.contains("no reply came")), "{:?}", t.warnings);
     // A failed call is never a full run, as for any seat.
     assert_eq!(t.outcome.unwrap().kind, OutcomeKind::Degraded);

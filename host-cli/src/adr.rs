@@ -34,18 +34,25 @@ pub fn render(t: &Value, results: &str) -> String {
 fn decided(t: &Value, results: &str) -> bool {
     let synthesis =
         t["synthesis"]["text"].as_str().is_some_and(|s| !agon_core::without_data_blocks(s).trim().is_empty());
-    matches!(str_of(&t["outcome"], "kind"), "completed" | "consensus") && (synthesis || !results.trim().is_empty())
+    t["outcome"]["complete"] == true && (synthesis || !results.trim().is_empty())
+}
+
+/// The data of every result of `kind`, in name order.
+fn results_of<'t>(t: &'t Value, kind: &'t str) -> impl Iterator<Item = &'t Value> {
+    let results = t["results"].as_object().into_iter().flatten();
+    results.filter(move |(_, r)| r["kind"] == kind).map(|(_, r)| &r["data"])
 }
 
 /// Status, date-free (a transcript has no clock), and who decided.
 fn status(out: &mut String, t: &Value, decided: bool) {
     let kind = str_of(&t["outcome"], "kind");
     // Priorities the lenses split on and nobody confirmed are not decided yet.
-    let unconfirmed = t["to_confirm"].as_array().map_or(0, Vec::len);
+    let unconfirmed = t["results"]["to_confirm"]["data"].as_array().map_or(0, Vec::len);
+    // Findings whose judge rejected the proposal decided, and decided no.
+    let rejected = results_of(t, "findings").any(|data| data["verdict"] == "reject");
     let status = match (decided, kind) {
         (true, _) if unconfirmed > 0 => format!("Proposed ({unconfirmed} priorities await confirmation)"),
-        // A review whose judge rejected the proposal decided, and decided no.
-        (true, _) if t["review"]["verdict"] == "reject" => "Rejected (the judge's verdict on the proposal)".to_string(),
+        (true, _) if rejected => "Rejected (the judge's verdict on the proposal)".to_string(),
         (true, _) => "Accepted".to_string(),
         (false, "") => "Proposed (the debate has not ended)".to_string(),
         (false, _) => "Proposed (the council did not decide)".to_string(),
@@ -203,7 +210,7 @@ fn dissent(out: &mut String, t: &Value) {
         }
     }
     // challenge: each challenger whose last rebuttal still objects.
-    let rebuttals = t["rebuttals"].as_array().map(Vec::as_slice).unwrap_or_default();
+    let rebuttals = t["results"]["rebuttals"]["data"].as_array().map(Vec::as_slice).unwrap_or_default();
     let mut challengers: Vec<&str> = rebuttals.iter().filter_map(|r| r["challenger"].as_str()).collect();
     challengers.dedup();
     for id in challengers {
@@ -387,8 +394,8 @@ mod tests {
                 "participants": [{"id": "adv", "name": "Adv", "model": "openai/a"}, {"id": "chal", "name": "Chal", "model": "openai/c"}],
                 "turns": [{"speaker": "adv", "round": 1, "text": "Sound."}],
                 "synthesis": {"speaker": "judge", "text": "It needs rework.\n```json\n{\"concerns\": []}\n```"},
-                "review": {"concerns": [], "verdict": verdict},
-                "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+                "results": {"review": {"kind": "findings", "data": {"concerns": [], "verdict": verdict}}},
+                "outcome": {"kind": "completed", "complete": true, "headline": "Completed", "reason": "done", "rounds_run": 1},
             })
         };
         let rejected = render(&t("reject"), "");
@@ -418,7 +425,7 @@ mod tests {
             "participants": [{"id": "a", "name": "A", "model": "openai/a"}],
             "turns": [{"speaker": "a", "round": 1, "text": "Use this:\n```sql\nselect 1;"}],
             "synthesis": {"speaker": "a", "text": "Postgres.\n~~~\nunclosed <b>"},
-            "outcome": {"kind": "completed", "headline": "Completed", "reason": "done", "rounds_run": 1},
+            "outcome": {"kind": "completed", "complete": true, "headline": "Completed", "reason": "done", "rounds_run": 1},
         });
         let adr = render(&t, "");
         let headings: Vec<String> = pulldown_cmark::Parser::new(&adr)

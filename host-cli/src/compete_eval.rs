@@ -67,7 +67,7 @@ pub struct Evaluation {
 impl Evaluation {
     /// From a finished transcript and the text the user kept (none: accepted as it is).
     pub fn of(transcript: &Value, kept: Option<&str>) -> Result<Evaluation, String> {
-        let result = &transcript["compete_result"];
+        let result = &transcript["results"]["compete_result"]["data"];
         if !result.is_object() {
             return Err("this session has no compete result: compete-eval measures a competitive review \
                         (adversarial with compete, as `--compete` or agon.toml's triggers run it)"
@@ -112,7 +112,8 @@ mod tests {
     fn transcript() -> Value {
         json!({
             "synthesis": {"text": "Approve the cache with a ten minute TTL and an explicit invalidation on write."},
-            "compete_result": {"skill": "review-rfc", "disagreements": 3, "sided_with": {"challenger": 2, "advocate": 1}},
+            "results": {"compete_result": {"kind": "table", "data":
+                {"skill": "review-rfc", "disagreements": 3, "sided_with": {"challenger": 2, "advocate": 1}}}},
         })
     }
 
@@ -158,7 +159,7 @@ mod tests {
         let err = Evaluation::of(&json!({"synthesis": {"text": "x"}}), None).unwrap_err();
         assert!(err.contains("no compete result"), "{err}");
         let mut t = transcript();
-        t["compete_result"]["skill"] = json!("x], acceptance=false [\u{1b}[2J");
+        t["results"]["compete_result"]["data"]["skill"] = json!("x], acceptance=false [\u{1b}[2J");
         let line = Evaluation::of(&t, None).unwrap().line();
         assert_eq!(line.matches(']').count(), 1, "{line}");
         assert!(!line.contains('\u{1b}'));

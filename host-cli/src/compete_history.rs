@@ -111,7 +111,7 @@ impl History {
 
 /// The disagreements a finished transcript records, if it has a compete result.
 pub fn disagreements(transcript: &Value) -> Option<u32> {
-    transcript["compete_result"]["disagreements"].as_u64().and_then(|n| u32::try_from(n).ok())
+    transcript["results"]["compete_result"]["data"]["disagreements"].as_u64().and_then(|n| u32::try_from(n).ok())
 }
 
 /// Add a run to the history at `path`, under its lock (two runs ending at
@@ -198,7 +198,8 @@ mod tests {
 
     #[test]
     fn the_count_comes_from_the_compete_result() {
-        assert_eq!(disagreements(&serde_json::json!({"compete_result": {"disagreements": 3}})), Some(3));
+        let t = serde_json::json!({"results": {"compete_result": {"kind": "table", "data": {"disagreements": 3}}}});
+        assert_eq!(disagreements(&t), Some(3));
         assert_eq!(disagreements(&serde_json::json!({"gate": {}})), None);
     }
 }

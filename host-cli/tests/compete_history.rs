@@ -54,12 +54,16 @@ fn six_runs_without_disagreement_raise_the_flag_and_the_view_shows_it() {
     let server = server(vec![CALM_REVIEW; 6]);
     for n in 1..=6 {
         let (t, stderr) = run(&env, &server, &[]);
-        assert_eq!(t["compete_result"]["disagreements"], 0, "run {n}: {}", t["compete_result"]);
+        assert_eq!(
+            t["results"]["compete_result"]["data"]["disagreements"], 0,
+            "run {n}: {}",
+            t["results"]["compete_result"]["data"]
+        );
         if n < 5 {
-            assert!(t.get("compete_flag").is_none(), "run {n} has only {} earlier runs", n - 1);
+            assert!(t["results"].get("compete_flag").is_none(), "run {n} has only {} earlier runs", n - 1);
         }
         if n == 6 {
-            assert!(t["compete_flag"].as_str().unwrap().contains("zero disagreement"), "{t}");
+            assert!(t["results"]["compete_flag"]["data"].as_str().unwrap().contains("zero disagreement"), "{t}");
             // The piped view shows the protocol's results under the synthesis, the flag among them.
             assert!(stderr.contains("Flag for review"), "{stderr}");
             assert!(stderr.contains("Competitive review"), "{stderr}");
@@ -91,17 +95,17 @@ fn each_label_keeps_its_own_history_and_a_disagreement_breaks_the_run() {
         run(&env, &server, &["--label", "rfc"]);
     }
     let (t, _) = run(&env, &server, &["--label", "rfc"]);
-    assert_eq!(t["compete_result"]["disagreements"], 1);
-    assert_eq!(t["compete_result"]["skill"], "rfc", "the label names the skill reviewed");
-    assert!(t.get("compete_flag").is_none(), "a disagreement is not zero");
+    assert_eq!(t["results"]["compete_result"]["data"]["disagreements"], 1);
+    assert_eq!(t["results"]["compete_result"]["data"]["skill"], "rfc", "the label names the skill reviewed");
+    assert!(t["results"].get("compete_flag").is_none(), "a disagreement is not zero");
     // Another label starts from nothing: four calm runs are not five.
     for _ in 0..4 {
         let (t, _) = run(&env, &server, &["--label", "mbr"]);
-        assert!(t.get("compete_flag").is_none(), "{t}");
+        assert!(t["results"].get("compete_flag").is_none(), "{t}");
     }
     // Back under "rfc": four calm runs after the disagreement, then the fifth.
     let (t, _) = run(&env, &server, &["--label", "rfc"]);
-    assert!(t.get("compete_flag").is_none(), "only one calm run since the disagreement");
+    assert!(t["results"].get("compete_flag").is_none(), "only one calm run since the disagreement");
 }
 
 /// agon.toml's `[[triggers]]` reach the spec, phrases whole; `--trigger`

@@ -182,10 +182,11 @@ fn a_person_confirms_the_items_the_lenses_split_on() {
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
     let you = t["turns"].as_array().unwrap().iter().find(|turn| turn["speaker"] == "you").expect("you answered");
     assert_eq!((&you["phase"], &you["model"]), (&Value::from("confirmation"), &Value::from("human/you")));
-    assert_eq!(t["confirmed"]["items"][0]["priority"], "P1", "{t}");
-    let left: Vec<&Value> = t["to_confirm"].as_array().unwrap().iter().map(|i| &i["item"]).collect();
+    let r = &t["results"];
+    assert_eq!(r["confirmed"]["data"]["items"][0]["priority"], "P1", "{t}");
+    let left: Vec<&Value> = r["to_confirm"]["data"].as_array().unwrap().iter().map(|i| &i["item"]).collect();
     assert_eq!(left, [&Value::from(3)]);
-    let row = t["ranking"].as_array().unwrap().iter().find(|r| r["item"] == 1).unwrap();
+    let row = r["ranking"]["data"].as_array().unwrap().iter().find(|r| r["item"] == 1).unwrap();
     assert_eq!(row["confirmed"], "P1");
 
     // Without a terminal, --confirm asks no one: the split items are listed to confirm.
@@ -195,6 +196,6 @@ fn a_person_confirms_the_items_the_lenses_split_on() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("--confirm needs a terminal"), "{stderr}");
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(t["to_confirm"].as_array().map(Vec::len), Some(2), "{t}");
+    assert_eq!(t["results"]["to_confirm"]["data"].as_array().map(Vec::len), Some(2), "{t}");
     assert!(t.get("confirmed").is_none());
 }

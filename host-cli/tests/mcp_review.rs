@@ -83,7 +83,7 @@ fn the_review_tool_decides_the_golden_case_as_every_host_does() {
     let transcript: Value = serde_json::from_str(shown["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(
         by_position(&data["review"], &transcript["participants"]),
-        by_position(&golden["review"], &golden["participants"]),
+        by_position(&golden["results"]["review"]["data"], &golden["participants"]),
         "the MCP review and the golden case differ"
     );
     drop(stdin);

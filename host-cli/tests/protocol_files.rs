@@ -98,9 +98,10 @@ fn run_red_blue(sandbox: &Sandbox, protocol: &[&str]) -> Value {
     assert_eq!(t["outcome"]["rounds_run"], 2, "the stop condition ended round 2: {}", t["outcome"]);
     assert!(t["outcome"]["reason"].as_str().unwrap().contains("fatal"), "{}", t["outcome"]);
     // The judge's sections and the red seats' parsed JSON are named transcript results.
-    assert_eq!(t["verdict"], "Ship after a rollback drill.", "{t:#}");
-    assert!(t["scores"].as_str().unwrap().starts_with("Red 7/10"), "{t:#}");
-    let fatal: Vec<&Value> = t["critique"].as_array().unwrap().iter().map(|c| &c["fields"]["fatal"]).collect();
+    assert_eq!(t["results"]["verdict"]["data"], "Ship after a rollback drill.", "{t:#}");
+    assert!(t["results"]["scores"]["data"].as_str().unwrap().starts_with("Red 7/10"), "{t:#}");
+    let fatal: Vec<&Value> =
+        t["results"]["critique"]["data"].as_array().unwrap().iter().map(|c| &c["fields"]["fatal"]).collect();
     assert_eq!(fatal, [true, true, false, false]);
     // The blue seat's round-2 prompt quotes the flaws parsed from that round's red JSON.
     let requests = server.stats().requests;
@@ -304,9 +305,10 @@ fn the_pre_mortem_example_runs() {
         "{}",
         t["outcome"]
     );
-    let likelihood: Vec<&Value> = t["blind"].as_array().unwrap().iter().map(|b| &b["fields"]["likelihood"]).collect();
+    let likelihood: Vec<&Value> =
+        t["results"]["blind"]["data"].as_array().unwrap().iter().map(|b| &b["fields"]["likelihood"]).collect();
     assert_eq!(likelihood, [4, 5, 3]);
-    assert_eq!(t["safeguards"], "Rehearse the restore; freeze month-end.");
+    assert_eq!(t["results"]["safeguards"]["data"], "Rehearse the restore; freeze month-end.");
     let requests = server.stats().requests;
     let first_deliberation = requests.iter().filter(|r| r.model == "a").nth(1).unwrap().messages.to_string();
     assert!(
@@ -376,7 +378,7 @@ fn the_design_review_example_runs() {
     let t: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(t["protocol"], "design-review");
     assert_eq!(t["outcome"]["rounds_run"], 2, "{}", t["outcome"]);
-    assert_eq!(t["decision"], "Approve with changes.");
+    assert_eq!(t["results"]["decision"]["data"], "Approve with changes.");
     let skeptic: Vec<(&str, bool)> = t["turns"]
         .as_array()
         .unwrap()
@@ -499,7 +501,7 @@ fn the_mcp_debate_tool_takes_a_document() {
         let data = &result["structuredContent"];
         assert_eq!(data["outcome"]["kind"], "completed", "{data}");
         assert!(data["outcome"]["reason"].as_str().unwrap().contains("stopped in round 2"), "{data}");
-        assert_eq!(data["results"]["verdict"], "Ship after a rollback drill.", "{data}");
+        assert_eq!(data["results"]["verdict"]["data"], "Ship after a rollback drill.", "{data}");
     }
     send(call(4, "protocols", serde_json::json!({})));
     let listed = answer(4)["result"]["structuredContent"]["protocols"].clone();

@@ -75,8 +75,29 @@ export interface DriveOptions {
   concurrency?: number;
 }
 
-/** The transcript object, as `Session.transcriptJson()` describes it. */
-export type Transcript = Record<string, unknown>;
+/** How a protocol's result is shown: one closed vocabulary, the core's `ResultKind`. */
+export type ResultKind = "document" | "table" | "ranking" | "scorecard" | "findings" | "gate";
+
+/** One of a protocol's results in the transcript: its kind, then its data. */
+export interface TranscriptResult {
+  kind: ResultKind;
+  data: unknown;
+}
+
+/** The transcript object (format 2), as `Session.transcriptJson()` describes it;
+ * the fields not typed here are in the transcript chapter of the docs. */
+export type Transcript = Record<string, unknown> & {
+  version: 2;
+  protocol: string;
+  question: string;
+  /** The protocol's results by name, each with its kind. */
+  results: Record<string, TranscriptResult>;
+  /** `null` while the debate runs; `complete` says whether it ran in full. */
+  outcome: ({ kind: string; complete: boolean; headline: string; reason: string; rounds_run: number } & Record<
+    string,
+    unknown
+  >) | null;
+};
 
 /** Run a whole debate; resolves to its transcript. */
 export declare function runDebate(spec: Spec, complete: Complete, options?: DriveOptions): Promise<Transcript>;

@@ -47,7 +47,7 @@ pub(crate) fn of(debate: &Debate, ruling: Option<&str>) -> Ledger {
 /// Record the ledger as the result `a` names.
 pub(crate) fn record(a: &LedgerAggregate, ledger: &Ledger, notes: &mut Vec<Note>) {
     let value = serde_json::to_value(ledger).expect("a ledger serializes");
-    notes.push(Note::Result { name: a.result.clone().into(), value });
+    notes.push(Note::Result { name: a.result.clone().into(), kind: super::KIND, value });
 }
 
 /// The ledger as a prompt lists it: the open claims, each quoted (a claim is

@@ -46,6 +46,8 @@ pub const MAX_ACTS_PER_TURN: usize = 24;
 pub const MAX_REFUSED_PER_TURN: usize = 8;
 /// The transcript result the shipped protocol records the ledger in.
 pub const LEDGER_RESULT: &str = "ledger";
+/// A ledger is claims and what became of them.
+pub(crate) const KIND: crate::ResultKind = crate::ResultKind::Findings;
 
 /// The ledger as the transcript keeps it (result `ledger`).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]

@@ -1,15 +1,16 @@
-//! Charts of a protocol's named results: priority-vote's Borda scores with
-//! its flagged gaps, ranked's aggregate, comparative's weighted scorecard,
-//! the claim ledger's claims per seat.
+//! Charts of a protocol's named results, chosen by their kind: a ranking's
+//! scores (Borda standings, or items scored with their flagged gaps), a
+//! scorecard's weighted scores, findings' claims per seat (a claim ledger).
 //! Each is a horizontal bar chart; a result whose shape cannot be read (a
-//! transcript from another version) gets no chart rather than a wrong one.
+//! transcript from another version, a kind's other shape) gets no chart
+//! rather than a wrong one.
 
 use std::fmt::Write;
 
 use serde_json::Value;
 
 use super::svg;
-use crate::Transcript;
+use crate::{NamedResult, ResultKind, Transcript};
 
 /// One bar: its label, its parts (value, colour index) and a note after it.
 struct Bar {
@@ -38,18 +39,20 @@ const TOP: u32 = 4;
 
 /// Every chart `t`'s results allow, as (result key, SVG), in key order.
 pub fn charts(t: &Transcript) -> Vec<(String, String)> {
-    t.results.iter().filter_map(|(key, value)| chart(t, key, value).map(|svg| (key.clone(), svg))).collect()
+    t.results.iter().filter_map(|(key, value)| chart(t, value).map(|svg| (key.clone(), svg))).collect()
 }
 
-fn chart(t: &Transcript, key: &str, value: &Value) -> Option<String> {
+fn chart(t: &Transcript, result: &NamedResult) -> Option<String> {
     use crate::protocol::document::borda_aggregate::Part;
-    let question = t.question.as_str();
-    match (t.protocol.as_str(), key) {
-        ("priority-vote", "ranking") => borda(value, question),
-        ("comparative", "scorecard") => scorecard(value, question),
-        (_, crate::ledger::LEDGER_RESULT) => ledger(t, value),
-        // ranked's aggregate, and any document's Borda standings.
-        _ if Part::of(value) == Some(Part::Standings) => aggregate(value, question),
+    let (question, value) = (t.question.as_str(), &result.data);
+    match result.kind {
+        // A Borda count's standings (ranked's, any document's).
+        ResultKind::Ranking if Part::of(value) == Some(Part::Standings) => aggregate(value, question),
+        // Items scored with each lens's priority (priority-vote's).
+        ResultKind::Ranking => borda(value, question),
+        ResultKind::Scorecard => scorecard(value, question),
+        // A claim ledger's claims; findings without claims (a review) have no chart.
+        ResultKind::Findings => ledger(t, value),
         _ => None,
     }
 }
@@ -232,17 +235,16 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn with(protocol: &str, key: &str, value: Value) -> Transcript {
+    fn with(kind: ResultKind, key: &str, value: Value) -> Transcript {
         let mut t = super::super::stance_map::tests::transcript(&["a", "b"], vec![]);
-        t.protocol = protocol.into();
-        t.results.insert(key.into(), value);
+        t.results.insert(key.into(), NamedResult { kind, data: value });
         t
     }
 
     #[test]
     fn borda_scores_with_their_gaps_flagged() {
         let t = with(
-            "priority-vote",
+            ResultKind::Ranking,
             "ranking",
             json!([
                 {"item": 2, "text": "Fix <the> pipeline", "score": 6, "priorities": {"impact": "P0", "urgency": "P0"}, "disagreement": null},
@@ -267,7 +269,7 @@ mod tests {
     #[test]
     fn ranked_aggregate_and_comparative_scorecard() {
         let t = with(
-            "ranked",
+            ResultKind::Ranking,
             "aggregate",
             json!([{"label": "Response B", "seat": "ana", "points": 2, "rankings": 1, "average_position": "1.00"},
                    {"label": "Response A", "seat": "ben", "points": 0, "rankings": 1, "average_position": "2.00"}]),
@@ -275,7 +277,7 @@ mod tests {
         let svg = &charts(&t)[0].1;
         assert!(svg.contains("Response B (ana): 2 (avg position 1.00); Response A (ben): 0"), "{svg}");
         let t = with(
-            "comparative",
+            ResultKind::Scorecard,
             "scorecard",
             json!({"criteria": [{"name": "integrity", "weight": 50, "scores": {"A": 5, "B": 3}},
                                  {"name": "speed", "weight": 30, "scores": {"A": 3, "B": 5}}],
@@ -289,16 +291,19 @@ mod tests {
 
     #[test]
     fn an_unreadable_shape_or_another_result_gets_no_chart() {
-        assert!(charts(&with("priority-vote", "ranking", json!({"not": "a list"}))).is_empty());
-        assert!(charts(&with("round-robin", "ranking", json!([]))).is_empty());
-        assert!(charts(&with("ranked", "aggregate", json!([{"label": "x", "points": "lots"}]))).is_empty());
+        assert!(charts(&with(ResultKind::Ranking, "ranking", json!({"not": "a list"}))).is_empty());
+        assert!(charts(&with(ResultKind::Ranking, "aggregate", json!([{"label": "x", "points": "lots"}]))).is_empty());
+        // Chosen by kind, not name: a scorable list kept as a table is not charted.
+        let scored = json!([{"item": 1, "text": "x", "score": 3, "priorities": {}, "disagreement": null}]);
+        assert_eq!(charts(&with(ResultKind::Ranking, "anything", scored.clone())).len(), 1);
+        assert!(charts(&with(ResultKind::Table, "ranking", scored)).is_empty());
     }
 
     #[test]
     fn hostile_labels_stay_text() {
         let evil = format!("</svg><script>x()</script>\"\u{1b}[2J{}", "y".repeat(1 << 20));
         let t = with(
-            "ranked",
+            ResultKind::Ranking,
             "aggregate",
             json!([{"label": evil, "seat": evil, "points": 1, "rankings": 1, "average_position": evil}]),
         );

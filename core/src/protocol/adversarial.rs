@@ -21,9 +21,19 @@ use crate::debate::{Answer, Debate, Seat};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
 };
 use crate::{DebateSpec, Error, Phase};
+
+/// What it records, each result with its kind (the one place they are said).
+/// Whether both sides ran, and why.
+const GATE: Declared = Declared::new("gate", crate::ResultKind::Gate);
+/// The judge's competitive review: each concern scored, the verdict.
+const COMPETITIVE_REVIEW: Declared = Declared::new("review", crate::ResultKind::Findings);
+/// The review in one row: disagreements, whom the judge sided with.
+const COMPETE_RESULT: Declared = Declared::new("compete_result", crate::ResultKind::Table);
+/// Five competitive runs in a row found nothing: a note to review the competition.
+const COMPETE_FLAG: Declared = Declared::new("compete_flag", crate::ResultKind::Document);
 
 pub(crate) const DEF: Definition = Definition {
     name: "adversarial",
@@ -78,6 +88,7 @@ pub(crate) const DEF: Definition = Definition {
     render_result,
     judge_closes_with_data: true,
     needs_different_models: true,
+    results: &[GATE, COMPETITIVE_REVIEW, COMPETE_RESULT, COMPETE_FLAG],
     ..BASE
 };
 
@@ -147,7 +158,7 @@ fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, ou
                 }
             }
             if let Some(result) = t.results.get("compete_result") {
-                compete_line(result, out);
+                compete_line(&result.data, out);
             }
         }
         _ => return false,
@@ -379,7 +390,7 @@ impl Adversarial {
     /// Stage 1, the cost gate: one agent alone, or advocate and challenger at once.
     fn pass_gate(&mut self, debate: &Debate, notes: &mut Vec<Note>) -> Step {
         let (compete, reason) = gate(debate, &self.options);
-        notes.push(Note::Result { name: "gate".into(), value: json!({"compete": compete, "reason": reason}) });
+        notes.push(GATE.note(json!({"compete": compete, "reason": reason})));
         if !compete {
             self.stage = Stage::Single;
             let prompt = single_prompt(debate);
@@ -547,24 +558,20 @@ fn record_review(debate: &Debate, options: &Options, text: &str, notes: &mut Vec
             c.text.clone_from(text);
         }
     }
-    notes.push(Note::Result { name: "review".into(), value: serde_json::to_value(&review).expect("serializes") });
-    notes.push(Note::Result {
-        name: "compete_result".into(),
-        value: json!({
+    notes.push(COMPETITIVE_REVIEW.note(serde_json::to_value(&review).expect("serializes")));
+    notes.push(COMPETE_RESULT.note(json!({
             "skill": options.label.as_deref().map_or(DEF.name, str::trim),
             "artifact": debate.spec.question.lines().find(|l| !l.trim().is_empty()).unwrap_or_default().trim(),
             "disagreements": disputed,
             "sided_with": {"challenger": genuine, "advocate": disputed - genuine},
             "resolution": resolution,
-        }),
-    });
+    })));
     let mut recent: Vec<u32> = options.history.iter().map(|h| h.disagreements).collect();
     recent.push(disputed);
     if recent.len() >= 5 && recent[recent.len() - 5..].iter().all(|&d| d == 0) {
-        notes.push(Note::Result {
-            name: "compete_flag".into(),
-            value: json!("five consecutive competitive runs found zero disagreement: the competition is not adding value here; review it"),
-        });
+        notes.push(COMPETE_FLAG.note(json!(
+            "five consecutive competitive runs found zero disagreement: the competition is not adding value here; review it"
+        )));
     }
 }
 

@@ -31,10 +31,22 @@ use crate::debate::{Answer, Debate};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::protocol::definition::{
-    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
 };
 use crate::{MAX_ROUNDS, Phase, stance};
 use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
+
+/// What it records, each result with its kind (the one place they are said).
+/// Each version of the defender's position.
+const POSITIONS: Declared = Declared::new("positions", crate::ResultKind::Table);
+/// Each challenger's verdict on the position, per round.
+const VERDICTS: Declared = Declared::new("verdicts", crate::ResultKind::Table);
+/// The defender's accept or reject of each challenge.
+const RESPONSES: Declared = Declared::new("responses", crate::ResultKind::Table);
+/// The rejected challengers' rebuttals.
+const REBUTTALS: Declared = Declared::new("rebuttals", crate::ResultKind::Table);
+/// The final position and what the defender learned.
+const CLOSING: Declared = Declared::new("closing", crate::ResultKind::Document);
 
 pub(crate) const DEF: Definition = Definition {
     name: "challenge",
@@ -69,6 +81,7 @@ pub(crate) const DEF: Definition = Definition {
         "has nothing to hide: the defender opens alone, and each challenger's first answer is its verdict on the \
          defender's position, which it must read (leave out blind)",
     ),
+    results: &[POSITIONS, VERDICTS, RESPONSES, REBUTTALS, CLOSING],
     ..BASE
 };
 
@@ -294,7 +307,7 @@ impl Challenge {
                 self.open.iter().map(|(s, _)| *s).collect()
             }
         };
-        notes.push(Note::Result { name: "responses".into(), value: json!(self.responses) });
+        notes.push(RESPONSES.note(json!(self.responses)));
         let asked: Vec<usize> = not_accepted.into_iter().filter(|s| !debate.is_benched(*s)).collect();
         // Seed 004: all partial with minor objections → address briefly, then
         // exit; the loop does not go on over minor points.
@@ -372,7 +385,7 @@ impl Challenge {
                 }
             }
         }
-        notes.push(Note::Result { name: "rebuttals".into(), value: json!(self.rebuttals) });
+        notes.push(REBUTTALS.note(json!(self.rebuttals)));
         notes.push(Note::RoundEnded { round, phase: Phase::Rebuttal });
         if still_open.is_empty() {
             let ending = Ending {
@@ -481,7 +494,7 @@ impl Challenge {
             return; // unchanged
         }
         self.positions.push(json!({"version": version, "text": text}));
-        notes.push(Note::Result { name: "positions".into(), value: json!(self.positions) });
+        notes.push(POSITIONS.note(json!(self.positions)));
     }
 
     /// Seed 004's closing document, recorded as `closing`: the final position,
@@ -545,7 +558,7 @@ impl Challenge {
             ending.kind = EndKind::Degraded;
             ending.reason = format!("{why} ({})", ending.reason);
         }
-        notes.push(Note::Result { name: "closing".into(), value: closing });
+        notes.push(CLOSING.note(closing));
         ending
     }
 
@@ -596,7 +609,7 @@ impl Challenge {
             self.verdicts.push(record);
             out.push((s, v));
         }
-        notes.push(Note::Result { name: "verdicts".into(), value: json!(self.verdicts) });
+        notes.push(VERDICTS.note(json!(self.verdicts)));
         out
     }
 
@@ -787,11 +800,11 @@ mod tests {
         );
         let outcome = t.outcome.unwrap();
         assert_eq!(outcome.kind, OutcomeKind::Consensus, "{}", outcome.reason);
-        let learned = &t.results["closing"]["learned"][0]["accepted"][0];
+        let learned = &t.results["closing"].data["learned"][0]["accepted"][0];
         assert_eq!(learned["decision"], "partially-accept");
         assert_eq!(learned["reason"], "Valid point, but limited scope: the key moves first, in a week.");
-        assert_eq!(t.results["closing"]["final_position"], "Move this quarter, the key to a KMS first.");
-        assert_eq!(t.results["rebuttals"][0]["choice"], "ACCEPT");
+        assert_eq!(t.results["closing"].data["final_position"], "Move this quarter, the key to a KMS first.");
+        assert_eq!(t.results["rebuttals"].data[0]["choice"], "ACCEPT");
         assert!(t.warnings.is_empty(), "{:?}", t.warnings);
     }
 
@@ -812,8 +825,8 @@ mod tests {
                 turn("x", "rebuttal", 1, "ACCEPT"),
             ]),
         );
-        assert_eq!(t.results["positions"], json!([{"version": 1, "text": OPENING}]));
-        assert_eq!(t.results["responses"][0]["decision"], "reject");
+        assert_eq!(t.results["positions"].data, json!([{"version": 1, "text": OPENING}]));
+        assert_eq!(t.results["responses"].data[0]["decision"], "reject");
     }
 
     /// A failed challenger is named in the degraded reason even when the
@@ -834,8 +847,8 @@ mod tests {
         assert_eq!(outcome.kind, OutcomeKind::Degraded);
         assert!(outcome.reason.contains("could not be read"), "{}", outcome.reason);
         assert!(outcome.reason.contains("; and y (timeout in critique round 1) failed"), "{}", outcome.reason);
-        assert!(t.results["closing"]["degraded"].as_str().unwrap().contains("and y (timeout"));
-        assert_eq!(t.results["closing"]["learned"][1]["failed"], true);
+        assert!(t.results["closing"].data["degraded"].as_str().unwrap().contains("and y (timeout"));
+        assert_eq!(t.results["closing"].data["learned"][1]["failed"], true);
     }
 
     /// The same when no verdict could be read.

@@ -15,9 +15,13 @@ use crate::debate::{Debate, Seat};
 use crate::plan::{Bounds, Conclusion, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
 };
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
+
+/// What it records, each result with its kind (the one place they are said).
+/// The judge's weighted scores of each option.
+const SCORECARD: Declared = Declared::new("scorecard", crate::ResultKind::Scorecard);
 
 pub(crate) const DEF: Definition = Definition {
     name: "comparative",
@@ -55,6 +59,7 @@ pub(crate) const DEF: Definition = Definition {
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
     render_result,
     judge_closes_with_data: true,
+    results: &[SCORECARD],
     ..BASE
 };
 
@@ -237,7 +242,7 @@ fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut
             let mut value = serde_json::to_value(&card).expect("serializes");
             value["options"] = serde_json::Value::Object(by_label);
             value["highest_total"] = json!(best);
-            notes.push(Note::Result { name: "scorecard".into(), value });
+            notes.push(SCORECARD.note(value));
             true
         }
         Err(why) => {

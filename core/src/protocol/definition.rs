@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::plan::{Bounds, Protocol};
+pub(crate) use crate::result_kind::Declared;
 use crate::{DebateSpec, Error};
 
 /// One protocol, whole.
@@ -53,6 +54,9 @@ pub(crate) struct Definition {
     pub build: fn(&DebateSpec) -> Box<dyn Protocol>,
     /// Estimated tokens its options add to every prompt (for the cost bound).
     pub prompt_tokens: fn(&DebateSpec) -> u64,
+    /// Every result it records, each with its kind: the one place a
+    /// result's kind is said (a coded protocol records only through these).
+    pub results: &'static [Declared],
     /// Render one of its named results as Markdown into the string; false
     /// leaves it to the generic form (a text, a list, or JSON).
     pub render_result: fn(&crate::Transcript, &str, &Value, &mut String) -> bool,
@@ -234,6 +238,7 @@ pub(crate) const BASE: Definition = Definition {
     bounds: |_| unreachable!("every protocol states its bounds"),
     build: |_| unreachable!("every protocol builds itself"),
     prompt_tokens: |_| 0,
+    results: &[],
     render_result: |_, _, _, _| false,
     render_turn: |_, _| None,
 };

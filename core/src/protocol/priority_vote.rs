@@ -31,8 +31,22 @@ use serde_json::json;
 use crate::debate::Debate;
 use crate::plan::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
-use crate::protocol::definition::{BASE, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed};
+use crate::protocol::definition::{
+    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed,
+};
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
+
+/// What it records, each result with its kind (the one place they are said).
+/// The items in Borda order with both lenses' priorities.
+const RANKING: Declared = Declared::new("ranking", crate::ResultKind::Ranking);
+/// Items the lenses disagree on, for the confirmer.
+const TO_CONFIRM: Declared = Declared::new("to_confirm", crate::ResultKind::Table);
+/// What the confirmer decided.
+const CONFIRMED: Declared = Declared::new("confirmed", crate::ResultKind::Table);
+/// Items read as the same, merged.
+const DUPLICATES: Declared = Declared::new("duplicates", crate::ResultKind::Table);
+/// Whether both lenses ran, and why.
+const GATE: Declared = Declared::new("gate", crate::ResultKind::Gate);
 
 pub(crate) const DEF: Definition = Definition {
     name: "priority-vote",
@@ -93,6 +107,7 @@ pub(crate) const DEF: Definition = Definition {
         o.items.iter().map(|i| estimate_tokens(i) as u64 + per_item).sum()
     },
     render_result,
+    results: &[RANKING, TO_CONFIRM, CONFIRMED, DUPLICATES, GATE],
     ..BASE
 };
 
@@ -167,7 +182,7 @@ fn priority(row: &serde_json::Value, lens: &str) -> String {
 fn render_ranking(t: &crate::Transcript, rows: &[serde_json::Value], out: &mut String) {
     use crate::render::results::{cell, table, text};
     use std::fmt::Write;
-    let confirmer = t.results.get("confirmed").map(|c| crate::render::results::name(t, &text(c, "by")));
+    let confirmer = t.results.get("confirmed").map(|c| crate::render::results::name(t, &text(&c.data, "by")));
     if rows.iter().any(|r| r["priorities"].get("priority").is_some()) {
         let rows: Vec<Vec<String>> = rows
             .iter()
@@ -352,7 +367,7 @@ impl PriorityVote {
                 .iter()
                 .map(|&(item, same_as)| json!({"item": item, "same_as": same_as, "text": self.items[item - 1]}))
                 .collect();
-            notes.push(Note::Result { name: "duplicates".into(), value: json!(value) });
+            notes.push(DUPLICATES.note(json!(value)));
         }
         self.items = distinct;
         let n = self.items.len();
@@ -366,7 +381,7 @@ impl PriorityVote {
                 (false, format!("{n} distinct items, under {AUTO_COMPETE_AT}: one agent (compete forces both lenses)"))
             }
         };
-        notes.push(Note::Result { name: "gate".into(), value: json!({"compete": both, "reason": reason}) });
+        notes.push(GATE.note(json!({"compete": both, "reason": reason})));
         self.asked = if both { vec![0, 1] } else { vec![0] };
         notes.push(Note::RoundStarted { round: 1, phase: Phase::Vote, challenger: None });
         let calls = self
@@ -419,9 +434,9 @@ impl PriorityVote {
             self.held = Some(Held { flagged, ending });
             return Step::Run(vec![call]);
         }
-        notes.push(Note::Result { name: "ranking".into(), value: counted_ranking });
+        notes.push(RANKING.note(counted_ranking));
         if !flagged.is_empty() {
-            notes.push(Note::Result { name: "to_confirm".into(), value: json!(flagged) });
+            notes.push(TO_CONFIRM.note(json!(flagged)));
         }
         Step::Finish(ending)
     }
@@ -472,17 +487,17 @@ impl PriorityVote {
         let n = self.items.len();
         let ballot = |seat| debate.text(seat, 1, Phase::Vote).and_then(|t| reply::priorities(t, n).ok());
         let votes = [ballot(0), ballot(1)];
-        notes.push(Note::Result { name: "ranking".into(), value: ranking(&self.items, &votes, false, &levels) });
+        notes.push(RANKING.note(ranking(&self.items, &votes, false, &levels)));
         let confirmed: Vec<serde_json::Value> = levels
             .iter()
             .map(|&(item, level)| json!({"item": item, "text": self.items[item - 1], "priority": format!("P{level}")}))
             .collect();
-        notes.push(Note::Result { name: "confirmed".into(), value: json!({"by": who.id, "items": confirmed}) });
+        notes.push(CONFIRMED.note(json!({"by": who.id, "items": confirmed})));
         let left: Vec<serde_json::Value> =
             held.flagged.into_iter().filter(|f| !levels.iter().any(|&(i, _)| f["item"] == i)).collect();
         let summary = format!("; {} of {} flagged items confirmed by {}", levels.len(), asked.len(), who.name);
         if !left.is_empty() {
-            notes.push(Note::Result { name: "to_confirm".into(), value: json!(left) });
+            notes.push(TO_CONFIRM.note(json!(left)));
         }
         Ending { reason: held.ending.reason + &summary, ..held.ending }
     }

@@ -91,6 +91,17 @@ pub(crate) fn lookup(name: &str) -> Result<&'static Definition, Error> {
     })
 }
 
+/// The kind protocol `protocol` declares for its result `name` (the answer
+/// vote is every protocol's); `None` for a protocol not built in, or a name
+/// it does not record.
+pub(crate) fn result_kind(protocol: &str, name: &str) -> Option<crate::ResultKind> {
+    if name == crate::result_kind::VOTE.name {
+        return Some(crate::result_kind::VOTE.kind);
+    }
+    let def = REGISTRY.iter().find(|e| e.name() == protocol)?.definition();
+    def.results.iter().find(|d| d.name == name).map(|d| d.kind)
+}
+
 /// The definition a validated spec names, or the one every spec-borne document shares.
 pub(crate) fn of(spec: &DebateSpec) -> &'static Definition {
     if super::document::carried(spec) {
@@ -177,6 +188,36 @@ mod tests {
             let _ = (def.build)(&spec);
             let b = (def.bounds)(&spec);
             assert!(b.turns > 0, "{}: no turns", def.name);
+        }
+    }
+
+    /// Every result a built-in protocol's golden cases record is one it
+    /// declares, with the kind it declares: the protocols are the registry's,
+    /// each with at least one case.
+    #[test]
+    fn every_recorded_result_is_declared_with_its_kind() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/golden");
+        let transcripts: Vec<crate::Transcript> = std::fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().path().join("transcript.json"))
+            .map(|p| serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap())
+            .collect();
+        for entry in REGISTRY {
+            let name = entry.name();
+            let mine: Vec<&crate::Transcript> = transcripts.iter().filter(|t| t.protocol == name).collect();
+            assert!(!mine.is_empty(), "{name}: no golden case");
+            for t in mine {
+                for (result, r) in &t.results {
+                    assert_eq!(result_kind(name, result), Some(r.kind), "{name}: its result {result}");
+                }
+            }
+        }
+        // Names are each declared once.
+        for def in REGISTRY.iter().map(|e| e.definition()) {
+            let mut names: Vec<&str> = def.results.iter().map(|d| d.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), def.results.len(), "{}", def.name);
         }
     }
 

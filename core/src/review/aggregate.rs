@@ -67,6 +67,6 @@ pub(crate) fn run(a: &ReviewAggregate, debate: &Debate, rounds_run: u32, notes: 
     }
     let review = Review::decide(merge(&names, &raised, &reactions), a.policy, unread);
     let value = serde_json::to_value(&review).expect("a review serializes");
-    notes.push(Note::Result { name: a.result.clone().into(), value });
+    notes.push(Note::Result { name: a.result.clone().into(), kind: super::KIND, value });
     review
 }

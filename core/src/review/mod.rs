@@ -30,6 +30,8 @@ pub const REVIEW_DOCUMENT: &str = include_str!("review.json");
 
 /// The transcript result a review lands in, in the shipped document.
 pub const REVIEW_RESULT: &str = "review";
+/// A review is findings and a verdict.
+pub(crate) const KIND: crate::ResultKind = crate::ResultKind::Findings;
 
 /// A review's outcome, as the transcript's result holds it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

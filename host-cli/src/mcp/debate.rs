@@ -375,15 +375,13 @@ fn finish(
     }
 }
 
-/// The protocol's named results: the transcript keeps them beside its own
-/// fields (flattened), so they are every key but those, as the engine lists
-/// them (a hand-kept copy here once missed `consensus` and `choices`).
-fn results(t: &Value) -> std::collections::BTreeMap<String, Value> {
-    let fields = t.as_object().into_iter().flatten();
-    fields
-        .filter(|(k, _)| !agon_core::TRANSCRIPT_FIELDS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
+/// The protocol's named results, each with its kind, as the transcript keeps them.
+fn results(t: &Value) -> Result<std::collections::BTreeMap<String, agon_core::NamedResult>> {
+    let results = t.get("results").cloned().unwrap_or_default();
+    if results.is_null() {
+        return Ok(Default::default());
+    }
+    serde_json::from_value(results).context("the transcript's results")
 }
 
 /// The result: the outcome first (a run that is not complete says why before
@@ -406,7 +404,7 @@ fn answer(
         None => {
             let kind = t["outcome"]["kind"].as_str().unwrap_or("unknown").to_string();
             Outcome {
-                complete: matches!(kind.as_str(), "completed" | "consensus"),
+                complete: t["outcome"]["complete"] == true,
                 kind,
                 headline: t["outcome"]["headline"].as_str().unwrap_or_default().to_string(),
                 reason: t["outcome"]["reason"].as_str().unwrap_or_default().to_string(),
@@ -422,7 +420,7 @@ fn answer(
             .as_str()
             .map(|s| agon_core::synthesis_shown(t["protocol"].as_str().unwrap_or_default(), s)),
         positions: positions(&t),
-        results: results(&t),
+        results: results(&t)?,
         usage: usage(&t, &council.cost_summary()?),
         warnings: t["warnings"]
             .as_array()

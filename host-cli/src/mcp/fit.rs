@@ -142,7 +142,13 @@ mod tests {
                     text: "w".repeat(position_chars),
                 })
                 .collect(),
-            results: BTreeMap::from([("ranking".to_string(), serde_json::json!({"table": "r".repeat(4000)}))]),
+            results: BTreeMap::from([(
+                "ranking".to_string(),
+                agon_core::NamedResult {
+                    kind: agon_core::ResultKind::Ranking,
+                    data: serde_json::json!({"table": "r".repeat(4000)}),
+                },
+            )]),
             warnings: Vec::new(),
             usage: Usage { calls: 7, prompt_tokens: 900, completion_tokens: 300, cost_usd: Some(0.0123) },
             shortened: Vec::new(),

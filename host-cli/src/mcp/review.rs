@@ -87,7 +87,8 @@ pub fn answer(debate: Answer, diff: &str) -> Result<Answer> {
             d["session"].as_str().unwrap_or_default()
         ));
     }
-    let value = d["results"].get(REVIEW_RESULT).ok_or_else(|| anyhow!("the debate holds no review result"))?;
+    let value = d["results"].get(REVIEW_RESULT).map(|r| &r["data"]);
+    let value = value.ok_or_else(|| anyhow!("the debate holds no review result"))?;
     let review = Review::from_value(value).map_err(|e| anyhow!("the review result: {e}"))?;
     let meta = Meta {
         session: d["session"].as_str().map(str::to_string),

@@ -203,8 +203,9 @@ pub struct DebateResult {
     pub synthesis: Option<String>,
     /// Each seat's last word.
     pub positions: Vec<Position>,
-    /// The protocol's own results (rankings, scorecards, verdicts, reviews), by name.
-    pub results: BTreeMap<String, Value>,
+    /// The protocol's own results (rankings, scorecards, verdicts, reviews), by
+    /// name, each with its kind (how it is shown) and its data.
+    pub results: BTreeMap<String, agon_core::NamedResult>,
     /// What the engine warned about on the way (an unreadable verdict, a judge on the panel, …).
     pub warnings: Vec<String>,
     pub usage: Usage,

@@ -1,7 +1,7 @@
 // Type-checked (never run) by `npm run typecheck`: the SDK's declarations and
 // the types jco generated from wit/debate.wit fit together as a user sees them.
 import { AgonError, ProviderError, Session, builtinRoles, drive, openai, anthropic, gemini, ollama, byProvider, parseRole, runDebate, buildSpec, catalog, wire, contextFile } from "agon-debate";
-import type { ContextFile } from "agon-debate";
+import type { ContextFile, ResultKind, TranscriptResult } from "agon-debate";
 import type { DebateEvent, ModelRequest, Outcome, Phase, StopReason, Usage, HttpRequest } from "agon-debate";
 
 const session: Session = Session.create("{}");
@@ -43,3 +43,11 @@ throw new ProviderError("token-limit", "thought too long", { usage: billed, retr
 
 const file: ContextFile = contextFile("change.diff", new TextEncoder().encode("+ a line\n"));
 void buildSpec({ question: "q", protocol: "round-robin", models: ["openai/a"], files: [file, { path: "-", text: "x" }] });
+
+// A transcript's results carry their kind; its outcome says whether it ran in full.
+void runDebate({ question: "q" }, async () => ({ text: "" })).then((t) => {
+  const results: TranscriptResult[] = Object.values(t.results);
+  const kinds: ResultKind[] = results.map((r) => r.kind);
+  const complete: boolean | undefined = t.outcome?.complete;
+  void kinds, complete;
+});

@@ -24,7 +24,7 @@ pub(super) fn result(t: &Transcript, key: &str, value: &Value, out: &mut String)
             closing(t, value, out);
             for part in ["verdicts", "responses", "rebuttals", "positions"] {
                 if let Some(v) = t.results.get(part) {
-                    audit(t, part, v, out);
+                    audit(t, part, &v.data, out);
                 }
             }
             true

@@ -42,7 +42,7 @@ pub(crate) fn count(
         return false;
     }
     if let Some(name) = &b.readings {
-        notes.push(Note::Result { name: name.clone().into(), value: json!(readings) });
+        notes.push(Note::Result { name: name.clone().into(), kind: READINGS_KIND, value: json!(readings) });
     }
     let mut seats: Vec<usize> = drawn.0.iter().map(|(s, _)| *s).collect();
     crate::order::sort(&mut seats);
@@ -60,9 +60,14 @@ pub(crate) fn count(
             })
         })
         .collect();
-    notes.push(Note::Result { name: b.result.clone().into(), value: Value::Array(rows) });
+    notes.push(Note::Result { name: b.result.clone().into(), kind: STANDINGS_KIND, value: Value::Array(rows) });
     true
 }
+
+/// A Borda count's standings: seats in order with their points.
+pub(crate) const STANDINGS_KIND: crate::ResultKind = crate::ResultKind::Ranking;
+/// Who ranked what, one row per seat.
+pub(crate) const READINGS_KIND: crate::ResultKind = crate::ResultKind::Table;
 
 /// The standings as a table in their order, the readings as who ranked what;
 /// false for any other result (left to the generic form).

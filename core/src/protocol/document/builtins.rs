@@ -9,7 +9,7 @@ use super::{Document, borda_aggregate, bounds, build, load_str};
 use crate::consensus::ConsensusMode;
 use crate::json_read::{Misread, read};
 use crate::protocol::definition;
-use crate::protocol::definition::{BASE, Definition};
+use crate::protocol::definition::{BASE, Declared, Definition};
 use crate::spec::field_error;
 use crate::{DebateSpec, Error, SeatRef};
 
@@ -56,12 +56,33 @@ fn defined(doc: &'static Document) -> Definition {
         // The definition lives as long as the document: its two lists may too.
         sides: Vec::leak(doc.seats.sides.iter().map(String::as_str).collect()),
         options: Vec::leak(doc.options()),
+        results: Vec::leak(declared(doc)),
         reads_agreement: doc.reads_agreement(),
         needs_different_models: doc.seats.different_models,
         // A phase that declares an output shape is never asked for the line.
         answers: true,
         ..SHARED
     }
+}
+
+/// Every result the document records, with its kind: its phases' declared
+/// fields, then its aggregators' results.
+fn declared(doc: &'static Document) -> Vec<Declared> {
+    let mut out = Vec::new();
+    for p in doc.phases.iter().filter(|p| p.turns.iter().any(|t| !t.output.json.is_empty())) {
+        out.push(Declared::new(p.phase.as_str(), super::FIELDS_KIND));
+    }
+    let a = &doc.aggregate;
+    if let Some(b) = &a.borda {
+        out.push(Declared::new(&b.result, borda_aggregate::STANDINGS_KIND));
+        out.extend(b.readings.as_deref().map(|r| Declared::new(r, borda_aggregate::READINGS_KIND)));
+    }
+    out.extend(a.review.as_ref().map(|r| Declared::new(&r.result, crate::review::KIND)));
+    out.extend(a.ledger.as_ref().map(|l| Declared::new(&l.result, crate::ledger::KIND)));
+    for s in a.synthesis.iter().flat_map(|s| &s.sections) {
+        out.push(Declared::new(&s.result, super::SECTION_KIND));
+    }
+    out
 }
 
 /// What every built-in document does alike: the interpreter runs the

@@ -421,7 +421,7 @@ impl Interpreter {
                 rows.push(row);
             }
         }
-        notes.push(Note::Result { name: phase.as_str().into(), value: Value::Array(rows) });
+        notes.push(Note::Result { name: phase.as_str().into(), kind: super::FIELDS_KIND, value: Value::Array(rows) });
     }
 
     fn prompt(&self, debate: &Debate, who: Speaker, sees: &Sees, prompt: &PromptDoc) -> Prompt {
@@ -575,7 +575,11 @@ impl Interpreter {
             }
             for s in &synthesis.sections {
                 match section(text, &s.heading.to_lowercase()) {
-                    Some(body) => notes.push(Note::Result { name: s.result.clone().into(), value: json!(body) }),
+                    Some(body) => notes.push(Note::Result {
+                        name: s.result.clone().into(),
+                        kind: super::SECTION_KIND,
+                        value: json!(body),
+                    }),
                     None => notes.push(Note::Warning {
                         speaker: debate.judge().map(|j| j.id.clone()),
                         round: ending.rounds_run,

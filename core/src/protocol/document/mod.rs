@@ -30,6 +30,11 @@
 //!   and consensus confirmation (judge mode) on a phase other than
 //!   `deliberation` (the confirmation prompt reads that phase).
 
+/// A phase's declared fields, one row per seat and round.
+pub(crate) const FIELDS_KIND: crate::ResultKind = crate::ResultKind::Table;
+/// A `## Heading` section of the judge's synthesis.
+pub(crate) const SECTION_KIND: crate::ResultKind = crate::ResultKind::Document;
+
 pub(crate) mod aggregators;
 pub(crate) mod borda_aggregate;
 pub(crate) mod bounds;
