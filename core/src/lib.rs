@@ -78,6 +78,8 @@ mod spec;
 pub mod stance;
 mod tokens;
 mod transcript;
+// Reading format 1 (above the protocols: it asks them each result's kind).
+mod transcript_format1;
 mod validation;
 mod vote;
 #[cfg(feature = "testing")]

@@ -1,17 +1,16 @@
 //! The transcript: the stable JSON record of a debate.
 
-mod migrate;
-
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::{Deserialize, Serialize};
 
 use crate::{ConsensusCheck, NamedResult, Outcome, Phase, SeatInfo, Usage};
 
 /// The version of the transcript format: 2 keeps a protocol's results under
 /// `results`, each with its kind. Format 1 (results beside the transcript's
-/// own fields, without kinds) is read by migrating it ([`Transcript`]'s
-/// deserializer does).
+/// own fields, without kinds) is read by migrating it: [`Transcript`]'s
+/// deserializer does, in `transcript_format1.rs`, above the protocols whose
+/// declarations give each result its kind.
 pub const TRANSCRIPT_VERSION: u32 = 2;
 
 /// The transcript's own top-level names. Format 1 kept a protocol's results
@@ -147,15 +146,6 @@ pub struct Warning {
 impl Serialize for Transcript {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         Transcript::serialize(self, s)
-    }
-}
-
-/// Either format: a format-1 transcript is migrated first.
-impl<'de> Deserialize<'de> for Transcript {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let value = serde_json::Value::deserialize(d)?;
-        let value = migrate::to_current(value).map_err(serde::de::Error::custom)?;
-        Transcript::deserialize(value).map_err(serde::de::Error::custom)
     }
 }
 

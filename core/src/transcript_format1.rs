@@ -3,13 +3,25 @@
 //! name but the transcript's own) move under `results`, each with the kind
 //! the protocol that wrote it declares; nothing is dropped.
 
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use super::{TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION};
-use crate::{NamedResult, ResultKind};
+use crate::transcript::{TRANSCRIPT_FIELDS, TRANSCRIPT_VERSION};
+use crate::{NamedResult, ResultKind, Transcript};
+
+/// Either format: a format-1 transcript is migrated first. Here rather than
+/// beside the transcript's type, which is plain data: the kinds come from the
+/// protocols' declarations (the registry), a layer above it.
+impl<'de> Deserialize<'de> for Transcript {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        let value = to_current(value).map_err(serde::de::Error::custom)?;
+        Transcript::deserialize(value).map_err(serde::de::Error::custom)
+    }
+}
 
 /// `value` in the current format, or why it cannot be read.
-pub(super) fn to_current(value: Value) -> Result<Value, String> {
+pub(crate) fn to_current(value: Value) -> Result<Value, String> {
     let Value::Object(mut fields) = value else { return Err("a transcript is a JSON object".into()) };
     match fields.get("version").and_then(Value::as_u64) {
         Some(1) => Ok(Value::Object(from_format_1(fields))),
