@@ -54,6 +54,7 @@ test("the red/blue example runs from its scripted replies to the golden transcri
   assert.deepEqual(transcript, JSON.parse(read("transcript.json")));
   // Worked out from the script: no red flaw is fatal in round 2, so the stop ends it there.
   assert.equal(transcript.outcome.rounds_run, 2);
-  assert.equal(transcript.verdict, "Ship after a rollback drill.");
-  assert.deepEqual(transcript.critique.map((c) => c.fields.fatal), [true, true, false, false]);
+  assert.deepEqual(transcript.results.verdict, { kind: "document", data: "Ship after a rollback drill." });
+  assert.equal(transcript.results.critique.kind, "table");
+  assert.deepEqual(transcript.results.critique.data.map((c) => c.fields.fatal), [true, true, false, false]);
 });

@@ -68,5 +68,6 @@ def test_the_red_blue_example_runs_from_its_scripted_replies() -> None:
     assert transcript == json.loads(read(CASE, "transcript.json"))
     # Worked out from the script: no red flaw is fatal in round 2, so the stop ends it there.
     assert transcript["outcome"]["rounds_run"] == 2
-    assert transcript["verdict"] == "Ship after a rollback drill."
-    assert [c["fields"]["fatal"] for c in transcript["critique"]] == [True, True, False, False]
+    assert transcript["results"]["verdict"] == {"kind": "document", "data": "Ship after a rollback drill."}
+    assert transcript["results"]["critique"]["kind"] == "table"
+    assert [c["fields"]["fatal"] for c in transcript["results"]["critique"]["data"]] == [True, True, False, False]
