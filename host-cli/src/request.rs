@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use agon_core::{CompeteMode, ConsensusMode};
 use serde_json::{Map, Value};
 
-use crate::options::{Options, PanelChoice, ProtocolChoice};
+use crate::options::{Options, PanelChoice, PerSeat, ProtocolChoice};
 
 /// Each turn's reply ceiling when neither a flag nor agon.toml sets one; the
 /// judge's is twice it, and a folder's agon.toml is held under both.
@@ -58,7 +58,7 @@ pub struct DebateRequest {
     pub answer: Option<agon_core::answer::AnswerSpec>,
     pub seed: u64,
     /// `[SEAT=]AREA`: a field of expertise, for every seat or one.
-    pub domain: Vec<String>,
+    pub domain: Vec<PerSeat<String>>,
     /// comparative: the options compared.
     pub compared: Vec<String>,
     /// priority-vote: a file with one item per line.

@@ -66,7 +66,7 @@ pub fn build(args: &DebateRequest, inputs: &Inputs, protocols: &[ProtocolInfo]) 
     let s = &args.settings;
     let (reasoning, seat_reasoning) =
         reasoning(s.effort.as_deref().unwrap_or_default(), s.thinking.as_deref().unwrap_or_default());
-    let (domain, seat_domains) = domains(&args.domain)?;
+    let (domain, seat_domains) = domains(&args.domain);
     let mut request = json!({
         "question": args.question,
         "protocol": protocol,
@@ -263,21 +263,20 @@ fn reasoning(efforts: &[PerSeat<Effort>], budgets: &[PerSeat<u32>]) -> (Value, M
     (every, seats)
 }
 
-/// `--domain [SEAT=]AREA`: every seat's field of expertise (null when none),
-/// and each seat's own. A seat id has no spaces, so `law = EU` is an area.
-fn domains(given: &[String]) -> Result<(Value, Map<String, Value>), String> {
+/// `--domain [SEAT=]AREA` (read where it was given): every seat's field of
+/// expertise (null when none), and each seat's own; the last for a seat wins.
+fn domains(given: &[PerSeat<String>]) -> (Value, Map<String, Value>) {
     let mut every = Value::Null;
     let mut seats = Map::new();
     for d in given {
-        match d.split_once('=').filter(|(seat, _)| !seat.trim().is_empty() && !seat.trim().contains(' ')) {
-            Some((seat, area)) => {
-                seats.insert(seat.trim().to_string(), json!(area.trim()));
+        match &d.seat {
+            Some(seat) => {
+                seats.insert(seat.clone(), json!(d.value));
             }
-            None if d.trim().is_empty() => return Err("--domain '': give a field of expertise, or SEAT=AREA".into()),
-            None => every = json!(d.trim()),
+            None => every = json!(d.value),
         }
     }
-    Ok((every, seats))
+    (every, seats)
 }
 
 /// `--trigger NAME=word,a phrase,…`: phrases keep their inner spaces; empty ones are dropped.

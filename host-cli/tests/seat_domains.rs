@@ -50,6 +50,9 @@ fn a_domain_or_blind_that_means_nothing_is_refused_by_name() {
         (vec!["--domain", "c=law"], "seat_domains.c: no such seat (seats: a, b)"),
         (vec!["--domain", "a=line one\nline two"], "panel[0].domain"),
         (vec!["--protocol", "challenge", "--blind"], "blind: challenge has nothing to hide"),
+        // Read where the flag is: clap names the flag and says what it takes.
+        (vec!["--domain", "=law"], "'--domain <[SEAT=]AREA>': name the seat before '='"),
+        (vec!["--domain", "a= "], "'--domain <[SEAT=]AREA>': give a field of expertise"),
     ] {
         let out = agon(&env, &[&["spec", "Q?", "--panel", "openai/a,openai/b"][..], &args].concat());
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));

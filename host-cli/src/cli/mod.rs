@@ -560,8 +560,8 @@ pub struct SpecArgs {
     #[arg(help_heading = REPLIES, long, value_name = "N")]
     pub context_budget: Option<u32>,
     /// A field of expertise, shown in the seat's prompt beside its persona; SEAT=AREA for one seat (repeatable).
-    #[arg(help_heading = PROTOCOL, long, value_name = "[SEAT=]AREA")]
-    pub domain: Vec<String>,
+    #[arg(help_heading = PROTOCOL, long, value_name = "[SEAT=]AREA", value_parser = crate::options::domain_entry)]
+    pub domain: Vec<PerSeat<String>>,
     /// Blind first answers: in round 1 no seat sees another's answer before giving its own.
     #[arg(help_heading = PROTOCOL, long)]
     pub blind: bool,

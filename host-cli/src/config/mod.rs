@@ -581,7 +581,8 @@ impl Config {
             }
         }
         // A seat's domain: the file's, under the flag's for the same seat (the engine takes the last).
-        let domains = self.seats.iter().filter_map(|(id, s)| Some(format!("{id}={}", s.domain.as_deref()?)));
+        let domains =
+            self.seats.iter().filter_map(|(id, s)| Some(PerSeat { seat: Some(id.clone()), value: s.domain.clone()? }));
         request.domain.splice(0..0, domains);
         // `defaults.consensus` is not a flag's default: it applies only where the
         // protocol reads agreement, which the spec request decides

@@ -13,6 +13,7 @@ use agon_cli::engine::{Council, Runtime};
 use agon_cli::follow_up::ParentSession;
 use agon_cli::host::{Ending, JournalFile, Message, Sinks};
 use agon_cli::options::Combine;
+use agon_cli::options::PerSeat;
 use agon_cli::provider::client_model::is_client;
 use agon_cli::provider::gate::CallGate;
 use agon_cli::provider::{CallOptions, Environment};
@@ -119,7 +120,7 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
     if a.domain.as_deref().is_some_and(|d| d.trim().is_empty() || d.contains('=')) {
         return Err(bad("domain: give a field of expertise in a few words (per seat: seat_domains)"));
     }
-    request.domain = a.domain.iter().cloned().collect();
+    request.domain = a.domain.iter().map(|area| PerSeat { seat: None, value: area.trim().to_string() }).collect();
     for (seat, area) in &a.seat_domains {
         if seat.trim().is_empty() || seat.contains(['=', ' ']) {
             return Err(bad(format!("seat_domains: '{seat}' is not a seat id")));
@@ -127,7 +128,7 @@ fn request_of(a: &DebateArgs, shared: &Shared, parent: Option<&ParentSession>) -
         if area.trim().is_empty() {
             return Err(bad(format!("seat_domains.{seat}: give a field of expertise in a few words")));
         }
-        request.domain.push(format!("{seat}={area}"));
+        request.domain.push(PerSeat { seat: Some(seat.trim().to_string()), value: area.trim().to_string() });
     }
     request.context = a.context.clone();
     // Only inside the server's roots, whoever names them (the caller, or agon.toml).

@@ -70,6 +70,20 @@ pub fn thinking_entry(given: &str) -> Result<PerSeat<u32>, String> {
     })
 }
 
+/// `--domain [SEAT=]AREA`, read where the flag is. A seat id has no spaces,
+/// so in `EU law=GDPR` the `=` is part of the area.
+pub fn domain_entry(given: &str) -> Result<PerSeat<String>, String> {
+    let (seat, area) = match given.split_once('=') {
+        Some((seat, _)) if seat.trim().is_empty() => return Err("name the seat before '='".into()),
+        Some((seat, area)) if !seat.trim().contains(' ') => (Some(seat.trim().to_string()), area),
+        _ => (None, given),
+    };
+    match area.trim() {
+        "" => Err("give a field of expertise in a few words, or SEAT=AREA".into()),
+        area => Ok(PerSeat { seat, value: area.to_string() }),
+    }
+}
+
 /// A panel: a name from agon.toml's `[panels]`, or model references.
 #[derive(Debug, Clone, serde::Deserialize, serde::Serialize, PartialEq)]
 #[serde(untagged)]
@@ -194,5 +208,14 @@ mod tests {
         assert_eq!(thinking_entry("o3=0"), Err(format!("give tokens, from 1 to {}", agon_core::MAX_BUDGET)));
         assert!(thinking_entry(&(agon_core::MAX_BUDGET + 1).to_string()).is_err());
         assert!(thinking_entry("o3=lots").is_err());
+        assert_eq!(domain_entry(" security "), Ok(PerSeat { seat: None, value: "security".into() }));
+        assert_eq!(
+            domain_entry("b = EU privacy law"),
+            Ok(PerSeat { seat: Some("b".into()), value: "EU privacy law".into() })
+        );
+        assert_eq!(domain_entry("EU law=GDPR"), Ok(PerSeat { seat: None, value: "EU law=GDPR".into() }));
+        assert_eq!(domain_entry("=law"), Err("name the seat before '='".into()));
+        assert_eq!(domain_entry("b= "), Err("give a field of expertise in a few words, or SEAT=AREA".into()));
+        assert!(domain_entry("  ").is_err());
     }
 }
