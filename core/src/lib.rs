@@ -99,7 +99,7 @@ pub use input::{FailureKind, Input, StopReason, Usage};
 pub use outcome::{FailureNote, Outcome, OutcomeKind};
 pub use parent::{MAX_PARENT_BYTES, MAX_PARENT_TOKENS, Parent, ParentRecord, Position};
 pub use parse::extract_json;
-pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger, compete_record};
+pub use protocol::adversarial::{CompeteHistory, CompeteMode, Trigger};
 pub use protocol::definition::{OptionInfo, OptionKind, ProtocolInfo};
 pub use protocol::document::{BUILTIN_DOCUMENTS, DOCUMENT_VERSION, check_document, document_info};
 pub use protocol::registry::{example_spec, protocols};
@@ -108,7 +108,7 @@ pub use reasoning::{
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
 };
 pub use render::data_blocks::{Fenced, fenced, without_data_blocks};
-pub use render::kinds::shape::{ResultShape, results_shaped};
+pub use render::kinds::shape::{ResultShape, compete_record, results_shaped};
 pub use render::{
     consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown, synthesis_shown, turn_text,
 };

@@ -35,13 +35,6 @@ const COMPETE_RESULT: Declared = Declared::new("compete_result", crate::ResultKi
 /// Five competitive runs in a row found nothing: a note to review the competition.
 const COMPETE_FLAG: Declared = Declared::new("compete_flag", crate::ResultKind::Document);
 
-/// The compete record a finished transcript (as JSON) holds, if any: what a
-/// host keeps of a competitive review (its history, its evaluation), found
-/// by its kind and shape.
-pub fn compete_record(transcript: &serde_json::Value) -> Option<&serde_json::Value> {
-    crate::results_shaped(transcript, crate::ResultShape::CompeteRecord).next()
-}
-
 pub(crate) const DEF: Definition = Definition {
     name: "adversarial",
     summary: "Advocate and hardened challenger in parallel, then a judge's competitive review; cost-gated, degrades gracefully.",

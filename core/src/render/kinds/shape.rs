@@ -85,6 +85,13 @@ pub fn results_shaped(transcript: &Value, shape: ResultShape) -> impl Iterator<I
     })
 }
 
+/// The compete record a finished transcript (as JSON) holds, if any: what a
+/// host keeps of adversarial's competitive review (its history, its
+/// evaluation).
+pub fn compete_record(transcript: &Value) -> Option<&Value> {
+    results_shaped(transcript, ResultShape::CompeteRecord).next()
+}
+
 /// Every result of `t` with `shape`, in name order.
 pub(crate) fn shaped(t: &crate::Transcript, shape: ResultShape) -> impl Iterator<Item = &Value> {
     t.results.values().filter(move |r| ResultShape::of(r.kind, &r.data) == Some(shape)).map(|r| &r.data)
