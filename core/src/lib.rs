@@ -108,6 +108,7 @@ pub use reasoning::{
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
 };
 pub use render::data_blocks::{Fenced, fenced, without_data_blocks};
+pub use render::kinds::shape::{ResultShape, compete_record, results_shaped};
 pub use render::{
     consensus_markdown, inert_markdown, markdown, notes_markdown, results_markdown, synthesis_shown, turn_text,
 };

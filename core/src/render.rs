@@ -2,6 +2,7 @@
 
 pub(crate) mod data_blocks;
 pub(crate) mod inert;
+pub(crate) mod kinds;
 pub(crate) mod results;
 
 use std::fmt::Write;
@@ -227,34 +228,17 @@ pub fn results_markdown(t: &Transcript) -> String {
     inert::text(&results_section(t))
 }
 
-/// Every named result of `t`, rendered; empty when there are none. The caller
-/// makes the whole document inert (model text sits in these tables).
+/// Every named result of `t`, rendered by its kind, else in the generic form;
+/// empty when there are none. The caller makes the whole document inert
+/// (model text sits in these tables).
 fn results_section(t: &Transcript) -> String {
     let mut out = String::new();
-    let def = crate::protocol::registry::lookup(&t.protocol).ok();
     for (key, result) in &t.results {
-        let value = &result.data;
-        let rendered = by_kind(t, result, &mut out) || def.is_some_and(|d| (d.render_result)(t, key, value, &mut out));
-        if !rendered {
-            results::generic(key, value, &mut out);
+        if !kinds::render(t, result, &mut out) {
+            results::generic(key, &result.data, &mut out);
         }
     }
     out
-}
-
-/// A result rendered by its kind's shared renderers, each reading the shape
-/// it knows (a document of one's own is known this way too); false when none
-/// does, leaving it to the protocol that declared it, then to the generic form.
-fn by_kind(t: &Transcript, result: &crate::NamedResult, out: &mut String) -> bool {
-    use crate::ResultKind as K;
-    use crate::protocol::document::borda_aggregate;
-    let value = &result.data;
-    match result.kind {
-        K::Ranking => crate::vote::render(t, value, out) || borda_aggregate::render_by_shape(t, value, out),
-        K::Table => borda_aggregate::render_by_shape(t, value, out),
-        K::Findings => crate::review::render(t, value, out) || crate::ledger::render(t, value, out),
-        K::Document | K::Scorecard | K::Gate => false,
-    }
 }
 
 /// A synthesis of protocol `protocol` as people read it: without its data

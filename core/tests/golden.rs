@@ -499,3 +499,36 @@ fn the_books_captured_results_are_golden_output() {
         assert!(transcripts.iter().any(|t| t.contains(block)), "not in any golden transcript.md:\n{block}");
     }
 }
+
+/// Renderers choose by kind and shape, never by name: every golden case's
+/// results renamed (same kinds, same data, same order) render line for line
+/// the same, apart from the headings a generic result takes from its name.
+#[test]
+fn results_render_the_same_under_other_names() {
+    let mut checked = 0;
+    for case in cases() {
+        let text = std::fs::read_to_string(case.join("transcript.json")).unwrap();
+        let t: Transcript = serde_json::from_str(&text).unwrap();
+        if t.results.is_empty() {
+            continue;
+        }
+        let mut renamed = t.clone();
+        // A prefix keeps the names' order, so only the names differ.
+        renamed.results = t.results.iter().map(|(name, r)| (format!("other_{name}"), r.clone())).collect();
+        let (shown, renamed) = (agon_core::results_markdown(&t), agon_core::results_markdown(&renamed));
+        let (shown, renamed): (Vec<&str>, Vec<&str>) = (shown.lines().collect(), renamed.lines().collect());
+        assert_eq!(shown.len(), renamed.len(), "{}", case.display());
+        for (a, b) in shown.iter().zip(&renamed) {
+            let (a_heading, b_heading) = (a.starts_with("### "), b.starts_with("### "));
+            assert_eq!(a_heading, b_heading, "{}: {a} / {b}", case.display());
+            if a_heading && a != b {
+                // Only a generic result's title may differ, and only by the name.
+                assert_eq!(b.to_lowercase(), format!("### other {}", a[4..].to_lowercase()), "{}", case.display());
+            } else {
+                assert_eq!(a, b, "{}", case.display());
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} golden cases with results");
+}

@@ -11,6 +11,7 @@
 
 use std::fmt::Write;
 
+use agon_core::{ResultShape, results_shaped as shaped};
 use serde_json::Value;
 
 /// The ADR of a transcript; `results` is the engine's Markdown of its named
@@ -47,7 +48,7 @@ fn results_of<'t>(t: &'t Value, kind: &'t str) -> impl Iterator<Item = &'t Value
 fn status(out: &mut String, t: &Value, decided: bool) {
     let kind = str_of(&t["outcome"], "kind");
     // Priorities the lenses split on and nobody confirmed are not decided yet.
-    let unconfirmed = t["results"]["to_confirm"]["data"].as_array().map_or(0, Vec::len);
+    let unconfirmed: usize = shaped(t, ResultShape::ToConfirm).filter_map(Value::as_array).map(Vec::len).sum();
     // Findings whose judge rejected the proposal decided, and decided no.
     let rejected = results_of(t, "findings").any(|data| data["verdict"] == "reject");
     let status = match (decided, kind) {
@@ -209,8 +210,8 @@ fn dissent(out: &mut String, t: &Value) {
                 writeln!(out, "- {} (the judge): {}", names(str_of(holdout, "seat")), one_line(str_of(holdout, "why")));
         }
     }
-    // challenge: each challenger whose last rebuttal still objects.
-    let rebuttals = t["results"]["rebuttals"]["data"].as_array().map(Vec::as_slice).unwrap_or_default();
+    // Rebuttals (challenge's): each challenger whose last one still objects.
+    let rebuttals: Vec<&Value> = shaped(t, ResultShape::Rebuttals).filter_map(Value::as_array).flatten().collect();
     let mut challengers: Vec<&str> = rebuttals.iter().filter_map(|r| r["challenger"].as_str()).collect();
     challengers.dedup();
     for id in challengers {
@@ -402,6 +403,27 @@ mod tests {
         assert!(rejected.contains("- **Status:** Rejected"), "{rejected}");
         assert!(!rejected.contains("Accepted") && !rejected.contains("```json"), "{rejected}");
         assert!(render(&t("approve"), "").contains("- **Status:** Accepted"));
+    }
+
+    #[test]
+    fn dissent_and_items_to_confirm_are_found_by_shape_under_any_name() {
+        let t = serde_json::json!({
+            "question": "Rewrite the billing service?",
+            "protocol": "challenge",
+            "participants": [{"id": "d", "name": "Defender", "model": "openai/d"}, {"id": "x", "name": "X", "model": "openai/x"}],
+            "synthesis": {"speaker": "judge", "text": "Rewrite it, timeboxed."},
+            "results": {
+                "objections": {"kind": "table", "data": [
+                    {"round": 1, "challenger": "x", "choice": "ESCALATE"},
+                    {"round": 2, "challenger": "x", "choice": "MAINTAIN"}]},
+                "open_items": {"kind": "table", "data": [
+                    {"item": 2, "text": "Hire", "urgency": {"priority": "P3"}, "impact": {"priority": "P1"}}]},
+            },
+            "outcome": {"kind": "completed", "complete": true, "headline": "Completed", "reason": "done", "rounds_run": 2},
+        });
+        let adr = render(&t, "results");
+        assert!(adr.contains("- **Status:** Proposed (1 priorities await confirmation)"), "{adr}");
+        assert!(adr.contains("- X: still objecting (MAINTAIN in round 2)"), "{adr}");
     }
 
     #[test]

@@ -67,12 +67,11 @@ pub struct Evaluation {
 impl Evaluation {
     /// From a finished transcript and the text the user kept (none: accepted as it is).
     pub fn of(transcript: &Value, kept: Option<&str>) -> Result<Evaluation, String> {
-        let result = &transcript["results"]["compete_result"]["data"];
-        if !result.is_object() {
+        let Some(result) = agon_core::compete_record(transcript) else {
             return Err("this session has no compete result: compete-eval measures a competitive review \
                         (adversarial with compete, as `--compete` or agon.toml's triggers run it)"
                 .into());
-        }
+        };
         // The review as the user read it: its closing data block is not prose to keep.
         let synthesis = agon_core::without_data_blocks(transcript["synthesis"]["text"].as_str().unwrap_or_default());
         let (changed, of) = kept.map_or((0, 1), |k| words_changed(&synthesis, k));

@@ -3,7 +3,7 @@
 //! in `$AGON_DATA_DIR`, else `~/.local/share/agon/`). A run passes the recent
 //! counts to its protocol as the option `history` (newest last); the protocol
 //! decides what they mean (adversarial raises `compete_flag` after five runs
-//! at zero). A run that ends with a `compete_result` adds its count.
+//! at zero). A run that ends with a compete record adds its count.
 //!
 //! The host only keeps the numbers: which protocols take a history comes from
 //! the engine's catalog, and what a result holds from the transcript.
@@ -111,7 +111,7 @@ impl History {
 
 /// The disagreements a finished transcript records, if it has a compete result.
 pub fn disagreements(transcript: &Value) -> Option<u32> {
-    transcript["results"]["compete_result"]["data"]["disagreements"].as_u64().and_then(|n| u32::try_from(n).ok())
+    agon_core::compete_record(transcript)?["disagreements"].as_u64().and_then(|n| u32::try_from(n).ok())
 }
 
 /// Add a run to the history at `path`, under its lock (two runs ending at
@@ -198,8 +198,12 @@ mod tests {
 
     #[test]
     fn the_count_comes_from_the_compete_result() {
-        let t = serde_json::json!({"results": {"compete_result": {"kind": "table", "data": {"disagreements": 3}}}});
+        let record = serde_json::json!({"kind": "table", "data":
+            {"skill": "rfc", "disagreements": 3, "sided_with": {"challenger": 2, "advocate": 1}}});
+        let t = serde_json::json!({"results": {"compete_result": record}});
         assert_eq!(disagreements(&t), Some(3));
+        // Known by its kind and shape, not its name.
+        assert_eq!(disagreements(&serde_json::json!({"results": {"tally": record}})), Some(3));
         assert_eq!(disagreements(&serde_json::json!({"gate": {}})), None);
     }
 }

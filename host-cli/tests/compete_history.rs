@@ -65,9 +65,9 @@ fn six_runs_without_disagreement_raise_the_flag_and_the_view_shows_it() {
         if n == 6 {
             assert!(t["results"]["compete_flag"]["data"].as_str().unwrap().contains("zero disagreement"), "{t}");
             // The piped view shows the protocol's results under the synthesis, the flag among them.
-            assert!(stderr.contains("Flag for review"), "{stderr}");
+            assert!(stderr.contains("Compete flag"), "{stderr}");
             assert!(stderr.contains("Competitive review"), "{stderr}");
-            let results = stderr.find("Flag for review").unwrap();
+            let results = stderr.find("Compete flag").unwrap();
             assert!(results < stderr.find("Outcome:").unwrap(), "results come before the outcome line");
         }
     }

@@ -10,7 +10,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::svg;
-use crate::{NamedResult, ResultKind, Transcript};
+use crate::{NamedResult, ResultShape, Transcript};
 
 /// One bar: its label, its parts (value, colour index) and a note after it.
 struct Bar {
@@ -43,16 +43,15 @@ pub fn charts(t: &Transcript) -> Vec<(String, String)> {
 }
 
 fn chart(t: &Transcript, result: &NamedResult) -> Option<String> {
-    use crate::protocol::document::borda_aggregate::Part;
     let (question, value) = (t.question.as_str(), &result.data);
-    match result.kind {
+    match ResultShape::of(result.kind, value)? {
         // A Borda count's standings (ranked's, any document's).
-        ResultKind::Ranking if Part::of(value) == Some(Part::Standings) => aggregate(value, question),
+        ResultShape::Standings => aggregate(value, question),
         // Items scored with each lens's priority (priority-vote's).
-        ResultKind::Ranking => borda(value, question),
-        ResultKind::Scorecard => scorecard(value, question),
-        // A claim ledger's claims; findings without claims (a review) have no chart.
-        ResultKind::Findings => ledger(t, value),
+        ResultShape::Priorities => borda(value, question),
+        ResultShape::Scorecard => scorecard(value, question),
+        // A claim ledger's claims; other findings (a review) have no chart.
+        ResultShape::Ledger => ledger(t, value),
         _ => None,
     }
 }
@@ -233,6 +232,7 @@ fn draw(id: &str, heading: &svg::Heading, bars: &[Bar], legend: &[String], footn
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ResultKind;
     use serde_json::json;
 
     fn with(kind: ResultKind, key: &str, value: Value) -> Transcript {

@@ -85,115 +85,11 @@ pub(crate) const DEF: Definition = Definition {
         Bounds::new(spec, 2 * phases, phases, 3)
     },
     build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
-    render_result,
     judge_closes_with_data: true,
     needs_different_models: true,
     results: &[GATE, COMPETITIVE_REVIEW, COMPETE_RESULT, COMPETE_FLAG],
     ..BASE
 };
-
-/// Seed 001's competitive review: the judge's score for every concern, the
-/// zones and narratives, and the compete-result line; the gate and the flag
-/// in a sentence each.
-fn render_result(t: &crate::Transcript, key: &str, value: &serde_json::Value, out: &mut String) -> bool {
-    use crate::render::results::{cell, list, table, text};
-    use std::fmt::Write;
-    let strings = |v: &serde_json::Value| -> Vec<String> {
-        v.as_array().into_iter().flatten().filter_map(|s| s.as_str().map(str::to_string)).collect()
-    };
-    match key {
-        "gate" => {
-            let mode = if value["compete"] == true { "competitive (advocate and challenger)" } else { "single agent" };
-            let _ = writeln!(out, "**Cost gate:** {mode} — {}.\n", cell(&text(value, "reason")));
-        }
-        "compete_flag" => {
-            let _ = writeln!(out, "> **Flag for review:** {}\n", cell(value.as_str().unwrap_or_default()));
-        }
-        // Shown with the review, where it belongs; alone only when there is no review.
-        "compete_result" if t.results.contains_key("review") => {}
-        "compete_result" => compete_line(value, out),
-        "review" => {
-            let Some(concerns) = value["concerns"].as_array() else { return false };
-            out.push_str("### Competitive review\n\n");
-            let rows: Vec<Vec<String>> = concerns
-                .iter()
-                .map(|c| {
-                    let score = c["score"].as_u64().unwrap_or(0);
-                    let call = match score {
-                        3.. => "genuine: sided with the challenger",
-                        2 => "answered: sided with the advocate",
-                        _ => "a stretch",
-                    };
-                    // The challenger's own words; a review from before they were kept shows the number only.
-                    let said = match text(c, "text") {
-                        t if t.is_empty() => format!("concern {}", text(c, "concern")),
-                        t => t,
-                    };
-                    vec![text(c, "concern"), said, format!("{score} / 5"), call.to_string()]
-                })
-                .collect();
-            table(out, &["severity rank", "challenger concern", "judge's score", "verdict"], &rows);
-            let punches = match value["pulled_punches"].as_bool() {
-                Some(true) => "yes: the judge found the challenger's concerns performative",
-                Some(false) => "no",
-                None => "the judge did not say",
-            };
-            let _ = writeln!(out, "**Challenger pulled punches:** {punches}\n");
-            if let Some(verdict) = value["verdict"].as_str() {
-                let _ = writeln!(out, "**Verdict:** {}\n", cell(verdict));
-            }
-            let recommendation = text(value, "recommendation");
-            if !recommendation.is_empty() {
-                let _ = writeln!(out, "**Recommendation:** {}\n", cell(&recommendation));
-            }
-            for (title, field) in [
-                ("Key narratives", "key_narratives"),
-                ("Agreement zones (high confidence)", "agreement_zones"),
-                ("Contested zones (flag for attention)", "contested_zones"),
-            ] {
-                let items = strings(&value[field]);
-                if !items.is_empty() {
-                    let _ = writeln!(out, "**{title}:**\n");
-                    list(out, items.iter().map(String::as_str));
-                }
-            }
-            if let Some(result) = t.results.get("compete_result") {
-                compete_line(&result.data, out);
-            }
-        }
-        _ => return false,
-    }
-    true
-}
-
-/// `compete-result: skill=…, artifact=…, disagreements=N, resolution=…, sided_with=challenger:N/advocate:N`.
-fn compete_line(v: &serde_json::Value, out: &mut String) {
-    use crate::render::results::{cell, text};
-    use std::fmt::Write;
-    let _ = writeln!(
-        out,
-        "`compete-result`: skill {}, artifact “{}”, {} disagreement(s), sided with the challenger {} / the advocate {}; resolution: {}\n",
-        cell(&text(v, "skill")),
-        cell(&text(v, "artifact")),
-        text(v, "disagreements"),
-        text(&v["sided_with"], "challenger"),
-        text(&v["sided_with"], "advocate"),
-        cell(&text(v, "resolution")),
-    );
-    // Seed 001's machine line, for the scripts that read it: one line, in a
-    // fenced block, no backtick or bracket from a model's text can end early.
-    let plain = |s: String| cell(&s).replace('`', "'").replace(['[', ']'], "");
-    let _ = writeln!(
-        out,
-        "```text\n[compete-result: skill={}, artifact={}, disagreements={}, resolution={}, sided_with=challenger:{}/advocate:{}]\n```\n",
-        plain(text(v, "skill")),
-        plain(text(v, "artifact")),
-        text(v, "disagreements"),
-        plain(text(v, "resolution")),
-        text(&v["sided_with"], "challenger"),
-        text(&v["sided_with"], "advocate"),
-    );
-}
 
 #[derive(Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

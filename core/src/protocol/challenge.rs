@@ -19,8 +19,8 @@
 //! verdict in `verdicts`. A failed challenger is skipped; with none left the
 //! debate ends with no quorum.
 
-mod render;
 pub(crate) mod reply;
+mod turn_text;
 
 use std::borrow::Cow;
 
@@ -73,8 +73,7 @@ pub(crate) const DEF: Definition = Definition {
         let o: Options = typed(spec);
         Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
     },
-    render_result: render::result,
-    render_turn: render::turn,
+    render_turn: turn_text::turn,
     needs_different_models: true,
     // The challengers' first answers are verdicts on the defender's position.
     refuses_blind: Some(

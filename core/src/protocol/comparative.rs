@@ -57,7 +57,6 @@ pub(crate) const DEF: Definition = Definition {
         Box::new(Comparative { options: o.options, single: o.compete == Mode::Single, stage })
     },
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
-    render_result,
     judge_closes_with_data: true,
     results: &[SCORECARD],
     ..BASE
@@ -255,45 +254,6 @@ fn record_scorecard(debate: &Debate, options: &[String], text: &str, notes: &mut
             false
         }
     }
-}
-
-/// The scorecard as seed 001's judge gives it: one row per criterion with its
-/// weight and each option's score, the weighted totals, the recommendation.
-fn render_result(_: &crate::Transcript, key: &str, card: &serde_json::Value, out: &mut String) -> bool {
-    use crate::render::results::{cell, table, text};
-    use std::fmt::Write;
-    let (true, Some(options), Some(criteria)) =
-        (key == "scorecard", card["options"].as_object(), card["criteria"].as_array())
-    else {
-        return false;
-    };
-    let labels: Vec<&String> = options.keys().collect();
-    let _ = writeln!(out, "### Scorecard\n");
-    for (l, o) in options {
-        let _ = writeln!(out, "- **{l}**: {}", cell(o.as_str().unwrap_or_default()));
-    }
-    out.push('\n');
-    let mut header = vec!["criterion", "weight"];
-    header.extend(labels.iter().map(|l| l.as_str()));
-    let mut rows: Vec<Vec<String>> = criteria
-        .iter()
-        .map(|c| {
-            let mut row = vec![text(c, "name"), text(c, "weight")];
-            row.extend(labels.iter().map(|l| text(&c["scores"], l)));
-            row
-        })
-        .collect();
-    let mut total = vec!["**weighted total**".to_string(), String::new()];
-    total.extend(labels.iter().map(|l| format!("**{}**", text(&card["totals"], l))));
-    rows.push(total);
-    table(out, &header, &rows);
-    let _ = writeln!(out, "**Recommendation:** {}\n", cell(&text(card, "recommendation")));
-    if let Some(best) = card["highest_total"].as_str()
-        && !text(card, "recommendation").trim().starts_with(best)
-    {
-        let _ = writeln!(out, "*The highest weighted total is option {best}, not the one recommended.*\n");
-    }
-    true
 }
 
 fn options_block(options: &[String]) -> String {

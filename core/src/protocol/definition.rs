@@ -57,9 +57,6 @@ pub(crate) struct Definition {
     /// Every result it records, each with its kind: the one place a
     /// result's kind is said (a coded protocol records only through these).
     pub results: &'static [Declared],
-    /// Render one of its named results as Markdown into the string; false
-    /// leaves it to the generic form (a text, a list, or JSON).
-    pub render_result: fn(&crate::Transcript, &str, &Value, &mut String) -> bool,
     /// A turn's text as a person reads it, when the protocol asked for a
     /// shape (JSON) that reads poorly as it is; `None` shows the text itself.
     pub render_turn: fn(&crate::Transcript, &crate::Turn) -> Option<String>,
@@ -239,6 +236,5 @@ pub(crate) const BASE: Definition = Definition {
     build: |_| unreachable!("every protocol builds itself"),
     prompt_tokens: |_| 0,
     results: &[],
-    render_result: |_, _, _, _| false,
     render_turn: |_, _| None,
 };

@@ -1,8 +1,8 @@
 //! A protocol's named results as a person reads them: headings, lists and
-//! tables, never a JSON dump. Each protocol renders its own
-//! ([`Definition::render_result`](crate::protocol::definition::Definition))
-//! with these pieces; a result it does not know, or whose shape it cannot read (a transcript from
-//! another version), falls back to [`generic`]. The JSON transcript keeps the
+//! tables, never a JSON dump. Each kind's renderer
+//! ([`kinds`](super::kinds)) shows the shapes it knows with these pieces; a
+//! result whose shape none knows (a document's own fields, a transcript from
+//! another version) falls back to [`generic`]. The JSON transcript keeps the
 //! data; this is only how it is shown.
 
 use std::fmt::Write;

@@ -19,7 +19,7 @@ use agon_cli::runner::cost::{usd, worst_case_line};
 use agon_cli::runner::{self, History, Keep};
 use agon_cli::view::View;
 use agon_cli::{bad, safe_eprintln};
-use agon_core::review::{Policy, REVIEW_DOCUMENT, REVIEW_RESULT, Review, Severity, Verdict};
+use agon_core::review::{Policy, REVIEW_DOCUMENT, Review, Severity, Verdict};
 use anyhow::{Context, Result, anyhow};
 use serde_json::Value;
 
@@ -280,7 +280,7 @@ fn review_part(
     if !matches!(outcome.kind, agon_cli::engine::wit::OutcomeKind::Completed) {
         return Err(anyhow!("the review did not finish: {}", agon_cli::view::outcome_line(&outcome)));
     }
-    let value = transcript["results"].get(REVIEW_RESULT).map(|r| &r["data"]);
+    let value = agon_core::results_shaped(&transcript, agon_core::ResultShape::Review).next();
     let value = value.ok_or_else(|| anyhow!("the transcript holds no review result"))?;
     Ok((Review::from_value(value).map_err(|e| anyhow!("the transcript's review result: {e}"))?, id))
 }
@@ -339,9 +339,8 @@ fn github_links() -> Option<String> {
 /// `agon replay JOURNAL --verify REPORT`: the review the journal re-derives,
 /// offline, against the one the report states. 0 when they match, 1 when not.
 pub fn verify(transcript: &Value, report: &Path) -> Result<u8> {
-    let derived = transcript["results"]
-        .get(REVIEW_RESULT)
-        .map(|r| &r["data"])
+    let derived = agon_core::results_shaped(transcript, agon_core::ResultShape::Review)
+        .next()
         .ok_or_else(|| bad("the journal's debate holds no review result: it is not a finished review"))?;
     let derived = Review::from_value(derived).map_err(|e| anyhow!("the journal's review result: {e}"))?;
     let text = agon_cli::bounded::read_text(report, 64 << 20, "report (--verify)").map_err(|e| bad(e.to_string()))?;

@@ -4,7 +4,7 @@
 
 use agon_cli::bad;
 use agon_cli::review::report::{self, Meta};
-use agon_core::review::{Policy, REVIEW_DOCUMENT, REVIEW_RESULT, Review, Severity};
+use agon_core::review::{Policy, REVIEW_DOCUMENT, Review, Severity};
 use anyhow::{Result, anyhow};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -87,7 +87,7 @@ pub fn answer(debate: Answer, diff: &str) -> Result<Answer> {
             d["session"].as_str().unwrap_or_default()
         ));
     }
-    let value = d["results"].get(REVIEW_RESULT).map(|r| &r["data"]);
+    let value = agon_core::results_shaped(d, agon_core::ResultShape::Review).next();
     let value = value.ok_or_else(|| anyhow!("the debate holds no review result"))?;
     let review = Review::from_value(value).map_err(|e| anyhow!("the review result: {e}"))?;
     let meta = Meta {

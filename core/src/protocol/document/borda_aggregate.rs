@@ -69,20 +69,6 @@ pub(crate) const STANDINGS_KIND: crate::ResultKind = crate::ResultKind::Ranking;
 /// Who ranked what, one row per seat.
 pub(crate) const READINGS_KIND: crate::ResultKind = crate::ResultKind::Table;
 
-/// The standings as a table in their order, the readings as who ranked what;
-/// false for any other result (left to the generic form).
-pub(crate) fn render(b: &Borda, t: &crate::Transcript, key: &str, value: &Value, out: &mut String) -> bool {
-    let Some(rows) = value.as_array() else { return false };
-    if key == b.result {
-        standings(t, rows, out);
-    } else if b.readings.as_deref() == Some(key) {
-        readings(t, rows, out);
-    } else {
-        return false;
-    }
-    true
-}
-
 /// What part of a Borda aggregate a result is, told by its shape: a
 /// transcript does not carry the document of a protocol of one's own, so its
 /// results are known by what [`count`] writes.
@@ -117,19 +103,8 @@ impl Part {
     }
 }
 
-/// A Borda aggregate's result of a protocol of one's own, rendered as
-/// [`render`] renders the built-in's; false for a result of another shape.
-pub(crate) fn render_by_shape(t: &crate::Transcript, value: &Value, out: &mut String) -> bool {
-    let Some(rows) = value.as_array() else { return false };
-    match Part::of(value) {
-        Some(Part::Standings) => standings(t, rows, out),
-        Some(Part::Readings) => readings(t, rows, out),
-        None => return false,
-    }
-    true
-}
-
-fn standings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
+/// The standings as a table in their order.
+pub(crate) fn standings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
     use crate::render::results::{name, table, text};
     out.push_str("### Peer ranking (Borda count over anonymized answers)\n\n");
     let rows: Vec<Vec<String>> = rows
@@ -150,7 +125,8 @@ fn standings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
     table(out, &["#", "seat", "answer", "points", "average position", "ranked by"], &rows);
 }
 
-fn readings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
+/// The readings as who ranked what.
+pub(crate) fn readings(t: &crate::Transcript, rows: &[Value], out: &mut String) {
     use crate::render::results::{cell, name, text};
     use std::fmt::Write;
     out.push_str("**Each seat's ranking of the others:**\n\n");

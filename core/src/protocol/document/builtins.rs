@@ -92,11 +92,6 @@ const SHARED: Definition = Definition {
     bounds: |spec| bounds::bounds(builtin(&spec.protocol.name), spec),
     build: |spec| Box::new(build(builtin(&spec.protocol.name).clone(), spec)),
     prompt_tokens: |spec| bounds::prompt_tokens(builtin(&spec.protocol.name), spec),
-    // A Borda aggregate as a table in standings order, then who ranked what.
-    render_result: |t, key, value, out| {
-        let doc = builtin(&t.protocol);
-        doc.aggregate.borda.as_ref().is_some_and(|b| borda_aggregate::render(b, t, key, value, out))
-    },
     ..BASE
 };
 
