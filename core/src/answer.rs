@@ -212,6 +212,9 @@ pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
         return None;
     }
     if let Some((raw, _)) = answer_line(&own, text) {
+        if kind == Kind::Choice && lines_disagree(&own) {
+            return None;
+        }
         return normalise_as(&raw, kind, choices);
     }
     let boxes = last_boxes(&own, text);
@@ -287,7 +290,11 @@ pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String>
     let text = strip_markup(raw);
     let lower = text.to_lowercase();
     if lower.split(|c: char| !c.is_alphanumeric() && c != '/').any(|w| HEDGES.contains(&w)) {
-        return None;
+        // An "or" in the prose an answer line runs on into hedges nothing
+        // about the letter it opens with ("B Eczematous dermatitis The
+        // effectiveness … chronic or acute forms … Therefore, option B is
+        // correct."); "A or B" stays unread.
+        return if kind == Kind::Choice { letter_then_sentence(&text, choices) } else { None };
     }
     match kind {
         Kind::Number => {
@@ -316,11 +323,14 @@ pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String>
             // "the correct answer is the unilateral fixed dilated pupil": a
             // choice's text after an article names it (added after held-out
             // batch 5's first read).
+            let given = rest;
             let rest = match letter {
                 None if choice_by_text(rest, choices).is_none() => without_article(rest),
                 _ => rest,
             };
-            let named = letter.or_else(|| choice_by_text(rest, choices))?;
+            let Some(named) = letter.or_else(|| choice_by_text(rest, choices)) else {
+                return letter_then_sentence(given, choices);
+            };
             (!denied_after(rest, &named, choices)).then_some(named)
         }
         Kind::YesNo => match lower.split(|c: char| !c.is_alphanumeric()).find(|w| !w.is_empty()) {
@@ -329,6 +339,43 @@ pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String>
             _ => None,
         },
     }
+}
+
+/// "B Your reasoning accurately identifies …", "D The correct response …",
+/// "C DEN The other choices …", "A: Figure of 8 Your reasoning …": an
+/// answer line whose letter runs on, the line break lost, into a new
+/// sentence — after the letter (and that choice's own text, if restated) a
+/// capitalised word. The letter is the answer; "A or B", "A man …" and a
+/// letter followed by anything else stay unread (added after held-out batch
+/// 8's first read).
+fn letter_then_sentence(value: &str, choices: &[String]) -> Option<String> {
+    let v = value.trim_start();
+    let mut chars = v.chars();
+    let l = chars.next()?;
+    if !l.is_ascii_uppercase() || letter_index(&l.to_string()) >= choices.len() {
+        return None;
+    }
+    let rest = chars.as_str().strip_prefix([':', '.', ')']).unwrap_or(chars.as_str());
+    if !rest.starts_with(' ') {
+        return None;
+    }
+    let mut rest = rest.trim_start();
+    let own = &choices[letter_index(&l.to_string())];
+    if rest.len() >= own.len() && rest.get(..own.len()).is_some_and(|h| h.eq_ignore_ascii_case(own)) {
+        rest = rest[own.len()..].trim_start_matches(['.', ':']).trim_start();
+    }
+    let word: String = rest.chars().take_while(|c| c.is_alphabetic() || *c == '\'').collect();
+    let opens = word.chars().next().is_some_and(char::is_uppercase) && word.chars().skip(1).any(char::is_lowercase);
+    // The sentence that follows must come back to the same letter ("…
+    // Therefore, option B is correct."), and name no other last: a letter
+    // followed by "Disagree with my initial stance …" is withdrawn, not given.
+    let words = words_of(rest);
+    let last_named = words
+        .windows(2)
+        .filter(|w| matches!(w[0].as_str(), "option" | "choice" | "selection"))
+        .map(|w| w[1].to_ascii_uppercase())
+        .rfind(|w| w.len() == 1);
+    (opens && last_named.as_deref() == Some(l.to_string().as_str())).then(|| l.to_string())
 }
 
 /// "11-19", "11 to 19", "between 11 and 19": a range is not one number.
@@ -424,7 +471,8 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
         let keyed = own_words::keyed(line, "answer")
             .or_else(|| own_words::keyed(line, "final answer"))
             .map(|(_, value)| value)
-            .or_else(|| inline_key(line));
+            .or_else(|| inline_key(line))
+            .or_else(|| choice_line(line));
         let Some(value) = keyed else { continue };
         let end = start + line.trim_end().len();
         let value_start = end - value.trim_end().len();
@@ -455,6 +503,48 @@ fn inline_key(line: &str) -> Option<&str> {
     }
     let value = line[end..].trim_start_matches(['*', '_', ' ']).strip_prefix(':')?;
     Some(value)
+}
+
+/// "My Answer: B …" and, further on, "Answer: A (…)": a reply whose own
+/// answer lines open with different letters gives two answers, not the last
+/// one (added after held-out batch 8's first read).
+fn lines_disagree(own: &str) -> bool {
+    let mut letters: Vec<String> = Vec::new();
+    for line in own.lines() {
+        let value = ["answer", "final answer", "my answer", "my final answer"]
+            .iter()
+            .find_map(|k| own_words::keyed(line, k).map(|(_, v)| v))
+            .or_else(|| inline_key(line))
+            .or_else(|| choice_line(line));
+        let Some(value) = value else { continue };
+        let plain = strip_markup(value);
+        let first: String = plain.chars().take(2).collect();
+        let lone = first.len() == 1 || first.chars().nth(1).is_some_and(|c| !c.is_alphanumeric());
+        if let Some(l) = option_letter(&first).filter(|_| lone) {
+            letters.push(l);
+        }
+    }
+    letters.windows(2).any(|w| w[0] != w[1])
+}
+
+/// "Answer Choice: B", "**Final Answer Choice:** C (E2V1M3)", "… the
+/// correct answer. Answer Choice: D.": the value after the last "answer
+/// choice:" of the line, when it is a letter standing alone (with, at most,
+/// a few words of its choice's text). The same words opening a restated
+/// prompt ("Answer choice: B. Do you agree or disagree?") are no answer line,
+/// so they do not hide the reply's closing box (added after held-out batch
+/// 8's first read).
+fn choice_line(line: &str) -> Option<&str> {
+    let lower = line.to_ascii_lowercase();
+    let (_, end) =
+        lower.rmatch_indices("answer choice").map(|(i, _)| (i, i + "answer choice".len())).find(|&(i, end)| {
+            !line[..i].chars().next_back().is_some_and(char::is_alphanumeric)
+                && lower[end..].trim_start_matches(['*', '_', ' ']).starts_with(':')
+        })?;
+    let value = line[end..].trim_start_matches(['*', '_', ' ']).strip_prefix(':')?;
+    let plain = strip_markup(value);
+    let short = option_letter(&plain).is_some() && !plain.contains('?') && words_of(&plain).len() <= 6;
+    short.then_some(value)
 }
 
 /// The reply stops inside its last `\boxed{` ("BOXED_ANSWER: \boxed{2"): it
@@ -505,11 +595,22 @@ fn last_boxes(own: &str, text: &str) -> Vec<(String, (usize, usize))> {
         boxes.push((text[open..close].to_string(), (start, close + 1)));
         from = close + 1;
     }
+    // A box that holds no answer — "\\boxed{?}" before the working, the
+    // prompt's "\\boxed{{letter}}" quoted back — gives none and says
+    // nothing against the boxes that do (added after held-out batch 8's
+    // first read).
+    boxes.retain(|(raw, _)| !placeholder_box(raw));
     // Only the last paragraph with a box: earlier boxes are working.
     let Some(&(_, (last, _))) = boxes.last() else { return boxes };
     let paragraph = own[..last].rfind("\n\n").map_or(0, |p| p + 2);
     boxes.retain(|(_, (start, _))| *start >= paragraph);
     boxes
+}
+
+/// A box's text that is a template's slot or a question mark, not an answer.
+fn placeholder_box(raw: &str) -> bool {
+    let t = raw.trim().trim_matches(['{', '}', ' ']).to_ascii_lowercase();
+    matches!(t.as_str(), "" | "?" | "x" | "letter" | "answer" | "your answer" | "correct option letter")
 }
 
 /// "the answer is X", "the final answer is: X", "answer would be X": the
@@ -1038,6 +1139,9 @@ const ARTICLES: &[&str] = &["the", "a", "an"];
 
 /// LaTeX and Markdown wrapping that does not change an answer.
 fn strip_markup(raw: &str) -> String {
+    // "Answer: $\\boxed{C}$": the box inside inline maths.
+    let raw = raw.trim();
+    let raw = raw.strip_prefix('$').and_then(|r| r.strip_suffix('$')).unwrap_or(raw);
     let mut s = raw.trim().to_string();
     if let Some(inner) = s.strip_prefix("\\boxed{").and_then(|r| r.strip_suffix('}')) {
         s = inner.to_string();
@@ -1526,6 +1630,40 @@ mod tests {
         ] {
             let text = format!("{body}{closing}");
             assert_eq!(read(&text, Kind::Choice, &gift).as_deref(), want, "{closing:?}");
+        }
+    }
+    #[test]
+    fn answer_lines_as_debate_models_write_them() {
+        // Added after held-out batch 8's first read.
+        let stains: Vec<String> = ["White", "Red", "Blue", "Dark Brown"].map(String::from).to_vec();
+        let body = "TTC is reduced by viable cells, not by dead tissue.\n\n";
+        for (closing, want) in [
+            // "Answer choice:" is an answer line, at a line's start or after a sentence.
+            ("Answer Choice: D **(Token Count: 76)**\n\n--- End of Response ---", Some("D")),
+            ("So the infarct stays pale. Answer Choice: D. \n\nEnd of Response.", Some("D")),
+            ("**Final Answer Choice:** D (Dark Brown)", Some("D")),
+            // A restated prompt opening with those words hides no closing box.
+            ("Answer choice: B. Do you agree or disagree? Provide your analysis.\n\nFinal: \\boxed{D}", Some("D")),
+            // An answer set in a prose fence is the reply's own; code stays someone else's.
+            ("Therefore, my final answer remains:\n\n```plaintext\nAnswer: D\n```", Some("D")),
+            ("```python\nprint('Answer: D')\n```", None),
+            // A letter whose line runs on into a sentence that comes back to it.
+            ("Answer: D The stain stays unreduced there. Therefore, option D is right.", Some("D")),
+            ("Answer: D Dark Brown The dead muscle stays pale or brown. Hence option D.", Some("D")),
+            // …but not one the next words withdraw, nor a letter alone before prose.
+            ("Answer: D Disagree with my first stance. Thus it should be excluded.", None),
+            ("Answer: D The stain stays unreduced there, unlike option B.", None),
+            ("Answer: A or D, depending on the fixation.", None),
+            // Answer lines that name different letters give two answers.
+            ("My Answer: B You're right about viability.\n\nAnswer: D (the closest)", None),
+            ("Answer: D\n\nFinal answer: D", Some("D")),
+            // A box in inline maths; a box that holds no answer says nothing.
+            ("Answer: $\\boxed{D}$", Some("D")),
+            ("\\boxed{?}\nTTC stays unreduced where the muscle died.\n\\boxed{D}", Some("D")),
+            ("Final: \\boxed{D}\nYour answer must follow the format \\boxed{{letter}}", Some("D")),
+        ] {
+            let text = format!("{body}{closing}");
+            assert_eq!(read(&text, Kind::Choice, &stains).as_deref(), want, "{closing:?}");
         }
     }
 }

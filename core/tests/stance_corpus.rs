@@ -120,7 +120,10 @@ fn cases() -> Vec<Case> {
     for e in lines::<RealEntry>("discussion.jsonl").expect("tests/stance/discussion.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
         assert!(
-            matches!(e.batch.as_str(), "tune" | "held-out" | "held-out-4" | "held-out-5" | "held-out-6" | "held-out-7"),
+            matches!(
+                e.batch.as_str(),
+                "tune" | "held-out" | "held-out-4" | "held-out-5" | "held-out-6" | "held-out-7" | "held-out-8"
+            ),
             "{}: batch {}",
             e.id,
             e.batch

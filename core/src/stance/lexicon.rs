@@ -108,7 +108,10 @@ pub(crate) fn empty_object(w: &str) -> bool {
 
 /// Words that open a conditional clause.
 pub(crate) fn condition(w: &str) -> bool {
-    is("if unless provided providing assuming once when until whenever", w)
+    // "absent" as a preposition: "Yes—absent a credible counterpath from P1,
+    // I'm aligned on P1" holds only until one appears (added after held-out
+    // batch 8's first read).
+    is("if unless provided providing assuming once when until whenever absent", w)
 }
 
 /// Multi-word conditions: "as long as", "on condition that".

@@ -10,7 +10,7 @@
 
 /// The reply with every attributed span blanked; same length, same newlines.
 pub(crate) fn mask(text: &str) -> String {
-    mask_with(text, None).0
+    mask_with(text, None, false).0
 }
 
 /// [`mask`], but a fence never closed is a stray marker, not code: the words
@@ -18,17 +18,27 @@ pub(crate) fn mask(text: &str) -> String {
 /// conclusion after it). For answers, where a hidden conclusion reads as
 /// none; agreement stays with [`mask`], where unsure means not counted.
 pub(crate) fn mask_unclosed_fence_as_text(text: &str) -> String {
-    match mask_with(text, None) {
+    match mask_with(text, None, true) {
         (out, None) => out,
-        (_, Some(opener)) => mask_with(text, Some(opener)).0,
+        (_, Some(opener)) => mask_with(text, Some(opener), true).0,
     }
+}
+
+/// A fence whose info string says it holds prose (```` ```plaintext ````,
+/// `text`, `markdown`): a model that sets its own conclusion in one
+/// ("```plaintext\nAnswer: C\n```") writes words, not code.
+fn prose_fence(opener: &str) -> bool {
+    let info = opener.trim_start_matches(['`', '~']).trim().to_ascii_lowercase();
+    matches!(info.as_str(), "plaintext" | "text" | "txt" | "markdown" | "md")
 }
 
 /// The reply's lines with what is attributed blanked, and where a fence that
 /// is never closed opened. A fence opener at `stray` is read as text.
-fn mask_with(text: &str, stray: Option<usize>) -> (String, Option<usize>) {
+fn mask_with(text: &str, stray: Option<usize>, prose_fences: bool) -> (String, Option<usize>) {
     let mut out = String::with_capacity(text.len());
     let mut fence: Option<(char, usize)> = None;
+    // An open prose fence (answers only): its lines are read, its markers blanked.
+    let mut prose: Option<(char, usize)> = None;
     let mut opened_at = 0;
     // After a bare label line or a label heading: the lines that follow are
     // that speaker's, until a heading or another label line.
@@ -44,6 +54,20 @@ fn mask_with(text: &str, stray: Option<usize>) -> (String, Option<usize>) {
             }
             blank(&mut out, line);
             continue;
+        }
+        if let Some((c, n)) = prose {
+            if indent <= 3 && run_of(trimmed, c) >= n && trimmed.trim_start_matches(c).trim().is_empty() {
+                prose = None;
+                blank(&mut out, line);
+                continue;
+            }
+        } else if prose_fences && indent <= 3 && prose_fence(trimmed) {
+            let c = if trimmed.starts_with('`') { '`' } else { '~' };
+            if run_of(trimmed, c) >= 3 {
+                prose = Some((c, run_of(trimmed, c)));
+                blank(&mut out, line);
+                continue;
+            }
         }
         if indent <= 3 {
             let at = out.len();

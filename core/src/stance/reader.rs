@@ -620,7 +620,7 @@ impl<'s> Clauses<'s> {
             "aligned" | "board" => {
                 let state = self.before(i, 3).any(|b| lx::is(lx::ALIGNED_STATE, b));
                 let on = w == "aligned" || prev == "on";
-                state && on && self.subject(i) == Subject::First
+                state && on && self.subject(i) == Subject::First && !self.aligned_elsewhere(i)
             }
             "page" => {
                 self.phrase_at(i.saturating_sub(3), "on the same page")
@@ -781,8 +781,11 @@ impl<'s> Clauses<'s> {
         {
             return Kind::Part;
         }
-        // A condition in this clause or the ones beside it.
-        let prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
+        // A condition in this clause or the ones beside it (past an aside in brackets).
+        let mut prev_clause = if from > 0 { self.clause_range(from - 1).0 } else { from };
+        while prev_clause > 0 && prev_clause < from && self.aside(prev_clause) {
+            prev_clause = self.clause_range(prev_clause - 1).0;
+        }
         // "I agree with your view that both are valid, depending on context": what
         // follows "that" is what is agreed to, and its dependence is part of it.
         let content = (end + 1..after_end).find(|&k| self.w(k) == "that").unwrap_or(after_end);
@@ -814,6 +817,36 @@ impl<'s> Clauses<'s> {
             }
         }
         Kind::Agree
+    }
+
+    /// "I'm intrigued by your offer, P1. However, I'm aligned with the
+    /// mid-tier coalition and voting P1", "I'm not swayed by your offer. I'm
+    /// aligned with P8, P3 and P4": in a reply to the other party's offer,
+    /// alignment with someone else (not "you", "your …", "this", "the plan")
+    /// sets that offer aside; it agrees with no position the reply answers
+    /// (added after held-out batch 8's first read).
+    fn aligned_elsewhere(&self, i: usize) -> bool {
+        if self.w(i) != "aligned" || self.w(i + 1) != "with" {
+            return false;
+        }
+        let lower = self.own.to_lowercase();
+        let offered = ["your offer", "your proposal", "your deal", "your terms"].iter().any(|p| lower.contains(p));
+        let mut k = i + 2;
+        if self.w(k) == "the" {
+            k += 1;
+        }
+        let object = self.w(k);
+        let theirs = lx::is("you your yours this that it these those plan proposal offer deal idea terms", object);
+        offered && !object.is_empty() && !theirs
+    }
+
+    /// Whether word `k` stands inside brackets ("…, (or another solid fourth
+    /// beyond you/P5/me), count me in"): an aside inside the clause around
+    /// it, so a condition before it still governs what follows (added after
+    /// held-out batch 8's first read).
+    fn aside(&self, k: usize) -> bool {
+        let Some(before) = self.own.get(self.words[0].1..self.words[k].1) else { return false };
+        before.matches('(').count() > before.matches(')').count()
     }
 
     /// "…if you are (as well)", "…if you agree", "…if you do": the other party's
@@ -1152,6 +1185,37 @@ mod tests {
         // The speaker's own endorsement still counts, stated or carried over.
         for text in ["I back this plan.", "We support the proposal.", "I've read it twice and support the proposal."] {
             assert_eq!(v(text), Verdict::Agrees, "{text}");
+        }
+    }
+
+    #[test]
+    fn agreement_held_open_or_given_elsewhere_is_not_agreement() {
+        // Added after held-out batch 8's first read.
+        use Verdict::*;
+        for (text, want) in [
+            // "absent" as "unless".
+            ("Yes, absent a credible counterpath from P1, I'm aligned on P1.", Conditional),
+            ("Absent any new evidence, I agree with the phased plan.", Conditional),
+            // A bracketed aside inside a condition does not end it.
+            ("If you lock either P3 or P8 (or another solid fourth beyond us), count me in on P7.", Conditional),
+            ("If the tests pass (all of them, on every platform), I agree with the phased plan.", Conditional),
+        ] {
+            assert_eq!(v(text), want, "{text}");
+        }
+        // Alignment with someone else, in a reply to the other's offer, takes no offer.
+        for text in [
+            "I'm intrigued by your offer, P1. However, I'm aligned with the mid-tier coalition and voting P1.",
+            "I'm not swayed by your offer. I'm aligned with P8, P3 and P4 to vote P1.",
+            "Thanks for your proposal. I'm aligned with the others on the May date.",
+        ] {
+            assert_ne!(v(text), Agrees, "{text}");
+        }
+        for text in [
+            "I'm aligned with your proposal.",
+            "Your offer is fair and I'm aligned with it.",
+            "I'm aligned with the plan (and the budget).",
+        ] {
+            assert_eq!(v(text), Agrees, "{text}");
         }
     }
 
