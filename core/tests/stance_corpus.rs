@@ -116,13 +116,20 @@ fn cases() -> Vec<Case> {
             text: e.text,
         });
     }
-    // Open discussion (negotiation) from published logs: another corpus, read the same way.
+    // Open discussion (negotiation, design discussion) from published logs: another corpus, read the same way.
     for e in lines::<RealEntry>("discussion.jsonl").expect("tests/stance/discussion.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
         assert!(
             matches!(
                 e.batch.as_str(),
-                "tune" | "held-out" | "held-out-4" | "held-out-5" | "held-out-6" | "held-out-7" | "held-out-8"
+                "tune"
+                    | "held-out"
+                    | "held-out-4"
+                    | "held-out-5"
+                    | "held-out-6"
+                    | "held-out-7"
+                    | "held-out-8"
+                    | "held-out-9"
             ),
             "{}: batch {}",
             e.id,
