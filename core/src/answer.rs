@@ -472,7 +472,8 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
             .or_else(|| own_words::keyed(line, "final answer"))
             .map(|(_, value)| value)
             .or_else(|| inline_key(line))
-            .or_else(|| choice_line(line));
+            .or_else(|| choice_line(line))
+            .map(past_colons);
         let Some(value) = keyed else { continue };
         let end = start + line.trim_end().len();
         let value_start = end - value.trim_end().len();
@@ -482,6 +483,13 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
         }
     }
     found
+}
+
+/// An answer line's value past any further colons: "Final Answer:: A" keys
+/// "A" as "Final Answer: A" does, a doubled colon being a slip of the pen, not
+/// a value (added after held-out batch 9's first read).
+fn past_colons(value: &str) -> &str {
+    value.trim_start_matches([':', '：', ' '])
 }
 
 /// `ANSWER:` (in capitals) or "final answer:" written inside a line, after
@@ -515,7 +523,8 @@ fn lines_disagree(own: &str) -> bool {
             .iter()
             .find_map(|k| own_words::keyed(line, k).map(|(_, v)| v))
             .or_else(|| inline_key(line))
-            .or_else(|| choice_line(line));
+            .or_else(|| choice_line(line))
+            .map(past_colons);
         let Some(value) = value else { continue };
         let plain = strip_markup(value);
         let first: String = plain.chars().take(2).collect();
@@ -1661,6 +1670,11 @@ mod tests {
             ("Answer: $\\boxed{D}$", Some("D")),
             ("\\boxed{?}\nTTC stays unreduced where the muscle died.\n\\boxed{D}", Some("D")),
             ("Final: \\boxed{D}\nYour answer must follow the format \\boxed{{letter}}", Some("D")),
+            // A doubled colon after the key is one colon (added after held-out batch 9's first read).
+            ("1. Your Final Answer:: D\n2. Probs: {\"A\": 0.1, \"D\": 0.9}", Some("D")),
+            ("Answer:: D", Some("D")),
+            ("Answer:: ", None),
+            ("Answer:: A\n\nAnswer: D", None),
         ] {
             let text = format!("{body}{closing}");
             assert_eq!(read(&text, Kind::Choice, &stains).as_deref(), want, "{closing:?}");

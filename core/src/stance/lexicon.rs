@@ -406,6 +406,12 @@ pub(crate) const NO_LONGER_VERBS: &str =
 /// ("not only", "…, not a fact", "…, not necessarily").
 pub(crate) const NOT_LIMITERS: &str = "only just merely least a an necessarily";
 
+/// After a contrast word, before [`ADDITIONS`]: "However, one small addition".
+pub(crate) const ADDITION_LEADS: &str = "one a small minor more further quick";
+
+/// What a contrast word may introduce without limiting anything: an addition.
+pub(crate) const ADDITIONS: &str = "addition additions";
+
 /// Before "not": an elliptical denial ("but not the plan").
 pub(crate) const ELLIPSIS_OPENERS: &str = "but though just yet";
 

@@ -1092,14 +1092,28 @@ impl<'s> Clauses<'s> {
                 !lx::is(lx::BUT_NEXT_NO_CONTRAST, next)
                     && !lx::is(lx::BUT_PREV_NO_CONTRAST, prev)
                     && !later_changes
+                    && !self.adds_only(i)
                     && !(0..i).any(|k| lx::NOT_ONLY.split(',').any(|p| self.phrase_at(k, p)))
                     && !joins_verbs
             }
             "yet" => i == self.clause_range(i).0,
             // "Still, …" opens a sentence; "I still agree" is no contrast.
             "still" => i == 0 && self.clause[1.min(self.len() - 1)] != self.clause[0],
-            w => lx::contrast(w),
+            w => lx::contrast(w) && !self.adds_only(i),
         }
+    }
+
+    /// "However, one small addition: …", "But one more addition." : the
+    /// contrast word only announces something added, which limits nothing
+    /// agreed; "But additions to the scope are out" still limits (added after
+    /// held-out batch 9's first read).
+    fn adds_only(&self, i: usize) -> bool {
+        let mut k = i + 1;
+        while k < self.len() && k <= i + 4 && lx::is(lx::ADDITION_LEADS, self.w(k)) {
+            k += 1;
+        }
+        // The addition is announced, then given: "addition:" or the sentence's end.
+        k < self.len() && lx::is(lx::ADDITIONS, self.w(k)) && (k + 1 == self.len() || self.after_break[k + 1])
     }
 }
 
@@ -1295,6 +1309,23 @@ mod tests {
             ("I offer an alliance.", Disagrees),
         ];
         for (text, expected) in cases {
+            assert_eq!(v(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_contrast_that_only_announces_an_addition_limits_nothing() {
+        // Added after held-out batch 9's first read.
+        use Verdict::*;
+        for (text, expected) in [
+            ("I agree with both points.\n\nHowever, one small addition:\n\nlog every call.", Agrees),
+            ("I agree with the plan. But one more addition: a help line at start.", Agrees),
+            ("Agreed. However, a minor addition.", Agrees),
+            // A change, an addition refused or a question after it still limit.
+            ("I agree with the plan. However, one change: no decimals.", AgreesInPart),
+            ("I agree with the plan. However, additions to the scope are out of the question.", AgreesInPart),
+            ("I agree with the plan. However, one small addition is not enough.", AgreesInPart),
+        ] {
             assert_eq!(v(text), expected, "{text}");
         }
     }
