@@ -88,13 +88,13 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune` or a held-out batch, `held-out` to `held-out-9`.
+    /// `tune` or a held-out batch, `held-out` to `held-out-10`.
     batch: String,
     source: String,
     kind: Kind,
     choices: Option<Vec<String>>,
     cut: bool,
-    /// For multiple-choice replies of held-out batches 3, 5, 6, 7, 8 and 9, where the final
+    /// For multiple-choice replies of held-out batches 3, 5, 6, 7, 8, 9 and 10, where the final
     /// letter stands, labelled by hand: `closing-sentence`, `end` or `earlier`
     /// (absent where the reply names its option by text alone).
     #[serde(default)]
@@ -154,6 +154,7 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
                     | "held-out-7"
                     | "held-out-8"
                     | "held-out-9"
+                    | "held-out-10"
             ),
             "{}: batch {}",
             e.id,

@@ -130,6 +130,7 @@ fn cases() -> Vec<Case> {
                     | "held-out-7"
                     | "held-out-8"
                     | "held-out-9"
+                    | "held-out-10"
             ),
             "{}: batch {}",
             e.id,
