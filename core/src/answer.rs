@@ -319,7 +319,11 @@ pub fn normalise_as(raw: &str, kind: Kind, choices: &[String]) -> Option<String>
             if letters_named(rest) > 1 {
                 return None;
             }
-            let letter = option_letter(rest).filter(|l| letter_index(l) < choices.len().max(10));
+            // A letter past the listed options names none of them ("Final
+            // Answer: D - No Change is observed." with options A–C); with no
+            // options listed, up to J (added after held-out batch 10's first read).
+            let letters = if choices.is_empty() { 10 } else { choices.len() };
+            let letter = option_letter(rest).filter(|l| letter_index(l) < letters);
             // "the correct answer is the unilateral fixed dilated pupil": a
             // choice's text after an article names it (added after held-out
             // batch 5's first read).
@@ -465,9 +469,27 @@ fn words_of(text: &str) -> Vec<String> {
 fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
     let mut found = None;
     let mut at = 0;
+    // A key heading its own line ("### Final Answer:") whose value stands on
+    // the next non-empty line as an option letter ("**B. Reserves decrease
+    // …**") (added after held-out batch 10's first read).
+    let mut heading = false;
     for line in own.split_inclusive('\n') {
         let start = at;
         at += line.len();
+        if heading && !line.trim().is_empty() {
+            heading = false;
+            let value = strip_markup(line.trim());
+            let mut cs = value.chars();
+            let lettered = cs.next().is_some_and(|c| c.is_ascii_uppercase())
+                && cs.next().is_none_or(|c| matches!(c, '.' | ')' | ':'))
+                && cs.next().is_none_or(|c| c == ' ');
+            if lettered {
+                let end = start + line.trim_end().len();
+                let first = start + line.len() - line.trim_start().len();
+                found = Some((text[first..end].trim().to_string(), (first, end)));
+                continue;
+            }
+        }
         let keyed = own_words::keyed(line, "answer")
             .or_else(|| own_words::keyed(line, "final answer"))
             .map(|(_, value)| value)
@@ -480,6 +502,8 @@ fn answer_line(own: &str, text: &str) -> Option<(String, (usize, usize))> {
         let raw = text[value_start..end].trim().trim_start_matches(['*', '_']).trim();
         if !raw.is_empty() {
             found = Some((raw.to_string(), (start + line.len() - line.trim_start().len(), end)));
+        } else {
+            heading = true;
         }
     }
     found
@@ -923,14 +947,19 @@ fn verdict_letter(sentence: &str, choices: &[String]) -> Option<String> {
     let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let at = |k: usize| lower.get(k).map_or("", String::as_str);
     let good = |w: &str| matches!(w, "correct" | "right" | "better" | "best" | "stronger" | "strongest");
-    let (mut right, mut wrong, mut other) = (Vec::new(), Vec::new(), false);
+    let (mut right, mut wrong, mut other) = (Vec::new(), Vec::new(), Vec::new());
     for (k, w) in words.iter().enumerate() {
         let b = w.as_bytes();
         if b.len() != 1 || !(b'A'..max).contains(&b[0]) {
             continue;
         }
         let before = if k == 0 { "" } else { at(k - 1) };
+        // "… I select 'A' as the final answer." (added after held-out batch 10's first read)
+        let as_answer = at(k + 1) == "as"
+            && at(k + 2) == "the"
+            && (at(k + 3) == "answer" || (at(k + 3) == "final" && at(k + 4) == "answer"));
         let judged_right = at(k + 1) == "fits"
+            || as_answer
             || (at(k + 1) == "is" && (good(at(k + 2)) || (at(k + 2) == "the" && good(at(k + 3)))))
             || (before == "making" && at(k + 1) == "the" && good(at(k + 2)))
             || before == "fits";
@@ -940,12 +969,16 @@ fn verdict_letter(sentence: &str, choices: &[String]) -> Option<String> {
         match (judged_right, judged_wrong) {
             (true, false) => right.push(*w),
             (false, true) => wrong.push(*w),
-            _ => other = true,
+            _ => other.push(*w),
         }
     }
     right.dedup();
+    // A letter named again without a judgement is the same answer ("…
+    // consensus of Point B as the final answer", after "→ Point B)"); any
+    // other letter left unjudged leaves the sentence open (added after
+    // held-out batch 10's first read).
     match right.as_slice() {
-        [one] if !other && !wrong.contains(one) => Some(one.to_string()),
+        [one] if other.iter().all(|o| o == one) && !wrong.contains(one) => Some(one.to_string()),
         _ => None,
     }
 }
@@ -995,7 +1028,11 @@ fn letters_in(sentence: &str, choices: usize) -> Vec<String> {
             continue;
         }
         let bracketed = i > 0 && b[i - 1] == b'(' && b.get(i + 1) == Some(&b')');
-        let named = ["option ", "choice ", "answer "].iter().any(|w| lower[..i].ends_with(w));
+        // "the answer 'A'", "choice 'C'": the letter quoted after its label
+        // is named as well (added after held-out batch 10's first read).
+        let quoted = b.get(i + 1) == Some(&b'\'')
+            && ["option '", "choice '", "answer '"].iter().any(|w| lower[..i].ends_with(w));
+        let named = quoted || ["option ", "choice ", "answer "].iter().any(|w| lower[..i].ends_with(w));
         if (bracketed || named) && !seen.iter().any(|l| l.as_bytes()[0] == letter) {
             seen.push(char::from(letter).to_string());
         }
@@ -1641,6 +1678,65 @@ mod tests {
             assert_eq!(read(&text, Kind::Choice, &gift).as_deref(), want, "{closing:?}");
         }
     }
+    #[test]
+    fn a_letter_named_as_the_final_answer_is_read_and_a_letter_past_the_options_never() {
+        // Added after held-out batch 10's first read.
+        let points: Vec<String> = ["Point A", "Point B", "Point C"].map(String::from).to_vec();
+        let body = "Demand for reserves falls, so the curve shifts left along a vertical supply.\n\n";
+        for (closing, want) in [
+            ("Given the majority, I select 'A' as the final answer.", Some("A")),
+            (
+                "Two agents agree (→ Point B), so I am accepting the consensus of Point B as the final answer.",
+                Some("B"),
+            ),
+            ("So C as the answer.", Some("C")),
+            // Another letter named and not judged leaves the sentence open.
+            ("Given the weaker argument for Point B, I am confident in selecting Point A as the final answer.", None),
+            // Two letters each named as the answer: unreadable.
+            ("I take A as the answer and B as the final answer.", None),
+            // "as the" without "answer" judges nothing.
+            ("I read A as the point above O.", None),
+        ] {
+            let text = format!("{body}{closing}");
+            assert_eq!(read(&text, Kind::Choice, &points).as_deref(), want, "{closing:?}");
+        }
+        let reserves: Vec<String> =
+            ["Reserves increase by $50 million", "Reserves decrease by $50 million", "Reserves remain unchanged"]
+                .map(String::from)
+                .to_vec();
+        for (line, want) in [
+            ("Final Answer: D - No Change is observed.", None),
+            ("Final Answer: C - No change is observed.", Some("C")),
+            ("Final Answer: E", None),
+        ] {
+            assert_eq!(read(line, Kind::Choice, &reserves).as_deref(), want, "{line:?}");
+        }
+        // A letter quoted after its label is named.
+        for (closing, want) in [
+            ("All agents have agreed on the answer 'A', indicating both reached their lowest values.", Some("A")),
+            ("The agents agreed on choice 'C' and not on choice 'A'.", None),
+            ("Agent 'A' agreed.", None),
+        ] {
+            let text = format!("{body}{closing}");
+            assert_eq!(read(&text, Kind::Choice, &points).as_deref(), want, "{closing:?}");
+        }
+        // An answer heading whose letter stands on the next line wins over an earlier box.
+        for (reply, want) in [
+            (
+                "Net change = \\boxed{60,000,000}\n\n### Final Answer:\n\n**B. Reserves decrease by $50 million**\n\nNUMERICAL: 50",
+                Some("B"),
+            ),
+            ("### Final Answer:\nC\n", Some("C")),
+            // The next line is prose, not a letter: not taken as the value.
+            ("### Final Answer:\nA careful reading gives \\boxed{B}", Some("B")),
+            ("### Final Answer:\n\nAfter weighing both, I stay unsure.", None),
+        ] {
+            assert_eq!(read(reply, Kind::Choice, &reserves).as_deref(), want, "{reply:?}");
+        }
+        // With no options listed, a letter up to J still reads.
+        assert_eq!(read("Final Answer: E", Kind::Choice, &[]).as_deref(), Some("E"));
+    }
+
     #[test]
     fn answer_lines_as_debate_models_write_them() {
         // Added after held-out batch 8's first read.

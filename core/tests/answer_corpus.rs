@@ -108,6 +108,28 @@ struct Fresh {
 /// wrong, and on any of these once it is read right (then it leaves this list).
 const KNOWN_MISREADS: &[(&str, &str)] = &[
     (
+        "xfin-qwen2.5-r0-vali673-scB",
+        "\"### Final Answer: B\" right after \"the tool's confirmation that Choice B is false\": \
+         the letter is plain; only the meaning of the sentence before it contradicts it",
+    ),
+    (
+        "xfin-qwen2.5-r1-vali673-scA",
+        "\"Since none of these options accurately reflect why …\" and then \"**Final Answer: A**\": \
+         a general disclaimer before a plain letter, which no rule can weigh without guessing",
+    ),
+    (
+        "xfin-hetero-qwen2.5-r1-vali760-scB-2",
+        "\"FINAL ANSWER: B (… the NPV for project 'C' will increase shareholder wealth by $2500 if \
+         accepted.)\": the parenthesis paraphrases option C's text around a quoted project name, \
+         not a letter the reader could weigh against B",
+    ),
+    (
+        "xfin-qwen2.5-r0-vali626-moderator",
+        "\"All agents agree that a decrease in market volatility (Choice C) makes early exercise … less \
+         attractive\", where the question asks what makes it more attractive: only the question's \
+         meaning shows that naming C here is not choosing it",
+    ),
+    (
         "maci-medpro-001-agentA-r2",
         "\"So my Final Answer: A\", its probabilities on A, while its justification concludes \
          \"consistent with nerve compression, the lateral femoral nerve\" (option C, paraphrased): \
