@@ -446,8 +446,11 @@ pub(crate) const BUT_PREV_NO_CONTRAST: &str = "all nothing anything";
 
 /// After "but" with no comma, these still open a demand of the speaker's own:
 /// "I welcome your proposal but must insist that Brest stays mine" (added
-/// after held-out batch 6's first read).
-pub(crate) const BUT_NEXT_DEMANDS: &str = "must insist insists require requires need needs";
+/// after held-out batch 6's first read), or name a defect of what was just
+/// judged right: "The strategy is correct but has one important flaw",
+/// "… but contains an error" (added after held-out batch 10's first read).
+pub(crate) const BUT_NEXT_DEMANDS: &str =
+    "must insist insists require requires need needs has have contains lacks misses omits overlooks";
 
 /// Before an opposing verb, these make it a noun ("analyzing the question").
 /// Not "a", "one" or "my": "I have a doubt", "my challenge" are reservations.

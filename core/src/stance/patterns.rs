@@ -128,6 +128,17 @@ pub(crate) const ROWS: &[Row] = &[
         Agree,
         FIRST | QUALIFY | STATED,
     ),
+    // Added after held-out batch 10's first read: a plan judged sound by the
+    // seat auditing it — "The Moderator's strategy is excellent and
+    // well-structured", "The Moderator's proposed strategy is exceptionally
+    // sound", "The moderator's overall strategy is correct". A contrast after
+    // it ("… is mostly correct but has one important flaw") still limits it.
+    row(
+        "moderator's|moderators|moderator ~ strategy|approach|plan|methodology|framework @be % \
+            excellent|sound|correct|robust|appropriate|accurate",
+        Agree,
+        QUALIFY | STATED,
+    ),
     // Added after held-out batch 7's first read: a commitment to the split
     // already agreed, "I'll take 1 as agreed", "I'll take 3 as proposed".
     row("as agreed|proposed|planned|discussed", Agree, FIRST | QUALIFY | STATED),

@@ -1331,6 +1331,30 @@ mod tests {
     }
 
     #[test]
+    fn a_plan_judged_sound_by_its_auditor_is_agreement_and_a_flaw_after_it_limits_it() {
+        // Added after held-out batch 10's first read.
+        use Verdict::*;
+        for (text, expected) in [
+            ("**Confidence Score: 5/5**\n\nThe Moderator's strategy is excellent and well-structured.", Agrees),
+            ("The Moderator's proposed strategy is robust and aligns with standard methodologies.", Agrees),
+            ("The moderator's overall strategy is correct and well-suited to this problem.", Agrees),
+            // A flaw after it limits it; a plan denied or asked about is no agreement.
+            ("The Moderator's strategy is correct but has one important technical flaw.", AgreesInPart),
+            ("Is the moderator's approach sound?", Silent),
+        ] {
+            assert_eq!(v(text), expected, "{text}");
+        }
+        // "mostly" is no plain endorsement, nor a denied one: whatever else, not agreement.
+        for text in [
+            "The Moderator's core strategy is mostly correct but has one important technical flaw.",
+            "The Moderator's strategy is not correct.",
+            "The Moderator's strategy is correct but contains an error in step 3.",
+        ] {
+            assert_ne!(v(text), Agrees, "{text}");
+        }
+    }
+
+    #[test]
     fn attributed_agreement_counts_for_nothing() {
         for text in [
             "Speaker 2: I agree.",
