@@ -16,6 +16,7 @@ use serde_json::Value;
 use super::data_blocks::without_data_blocks;
 use super::json_tables::{json_blocks_as_tables, one_line};
 use super::kinds::shape::{ResultShape, shaped};
+use crate::stance::Verdict;
 use crate::{ConsensusCheck, ResultKind, SeatInfo, Transcript};
 
 /// The Architecture Decision Record of `t`, as Markdown made inert.
@@ -200,11 +201,9 @@ fn dissent(out: &mut String, t: &Transcript) {
 /// holdouts; whether there was any.
 fn consensus_dissent(out: &mut String, last: &ConsensusCheck, names: &dyn Fn(&str) -> String) -> bool {
     let mut any = false;
-    for seat in last.seats.iter().filter(|s| s.verdict != crate::stance::Verdict::Agrees) {
+    for seat in last.seats.iter().filter(|s| s.verdict != Verdict::Agrees) {
         any = true;
-        // The verdict's JSON name, its hyphens as spaces ("agrees in part").
-        let verdict = serde_json::to_value(seat.verdict).ok();
-        let verdict = verdict.as_ref().and_then(Value::as_str).unwrap_or_default().replace('-', " ");
+        let verdict = verdict_words(seat.verdict);
         let words = seat.evidence.as_ref().map(|e| e.quote.as_str()).or(seat.position.as_deref()).map(one_line);
         let _ = write!(out, "- {}: {verdict}", names(&seat.seat));
         match words {
@@ -219,6 +218,19 @@ fn consensus_dissent(out: &mut String, last: &ConsensusCheck, names: &dyn Fn(&st
         let _ = writeln!(out, "- {} (the judge): {}", names(&holdout.seat), one_line(&holdout.why));
     }
     any
+}
+
+/// A verdict as the transcript names it, its hyphens as spaces (so
+/// `conditional`, where [`Verdict::as_str`] says "agrees on a condition").
+fn verdict_words(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Agrees => "agrees",
+        Verdict::AgreesInPart => "agrees in part",
+        Verdict::Conditional => "conditional",
+        Verdict::Disagrees => "disagrees",
+        Verdict::Silent => "silent",
+        Verdict::Unclear => "unclear",
+    }
 }
 
 /// Model text under the ADR's own headings: made inert as a block of its
@@ -343,6 +355,20 @@ mod tests {
         assert!(adr.contains("No synthesis: the debate has not ended."), "{adr}");
         assert!(adr.contains("### a's final position\n\nKafka."), "{adr}");
         assert!(adr.contains("- The debate has not ended: this record is provisional."), "{adr}");
+    }
+
+    #[test]
+    fn dissent_names_each_verdict_as_the_transcript_does_hyphens_as_spaces() {
+        for (json, words) in [
+            ("agrees-in-part", "agrees in part"),
+            ("conditional", "conditional"),
+            ("disagrees", "disagrees"),
+            ("silent", "silent"),
+            ("unclear", "unclear"),
+        ] {
+            let verdict: Verdict = serde_json::from_value(json!(json)).unwrap();
+            assert_eq!(verdict_words(verdict), words);
+        }
     }
 
     #[test]
