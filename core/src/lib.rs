@@ -107,6 +107,7 @@ pub use reasoning::{
     DEFAULT_ALLOWANCE, Effort, MAX_BUDGET, ModelTraits, Reasoning, ReasoningRequest, Thinking, ThinkingParam,
     ThinkingPlan, effort_for_budget, plan_for as thinking_plan, thinking_of,
 };
+pub use render::adr::adr_markdown;
 pub use render::data_blocks::{Fenced, fenced, without_data_blocks};
 pub use render::kinds::shape::{ResultShape, compete_record, results_shaped};
 pub use render::{

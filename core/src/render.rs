@@ -1,7 +1,9 @@
 //! Markdown rendering of a transcript, shared by every host.
 
+pub(crate) mod adr;
 pub(crate) mod data_blocks;
 pub(crate) mod inert;
+pub(crate) mod json_tables;
 pub(crate) mod kinds;
 pub(crate) mod results;
 

@@ -321,6 +321,12 @@ impl Council<'_> {
         Ok(rt.bindings.agon_debate_engine().session().call_results_markdown(&mut rt.store, self.session)?)
     }
 
+    /// The debate as an Architecture Decision Record (Markdown).
+    pub fn adr_markdown(&mut self) -> Result<String> {
+        let rt = &mut *self.runtime;
+        Ok(rt.bindings.agon_debate_engine().session().call_adr_markdown(&mut rt.store, self.session)?)
+    }
+
     /// The call timeline as SVG from timings NDJSON, drawn by the engine under
     /// this debate's question; None without timings.
     pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {

@@ -1,7 +1,6 @@
 //! The `agon` command-line host: runs the embedded agon component with
 //! wasmtime and performs the model calls it asks for.
 
-pub mod adr;
 pub mod batch;
 pub mod bounded;
 pub mod catalog;

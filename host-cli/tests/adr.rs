@@ -32,12 +32,11 @@ fn cases() -> Vec<PathBuf> {
     dirs
 }
 
-/// The ADR as `agon export --format adr` renders it, results by the engine.
+/// The ADR as the engine renders it for `agon export --format adr`.
 fn adr(dir: &Path) -> String {
     let text = std::fs::read_to_string(dir.join("transcript.json")).unwrap();
     let transcript: agon_core::Transcript = serde_json::from_str(&text).unwrap();
-    let results = agon_core::results_markdown(&transcript);
-    agon_cli::adr::render(&serde_json::from_str(&text).unwrap(), &results)
+    agon_core::adr_markdown(&transcript)
 }
 
 #[allow(clippy::disallowed_methods)]

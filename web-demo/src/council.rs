@@ -213,6 +213,13 @@ impl Council {
         self.with_session(Session::markdown)
     }
 
+    /// The debate as an Architecture Decision Record, the same Markdown
+    /// `agon export --format adr` writes (the core's `adr_markdown`).
+    #[wasm_bindgen(js_name = adrMarkdown)]
+    pub fn adr_markdown(&self) -> Option<String> {
+        self.with_session(Session::adr_markdown)
+    }
+
     /// The protocol's named results so far (rankings, scorecards, reviews…)
     /// as the core renders them in Markdown, turned into safe HTML.
     #[wasm_bindgen(js_name = resultsHtml)]

@@ -4,6 +4,7 @@
 // OPENAI_BASE_URL pointing at the local SmolLM2 server (scripts/test-web.sh
 // provides all three).
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -94,7 +95,7 @@ test('the protocol select lists every protocol the core offers', async () => {
   await context.close();
 });
 
-test('Open journal replays every golden case without a model call; the JSON and Markdown downloads equal the golden transcripts byte for byte', async () => {
+test('Open journal replays every golden case without a model call; the JSON and Markdown downloads equal the golden transcripts, the ADR download the kept records, byte for byte', async () => {
   const cases = (await readdir(golden)).sort();
   assert.ok(cases.length > 0);
   for (const name of cases) {
@@ -108,6 +109,11 @@ test('Open journal replays every golden case without a model call; the JSON and 
     assert.equal(markdown, await readFile(join(golden, name, 'transcript.md'), 'utf8'), `${name}: transcript.md`);
     const journal = await download(page, 'Download journal');
     assert.equal(journal, await readFile(join(golden, name, 'journal.ndjson'), 'utf8'), `${name}: journal`);
+    // The kept decision records (tests/adr/): the bytes `agon export --format adr` writes.
+    const kept = join(root, 'tests/adr', `${name}.md`);
+    if (existsSync(kept)) {
+      assert.equal(await download(page, 'Download decision record (ADR)'), await readFile(kept, 'utf8'), `${name}: ADR`);
+    }
     // The page states the outcome in words, with the engine's reason, for every kind.
     const outcome = await page.getByRole('region', { name: 'Outcome' }).textContent();
     const { kind, reason } = JSON.parse(json).outcome;

@@ -594,6 +594,7 @@ function download(what) {
   const [text, name, type] = {
     markdown: [council.transcriptMarkdown(), 'debate.md', 'text/markdown'],
     json: [council.transcriptJson(), 'debate.json', 'application/json'],
+    adr: [council.adrMarkdown(), 'decision.md', 'text/markdown'],
     page: [council.pageHtml(), 'debate.html', 'text/html'],
     journal: [council.journal(), 'debate.ndjson', 'application/x-ndjson'],
   }[what];

@@ -212,6 +212,10 @@ impl GuestSession for SessionResource {
         self.inner.borrow().results_markdown()
     }
 
+    fn adr_markdown(&self) -> String {
+        self.inner.borrow().adr_markdown()
+    }
+
     fn pictures(&self) -> Vec<(String, String)> {
         agon_core::picture::pictures(&self.inner.borrow().transcript())
     }

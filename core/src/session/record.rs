@@ -81,4 +81,9 @@ impl Session {
     pub fn results_markdown(&self) -> String {
         crate::render::results_markdown(&self.transcript())
     }
+
+    /// The session as an Architecture Decision Record ([`crate::adr_markdown`]).
+    pub fn adr_markdown(&self) -> String {
+        crate::render::adr::adr_markdown(&self.transcript())
+    }
 }

@@ -52,6 +52,14 @@ fn session_rendered(id: &str) -> Result<(String, Vec<(String, String)>)> {
     Ok((opened.council.results_markdown()?, pictures))
 }
 
+/// The session as an Architecture Decision Record, as the engine renders it.
+fn session_adr(id: &str) -> Result<String> {
+    let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
+    let session = SessionDir::find(&root, id).map_err(bad)?;
+    let mut runtime = Runtime::load()?;
+    journal::open(&mut runtime, &session.journal(), None)?.council.adr_markdown()
+}
+
 /// The session's call timeline as text bars.
 fn timeline(id: &str) -> Result<String> {
     let root = sessions::root().ok_or_else(|| bad("no sessions folder: set AGON_DATA_DIR (or HOME)"))?;
@@ -85,11 +93,7 @@ pub fn export(id: &str, format: ExportFormat, output: Option<&std::path::Path>) 
             let (_, svg) = agon_cli::export::main_picture(session_rendered(id)?.1).map_err(bad)?;
             sanitize::terminal(&svg).into_owned()
         }
-        ExportFormat::Adr => {
-            let json: serde_json::Value = serde_json::from_str(&session_document(id, Kind::Json)?)?;
-            let (results, _) = session_rendered(id)?;
-            sanitize::terminal(&agon_cli::adr::render(&json, &results)).into_owned()
-        }
+        ExportFormat::Adr => sanitize::terminal(&session_adr(id)?).into_owned(),
     };
     match output {
         Some(path) => std::fs::write(path, &document).with_context(|| format!("writing {}", path.display()))?,

@@ -414,6 +414,11 @@ class Session:
         """The protocol's named results alone (a ranking, a scorecard, a closing document), as Markdown."""
         return _text(self._method("results-markdown"))
 
+    def adr_markdown(self) -> str:
+        """The debate as an Architecture Decision Record (Markdown): status, context, decision,
+        the options considered, consequences and dissent, the bytes every host renders."""
+        return _text(self._method("adr-markdown"))
+
     def cost_summary(self) -> dict[str, Any]:
         """What the debate cost so far, as every host reports it: ``cost_micro_usd`` (None
         unless every seat that made a call had a price), ``unpriced`` (``[{"seat", "model"}]``:
