@@ -114,20 +114,22 @@ lane_start builds 'scripts/check-instructions.sh --build-only
   scripts/fuzz.sh --build-only
   scripts/test-web.sh --build-only'
 
+# What ships: the release agon (sizes; the README's install line and the
+# CLI's wheel reuse it), in a lane from the start, niced: the stages, the
+# local model's above all, come first, and it takes what they leave. Its
+# last step, the fat-LTO link of agon (about 1.5 CPU-minutes on one core),
+# can only start once everything else in it is built; started after clippy
+# (as before 2026-11-29), that link ran after the stages ended. Its build
+# script finds the component and its machine code in the content-keyed
+# cache that clippy's build fills (niced, it reaches its build script long
+# after clippy's; were it first, it would compile them itself).
+lane_start shipped 'scripts/check-sizes.sh --build-only' 19
+
 step "rustfmt"
 cargo fmt --all -- --check
 
 step "clippy (warnings denied)"
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-
-# What ships, built beside everything after clippy: the release agon (sizes;
-# the README's install line and the CLI's wheel reuse it). Started only now:
-# clippy's build compiled the component and its machine code (cached by
-# content), which the release build script then finds, where starting
-# earlier could leave the component's build, and clippy waiting on it, to
-# this niced lane. Niced: the stages beside it, the local model's above all,
-# come first; it takes the cores they leave.
-lane_start shipped 'scripts/check-sizes.sh --build-only' 19
 
 step "docs and dependencies (cargo doc and cargo-deny, warnings denied)"
 scripts/lint.sh
