@@ -131,6 +131,7 @@ fn cases() -> Vec<Case> {
                     | "held-out-8"
                     | "held-out-9"
                     | "held-out-10"
+                    | "held-out-11"
             ),
             "{}: batch {}",
             e.id,
