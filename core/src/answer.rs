@@ -1738,6 +1738,24 @@ mod tests {
     }
 
     #[test]
+    fn a_closing_answer_sentence_set_in_bold_is_read() {
+        // Added after held-out batch 11's first read: a whole bold line stating
+        // the answer had been taken for a speaker's label ("**Answer B**") and
+        // blanked. A label still is one, and a hedge still reads as none.
+        let ten: Vec<String> = ('A'..='J').map(|c| format!("option {c}")).collect();
+        for (text, want) in [
+            ("The option that matches the ratio is:\n\n**The answer is (C)**", Some("C")),
+            ("So the deposits can grow by $3000.\n\n**The answer is (G) $3000.**", Some("G")),
+            ("Checked twice.\n\n**The answer is (D).**", Some("D")),
+            // What follows a label heading stays that speaker's.
+            ("**Answer B**\nThe answer is (A).", None),
+            ("**The answer is (C) or (D)**", None),
+        ] {
+            assert_eq!(read(text, Kind::Choice, &ten).as_deref(), want, "{text}");
+        }
+    }
+
+    #[test]
     fn answer_lines_as_debate_models_write_them() {
         // Added after held-out batch 8's first read.
         let stains: Vec<String> = ["White", "Red", "Blue", "Dark Brown"].map(String::from).to_vec();

@@ -218,9 +218,13 @@ fn is_speaker_name(name: &str) -> bool {
     match head {
         // "Speaker 2", "The other speakers", "Devil's Advocate", "Response A" — the
         // label's last meaningful word names a speaker, or a number/letter follows it.
-        Some(i) => {
-            words[i + 1..].iter().all(|w| w.len() <= 2 || w.chars().all(|c| c.is_ascii_digit()) || is_label_tail(w))
-        }
+        // A verb after it makes the line a sentence: "**The answer is (C)**"
+        // states an answer, it labels no one (added after held-out batch 11's
+        // first read).
+        Some(i) => words[i + 1..].iter().all(|w| {
+            !matches!(*w, "is" | "am" | "be" | "do")
+                && (w.len() <= 2 || w.chars().all(|c| c.is_ascii_digit()) || is_label_tail(w))
+        }),
         None => false,
     }
 }
@@ -446,6 +450,11 @@ mod tests {
         assert_eq!(own("[Speaker 3]\nI agree.\nStill theirs.\n### My view\nMine."), "### My view Mine.");
         assert_eq!(own("VOTE: SAME — ship it"), "VOTE: SAME — ship it");
         assert_eq!(own("Position: I agree."), "Position: I agree.");
+        // A bold sentence whose subject is "the answer" is the reply's own, not a label.
+        assert_eq!(own("**Response A**\nI agree."), "");
+        assert_eq!(own("**Answer B**\nI agree."), "");
+        assert_eq!(own("**The answer is (C)**"), "**The answer is (C)**");
+        assert_eq!(own("**The answer is (G) $3000.**"), "**The answer is (G) $3000.**");
     }
 
     #[test]

@@ -351,6 +351,9 @@ pub(crate) const ROWS: &[Row] = &[
     row("the|one exception", Contrast, 0),
     row("except for", Contrast, 0),
     row("my only reservation", Contrast, 0),
+    // Added after held-out batch 11's first read: support "tempered with"
+    // another seat's parts backs a merged plan, not the one named.
+    row("tempered|moderated with|by", Contrast, 0),
     // ---- accepting the other party's standing offer (open negotiation) ----------
     // Added after held-out batch 5's first read: "That works for me", "your
     // offer works for us". A bare price ("$8.15 works for me") is not among

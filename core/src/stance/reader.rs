@@ -1355,6 +1355,19 @@ mod tests {
     }
 
     #[test]
+    fn support_tempered_with_another_plan_is_agreement_in_part() {
+        // Added after held-out batch 11's first read.
+        use Verdict::*;
+        for (text, expected) in [
+            ("I support Gemini's approach.", Agrees),
+            ("I support Gemini's worker-centric approach, tempered with Claude's modular layering.", AgreesInPart),
+            ("I support the proposal, moderated by the phased rollout GPT described.", AgreesInPart),
+        ] {
+            assert_eq!(v(text), expected, "{text}");
+        }
+    }
+
+    #[test]
     fn attributed_agreement_counts_for_nothing() {
         for text in [
             "Speaker 2: I agree.",
