@@ -203,7 +203,7 @@ fn consensus_dissent(out: &mut String, last: &ConsensusCheck, names: &dyn Fn(&st
     let mut any = false;
     for seat in last.seats.iter().filter(|s| s.verdict != Verdict::Agrees) {
         any = true;
-        let verdict = verdict_words(seat.verdict);
+        let verdict = seat.verdict.as_str();
         let words = seat.evidence.as_ref().map(|e| e.quote.as_str()).or(seat.position.as_deref()).map(one_line);
         let _ = write!(out, "- {}: {verdict}", names(&seat.seat));
         match words {
@@ -218,19 +218,6 @@ fn consensus_dissent(out: &mut String, last: &ConsensusCheck, names: &dyn Fn(&st
         let _ = writeln!(out, "- {} (the judge): {}", names(&holdout.seat), one_line(&holdout.why));
     }
     any
-}
-
-/// A verdict as the transcript names it, its hyphens as spaces (so
-/// `conditional`, where [`Verdict::as_str`] says "agrees on a condition").
-fn verdict_words(v: Verdict) -> &'static str {
-    match v {
-        Verdict::Agrees => "agrees",
-        Verdict::AgreesInPart => "agrees in part",
-        Verdict::Conditional => "conditional",
-        Verdict::Disagrees => "disagrees",
-        Verdict::Silent => "silent",
-        Verdict::Unclear => "unclear",
-    }
 }
 
 /// Model text under the ADR's own headings: made inert as a block of its
@@ -355,20 +342,6 @@ mod tests {
         assert!(adr.contains("No synthesis: the debate has not ended."), "{adr}");
         assert!(adr.contains("### a's final position\n\nKafka."), "{adr}");
         assert!(adr.contains("- The debate has not ended: this record is provisional."), "{adr}");
-    }
-
-    #[test]
-    fn dissent_names_each_verdict_as_the_transcript_does_hyphens_as_spaces() {
-        for (json, words) in [
-            ("agrees-in-part", "agrees in part"),
-            ("conditional", "conditional"),
-            ("disagrees", "disagrees"),
-            ("silent", "silent"),
-            ("unclear", "unclear"),
-        ] {
-            let verdict: Verdict = serde_json::from_value(json!(json)).unwrap();
-            assert_eq!(verdict_words(verdict), words);
-        }
     }
 
     #[test]
