@@ -88,7 +88,7 @@ fn real_final_answers_are_read_right_or_not_at_all() {
 #[serde(deny_unknown_fields)]
 struct Fresh {
     id: String,
-    /// `tune` or a held-out batch, `held-out` to `held-out-11`.
+    /// `tune` or a held-out batch, `held-out` to `held-out-12`.
     batch: String,
     source: String,
     kind: Kind,
@@ -178,6 +178,7 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
                     | "held-out-9"
                     | "held-out-10"
                     | "held-out-11"
+                    | "held-out-12"
             ),
             "{}: batch {}",
             e.id,

@@ -132,6 +132,7 @@ fn cases() -> Vec<Case> {
                     | "held-out-9"
                     | "held-out-10"
                     | "held-out-11"
+                    | "held-out-12"
             ),
             "{}: batch {}",
             e.id,
