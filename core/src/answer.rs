@@ -236,7 +236,7 @@ pub fn read(text: &str, kind: Kind, choices: &[String]) -> Option<String> {
     match kind {
         // What the reply attributes or refers to is blanked in `own`; numbers are read from it.
         Kind::Number => closing_number(&own, &own),
-        Kind::Choice => closing_choice(&own, text, choices),
+        Kind::Choice => closing_choice(&own, text, choices).or_else(|| restated_option(&own, choices)),
         Kind::YesNo => standing_yes_no(&own),
     }
 }
@@ -889,6 +889,37 @@ fn closing_choice(own: &str, text: &str, choices: &[String]) -> Option<String> {
     // one choice by its letter and does not deny it.
     let sentence = last_sentence_where(own, own, |s| !s.trim().is_empty())?;
     sole_letter(&sentence, choices).or_else(|| verdict_letter(&sentence, choices))
+}
+
+/// "(C) The ones related to the divergence and the curl of the magnetic
+/// field." as the reply's first line, or after a line that leads into it
+/// ("… the correct product is:"), then prose naming no letter: the reply
+/// gives its choice by restating an option whole, letter and every word of
+/// its text. Read only when that line is the one such line, the reply names
+/// no other option by letter, the lead-in is not hedged ("likely:") and no
+/// word after it denies a choice (added after held-out batch 12's first read).
+fn restated_option(own: &str, choices: &[String]) -> Option<String> {
+    let lines: Vec<&str> = own.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let whole = |line: &str| -> Option<String> {
+        let rest = line.strip_prefix('(')?;
+        let mut chars = rest.chars();
+        let letter = chars.next()?;
+        let text = chars.as_str().strip_prefix(") ")?;
+        let i = letter_index(&letter.to_string());
+        let choice = words_of(choices.get(i)?);
+        (!choice.is_empty() && words_of(text) == choice).then(|| letter.to_string())
+    };
+    let found: Vec<(usize, String)> = lines.iter().enumerate().filter_map(|(k, l)| Some((k, whole(l)?))).collect();
+    let [(at, letter)] = found.as_slice() else { return None };
+    if letters_in(own, choices.len()).iter().any(|l| l != letter) {
+        return None;
+    }
+    let led_in = *at == 0 || lines[at - 1].ends_with(':') && !hedged(lines[at - 1]);
+    let after = lines[at + 1..].join(" ").to_ascii_lowercase();
+    let denied = after.split(|c: char| !c.is_ascii_alphanumeric() && c != '\'').any(|w| {
+        matches!(w, "not" | "incorrect" | "wrong" | "isn't" | "false" | "eliminate" | "unlikely") || ERRS.contains(&w)
+    });
+    (led_in && !denied).then(|| letter.clone())
 }
 
 /// A choice named by its text, without its letter, at the start of `line`,
@@ -1735,6 +1766,35 @@ mod tests {
         }
         // With no options listed, a letter up to J still reads.
         assert_eq!(read("Final Answer: E", Kind::Choice, &[]).as_deref(), Some("E"));
+    }
+
+    #[test]
+    fn an_option_restated_whole_on_its_own_line_is_read() {
+        // Added after held-out batch 12's first read: the reply gives its
+        // letter and the option's whole text on a line, first or after a
+        // lead-in ending in a colon, then explains in prose naming no letter.
+        let opts: Vec<String> =
+            ["10^-8 eV", "a quiet field", "The ones related to the curl.", "A = (E)-hex-2-ene, B = 3"]
+                .map(String::from)
+                .to_vec();
+        for (text, want) in [
+            ("(C) The ones related to the curl.\n\nIn such a universe the field would change.", Some("C")),
+            ("Among the given choices, the correct product is:\n\n(B) a quiet field\n\nThis fits the data.", Some("B")),
+            // A letter inside the option's own text is part of it.
+            ("(D) A = (E)-hex-2-ene, B = 3", Some("D")),
+            // A hedged lead-in stays unread.
+            ("The correct answer is likely:\n(B) a quiet field\n\nThis fits the data.", None),
+            // Not led into: a line in the middle of the working.
+            ("We weigh the options.\n(B) a quiet field\nThis fits the data.", None),
+            // Judged after it, or one of several restated, or another letter named.
+            ("(B) a quiet field\n\nThis statement is incorrect because the field is loud.", None),
+            ("(A) 10^-8 eV\n\n(B) a quiet field\n\nBoth look close.", None),
+            ("(B) a quiet field\n\nUnlike (A), it holds.\n\nThis fits the data.", None),
+            // Only part of the option's text is not the option restated.
+            ("(C) The ones related\n\nThat is all.", None),
+        ] {
+            assert_eq!(read(text, Kind::Choice, &opts).as_deref(), want, "{text}");
+        }
     }
 
     #[test]
