@@ -604,6 +604,11 @@ impl<'s> Clauses<'s> {
                     false
                 }
             }
+            // "Approved." / "Accepted." standing alone: the reviewer's verdict on
+            // what it answers, as "Agreed." is; with words of its own ("Offer
+            // accepted", "the plan was approved") it reports, and does not count
+            // (added after held-out batch 12's first read).
+            "approved" | "accepted" => self.subject(i) == Subject::Elided && self.clause_range(i) == (i, i + 1),
             "agreement" | "accord" => {
                 let framed = self.before(i, 4).any(|b| lx::is(lx::AGREEMENT_FRAMES, b));
                 framed && matches!(self.subject(i), Subject::First | Subject::Elided)
@@ -1351,6 +1356,28 @@ mod tests {
             "The Moderator's strategy is correct but contains an error in step 3.",
         ] {
             assert_ne!(v(text), Agrees, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_bare_approved_or_accepted_is_the_reviewers_agreement() {
+        // Added after held-out batch 12's first read.
+        for (text, want) in [
+            ("Approved. The sync tests and the schema change are correct.", Verdict::Agrees),
+            ("Accepted. The offline split is the right one.", Verdict::Agrees),
+            ("Approved.", Verdict::Agrees),
+            // A reservation after it still limits it.
+            ("Accepted. But the retry path needs a test before we ship.", Verdict::AgreesInPart),
+        ] {
+            assert_eq!(read(text).verdict, want, "{text}");
+        }
+        // Reports, not the speaker's verdict: never agreement.
+        for text in [
+            "The plan was approved by the board last week.",
+            "Offer accepted by the buyer.",
+            "Accepted answers are listed below.",
+        ] {
+            assert_ne!(read(text).verdict, Verdict::Agrees, "{text}");
         }
     }
 
