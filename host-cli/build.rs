@@ -16,6 +16,8 @@ use std::env;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+// The report component is built for the SDKs (xtask), not for `agon`.
+#[allow(dead_code)]
 #[path = "build/component.rs"]
 mod component;
 #[path = "src/engine_config.rs"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds what agon ships — the release `agon`, the component, the page's
-# wasm — and checks each against its budget in bench/size/budgets. A name
+# Builds what agon ships — the release `agon`, the engine's and the report's
+# components, the page's wasm — and checks each against its budget in bench/size/budgets. A name
 # ending in `.gz` is the artifact's size after `gzip -9`: about what the npm
 # tarball, the wheel, the extension's zip and a compressing web server carry.
 set -euo pipefail
@@ -17,6 +17,7 @@ $build_only && exit 0
 source scripts/workspace-build.sh
 workspace_build
 "$AGON_XTASK" component --output "$target/agon.wasm"
+"$AGON_XTASK" component --report --output "$target/agon-report.wasm"
 scripts/setup-web.sh  # wasm-bindgen and wasm-opt, for the page's wasm
 scripts/build-web.sh
 
@@ -24,6 +25,8 @@ declare -A path=(
   [agon]="$target/release/agon"
   [agon.wasm]="$target/agon.wasm"
   [agon.wasm.gz]="$target/agon.wasm"
+  [agon-report.wasm]="$target/agon-report.wasm"
+  [agon-report.wasm.gz]="$target/agon-report.wasm"
   [web-wasm]="target/web-demo/agon_web_demo_bg.wasm"
   [web-wasm.gz]="target/web-demo/agon_web_demo_bg.wasm"
 )

@@ -2,9 +2,10 @@
 # Builds the JS and Python SDKs from the workspace, at pinned versions,
 # skipping what is already there. Safe to run again. Used by test-sdk.sh.
 #
-# 1. target/agon.wasm, the component (cargo run -p xtask -- component);
-# 2. bindings/js: npm ci from the lockfile, then jco transpiles the component into gen/;
-# 3. bindings/python: agon.wasm and the model catalog (catalog/models.json)
+# 1. target/agon.wasm and target/agon-report.wasm, the engine's and the
+#    report's components (cargo run -p xtask -- component [--report]);
+# 2. bindings/js: npm ci from the lockfile, then jco transpiles both into gen/;
+# 3. bindings/python: both components and the model catalog (catalog/models.json)
 #    copied into the package, and .venv-sdk with the
 #    pinned test tools, Ray (for agon.ray) and the package itself installed
 #    (pip install ./bindings/python).
@@ -22,11 +23,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown
 fi
-say "building target/agon.wasm"
+say "building target/agon.wasm and target/agon-report.wasm"
 # shellcheck source=scripts/workspace-build.sh
 source scripts/workspace-build.sh
 workspace_build
 "$AGON_XTASK" component --output target/agon.wasm >&2
+"$AGON_XTASK" component --report --output target/agon-report.wasm >&2
 
 # JS: the lockfile pins jco-transpile and everything under it, and lists
 # jco-node-fs's optional packages for every platform (`npm ci` refuses a
@@ -39,11 +41,12 @@ if ! (cd bindings/js && node -e '
   say "npm install in bindings/js (from its lockfile)"
   (cd bindings/js && npm install --no-audit --no-fund --loglevel=error)
 fi
-say "transpiling the component for JS (bindings/js/gen)"
-(cd bindings/js && node scripts/build.mjs ../../target/agon.wasm >&2)
+say "transpiling the components for JS (bindings/js/gen)"
+(cd bindings/js && node scripts/build.mjs ../../target/agon.wasm ../../target/agon-report.wasm >&2)
 
-# Python: the component and the model catalog ship inside the package.
+# Python: the components and the model catalog ship inside the package.
 cp target/agon.wasm bindings/python/src/agon/agon.wasm
+cp target/agon-report.wasm bindings/python/src/agon/agon-report.wasm
 cp catalog/models.json bindings/python/src/agon/models.json
 if [ ! -x .venv-sdk/bin/python ]; then
   say "creating .venv-sdk"

@@ -18,7 +18,7 @@
 #    reuses the release build scripts/check-sizes.sh made (seconds, where a
 #    dev build of the CLI alone would rebuild wasmtime).
 #
-# Both the tarball and the wheel must carry the component and the model
+# Both the tarball and the wheel must carry both components and the model
 # catalog (catalog/models.json), which buildSpec / build_spec use. Everything is
 # built and installed under $TMPDIR (scripts/test.sh gives each run its own),
 # removed when this script ends.
@@ -33,7 +33,7 @@ golden="$root/tests/golden/$case_name"
 work="$(mktemp -d "${TMPDIR:-/tmp}/agon-packages.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-step "set-up: the SDKs (target/agon.wasm, bindings/js/gen, the wheel's agon.wasm) and the build tools"
+step "set-up: the SDKs (target/agon.wasm and agon-report.wasm, bindings/js/gen, the wheel's copies) and the build tools"
 scripts/setup-sdk.sh
 scripts/setup-packages.sh
 
@@ -54,7 +54,8 @@ cp -r bindings/js/package.json bindings/js/README.md bindings/js/src bindings/js
 tarball="$(ls "$work"/agon-debate-*.tgz)"
 # Listed to a file first: `grep -q` quits early, and pipefail would count the lister's SIGPIPE.
 tar -tzf "$tarball" >"$work/npm-files"
-grep -q '^package/gen/.*\.wasm$' "$work/npm-files" || fail "$tarball carries no component (gen/*.wasm)"
+grep -q '^package/gen/agon\.core\.wasm$' "$work/npm-files" || fail "$tarball carries no engine component (gen/agon.core.wasm)"
+grep -q '^package/gen/report\.core\.wasm$' "$work/npm-files" || fail "$tarball carries no report component (gen/report.core.wasm)"
 for file in README.md LICENSE-MIT LICENSE-APACHE gen/models.json gen/catalog.js; do
   grep -qx "package/$file" "$work/npm-files" || fail "$tarball carries no $file"
 done
@@ -65,11 +66,12 @@ mkdir "$work/npm-user"
   GOLDEN="$golden" node --input-type=module -e '
     import { readFileSync } from "node:fs";
     import { Session, buildSpec } from "agon-debate";
+    import { transcriptMarkdown } from "agon-debate/report";
     const read = (f) => readFileSync(`${process.env.GOLDEN}/${f}`, "utf8");
     const session = Session.fromJournal(read("journal.ndjson"));
     while (session.poll().tag !== "done");
     if (session.transcriptJson() !== read("transcript.json")) throw new Error("transcript.json differs");
-    if (session.transcriptMarkdown() !== read("transcript.md")) throw new Error("transcript.md differs");
+    if (transcriptMarkdown(session) !== read("transcript.md")) throw new Error("transcript.md differs");
     const spec = buildSpec({ question: "q", protocol: "round-robin", models: ["openai/gpt-5"] });
     if (!spec.models?.["openai/gpt-5"]?.reasoning) throw new Error("buildSpec did not take the shipped catalog");
     console.log("npm: the installed tarball replays the golden case byte for byte; buildSpec has the catalog");')
@@ -83,6 +85,7 @@ cp LICENSE-MIT LICENSE-APACHE "$work/python-src/"
 wheel="$(ls "$work"/dist/agon_debate-*.whl)"
 python3 -m zipfile -l "$wheel" >"$work/wheel-files"
 grep -q '^agon/agon.wasm ' "$work/wheel-files" || fail "$wheel carries no component (agon/agon.wasm)"
+grep -q '^agon/agon-report.wasm ' "$work/wheel-files" || fail "$wheel carries no report component (agon/agon-report.wasm)"
 grep -q '^agon/models.json ' "$work/wheel-files" || fail "$wheel carries no model catalog (agon/models.json)"
 grep -q 'dist-info/licenses/LICENSE-MIT ' "$work/wheel-files" || fail "$wheel carries no LICENSE-MIT"
 python3 -m venv "$work/venv"

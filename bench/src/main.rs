@@ -571,6 +571,12 @@ fn sizes(root: &Path, agon: &Path) -> String {
         Some(p) => (file(p.clone()), gzipped(p).map(kb).unwrap_or_else(|| "gzip missing".into())),
         None => ("not built (scripts/build-web.sh)".into(), "not built".into()),
     };
+    // The report component, as scripts/setup-sdk.sh and check-sizes.sh build it.
+    let report = root.join("target/agon-report.wasm");
+    let (report_raw, report_gz) = match std::fs::metadata(&report) {
+        Ok(m) => (kb(m.len()), gzipped(&report).map(kb).unwrap_or_else(|| "gzip missing".into())),
+        Err(_) => ("not built (scripts/setup-sdk.sh)".into(), "not built".into()),
+    };
     let js_pack = if root.join("bindings/js/gen").exists() { npm_pack(&root.join("bindings/js")) } else { None };
     let (js_tarball, js_unpacked) = match js_pack {
         Some((packed, unpacked)) => (kb(packed), kb(unpacked)),
@@ -578,8 +584,10 @@ fn sizes(root: &Path, agon: &Path) -> String {
     };
     format!(
         "## 4. Sizes\n\n| artifact | size | target |\n|---|---|---|\n\
-| `agon.wasm` (the component) | {} | < 350 KB (issue 18); budget in `bench/size/budgets` |\n\
+| `agon.wasm` (the engine's component) | {} | < 350 KB (issue 18); budget in `bench/size/budgets` |\n\
 | `agon.wasm`, gzip -9 | {} | < 350 KB as shipped (issue 18); budget |\n\
+| `agon-report.wasm` (the report's component, loaded only to render or score) | {report_raw} | budget |\n\
+| `agon-report.wasm`, gzip -9 | {report_gz} | budget |\n\
 | web demo wasm (after `wasm-opt -Oz`) | {web_raw} | < 450 KB (issue 18); budget |\n\
 | web demo wasm, gzip -9 | {web_gz} | < 450 KB as shipped (issue 18); budget |\n\
 | JS package (`npm pack` tarball) | {js_tarball} | — |\n\

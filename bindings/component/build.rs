@@ -1,4 +1,4 @@
-//! Link flags for the component's core module.
+//! Link flags for a component's core module (the engine's and the report's).
 
 fn main() {
     // wasm-ld leaves every relocated index as a padded five-byte LEB128 unless

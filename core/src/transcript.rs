@@ -156,4 +156,10 @@ impl Transcript {
         s.push('\n');
         s
     }
+
+    /// Read a transcript from its JSON (format 2, or format 1 migrated): what
+    /// a host hands the report to render. The error names the field.
+    pub fn from_json(json: &str) -> Result<Transcript, String> {
+        crate::json_read::from_str(json).map_err(|e| format!("not a transcript: {e}"))
+    }
 }

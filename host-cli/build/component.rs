@@ -64,14 +64,43 @@ impl Source {
     }
 }
 
-/// Build the component from the workspace at `root`, using `target_dir` for the
-/// nested build, and return its bytes.
+/// The components the workspace builds from one WIT package: the engine
+/// (what `agon` runs) and the report (rendering and evaluation reports, for
+/// the SDKs; `agon` renders with agon-core itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    Engine,
+    Report,
+}
+
+impl Part {
+    /// The crate that is the part's core module.
+    pub fn package(self) -> &'static str {
+        match self {
+            Part::Engine => "agon-component",
+            Part::Report => "agon-report-component",
+        }
+    }
+
+    /// The core module's file, as cargo names it.
+    fn module(self) -> String {
+        format!("{}.wasm", self.package().replace('-', "_"))
+    }
+}
+
+/// Build the engine component from the workspace at `root`, using
+/// `target_dir` for the nested build, and return its bytes.
 pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) -> Result<Vec<u8>> {
+    build_part(Part::Engine, root, target_dir, cargo)
+}
+
+/// Build one of the workspace's components (see [`build_component`]).
+pub fn build_part(part: Part, root: &Path, target_dir: &Path, cargo: Option<OsString>) -> Result<Vec<u8>> {
     require_wasm_target(&std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))?;
     let mut build = Command::new(cargo.unwrap_or_else(|| "cargo".into()));
     build
         .current_dir(root)
-        .args(["build", "--quiet", "--package", "agon-component", "--target", "wasm32-unknown-unknown"])
+        .args(["build", "--quiet", "--package", part.package(), "--target", "wasm32-unknown-unknown"])
         .args(["--profile", "wasm", "--target-dir"])
         .arg(target_dir);
     // Flags meant for an outer (native) build must not leak into the wasm one.
@@ -90,10 +119,11 @@ pub fn build_component(root: &Path, target_dir: &Path, cargo: Option<OsString>) 
     let status = build.status().context("running cargo for the component")?;
     if !status.success() {
         bail!(
-            "building the agon component (cargo build -p agon-component --target wasm32-unknown-unknown) failed: its errors are above"
+            "building the agon component (cargo build -p {} --target wasm32-unknown-unknown) failed: its errors are above",
+            part.package()
         );
     }
-    let module_path = target_dir.join("wasm32-unknown-unknown/wasm/agon_component.wasm");
+    let module_path = target_dir.join("wasm32-unknown-unknown/wasm").join(part.module());
     let module = std::fs::read(&module_path).with_context(|| format!("reading {}", module_path.display()))?;
     wit_component::ComponentEncoder::default()
         .module(&module)

@@ -150,11 +150,6 @@ impl Runtime {
         Ok(engine.call_estimate(&mut self.store, spec_json)?.map_err(EngineError))
     }
 
-    /// Markdown made inert by the engine, as it makes the transcript's.
-    pub fn inert_markdown(&mut self, markdown: &str) -> Result<String> {
-        Ok(self.bindings.agon_debate_engine().call_inert_markdown(&mut self.store, markdown)?)
-    }
-
     pub fn protocols(&mut self) -> Result<Vec<wit::ProtocolInfo>> {
         Ok(self.bindings.agon_debate_engine().call_protocols(&mut self.store)?)
     }
@@ -170,12 +165,6 @@ impl Runtime {
     /// The built-in protocols that are documents: (name, document JSON).
     pub fn protocol_documents(&mut self) -> Result<Vec<(String, String)>> {
         Ok(self.bindings.agon_debate_engine().call_protocol_documents(&mut self.store)?)
-    }
-
-    /// The call timeline as SVG, drawn by the engine from the timings NDJSON
-    /// under the debate's `question`; None without timings.
-    pub fn timeline_svg(&mut self, timings_ndjson: &str, question: &str) -> Result<Option<String>> {
-        Ok(self.bindings.agon_debate_engine().call_timeline_svg(&mut self.store, timings_ndjson, question)?)
     }
 
     /// Check a protocol document; the document normalized (JSON).
@@ -198,42 +187,6 @@ impl Runtime {
     /// A batch's results line for a debate that could not run.
     pub fn batch_error_line(&mut self, id: &str, question: &str, error: &str) -> Result<String> {
         Ok(self.bindings.agon_debate_engine().call_batch_error_line(&mut self.store, id, question, error)?)
-    }
-
-    /// An evaluation's report, scored by the engine as every host scores it.
-    pub fn score_eval(&mut self, name: &str, dataset: &str, arms: &[wit::EvalArm]) -> Result<wit::EvalReport> {
-        Ok(self.bindings.agon_debate_engine().call_score_eval(&mut self.store, name, dataset, arms)?)
-    }
-
-    /// The protocol document of the single and vote arms (JSON).
-    pub fn eval_vote_document(&mut self) -> Result<String> {
-        Ok(self.bindings.agon_debate_engine().call_eval_vote_document(&mut self.store)?)
-    }
-
-    /// [`Runtime::score_eval`] with what the report adds (`options`: JSON, `{"by": [...]}`).
-    pub fn score_eval_with(
-        &mut self,
-        name: &str,
-        dataset: &str,
-        arms: &[wit::EvalArm],
-        options: &str,
-    ) -> Result<Result<wit::EvalReport, String>> {
-        Ok(self.bindings.agon_debate_engine().call_score_eval_with(&mut self.store, name, dataset, arms, options)?)
-    }
-
-    /// An evaluation's dataset read as `format` (JSON) says: CSV, renamed fields, a kind for all.
-    pub fn read_eval_dataset_as(&mut self, dataset: &str, format: &str) -> Result<Result<wit::EvalDataset, String>> {
-        Ok(self.bindings.agon_debate_engine().call_read_eval_dataset_as(&mut self.store, dataset, format)?)
-    }
-
-    /// The settings line an evaluation arm's results file opens with.
-    pub fn eval_settings_line(&mut self, spec: &str) -> Result<Result<String, String>> {
-        Ok(self.bindings.agon_debate_engine().call_eval_settings_line(&mut self.store, spec)?)
-    }
-
-    /// An evaluation's dataset, read as every host reads it.
-    pub fn read_eval_dataset(&mut self, dataset: &str) -> Result<wit::EvalDataset> {
-        Ok(self.bindings.agon_debate_engine().call_read_eval_dataset(&mut self.store, dataset)?)
     }
 
     /// What a batch results file holds, and what to mend before appending to it.
@@ -310,40 +263,37 @@ impl Council<'_> {
         Ok(rt.bindings.agon_debate_engine().session().call_transcript_json(&mut rt.store, self.session)?)
     }
 
+    /// The transcript, read back from the engine's JSON, for agon-core to
+    /// render natively: the same code as the report component, which the
+    /// SDKs load, without a second component compiled into `agon`.
+    pub fn transcript(&mut self) -> Result<agon_core::Transcript> {
+        agon_core::Transcript::from_json(&self.transcript_json()?).map_err(anyhow::Error::msg)
+    }
+
     pub fn transcript_markdown(&mut self) -> Result<String> {
-        let rt = &mut *self.runtime;
-        Ok(rt.bindings.agon_debate_engine().session().call_transcript_markdown(&mut rt.store, self.session)?)
+        Ok(agon_core::markdown(&self.transcript()?))
     }
 
     /// The protocol's named results alone, as Markdown (empty when it has none).
     pub fn results_markdown(&mut self) -> Result<String> {
-        let rt = &mut *self.runtime;
-        Ok(rt.bindings.agon_debate_engine().session().call_results_markdown(&mut rt.store, self.session)?)
+        Ok(agon_core::results_markdown(&self.transcript()?))
     }
 
     /// The debate as an Architecture Decision Record (Markdown).
     pub fn adr_markdown(&mut self) -> Result<String> {
-        let rt = &mut *self.runtime;
-        Ok(rt.bindings.agon_debate_engine().session().call_adr_markdown(&mut rt.store, self.session)?)
+        Ok(agon_core::adr_markdown(&self.transcript()?))
     }
 
-    /// The call timeline as SVG from timings NDJSON, drawn by the engine under
-    /// this debate's question; None without timings.
+    /// The call timeline as SVG from timings NDJSON, under this debate's
+    /// question; None without timings.
     pub fn timeline_svg(&mut self, timings_ndjson: &str) -> Result<Option<String>> {
-        let transcript: serde_json::Value = serde_json::from_str(&self.transcript_json()?)?;
-        let question = transcript["question"].as_str().unwrap_or_default();
-        self.runtime.timeline_svg(timings_ndjson, question)
+        let timings = agon_core::picture::timings_from_ndjson(timings_ndjson);
+        Ok(agon_core::picture::timeline(&timings, &self.transcript()?.question))
     }
 
-    /// Markdown made inert by the engine, as it makes the transcript's.
-    pub fn inert_markdown(&mut self, markdown: &str) -> Result<String> {
-        self.runtime.inert_markdown(markdown)
-    }
-
-    /// The debate's pictures as (file name, SVG), drawn by the engine.
+    /// The debate's pictures as (file name, SVG).
     pub fn pictures(&mut self) -> Result<Vec<(String, String)>> {
-        let rt = &mut *self.runtime;
-        Ok(rt.bindings.agon_debate_engine().session().call_pictures(&mut rt.store, self.session)?)
+        Ok(agon_core::picture::pictures(&self.transcript()?))
     }
 
     /// What the debate cost so far: the total when every seat was priced.

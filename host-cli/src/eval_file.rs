@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use agon_core::ConsensusMode;
 use serde::Deserialize;
 
-use crate::engine::wit::EvalScoring;
 use crate::options::{Judge, Options, PanelChoice};
+use agon_core::eval::Scoring as EvalScoring;
 
 /// The arms named when there is no evaluation file and no `--arm`.
 pub const DEFAULT_ARMS: [&str; 3] = ["single", "vote", "rotating-challenger"];

@@ -20,7 +20,7 @@ pub const TRANSCRIPT_MD: &str = "transcript.md";
 /// When each call attempt ran (the host's clock; never in the journal).
 pub const TIMINGS: &str = "timings.ndjson";
 /// The timings drawn; the engine's other pictures are named by [`crate::engine::Council::pictures`].
-pub const TIMELINE_SVG: &str = "timeline.svg";
+pub const TIMELINE_SVG: &str = agon_core::picture::TIMELINE_FILE;
 /// The compete history a run counts in (protocol and label), when its protocol keeps one.
 pub const COMPETE_KEY: &str = "compete-key.json";
 /// Held (an OS lock) while a run or a resume writes the session; see [`crate::lock`].

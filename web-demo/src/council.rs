@@ -253,7 +253,7 @@ impl Council {
         let transcript = session.transcript();
         let mut all = picture::pictures(&transcript);
         if let Some(svg) = picture::timeline(&state.timings, &transcript.question) {
-            all.push(("timeline.svg".to_string(), svg));
+            all.push((agon_core::picture::TIMELINE_FILE.to_string(), svg));
         }
         Some(all)
     }

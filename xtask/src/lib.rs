@@ -1,5 +1,5 @@
-//! Builds the `agon:debate` component, for the SDKs and the size check
-//! (`cargo run -p xtask -- component`): the same code host-cli's build script
+//! Builds the `agon:debate` components, the engine and the report, for the
+//! SDKs and the size check (`cargo run -p xtask -- component [--report]`): the same code host-cli's build script
 //! runs, from `host-cli/build/component.rs`, where a packed agon-cli carries
 //! it too.
 
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 #[path = "../../host-cli/build/component.rs"]
 mod component;
 
-pub use component::{SOURCES, build_component};
+pub use component::{Part, SOURCES, build_component, build_part};
 
 /// The workspace root, from this crate's manifest directory.
 pub fn workspace_root() -> PathBuf {

@@ -1,5 +1,6 @@
-//! `cargo run -p xtask -- component [--output PATH]`: build agon.wasm
-//! (default `target/agon.wasm`) without building the CLI and its wasmtime.
+//! `cargo run -p xtask -- component [--report] [--output PATH]`: build the
+//! engine's component (default `target/agon.wasm`), or with `--report` the
+//! report's (`target/agon-report.wasm`), without building the CLI and its wasmtime.
 //!
 //! `cargo run -p xtask -- catalog --from API_JSON --package P --snapshot DATE [--check]`:
 //! write catalog/models.json from a models.dev catalog in api.json's shape,
@@ -12,16 +13,23 @@ fn main() -> anyhow::Result<()> {
     match args.next().as_deref() {
         Some("component") => {
             let root = xtask::workspace_root();
-            let mut output = root.join("target/agon.wasm");
+            let (mut part, mut output) = (xtask::Part::Engine, None);
             while let Some(flag) = args.next() {
                 match flag.as_str() {
-                    "--output" | "-o" => output = PathBuf::from(args.next().expect("--output needs a path")),
+                    "--output" | "-o" => output = Some(PathBuf::from(args.next().expect("--output needs a path"))),
+                    "--report" => part = xtask::Part::Report,
                     other => anyhow::bail!("unknown flag {other}"),
                 }
             }
+            let output = output.unwrap_or_else(|| {
+                root.join(match part {
+                    xtask::Part::Engine => "target/agon.wasm",
+                    xtask::Part::Report => "target/agon-report.wasm",
+                })
+            });
             // Where host-cli's build script builds it too: one wasm build, not two.
             let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
-            let bytes = xtask::build_component(&root, &target.join("component"), None)?;
+            let bytes = xtask::build_part(part, &root, &target.join("component"), None)?;
             if let Some(dir) = output.parent() {
                 std::fs::create_dir_all(dir)?;
             }
@@ -31,7 +39,7 @@ fn main() -> anyhow::Result<()> {
         }
         Some("catalog") => catalog(args),
         _ => anyhow::bail!(
-            "usage: cargo run -p xtask -- component [--output PATH]\n       \
+            "usage: cargo run -p xtask -- component [--report] [--output PATH]\n       \
 cargo run -p xtask -- catalog --from API_JSON --package P --snapshot DATE [--check]"
         ),
     }

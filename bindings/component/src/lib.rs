@@ -2,7 +2,9 @@
 //!
 //! Conversion only. Every decision is made in agon-core; this crate turns its
 //! Rust types into WIT types and back. Built for wasm32-unknown-unknown and
-//! wrapped with wit-component, it imports nothing.
+//! wrapped with wit-component, it imports nothing. Rendering and evaluation
+//! reports are the report component's (`bindings/report`), so that a host
+//! which only runs debates loads the engine alone.
 
 mod convert;
 mod wire;
@@ -11,8 +13,8 @@ use std::cell::RefCell;
 
 use exports::agon::debate::engine::{Guest, GuestSession, Session};
 use exports::agon::debate::types::{
-    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, EvalArm, EvalDataset, EvalItem,
-    EvalPicture, EvalReport, EvalScoring, Input, Outcome, Output, ProtocolInfo, RequestId, UnpricedSeat,
+    BatchResultsRepair, BatchRetry, CostEstimate, CostSummary, CouncilRole, Error, Input, Outcome, Output,
+    ProtocolInfo, RequestId, UnpricedSeat,
 };
 
 wit_bindgen::generate!({
@@ -48,10 +50,6 @@ impl Guest for Engine {
     fn validate_spec(spec_json: String) -> Result<String, Error> {
         let spec = agon_core::DebateSpec::from_json(&spec_json).map_err(convert::error)?;
         Ok(spec.to_json())
-    }
-
-    fn inert_markdown(markdown: String) -> String {
-        agon_core::inert_markdown(&markdown)
     }
 
     fn estimate(spec_json: String) -> Result<CostEstimate, Error> {
@@ -98,39 +96,6 @@ impl Guest for Engine {
         agon_core::batch::result_line(&id, &question, &transcript_json)
     }
 
-    fn score_eval(name: String, dataset: String, arms: Vec<EvalArm>) -> EvalReport {
-        eval_report(agon_core::eval::report(&name, &dataset, &eval_arms(&arms)))
-    }
-
-    fn score_eval_with(
-        name: String,
-        dataset: String,
-        arms: Vec<EvalArm>,
-        options: String,
-    ) -> Result<EvalReport, String> {
-        let options = agon_core::eval::Options::from_json(&options)?;
-        Ok(eval_report(agon_core::eval::report_with(&name, &dataset, &eval_arms(&arms), &options)))
-    }
-
-    fn read_eval_dataset_as(dataset: String, format: String) -> Result<EvalDataset, String> {
-        let format = agon_core::eval::Format::from_json(&format)?;
-        let (items, skipped) = agon_core::eval::dataset::read_as(&dataset, &format)?;
-        Ok(eval_dataset(&items, skipped))
-    }
-
-    fn eval_settings_line(spec: String) -> Result<String, String> {
-        agon_core::eval::settings_line(&spec)
-    }
-
-    fn eval_vote_document() -> String {
-        agon_core::eval::VOTE_DOCUMENT.to_string()
-    }
-
-    fn read_eval_dataset(dataset: String) -> EvalDataset {
-        let (items, skipped) = agon_core::eval::dataset::read(&dataset);
-        eval_dataset(&items, skipped)
-    }
-
     fn batch_error_line(id: String, question: String, error: String) -> String {
         agon_core::batch::error_line(&id, &question, &error)
     }
@@ -143,10 +108,6 @@ impl Guest for Engine {
             newline_missing: r.newline_missing,
             retry: r.retry.map(|r| BatchRetry { error_lines: r.error_lines, kept_lines: r.kept_lines }),
         }
-    }
-
-    fn timeline_svg(timings_ndjson: String, question: String) -> Option<String> {
-        agon_core::picture::timeline(&agon_core::picture::timings_from_ndjson(&timings_ndjson), &question)
     }
 }
 
@@ -204,22 +165,6 @@ impl GuestSession for SessionResource {
         self.inner.borrow().transcript().to_json()
     }
 
-    fn transcript_markdown(&self) -> String {
-        self.inner.borrow().markdown()
-    }
-
-    fn results_markdown(&self) -> String {
-        self.inner.borrow().results_markdown()
-    }
-
-    fn adr_markdown(&self) -> String {
-        self.inner.borrow().adr_markdown()
-    }
-
-    fn pictures(&self) -> Vec<(String, String)> {
-        agon_core::picture::pictures(&self.inner.borrow().transcript())
-    }
-
     fn cost_summary(&self) -> CostSummary {
         let c = self.inner.borrow().usage().cost_summary();
         CostSummary {
@@ -242,38 +187,3 @@ impl GuestSession for SessionResource {
 // export names like `agon:debate/engine@0.1.0#…` (`cargo build --workspace`).
 #[cfg(target_arch = "wasm32")]
 export!(Engine);
-
-fn eval_arms(arms: &[EvalArm]) -> Vec<agon_core::eval::Arm<'_>> {
-    use agon_core::eval::{Arm, Scoring};
-    arms.iter()
-        .map(|a| Arm {
-            name: &a.name,
-            results: &a.results,
-            scoring: match a.scoring {
-                EvalScoring::Vote => Scoring::Vote,
-                EvalScoring::Judge => Scoring::Judge,
-            },
-        })
-        .collect()
-}
-
-fn eval_report(r: agon_core::eval::Report) -> EvalReport {
-    let pictures = r.pictures.into_iter().map(|p| EvalPicture { file: p.file.into(), svg: p.svg }).collect();
-    EvalReport { markdown: r.markdown, json: r.json, items: r.items, pictures }
-}
-
-fn eval_dataset(items: &[agon_core::eval::Item], skipped: Vec<String>) -> EvalDataset {
-    EvalDataset {
-        items: items
-            .iter()
-            .map(|i| EvalItem {
-                id: i.id.clone(),
-                question: i.prompt(),
-                context: i.context.clone(),
-                answer_json: serde_json::to_string(&i.answer_spec()).expect("serializes"),
-            })
-            .collect(),
-        skipped,
-        canonical: items.iter().map(|i| i.to_line() + "\n").collect(),
-    }
-}

@@ -108,8 +108,6 @@ export function documentInfo(document) {
 
 /** The built-in protocols that are protocol documents: `[[name, documentJson], …]`, to start one's own from. */
 export const protocolDocuments = () => engine.protocolDocuments();
-/** The call timeline as SVG from timings NDJSON (a line per call attempt), headed by the debate's question; null without timings. */
-export const timelineSvg = (timingsNdjson, question = "") => engine.timelineSvg(timingsNdjson, question) ?? null;
 
 /** Every protocol the engine offers: `[{ name, summary }]`. */
 export const protocols = () => engine.protocols();

@@ -196,8 +196,6 @@ export declare function checkDocument(document: string | Record<string, unknown>
 export declare function documentInfo(document: string | Record<string, unknown>): ProtocolInfo;
 /** The built-in protocols that are protocol documents: `[name, documentJson]` pairs. */
 export declare function protocolDocuments(): [string, string][];
-/** The call timeline as SVG, drawn by the engine from timings NDJSON (a line per call attempt), headed by the debate's question (empty: none); null without timings. */
-export declare function timelineSvg(timingsNdjson: string, question?: string): string | null;
 export declare function protocols(): ProtocolInfo[];
 export declare function version(): string;
 export declare function specText(spec: Spec): string;

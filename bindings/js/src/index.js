@@ -1,7 +1,8 @@
 // agon for JavaScript: the agon:debate component (transpiled by jco), the
 // drive loop, and fetch-based providers over the component's wire layer
 // (OpenAI and compatible servers, Anthropic, Gemini, Ollama). Runs in Node 20+
-// and in browsers.
+// and in browsers. Rendering (Markdown, ADR, HTML, pictures) is
+// `agon-debate/report` (src/report.js), a component of its own.
 export {
   Session,
   AgonError,
@@ -15,7 +16,6 @@ export {
   checkDocument,
   documentInfo,
   protocolDocuments,
-  timelineSvg,
   protocols,
   version,
   specText,

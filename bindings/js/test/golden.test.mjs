@@ -6,6 +6,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Session, drive, AgonError, validateSpec, buildSpec, catalog, estimate, protocols, parseRole, builtinRoles } from "../src/index.js";
+import { resultsMarkdown, transcriptMarkdown } from "../src/report.js";
 
 const goldenDir = fileURLToPath(new URL("../../../tests/golden/", import.meta.url));
 const cases = readdirSync(goldenDir, { withFileTypes: true })
@@ -68,9 +69,9 @@ for (const name of cases) {
     assert.equal(journal, read(name, "journal.ndjson"), "journal from handle()");
     assert.equal(session.journal(), read(name, "journal.ndjson"), "journal()");
     assert.equal(session.transcriptJson(), read(name, "transcript.json"), "transcript.json");
-    assert.equal(session.transcriptMarkdown(), read(name, "transcript.md"), "transcript.md");
+    assert.equal(transcriptMarkdown(session), read(name, "transcript.md"), "transcript.md");
     // The results alone are the transcript's own Results section, not a second rendering.
-    const results = session.resultsMarkdown();
+    const results = resultsMarkdown(session);
     const md = read(name, "transcript.md");
     assert.ok(results ? md.includes(`## Results\n\n${results}`) : !md.includes("## Results"), "resultsMarkdown()");
     // The cost, as the engine tells it: the total only when every seat that called was priced.

@@ -1,10 +1,11 @@
-// The engine's pictures through the component: the same bytes as the core's
+// The pictures through the report component: the same bytes as the core's
 // blessed pictures in tests/pictures/, so a JS host shows what the CLI writes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { Session, timelineSvg } from "../src/index.js";
+import { Session } from "../src/index.js";
+import { pictures, timelineSvg } from "../src/report.js";
 
 const root = fileURLToPath(new URL("../../../tests/", import.meta.url));
 const read = (path) => readFileSync(root + path, "utf8");
@@ -17,7 +18,7 @@ test("the blessed pictures have golden cases", () => {
 for (const case_ of cases) {
   test(`a replayed golden journal draws the blessed pictures: ${case_}`, () => {
     const session = Session.fromJournal(read(`golden/${case_}/journal.ndjson`));
-    const drawn = Object.fromEntries(session.pictures());
+    const drawn = Object.fromEntries(pictures(session));
     const blessed = Object.fromEntries(
       readdirSync(`${root}pictures/${case_}`)
         .filter((f) => f.endsWith(".svg"))

@@ -16,6 +16,9 @@ pub use timeline::{CallTiming, timeline, timings_from_ndjson};
 
 use crate::Transcript;
 
+/// The call timeline's file name beside a debate's other pictures.
+pub const TIMELINE_FILE: &str = "timeline.svg";
+
 /// Every picture of `t` as (file name, SVG): `stance-map.svg` when the
 /// protocol checked for consensus, `chart-<result>.svg` for each result that
 /// has a chart. The names are safe as file names.

@@ -32,11 +32,11 @@ pub fn eval(args: EvalArgs, config: &Config, asked: &Options) -> Result<u8> {
     // A line that is not UTF-8 is named and skipped, as any bad line is.
     let (text, not_text) = agon_cli::batch::utf8_lines(&bytes);
     drop(bytes);
-    // Read, and later scored, by the engine: the same reading as every host's.
-    let mut engine = Runtime::load()?;
-    let format = dataset_format(&args)?;
-    let wit::EvalDataset { mut items, skipped: problems, canonical } =
-        engine.read_eval_dataset_as(&text, &format)?.map_err(|e| bad(format!("{}: {e}", args.dataset.display())))?;
+    // Read, and later scored, by agon-core: the reading and the report of
+    // every host (the SDKs', through the report component).
+    let format = agon_core::eval::Format::from_json(&dataset_format(&args)?).map_err(bad)?;
+    let (mut items, problems) = agon_core::eval::dataset::read_as(&text, &format)
+        .map_err(|e| bad(format!("{}: {e}", args.dataset.display())))?;
     for p in not_text.iter().chain(&problems) {
         safe_eprintln!("agon: {}: {p}", args.dataset.display());
     }
@@ -48,14 +48,14 @@ pub fn eval(args: EvalArgs, config: &Config, asked: &Options) -> Result<u8> {
     }
     // The dataset as scored: every item read, in agon's own form (a CSV or an
     // export as it was read), or with --limit the items kept, in order.
-    let scored_text: String = canonical.lines().take(items.len()).map(|l| format!("{l}\n")).collect();
+    let scored_text: String = items.iter().map(|i| i.to_line() + "\n").collect();
     let arms = arm_plans(&args)?;
     std::fs::create_dir_all(&args.output).with_context(|| format!("creating {}", args.output.display()))?;
-    let failed = !args.rescore && run_arms(&args, config, asked, &mut engine, &items, &arms)?;
+    let failed = !args.rescore && run_arms(&args, config, asked, &items, &arms)?;
     // The lines skipped in reading go to the report too: it is scored from
     // the dataset as read, which holds none of them.
     let skipped: Vec<&String> = not_text.iter().chain(&problems).collect();
-    let report = score(&args, &mut engine, &arms, &scored_text, &skipped)?;
+    let report = score(&args, &arms, &scored_text, &skipped)?;
     let mut failed_any = false;
     safe_eprintln!("agon: report in {}", args.output.join("report.md").display());
     // Failures are the arm's outage, not its answers: said apart, and an exit
@@ -109,8 +109,7 @@ fn run_arms(
     args: &EvalArgs,
     config: &Config,
     asked: &Options,
-    engine: &mut Runtime,
-    items: &[wit::EvalItem],
+    items: &[agon_core::eval::Item],
     arms: &[ArmPlan],
 ) -> Result<bool> {
     let mut failed = false;
@@ -121,17 +120,17 @@ fn run_arms(
     let mut batch_items = Vec::new();
     for k in 1..=args.repeats as u32 {
         for i in items {
-            let answer = serde_json::from_str(&i.answer_json).context("the engine's answer spec")?;
+            let answer = serde_json::to_value(i.answer_spec()).context("the dataset's answer spec")?;
             batch_items.push(agon_cli::batch::Item {
                 id: sample_id(&i.id, k),
-                question: i.question.clone(),
+                question: i.prompt(),
                 context: i.context.clone(),
                 answer: Some(answer),
             });
         }
     }
     let vote_document: serde_json::Value =
-        serde_json::from_str(&engine.eval_vote_document()?).context("the engine's vote document")?;
+        serde_json::from_str(agon_core::eval::VOTE_DOCUMENT).context("the engine's vote document")?;
     let mut plans = Vec::new();
     for arm in arms {
         let request = arm_request(arm, &base, args.votes, &vote_document)?;
@@ -139,7 +138,7 @@ fn run_arms(
         agon_cli::output::check_writable(&output, "--output").map_err(bad)?;
         let (bound, spec) = worst_case(&request, &batch_items, config)?;
         // Results are kept only for the settings and the items that asked them.
-        let settings = engine.eval_settings_line(&spec)?.map_err(|e| bad(format!("arm {}: {e}", arm.name)))?;
+        let settings = agon_core::eval::settings_line(&spec).map_err(|e| bad(format!("arm {}: {e}", arm.name)))?;
         keep_matching(&arm.name, &output, &settings, &batch_items)?;
         let done = agon_cli::batch::finished_ids(&output, false)?;
         let todo = batch_items.iter().filter(|i| !done.contains(&i.id)).count() as u64;
@@ -166,13 +165,7 @@ fn run_arms(
 }
 
 /// The engine's report of every arm's results, written into the folder.
-fn score(
-    args: &EvalArgs,
-    engine: &mut Runtime,
-    arms: &[ArmPlan],
-    scored_text: &str,
-    skipped: &[&String],
-) -> Result<wit::EvalReport> {
+fn score(args: &EvalArgs, arms: &[ArmPlan], scored_text: &str, skipped: &[&String]) -> Result<agon_core::eval::Report> {
     let mut texts = Vec::new();
     for arm in arms {
         let path = arm.results_in(&args.output);
@@ -185,17 +178,18 @@ fn score(
         };
         texts.push(text);
     }
-    let arm_list: Vec<wit::EvalArm> = arms
+    let rows: Vec<(String, &str, agon_core::eval::Scoring)> = arms
         .iter()
         .zip(&texts)
-        .flat_map(|(arm, results)| {
-            arm.rows().into_iter().map(move |(name, scoring)| wit::EvalArm { name, results: results.clone(), scoring })
-        })
+        .flat_map(|(arm, results)| arm.rows().into_iter().map(move |(name, scoring)| (name, results.as_str(), scoring)))
         .collect();
+    let arm_list: Vec<agon_core::eval::Arm> =
+        rows.iter().map(|(name, results, scoring)| agon_core::eval::Arm { name, results, scoring: *scoring }).collect();
     let name =
         args.dataset.file_name().map_or_else(|| args.dataset.display().to_string(), |n| n.to_string_lossy().into());
     let options = serde_json::json!({"by": args.by, "skipped": skipped}).to_string();
-    let report = engine.score_eval_with(&name, scored_text, &arm_list, &options)?.map_err(bad)?;
+    let options = agon_core::eval::Options::from_json(&options).map_err(bad)?;
+    let report = agon_core::eval::report_with(&name, scored_text, &arm_list, &options);
     write(&args.output.join("report.md"), &report.markdown)?;
     write(&args.output.join("report.json"), &report.json)?;
     write(&args.output.join("items.jsonl"), &report.items)?;

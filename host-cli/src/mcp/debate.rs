@@ -433,8 +433,8 @@ fn answer(
     };
     // Within the client's cap, with what was cut named; the whole is a resource.
     let (result, results) = super::fit::fit(result, council.results_markdown()?, max_tokens, &markdown);
-    // Model text in our own layout: made inert by the engine, as transcript.md and `show` are.
-    let markdown = council.inert_markdown(&markdown(&result, &results))?;
+    // Model text in our own layout: made inert by agon-core, as transcript.md and `show` are.
+    let markdown = agon_core::inert_markdown(&markdown(&result, &results));
     Ok(Answer { markdown: sanitize::terminal(&markdown).into_owned(), data: serde_json::to_value(&result)? })
 }
 

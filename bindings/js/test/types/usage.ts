@@ -51,3 +51,8 @@ void runDebate({ question: "q" }, async () => ({ text: "" })).then((t) => {
   const complete: boolean | undefined = t.outcome?.complete;
   void kinds, complete;
 });
+// The report, a module (and a component) of its own.
+import { adrMarkdown, htmlPage, pictures, transcriptMarkdown } from "agon-debate/report";
+const page: string = htmlPage(session, "");
+const drawn: [string, string][] = pictures("{}");
+void [page, drawn, adrMarkdown(session), transcriptMarkdown("{}")];

@@ -23,6 +23,7 @@ from .types import Outcome, Usage, Variant
 
 _ENGINE_INTERFACE = "agon:debate/engine@0.1.0"
 _WIRE_INTERFACE = "agon:debate/wire@0.1.0"
+_REPORT_INTERFACE = "agon:debate/report@0.1.0"
 
 Spec = Union[str, Mapping[str, Any]]
 
@@ -208,47 +209,56 @@ def _decoder(ty: Any) -> Callable[[Any], Any]:
     return _identity  # bool, integers, floats, char, string
 
 
+#: The package's components: the engine (debates and the wire layer) and the report
+#: (rendering and evaluation reports), each loaded the first time it is used. For
+#: each, its file in the package, the variable that names another, its interfaces.
+_PARTS = {
+    "engine": ("agon.wasm", "AGON_WASM", (_ENGINE_INTERFACE, _WIRE_INTERFACE)),
+    "report": ("agon-report.wasm", "AGON_REPORT_WASM", (_REPORT_INTERFACE,)),
+}
+
+
 class _Component:
-    """The compiled component, shared by every session of the process."""
+    """A compiled component, shared by every session of the process."""
 
     _lock = threading.Lock()
-    _loaded: Optional["_Component"] = None
+    _loaded: dict[str, "_Component"] = {}
 
-    def __init__(self) -> None:
+    def __init__(self, part: str) -> None:
+        file, variable, interfaces = _PARTS[part]
         self.engine = wasmtime.Engine()
-        path = os.environ.get("AGON_WASM")
+        path = os.environ.get(variable)
         if path:
             self.component = wc.Component.from_file(self.engine, path)
         else:
-            wasm = resources.files(__package__).joinpath("agon.wasm")
+            wasm = resources.files(__package__).joinpath(file)
             if not wasm.is_file():
                 raise RuntimeError(
-                    "agon.wasm is missing from the agon package: build it and copy it in "
-                    "(scripts/setup-sdk.sh does both), or set AGON_WASM to its path"
+                    f"{file} is missing from the agon package: build it and copy it in "
+                    f"(scripts/setup-sdk.sh does both), or set {variable} to its path"
                 )
             self.component = wc.Component(self.engine, wasm.read_bytes())
         self.linker = wc.Linker(self.engine)
-        self.interfaces = {
-            name: self.component.get_export_index(name) for name in (_ENGINE_INTERFACE, _WIRE_INTERFACE)
-        }
+        self.interfaces = {name: self.component.get_export_index(name) for name in interfaces}
         #: Each export's type, read once (the component's types are the same in every instance).
         self.types: dict[tuple[str, str], Any] = {}
         #: `poll-json`'s reader, built from `poll`'s type once.
         self.output_decoder: Optional[Callable[[Any], Any]] = None
 
     @classmethod
-    def get(cls) -> "_Component":
+    def get(cls, part: str) -> "_Component":
         with cls._lock:
-            if cls._loaded is None:
-                cls._loaded = _Component()
-            return cls._loaded
+            loaded = cls._loaded.get(part)
+            if loaded is None:
+                loaded = cls._loaded[part] = _Component(part)
+            return loaded
 
 
 class _Instance:
-    """One store and one instance of the component."""
+    """One store and one instance of a component (the engine unless ``part`` says)."""
 
-    def __init__(self) -> None:
-        loaded = _Component.get()
+    def __init__(self, part: str = "engine") -> None:
+        loaded = _Component.get(part)
         self.store = wasmtime.Store(loaded.engine)
         self._loaded = loaded
         self._instance = loaded.linker.instantiate(self.store, loaded.component)
@@ -262,7 +272,7 @@ class _Instance:
             index = self._loaded.component.get_export_index(name, self._loaded.interfaces[interface])
             func = self._instance.get_func(self.store, index) if index else None
             if func is None:
-                raise RuntimeError(f"agon.wasm exports no function {name} in {interface}")
+                raise RuntimeError(f"the component exports no function {name} in {interface}")
             fty = self._loaded.types.get(key)
             if fty is None:
                 fty = self._loaded.types[key] = _freeze(func.type(self.store))
@@ -271,13 +281,14 @@ class _Instance:
 
     def call(self, name: str, *args: Any, interface: str = _ENGINE_INTERFACE) -> Any:
         """Call an export; a WIT ``result`` is unwrapped, its error raised as AgonError
-        (as :class:`WireFailure` for the wire interface)."""
+        (as :class:`WireFailure` for the wire interface, ValueError for the report's)."""
         func = self._func(name, interface)
         value = func(self.store, *args)
         result = func.type(self.store).result
         if not isinstance(result, wc.ResultType):
             return value
-        return _unwrap(result, value, AgonError if interface == _ENGINE_INTERFACE else WireFailure)
+        error = {_ENGINE_INTERFACE: AgonError, _WIRE_INTERFACE: WireFailure}.get(interface, ValueError)
+        return _unwrap(result, value, error)
 
     def output_decoder(self) -> Callable[[Any], Any]:
         """Reads one element of `poll-json` into what `poll` gives (after :func:`_lift`)."""
@@ -286,6 +297,11 @@ class _Instance:
             poll = self._func("[method]session.poll")
             decode = self._loaded.output_decoder = _decoder(poll.type(self.store).result)
         return decode
+
+
+def _report(name: str, *args: Any) -> Any:
+    """Call the report component (rendering and evaluation reports), loaded the first time."""
+    return _Instance("report").call(name, *args, interface=_REPORT_INTERFACE)
 
 
 def _unwrap(result: wc.ResultType, value: Any, error: Callable[[Any], Exception] = AgonError) -> Any:
@@ -407,17 +423,28 @@ class Session:
         """The transcript as canonical, pretty JSON: the same bytes in every host."""
         return _text(self._method("transcript-json"))
 
+    def _report(self, name: str, *args: Any) -> Any:
+        """The report component's ``name`` for this session's transcript."""
+        return _report(name, self.transcript_json(), *args)
+
     def transcript_markdown(self) -> str:
-        return _text(self._method("transcript-markdown"))
+        """The debate as Markdown, model text made inert (the report component's)."""
+        return _text(self._report("transcript-markdown"))
 
     def results_markdown(self) -> str:
         """The protocol's named results alone (a ranking, a scorecard, a closing document), as Markdown."""
-        return _text(self._method("results-markdown"))
+        return _text(self._report("results-markdown"))
 
     def adr_markdown(self) -> str:
         """The debate as an Architecture Decision Record (Markdown): status, context, decision,
         the options considered, consequences and dissent, the bytes every host renders."""
-        return _text(self._method("adr-markdown"))
+        return _text(self._report("adr-markdown"))
+
+    def html_page(self, timings_ndjson: str = "") -> str:
+        """The debate as one self-contained HTML page to share, the bytes ``agon export --format
+        html`` writes: inline style, no script, a Content-Security-Policy that lets nothing load.
+        ``timings_ndjson`` (one call attempt a line), when given, adds the call timeline."""
+        return _text(self._report("html-page", timings_ndjson))
 
     def cost_summary(self) -> dict[str, Any]:
         """What the debate cost so far, as every host reports it: ``cost_micro_usd`` (None
@@ -433,7 +460,7 @@ class Session:
         """The debate's pictures as ``[(file_name, svg), ...]``: ``stance-map.svg`` when it
         read agreement, ``chart-<result>.svg`` for a ranking or scorecard. The same bytes
         the CLI writes beside ``transcript.md``; model text in them is escaped and clipped."""
-        return [(str(name), str(svg)) for name, svg in self._method("pictures")]
+        return [(str(name), str(svg)) for name, svg in self._report("pictures")]
 
     def replay_note(self) -> Optional[str]:
         """Set when another engine version wrote the journal this was rebuilt from:
@@ -541,11 +568,18 @@ def protocols() -> list[dict[str, str]]:
     return cast("list[dict[str, str]]", _lift(_Instance().call("protocols")))
 
 
+def html_page(transcript_json: str, timings_ndjson: str = "") -> str:
+    """A transcript's JSON (``transcript.json``, or ``Session.transcript_json()``) as the one
+    self-contained HTML page every host writes; ``timings_ndjson`` adds the call timeline.
+    Raises ValueError, naming the field, when the text is not a transcript."""
+    return _text(_report("html-page", transcript_json, timings_ndjson))
+
+
 def timeline_svg(timings_ndjson: str, question: str = "") -> Optional[str]:
     """The call timeline as SVG, from call timings as NDJSON (one ``CallTiming`` object a
     line, as the CLI's ``timings.ndjson``), headed by the debate's ``question`` (empty:
     none shown); ``None`` when there are none. A line that cannot be read is skipped."""
-    svg = _Instance().call("timeline-svg", timings_ndjson, question)
+    svg = _report("timeline-svg", timings_ndjson, question)
     return svg if isinstance(svg, str) else None
 
 

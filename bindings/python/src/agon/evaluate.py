@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Union, cast
 
 from ._drive import Complete, run_debate
-from ._engine import _Instance, _lift, _lower, _text, estimate, spec_text
+from ._engine import _Instance, _lift, _lower, _report, _text, estimate, spec_text
 
 PathLike = Union[str, Path]
 
@@ -31,7 +31,7 @@ PathLike = Union[str, Path]
 def vote_document() -> dict[str, Any]:
     """The protocol document of the single and vote arms: every seat answers once, blind.
     Put it in a spec as ``"protocol": {"name": "vote", "document": vote_document()}``."""
-    return cast("dict[str, Any]", json.loads(_text(_Instance().call("eval-vote-document"))))
+    return cast("dict[str, Any]", json.loads(_text(_report("eval-vote-document"))))
 
 
 #: An arm's results: a path (scored on the seats' vote), or ``(path, "vote" | "judge")``.
@@ -59,7 +59,7 @@ def report(
         if scoring not in ("vote", "judge"):
             raise ValueError(f"arm {arm}: score by 'vote' or 'judge', not {scoring!r}")
         lowered.append({"name": arm, "results": Path(path).read_text(encoding="utf-8"), "scoring": scoring})
-    scored: dict[str, Any] = _lift(_Instance().call("score-eval", name or dataset.name, text, _lower(lowered)))
+    scored: dict[str, Any] = _lift(_report("score-eval", name or dataset.name, text, _lower(lowered)))
     if output is not None:
         out = Path(output)
         out.mkdir(parents=True, exist_ok=True)
@@ -89,7 +89,7 @@ def _rows(arms: Mapping[str, Any], score: Mapping[str, str], out: Path) -> dict[
 def items(dataset: PathLike) -> tuple[list[dict[str, Any]], list[str]]:
     """The dataset's items as every arm asks them (``id``, ``question`` with its choices
     lettered, ``context``, ``answer`` for the spec), and a message per line that is not one."""
-    read: dict[str, Any] = _lift(_Instance().call("read-eval-dataset", Path(dataset).read_text(encoding="utf-8")))
+    read: dict[str, Any] = _lift(_report("read-eval-dataset", Path(dataset).read_text(encoding="utf-8")))
     out = [
         {"id": i["id"], "question": i["question"], "context": i["context"], "answer": json.loads(i["answer_json"])}
         for i in read["items"]
