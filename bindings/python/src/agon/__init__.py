@@ -34,13 +34,15 @@ from ._engine import (
 )
 from .files import ContextFile, context_file
 from .providers import ProviderError, anthropic, by_provider, gemini, ollama, openai
-from .types import Variant
+from .types import Transcript, TranscriptResult, Variant
 
 __all__ = [
     "AgonError",
     "ProviderError",
     "anthropic",
     "Session",
+    "Transcript",
+    "TranscriptResult",
     "Variant",
     "builtin_roles",
     "by_provider",

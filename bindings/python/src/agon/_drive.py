@@ -17,7 +17,7 @@ from collections.abc import Awaitable
 from typing import Any, Callable, Optional, Union, cast
 
 from ._engine import Session, Spec, wit_usage
-from .types import FAILURE_KINDS, STOP_REASONS, DebateEvent, ModelRequest, Outcome, Reply, Variant
+from .types import FAILURE_KINDS, STOP_REASONS, DebateEvent, ModelRequest, Outcome, Reply, Transcript, Variant
 
 Complete = Callable[[ModelRequest], Reply]
 AsyncComplete = Callable[[ModelRequest], Union[Reply, Awaitable[Reply]]]
@@ -102,11 +102,11 @@ def run_debate(
     complete: Complete,
     on_event: Optional[OnEvent] = None,
     on_journal: Optional[OnJournal] = None,
-) -> dict[str, Any]:
-    """Run a whole debate, one call at a time; returns the transcript dict."""
+) -> Transcript:
+    """Run a whole debate, one call at a time; returns its transcript."""
     with Session.create(spec) as session:
         drive(session, complete, on_event, on_journal)
-        return cast("dict[str, Any]", json.loads(session.transcript_json()))
+        return session.transcript()
 
 
 async def drive_async(
@@ -165,8 +165,8 @@ async def run_debate_async(
     on_event: Optional[OnEvent] = None,
     on_journal: Optional[OnJournal] = None,
     concurrency: Optional[int] = None,
-) -> dict[str, Any]:
-    """Run a whole debate with released requests in flight together; returns the transcript dict."""
+) -> Transcript:
+    """Run a whole debate with released requests in flight together; returns its transcript."""
     with Session.create(spec) as session:
         await drive_async(session, complete, on_event, on_journal, concurrency)
-        return cast("dict[str, Any]", json.loads(session.transcript_json()))
+        return session.transcript()

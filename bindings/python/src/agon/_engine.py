@@ -19,7 +19,7 @@ import wasmtime
 from wasmtime import component as wc
 from wasmtime.component import _types as wt
 
-from .types import Outcome, Usage, Variant
+from .types import Outcome, Transcript, Usage, Variant
 
 _ENGINE_INTERFACE = "agon:debate/engine@0.1.0"
 _WIRE_INTERFACE = "agon:debate/wire@0.1.0"
@@ -422,6 +422,10 @@ class Session:
     def transcript_json(self) -> str:
         """The transcript as canonical, pretty JSON: the same bytes in every host."""
         return _text(self._method("transcript-json"))
+
+    def transcript(self) -> Transcript:
+        """The transcript (format 2), read from :meth:`transcript_json`."""
+        return cast(Transcript, json.loads(self.transcript_json()))
 
     def _report(self, name: str, *args: Any) -> Any:
         """The report component's ``name`` for this session's transcript."""
