@@ -385,7 +385,7 @@ fn models_panel(
     if models.is_empty() {
         return Err(Error::spec("models", "the panel is empty: give at least one model"));
     }
-    let parts = if def.sides.is_empty() { (def.parts)(options) } else { def.sides.len() };
+    let parts = if def.shown.sides.is_empty() { (def.parts)(options) } else { def.shown.sides.len() };
     // A document of a fixed size assigns parts by seat: one model plays them all.
     let parts = match options.get("document").map(|d| (&d["seats"]["min"], &d["seats"]["max"])) {
         Some((min, max)) if min == max => min.as_u64().map_or(parts, |n| n.min(64) as usize),

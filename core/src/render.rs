@@ -178,7 +178,7 @@ fn summaries_and_notes(out: &mut String, t: &Transcript) {
 /// advocate and the challenger, a defender and its challengers, the urgency
 /// and impact lenses), capitalized; the last side is every later seat's.
 fn side(t: &Transcript, speaker: &str) -> Option<String> {
-    let sides = crate::protocol::registry::lookup(&t.protocol).ok()?.sides;
+    let sides = crate::protocol::registry::shown(&t.protocol)?.sides;
     let seat = t.participants.iter().position(|p| p.id == speaker)?;
     let side = sides.get(seat).or(sides.last())?;
     // A seat named for its side ("Defender") says it already.
@@ -194,8 +194,8 @@ fn side(t: &Transcript, speaker: &str) -> Option<String> {
 /// as it is. Model text, not yet inert: [`markdown`] makes it so, agon-html's
 /// page renders it safely.
 pub fn turn_text(t: &Transcript, turn: &crate::Turn) -> String {
-    let def = crate::protocol::registry::lookup(&t.protocol).ok();
-    def.and_then(|d| (d.render_turn)(t, turn)).unwrap_or_else(|| turn.text.clone())
+    let shown = crate::protocol::registry::shown(&t.protocol);
+    shown.and_then(|s| (s.render_turn)(t, turn)).unwrap_or_else(|| turn.text.clone())
 }
 
 /// A model's text as a block of its own: inert, and with any fence it
@@ -247,8 +247,8 @@ fn results_section(t: &Transcript) -> String {
 /// blocks where the protocol's judge is asked for one (its results show it),
 /// as written otherwise (a question may ask the judge for JSON).
 pub fn synthesis_shown(protocol: &str, text: &str) -> String {
-    match crate::protocol::registry::lookup(protocol) {
-        Ok(def) if def.judge_closes_with_data => data_blocks::without_data_blocks(text),
+    match crate::protocol::registry::shown(protocol) {
+        Some(shown) if shown.judge_closes_with_data => data_blocks::without_data_blocks(text),
         _ => text.trim().to_string(),
     }
 }

@@ -21,7 +21,7 @@ use crate::debate::{Answer, Debate, Seat};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, PLAIN, ProtocolOptions, Rounds, Seats, Shown, checked, typed,
 };
 use crate::{DebateSpec, Error, Phase};
 
@@ -35,16 +35,25 @@ const COMPETE_RESULT: Declared = Declared::new("compete_result", crate::ResultKi
 /// Five competitive runs in a row found nothing: a note to review the competition.
 const COMPETE_FLAG: Declared = Declared::new("compete_flag", crate::ResultKind::Document);
 
+/// What readers of its transcripts need of it (see [`Shown`]): apart from
+/// [`DEF`], so the registry finds it without the protocol's code.
+pub(crate) const SHOWN: Shown = Shown {
+    judge_closes_with_data: true,
+    sides: &["advocate", "challenger"],
+    results: &[GATE, COMPETITIVE_REVIEW, COMPETE_RESULT, COMPETE_FLAG],
+    ..PLAIN
+};
+
 pub(crate) const DEF: Definition = Definition {
     name: "adversarial",
     summary: "Advocate and hardened challenger in parallel, then a judge's competitive review; cost-gated, degrades gracefully.",
+    shown: SHOWN,
     rounds: Rounds {
         default: 1,
         max: 3,
         unit: "1: openings; 2 adds a rebuttal; 3: the team mode with a cross-examination",
     },
     seats: Seats { min: 2, max: Some(2), why: "the advocate is seat 1, the challenger seat 2" },
-    sides: &["advocate", "challenger"],
     options: &[
         OptionInfo {
             name: "compete",
@@ -85,9 +94,7 @@ pub(crate) const DEF: Definition = Definition {
         Bounds::new(spec, 2 * phases, phases, 3)
     },
     build: |spec| Box::new(Adversarial { options: typed(spec), stage: Stage::default() }),
-    judge_closes_with_data: true,
     needs_different_models: true,
-    results: &[GATE, COMPETITIVE_REVIEW, COMPETE_RESULT, COMPETE_FLAG],
     ..BASE
 };
 

@@ -31,7 +31,7 @@ use crate::debate::{Answer, Debate};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, HistoryEntry, Prompt};
 use crate::protocol::definition::{
-    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, Shown, checked, typed,
 };
 use crate::{MAX_ROUNDS, Phase, stance};
 use reply::{Decision, Level, Rebuttal, Strength, Verdict, VerdictKind};
@@ -48,12 +48,21 @@ const REBUTTALS: Declared = Declared::new("rebuttals", crate::ResultKind::Table)
 /// The final position and what the defender learned.
 const CLOSING: Declared = Declared::new("closing", crate::ResultKind::Document);
 
+/// What readers of its transcripts need of it (see [`Shown`]): apart from
+/// [`DEF`], so the registry finds it without the protocol's code.
+pub(crate) const SHOWN: Shown = Shown {
+    sides: &["defender", "challenger"],
+    results: &[POSITIONS, VERDICTS, RESPONSES, REBUTTALS, CLOSING],
+    render_turn: turn_text::turn,
+    judge_closes_with_data: false,
+};
+
 pub(crate) const DEF: Definition = Definition {
     name: "challenge",
     summary: "The first seat defends, the others challenge in JSON verdicts; accept/reject, rebuttals, up to N rounds.",
+    shown: SHOWN,
     rounds: Rounds { default: 5, max: MAX_ROUNDS, unit: "the defender responds, rejected challengers rebut" },
     seats: Seats { min: 2, max: None, why: "a defender and at least one challenger" },
-    sides: &["defender", "challenger"],
     options: &[OptionInfo {
         name: "skeptical_of_early_agreement",
         kind: OptionKind::Flag,
@@ -73,14 +82,12 @@ pub(crate) const DEF: Definition = Definition {
         let o: Options = typed(spec);
         Box::new(Challenge { skeptical_of_early_agreement: o.skeptical_of_early_agreement, ..Challenge::default() })
     },
-    render_turn: turn_text::turn,
     needs_different_models: true,
     // The challengers' first answers are verdicts on the defender's position.
     refuses_blind: Some(
         "has nothing to hide: the defender opens alone, and each challenger's first answer is its verdict on the \
          defender's position, which it must read (leave out blind)",
     ),
-    results: &[POSITIONS, VERDICTS, RESPONSES, REBUTTALS, CLOSING],
     ..BASE
 };
 

@@ -15,7 +15,7 @@ use crate::debate::{Debate, Seat};
 use crate::plan::{Bounds, Conclusion, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, PLAIN, ProtocolOptions, Rounds, Seats, Shown, checked, typed,
 };
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
@@ -23,9 +23,14 @@ use crate::{DebateSpec, Error, Phase, estimate_tokens};
 /// The judge's weighted scores of each option.
 const SCORECARD: Declared = Declared::new("scorecard", crate::ResultKind::Scorecard);
 
+/// What readers of its transcripts need of it (see [`Shown`]): apart from
+/// [`DEF`], so the registry finds it without the protocol's code.
+pub(crate) const SHOWN: Shown = Shown { results: &[SCORECARD], judge_closes_with_data: true, ..PLAIN };
+
 pub(crate) const DEF: Definition = Definition {
     name: "comparative",
     summary: "One advocate per option with different lenses, optional rebuttal, the judge's weighted scorecard.",
+    shown: SHOWN,
     rounds: Rounds { default: 2, max: 2, unit: "1: the cases; 2 adds a rebuttal round" },
     seats: Seats { min: 2, max: None, why: "one advocate per option" },
     options: &[
@@ -57,8 +62,6 @@ pub(crate) const DEF: Definition = Definition {
         Box::new(Comparative { options: o.options, single: o.compete == Mode::Single, stage })
     },
     prompt_tokens: |spec| typed::<Options>(spec).options.iter().map(|o| estimate_tokens(o) as u64 + 8).sum(),
-    judge_closes_with_data: true,
-    results: &[SCORECARD],
     ..BASE
 };
 

@@ -21,9 +21,9 @@ pub(crate) struct Definition {
     pub summary: &'static str,
     pub rounds: Rounds<'static>,
     pub seats: Seats<'static>,
-    /// What each seat is, in panel order, when the protocol assigns parts
-    /// (`["advocate", "challenger"]`); empty when every seat is alike.
-    pub sides: &'static [&'static str],
+    /// What readers of its transcripts need of it: the parts its seats play,
+    /// the kind of each result, how a turn in its shape reads.
+    pub shown: Shown,
     pub options: &'static [OptionInfo],
     /// It may stop early on agreement: its spec carries a consensus mode.
     pub reads_agreement: bool,
@@ -35,9 +35,6 @@ pub(crate) struct Definition {
     /// Its worth is in different models disagreeing: a panel of one model is
     /// warned about, or refused ([`crate::diversity`]).
     pub needs_different_models: bool,
-    /// Its judge closes the synthesis with a JSON block the protocol reads
-    /// into its results: people are shown the synthesis without it.
-    pub judge_closes_with_data: bool,
     /// Why a spec's `blind` means nothing in it, for the error; `None` where
     /// it holds (round 1's turns hidden from each other, or blind already).
     pub refuses_blind: Option<&'static str>,
@@ -54,13 +51,32 @@ pub(crate) struct Definition {
     pub build: fn(&DebateSpec) -> Box<dyn Protocol>,
     /// Estimated tokens its options add to every prompt (for the cost bound).
     pub prompt_tokens: fn(&DebateSpec) -> u64,
+}
+
+/// What the readers of a finished transcript need of its protocol — the
+/// Markdown, the page, the format-1 migration — apart from what runs it: the
+/// registry finds it without the protocol's behaviour
+/// ([`registry::shown`](super::registry::shown)), so code that only reads
+/// transcripts (the report component) carries no protocol's code.
+#[derive(Clone, Copy)]
+pub(crate) struct Shown {
+    /// What each seat is, in panel order, when the protocol assigns parts
+    /// (`["advocate", "challenger"]`); empty when every seat is alike.
+    pub sides: &'static [&'static str],
     /// Every result it records, each with its kind: the one place a
     /// result's kind is said (a coded protocol records only through these).
     pub results: &'static [Declared],
     /// A turn's text as a person reads it, when the protocol asked for a
     /// shape (JSON) that reads poorly as it is; `None` shows the text itself.
     pub render_turn: fn(&crate::Transcript, &crate::Turn) -> Option<String>,
+    /// Its judge closes the synthesis with a JSON block the protocol reads
+    /// into its results: people are shown the synthesis without it.
+    pub judge_closes_with_data: bool,
 }
+
+/// No parts, no results, turns and the synthesis shown as they are.
+pub(crate) const PLAIN: Shown =
+    Shown { sides: &[], results: &[], render_turn: |_, _| None, judge_closes_with_data: false };
 
 /// A protocol's options as JSON, keys sorted.
 pub(crate) type Options = BTreeMap<String, Value>;
@@ -221,13 +237,12 @@ pub(crate) const BASE: Definition = Definition {
     summary: "",
     rounds: Rounds { default: 1, max: 1, unit: "one pass" },
     seats: Seats { min: 1, max: None, why: "" },
-    sides: &[],
+    shown: PLAIN,
     options: &[],
     reads_agreement: false,
     answers: false,
     seats_are_roles: false,
     needs_different_models: false,
-    judge_closes_with_data: false,
     refuses_blind: None,
     parts: |_| 0,
     example: |_| Value::Object(serde_json::Map::new()),
@@ -235,6 +250,4 @@ pub(crate) const BASE: Definition = Definition {
     bounds: |_| unreachable!("every protocol states its bounds"),
     build: |_| unreachable!("every protocol builds itself"),
     prompt_tokens: |_| 0,
-    results: &[],
-    render_turn: |_, _| None,
 };

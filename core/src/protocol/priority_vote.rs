@@ -32,7 +32,7 @@ use crate::debate::Debate;
 use crate::plan::{Bounds, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, Declared, Definition, OptionInfo, OptionKind, ProtocolOptions, Seats, checked, typed,
+    BASE, Declared, Definition, OptionInfo, OptionKind, PLAIN, ProtocolOptions, Seats, Shown, checked, typed,
 };
 use crate::{DebateSpec, Error, Phase, estimate_tokens};
 
@@ -48,15 +48,20 @@ const DUPLICATES: Declared = Declared::new("duplicates", crate::ResultKind::Tabl
 /// Whether both lenses ran, and why.
 const GATE: Declared = Declared::new("gate", crate::ResultKind::Gate);
 
+/// What readers of its transcripts need of it (see [`Shown`]): apart from
+/// [`DEF`], so the registry finds it without the protocol's code.
+pub(crate) const SHOWN: Shown =
+    Shown { sides: &["urgency", "impact"], results: &[RANKING, TO_CONFIRM, CONFIRMED, DUPLICATES, GATE], ..PLAIN };
+
 pub(crate) const DEF: Definition = Definition {
     name: "priority-vote",
     summary: "Urgency and impact lenses assign P0–P3 to every item; a Borda count orders them, gaps are flagged.",
+    shown: SHOWN,
     seats: Seats {
         min: 2,
         max: Some(3),
         why: "the urgency lens is seat 1, the impact lens seat 2, a confirmer (if any) seat 3",
     },
-    sides: &["urgency", "impact"],
     options: &[
         OptionInfo {
             name: "items",
@@ -106,7 +111,6 @@ pub(crate) const DEF: Definition = Definition {
         let per_item = if confirmer(&o, spec).is_some() { 16 } else { 8 };
         o.items.iter().map(|i| estimate_tokens(i) as u64 + per_item).sum()
     },
-    results: &[RANKING, TO_CONFIRM, CONFIRMED, DUPLICATES, GATE],
     ..BASE
 };
 

@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use super::definition::{Definition, Options, ProtocolInfo, limits};
+use super::definition::{Definition, Options, ProtocolInfo, Shown, limits};
 use super::document;
 use crate::plan::{Bounds, Protocol};
 use crate::{DebateSpec, Error};
@@ -34,6 +34,36 @@ pub(crate) const REGISTRY: &[Entry] = &[
     Entry::Document("ranked"),
     Entry::Document("claim-ledger"),
 ];
+
+/// What readers of a transcript need of each protocol in [`REGISTRY`], in the
+/// same order, found without the protocols' behaviour: a coded protocol's
+/// `SHOWN` beside its `DEF`, a built-in document's read from its JSON. A
+/// separate table because [`REGISTRY`] holds each `DEF`, whose function
+/// pointers would keep every protocol's code in whatever reads it (the
+/// report component only reads transcripts). A test holds the two alike.
+const SHOWN: &[(&str, Option<&Shown>)] = &[
+    ("round-robin", None),
+    ("rotating-challenger", Some(&super::rotating_challenger::SHOWN)),
+    ("devils-advocate", None),
+    ("consensus-check", None),
+    ("structured", None),
+    ("role-council", Some(&super::role_council::SHOWN)),
+    ("adversarial", Some(&super::adversarial::SHOWN)),
+    ("steelman", None),
+    ("comparative", Some(&super::comparative::SHOWN)),
+    ("priority-vote", Some(&super::priority_vote::SHOWN)),
+    ("challenge", Some(&super::challenge::SHOWN)),
+    ("ranked", None),
+    ("claim-ledger", None),
+];
+
+/// What readers of a transcript need of the built-in protocol `name` (see
+/// [`Shown`]); `None` for a protocol not built in (a spec-borne document's
+/// transcript is shown plainly).
+pub(crate) fn shown(name: &str) -> Option<Shown> {
+    let (_, coded) = SHOWN.iter().find(|(n, _)| *n == name)?;
+    Some(coded.copied().unwrap_or_else(|| document::builtins::shown(name)))
+}
 
 /// One protocol in the registry.
 #[derive(Clone, Copy)]
@@ -74,7 +104,7 @@ pub fn protocols() -> Vec<ProtocolInfo> {
             round_unit: d.rounds.unit.into(),
             min_seats: d.seats.min as u32,
             max_seats: d.seats.max.map(|m| m as u32),
-            sides: d.sides.iter().map(|s| s.to_string()).collect(),
+            sides: d.shown.sides.iter().map(|s| s.to_string()).collect(),
             options: d.options.to_vec(),
             reads_agreement: d.reads_agreement,
             seats_are_roles: d.seats_are_roles,
@@ -98,8 +128,7 @@ pub(crate) fn result_kind(protocol: &str, name: &str) -> Option<crate::ResultKin
     if name == crate::result_kind::VOTE.name {
         return Some(crate::result_kind::VOTE.kind);
     }
-    let def = REGISTRY.iter().find(|e| e.name() == protocol)?.definition();
-    def.results.iter().find(|d| d.name == name).map(|d| d.kind)
+    shown(protocol)?.results.iter().find(|d| d.name == name).map(|d| d.kind)
 }
 
 /// The definition a validated spec names, or the one every spec-borne document shares.
@@ -214,11 +243,29 @@ mod tests {
         }
         // Names are each declared once.
         for def in REGISTRY.iter().map(|e| e.definition()) {
-            let mut names: Vec<&str> = def.results.iter().map(|d| d.name).collect();
+            let mut names: Vec<&str> = def.shown.results.iter().map(|d| d.name).collect();
             names.sort_unstable();
             names.dedup();
-            assert_eq!(names.len(), def.results.len(), "{}", def.name);
+            assert_eq!(names.len(), def.shown.results.len(), "{}", def.name);
         }
+    }
+
+    /// The table readers use without the protocols' code says what each
+    /// protocol's definition says, for every protocol, in the same order.
+    #[test]
+    fn what_readers_are_shown_is_what_each_definition_says() {
+        let names: Vec<&str> = SHOWN.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, REGISTRY.iter().map(|e| e.name()).collect::<Vec<_>>());
+        for entry in REGISTRY {
+            let def = entry.definition();
+            let shown = shown(def.name).unwrap();
+            assert_eq!(shown.sides, def.shown.sides, "{}", def.name);
+            assert_eq!(shown.results, def.shown.results, "{}", def.name);
+            // The same turn renderer.
+            assert_eq!(shown.render_turn as usize, def.shown.render_turn as usize, "{}", def.name);
+            assert_eq!(shown.judge_closes_with_data, def.shown.judge_closes_with_data, "{}", def.name);
+        }
+        assert!(shown("no-such-protocol").is_none());
     }
 
     #[test]

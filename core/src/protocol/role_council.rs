@@ -9,7 +9,7 @@ use crate::MAX_ROUNDS;
 use crate::debate::{Debate, Seat};
 use crate::plan::Bounds;
 use crate::prompt_kit::{self, Prompt};
-use crate::protocol::definition::{BASE, Definition, Rounds};
+use crate::protocol::definition::{BASE, Definition, PLAIN, Rounds, Shown};
 
 pub(crate) fn create() -> Sequential<Policy> {
     Sequential::new(Policy)
@@ -79,9 +79,14 @@ and what you recommend.",
     }
 }
 
+/// What readers of its transcripts need of it (see [`Shown`]): nothing of
+/// its own.
+pub(crate) const SHOWN: Shown = PLAIN;
+
 pub(crate) const DEF: Definition = Definition {
     name: "role-council",
     summary: "Seats defined by role files (markdown + YAML frontmatter); sequential rounds; the judge role synthesizes.",
+    shown: SHOWN,
     rounds: Rounds { default: 3, max: MAX_ROUNDS, unit: "every role speaks once, in panel order" },
     seats_are_roles: true,
     answers: true,

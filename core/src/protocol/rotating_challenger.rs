@@ -23,13 +23,18 @@ use crate::debate::{Debate, Seat, Slot};
 use crate::plan::{Bounds, Conclusion, EndKind, Ending, Note, PlannedCall, Protocol, Step};
 use crate::prompt_kit::{self, Prompt};
 use crate::protocol::definition::{
-    BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, ProtocolOptions, Rounds, checked, typed,
+    BASE, CONSENSUS_OPTION, Definition, OptionInfo, OptionKind, PLAIN, ProtocolOptions, Rounds, Shown, checked, typed,
 };
 use crate::{DebateSpec, Error, MAX_ROUNDS, Phase, SeatRef};
+
+/// What readers of its transcripts need of it (see [`Shown`]): nothing of
+/// its own.
+pub(crate) const SHOWN: Shown = PLAIN;
 
 pub(crate) const DEF: Definition = Definition {
     name: "rotating-challenger",
     summary: "Blind answers, then anonymized rounds with a rotating challenger; stops early on consensus (challenger excluded).",
+    shown: SHOWN,
     rounds: Rounds { default: 2, max: MAX_ROUNDS, unit: "every seat speaks once, the challenger last" },
     options: &[
         OptionInfo {

@@ -9,7 +9,7 @@ use super::{Document, borda_aggregate, bounds, build, load_str};
 use crate::consensus::ConsensusMode;
 use crate::json_read::{Misread, read};
 use crate::protocol::definition;
-use crate::protocol::definition::{BASE, Declared, Definition};
+use crate::protocol::definition::{BASE, Declared, Definition, PLAIN, Shown};
 use crate::spec::field_error;
 use crate::{DebateSpec, Error, SeatRef};
 
@@ -46,6 +46,22 @@ pub(crate) fn definition(name: &str) -> &'static Definition {
     DEFINED[index(name)].get_or_init(|| defined(builtin(name)))
 }
 
+/// What readers of the built-in document `name`'s transcripts need of it,
+/// made from the document once and kept: its sides and its results' kinds.
+/// Read without its [`definition`], whose behaviour is the interpreter's.
+pub(crate) fn shown(name: &str) -> Shown {
+    static SHOWN: [OnceLock<Shown>; COUNT] = [const { OnceLock::new() }; _];
+    *SHOWN[index(name)].get_or_init(|| {
+        let doc = builtin(name);
+        // Kept as long as the document: its two lists may be too.
+        Shown {
+            sides: Vec::leak(doc.seats.sides.iter().map(String::as_str).collect()),
+            results: Vec::leak(declared(doc)),
+            ..PLAIN
+        }
+    })
+}
+
 fn defined(doc: &'static Document) -> Definition {
     let (seats, rounds) = doc.limits();
     Definition {
@@ -53,10 +69,9 @@ fn defined(doc: &'static Document) -> Definition {
         summary: &doc.summary,
         rounds,
         seats,
-        // The definition lives as long as the document: its two lists may too.
-        sides: Vec::leak(doc.seats.sides.iter().map(String::as_str).collect()),
+        shown: shown(&doc.name),
+        // The definition lives as long as the document: its list may too.
         options: Vec::leak(doc.options()),
-        results: Vec::leak(declared(doc)),
         reads_agreement: doc.reads_agreement(),
         needs_different_models: doc.seats.different_models,
         // A phase that declares an output shape is never asked for the line.

@@ -17,7 +17,7 @@ pub(super) fn render(t: &Transcript, value: &Value, out: &mut String) -> bool {
 /// protocol gives its seats (as the turns' headings name them), not a
 /// wording of its own.
 fn competitive(t: &Transcript) -> String {
-    let sides = crate::protocol::registry::lookup(&t.protocol).map(|d| d.sides).unwrap_or_default();
+    let sides = crate::protocol::registry::shown(&t.protocol).map(|s| s.sides).unwrap_or_default();
     match sides {
         [] | [_] => "competitive".to_string(),
         [first @ .., last] => format!("competitive ({} and {last})", first.join(", ")),
