@@ -66,8 +66,9 @@ cp target/extension/agon-extension.zip "$out/agon-extension-$version.zip"
 
 say "the browser page"
 # build-extension.sh built it into target/web-demo/; a reproducible tarball.
+# (build-web.sh's note of what it was built from is not part of it.)
 tar --sort=name --mtime='2026-01-01 00:00Z' --owner=0 --group=0 --numeric-owner \
-  -C target -czf "$out/agon-web-demo-$version.tar.gz" web-demo
+  --exclude=web-demo/.built-from -C target -czf "$out/agon-web-demo-$version.tar.gz" web-demo
 
 (cd "$out" && sha256sum -- * >SHA256SUMS)
 say "done: $out"
