@@ -33,6 +33,9 @@ pub const PROVIDERS: &[(&str, &str)] = &[
     ("groq", "groq"),
     ("moonshotai", "moonshot"),
     ("openai", "openai"),
+    // Other vendors' models under their OpenRouter ids (`openrouter/anthropic/claude-sonnet-5`):
+    // one key that reaches every lab.
+    ("openrouter", "openrouter"),
     ("togetherai", "together"),
     ("xai", "xai"),
 ];

@@ -164,6 +164,12 @@ pub const LOCAL_PROVIDERS: &[&str] = &["ollama", "lmstudio", "vllm", "llamacpp",
 /// OpenRouter's vendor names where agon's provider prefix differs.
 const VENDOR_ALIASES: &[(&str, &str)] = &[("google", "gemini"), ("x-ai", "xai"), ("moonshotai", "moonshot")];
 
+/// The agon provider of a vendor as hosts of others' models name it
+/// (OpenRouter's `google` is `gemini`, `x-ai` is `xai`); others as given.
+pub fn catalog_vendor(vendor: &str) -> &str {
+    VENDOR_ALIASES.iter().find(|(from, _)| *from == vendor).map_or(vendor, |(_, to)| to)
+}
+
 impl Catalog {
     /// Read a catalog from its JSON; errors name the field.
     pub fn from_json(json: &str) -> Result<Catalog, Error> {
@@ -202,8 +208,7 @@ impl Catalog {
         if provider == "openrouter"
             && let Some((vendor, name)) = model.split_once('/')
         {
-            let vendor = VENDOR_ALIASES.iter().find(|(from, _)| *from == vendor).map_or(vendor, |(_, to)| to);
-            return self.lookup(&format!("{vendor}/{name}"));
+            return self.lookup(&format!("{}/{name}", catalog_vendor(vendor)));
         }
         self.models
             .iter()

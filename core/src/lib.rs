@@ -87,7 +87,7 @@ pub mod workload;
 mod worst_case;
 
 pub use builder::{Follows, SpecRequest, build_spec, seat_ids};
-pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS};
+pub use catalog::{Catalog, CatalogEntry, CatalogPrice, LOCAL_PROVIDERS, catalog_vendor};
 pub use consensus::{Conflict, ConsensusCheck, ConsensusMode, Holdout, JudgeReview, SeatStance};
 pub use cost::{CostSummary, SeatUsage, UnpricedSeat, UsageReport, UsageTotal, Usd};
 pub use error::Error;

@@ -21,9 +21,12 @@
 //!    balanced one, the dearer first.
 //!
 //! With keys for two labs or more: the balanced model of each (at most
-//! three labs, labs before hosts of others' models), judged by the first
-//! lab's next model. With one lab's key: its first three, judged by its
-//! fourth. Docs: `docs/src/providers.md`, "The default council".
+//! three labs), judged by the first lab's next model. Seats left go to other
+//! labs through a host of others' models whose key is set (OpenRouter,
+//! Together, Groq), by the same rule over that lab's models there: one
+//! OpenRouter key seats three labs. With one lab's key and no host's: its
+//! first three, judged by its fourth. Docs: `docs/src/providers.md`, "The
+//! default council".
 
 use std::cmp::Ordering;
 use std::sync::OnceLock;
@@ -73,13 +76,13 @@ fn version_of(id: &str) -> Vec<u32> {
         .collect()
 }
 
-/// Step 1: the lab's eligible models.
-fn eligible(lab: &str) -> Vec<Candidate> {
-    let prefix = format!("{lab}/");
+/// Step 1: the eligible models whose reference starts with `prefix` (a
+/// lab's `openai/`, or one vendor's models on a host, `openrouter/openai/`).
+fn eligible(prefix: &str) -> Vec<Candidate> {
     let mut out: Vec<Candidate> = models()
         .iter()
         .filter_map(|(reference, e)| {
-            let id = reference.strip_prefix(&prefix)?;
+            let id = reference.strip_prefix(prefix)?;
             let (input, output) = (e["price"]["input"].as_f64()?, e["price"]["output"].as_f64()?);
             let general = e["tool_call"] == true && e["status"] != "deprecated" && !id.ends_with("-latest");
             (input > 0.0 && output > 0.0 && general).then(|| Candidate {
@@ -118,7 +121,12 @@ fn newer(a: &Candidate, b: &Candidate) -> Ordering {
 
 /// The lab's models in the order the rule seats them: the balanced one first.
 pub fn ranking(lab: &str) -> Vec<String> {
-    let all = eligible(lab);
+    ranking_in(&format!("{lab}/"))
+}
+
+/// [`ranking`] of the models under `prefix`.
+fn ranking_in(prefix: &str) -> Vec<String> {
+    let all = eligible(prefix);
     // Step 2: each family's newest.
     let mut heads: Vec<Candidate> = Vec::new();
     for c in &all {
@@ -160,6 +168,56 @@ fn hosts_others(provider: &str) -> bool {
     models().keys().filter_map(|k| k.strip_prefix(&prefix)).any(|id| id.contains('/'))
 }
 
+/// The vendors a host of others' models serves (the first part of its
+/// ids: OpenRouter's `anthropic`, `google`), the labs agon calls itself
+/// first, in the order of agon's provider list, then the rest by name.
+fn vendors(host: &str) -> Vec<String> {
+    let prefix = format!("{host}/");
+    let mut found: Vec<String> = models()
+        .keys()
+        .filter_map(|k| k.strip_prefix(&prefix)?.split_once('/').map(|(vendor, _)| vendor.to_string()))
+        .collect();
+    found.dedup();
+    let lab_order = |vendor: &str| {
+        let lab = agon_core::catalog_vendor(vendor);
+        crate::provider::PRESETS.iter().position(|p| p.name == lab && !hosts_others(p.name)).unwrap_or(usize::MAX)
+    };
+    found.sort_by(|a, b| lab_order(a).cmp(&lab_order(b)).then_with(|| a.cmp(b)));
+    found.dedup();
+    found
+}
+
+/// The lab a reference's model is of: its provider's, or on a host of
+/// others' models the vendor's (`openrouter/google/…` is `gemini`'s).
+fn lab_of(reference: &str) -> &str {
+    let (provider, id) = reference.split_once('/').unwrap_or((reference, ""));
+    match id.split_once('/') {
+        Some((vendor, _)) if hosts_others(provider) => agon_core::catalog_vendor(vendor),
+        _ => provider,
+    }
+}
+
+/// Seats for labs not yet on `panel`, through `host` (a host of others'
+/// models), until the panel has three: each lab's balanced current model
+/// there; with the rankings they came from, for the judge.
+fn through_host(host: &str, panel: &mut Vec<String>) -> Vec<Vec<String>> {
+    let mut rankings = Vec::new();
+    for vendor in vendors(host) {
+        if panel.len() >= 3 {
+            break;
+        }
+        if panel.iter().any(|m| lab_of(m) == agon_core::catalog_vendor(&vendor)) {
+            continue;
+        }
+        let ranking = ranking_in(&format!("{host}/{vendor}/"));
+        if let Some(first) = ranking.first() {
+            panel.push(first.clone());
+            rankings.push(ranking);
+        }
+    }
+    rankings
+}
+
 /// The council for the providers whose keys are set, in the order given
 /// (agon's provider list): see the module's rule. None when the catalog
 /// knows no model of any of them.
@@ -179,33 +237,48 @@ pub fn from_keys(providers: &[String]) -> Option<Council> {
             format!("; also set: {} (--panel seats their models)", more.join(", "))
         }
     };
-    match labs.as_slice() {
-        [] => None,
-        [(lab, ranking)] => {
-            let panel: Vec<String> = ranking.iter().take(3).cloned().collect();
-            let judge = ranking.get(panel.len()).cloned();
-            let why = if panel.len() > 1 {
-                format!(
-                    "{} current models of {lab}, the only lab whose key is set (by the catalog's rule){}",
-                    panel.len(),
-                    also(1)
-                )
-            } else {
-                format!("the one current model the catalog knows of {lab}, the only lab whose key is set{}", also(1))
-            };
-            Some(Council { one_model: panel.len() == 1, panel, judge, why })
-        }
-        [first, ..] => {
-            let panel: Vec<String> = labs.iter().take(3).map(|(_, r)| r[0].clone()).collect();
-            let judge = labs.iter().take(3).flat_map(|(_, r)| r.iter().skip(1)).next().cloned();
-            let _ = first;
-            let why = format!(
-                "one model per lab whose key is set (its balanced current model, by the catalog's rule){}",
-                also(3)
-            );
-            Some(Council { panel, judge, why, one_model: false })
-        }
+    let own: Vec<&(&str, Vec<String>)> = labs.iter().filter(|(p, _)| !hosts_others(p)).collect();
+    let host = labs.iter().map(|(p, _)| *p).find(|p| hosts_others(p));
+    // Three labs at most, each its own provider's balanced model; seats left
+    // go to other labs through a host of others' models (one OpenRouter key
+    // alone seats three labs).
+    let mut panel: Vec<String> = own.iter().take(3).map(|(_, r)| r[0].clone()).collect();
+    let hosted = host.map(|host| through_host(host, &mut panel)).unwrap_or_default();
+    if labs.is_empty() {
+        return None;
     }
+    if panel.len() < 2 {
+        // One lab's key (or a host whose models are not told apart by lab): three of its models.
+        let (lab, ranking) = own.first().map_or((labs[0].0, &labs[0].1), |(l, r)| (*l, r));
+        let panel: Vec<String> = ranking.iter().take(3).cloned().collect();
+        let judge = ranking.get(panel.len()).cloned();
+        let why = if panel.len() > 1 {
+            format!(
+                "{} current models of {lab}, the only lab whose key is set (by the catalog's rule){}",
+                panel.len(),
+                also(1)
+            )
+        } else {
+            format!("the one current model the catalog knows of {lab}, the only lab whose key is set{}", also(1))
+        };
+        return Some(Council { one_model: panel.len() == 1, panel, judge, why });
+    }
+    let judge = own.iter().take(3).map(|(_, r)| r).chain(&hosted).flat_map(|r| r.iter().skip(1)).next().cloned();
+    let why = match (own.len(), host) {
+        (0, Some(host)) => format!(
+            "one model per lab through {host}, the only key set (each lab's balanced current model there, by the catalog's rule){}",
+            also(1)
+        ),
+        (_, Some(host)) if !hosted.is_empty() => format!(
+            "one model per lab whose key is set, and through {host} for {} more (each its balanced current model, by the catalog's rule){}",
+            hosted.len(),
+            also(3)
+        ),
+        _ => {
+            format!("one model per lab whose key is set (its balanced current model, by the catalog's rule){}", also(3))
+        }
+    };
+    Some(Council { panel, judge, why, one_model: false })
 }
 
 /// A judge off the panel for a panel that names none: the first seat's
@@ -214,10 +287,15 @@ pub fn from_keys(providers: &[String]) -> Option<Council> {
 pub fn judge_for(panel: &[String]) -> Option<String> {
     let primary = |m: &str| m.split('|').next().unwrap_or(m).trim().to_string();
     let first = primary(panel.first()?);
-    let (lab, _) = first.split_once('/')?;
+    let (lab, id) = first.split_once('/')?;
     crate::catalog::catalog().lookup(&first)?;
     let seated: Vec<String> = panel.iter().map(|m| primary(m)).collect();
-    ranking(lab).into_iter().find(|m| !seated.contains(m))
+    // On a host of others' models, the judge comes from the same lab there.
+    let prefix = match id.split_once('/') {
+        Some((vendor, _)) if hosts_others(lab) => format!("{lab}/{vendor}/"),
+        _ => format!("{lab}/"),
+    };
+    ranking_in(&prefix).into_iter().find(|m| !seated.contains(m))
 }
 
 #[cfg(test)]
@@ -269,7 +347,43 @@ mod tests {
         let judge = c.judge.unwrap();
         assert!(!c.panel.contains(&judge), "{judge}");
         assert!(c.why.contains("3 current models of openai, the only lab whose key is set"), "{}", c.why);
-        assert_eq!(from_keys(&["openrouter".to_string()]), None, "the catalog knows none of its models by that name");
+    }
+
+    #[test]
+    fn one_openrouter_key_seats_a_council_of_three_labs() {
+        // The rule's picks for the pinned snapshot, through OpenRouter's ids.
+        let c = from_keys(&["openrouter".to_string()]).unwrap();
+        assert_eq!(
+            c.panel,
+            [
+                "openrouter/openai/gpt-5.6-terra",
+                "openrouter/anthropic/claude-sonnet-5",
+                "openrouter/google/gemini-3.7-flash"
+            ]
+        );
+        let judge = c.judge.unwrap();
+        assert!(judge.starts_with("openrouter/openai/") && !c.panel.contains(&judge), "{judge}");
+        assert!(c.why.contains("one model per lab through openrouter"), "{}", c.why);
+        // Each seat is priced by the catalog under its OpenRouter id.
+        for m in &c.panel {
+            assert!(models()[m]["price"]["input"].as_f64() > Some(0.0), "{m}");
+        }
+        // A lab's own key seats it through its own provider; the host seats the other labs.
+        let both = from_keys(&["anthropic".to_string(), "openrouter".to_string()]).unwrap();
+        assert_eq!(
+            both.panel,
+            ["anthropic/claude-sonnet-5", "openrouter/openai/gpt-5.6-terra", "openrouter/google/gemini-3.7-flash"]
+        );
+        assert!(both.judge.unwrap().starts_with("anthropic/"));
+        assert!(both.why.contains("through openrouter for 2 more"), "{}", both.why);
+        // Three labs' own keys leave no seat for the host, which is named as also set.
+        let four = ["openai", "anthropic", "gemini", "openrouter"].map(String::from);
+        let c = from_keys(&four).unwrap();
+        assert!(c.panel.iter().all(|m| !m.starts_with("openrouter/")), "{:?}", c.panel);
+        assert!(c.why.contains("also set: openrouter"), "{}", c.why);
+        // The judge of a panel on OpenRouter is of the first seat's lab there.
+        let judge = judge_for(&["openrouter/anthropic/claude-sonnet-5".to_string()]).unwrap();
+        assert!(judge.starts_with("openrouter/anthropic/"), "{judge}");
     }
 
     #[test]

@@ -252,7 +252,7 @@ pub fn panel(found: &[Found]) -> Option<Vec<String>> {
 
 /// The one line said when nothing was found: the next steps.
 pub const NOTHING_FOUND: &str = "no panel given and none found: set a provider's key (OPENAI_API_KEY, \
-ANTHROPIC_API_KEY, GEMINI_API_KEY…) and agon seats a council of its models, give one with --panel provider/model,…, \
+ANTHROPIC_API_KEY, GEMINI_API_KEY…, or OPENROUTER_API_KEY for three labs at once) and agon seats a council of its models, give one with --panel provider/model,…, \
 set [defaults] panel in agon.toml, start a local server (Ollama, llama.cpp, LM Studio), or run scripts/demo.sh for \
 the embedded local model";
 

@@ -41,6 +41,7 @@ fn run(env: &Sandbox, server: &TestServer, keys: &[&str], args: &[&str]) -> Outp
         .env("ANTHROPIC_BASE_URL", server.url())
         .env("GEMINI_BASE_URL", format!("{}/v1beta", server.url()))
         .env("XAI_BASE_URL", format!("{}/v1", server.url()))
+        .env("OPENROUTER_BASE_URL", format!("{}/v1", server.url()))
         .args(args)
         .output()
         .unwrap()
@@ -117,6 +118,30 @@ fn three_keys_seat_one_model_per_lab() {
         "{:?}",
         server.stats().requests.iter().filter_map(|r| r.refusal.clone()).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn one_openrouter_key_seats_three_labs_through_it() {
+    let env = Sandbox::new("council", "openrouter");
+    let server = TestServer::start(Config::default(), 0).unwrap();
+    let out =
+        run(&env, &server, &["OPENROUTER_API_KEY"], &["run", "Tabs or spaces?", "--rounds", "1", "--format", "json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let (panel, judge) = seats(&out);
+    let labs: Vec<&str> = panel.iter().map(|m| m.split('/').nth(1).unwrap()).collect();
+    assert!(panel.iter().all(|m| m.starts_with("openrouter/")), "{panel:?}");
+    assert_eq!(labs, ["openai", "anthropic", "google"], "{panel:?}");
+    assert!(judge.starts_with("openrouter/openai/") && !panel.contains(&judge), "judge {judge} on {panel:?}");
+    let err = stderr(&out);
+    assert!(err.contains("seating one model per lab through openrouter, the only key set"), "{err}");
+    no_warning(&err);
+    said_before_and_after(&err);
+    // Priced from the catalog's OpenRouter entries: what it spent is a sum, not "unpriced".
+    assert!(!err.contains("unpriced"), "{err}");
+    // OpenRouter is called with its own model ids, the vendor in front.
+    let models: Vec<String> = server.stats().requests.iter().map(|r| r.model.clone()).collect();
+    assert!(models.iter().any(|m| m == "anthropic/claude-sonnet-5"), "{models:?}");
+    assert!(server.stats().requests.iter().all(|r| r.refusal.is_none()));
 }
 
 #[test]
