@@ -177,12 +177,11 @@ fn vendors(host: &str) -> Vec<String> {
         .keys()
         .filter_map(|k| k.strip_prefix(&prefix)?.split_once('/').map(|(vendor, _)| vendor.to_string()))
         .collect();
-    found.dedup();
-    let lab_order = |vendor: &str| {
+    let labs: Vec<&str> = crate::provider::PRESETS.iter().map(|p| p.name).filter(|p| !hosts_others(p)).collect();
+    found.sort_by_cached_key(|vendor| {
         let lab = agon_core::catalog_vendor(vendor);
-        crate::provider::PRESETS.iter().position(|p| p.name == lab && !hosts_others(p.name)).unwrap_or(usize::MAX)
-    };
-    found.sort_by(|a, b| lab_order(a).cmp(&lab_order(b)).then_with(|| a.cmp(b)));
+        (labs.iter().position(|l| *l == lab).unwrap_or(usize::MAX), vendor.clone())
+    });
     found.dedup();
     found
 }
