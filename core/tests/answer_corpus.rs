@@ -8,6 +8,8 @@
 //! than 85 % of the replies that give an answer are read.
 //! `--nocapture` prints the numbers per source and kind.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -163,27 +165,7 @@ fn fresh_replies_complete_ones_never_read_wrong_and_cut_ones_never_count() {
     let mut letters: BTreeMap<String, [usize; 2]> = BTreeMap::new();
     let mut refused = Vec::new();
     for e in &entries {
-        assert!(
-            matches!(
-                e.batch.as_str(),
-                "tune"
-                    | "held-out"
-                    | "held-out-2"
-                    | "held-out-3"
-                    | "held-out-4"
-                    | "held-out-5"
-                    | "held-out-6"
-                    | "held-out-7"
-                    | "held-out-8"
-                    | "held-out-9"
-                    | "held-out-10"
-                    | "held-out-11"
-                    | "held-out-12"
-            ),
-            "{}: batch {}",
-            e.id,
-            e.batch
-        );
+        assert!(common::is_corpus_batch(&e.batch), "{}: batch {}", e.id, e.batch);
         let choices = e.choices.clone().unwrap_or_default();
         let got = answer::read(&e.text, e.kind, &choices);
         // What a consumer counts: a cut reply never.

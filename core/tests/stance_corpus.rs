@@ -13,6 +13,8 @@
 //! 0.80 on the real agreeing ones. Run with `--nocapture` to
 //! see precision and recall per class, per source and per batch.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -119,25 +121,7 @@ fn cases() -> Vec<Case> {
     // Open discussion (negotiation, design discussion) from published logs: another corpus, read the same way.
     for e in lines::<RealEntry>("discussion.jsonl").expect("tests/stance/discussion.jsonl") {
         assert!(matches!(e.mode.as_str(), "read" | "declared"), "{}: mode {}", e.id, e.mode);
-        assert!(
-            matches!(
-                e.batch.as_str(),
-                "tune"
-                    | "held-out"
-                    | "held-out-4"
-                    | "held-out-5"
-                    | "held-out-6"
-                    | "held-out-7"
-                    | "held-out-8"
-                    | "held-out-9"
-                    | "held-out-10"
-                    | "held-out-11"
-                    | "held-out-12"
-            ),
-            "{}: batch {}",
-            e.id,
-            e.batch
-        );
+        assert!(common::is_corpus_batch(&e.batch), "{}: batch {}", e.id, e.batch);
         out.push(Case {
             id: e.id,
             corpus: "discussion",

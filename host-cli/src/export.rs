@@ -13,8 +13,9 @@ use crate::sanitize;
 /// is its named results as the engine renders them in Markdown (empty when
 /// there are none), `pictures` the engine's SVGs of it, (file name, SVG).
 pub fn html(transcript_json: &str, results: &str, pictures: &[(String, String)]) -> Result<String> {
-    let t: agon_core::Transcript =
-        serde_json::from_str(transcript_json).context("reading the session's transcript for its page")?;
+    let t = agon_core::Transcript::from_json(transcript_json)
+        .map_err(anyhow::Error::msg)
+        .context("reading the session's transcript for its page")?;
     // The page shows control characters already; this is the gate every text agon writes passes.
     Ok(sanitize::terminal(&agon_html::session_page(&t, results, pictures)).into_owned())
 }

@@ -111,3 +111,11 @@ pub fn blessing(what: &str) -> bool {
         Ok(_) => true,
     }
 }
+
+/// A corpus row's batch as the corpus READMEs name them: `tune` (tuned on),
+/// `held-out` or `held-out-N` (each read once, then reported). Anything else
+/// is a typo that would leave a row out of every batch's numbers.
+pub fn is_corpus_batch(name: &str) -> bool {
+    matches!(name, "tune" | "held-out")
+        || name.strip_prefix("held-out-").is_some_and(|n| !n.starts_with('0') && n.parse::<u32>().is_ok())
+}
